@@ -1,0 +1,143 @@
+//! The call context: what a handler may know about the call besides its arguments.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+/// A JSON-RPC request id as the CLI sent it (the CLI uses integers counting from 0).
+pub type RequestId = Value;
+
+/// Everything about one tool call that is not model input.
+///
+/// Take it as a parameter of a `#[tool]` fn to read the `tool_use_id` of the call, wait for
+/// cancellation, or report progress. It is cheap to clone.
+///
+/// ```
+/// use claude_tools_runtime::tool::ToolContext;
+///
+/// async fn slow_work(ctx: ToolContext) -> String {
+///     tokio::select! {
+///         _ = ctx.cancelled() => "stopped".to_string(),
+///         _ = tokio::time::sleep(std::time::Duration::from_millis(1)) => "done".to_string(),
+///     }
+/// }
+/// # let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+/// # assert_eq!(rt.block_on(slow_work(ToolContext::new())), "done");
+/// ```
+#[derive(Clone, Default)]
+pub struct ToolContext {
+    tool_use_id: Option<Arc<str>>,
+    request_id: Option<RequestId>,
+    cancellation: CancellationToken,
+    progress: ProgressReporter,
+}
+
+impl ToolContext {
+    /// A context with no ids, a fresh cancellation token and a no-op progress reporter: what a
+    /// unit test of a tool usually wants.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the Anthropic `tool_use` id (`params._meta["claudecode/toolUseId"]` on the wire).
+    pub fn with_tool_use_id(mut self, id: impl Into<Arc<str>>) -> Self {
+        self.tool_use_id = Some(id.into());
+        self
+    }
+
+    /// Sets the JSON-RPC id of the `tools/call` request.
+    pub fn with_request_id(mut self, id: RequestId) -> Self {
+        self.request_id = Some(id);
+        self
+    }
+
+    /// Uses `token` as this call's cancellation signal.
+    pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
+        self.cancellation = token;
+        self
+    }
+
+    /// Routes progress reports to `reporter`.
+    pub fn with_progress(mut self, reporter: ProgressReporter) -> Self {
+        self.progress = reporter;
+        self
+    }
+
+    /// The id of the model's `tool_use` block this call answers, when the CLI sent one.
+    pub fn tool_use_id(&self) -> Option<&str> {
+        self.tool_use_id.as_deref()
+    }
+
+    /// The JSON-RPC id of the `tools/call` request, when the call came through MCP.
+    pub fn request_id(&self) -> Option<&RequestId> {
+        self.request_id.as_ref()
+    }
+
+    /// The cancellation token of this call. It fires when the CLI cancels the call
+    /// (`notifications/cancelled`, typically on interrupt) or the session shuts down.
+    pub fn cancellation_token(&self) -> &CancellationToken {
+        &self.cancellation
+    }
+
+    /// Whether the call has been cancelled. Handlers doing long synchronous loops poll this.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancellation.is_cancelled()
+    }
+
+    /// Completes when the call is cancelled.
+    pub async fn cancelled(&self) {
+        self.cancellation.cancelled().await
+    }
+
+    /// Reports progress on this call (`notifications/progress` with the call's progress token).
+    ///
+    /// Reports are forwarded to the CLI only when the runtime routing this call supports it; in a
+    /// unit test, or when the CLI sent no progress token, they are dropped.
+    pub fn report_progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        self.progress.report(progress, total, message);
+    }
+}
+
+impl fmt::Debug for ToolContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolContext")
+            .field("tool_use_id", &self.tool_use_id)
+            .field("request_id", &self.request_id)
+            .field("cancelled", &self.is_cancelled())
+            .finish_non_exhaustive()
+    }
+}
+
+type ProgressSink = dyn Fn(&Value, f64, Option<f64>, Option<&str>) + Send + Sync;
+
+/// Where a call's progress reports go. The default drops them.
+#[derive(Clone, Default)]
+pub struct ProgressReporter {
+    target: Option<(Value, Arc<ProgressSink>)>,
+}
+
+impl ProgressReporter {
+    /// A reporter that hands every report, with the call's `progressToken`, to `sink`.
+    pub fn new(
+        token: Value,
+        sink: Arc<dyn Fn(&Value, f64, Option<f64>, Option<&str>) + Send + Sync>,
+    ) -> Self {
+        Self {
+            target: Some((token, sink)),
+        }
+    }
+
+    /// A reporter that drops every report.
+    pub fn noop() -> Self {
+        Self::default()
+    }
+
+    /// Sends one report (or drops it when there is nowhere to send it).
+    pub fn report(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        if let Some((token, sink)) = &self.target {
+            sink(token, progress, total, message);
+        }
+    }
+}

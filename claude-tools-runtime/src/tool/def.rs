@@ -1,0 +1,246 @@
+//! Tool definitions: the data `tools/list` advertises.
+
+use serde_json::{Map, Value, json};
+
+use super::state::StateRequirement;
+use crate::schema::{InputSchemaBuilder, SchemaError};
+
+/// MCP tool annotations (hints to the client, not guarantees).
+///
+/// `read_only` matters beyond documentation: the Claude Code CLI runs several calls to one server
+/// concurrently only when the tools are annotated `readOnlyHint: true`; otherwise it sends them
+/// one after another.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolAnnotations {
+    /// `readOnlyHint`: the tool does not modify its environment.
+    pub read_only: Option<bool>,
+    /// `destructiveHint`: the tool may perform destructive updates.
+    pub destructive: Option<bool>,
+    /// `idempotentHint`: calling it again with the same arguments has no further effect.
+    pub idempotent: Option<bool>,
+    /// `openWorldHint`: the tool talks to an open world of external entities.
+    pub open_world: Option<bool>,
+}
+
+impl ToolAnnotations {
+    fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// A tool as `tools/list` describes it: name, description, schemas, annotations and `_meta`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolDef {
+    /// The tool name (the model sees `mcp__{server}__{name}`).
+    pub name: String,
+    /// A human-readable title.
+    pub title: Option<String>,
+    /// What the tool does, for the model.
+    pub description: Option<String>,
+    /// The JSON Schema of the arguments (root `type: object`).
+    pub input_schema: Map<String, Value>,
+    /// The JSON Schema of `structuredContent`, for tools returning [`Json`](super::Json).
+    pub output_schema: Option<Map<String, Value>>,
+    /// MCP annotations.
+    pub annotations: ToolAnnotations,
+    /// `_meta` entries (`anthropic/maxResultSizeChars`, `anthropic/alwaysLoad`, `anthropic/searchHint`).
+    pub meta: Map<String, Value>,
+}
+
+impl ToolDef {
+    /// The MCP JSON of this tool, as listed by `tools/list`.
+    pub fn to_json(&self) -> Value {
+        let mut tool = Map::new();
+        tool.insert("name".into(), Value::String(self.name.clone()));
+        if let Some(title) = &self.title {
+            tool.insert("title".into(), Value::String(title.clone()));
+        }
+        if let Some(description) = &self.description {
+            tool.insert("description".into(), Value::String(description.clone()));
+        }
+        tool.insert(
+            "inputSchema".into(),
+            Value::Object(self.input_schema.clone()),
+        );
+        if let Some(output) = &self.output_schema {
+            tool.insert("outputSchema".into(), Value::Object(output.clone()));
+        }
+        if !self.annotations.is_empty() || self.title.is_some() {
+            let mut annotations = Map::new();
+            if let Some(title) = &self.title {
+                annotations.insert("title".into(), json!(title));
+            }
+            let hints = [
+                ("readOnlyHint", self.annotations.read_only),
+                ("destructiveHint", self.annotations.destructive),
+                ("idempotentHint", self.annotations.idempotent),
+                ("openWorldHint", self.annotations.open_world),
+            ];
+            for (key, value) in hints {
+                if let Some(value) = value {
+                    annotations.insert(key.into(), Value::Bool(value));
+                }
+            }
+            tool.insert("annotations".into(), Value::Object(annotations));
+        }
+        if !self.meta.is_empty() {
+            tool.insert("_meta".into(), Value::Object(self.meta.clone()));
+        }
+        Value::Object(tool)
+    }
+}
+
+/// `_meta` key: raise the CLI's limit (about 50K chars) before a result is persisted to a file.
+pub const META_MAX_RESULT_SIZE_CHARS: &str = "anthropic/maxResultSizeChars";
+/// `_meta` key: never defer the tool behind the CLI's ToolSearch.
+pub const META_ALWAYS_LOAD: &str = "anthropic/alwaysLoad";
+/// `_meta` key: a hint the CLI's ToolSearch matches against.
+pub const META_SEARCH_HINT: &str = "anthropic/searchHint";
+
+/// Builds a [`ToolDef`]; what `#[tool]` expands to, and the way to define a tool by hand.
+///
+/// ```
+/// use claude_tools_runtime::tool::ToolDefBuilder;
+///
+/// let mut builder = ToolDefBuilder::new("add");
+/// builder.description("Add two numbers").read_only(true);
+/// builder.input().property::<i64>("a", Some("first term"), true);
+/// builder.input().property::<i64>("b", None, true);
+/// let def = builder.build().unwrap();
+/// assert_eq!(def.input_schema["required"], serde_json::json!(["a", "b"]));
+/// ```
+#[derive(Debug)]
+pub struct ToolDefBuilder {
+    name: String,
+    title: Option<String>,
+    description: Option<String>,
+    annotations: ToolAnnotations,
+    meta: Map<String, Value>,
+    input: InputSchemaBuilder,
+    output: Option<Result<Map<String, Value>, SchemaError>>,
+    required_state: Vec<StateRequirement>,
+}
+
+impl ToolDefBuilder {
+    /// Starts a tool called `name`.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            title: None,
+            description: None,
+            annotations: ToolAnnotations::default(),
+            meta: Map::new(),
+            input: InputSchemaBuilder::new(),
+            output: None,
+            required_state: Vec::new(),
+        }
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The tool's description (what the model reads to decide when to call it).
+    pub fn description(&mut self, description: impl Into<String>) -> &mut Self {
+        let description = description.into();
+        self.description = (!description.is_empty()).then_some(description);
+        self
+    }
+
+    /// A human-readable title.
+    pub fn title(&mut self, title: impl Into<String>) -> &mut Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// `readOnlyHint`.
+    pub fn read_only(&mut self, value: bool) -> &mut Self {
+        self.annotations.read_only = Some(value);
+        self
+    }
+
+    /// `destructiveHint`.
+    pub fn destructive(&mut self, value: bool) -> &mut Self {
+        self.annotations.destructive = Some(value);
+        self
+    }
+
+    /// `idempotentHint`.
+    pub fn idempotent(&mut self, value: bool) -> &mut Self {
+        self.annotations.idempotent = Some(value);
+        self
+    }
+
+    /// `openWorldHint`.
+    pub fn open_world(&mut self, value: bool) -> &mut Self {
+        self.annotations.open_world = Some(value);
+        self
+    }
+
+    /// `_meta["anthropic/maxResultSizeChars"]`.
+    pub fn max_result_chars(&mut self, chars: u64) -> &mut Self {
+        self.meta
+            .insert(META_MAX_RESULT_SIZE_CHARS.into(), Value::from(chars));
+        self
+    }
+
+    /// `_meta["anthropic/alwaysLoad"]`: `true` keeps the tool out of the CLI's ToolSearch
+    /// deferral so the model sees it on the first turn. `false` removes the key.
+    pub fn always_load(&mut self, value: bool) -> &mut Self {
+        if value {
+            self.meta.insert(META_ALWAYS_LOAD.into(), Value::Bool(true));
+        } else {
+            self.meta.remove(META_ALWAYS_LOAD);
+        }
+        self
+    }
+
+    /// `_meta["anthropic/searchHint"]`.
+    pub fn search_hint(&mut self, hint: impl Into<String>) -> &mut Self {
+        self.meta
+            .insert(META_SEARCH_HINT.into(), Value::String(hint.into()));
+        self
+    }
+
+    /// The input schema under construction.
+    pub fn input(&mut self) -> &mut InputSchemaBuilder {
+        &mut self.input
+    }
+
+    /// Sets the output schema (for tools with structured results).
+    pub fn output_schema(&mut self, schema: Result<Map<String, Value>, SchemaError>) -> &mut Self {
+        self.output = Some(schema);
+        self
+    }
+
+    /// Records that the tool takes `State<T>`, so the server can report a missing state when it
+    /// starts instead of when the tool is called.
+    pub fn requires_state<T: Send + Sync + 'static>(&mut self) -> &mut Self {
+        let requirement = StateRequirement::of::<T>();
+        if !self.required_state.contains(&requirement) {
+            self.required_state.push(requirement);
+        }
+        self
+    }
+
+    /// Finishes the definition, failing when a schema cannot be made Claude-safe.
+    pub fn build(self) -> Result<ToolDef, SchemaError> {
+        self.build_parts().map(|(def, _)| def)
+    }
+
+    pub(crate) fn build_parts(self) -> Result<(ToolDef, Vec<StateRequirement>), SchemaError> {
+        let input_schema = self.input.finish()?;
+        let output_schema = self.output.transpose()?;
+        let def = ToolDef {
+            name: self.name,
+            title: self.title,
+            description: self.description,
+            input_schema,
+            output_schema,
+            annotations: self.annotations,
+            meta: self.meta,
+        };
+        Ok((def, self.required_state))
+    }
+}

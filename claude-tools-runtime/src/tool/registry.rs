@@ -1,0 +1,61 @@
+//! Compile-time registration: server types and the `inventory` entries `#[tool]` submits.
+
+use std::any::TypeId;
+
+use super::def::ToolDefBuilder;
+use super::param::ToolCall;
+use super::server::ToolFuture;
+
+/// A type marked `#[tool_server(...)]`: the constants tools and the server builder read.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tool server",
+    label = "expected a type marked #[tool_server]",
+    note = "add #[tool_server(name = \"...\")] to the struct `{Self}`, or name an existing server in `server = ...`"
+)]
+pub trait ServerDefinition: 'static {
+    /// The server name, also the key under which the CLI knows it (`mcp__{NAME}__{tool}`).
+    const NAME: &'static str;
+    /// The version reported in `serverInfo`.
+    const VERSION: &'static str;
+    /// Whether its tools carry `_meta["anthropic/alwaysLoad"]` unless they say otherwise.
+    const ALWAYS_LOAD: bool;
+    /// Instructions reported in the MCP `initialize` result.
+    const INSTRUCTIONS: Option<&'static str>;
+}
+
+/// One `#[tool]`, as submitted to `inventory` by the macro.
+#[derive(Debug)]
+pub struct ToolRegistration {
+    server: fn() -> TypeId,
+    describe: fn() -> ToolDefBuilder,
+    handler: fn(ToolCall) -> ToolFuture,
+}
+
+impl ToolRegistration {
+    /// What `#[tool]` submits: the server's `TypeId` getter, the definition, the handler.
+    pub const fn new(
+        server: fn() -> TypeId,
+        describe: fn() -> ToolDefBuilder,
+        handler: fn(ToolCall) -> ToolFuture,
+    ) -> Self {
+        Self {
+            server,
+            describe,
+            handler,
+        }
+    }
+
+    pub(crate) fn belongs_to(&self, server: TypeId) -> bool {
+        (self.server)() == server
+    }
+
+    pub(crate) fn describe(&self) -> ToolDefBuilder {
+        (self.describe)()
+    }
+
+    pub(crate) fn handler(&self) -> fn(ToolCall) -> ToolFuture {
+        self.handler
+    }
+}
+
+inventory::collect!(ToolRegistration);

@@ -1,0 +1,334 @@
+//! What a tool returns: MCP content, and the [`IntoToolResult`] conversions from Rust values.
+
+use std::borrow::Cow;
+use std::fmt::Display;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::schema::{self, SchemaError};
+
+/// One MCP content block of a tool result.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Content {
+    /// `{"type":"text","text":…}`
+    Text(String),
+    /// `{"type":"image","data":<base64>,"mimeType":…}`
+    Image(Image),
+    /// Any other MCP content block (audio, resource, resource_link…), passed through verbatim.
+    Raw(Value),
+}
+
+impl Content {
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        Content::Text(text.into())
+    }
+
+    /// The MCP JSON of this block.
+    pub fn to_json(&self) -> Value {
+        match self {
+            Content::Text(text) => json!({"type": "text", "text": text}),
+            Content::Image(image) => {
+                json!({"type": "image", "data": image.data, "mimeType": image.mime_type})
+            }
+            Content::Raw(value) => value.clone(),
+        }
+    }
+}
+
+/// An image result: base64 data and a MIME type.
+///
+/// ```
+/// use claude_tools_runtime::tool::Image;
+///
+/// let image = Image::from_bytes(b"\x89PNG", "image/png");
+/// assert_eq!(image.data(), "iVBORw==");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Image {
+    data: String,
+    mime_type: String,
+}
+
+impl Image {
+    /// An image from raw bytes (encoded to base64 here).
+    pub fn from_bytes(bytes: impl AsRef<[u8]>, mime_type: impl Into<String>) -> Self {
+        Self {
+            data: base64_encode(bytes.as_ref()),
+            mime_type: mime_type.into(),
+        }
+    }
+
+    /// An image from data that is already base64.
+    pub fn from_base64(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        Self {
+            data: data.into(),
+            mime_type: mime_type.into(),
+        }
+    }
+
+    /// A PNG image from raw bytes.
+    pub fn png(bytes: impl AsRef<[u8]>) -> Self {
+        Self::from_bytes(bytes, "image/png")
+    }
+
+    /// The base64 data.
+    pub fn data(&self) -> &str {
+        &self.data
+    }
+
+    /// The MIME type.
+    pub fn mime_type(&self) -> &str {
+        &self.mime_type
+    }
+}
+
+fn base64_encode(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i)) as usize & 63]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// The result of one tool call, as MCP's `CallToolResult`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolResult {
+    /// The content blocks the model reads.
+    pub content: Vec<Content>,
+    /// Structured content (for tools with an output schema).
+    pub structured_content: Option<Value>,
+    /// Whether this result reports a failure to the model.
+    pub is_error: bool,
+}
+
+impl ToolResult {
+    /// A successful result with one text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        Self {
+            content: vec![Content::text(text)],
+            ..Self::default()
+        }
+    }
+
+    /// An `isError` result with one text block: the model reads `message`.
+    pub fn error(message: impl Into<String>) -> Self {
+        Self {
+            content: vec![Content::text(message)],
+            structured_content: None,
+            is_error: true,
+        }
+    }
+
+    /// The text of all text blocks, joined by newlines (handy in tests).
+    pub fn text_content(&self) -> String {
+        let texts: Vec<&str> = self
+            .content
+            .iter()
+            .filter_map(|c| match c {
+                Content::Text(t) => Some(t.as_str()),
+                _ => None,
+            })
+            .collect();
+        texts.join("\n")
+    }
+
+    /// The MCP JSON of this result.
+    pub fn to_json(&self) -> Value {
+        let mut result = Map::new();
+        let content = self.content.iter().map(Content::to_json).collect();
+        result.insert("content".into(), Value::Array(content));
+        if let Some(structured) = &self.structured_content {
+            result.insert("structuredContent".into(), structured.clone());
+        }
+        result.insert("isError".into(), Value::Bool(self.is_error));
+        Value::Object(result)
+    }
+}
+
+/// A structured result: `T` is sent as `structuredContent`, mirrored as JSON text for clients
+/// that read only text, and its schema is advertised as the tool's `outputSchema`.
+///
+/// `T` must serialize to a JSON object (a struct or a map), as MCP requires of structured content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Json<T>(pub T);
+
+/// Turns a handler's return value into a [`ToolResult`].
+///
+/// Implemented for text (`String`, `&'static str`, `Cow<'static, str>`), numbers and `bool`
+/// (sent as text), `()` (an empty success), [`Json<T>`], [`Image`], [`Content`],
+/// `Vec<Content>`, [`ToolResult`] itself, and `Result<T, E: Display>` of any of these, where `Err`
+/// becomes an `isError` result carrying the error's message.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a tool",
+    label = "this return type cannot become a tool result",
+    note = "return String, &'static str, a number, bool, (), Json<T>, Image, Content, Vec<Content> or ToolResult",
+    note = "or Result<T, E> of one of those, where E: Display (the error becomes an isError result)"
+)]
+pub trait IntoToolResult {
+    /// Converts the value.
+    fn into_tool_result(self) -> ToolResult;
+
+    /// The output schema this return type advertises, if it has structured content.
+    fn output_schema() -> Option<Result<Map<String, Value>, SchemaError>> {
+        None
+    }
+}
+
+impl IntoToolResult for ToolResult {
+    fn into_tool_result(self) -> ToolResult {
+        self
+    }
+}
+
+impl IntoToolResult for String {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::text(self)
+    }
+}
+
+impl IntoToolResult for &'static str {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::text(self)
+    }
+}
+
+impl IntoToolResult for Cow<'static, str> {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::text(self.into_owned())
+    }
+}
+
+impl IntoToolResult for () {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::default()
+    }
+}
+
+macro_rules! display_as_text {
+    ($($ty:ty),*) => {$(
+        impl IntoToolResult for $ty {
+            fn into_tool_result(self) -> ToolResult {
+                ToolResult::text(self.to_string())
+            }
+        }
+    )*};
+}
+display_as_text!(
+    bool, char, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
+);
+
+impl IntoToolResult for Content {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult {
+            content: vec![self],
+            ..ToolResult::default()
+        }
+    }
+}
+
+impl IntoToolResult for Vec<Content> {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult {
+            content: self,
+            ..ToolResult::default()
+        }
+    }
+}
+
+impl IntoToolResult for Image {
+    fn into_tool_result(self) -> ToolResult {
+        Content::Image(self).into_tool_result()
+    }
+}
+
+impl<T: Serialize + JsonSchema> IntoToolResult for Json<T> {
+    fn into_tool_result(self) -> ToolResult {
+        match serde_json::to_value(&self.0) {
+            Ok(value) => ToolResult {
+                content: vec![Content::Text(value.to_string())],
+                structured_content: Some(value),
+                is_error: false,
+            },
+            Err(error) => ToolResult::error(format!(
+                "the tool's result could not be serialized: {error}"
+            )),
+        }
+    }
+
+    fn output_schema() -> Option<Result<Map<String, Value>, SchemaError>> {
+        Some(schema::output_schema::<T>())
+    }
+}
+
+impl<T: IntoToolResult, E: Display> IntoToolResult for Result<T, E> {
+    fn into_tool_result(self) -> ToolResult {
+        match self {
+            Ok(value) => value.into_tool_result(),
+            Err(error) => ToolResult::error(error.to_string()),
+        }
+    }
+
+    fn output_schema() -> Option<Result<Map<String, Value>, SchemaError>> {
+        T::output_schema()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_rfc4648_vectors() {
+        let cases = [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(base64_encode(input.as_bytes()), expected, "input {input:?}");
+        }
+    }
+
+    #[test]
+    fn results_serialize_to_mcp_json() {
+        assert_eq!(
+            42u8.into_tool_result().to_json(),
+            json!({"content": [{"type": "text", "text": "42"}], "isError": false})
+        );
+        assert_eq!(
+            ().into_tool_result().to_json(),
+            json!({"content": [], "isError": false})
+        );
+        let failed: Result<String, &str> = Err("disk on fire");
+        assert_eq!(
+            failed.into_tool_result().to_json(),
+            json!({"content": [{"type": "text", "text": "disk on fire"}], "isError": true})
+        );
+        assert_eq!(
+            Image::from_base64("AAAA", "image/png")
+                .into_tool_result()
+                .to_json(),
+            json!({"content": [{"type": "image", "data": "AAAA", "mimeType": "image/png"}], "isError": false})
+        );
+    }
+}

@@ -1,0 +1,66 @@
+//! Transports: how the session reaches the CLI's stdin, stdout and process.
+//!
+//! [`Transport`] is what a session is given; the spawned CLI process is one implementation, and
+//! tests or embedders can plug in an in-memory pipe.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use tokio::io::{AsyncRead, AsyncWrite};
+
+use crate::error::Result;
+
+/// A boxed, sendable future.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// How the CLI ended.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExitInfo {
+    /// The exit code, when the process exited normally.
+    pub code: Option<i32>,
+    /// The last lines of the CLI's stderr (empty when not captured).
+    pub stderr_tail: String,
+}
+
+/// The open connection to a CLI: its stdout, its stdin and a handle on its life.
+pub struct Connection {
+    /// The CLI's stdout (NDJSON).
+    pub reader: Pin<Box<dyn AsyncRead + Send>>,
+    /// The CLI's stdin (NDJSON). Dropping it closes the CLI's input.
+    pub writer: Pin<Box<dyn AsyncWrite + Send>>,
+    /// The process behind the pipes.
+    pub process: Box<dyn ProcessHandle>,
+}
+
+/// The life of the process behind a [`Connection`].
+pub trait ProcessHandle: Send + Sync {
+    /// Waits for the process to end (after stdin has been closed or it was killed).
+    fn wait(&mut self) -> BoxFuture<'_, ExitInfo>;
+
+    /// Kills the process now (no-op when it has ended or there is none).
+    fn kill(&mut self);
+
+    /// The last lines it wrote to stderr, for error reports.
+    fn stderr_tail(&self) -> String;
+}
+
+/// Something that can open a [`Connection`] to a CLI for a given launch.
+pub trait Transport: Send {
+    /// Opens the connection. `launch` holds the argv and environment the options ask for.
+    fn connect(self: Box<Self>, launch: LaunchSpec) -> BoxFuture<'static, Result<Connection>>;
+}
+
+/// What to launch: built from the options by the session.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LaunchSpec {
+    /// An explicit CLI path (from the options), else the transport discovers one.
+    pub cli_path: Option<std::path::PathBuf>,
+    /// Arguments after the executable.
+    pub args: Vec<String>,
+    /// Environment variables to set on top of the inherited environment.
+    pub env: Vec<(String, String)>,
+    /// Environment variables to remove from the inherited environment.
+    pub env_remove: Vec<String>,
+    /// The working directory.
+    pub cwd: Option<std::path::PathBuf>,
+}

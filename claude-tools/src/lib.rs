@@ -1,0 +1,52 @@
+//! # claude-tools
+//!
+//! Typed, compile-time checked tools for Claude Code agents, running inside your own process.
+//!
+//! ```
+//! use claude_tools::prelude::*;
+//!
+//! #[tool_server(name = "calc", version = "1.0.0")]
+//! pub struct Calc;
+//!
+//! /// Add two integers.
+//! #[tool(server = Calc, read_only)]
+//! async fn add(
+//!     /// The first term
+//!     a: i64,
+//!     /// The second term
+//!     b: i64,
+//! ) -> i64 {
+//!     a + b
+//! }
+//!
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! let server = Calc::server();
+//! let result = server.call("add", serde_json::json!({"a": 2, "b": 3}), ToolContext::new()).await;
+//! assert_eq!(result.text_content(), "5");
+//! # });
+//! ```
+
+pub use claude_tools_macros::{tool, tool_server};
+pub use claude_tools_runtime::tool::{
+    Content, Image, Input, IntoToolResult, Json, ServerBuildError, State, ToolCall, ToolContext,
+    ToolDef, ToolDefBuilder, ToolError, ToolParam, ToolResult, ToolServer,
+};
+pub use claude_tools_runtime::{mcp, schema, tool as tools};
+
+/// The names most tool code needs: `use claude_tools::prelude::*;`.
+pub mod prelude {
+    pub use crate::{
+        Content, Image, Input, Json, State, ToolContext, ToolError, ToolResult, ToolServer, tool,
+        tool_server,
+    };
+}
+
+/// What the macros expand to. Not public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use claude_tools_runtime::__macro_support::*;
+    pub use inventory;
+    pub use schemars;
+    pub use serde;
+    pub use serde_json;
+}
