@@ -2,14 +2,21 @@
 
 use proc_macro::TokenStream;
 
+mod attr;
+mod docs;
+mod errors;
+mod names;
+mod server;
+mod tool;
+
 /// Turns an `async fn` into a tool of a `#[tool_server]`.
 #[proc_macro_attribute]
-pub fn tool(_attr: TokenStream, item: TokenStream) -> TokenStream {
-    item
+pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
+    tool::expand(attr.into(), item.into()).into()
 }
 
-/// Marks a unit struct as a tool server that collects `#[tool(server = ...)]` fns.
+/// Marks a struct as a tool server that collects `#[tool(server = ...)]` fns.
 #[proc_macro_attribute]
-pub fn tool_server(_attr: TokenStream, item: TokenStream) -> TokenStream {
-    item
+pub fn tool_server(attr: TokenStream, item: TokenStream) -> TokenStream {
+    server::expand(attr.into(), item.into()).into()
 }

@@ -20,9 +20,11 @@ use serde_json::Value;
 pub use std::any::TypeId;
 
 pub use crate::tool::{
-    ArgumentError, IntoToolResult, ServerDefinition, ToolCall, ToolDefBuilder, ToolError,
-    ToolFuture, ToolParam, ToolRegistration, ToolResult, ToolServer,
+    ArgumentError, IntoToolResult, ServerBuildError, ServerDefinition, ToolCall, ToolDefBuilder,
+    ToolError, ToolFuture, ToolParam, ToolRegistration, ToolResult, ToolServer,
 };
+
+use crate::schema::SchemaError;
 
 /// A model argument: what a parameter that is not a [`ToolParam`] must be.
 #[diagnostic::on_unimplemented(
@@ -45,6 +47,40 @@ impl<T> Slot<T> {
     pub const NEW: Self = Slot(PhantomData);
 }
 
+/// What one parameter contributes to a tool, chosen once per parameter by the dispatch above (so
+/// a parameter type that fits nothing is reported once, not once per use).
+pub struct Param<T> {
+    describe: fn(&'static str, Option<&'static str>, &mut ToolDefBuilder),
+    extract: fn(&'static str, &mut ToolCall) -> Result<T, ToolError>,
+}
+
+impl<T> Param<T> {
+    /// Adds the parameter to the tool's definition.
+    pub fn describe(
+        &self,
+        name: &'static str,
+        doc: Option<&'static str>,
+        tool: &mut ToolDefBuilder,
+    ) {
+        (self.describe)(name, doc, tool);
+    }
+
+    /// Extracts the parameter from a call.
+    pub fn extract(&self, name: &'static str, call: &mut ToolCall) -> Result<T, ToolError> {
+        (self.extract)(name, call)
+    }
+}
+
+/// Never implemented: demanded of a parameter written as a pattern (`State(db): State<Db>`) that
+/// turns out to be a model argument, which needs a plain name to be a property of the input.
+#[diagnostic::on_unimplemented(
+    message = "a tool parameter of type `{Self}` needs a plain name",
+    label = "the model fills in this parameter, so it needs a name",
+    note = "write `name: Type`; the name becomes the property of the input schema",
+    note = "patterns like `State(db): State<Db>` or `Input(req): Input<Req>` are only for extractors (types implementing claude_tools::ToolParam)"
+)]
+pub trait NamedParameter {}
+
 /// Level 1: extractors.
 pub trait ViaToolParam<T> {
     fn __ct_describe(
@@ -54,9 +90,22 @@ pub trait ViaToolParam<T> {
         tool: &mut ToolDefBuilder,
     );
     fn __ct_extract(&self, name: &'static str, call: &mut ToolCall) -> Result<T, ToolError>;
+    fn __ct_param(&self) -> Param<T>;
+    fn __ct_pattern_param(&self) -> Param<T>;
 }
 
 impl<T: ToolParam> ViaToolParam<T> for &&Slot<T> {
+    fn __ct_param(&self) -> Param<T> {
+        Param {
+            describe: T::describe,
+            extract: T::extract,
+        }
+    }
+
+    fn __ct_pattern_param(&self) -> Param<T> {
+        self.__ct_param()
+    }
+
     fn __ct_describe(
         &self,
         name: &'static str,
@@ -80,9 +129,31 @@ pub trait ViaOptionalArgument<T> {
         tool: &mut ToolDefBuilder,
     );
     fn __ct_extract(&self, name: &'static str, call: &mut ToolCall) -> Result<T, ToolError>;
+    fn __ct_param(&self) -> Param<T>;
+    fn __ct_pattern_param(&self) -> Param<T>
+    where
+        T: NamedParameter;
 }
 
 impl<T: DeserializeOwned + JsonSchema> ViaOptionalArgument<Option<T>> for &Slot<Option<T>> {
+    fn __ct_param(&self) -> Param<Option<T>> {
+        Param {
+            describe: |name, doc, tool| {
+                ViaOptionalArgument::__ct_describe(&&Slot::<Option<T>>::NEW, name, doc, tool)
+            },
+            extract: |name, call| {
+                ViaOptionalArgument::__ct_extract(&&Slot::<Option<T>>::NEW, name, call)
+            },
+        }
+    }
+
+    fn __ct_pattern_param(&self) -> Param<Option<T>>
+    where
+        Option<T>: NamedParameter,
+    {
+        self.__ct_param()
+    }
+
     fn __ct_describe(
         &self,
         name: &'static str,
@@ -116,9 +187,34 @@ pub trait ViaRequiredArgument<T> {
     fn __ct_extract(&self, name: &'static str, call: &mut ToolCall) -> Result<T, ToolError>
     where
         T: ModelArgument;
+    fn __ct_param(&self) -> Param<T>
+    where
+        T: ModelArgument;
+    fn __ct_pattern_param(&self) -> Param<T>
+    where
+        T: NamedParameter;
 }
 
 impl<T> ViaRequiredArgument<T> for Slot<T> {
+    fn __ct_param(&self) -> Param<T>
+    where
+        T: ModelArgument,
+    {
+        Param {
+            describe: |name, doc, tool| {
+                ViaRequiredArgument::__ct_describe(&Slot::<T>::NEW, name, doc, tool)
+            },
+            extract: |name, call| ViaRequiredArgument::__ct_extract(&Slot::<T>::NEW, name, call),
+        }
+    }
+
+    fn __ct_pattern_param(&self) -> Param<T>
+    where
+        T: NamedParameter,
+    {
+        unreachable!("NamedParameter has no implementations")
+    }
+
     fn __ct_describe(
         &self,
         name: &'static str,
@@ -216,4 +312,66 @@ pub fn build_server<S: ServerDefinition>() -> ToolServer {
             S::NAME
         ),
     }
+}
+
+/// What `#[tool]` knows about its server, read through one bound so that a `server = X` naming a
+/// type that is not a `#[tool_server]` is reported once.
+#[derive(Debug, Clone, Copy)]
+pub struct ServerInfo {
+    /// `ServerDefinition::NAME`.
+    pub name: &'static str,
+    /// `ServerDefinition::ALWAYS_LOAD`.
+    pub always_load: bool,
+}
+
+impl ServerInfo {
+    /// The constants of server `S`.
+    pub const fn of<S: ServerDefinition>() -> Self {
+        Self {
+            name: S::NAME,
+            always_load: S::ALWAYS_LOAD,
+        }
+    }
+}
+
+/// How a handler's return type becomes a result, read through one bound so that a return type
+/// that is not [`IntoToolResult`] is reported once, at the return type.
+pub struct ResultFns<R> {
+    convert: fn(R) -> ToolResult,
+    output_schema: fn() -> Option<Result<serde_json::Map<String, Value>, SchemaError>>,
+}
+
+/// The [`ResultFns`] of return type `R`.
+pub const fn result_fns<R: IntoToolResult>() -> ResultFns<R> {
+    ResultFns {
+        convert: R::into_tool_result,
+        output_schema: R::output_schema,
+    }
+}
+
+impl<R> ResultFns<R> {
+    /// Converts the handler's return value.
+    pub fn convert(&self, value: R) -> ToolResult {
+        (self.convert)(value)
+    }
+
+    /// Sets the tool's output schema, when the return type has one.
+    pub fn describe(&self, tool: &mut ToolDefBuilder) {
+        if let Some(schema) = (self.output_schema)() {
+            tool.output_schema(schema);
+        }
+    }
+}
+
+/// The `isError` result of a parameter that could not be extracted.
+pub fn failed(error: ToolError) -> ToolResult {
+    ToolResult::error(error.to_string())
+}
+
+/// Boxes the future of one call (extraction, handler, conversion).
+pub fn call_future<F>(future: F) -> ToolFuture
+where
+    F: Future<Output = ToolResult> + Send + 'static,
+{
+    Box::pin(future)
 }

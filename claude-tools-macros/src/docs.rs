@@ -1,0 +1,115 @@
+//! Doc comments → descriptions.
+//!
+//! `/// text` lines arrive as `#[doc = " text"]`; a description is their lines joined with `\n`,
+//! with the indentation common to all non-blank lines removed (the space after `///`, or the
+//! margin of a `/** ... */` block), trailing whitespace trimmed, and leading and trailing blank
+//! lines dropped. Paragraphs and Markdown are kept as written: the model reads them as they are.
+//! A `#[doc = some_macro!(..)]` that is not a literal is concatenated verbatim with `concat!`.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{Attribute, Expr, ExprLit, Lit, Meta};
+
+/// A description gathered from doc attributes.
+pub(crate) enum Doc {
+    /// No doc comments.
+    None,
+    /// Literal doc comments, joined.
+    Text(String),
+    /// At least one doc attribute is an expression: `concat!` them at compile time.
+    Concat(Vec<TokenStream>),
+}
+
+impl Doc {
+    /// Reads the `#[doc]` attributes among `attrs`.
+    pub(crate) fn from_attrs(attrs: &[Attribute]) -> Doc {
+        let mut parts: Vec<DocPart> = Vec::new();
+        for attr in attrs {
+            if !attr.path().is_ident("doc") {
+                continue;
+            }
+            if let Meta::NameValue(nv) = &attr.meta {
+                match &nv.value {
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Str(lit), ..
+                    }) => parts.push(DocPart::Text(lit.value())),
+                    other => parts.push(DocPart::Expr(quote!(#other))),
+                }
+            }
+        }
+        if parts.is_empty() {
+            return Doc::None;
+        }
+        if parts.iter().all(|part| matches!(part, DocPart::Text(_))) {
+            let lines: Vec<String> = parts
+                .into_iter()
+                .filter_map(|part| match part {
+                    DocPart::Text(text) => Some(text),
+                    DocPart::Expr(_) => None,
+                })
+                .collect();
+            let text = join_lines(&lines);
+            if text.is_empty() {
+                Doc::None
+            } else {
+                Doc::Text(text)
+            }
+        } else {
+            let mut pieces = Vec::new();
+            for (i, part) in parts.into_iter().enumerate() {
+                if i > 0 {
+                    pieces.push(quote!("\n"));
+                }
+                pieces.push(match part {
+                    DocPart::Text(text) => quote!(#text),
+                    DocPart::Expr(expr) => expr,
+                });
+            }
+            Doc::Concat(pieces)
+        }
+    }
+
+    /// The description as an expression of type `&'static str`, if there is one.
+    pub(crate) fn to_expr(&self) -> Option<TokenStream> {
+        match self {
+            Doc::None => None,
+            Doc::Text(text) => Some(quote!(#text)),
+            Doc::Concat(pieces) => Some(quote!(::core::concat!(#(#pieces),*))),
+        }
+    }
+}
+
+enum DocPart {
+    Text(String),
+    Expr(TokenStream),
+}
+
+/// Joins doc lines into one description (see the module docs).
+pub(crate) fn join_lines(parts: &[String]) -> String {
+    let lines: Vec<&str> = parts
+        .iter()
+        .flat_map(|part| part.lines())
+        .map(str::trim_end)
+        .collect();
+    let indent = lines
+        .iter()
+        .filter(|line| !line.is_empty())
+        .map(|line| line.len() - line.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let lines: Vec<&str> = lines
+        .iter()
+        .map(|line| line.get(indent..).unwrap_or(""))
+        .collect();
+    let start = lines.iter().position(|line| !line.is_empty());
+    let end = lines.iter().rposition(|line| !line.is_empty());
+    match (start, end) {
+        (Some(start), Some(end)) => lines[start..=end].join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// Whether `attr` is a doc attribute (`///` or `#[doc = ...]`).
+pub(crate) fn is_doc(attr: &Attribute) -> bool {
+    attr.path().is_ident("doc")
+}

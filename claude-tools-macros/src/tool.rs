@@ -1,0 +1,470 @@
+//! `#[tool]`: parse → validate → expand.
+//!
+//! The user's fn is always emitted (minus the doc comments on its parameters, which rustc would
+//! reject); the registration is emitted only when no error was found, so that one mistake gives
+//! one error.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::{FnArg, Ident, ItemFn, LitInt, LitStr, Pat, Path, ReturnType, Type};
+
+use crate::attr::{self, Kind, Value};
+use crate::docs::{self, Doc};
+use crate::errors::Errors;
+use crate::names;
+
+const OPTIONS: &[(&str, Kind)] = &[
+    ("server", Kind::Path),
+    ("name", Kind::Str),
+    ("description", Kind::Str),
+    ("title", Kind::Str),
+    ("read_only", Kind::Flag),
+    ("destructive", Kind::Flag),
+    ("idempotent", Kind::Flag),
+    ("open_world", Kind::Flag),
+    ("max_result_chars", Kind::Int),
+    ("always_load", Kind::Flag),
+    ("search_hint", Kind::Str),
+];
+
+/// The options of one `#[tool(...)]`.
+#[derive(Default)]
+struct ToolArgs {
+    server: Option<Path>,
+    name: Option<LitStr>,
+    description: Option<LitStr>,
+    title: Option<LitStr>,
+    /// `(builder method, value)` for the four MCP annotations, in the order given.
+    annotations: Vec<(Ident, bool)>,
+    max_result_chars: Option<LitInt>,
+    always_load: Option<bool>,
+    search_hint: Option<LitStr>,
+}
+
+/// How a parameter is bound.
+enum Binding {
+    /// `name: Type`: the name is the schema property (leading `r#` stripped).
+    Named(String),
+    /// A pattern (`State(db): State<Db>`, `_: ToolContext`): only extractors may use one; the
+    /// string is the name handed to the extractor.
+    Pattern(String),
+}
+
+/// One parameter of the tool fn.
+struct Param {
+    binding: Binding,
+    ty: Type,
+    doc: Doc,
+}
+
+/// Everything the expansion needs.
+struct Tool {
+    args: ToolArgs,
+    server: Path,
+    /// The tool name and the span its errors point at.
+    name: String,
+    name_span: Span,
+    description: Option<TokenStream>,
+    params: Vec<Param>,
+    /// The declared return type (`()` when there is none).
+    output: Type,
+    is_async: bool,
+}
+
+pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errors = Errors::default();
+    let mut function = match syn::parse2::<ItemFn>(item.clone()) {
+        Ok(function) => function,
+        Err(error) => {
+            errors.push(syn::Error::new(
+                error.span(),
+                "#[tool] goes on a fn: `#[tool(server = MyServer)] async fn my_tool(..) -> T`",
+            ));
+            let compile_errors = errors.to_compile_errors();
+            return quote!(#item #compile_errors);
+        }
+    };
+    // Take the parameters' doc comments off before anything else: the fn is emitted without
+    // them whatever happens next.
+    let param_docs = strip_param_docs(&mut function);
+
+    let mut parsed = ToolArgs::default();
+    match attr::parse_entries(args) {
+        Ok(entries) => attr::interpret(&entries, OPTIONS, &mut errors, |key, value| {
+            match (key, value) {
+                ("server", Value::Path(path)) => parsed.server = Some(path),
+                ("name", Value::Str(lit)) => parsed.name = Some(lit),
+                ("description", Value::Str(lit)) => parsed.description = Some(lit),
+                ("title", Value::Str(lit)) => parsed.title = Some(lit),
+                ("read_only" | "destructive" | "idempotent" | "open_world", Value::Flag(v, s)) => {
+                    parsed.annotations.push((Ident::new(key, s), v));
+                }
+                ("max_result_chars", Value::Int(lit)) => parsed.max_result_chars = Some(lit),
+                ("always_load", Value::Flag(value, _)) => parsed.always_load = Some(value),
+                ("search_hint", Value::Str(lit)) => parsed.search_hint = Some(lit),
+                _ => {}
+            }
+        }),
+        Err(error) => errors.push(error),
+    }
+
+    let tool = validate(&function, parsed, param_docs, &mut errors);
+    match tool {
+        Some(tool) if errors.is_empty() => {
+            let registration = expand_registration(&function, &tool);
+            quote! {
+                #function
+                #registration
+            }
+        }
+        _ => {
+            // The fn alone, marked so that its being unused adds no warning to the error.
+            let compile_errors = errors.to_compile_errors();
+            quote! {
+                #[allow(dead_code)]
+                #function
+                #compile_errors
+            }
+        }
+    }
+}
+
+/// Removes the `#[doc]` attributes of the parameters, returning each parameter's description.
+fn strip_param_docs(function: &mut ItemFn) -> Vec<Doc> {
+    function
+        .sig
+        .inputs
+        .iter_mut()
+        .map(|input| {
+            let attrs = match input {
+                FnArg::Receiver(receiver) => &mut receiver.attrs,
+                FnArg::Typed(typed) => &mut typed.attrs,
+            };
+            let doc = Doc::from_attrs(attrs);
+            attrs.retain(|attr| !docs::is_doc(attr));
+            doc
+        })
+        .collect()
+}
+
+fn validate(
+    function: &ItemFn,
+    args: ToolArgs,
+    param_docs: Vec<Doc>,
+    errors: &mut Errors,
+) -> Option<Tool> {
+    let sig = &function.sig;
+
+    let server = args.server.clone();
+    if server.is_none() {
+        errors.push(syn::Error::new(
+            Span::call_site(),
+            "#[tool] needs its server: `#[tool(server = MyServer)]`, naming a struct marked \
+             #[tool_server(name = \"...\")]",
+        ));
+    }
+
+    // The tool name: `name = "..."` or the fn's name.
+    let (name, name_span) = match &args.name {
+        Some(lit) => (lit.value(), lit.span()),
+        None => (unraw(&sig.ident), sig.ident.span()),
+    };
+    if let Some(problem) = names::problem(&name, names::MAX_QUALIFIED) {
+        let fix = if args.name.is_some() {
+            "change `name = \"...\"`"
+        } else {
+            "rename the fn or set `#[tool(name = \"...\")]`"
+        };
+        errors.push(syn::Error::new(
+            name_span,
+            format!(
+                "invalid tool name: {problem}; a tool name must match [A-Za-z0-9_-]{{1,64}}: {fix}"
+            ),
+        ));
+    }
+
+    // The fn's shape.
+    if let Some(unsafety) = &sig.unsafety {
+        errors.push(syn::Error::new(
+            unsafety.span(),
+            "a #[tool] fn cannot be `unsafe`: the server calls it with no safety contract; \
+             make it safe and use `unsafe` blocks inside",
+        ));
+    }
+    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        let span = if sig.generics.params.is_empty() {
+            sig.generics.where_clause.span()
+        } else {
+            sig.generics.params.span()
+        };
+        errors.push(syn::Error::new(
+            span,
+            "a #[tool] fn cannot be generic: its parameters become a fixed input schema, so \
+             they need concrete types; write one tool per type",
+        ));
+    }
+
+    let mut params = Vec::new();
+    for (input, doc) in sig.inputs.iter().zip(param_docs) {
+        match input {
+            FnArg::Receiver(receiver) => errors.push(syn::Error::new(
+                receiver.self_token.span,
+                "a #[tool] fn cannot take `self`: a tool is a free fn; take what it needs \
+                 from the server's state with a `State<T>` parameter instead",
+            )),
+            FnArg::Typed(typed) => {
+                check_param_type(&typed.ty, errors);
+                let binding = match &*typed.pat {
+                    Pat::Ident(pat) if pat.subpat.is_none() => Binding::Named(unraw(&pat.ident)),
+                    pattern => Binding::Pattern(extractor_name(pattern)),
+                };
+                params.push(Param {
+                    binding,
+                    ty: (*typed.ty).clone(),
+                    doc,
+                });
+            }
+        }
+    }
+
+    let output = match &sig.output {
+        ReturnType::Default => syn::parse_quote!(()),
+        ReturnType::Type(_, ty) => {
+            if let Some(span) = find_impl_trait(ty) {
+                errors.push(syn::Error::new(
+                    span,
+                    "a #[tool] fn must name its return type: `impl Trait` cannot be checked \
+                     as a tool result; return a concrete type such as String or Json<T>",
+                ));
+            }
+            (**ty).clone()
+        }
+    };
+
+    let description = match &args.description {
+        Some(lit) => Some(lit.to_token_stream()),
+        None => Doc::from_attrs(&function.attrs).to_expr(),
+    };
+
+    Some(Tool {
+        server: server?,
+        name,
+        name_span,
+        description,
+        params,
+        output,
+        is_async: sig.asyncness.is_some(),
+        args,
+    })
+}
+
+/// `r#type` → `type`.
+fn unraw(ident: &Ident) -> String {
+    let name = ident.to_string();
+    match name.strip_prefix("r#") {
+        Some(stripped) => stripped.to_string(),
+        None => name,
+    }
+}
+
+/// The name handed to an extractor bound by a pattern: the single binding of `Wrapper(binding)`,
+/// or `_`.
+fn extractor_name(pattern: &Pat) -> String {
+    if let Pat::TupleStruct(tuple) = pattern
+        && tuple.elems.len() == 1
+        && let Some(Pat::Ident(inner)) = tuple.elems.first()
+    {
+        return unraw(&inner.ident);
+    }
+    "_".to_string()
+}
+
+/// Reports references, non-`'static` lifetimes and `impl Trait` in a parameter's type.
+fn check_param_type(ty: &Type, errors: &mut Errors) {
+    struct Finder<'a> {
+        errors: &'a mut Errors,
+    }
+    impl<'ast> Visit<'ast> for Finder<'_> {
+        fn visit_type_reference(&mut self, reference: &'ast syn::TypeReference) {
+            self.errors.push(syn::Error::new(
+                reference.and_token.span,
+                "a #[tool] parameter cannot borrow: the tool's future must own its inputs \
+                 ('static); take an owned type instead (String for &str, Vec<T> for &[T])",
+            ));
+        }
+        fn visit_lifetime(&mut self, lifetime: &'ast syn::Lifetime) {
+            if lifetime.ident != "static" {
+                self.errors.push(syn::Error::new(
+                    lifetime.span(),
+                    "a #[tool] parameter cannot borrow: the tool's future must own its \
+                     inputs, so the only lifetime a parameter type may name is 'static",
+                ));
+            }
+        }
+        fn visit_type_impl_trait(&mut self, impl_trait: &'ast syn::TypeImplTrait) {
+            self.errors.push(syn::Error::new(
+                impl_trait.impl_token.span,
+                "a #[tool] parameter cannot be `impl Trait`: that makes the fn generic, and \
+                 a tool's parameters need concrete types",
+            ));
+        }
+    }
+    Finder { errors }.visit_type(ty);
+}
+
+/// The span of the first `impl Trait` in `ty`.
+fn find_impl_trait(ty: &Type) -> Option<Span> {
+    struct Finder(Option<Span>);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_type_impl_trait(&mut self, impl_trait: &'ast syn::TypeImplTrait) {
+            self.0.get_or_insert(impl_trait.impl_token.span);
+        }
+    }
+    let mut finder = Finder(None);
+    finder.visit_type(ty);
+    finder.0
+}
+
+fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
+    let private = quote!(::claude_tools::__private);
+    let fn_ident = &function.sig.ident;
+    let server = &tool.server;
+    let server_span = server.span();
+    let output = &tool.output;
+    let output_span = match &function.sig.output {
+        ReturnType::Type(_, ty) => ty.span(),
+        ReturnType::Default => fn_ident.span(),
+    };
+    let name = LitStr::new(&tool.name, tool.name_span);
+    let name_span = tool.name_span;
+
+    // Builder calls of `describe`.
+    let mut settings = Vec::new();
+    if let Some(description) = &tool.description {
+        settings.push(quote!(__ct_tool.description(#description);));
+    }
+    if let Some(title) = &tool.args.title {
+        settings.push(quote!(__ct_tool.title(#title);));
+    }
+    for (method, value) in &tool.args.annotations {
+        settings.push(quote!(__ct_tool.#method(#value);));
+    }
+    if let Some(chars) = &tool.args.max_result_chars {
+        settings.push(quote!(__ct_tool.max_result_chars(#chars);));
+    }
+    let always_load = match tool.args.always_load {
+        Some(value) => quote!(#value),
+        None => quote!(__CT_SERVER.always_load),
+    };
+    settings.push(quote!(__ct_tool.always_load(#always_load);));
+    if let Some(hint) = &tool.args.search_hint {
+        settings.push(quote!(__ct_tool.search_hint(#hint);));
+    }
+
+    // Per parameter: a type alias (so an unknown type is reported once), the dispatch that
+    // classifies it (so a type that fits nothing is reported once, at the type), its entry in
+    // `describe`, its extraction in `call`.
+    let mut param_items = Vec::new();
+    let mut describe_params = Vec::new();
+    let mut extract_params = Vec::new();
+    let mut args = Vec::new();
+    for (index, param) in tool.params.iter().enumerate() {
+        let alias = format_ident!("__CtParam{}", index);
+        let dispatch = format_ident!("__ct_param_{}", index);
+        let arg = format_ident!("__ct_arg_{}", index);
+        let ty = &param.ty;
+        let ty_span = ty.span();
+        let (name, method) = match &param.binding {
+            Binding::Named(name) => (name.as_str(), quote_spanned!(ty_span=> __ct_param)),
+            Binding::Pattern(name) => (name.as_str(), quote_spanned!(ty_span=> __ct_pattern_param)),
+        };
+        let doc = match param.doc.to_expr() {
+            Some(doc) => quote!(::core::option::Option::Some(#doc)),
+            None => quote!(::core::option::Option::None),
+        };
+        param_items.push(quote_spanned! {ty_span=>
+            type #alias = #ty;
+            fn #dispatch() -> #private::Param<#alias> {
+                (&&&#private::Slot::<#alias>::NEW).#method()
+            }
+        });
+        describe_params.push(quote! {
+            #dispatch().describe(#name, #doc, &mut __ct_tool);
+        });
+        extract_params.push(quote! {
+            let #arg = match #dispatch().extract(#name, &mut __ct_call) {
+                ::core::result::Result::Ok(value) => value,
+                ::core::result::Result::Err(error) => return #private::failed(error),
+            };
+        });
+        args.push(arg);
+    }
+
+    let invoke = if tool.is_async {
+        quote!(#fn_ident(#(#args),*).await)
+    } else {
+        quote!(#fn_ident(#(#args),*))
+    };
+
+    let assert_message = format!(
+        "the tool name mcp__<server>__{} is longer than the 64 characters the Claude Code CLI \
+         accepts: shorten it with #[tool(name = \"...\")] or shorten the server's name",
+        tool.name
+    );
+
+    let server_info = quote_spanned! {server_span=>
+        type __CtServer = #server;
+        const __CT_SERVER: #private::ServerInfo = #private::ServerInfo::of::<__CtServer>();
+    };
+    let output_fns = quote_spanned! {output_span=>
+        type __CtOutput = #output;
+        const __CT_OUTPUT: #private::ResultFns<__CtOutput> = #private::result_fns::<__CtOutput>();
+    };
+    let name_checks = quote_spanned! {name_span=>
+        impl #private::UniqueToolName<{ #private::tool_name_hash(#name) }> for __CtServer {}
+        const _: () = ::core::assert!(
+            #private::qualified_name_len(__CT_SERVER.name, #name) <= #private::MAX_QUALIFIED_NAME_LEN,
+            #assert_message
+        );
+    };
+
+    quote! {
+        const _: () = {
+            #[allow(unused_imports)]
+            use #private::{
+                ViaOptionalArgument as _, ViaRequiredArgument as _, ViaToolParam as _,
+            };
+
+            #server_info
+            #output_fns
+            #name_checks
+            #(#param_items)*
+
+            fn __ct_describe() -> #private::ToolDefBuilder {
+                let mut __ct_tool = #private::ToolDefBuilder::new(#name);
+                #(#settings)*
+                #(#describe_params)*
+                __CT_OUTPUT.describe(&mut __ct_tool);
+                __ct_tool
+            }
+
+            fn __ct_handle(mut __ct_call: #private::ToolCall) -> #private::ToolFuture {
+                #private::call_future(async move {
+                    #(#extract_params)*
+                    ::core::mem::drop(__ct_call);
+                    __CT_OUTPUT.convert(#invoke)
+                })
+            }
+
+            #private::inventory::submit! {
+                #private::ToolRegistration::new(
+                    #private::TypeId::of::<__CtServer>,
+                    __ct_describe,
+                    __ct_handle,
+                )
+            }
+        };
+    }
+}
