@@ -194,13 +194,13 @@ fn validate(
         ));
     }
     if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-        let span = if sig.generics.params.is_empty() {
-            sig.generics.where_clause.span()
+        let generics: &dyn ToTokens = if sig.generics.params.is_empty() {
+            &sig.generics.where_clause
         } else {
-            sig.generics.params.span()
+            &sig.generics
         };
-        errors.push(syn::Error::new(
-            span,
+        errors.push(syn::Error::new_spanned(
+            generics,
             "a #[tool] fn cannot be generic: its parameters become a fixed input schema, so \
              they need concrete types; write one tool per type",
         ));
@@ -288,8 +288,8 @@ fn check_param_type(ty: &Type, errors: &mut Errors) {
     }
     impl<'ast> Visit<'ast> for Finder<'_> {
         fn visit_type_reference(&mut self, reference: &'ast syn::TypeReference) {
-            self.errors.push(syn::Error::new(
-                reference.and_token.span,
+            self.errors.push(syn::Error::new_spanned(
+                reference,
                 "a #[tool] parameter cannot borrow: the tool's future must own its inputs \
                  ('static); take an owned type instead (String for &str, Vec<T> for &[T])",
             ));
@@ -304,8 +304,8 @@ fn check_param_type(ty: &Type, errors: &mut Errors) {
             }
         }
         fn visit_type_impl_trait(&mut self, impl_trait: &'ast syn::TypeImplTrait) {
-            self.errors.push(syn::Error::new(
-                impl_trait.impl_token.span,
+            self.errors.push(syn::Error::new_spanned(
+                impl_trait,
                 "a #[tool] parameter cannot be `impl Trait`: that makes the fn generic, and \
                  a tool's parameters need concrete types",
             ));
@@ -387,7 +387,7 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
         param_items.push(quote_spanned! {ty_span=>
             type #alias = #ty;
             fn #dispatch() -> #private::Param<#alias> {
-                (&&&#private::Slot::<#alias>::NEW).#method()
+                (&&&&#private::Slot::<#alias>::NEW).#method()
             }
         });
         describe_params.push(quote! {
@@ -434,7 +434,7 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
         const _: () = {
             #[allow(unused_imports)]
             use #private::{
-                ViaOptionalArgument as _, ViaRequiredArgument as _, ViaToolParam as _,
+                ViaAnything as _, ViaOptionalArgument as _, ViaRequiredArgument as _, ViaToolParam as _,
             };
 
             #server_info

@@ -1,14 +1,20 @@
 //! What `#[tool]` and `#[tool_server]` expand to. Not a public API: reached only through the
 //! facade's hidden `__private` module, and free to change in any release.
 //!
-//! Parameters are classified by trait, never by a type's name: the macro writes
-//! `(&&&Slot::<T>::NEW).__ct_describe(..)` for every parameter and method resolution picks the
-//! first of three impls whose bounds hold (autoref specialisation):
+//! Parameters are classified by trait, never by a type's name: for every parameter the macro
+//! writes `(&&&&Slot::<T>::NEW).__ct_param()` (once, in a fn of its own) and method resolution
+//! picks the first of four impls whose bounds hold (autoref specialisation):
 //!
-//! 1. `&&Slot<T>` where `T: ToolParam` — an extractor (`State<T>`, `ToolContext`, `Input<T>`…);
-//! 2. `&Slot<Option<T>>` where `T: Deserialize + JsonSchema` — an optional model argument;
-//! 3. `Slot<T>` — a required model argument; its methods demand `T: ModelArgument`, so a type
-//!    that is neither gets that trait's diagnostic, spanned on the parameter's type.
+//! 1. `&&&Slot<T>` where `T: ToolParam` — an extractor (`State<T>`, `ToolContext`, `Input<T>`…);
+//! 2. `&&Slot<Option<T>>` where `T: Deserialize + JsonSchema` — an optional model argument;
+//! 3. `&Slot<T>` where `T: Deserialize` — a required model argument; its method demands
+//!    `T: ArgumentSchema`, so a type that forgot `JsonSchema` gets that trait's diagnostic;
+//! 4. `Slot<T>` — anything else; its method demands `T: ModelArgument` (`Deserialize`), so a type
+//!    that is neither an extractor nor a model argument gets one diagnostic, at its type.
+//!
+//! The result is a [`Param<T>`] of fn pointers that `describe` and `call` both use, so a bad
+//! parameter type is reported once. Parameters written as patterns call `__ct_pattern_param`
+//! instead, which accepts only extractors (a model argument needs a name).
 
 use std::future::Future;
 use std::marker::PhantomData;
@@ -26,7 +32,7 @@ pub use crate::tool::{
 
 use crate::schema::SchemaError;
 
-/// A model argument: what a parameter that is not a [`ToolParam`] must be.
+/// What a parameter that is not a [`ToolParam`] must be first: deserializable.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",
     label = "the model cannot send a `{Self}`",
@@ -35,9 +41,30 @@ use crate::schema::SchemaError;
     note = "a parameter the model does not fill in must implement claude_tools::ToolParam, like State<T>, \
             ToolContext or Input<T>"
 )]
-pub trait ModelArgument: DeserializeOwned + JsonSchema {}
+pub trait ModelArgument: DeserializeOwned {}
 
-impl<T: DeserializeOwned + JsonSchema> ModelArgument for T {}
+impl<T: DeserializeOwned> ModelArgument for T {}
+
+/// What a deserializable parameter must also be: described by a JSON Schema.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter: it has no JSON Schema",
+    label = "the model needs a schema to fill in a `{Self}`",
+    note = "add #[derive(JsonSchema)] (from schemars) next to #[derive(Deserialize)] on the type"
+)]
+pub trait ArgumentSchema: JsonSchema {}
+
+impl<T: JsonSchema> ArgumentSchema for T {}
+
+/// Never implemented: demanded of a parameter written as a pattern (`State(db): State<Db>`) that
+/// is not an extractor, since a model argument needs a plain name to be a property of the input.
+#[diagnostic::on_unimplemented(
+    message = "a tool parameter of type `{Self}` needs a plain name",
+    label = "not an extractor, so the model fills it in, and it needs a name",
+    note = "write `name: Type`; the name becomes the property of the input schema",
+    note = "patterns like `State(db): State<Db>` or `Input(req): Input<Req>` are only for extractors \
+            (types implementing claude_tools::ToolParam)"
+)]
+pub trait NamedParameter {}
 
 /// A zero-sized stand-in for a parameter of type `T`, the receiver of the dispatch traits.
 pub struct Slot<T>(PhantomData<fn() -> T>);
@@ -47,8 +74,7 @@ impl<T> Slot<T> {
     pub const NEW: Self = Slot(PhantomData);
 }
 
-/// What one parameter contributes to a tool, chosen once per parameter by the dispatch above (so
-/// a parameter type that fits nothing is reported once, not once per use).
+/// What one parameter contributes to a tool: how it is described, how it is extracted.
 pub struct Param<T> {
     describe: fn(&'static str, Option<&'static str>, &mut ToolDefBuilder),
     extract: fn(&'static str, &mut ToolCall) -> Result<T, ToolError>,
@@ -71,30 +97,13 @@ impl<T> Param<T> {
     }
 }
 
-/// Never implemented: demanded of a parameter written as a pattern (`State(db): State<Db>`) that
-/// turns out to be a model argument, which needs a plain name to be a property of the input.
-#[diagnostic::on_unimplemented(
-    message = "a tool parameter of type `{Self}` needs a plain name",
-    label = "the model fills in this parameter, so it needs a name",
-    note = "write `name: Type`; the name becomes the property of the input schema",
-    note = "patterns like `State(db): State<Db>` or `Input(req): Input<Req>` are only for extractors (types implementing claude_tools::ToolParam)"
-)]
-pub trait NamedParameter {}
-
 /// Level 1: extractors.
 pub trait ViaToolParam<T> {
-    fn __ct_describe(
-        &self,
-        name: &'static str,
-        doc: Option<&'static str>,
-        tool: &mut ToolDefBuilder,
-    );
-    fn __ct_extract(&self, name: &'static str, call: &mut ToolCall) -> Result<T, ToolError>;
     fn __ct_param(&self) -> Param<T>;
     fn __ct_pattern_param(&self) -> Param<T>;
 }
 
-impl<T: ToolParam> ViaToolParam<T> for &&Slot<T> {
+impl<T: ToolParam> ViaToolParam<T> for &&&Slot<T> {
     fn __ct_param(&self) -> Param<T> {
         Param {
             describe: T::describe,
@@ -105,44 +114,25 @@ impl<T: ToolParam> ViaToolParam<T> for &&Slot<T> {
     fn __ct_pattern_param(&self) -> Param<T> {
         self.__ct_param()
     }
-
-    fn __ct_describe(
-        &self,
-        name: &'static str,
-        doc: Option<&'static str>,
-        tool: &mut ToolDefBuilder,
-    ) {
-        T::describe(name, doc, tool);
-    }
-
-    fn __ct_extract(&self, name: &'static str, call: &mut ToolCall) -> Result<T, ToolError> {
-        T::extract(name, call)
-    }
 }
 
 /// Level 2: optional model arguments (absent or `null` is `None`).
 pub trait ViaOptionalArgument<T> {
-    fn __ct_describe(
-        &self,
-        name: &'static str,
-        doc: Option<&'static str>,
-        tool: &mut ToolDefBuilder,
-    );
-    fn __ct_extract(&self, name: &'static str, call: &mut ToolCall) -> Result<T, ToolError>;
     fn __ct_param(&self) -> Param<T>;
     fn __ct_pattern_param(&self) -> Param<T>
     where
         T: NamedParameter;
 }
 
-impl<T: DeserializeOwned + JsonSchema> ViaOptionalArgument<Option<T>> for &Slot<Option<T>> {
+impl<T: DeserializeOwned + JsonSchema> ViaOptionalArgument<Option<T>> for &&Slot<Option<T>> {
     fn __ct_param(&self) -> Param<Option<T>> {
         Param {
             describe: |name, doc, tool| {
-                ViaOptionalArgument::__ct_describe(&&Slot::<Option<T>>::NEW, name, doc, tool)
+                tool.input().property::<Option<T>>(name, doc, false);
             },
-            extract: |name, call| {
-                ViaOptionalArgument::__ct_extract(&&Slot::<Option<T>>::NEW, name, call)
+            extract: |name, call| match call.take_argument(name) {
+                None | Some(Value::Null) => Ok(None),
+                Some(value) => deserialize_argument(name, value, call).map(Some),
             },
         }
     }
@@ -153,58 +143,31 @@ impl<T: DeserializeOwned + JsonSchema> ViaOptionalArgument<Option<T>> for &Slot<
     {
         self.__ct_param()
     }
-
-    fn __ct_describe(
-        &self,
-        name: &'static str,
-        doc: Option<&'static str>,
-        tool: &mut ToolDefBuilder,
-    ) {
-        tool.input().property::<Option<T>>(name, doc, false);
-    }
-
-    fn __ct_extract(
-        &self,
-        name: &'static str,
-        call: &mut ToolCall,
-    ) -> Result<Option<T>, ToolError> {
-        match call.take_argument(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(value) => deserialize_argument(name, value, call).map(Some),
-        }
-    }
 }
 
-/// Level 3: required model arguments.
+/// Level 3: deserializable types, which must also have a schema to be required model arguments.
 pub trait ViaRequiredArgument<T> {
-    fn __ct_describe(
-        &self,
-        name: &'static str,
-        doc: Option<&'static str>,
-        tool: &mut ToolDefBuilder,
-    ) where
-        T: ModelArgument;
-    fn __ct_extract(&self, name: &'static str, call: &mut ToolCall) -> Result<T, ToolError>
-    where
-        T: ModelArgument;
     fn __ct_param(&self) -> Param<T>
     where
-        T: ModelArgument;
+        T: ArgumentSchema;
     fn __ct_pattern_param(&self) -> Param<T>
     where
         T: NamedParameter;
 }
 
-impl<T> ViaRequiredArgument<T> for Slot<T> {
+impl<T: DeserializeOwned> ViaRequiredArgument<T> for &Slot<T> {
     fn __ct_param(&self) -> Param<T>
     where
-        T: ModelArgument,
+        T: ArgumentSchema,
     {
         Param {
             describe: |name, doc, tool| {
-                ViaRequiredArgument::__ct_describe(&Slot::<T>::NEW, name, doc, tool)
+                tool.input().property::<T>(name, doc, true);
             },
-            extract: |name, call| ViaRequiredArgument::__ct_extract(&Slot::<T>::NEW, name, call),
+            extract: |name, call| match call.take_argument(name) {
+                Some(value) => deserialize_argument(name, value, call),
+                None => Err(call.invalid_arguments(&ArgumentError::missing(name))),
+            },
         }
     }
 
@@ -214,26 +177,31 @@ impl<T> ViaRequiredArgument<T> for Slot<T> {
     {
         unreachable!("NamedParameter has no implementations")
     }
+}
 
-    fn __ct_describe(
-        &self,
-        name: &'static str,
-        doc: Option<&'static str>,
-        tool: &mut ToolDefBuilder,
-    ) where
-        T: ModelArgument,
-    {
-        tool.input().property::<T>(name, doc, true);
-    }
+/// Level 4: everything else, which is an error: the methods' bounds carry the diagnostics.
+pub trait ViaAnything<T> {
+    fn __ct_param(&self) -> Param<T>
+    where
+        T: ModelArgument;
+    fn __ct_pattern_param(&self) -> Param<T>
+    where
+        T: NamedParameter;
+}
 
-    fn __ct_extract(&self, name: &'static str, call: &mut ToolCall) -> Result<T, ToolError>
+impl<T> ViaAnything<T> for Slot<T> {
+    fn __ct_param(&self) -> Param<T>
     where
         T: ModelArgument,
     {
-        match call.take_argument(name) {
-            Some(value) => deserialize_argument(name, value, call),
-            None => Err(call.invalid_arguments(&ArgumentError::missing(name))),
-        }
+        unreachable!("every DeserializeOwned type is handled by level 3")
+    }
+
+    fn __ct_pattern_param(&self) -> Param<T>
+    where
+        T: NamedParameter,
+    {
+        unreachable!("NamedParameter has no implementations")
     }
 }
 

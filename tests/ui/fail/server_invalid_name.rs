@@ -1,0 +1,6 @@
+use claude_tools::prelude::*;
+
+#[tool_server(name = "my calc")]
+pub struct Calc;
+
+fn main() {}
