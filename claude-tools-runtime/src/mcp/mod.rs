@@ -1,21 +1,140 @@
 //! The MCP router: JSON-RPC in, JSON-RPC out, no I/O.
 //!
-//! (Skeleton: the real router lands with the MCP router work.)
+//! The Claude Code CLI talks MCP to an in-process server through `mcp_message` control
+//! requests; [`McpRouter::handle`] takes the JSON-RPC message of one and returns the JSON-RPC
+//! reply to put in its `mcp_response`. Every message gets exactly one reply:
+//!
+//! | message | reply |
+//! |---|---|
+//! | `initialize` | `protocolVersion` (the client's if supported, else [`LATEST_PROTOCOL_VERSION`]), `capabilities: {"tools": {"listChanged": false}}`, `serverInfo`, `instructions` when the server has them |
+//! | a notification (no `id`) | the placeholder `{"jsonrpc":"2.0","result":{}}` (the CLI awaits one) |
+//! | `notifications/cancelled {requestId}` | cancels that running `tools/call`, which then answers `-32800 "Request cancelled"`; the placeholder |
+//! | `tools/list` | `{"tools": [...]}` |
+//! | `tools/call` | the tool result; an unknown tool, bad arguments, a handler error or panic are `isError` results; no `params.name` is `-32602` |
+//! | `ping` | `{}` |
+//! | any other method | `-32601 "Method not found"` with the method as `data` |
+//! | not a JSON-RPC request | `-32600 "Invalid Request"` with the reason as `data` |
+//!
+//! Decisions beyond the table:
+//! - Requests before `initialize` are served. The CLI always initializes first, and refusing
+//!   (as the Python SDK does, with `-32602`) would only turn a harmless reordering into a failure.
+//!   A later `initialize` (the CLI reconnecting) negotiates again.
+//! - A message whose method starts with `notifications/` is a notification even if it carries an
+//!   `id`; it is then answered `{"jsonrpc":"2.0","id":<id>,"result":{}}`.
+//! - A `tools/call` whose `id` is already running is refused with `-32600` (its cancellation
+//!   would be ambiguous); a `tools/call` without an `id` is a notification and does not run.
+//! - Cancellation drops the handler's future after firing its
+//!   [`ToolContext::cancellation_token`](crate::tool::ToolContext::cancellation_token), so the call
+//!   answers at once even when the handler ignores the token. Cancelling an unknown or finished
+//!   id does nothing. Dropping the future returned by [`McpRouter::handle`] (the session aborting
+//!   the control request) cancels the call the same way.
+//! - Progress (`ToolContext::report_progress`) becomes `notifications/progress` with the call's
+//!   `params._meta.progressToken`, handed to the [`McpRouter::with_notifier`] callback; without a
+//!   notifier or a token it is dropped.
 
-use serde_json::{Value, json};
+pub mod jsonrpc;
 
-use crate::tool::ToolServer;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use crate::tool::{Content, ProgressReporter, ToolContext, ToolResult, ToolServer};
+use jsonrpc::IdKey;
+
+/// The MCP protocol versions this router speaks, oldest first.
+pub const SUPPORTED_PROTOCOL_VERSIONS: [&str; 4] =
+    ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
+/// The version answered when the client asks for one this router does not know.
+pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
+
+/// The `params._meta` key under which the CLI sends the Anthropic `tool_use` id of a call.
+pub const TOOL_USE_ID_META: &str = "claudecode/toolUseId";
+
+/// Receives the server→client notifications of a router (`notifications/progress`), as complete
+/// JSON-RPC messages for the runtime to send to the CLI.
+pub type Notifier = Arc<dyn Fn(Value) + Send + Sync>;
+
+type ProgressSink = dyn Fn(&Value, f64, Option<f64>, Option<&str>) + Send + Sync;
 
 /// Answers the MCP JSON-RPC traffic of one connection to one [`ToolServer`].
-#[derive(Debug, Clone)]
+///
+/// Create one per CLI connection; it is `Send + Sync` and [`handle`](McpRouter::handle) takes
+/// `&self`, so every message can be handled in its own task. Clones share the connection's
+/// state (running calls, negotiated version).
+///
+/// ```
+/// use claude_tools_runtime::mcp::McpRouter;
+/// use claude_tools_runtime::tool::{ToolDefBuilder, ToolServer};
+/// use serde_json::json;
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let server = ToolServer::new("demo", "1.0.0")
+///     .with_tool(ToolDefBuilder::new("hello"), |_call| async { "hi" })
+///     .unwrap();
+/// let router = McpRouter::new(server);
+/// let reply = router
+///     .handle(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "hello"}}))
+///     .await;
+/// assert_eq!(
+///     reply,
+///     json!({"jsonrpc": "2.0", "id": 1, "result": {
+///         "content": [{"type": "text", "text": "hi"}],
+///         "isError": false
+///     }})
+/// );
+/// # });
+/// ```
+#[derive(Clone)]
 pub struct McpRouter {
     server: ToolServer,
+    connection: Arc<Connection>,
+    progress: Option<Arc<ProgressSink>>,
+}
+
+/// What one connection remembers between messages.
+#[derive(Default)]
+struct Connection {
+    /// The running `tools/call`s, by JSON-RPC id.
+    in_flight: Mutex<HashMap<IdKey, CancellationToken>>,
+    /// 1 + the index in [`SUPPORTED_PROTOCOL_VERSIONS`] of the negotiated version; 0 before
+    /// `initialize`.
+    protocol_version: AtomicUsize,
+}
+
+impl Connection {
+    fn in_flight(&self) -> MutexGuard<'_, HashMap<IdKey, CancellationToken>> {
+        // Only single inserts and removes happen under this lock: a panic cannot leave the map
+        // inconsistent, so a poisoned lock is still good.
+        self.in_flight
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
 }
 
 impl McpRouter {
     /// A router for one connection (one CLI session) to `server`.
     pub fn new(server: ToolServer) -> Self {
-        Self { server }
+        Self {
+            server,
+            connection: Arc::default(),
+            progress: None,
+        }
+    }
+
+    /// Hands server→client notifications (`notifications/progress`, built from
+    /// [`ToolContext::report_progress`] and the call's `progressToken`) to `notifier`. Without
+    /// one, progress is dropped. `notifier` is called on the reporting handler's thread and
+    /// should only enqueue the message.
+    pub fn with_notifier(mut self, notifier: Notifier) -> Self {
+        self.progress = Some(Arc::new(move |token: &Value, progress, total, message| {
+            notifier(progress_notification(token, progress, total, message));
+        }));
+        self
     }
 
     /// The server behind this router.
@@ -23,9 +142,365 @@ impl McpRouter {
         &self.server
     }
 
-    /// Handles one JSON-RPC message and returns the JSON-RPC reply to send back.
+    /// The protocol version negotiated by the last `initialize`, if there was one.
+    pub fn protocol_version(&self) -> Option<&'static str> {
+        match self.connection.protocol_version.load(Ordering::Acquire) {
+            0 => None,
+            n => SUPPORTED_PROTOCOL_VERSIONS.get(n - 1).copied(),
+        }
+    }
+
+    /// How many `tools/call`s are running.
+    pub fn in_flight_calls(&self) -> usize {
+        self.connection.in_flight().len()
+    }
+
+    /// Cancels every running `tools/call` (each answers `-32800`), for example when the session
+    /// ends.
+    pub fn cancel_all(&self) {
+        for token in self.connection.in_flight().values() {
+            token.cancel();
+        }
+    }
+
+    /// Handles one JSON-RPC message and returns the JSON-RPC reply to send back: always exactly
+    /// one, even for notifications (see the [module docs](self)).
     pub async fn handle(&self, message: Value) -> Value {
-        let id = message.get("id").cloned().unwrap_or(Value::Null);
-        json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "Method not found"}})
+        let Value::Object(mut message) = message else {
+            return invalid_request(Value::Null, "a JSON-RPC message must be a JSON object");
+        };
+        let id = match message.remove("id") {
+            None => None,
+            Some(id @ (Value::Number(_) | Value::String(_))) => Some(id),
+            Some(_) => {
+                return invalid_request(Value::Null, "`id` must be a string or a number");
+            }
+        };
+        if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+            return invalid_request(id.unwrap_or(Value::Null), "`jsonrpc` must be \"2.0\"");
+        }
+        let method = match message.remove("method") {
+            Some(Value::String(method)) => method,
+            _ => {
+                return invalid_request(
+                    id.unwrap_or(Value::Null),
+                    "a request needs a `method` string",
+                );
+            }
+        };
+        let params = message.remove("params");
+        let id = match id {
+            Some(id) if !method.starts_with("notifications/") => id,
+            id => {
+                self.notification(&method, params);
+                return match id {
+                    Some(id) => jsonrpc::success(id, Value::Object(Map::new())),
+                    None => jsonrpc::notification_ack(),
+                };
+            }
+        };
+        match method.as_str() {
+            "tools/call" => self.call_tool(id, params).await,
+            "tools/list" => {
+                let mut result = Map::new();
+                result.insert("tools".into(), Value::Array(self.server.list_tools()));
+                jsonrpc::success(id, Value::Object(result))
+            }
+            "initialize" => self.initialize(id, params),
+            "ping" => jsonrpc::success(id, Value::Object(Map::new())),
+            _ => {
+                tracing::debug!(method, "MCP method not found");
+                jsonrpc::error(
+                    id,
+                    jsonrpc::METHOD_NOT_FOUND,
+                    "Method not found",
+                    Some(Value::String(method)),
+                )
+            }
+        }
+    }
+
+    fn notification(&self, method: &str, params: Option<Value>) {
+        if method != "notifications/cancelled" {
+            return;
+        }
+        let Some(key) = params
+            .as_ref()
+            .and_then(|params| params.get("requestId"))
+            .and_then(IdKey::of)
+        else {
+            return;
+        };
+        if let Some(token) = self.connection.in_flight().get(&key) {
+            tracing::debug!(request = ?key, "MCP tools/call cancelled by the client");
+            token.cancel();
+        }
+    }
+
+    fn initialize(&self, id: Value, params: Option<Value>) -> Value {
+        let requested = params
+            .as_ref()
+            .and_then(|params| params.get("protocolVersion"))
+            .and_then(Value::as_str);
+        let index = requested
+            .and_then(|requested| {
+                SUPPORTED_PROTOCOL_VERSIONS
+                    .iter()
+                    .position(|v| *v == requested)
+            })
+            .unwrap_or(SUPPORTED_PROTOCOL_VERSIONS.len() - 1);
+        self.connection
+            .protocol_version
+            .store(index + 1, Ordering::Release);
+
+        let mut tools = Map::new();
+        tools.insert("listChanged".into(), Value::Bool(false));
+        let mut capabilities = Map::new();
+        capabilities.insert("tools".into(), Value::Object(tools));
+        let mut server_info = Map::new();
+        server_info.insert("name".into(), Value::String(self.server.name().into()));
+        server_info.insert(
+            "version".into(),
+            Value::String(self.server.version().into()),
+        );
+        let mut result = Map::new();
+        result.insert(
+            "protocolVersion".into(),
+            Value::String(SUPPORTED_PROTOCOL_VERSIONS[index].into()),
+        );
+        result.insert("capabilities".into(), Value::Object(capabilities));
+        result.insert("serverInfo".into(), Value::Object(server_info));
+        if let Some(instructions) = self.server.instructions() {
+            result.insert("instructions".into(), Value::String(instructions.into()));
+        }
+        jsonrpc::success(id, Value::Object(result))
+    }
+
+    async fn call_tool(&self, id: Value, params: Option<Value>) -> Value {
+        let mut params = match params {
+            Some(Value::Object(params)) => params,
+            _ => Map::new(),
+        };
+        let name = match params.remove("name") {
+            Some(Value::String(name)) => name,
+            _ => {
+                return jsonrpc::error(
+                    id,
+                    jsonrpc::INVALID_PARAMS,
+                    "Invalid params",
+                    Some(Value::String(
+                        "tools/call needs `params.name`, the tool's name as a string".into(),
+                    )),
+                );
+            }
+        };
+        let arguments = params.remove("arguments").unwrap_or(Value::Null);
+        let cancellation = CancellationToken::new();
+        let mut context = ToolContext::new()
+            .with_request_id(id.clone())
+            .with_cancellation(cancellation.clone());
+        if let Some(Value::Object(mut meta)) = params.remove("_meta") {
+            if let Some(Value::String(tool_use_id)) = meta.remove(TOOL_USE_ID_META) {
+                context = context.with_tool_use_id(tool_use_id);
+            }
+            if let (Some(token @ (Value::Number(_) | Value::String(_))), Some(sink)) =
+                (meta.remove("progressToken"), &self.progress)
+            {
+                context = context.with_progress(ProgressReporter::new(token, sink.clone()));
+            }
+        }
+
+        let call = match self.server.start_call(&name, arguments, context) {
+            Ok(call) => call,
+            Err(result) => return jsonrpc::success(id, result_json(result)),
+        };
+        // `handle` checked the id's type, so it always has a key.
+        let Some(key) = IdKey::of(&id) else {
+            return jsonrpc::success(id, result_json(call.await));
+        };
+        match self.connection.in_flight().entry(key.clone()) {
+            Entry::Occupied(_) => {
+                return jsonrpc::error(
+                    id,
+                    jsonrpc::INVALID_REQUEST,
+                    "Invalid Request",
+                    Some(Value::String(
+                        "a tools/call with this id is already running".into(),
+                    )),
+                );
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(cancellation.clone());
+            }
+        }
+        let mut registration = Registration {
+            connection: &self.connection,
+            key: Some(key),
+            cancellation: &cancellation,
+        };
+
+        let outcome = tokio::select! {
+            biased;
+            () = cancellation.cancelled() => None,
+            result = call => Some(result),
+        };
+        registration.finish();
+        match outcome {
+            Some(result) => jsonrpc::success(id, result_json(result)),
+            None => jsonrpc::error(id, jsonrpc::REQUEST_CANCELLED, "Request cancelled", None),
+        }
+    }
+}
+
+impl std::fmt::Debug for McpRouter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpRouter")
+            .field("server", &self.server)
+            .field("protocol_version", &self.protocol_version())
+            .field("in_flight_calls", &self.in_flight_calls())
+            .field("notifier", &self.progress.is_some())
+            .finish()
+    }
+}
+
+/// A running call's entry in the in-flight map. Removed when the call ends; if the future of
+/// `handle` is dropped first, the call's token is also cancelled, for any work it spawned.
+struct Registration<'a> {
+    connection: &'a Connection,
+    key: Option<IdKey>,
+    cancellation: &'a CancellationToken,
+}
+
+impl Registration<'_> {
+    fn finish(&mut self) {
+        if let Some(key) = self.key.take() {
+            self.connection.in_flight().remove(&key);
+        }
+    }
+}
+
+impl Drop for Registration<'_> {
+    fn drop(&mut self) {
+        if self.key.is_some() {
+            self.finish();
+            self.cancellation.cancel();
+        }
+    }
+}
+
+fn invalid_request(id: Value, reason: &str) -> Value {
+    jsonrpc::error(
+        id,
+        jsonrpc::INVALID_REQUEST,
+        "Invalid Request",
+        Some(Value::String(reason.into())),
+    )
+}
+
+/// The MCP JSON of a result, moving its contents (the same JSON as [`ToolResult::to_json`]).
+fn result_json(result: ToolResult) -> Value {
+    let content = result
+        .content
+        .into_iter()
+        .map(|content| match content {
+            Content::Text(text) => {
+                let mut block = Map::new();
+                block.insert("type".into(), Value::String("text".into()));
+                block.insert("text".into(), Value::String(text));
+                Value::Object(block)
+            }
+            Content::Raw(raw) => raw,
+            other => other.to_json(),
+        })
+        .collect();
+    let mut json = Map::new();
+    json.insert("content".into(), Value::Array(content));
+    if let Some(structured) = result.structured_content {
+        json.insert("structuredContent".into(), structured);
+    }
+    json.insert("isError".into(), Value::Bool(result.is_error));
+    Value::Object(json)
+}
+
+fn progress_notification(
+    token: &Value,
+    progress: f64,
+    total: Option<f64>,
+    message: Option<&str>,
+) -> Value {
+    let mut params = Map::new();
+    params.insert("progressToken".into(), token.clone());
+    params.insert("progress".into(), Value::from(progress));
+    if let Some(total) = total {
+        params.insert("total".into(), Value::from(total));
+    }
+    if let Some(message) = message {
+        params.insert("message".into(), Value::String(message.into()));
+    }
+    let mut notification = Map::new();
+    notification.insert("jsonrpc".into(), Value::String("2.0".into()));
+    notification.insert(
+        "method".into(),
+        Value::String("notifications/progress".into()),
+    );
+    notification.insert("params".into(), Value::Object(params));
+    Value::Object(notification)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::Image;
+    use serde_json::json;
+
+    #[test]
+    fn moved_results_serialize_like_to_json() {
+        let results = [
+            ToolResult::text("plain"),
+            ToolResult::error("broken"),
+            ToolResult {
+                content: vec![
+                    Content::text("a"),
+                    Content::Image(Image::from_base64("AAAA", "image/png")),
+                    Content::Raw(json!({"type": "audio", "data": "AA", "mimeType": "audio/wav"})),
+                ],
+                structured_content: Some(json!({"n": 1})),
+                is_error: false,
+            },
+            ToolResult::default(),
+        ];
+        for result in results {
+            assert_eq!(result_json(result.clone()), result.to_json());
+        }
+    }
+
+    #[test]
+    fn progress_notifications_carry_the_token() {
+        assert_eq!(
+            progress_notification(&json!(7), 1.0, Some(4.0), Some("one of four")),
+            json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/progress",
+                "params": {"progressToken": 7, "progress": 1.0, "total": 4.0, "message": "one of four"}
+            })
+        );
+        assert_eq!(
+            progress_notification(&json!("t"), 0.5, None, None),
+            json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/progress",
+                "params": {"progressToken": "t", "progress": 0.5}
+            })
+        );
+    }
+
+    #[test]
+    fn the_router_is_send_and_sync_and_its_future_is_send() {
+        fn assert_send_sync<T: Send + Sync>(_: &T) {}
+        fn assert_send<T: Send>(_: &T) {}
+        let router = McpRouter::new(ToolServer::new("s", "1"));
+        assert_send_sync(&router);
+        let future = router.handle(json!({}));
+        assert_send(&future);
     }
 }
