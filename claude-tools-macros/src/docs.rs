@@ -88,7 +88,7 @@ enum DocPart {
 pub(crate) fn join_lines(parts: &[String]) -> String {
     let lines: Vec<&str> = parts
         .iter()
-        .flat_map(|part| part.lines())
+        .flat_map(|part| part.split('\n'))
         .map(str::trim_end)
         .collect();
     let indent = lines
@@ -112,4 +112,33 @@ pub(crate) fn join_lines(parts: &[String]) -> String {
 /// Whether `attr` is a doc attribute (`///` or `#[doc = ...]`).
 pub(crate) fn is_doc(attr: &Attribute) -> bool {
     attr.path().is_ident("doc")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::join_lines;
+
+    fn join(lines: &[&str]) -> String {
+        join_lines(
+            &lines
+                .iter()
+                .map(|line| line.to_string())
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    #[test]
+    fn keeps_paragraphs_and_removes_the_common_margin() {
+        // `/// Summary.`, `///`, `/// Detail`, `///     indented`
+        assert_eq!(
+            join(&[" Summary.", "", " Detail", "     indented"]),
+            "Summary.\n\nDetail\n    indented"
+        );
+        // A `/** ... */` block arrives as one attribute with newlines.
+        assert_eq!(
+            join(&["\n   First line\n\n   Second  \n   "]),
+            "First line\n\nSecond"
+        );
+        assert_eq!(join(&["", "   ", ""]), "");
+    }
 }
