@@ -306,8 +306,11 @@ impl ServerInfo {
 /// that is not [`IntoToolResult`] is reported once, at the return type.
 pub struct ResultFns<R> {
     convert: fn(R) -> ToolResult,
-    output_schema: fn() -> Option<Result<serde_json::Map<String, Value>, SchemaError>>,
+    output_schema: fn() -> Option<OutputSchema>,
 }
+
+/// An output schema, or why it cannot be made Claude-safe.
+type OutputSchema = Result<serde_json::Map<String, Value>, SchemaError>;
 
 /// The [`ResultFns`] of return type `R`.
 pub const fn result_fns<R: IntoToolResult>() -> ResultFns<R> {
