@@ -1,6 +1,10 @@
 //! Test kit of claude-tools: a scripted Anthropic Messages API server for driving the real
-//! Claude Code CLI offline ([`model_server`]), and helpers shared by tests.
+//! Claude Code CLI offline ([`model_server`]), a scriptable fake Claude Code CLI for the
+//! control protocol ([`fake_cli`], binary `fake-claude`), and helpers shared by tests.
 
+#![warn(missing_docs)]
+
+pub mod fake_cli;
 pub mod model_server;
 mod util;
 
