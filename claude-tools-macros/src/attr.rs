@@ -96,6 +96,18 @@ pub(crate) fn read(entry: &Entry, kind: &Kind) -> syn::Result<Value> {
         (Kind::Path, Some(Expr::Path(path))) if path.qself.is_none() && path.attrs.is_empty() => {
             Ok(Value::Path(path.path.clone()))
         }
+        (
+            Kind::Path,
+            Some(Expr::Lit(ExprLit {
+                lit: Lit::Str(lit), ..
+            })),
+        ) => Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "`{key}` takes a type path, not a string: `{key} = {}`",
+                lit.value()
+            ),
+        )),
         (Kind::Path, Some(other)) => Err(syn::Error::new(
             other.span(),
             format!("`{key}` takes a type path: `{key} = MyServer`"),
@@ -116,13 +128,15 @@ pub(crate) fn read(entry: &Entry, kind: &Kind) -> syn::Result<Value> {
 }
 
 /// Interprets `entries` against `table` (option name → kind), calling `set` for each valid one.
-/// Unknown and repeated options and ill-typed values are recorded in `errors`.
+/// Unknown and repeated options and ill-typed values are recorded in `errors`. Returns the
+/// known options that were given, valid or not (so that an ill-typed required option is not
+/// also reported as missing).
 pub(crate) fn interpret(
     entries: &[Entry],
     table: &[(&str, Kind)],
     errors: &mut Errors,
     mut set: impl FnMut(&str, Value),
-) {
+) -> Vec<String> {
     let mut seen: Vec<String> = Vec::new();
     for entry in entries {
         let key = entry.key.unraw().to_string();
@@ -150,4 +164,5 @@ pub(crate) fn interpret(
             Err(error) => errors.push(error),
         }
     }
+    seen
 }

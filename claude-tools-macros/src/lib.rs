@@ -1,4 +1,12 @@
-//! Procedural macros of claude-tools. Use them through the `claude-tools` crate.
+//! Procedural macros of claude-tools: [`macro@tool_server`] and [`macro@tool`].
+//!
+//! Use them through the `claude-tools` crate (`use claude_tools::prelude::*;`): the code they
+//! generate reaches the runtime only through `::claude_tools::__private`, so a crate that uses
+//! them depends on `claude-tools` alone.
+//!
+//! Each macro parses its attribute and item, validates them (every problem is reported on the
+//! token at fault, with what to do), then expands. After an error the item is still emitted, so
+//! one mistake gives one error and no "cannot find function" cascade.
 
 use proc_macro::TokenStream;
 
@@ -9,13 +17,281 @@ mod names;
 mod server;
 mod tool;
 
-/// Turns an `async fn` into a tool of a `#[tool_server]`.
+/// Turns a fn into a tool of a [`macro@tool_server`].
+///
+/// ```
+/// use claude_tools::prelude::*;
+///
+/// #[tool_server(name = "calc")]
+/// pub struct Calc;
+///
+/// /// Added to every sum.
+/// pub struct Offset {
+///     pub by: i64,
+/// }
+///
+/// /// Add two integers.
+/// ///
+/// /// The server's offset is added to the sum.
+/// #[tool(server = Calc, read_only)]
+/// async fn add(
+///     offset: State<Offset>,
+///     /// The first term
+///     a: i64,
+///     /// The second term (zero when absent)
+///     b: Option<i64>,
+/// ) -> Result<i64, ToolError> {
+///     a.checked_add(b.unwrap_or(0) + offset.by)
+///         .ok_or_else(|| ToolError::new("the sum overflows"))
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let server = Calc::server().with_state(Offset { by: 10 });
+/// let result = server.call("add", serde_json::json!({"a": 2}), ToolContext::new()).await;
+/// assert_eq!(result.text_content(), "12");
+/// let tools = server.list_tools();
+/// assert_eq!(tools[0]["description"], "Add two integers.\n\nThe server's offset is added to the sum.");
+/// assert_eq!(tools[0]["inputSchema"]["properties"]["a"]["description"], "The first term");
+/// assert_eq!(tools[0]["inputSchema"]["required"], serde_json::json!(["a"]));
+/// # });
+/// ```
+///
+/// # The definition
+///
+/// - **Name**: the fn's name (without `r#`), or `name = "..."`. It must match
+///   `[A-Za-z0-9_-]{1,64}`, and `mcp__{server}__{tool}` must fit in 64 characters; both are
+///   checked at compile time.
+/// - **Description**: the fn's doc comment, every paragraph, joined line by line as written
+///   (the margin after `///` removed, blank lines kept), or `description = "..."`.
+/// - **Input schema**: one property per model parameter (see below), described by the
+///   parameter's own doc comment (`/// ...` on the parameter; it is removed from the emitted fn,
+///   where rustc would reject it). `Option<T>` parameters are not required, and `null` or an
+///   absent argument is `None`.
+/// - **Output schema**: for `Json<T>` (or `Result<Json<T>, E>`), the schema of `T`.
+///
+/// # Parameters
+///
+/// Each parameter is classified by trait, not by its type's name:
+///
+/// - a type implementing `claude_tools::ToolParam` is an **extractor**, filled from the call,
+///   not by the model: `State<T>` (application state registered with
+///   `.with_state(..)`), `ToolContext` (the `tool_use_id`, cancellation, progress),
+///   `Input<T>` (the whole input as one struct, whose fields, with their doc comments, are the
+///   properties), or your own;
+/// - any other type is a **model argument**: a property of the input schema, named after the
+///   parameter, and it must implement `serde::Deserialize` and `schemars::JsonSchema`.
+///
+/// Extractors may be written with patterns (`State(db): State<Db>`, `Input(req): Input<Req>`,
+/// `_: ToolContext`); a model argument needs a plain `name: Type`. The property name is the
+/// identifier exactly, without `r#` (`r#type: String` is the property `type`); a leading `_`
+/// is kept (`_note: String` is the property `_note`), so the schema says what the code says.
+/// Parameters are extracted in order, and the first that fails ends the call with an
+/// `isError` result naming the argument, for example
+/// ``Invalid arguments for tool `add`: argument `a`: invalid type: string "x", expected i64``.
+///
+/// ```
+/// use claude_tools::prelude::*;
+/// use schemars::JsonSchema;
+/// use serde::Deserialize;
+///
+/// #[tool_server(name = "search")]
+/// pub struct Search;
+///
+/// pub struct Index;
+///
+/// #[derive(Deserialize, JsonSchema)]
+/// pub struct Query {
+///     /// What to look for
+///     pub text: String,
+///     /// At most this many hits
+///     pub limit: Option<u32>,
+/// }
+///
+/// /// Search the index.
+/// #[tool(server = Search, read_only)]
+/// async fn search(State(_index): State<Index>, ctx: ToolContext, Input(query): Input<Query>) -> String {
+///     format!("{} (limit {:?}, call {:?})", query.text, query.limit, ctx.tool_use_id())
+/// }
+///
+/// let server = Search::server().with_state(Index);
+/// let schema = &server.list_tools()[0]["inputSchema"];
+/// assert_eq!(schema["properties"]["text"]["description"], "What to look for");
+/// assert_eq!(schema["required"], serde_json::json!(["text"]));
+/// ```
+///
+/// Parameters must own their data (`String`, not `&str`): the call's future is `'static`.
+///
+/// # Return types
+///
+/// Anything implementing `claude_tools::IntoToolResult`: `String`, `&'static str`,
+/// `Cow<'static, str>`, numbers, `bool`, `()` (no return type is `()`), `Json<T>`
+/// (structured content, a text mirror and an output schema), `Image`, `Content`,
+/// `Vec<Content>`, `ToolResult`, and `Result<T, E>` of any of these where `E: Display`: an
+/// `Err` becomes an `isError` result carrying the error's message, which the model reads. A
+/// handler panic also becomes an `isError` result.
+///
+/// # Sync fns
+///
+/// A plain `fn` is a tool too. It runs on the async runtime's thread when the call is polled,
+/// so it must be quick: put blocking work (file or database I/O with a blocking client, heavy
+/// computation) in an `async fn` that awaits `tokio::task::spawn_blocking`.
+///
+/// ```
+/// use claude_tools::prelude::*;
+///
+/// #[tool_server(name = "text")]
+/// pub struct Text;
+///
+/// /// Upper-case a text.
+/// #[tool(server = Text)]
+/// fn shout(text: String) -> String {
+///     text.to_uppercase()
+/// }
+///
+/// /// Count the lines of a file (blocking I/O, off the runtime's threads).
+/// #[tool(server = Text, read_only)]
+/// async fn count_lines(path: String) -> Result<usize, ToolError> {
+///     let count = tokio::task::spawn_blocking(move || {
+///         std::fs::read_to_string(path).map(|text| text.lines().count())
+///     });
+///     Ok(count.await.map_err(|e| ToolError::new(e.to_string()))??)
+/// }
+/// # let _ = Text::server();
+/// ```
+///
+/// # Options
+///
+/// | option | meaning |
+/// |---|---|
+/// | `server = Path` | **required**: the [`macro@tool_server`] struct this tool belongs to |
+/// | `name = "..."` | the tool name (default: the fn's name) |
+/// | `description = "..."` | the description (default: the fn's doc comment) |
+/// | `title = "..."` | a human-readable title (`title` and `annotations.title`) |
+/// | `read_only`, `destructive`, `idempotent`, `open_world` | MCP annotation hints; alone they mean `= true`, and `= false` states the opposite explicitly |
+/// | `max_result_chars = N` | `_meta["anthropic/maxResultSizeChars"]`: let the CLI pass results up to N characters before persisting them to a file |
+/// | `always_load`, `always_load = false` | `_meta["anthropic/alwaysLoad"]`: keep the tool out of the CLI's deferred ToolSearch (default: the server's setting) |
+/// | `search_hint = "..."` | `_meta["anthropic/searchHint"]`: words the CLI's ToolSearch matches |
+///
+/// `read_only` matters in practice: the Claude Code CLI runs several calls to one server
+/// concurrently only for tools annotated read-only.
+///
+/// ```
+/// use claude_tools::prelude::*;
+/// use schemars::JsonSchema;
+/// use serde::Serialize;
+///
+/// #[tool_server(name = "reports")]
+/// pub struct Reports;
+///
+/// #[derive(Serialize, JsonSchema)]
+/// pub struct Report {
+///     /// The report's lines
+///     pub lines: Vec<String>,
+/// }
+///
+/// /// This doc comment is replaced by `description`.
+/// #[tool(
+///     server = Reports,
+///     name = "build-report",
+///     description = "Build the weekly report.",
+///     title = "Weekly report",
+///     read_only,
+///     destructive = false,
+///     idempotent,
+///     open_world = false,
+///     max_result_chars = 200_000,
+///     always_load = false,
+///     search_hint = "weekly summary report",
+/// )]
+/// async fn build_report() -> Json<Report> {
+///     Json(Report { lines: vec!["all good".into()] })
+/// }
+///
+/// let tool = &Reports::server().list_tools()[0];
+/// assert_eq!(tool["name"], "build-report");
+/// assert_eq!(tool["title"], "Weekly report");
+/// assert_eq!(
+///     tool["annotations"],
+///     serde_json::json!({"title": "Weekly report", "readOnlyHint": true, "destructiveHint": false,
+///                        "idempotentHint": true, "openWorldHint": false})
+/// );
+/// assert_eq!(
+///     tool["_meta"],
+///     serde_json::json!({"anthropic/maxResultSizeChars": 200000, "anthropic/searchHint": "weekly summary report"})
+/// );
+/// assert_eq!(tool["outputSchema"]["required"], serde_json::json!(["lines"]));
+/// ```
+///
+/// # Compile-time checks
+///
+/// Each of these is a compile error on the token at fault, saying what to do: a missing or
+/// unknown `server` (or one that is not a `#[tool_server]`), an unknown option, an invalid tool
+/// name, `mcp__{server}__{tool}` longer than 64 characters, two tools with the same name in one
+/// server (from any files of the crate: rustc reports conflicting implementations of
+/// `UniqueToolName` at both tools), a generic, `unsafe` or `self` fn, a parameter that borrows
+/// or is `impl Trait`, a model parameter without `Deserialize` or `JsonSchema`, a model
+/// parameter written as a pattern, and a return type that cannot become a tool result.
+///
+/// # Where it goes
+///
+/// On a free fn (not a method), in the crate that defines the server: the registration
+/// implements a marker trait for the server type, which Rust's orphan rules allow only there.
+/// Tools are collected with `inventory`, so they can live in any module or file of the crate.
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     tool::expand(attr.into(), item.into()).into()
 }
 
-/// Marks a struct as a tool server that collects `#[tool(server = ...)]` fns.
+/// Declares a tool server: a struct that the [`macro@tool`] fns name with `server = ...`.
+///
+/// ```
+/// use claude_tools::prelude::*;
+///
+/// /// The tools of the project board.
+/// #[tool_server(
+///     name = "tickets",
+///     version = "1.0.0",
+///     always_load = false,
+///     instructions = "Use these tools to read and file tickets.",
+/// )]
+/// pub struct Tickets;
+///
+/// /// File a ticket.
+/// #[tool(server = Tickets)]
+/// async fn file_ticket(title: String) -> String {
+///     format!("filed: {title}")
+/// }
+///
+/// let server = Tickets::server();
+/// assert_eq!(server.name(), "tickets");
+/// assert_eq!(server.version(), "1.0.0");
+/// assert_eq!(server.instructions(), Some("Use these tools to read and file tickets."));
+/// assert_eq!(server.tools().len(), 1);
+/// // `always_load = false`: the tools carry no `_meta["anthropic/alwaysLoad"]`.
+/// assert_eq!(server.list_tools()[0].get("_meta"), None);
+/// ```
+///
+/// The struct is kept as written (any non-generic struct; a unit struct is usual). The macro
+/// implements `ServerDefinition` for it and adds two associated fns:
+///
+/// - `Tickets::server() -> ToolServer`: the server with every `#[tool(server = Tickets)]` of
+///   the program, ready for `.with_state(..)`; it panics if the server cannot be built (a
+///   tool's schema that Claude would not accept), which is a programming error found the first
+///   time the program runs;
+/// - `Tickets::try_server() -> Result<ToolServer, ServerBuildError>`: the same, returning the
+///   error.
+///
+/// # Options
+///
+/// | option | meaning |
+/// |---|---|
+/// | `name = "..."` | **required**: the server name, `[A-Za-z0-9_-]`, at most 56 characters; the CLI calls its tools `mcp__{name}__{tool}` |
+/// | `version = "..."` | the version in `serverInfo` (default: the crate's `CARGO_PKG_VERSION`) |
+/// | `always_load`, `always_load = false` | whether tools carry `_meta["anthropic/alwaysLoad"]: true` unless they say otherwise (default: `true`, so the model sees them on the first turn instead of through the CLI's ToolSearch) |
+/// | `instructions = "..."` | instructions reported in the MCP `initialize` result |
+///
+/// A missing or invalid name, an unknown option or a generic struct is a compile error on the
+/// token at fault.
 #[proc_macro_attribute]
 pub fn tool_server(attr: TokenStream, item: TokenStream) -> TokenStream {
     server::expand(attr.into(), item.into()).into()

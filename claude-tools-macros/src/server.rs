@@ -44,21 +44,29 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     };
 
     let mut parsed = ServerArgs::default();
+    let mut given = Vec::new();
     match attr::parse_entries(args) {
-        Ok(entries) => attr::interpret(&entries, OPTIONS, &mut errors, |key, value| {
-            match (key, value) {
-                ("name", Value::Str(lit)) => parsed.name = Some(lit),
-                ("version", Value::Str(lit)) => parsed.version = Some(lit),
-                ("always_load", Value::Flag(value, _)) => parsed.always_load = Some(value),
-                ("instructions", Value::Str(lit)) => parsed.instructions = Some(lit),
-                _ => {}
-            }
-        }),
-        Err(error) => errors.push(error),
+        Ok(entries) => {
+            given = attr::interpret(&entries, OPTIONS, &mut errors, |key, value| {
+                match (key, value) {
+                    ("name", Value::Str(lit)) => parsed.name = Some(lit),
+                    ("version", Value::Str(lit)) => parsed.version = Some(lit),
+                    ("always_load", Value::Flag(value, _)) => parsed.always_load = Some(value),
+                    ("instructions", Value::Str(lit)) => parsed.instructions = Some(lit),
+                    _ => {}
+                }
+            })
+        }
+        Err(error) => {
+            // A syntax error: do not also report the options it hid as missing.
+            given.push("name".to_string());
+            errors.push(error);
+        }
     }
 
     // Validate.
     match &parsed.name {
+        None if given.iter().any(|key| key == "name") => {}
         None => errors.push(syn::Error::new(
             Span::call_site(),
             "#[tool_server] needs a name: `#[tool_server(name = \"my_server\")]`; the CLI calls \

@@ -91,26 +91,36 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let param_docs = strip_param_docs(&mut function);
 
     let mut parsed = ToolArgs::default();
+    let mut given = Vec::new();
     match attr::parse_entries(args) {
-        Ok(entries) => attr::interpret(&entries, OPTIONS, &mut errors, |key, value| {
-            match (key, value) {
-                ("server", Value::Path(path)) => parsed.server = Some(path),
-                ("name", Value::Str(lit)) => parsed.name = Some(lit),
-                ("description", Value::Str(lit)) => parsed.description = Some(lit),
-                ("title", Value::Str(lit)) => parsed.title = Some(lit),
-                ("read_only" | "destructive" | "idempotent" | "open_world", Value::Flag(v, s)) => {
-                    parsed.annotations.push((Ident::new(key, s), v));
+        Ok(entries) => {
+            given = attr::interpret(&entries, OPTIONS, &mut errors, |key, value| {
+                match (key, value) {
+                    ("server", Value::Path(path)) => parsed.server = Some(path),
+                    ("name", Value::Str(lit)) => parsed.name = Some(lit),
+                    ("description", Value::Str(lit)) => parsed.description = Some(lit),
+                    ("title", Value::Str(lit)) => parsed.title = Some(lit),
+                    (
+                        "read_only" | "destructive" | "idempotent" | "open_world",
+                        Value::Flag(v, s),
+                    ) => {
+                        parsed.annotations.push((Ident::new(key, s), v));
+                    }
+                    ("max_result_chars", Value::Int(lit)) => parsed.max_result_chars = Some(lit),
+                    ("always_load", Value::Flag(value, _)) => parsed.always_load = Some(value),
+                    ("search_hint", Value::Str(lit)) => parsed.search_hint = Some(lit),
+                    _ => {}
                 }
-                ("max_result_chars", Value::Int(lit)) => parsed.max_result_chars = Some(lit),
-                ("always_load", Value::Flag(value, _)) => parsed.always_load = Some(value),
-                ("search_hint", Value::Str(lit)) => parsed.search_hint = Some(lit),
-                _ => {}
-            }
-        }),
-        Err(error) => errors.push(error),
+            })
+        }
+        Err(error) => {
+            // A syntax error: do not also report the options it hid as missing.
+            given.push("server".to_string());
+            errors.push(error);
+        }
     }
 
-    let tool = validate(&function, parsed, param_docs, &mut errors);
+    let tool = validate(&function, parsed, &given, param_docs, &mut errors);
     match tool {
         Some(tool) if errors.is_empty() => {
             let registration = expand_registration(&function, &tool);
@@ -152,13 +162,14 @@ fn strip_param_docs(function: &mut ItemFn) -> Vec<Doc> {
 fn validate(
     function: &ItemFn,
     args: ToolArgs,
+    given: &[String],
     param_docs: Vec<Doc>,
     errors: &mut Errors,
 ) -> Option<Tool> {
     let sig = &function.sig;
 
     let server = args.server.clone();
-    if server.is_none() {
+    if server.is_none() && !given.iter().any(|key| key == "server") {
         errors.push(syn::Error::new(
             Span::call_site(),
             "#[tool] needs its server: `#[tool(server = MyServer)]`, naming a struct marked \
@@ -182,6 +193,15 @@ fn validate(
             format!(
                 "invalid tool name: {problem}; a tool name must match [A-Za-z0-9_-]{{1,64}}: {fix}"
             ),
+        ));
+    }
+
+    if let Some(chars) = &args.max_result_chars
+        && let Err(error) = chars.base10_parse::<u64>()
+    {
+        errors.push(syn::Error::new(
+            chars.span(),
+            format!("`max_result_chars` must be a positive integer: {error}"),
         ));
     }
 
@@ -351,7 +371,12 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
     for (method, value) in &tool.args.annotations {
         settings.push(quote!(__ct_tool.#method(#value);));
     }
-    if let Some(chars) = &tool.args.max_result_chars {
+    if let Some(Ok(chars)) = tool
+        .args
+        .max_result_chars
+        .as_ref()
+        .map(LitInt::base10_parse::<u64>)
+    {
         settings.push(quote!(__ct_tool.max_result_chars(#chars);));
     }
     let always_load = match tool.args.always_load {

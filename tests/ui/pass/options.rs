@@ -22,7 +22,7 @@ struct Flagged;
     destructive = false,
     idempotent = true,
     open_world = false,
-    max_result_chars = 200_000,
+    max_result_chars = 200_000u32,
     always_load,
     search_hint = "options flags"
 )]
