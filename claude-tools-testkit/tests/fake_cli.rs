@@ -586,3 +586,23 @@ async fn one_tool_session_plays_the_observed_order() {
     assert_eq!((code, stderr.as_str(), rest.as_str()), (0, "", ""));
     assert_eq!(t.lines.len(), 6);
 }
+
+#[tokio::test]
+async fn transcript_path_can_hold_the_pid() {
+    let dir = TempDir::new("pid").unwrap();
+    let script = dir.path().join("s.json");
+    FakeScript::new().exit(0).write_to(&script).unwrap();
+    let child = Command::new(BIN)
+        .arg("--print")
+        .env("FAKE_CLAUDE_SCRIPT", &script)
+        .env("FAKE_CLAUDE_TRANSCRIPT", dir.path().join("t-%p.jsonl"))
+        .stdin(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id().unwrap();
+    let out = child.wait_with_output().await.unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let t = Transcript::read(dir.path().join(format!("t-{pid}.jsonl"))).unwrap();
+    assert_eq!(t.args, ["--print"]);
+    assert!(t.lines.is_empty());
+}

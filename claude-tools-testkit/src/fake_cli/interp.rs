@@ -84,10 +84,20 @@ fn header_record() -> Value {
            "cwd": cwd, "pid": std::process::id()})
 }
 
+/// The transcript path with `%p` replaced by this process's pid.
+fn transcript_path(raw: &std::ffi::OsStr) -> std::path::PathBuf {
+    let text = raw.to_string_lossy();
+    if text.contains("%p") {
+        std::path::PathBuf::from(text.replace("%p", &std::process::id().to_string()))
+    } else {
+        std::path::PathBuf::from(raw)
+    }
+}
+
 /// Runs the fake CLI from the process's argv and environment; returns the exit code.
 ///
 /// `--version` / `-v` anywhere in argv prints [`VERSION_LINE`]. Otherwise the script at
-/// `$FAKE_CLAUDE_SCRIPT` is played; `$FAKE_CLAUDE_TRANSCRIPT` (optional) receives a header
+/// `$FAKE_CLAUDE_SCRIPT` is played; `$FAKE_CLAUDE_TRANSCRIPT` (optional; `%p` in it becomes the pid) receives a header
 /// record and then every stdin line; `$FAKE_CLAUDE_EXPECT_TIMEOUT_MS` overrides the default
 /// 30 s wait of `expect` steps. Diagnostics go to stderr, prefixed `fake-claude:`.
 pub fn run_from_env() -> i32 {
@@ -100,7 +110,7 @@ pub fn run_from_env() -> i32 {
     }
     let mut transcript = match std::env::var_os("FAKE_CLAUDE_TRANSCRIPT") {
         None => None,
-        Some(path) => match std::fs::File::create(&path) {
+        Some(path) => match std::fs::File::create(transcript_path(&path)) {
             Ok(f) => {
                 let mut w = BufWriter::new(f);
                 if writeln!(w, "{}", header_record())

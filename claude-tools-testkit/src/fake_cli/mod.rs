@@ -9,7 +9,7 @@
 //! | variable | meaning |
 //! |---|---|
 //! | `FAKE_CLAUDE_SCRIPT` | path of the script (required) |
-//! | `FAKE_CLAUDE_TRANSCRIPT` | optional path: first line a JSON header `{"type":"fake_claude_start","program","args","env","cwd","pid"}` (env: `CLAUDE*`, `ANTHROPIC_*`, `MCP_*`, `DISABLE_*`, `ENABLE_TOOL_SEARCH`, `HOME`, `PWD`, proxies; values of names containing KEY/TOKEN/SECRET/PASSWORD are `<redacted>`), then every stdin line verbatim, as received. Read it with [`Transcript`]. |
+//! | `FAKE_CLAUDE_TRANSCRIPT` | optional path: first line a JSON header `{"type":"fake_claude_start","program","args","env","cwd","pid"}` (env: `CLAUDE*`, `ANTHROPIC_*`, `MCP_*`, `DISABLE_*`, `ENABLE_TOOL_SEARCH`, `HOME`, `PWD`, proxies; values of names containing KEY/TOKEN/SECRET/PASSWORD are `<redacted>`), then every stdin line verbatim, as received. `%p` in the path is replaced by the pid (one transcript per spawn when a host restarts the CLI). Read it with [`Transcript`]. |
 //! | `FAKE_CLAUDE_EXPECT_TIMEOUT_MS` | default wait of `expect` steps (30 000) |
 //!
 //! Exit codes: 0 when the script ends (or at an `exit` step with 0); 2 bad invocation or
