@@ -77,6 +77,11 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
     let mut function = match syn::parse2::<ItemFn>(item.clone()) {
         Ok(function) => function,
+        Err(_) if is_fn(&item) => {
+            // A fn syn cannot parse (a syntax error in its body): hand it back untouched, so
+            // that rustc reports the syntax error itself, once.
+            return item;
+        }
         Err(error) => {
             errors.push(syn::Error::new(
                 error.span(),
@@ -139,6 +144,22 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             }
         }
     }
+}
+
+/// Whether `item` is a fn: a `fn` keyword before its first `{ ... }`.
+fn is_fn(item: &TokenStream) -> bool {
+    for token in item.clone() {
+        match token {
+            proc_macro2::TokenTree::Ident(ident) if ident == "fn" => return true,
+            proc_macro2::TokenTree::Group(group)
+                if group.delimiter() == proc_macro2::Delimiter::Brace =>
+            {
+                return false;
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Removes the `#[doc]` attributes of the parameters, returning each parameter's description.
