@@ -110,7 +110,8 @@ impl fmt::Debug for ToolContext {
     }
 }
 
-type ProgressSink = dyn Fn(&Value, f64, Option<f64>, Option<&str>) + Send + Sync;
+/// Receives a call's progress reports: `(progress_token, progress, total, message)`.
+pub type ProgressSink = dyn Fn(&Value, f64, Option<f64>, Option<&str>) + Send + Sync;
 
 /// Where a call's progress reports go. The default drops them.
 #[derive(Clone, Default)]
@@ -122,7 +123,7 @@ impl ProgressReporter {
     /// A reporter that hands every report, with the call's `progressToken`, to `sink`.
     pub fn new(
         token: Value,
-        sink: Arc<dyn Fn(&Value, f64, Option<f64>, Option<&str>) + Send + Sync>,
+        sink: Arc<ProgressSink>,
     ) -> Self {
         Self {
             target: Some((token, sink)),

@@ -10,7 +10,7 @@ mod result;
 mod server;
 mod state;
 
-pub use context::{ProgressReporter, RequestId, ToolContext};
+pub use context::{ProgressReporter, ProgressSink, RequestId, ToolContext};
 pub use def::{ToolAnnotations, ToolDef, ToolDefBuilder};
 pub use error::{ArgumentError, ToolError};
 pub use param::{Input, ToolCall, ToolParam};
