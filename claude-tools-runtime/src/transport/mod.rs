@@ -64,3 +64,9 @@ pub struct LaunchSpec {
     /// The working directory.
     pub cwd: Option<std::path::PathBuf>,
 }
+
+pub mod framing;
+pub mod memory;
+
+pub use framing::{DEFAULT_MAX_LINE_SIZE, LineReader};
+pub use memory::{MemoryCli, MemoryTransport};

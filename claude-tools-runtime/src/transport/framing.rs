@@ -1,0 +1,386 @@
+//! Newline-delimited framing of the CLI's output.
+//!
+//! [`LineReader`] turns any [`AsyncRead`] into a sequence of lines with one reusable buffer: a line
+//! is handed out as a slice of that buffer, so no byte is copied between the pipe and the JSON
+//! parser. Lines longer than a cap fail with [`Error::LineTooLong`] and the reader then skips to the
+//! next newline, so the caller may choose to carry on.
+
+use tokio::io::{AsyncRead, AsyncReadExt};
+
+use crate::error::{Error, Result};
+
+/// The default cap on one line: 16 MiB (base64 images in tool results easily exceed 1 MiB).
+pub const DEFAULT_MAX_LINE_SIZE: usize = 16 * 1024 * 1024;
+
+/// How much the buffer grows by at least, and its size after the first read.
+const MIN_READ: usize = 64 * 1024;
+
+/// Reads newline-delimited lines from an [`AsyncRead`].
+///
+/// - Lines end with `\n`; a `\r` before it is removed.
+/// - Blank lines (empty or only ASCII whitespace) are skipped.
+/// - A line whose length (without its line ending) exceeds the cap yields
+///   [`Error::LineTooLong`]; the next call resumes after that line's newline.
+/// - At end of input, a last line without a newline is returned if it is not blank.
+///
+/// [`next_line`](Self::next_line) is cancel safe: if its future is dropped before it completes, no
+/// input is lost and the next call carries on where it stopped.
+#[derive(Debug)]
+pub struct LineReader<R> {
+    inner: R,
+    /// Bytes read; `buf[start..filled]` is not yet handed out.
+    buf: Vec<u8>,
+    start: usize,
+    filled: usize,
+    /// Bytes of `buf[start..filled]` already searched for a newline.
+    scanned: usize,
+    max: usize,
+    /// Dropping the rest of an oversized line until its newline.
+    discarding: bool,
+    eof: bool,
+}
+
+impl<R: AsyncRead + Unpin> LineReader<R> {
+    /// A reader with the default cap, [`DEFAULT_MAX_LINE_SIZE`].
+    pub fn new(inner: R) -> Self {
+        Self::with_max_line_size(inner, DEFAULT_MAX_LINE_SIZE)
+    }
+
+    /// A reader that fails lines longer than `max_line_size` bytes (at least 1).
+    pub fn with_max_line_size(inner: R, max_line_size: usize) -> Self {
+        Self {
+            inner,
+            buf: Vec::new(),
+            start: 0,
+            filled: 0,
+            scanned: 0,
+            max: max_line_size.max(1),
+            discarding: false,
+            eof: false,
+        }
+    }
+
+    /// The cap on one line, in bytes.
+    pub fn max_line_size(&self) -> usize {
+        self.max
+    }
+
+    /// The underlying reader (bytes already buffered are lost).
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+
+    /// The next non-blank line, without its line ending; `Ok(None)` at end of input.
+    ///
+    /// The slice borrows the reader's buffer and is valid until the next call.
+    pub async fn next_line(&mut self) -> Result<Option<&[u8]>> {
+        loop {
+            if self.discarding {
+                match memchr(&self.buf[self.start..self.filled]) {
+                    Some(i) => {
+                        self.start += i + 1;
+                        self.scanned = 0;
+                        self.discarding = false;
+                    }
+                    None => {
+                        // Nothing here is worth keeping.
+                        self.start = 0;
+                        self.filled = 0;
+                        self.scanned = 0;
+                        if self.eof || !self.fill().await? {
+                            return Ok(None);
+                        }
+                        continue;
+                    }
+                }
+            }
+
+            let pending = &self.buf[self.start..self.filled];
+            if let Some(i) = memchr(&pending[self.scanned..]) {
+                let line_start = self.start;
+                let newline = self.start + self.scanned + i;
+                self.start = newline + 1;
+                self.scanned = 0;
+                let line = trim_cr(&self.buf[line_start..newline]);
+                if line.len() > self.max {
+                    return Err(Error::LineTooLong { limit: self.max });
+                }
+                if is_blank(line) {
+                    continue;
+                }
+                let end = line_start + line.len();
+                return Ok(Some(&self.buf[line_start..end]));
+            }
+            self.scanned = pending.len();
+
+            // No newline yet. A line that can no longer fit is dropped now, before it is buffered
+            // whole (one extra byte is allowed for a `\r` that a `\n` may still follow).
+            if pending.len() > self.max + 1
+                || (pending.len() == self.max + 1 && pending.last() != Some(&b'\r'))
+            {
+                self.discarding = true;
+                self.start = 0;
+                self.filled = 0;
+                self.scanned = 0;
+                return Err(Error::LineTooLong { limit: self.max });
+            }
+
+            if self.eof || !self.fill().await? {
+                // End of input: hand out the unterminated tail, if any.
+                let tail_start = self.start;
+                let tail_end = self.filled;
+                self.start = tail_end;
+                self.scanned = 0;
+                let line = trim_cr(&self.buf[tail_start..tail_end]);
+                if line.len() > self.max {
+                    return Err(Error::LineTooLong { limit: self.max });
+                }
+                if is_blank(line) {
+                    return Ok(None);
+                }
+                let end = tail_start + line.len();
+                return Ok(Some(&self.buf[tail_start..end]));
+            }
+        }
+    }
+
+    /// Reads more input after `filled`; `false` at end of input.
+    async fn fill(&mut self) -> Result<bool> {
+        // Move pending bytes to the front so the buffer never grows past a line (plus a read).
+        if self.start > 0 {
+            self.buf.copy_within(self.start..self.filled, 0);
+            self.filled -= self.start;
+            self.start = 0;
+        }
+        if self.buf.len() - self.filled < MIN_READ / 2 {
+            // Grow geometrically, but never far past what one line can need.
+            let wanted = (self.buf.len() * 2)
+                .max(self.filled + MIN_READ)
+                .min(self.filled.max(self.max + 2) + MIN_READ);
+            self.buf.resize(wanted, 0);
+        }
+        let n = self.inner.read(&mut self.buf[self.filled..]).await?;
+        if n == 0 {
+            self.eof = true;
+            return Ok(false);
+        }
+        self.filled += n;
+        Ok(true)
+    }
+}
+
+fn memchr(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'\n')
+}
+
+fn trim_cr(line: &[u8]) -> &[u8] {
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(u8::is_ascii_whitespace)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    use tokio::io::ReadBuf;
+
+    use super::*;
+
+    /// Hands out its input in chunks of the given sizes (the last size repeats).
+    struct Chunked {
+        data: Vec<u8>,
+        pos: usize,
+        sizes: Vec<usize>,
+        call: usize,
+    }
+
+    impl Chunked {
+        fn new(data: &[u8], sizes: &[usize]) -> Self {
+            Self {
+                data: data.to_vec(),
+                pos: 0,
+                sizes: sizes.to_vec(),
+                call: 0,
+            }
+        }
+    }
+
+    impl AsyncRead for Chunked {
+        fn poll_read(
+            mut self: Pin<&mut Self>,
+            _cx: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
+            let size = self.sizes[self.call.min(self.sizes.len() - 1)];
+            self.call += 1;
+            let n = size.min(buf.remaining()).min(self.data.len() - self.pos);
+            let pos = self.pos;
+            buf.put_slice(&self.data[pos..pos + n]);
+            self.pos += n;
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    /// Every outcome, with lines as strings and errors as their limit.
+    async fn collect<R: AsyncRead + Unpin>(
+        mut reader: LineReader<R>,
+    ) -> Vec<Result<String, usize>> {
+        let mut out = Vec::new();
+        loop {
+            match reader.next_line().await {
+                Ok(Some(line)) => out.push(Ok(String::from_utf8(line.to_vec()).unwrap())),
+                Ok(None) => return out,
+                Err(Error::LineTooLong { limit }) => out.push(Err(limit)),
+                Err(other) => panic!("unexpected error {other}"),
+            }
+        }
+    }
+
+    fn ok(lines: &[&str]) -> Vec<Result<String, usize>> {
+        lines.iter().map(|l| Ok(l.to_string())).collect()
+    }
+
+    #[tokio::test]
+    async fn splits_lines_at_every_byte_boundary() {
+        let input = b"{\"a\":1}\r\n\n  \r\n{\"b\":2}\n{\"c\":3}";
+        let expected = ok(&["{\"a\":1}", "{\"b\":2}", "{\"c\":3}"]);
+        // One read for everything, one byte per read, and every two-part split.
+        assert_eq!(
+            collect(LineReader::new(Chunked::new(input, &[usize::MAX]))).await,
+            expected
+        );
+        assert_eq!(
+            collect(LineReader::new(Chunked::new(input, &[1]))).await,
+            expected
+        );
+        for split in 1..input.len() {
+            let reader = LineReader::new(Chunked::new(input, &[split, usize::MAX]));
+            assert_eq!(collect(reader).await, expected, "split at {split}");
+        }
+    }
+
+    #[tokio::test]
+    async fn crlf_and_blank_lines() {
+        let input = b"\n\r\n \t\r\nx\r\ny\n\r\n";
+        assert_eq!(collect(LineReader::new(&input[..])).await, ok(&["x", "y"]));
+        // A lone `\r` inside a line is kept.
+        assert_eq!(
+            collect(LineReader::new(&b"a\rb\n"[..])).await,
+            ok(&["a\rb"])
+        );
+    }
+
+    #[tokio::test]
+    async fn eof_tail_is_returned_when_not_blank() {
+        assert_eq!(
+            collect(LineReader::new(&b"a\nlast"[..])).await,
+            ok(&["a", "last"])
+        );
+        assert_eq!(
+            collect(LineReader::new(&b"a\nlast\r"[..])).await,
+            ok(&["a", "last"])
+        );
+        assert_eq!(collect(LineReader::new(&b"a\n  "[..])).await, ok(&["a"]));
+        assert_eq!(collect(LineReader::new(&b""[..])).await, ok(&[]));
+        // After the end, it stays at the end.
+        let mut reader = LineReader::new(&b"x"[..]);
+        assert_eq!(reader.next_line().await.unwrap(), Some(&b"x"[..]));
+        assert_eq!(reader.next_line().await.unwrap(), None);
+        assert_eq!(reader.next_line().await.unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn cap_exact_is_accepted_and_one_over_is_refused() {
+        for sizes in [vec![usize::MAX], vec![1], vec![3]] {
+            let input = b"12345\n123456\n1234\r\n12345\r\n123456\r\nok";
+            let reader = LineReader::with_max_line_size(Chunked::new(input, &sizes), 5);
+            assert_eq!(
+                collect(reader).await,
+                vec![
+                    Ok("12345".into()),
+                    Err(5),
+                    Ok("1234".into()),
+                    Ok("12345".into()),
+                    Err(5),
+                    Ok("ok".into()),
+                ],
+                "read sizes {sizes:?}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn resynchronises_after_an_oversized_line() {
+        let big = "x".repeat(200_000);
+        let input = format!("{{\"before\":1}}\n{big}\n{{\"after\":2}}\n{big}");
+        for sizes in [vec![usize::MAX], vec![7], vec![4096]] {
+            let reader =
+                LineReader::with_max_line_size(Chunked::new(input.as_bytes(), &sizes), 1000);
+            assert_eq!(
+                collect(reader).await,
+                vec![
+                    Ok("{\"before\":1}".into()),
+                    Err(1000),
+                    Ok("{\"after\":2}".into()),
+                    Err(1000),
+                ],
+                "read sizes {sizes:?}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn buffer_stays_bounded_by_the_cap() {
+        let big = "y".repeat(1_000_000);
+        let input = format!("{big}\nz\n");
+        let mut reader =
+            LineReader::with_max_line_size(Chunked::new(input.as_bytes(), &[8192]), 100);
+        assert!(matches!(
+            reader.next_line().await,
+            Err(Error::LineTooLong { limit: 100 })
+        ));
+        assert_eq!(reader.next_line().await.unwrap(), Some(&b"z"[..]));
+        assert!(
+            reader.buf.len() <= 100 + 2 + MIN_READ,
+            "{}",
+            reader.buf.len()
+        );
+    }
+
+    #[tokio::test]
+    async fn large_line_under_the_default_cap() {
+        let big = "b".repeat(3 * 1024 * 1024);
+        let input = format!("{big}\nsmall\n");
+        let mut reader = LineReader::new(Chunked::new(input.as_bytes(), &[65_536]));
+        assert_eq!(
+            reader.next_line().await.unwrap().map(<[u8]>::len),
+            Some(big.len())
+        );
+        assert_eq!(reader.next_line().await.unwrap(), Some(&b"small"[..]));
+        assert_eq!(reader.next_line().await.unwrap(), None);
+        assert_eq!(reader.max_line_size(), DEFAULT_MAX_LINE_SIZE);
+    }
+
+    #[tokio::test]
+    async fn io_errors_are_reported() {
+        struct Broken;
+        impl AsyncRead for Broken {
+            fn poll_read(
+                self: Pin<&mut Self>,
+                _cx: &mut Context<'_>,
+                _buf: &mut ReadBuf<'_>,
+            ) -> Poll<io::Result<()>> {
+                Poll::Ready(Err(io::Error::new(io::ErrorKind::BrokenPipe, "gone")))
+            }
+        }
+        let mut reader = LineReader::new(Broken);
+        assert!(
+            matches!(reader.next_line().await, Err(Error::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe)
+        );
+    }
+}
