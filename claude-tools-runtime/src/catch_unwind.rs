@@ -1,0 +1,45 @@
+//! A future wrapper that turns a panic into a value, so a panicking tool or callback still
+//! produces exactly one answer instead of killing its task silently.
+
+use std::any::Any;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+/// Polls `F`, catching a panic as `Err(message)`.
+pub(crate) struct CatchUnwind<F> {
+    inner: Pin<Box<F>>,
+}
+
+impl<F: Future> CatchUnwind<F> {
+    pub(crate) fn new(future: F) -> Self {
+        Self {
+            inner: Box::pin(future),
+        }
+    }
+}
+
+impl<F: Future> Future for CatchUnwind<F> {
+    type Output = Result<F::Output, String>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let inner = self.inner.as_mut();
+        match std::panic::catch_unwind(AssertUnwindSafe(|| inner.poll(cx))) {
+            Ok(Poll::Ready(value)) => Poll::Ready(Ok(value)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(payload) => Poll::Ready(Err(panic_message(&*payload).to_string())),
+        }
+    }
+}
+
+/// The message of a panic payload.
+pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> &str {
+    if let Some(message) = payload.downcast_ref::<&'static str>() {
+        message
+    } else if let Some(message) = payload.downcast_ref::<String>() {
+        message
+    } else {
+        "a non-string panic payload"
+    }
+}

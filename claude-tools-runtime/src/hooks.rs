@@ -1,0 +1,289 @@
+//! Hooks: host callbacks the CLI calls at points of its loop (`PreToolUse`, `PostToolUse`…),
+//! registered in `initialize` and answered through `hook_callback` requests.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+use tokio_util::sync::CancellationToken;
+
+/// The events a hook can be registered for.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum HookEvent {
+    /// Before a tool runs; can allow, deny or change its input.
+    PreToolUse,
+    /// After a tool ran.
+    PostToolUse,
+    /// After a tool failed.
+    PostToolUseFailure,
+    /// When the user submits a prompt.
+    UserPromptSubmit,
+    /// When the agent stops.
+    Stop,
+    /// When a subagent stops.
+    SubagentStop,
+    /// When a subagent starts.
+    SubagentStart,
+    /// Before the conversation is compacted.
+    PreCompact,
+    /// On a notification.
+    Notification,
+    /// When a permission is requested.
+    PermissionRequest,
+    /// Any other event the CLI knows, by its wire name.
+    Other(String),
+}
+
+impl HookEvent {
+    /// The event's wire name.
+    pub fn as_str(&self) -> &str {
+        match self {
+            HookEvent::PreToolUse => "PreToolUse",
+            HookEvent::PostToolUse => "PostToolUse",
+            HookEvent::PostToolUseFailure => "PostToolUseFailure",
+            HookEvent::UserPromptSubmit => "UserPromptSubmit",
+            HookEvent::Stop => "Stop",
+            HookEvent::SubagentStop => "SubagentStop",
+            HookEvent::SubagentStart => "SubagentStart",
+            HookEvent::PreCompact => "PreCompact",
+            HookEvent::Notification => "Notification",
+            HookEvent::PermissionRequest => "PermissionRequest",
+            HookEvent::Other(name) => name,
+        }
+    }
+}
+
+impl fmt::Display for HookEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What the CLI passes to a hook: the event's input object.
+#[derive(Debug, Clone)]
+pub struct HookInput {
+    /// The whole input (`session_id`, `cwd`, `hook_event_name`, `tool_name`, `tool_input`…).
+    pub raw: Map<String, Value>,
+    /// The `tool_use_id` the request carries, for tool events.
+    pub tool_use_id: Option<String>,
+    cancellation: CancellationToken,
+}
+
+impl HookInput {
+    pub(crate) fn new(
+        raw: Map<String, Value>,
+        tool_use_id: Option<String>,
+        cancellation: CancellationToken,
+    ) -> Self {
+        Self {
+            raw,
+            tool_use_id,
+            cancellation,
+        }
+    }
+
+    fn str_field(&self, key: &str) -> Option<&str> {
+        self.raw.get(key).and_then(Value::as_str)
+    }
+
+    /// `hook_event_name`.
+    pub fn event_name(&self) -> Option<&str> {
+        self.str_field("hook_event_name")
+    }
+
+    /// `tool_name`, for tool events.
+    pub fn tool_name(&self) -> Option<&str> {
+        self.str_field("tool_name")
+    }
+
+    /// `tool_input`, for tool events.
+    pub fn tool_input(&self) -> Option<&Value> {
+        self.raw.get("tool_input")
+    }
+
+    /// `session_id`.
+    pub fn session_id(&self) -> Option<&str> {
+        self.str_field("session_id")
+    }
+
+    /// Fires when the CLI withdraws the call.
+    pub fn cancellation_token(&self) -> &CancellationToken {
+        &self.cancellation
+    }
+}
+
+/// A hook's answer. The default (`HookOutput::new()`) has no opinion (`{}`).
+///
+/// ```
+/// use claude_tools_runtime::hooks::HookOutput;
+///
+/// let output = HookOutput::new().deny_tool("writes are frozen today");
+/// assert_eq!(
+///     output.to_json("PreToolUse"),
+///     serde_json::json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+///         "permissionDecision": "deny", "permissionDecisionReason": "writes are frozen today"}})
+/// );
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HookOutput {
+    fields: Map<String, Value>,
+    specific: Map<String, Value>,
+}
+
+impl HookOutput {
+    /// No opinion.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// `decision: "block"` with a reason for the model (PostToolUse, Stop, UserPromptSubmit…).
+    pub fn block(mut self, reason: impl Into<String>) -> Self {
+        self.fields.insert("decision".into(), json!("block"));
+        self.fields.insert("reason".into(), json!(reason.into()));
+        self
+    }
+
+    /// PreToolUse: deny the tool call; the model reads `reason`.
+    pub fn deny_tool(self, reason: impl Into<String>) -> Self {
+        self.permission("deny", reason.into())
+    }
+
+    /// PreToolUse: allow the tool call without asking.
+    pub fn allow_tool(self, reason: impl Into<String>) -> Self {
+        self.permission("allow", reason.into())
+    }
+
+    /// PreToolUse: ask the user (or the permission callback).
+    pub fn ask(self, reason: impl Into<String>) -> Self {
+        self.permission("ask", reason.into())
+    }
+
+    fn permission(mut self, decision: &str, reason: String) -> Self {
+        self.specific
+            .insert("permissionDecision".into(), json!(decision));
+        self.specific
+            .insert("permissionDecisionReason".into(), json!(reason));
+        self
+    }
+
+    /// PreToolUse: run the tool with this input instead.
+    pub fn updated_input(mut self, input: Value) -> Self {
+        self.specific.insert("updatedInput".into(), input);
+        self
+    }
+
+    /// Adds context for the model (PostToolUse, UserPromptSubmit, SessionStart…).
+    pub fn additional_context(mut self, context: impl Into<String>) -> Self {
+        self.specific
+            .insert("additionalContext".into(), json!(context.into()));
+        self
+    }
+
+    /// A message shown to the user.
+    pub fn system_message(mut self, message: impl Into<String>) -> Self {
+        self.fields
+            .insert("systemMessage".into(), json!(message.into()));
+        self
+    }
+
+    /// Stops the agent (`continue: false`) with a reason.
+    pub fn stop(mut self, reason: impl Into<String>) -> Self {
+        self.fields.insert("continue".into(), json!(false));
+        self.fields
+            .insert("stopReason".into(), json!(reason.into()));
+        self
+    }
+
+    /// Hides the hook's output from the transcript.
+    pub fn suppress_output(mut self) -> Self {
+        self.fields.insert("suppressOutput".into(), json!(true));
+        self
+    }
+
+    /// Sets any other top-level output field.
+    pub fn field(mut self, key: impl Into<String>, value: Value) -> Self {
+        self.fields.insert(key.into(), value);
+        self
+    }
+
+    /// The hook output JSON for an event (`hookSpecificOutput.hookEventName` is filled in).
+    pub fn to_json(&self, event_name: &str) -> Value {
+        let mut output = self.fields.clone();
+        if !self.specific.is_empty() {
+            let mut specific = self.specific.clone();
+            specific.insert("hookEventName".into(), json!(event_name));
+            output.insert("hookSpecificOutput".into(), Value::Object(specific));
+        }
+        Value::Object(output)
+    }
+}
+
+type HookFuture = Pin<Box<dyn Future<Output = HookOutput> + Send>>;
+
+/// One hook callback.
+#[derive(Clone)]
+pub struct HookCallback(Arc<dyn Fn(HookInput) -> HookFuture + Send + Sync>);
+
+impl HookCallback {
+    /// Wraps an async closure.
+    pub fn new<F, Fut>(callback: F) -> Self
+    where
+        F: Fn(HookInput) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = HookOutput> + Send + 'static,
+    {
+        HookCallback(Arc::new(move |input| Box::pin(callback(input))))
+    }
+
+    pub(crate) fn call(&self, input: HookInput) -> HookFuture {
+        (self.0)(input)
+    }
+}
+
+impl fmt::Debug for HookCallback {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("HookCallback(..)")
+    }
+}
+
+/// Callbacks for one event, filtered by a tool-name matcher (a regex the CLI applies, e.g.
+/// `mcp__tickets__.*`; `None` matches everything).
+#[derive(Debug, Clone, Default)]
+pub struct HookMatcher {
+    pub(crate) matcher: Option<String>,
+    pub(crate) callbacks: Vec<HookCallback>,
+    pub(crate) timeout_secs: Option<f64>,
+}
+
+impl HookMatcher {
+    /// Callbacks for tools matching `pattern`.
+    pub fn new(pattern: impl Into<String>) -> Self {
+        Self {
+            matcher: Some(pattern.into()),
+            ..Self::default()
+        }
+    }
+
+    /// Callbacks for every occurrence of the event.
+    pub fn any() -> Self {
+        Self::default()
+    }
+
+    /// Adds a callback.
+    pub fn callback<F, Fut>(mut self, callback: F) -> Self
+    where
+        F: Fn(HookInput) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = HookOutput> + Send + 'static,
+    {
+        self.callbacks.push(HookCallback::new(callback));
+        self
+    }
+
+    /// How long the CLI waits for these callbacks, in seconds.
+    pub fn timeout_secs(mut self, seconds: f64) -> Self {
+        self.timeout_secs = Some(seconds);
+        self
+    }
+}

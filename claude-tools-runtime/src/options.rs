@@ -1,0 +1,711 @@
+//! [`Options`]: how to launch the CLI and what the session serves to it.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use crate::hooks::{HookEvent, HookMatcher};
+use crate::permission::{CanUseTool, PermissionDecision, PermissionRequest};
+use crate::tool::ToolServer;
+use crate::transport::LaunchSpec;
+
+pub use crate::transport::DEFAULT_MAX_LINE_SIZE;
+
+/// The system prompt.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum SystemPrompt {
+    /// No system prompt of Claude Code's (`--system-prompt ""`), like the official SDKs' default.
+    #[default]
+    Empty,
+    /// This text replaces Claude Code's system prompt.
+    Text(String),
+    /// Claude Code's own system prompt (the `claude_code` preset), optionally with text appended.
+    Preset {
+        /// Text appended to the preset.
+        append: Option<String>,
+    },
+}
+
+/// The CLI's permission modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PermissionMode {
+    /// Ask for anything not allowed by a rule.
+    Default,
+    /// Accept file edits without asking.
+    AcceptEdits,
+    /// Plan only, run nothing.
+    Plan,
+    /// Run everything without asking.
+    BypassPermissions,
+    /// Deny anything not allowed by a rule, without asking.
+    DontAsk,
+    /// Let the CLI's classifier decide.
+    Auto,
+}
+
+impl PermissionMode {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PermissionMode::Default => "default",
+            PermissionMode::AcceptEdits => "acceptEdits",
+            PermissionMode::Plan => "plan",
+            PermissionMode::BypassPermissions => "bypassPermissions",
+            PermissionMode::DontAsk => "dontAsk",
+            PermissionMode::Auto => "auto",
+        }
+    }
+}
+
+/// An MCP server the CLI runs itself (not in-process), passed through `--mcp-config`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExternalServer {
+    /// A subprocess speaking MCP over stdio.
+    Stdio {
+        /// The executable.
+        command: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// Its environment.
+        env: BTreeMap<String, String>,
+    },
+    /// Streamable HTTP.
+    Http {
+        /// The endpoint.
+        url: String,
+        /// Extra headers.
+        headers: BTreeMap<String, String>,
+    },
+    /// Server-sent events.
+    Sse {
+        /// The endpoint.
+        url: String,
+        /// Extra headers.
+        headers: BTreeMap<String, String>,
+    },
+}
+
+impl ExternalServer {
+    /// A stdio server.
+    pub fn stdio<I, S>(command: impl Into<String>, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        ExternalServer::Stdio {
+            command: command.into(),
+            args: args.into_iter().map(Into::into).collect(),
+            env: BTreeMap::new(),
+        }
+    }
+
+    /// An HTTP server.
+    pub fn http(url: impl Into<String>) -> Self {
+        ExternalServer::Http {
+            url: url.into(),
+            headers: BTreeMap::new(),
+        }
+    }
+
+    /// An SSE server.
+    pub fn sse(url: impl Into<String>) -> Self {
+        ExternalServer::Sse {
+            url: url.into(),
+            headers: BTreeMap::new(),
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        match self {
+            ExternalServer::Stdio { command, args, env } => {
+                let mut config = json!({"type": "stdio", "command": command, "args": args});
+                if !env.is_empty() {
+                    config["env"] = json!(env);
+                }
+                config
+            }
+            ExternalServer::Http { url, headers } | ExternalServer::Sse { url, headers } => {
+                let kind = if matches!(self, ExternalServer::Http { .. }) {
+                    "http"
+                } else {
+                    "sse"
+                };
+                let mut config = json!({"type": kind, "url": url});
+                if !headers.is_empty() {
+                    config["headers"] = json!(headers);
+                }
+                config
+            }
+        }
+    }
+}
+
+/// A subagent definition, sent in `initialize`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentDefinition {
+    /// When to use the agent.
+    pub description: String,
+    /// Its system prompt.
+    pub prompt: String,
+    /// The tools it may use (all when `None`).
+    pub tools: Option<Vec<String>>,
+    /// Its model (`sonnet`, `opus`, `haiku`, `inherit`, or a model id).
+    pub model: Option<String>,
+}
+
+/// Where the CLI reads settings from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SettingSource {
+    /// `~/.claude/settings.json`.
+    User,
+    /// `.claude/settings.json`.
+    Project,
+    /// `.claude/settings.local.json`.
+    Local,
+}
+
+impl SettingSource {
+    fn as_str(self) -> &'static str {
+        match self {
+            SettingSource::User => "user",
+            SettingSource::Project => "project",
+            SettingSource::Local => "local",
+        }
+    }
+}
+
+/// A callback for each line the CLI writes to stderr.
+pub type StderrCallback = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// How a session is launched and what it serves. Built with chained setters:
+///
+/// ```
+/// use claude_tools_runtime::options::{Options, PermissionMode};
+///
+/// let options = Options::new()
+///     .model("claude-sonnet-4-5")
+///     .max_turns(4)
+///     .allowed_tools(["mcp__tickets__*"])
+///     .permission_mode(PermissionMode::AcceptEdits);
+/// assert!(options.launch_spec().args.contains(&"--max-turns".to_string()));
+/// ```
+#[derive(Clone, Default)]
+pub struct Options {
+    pub(crate) cli_path: Option<PathBuf>,
+    pub(crate) model: Option<String>,
+    pub(crate) fallback_model: Option<String>,
+    pub(crate) system_prompt: SystemPrompt,
+    pub(crate) tools: Option<Vec<String>>,
+    pub(crate) allowed_tools: Vec<String>,
+    pub(crate) disallowed_tools: Vec<String>,
+    pub(crate) permission_mode: Option<PermissionMode>,
+    pub(crate) max_turns: Option<u32>,
+    pub(crate) max_budget_usd: Option<f64>,
+    pub(crate) cwd: Option<PathBuf>,
+    pub(crate) add_dirs: Vec<PathBuf>,
+    pub(crate) env: Vec<(String, String)>,
+    pub(crate) env_remove: Vec<String>,
+    pub(crate) extra_args: Vec<(String, Option<String>)>,
+    pub(crate) setting_sources: Option<Vec<SettingSource>>,
+    pub(crate) settings: Option<String>,
+    pub(crate) resume: Option<String>,
+    pub(crate) continue_conversation: bool,
+    pub(crate) fork_session: bool,
+    pub(crate) session_id: Option<String>,
+    pub(crate) agents: BTreeMap<String, AgentDefinition>,
+    pub(crate) include_partial_messages: bool,
+    pub(crate) output_schema: Option<Value>,
+    pub(crate) max_line_size: Option<usize>,
+    pub(crate) stderr: Option<StderrCallback>,
+    pub(crate) servers: Vec<ToolServer>,
+    pub(crate) external_servers: BTreeMap<String, ExternalServer>,
+    pub(crate) strict_mcp_config: bool,
+    pub(crate) can_use_tool: Option<CanUseTool>,
+    pub(crate) hooks: BTreeMap<String, Vec<HookMatcher>>,
+    pub(crate) control_timeout: Option<Duration>,
+    pub(crate) run_end_ceiling: Option<Duration>,
+    pub(crate) effort: Option<String>,
+}
+
+impl std::fmt::Debug for Options {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Environment values are left out: they often hold secrets.
+        f.debug_struct("Options")
+            .field("cli_path", &self.cli_path)
+            .field("model", &self.model)
+            .field("args", &self.launch_spec().args)
+            .field("env", &self.env.iter().map(|(k, _)| k).collect::<Vec<_>>())
+            .field("servers", &self.servers)
+            .field("can_use_tool", &self.can_use_tool.is_some())
+            .field("hooks", &self.hooks.keys().collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The default time to wait for the CLI to answer a control request.
+pub const DEFAULT_CONTROL_TIMEOUT: Duration = Duration::from_secs(60);
+/// The default longest wait, after a result, for a CLI that still says `running`.
+pub const DEFAULT_RUN_END_CEILING: Duration = Duration::from_secs(600);
+
+/// Our `CLAUDE_CODE_ENTRYPOINT` value (the official SDKs use `sdk-py` and `sdk-ts`).
+pub const ENTRYPOINT: &str = "sdk-rust";
+
+impl Options {
+    /// Default options: an empty system prompt, no tools of ours, the CLI found on this machine.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Use the CLI at this path instead of searching for one.
+    pub fn cli_path(mut self, path: impl Into<PathBuf>) -> Self {
+        self.cli_path = Some(path.into());
+        self
+    }
+
+    /// The model (`--model`).
+    pub fn model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
+        self
+    }
+
+    /// The fallback model (`--fallback-model`).
+    pub fn fallback_model(mut self, model: impl Into<String>) -> Self {
+        self.fallback_model = Some(model.into());
+        self
+    }
+
+    /// The system prompt (default: [`SystemPrompt::Empty`]).
+    pub fn system_prompt(mut self, prompt: SystemPrompt) -> Self {
+        self.system_prompt = prompt;
+        self
+    }
+
+    /// The base set of built-in tools (`--tools`); an empty list disables them all.
+    pub fn tools<I, S>(mut self, tools: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.tools = Some(tools.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Tools allowed without asking (`--allowedTools`), e.g. `mcp__tickets__*`. Note that a rule
+    /// here means `can_use_tool` is not asked about that tool.
+    pub fn allowed_tools<I, S>(mut self, tools: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.allowed_tools.extend(tools.into_iter().map(Into::into));
+        self
+    }
+
+    /// Tools the model may not use (`--disallowedTools`).
+    pub fn disallowed_tools<I, S>(mut self, tools: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.disallowed_tools
+            .extend(tools.into_iter().map(Into::into));
+        self
+    }
+
+    /// The permission mode (`--permission-mode`).
+    pub fn permission_mode(mut self, mode: PermissionMode) -> Self {
+        self.permission_mode = Some(mode);
+        self
+    }
+
+    /// The most agent turns per prompt (`--max-turns`).
+    pub fn max_turns(mut self, turns: u32) -> Self {
+        self.max_turns = Some(turns);
+        self
+    }
+
+    /// The most to spend, in USD (`--max-budget-usd`).
+    pub fn max_budget_usd(mut self, usd: f64) -> Self {
+        self.max_budget_usd = Some(usd);
+        self
+    }
+
+    /// The CLI's working directory.
+    pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.cwd = Some(dir.into());
+        self
+    }
+
+    /// An extra directory the agent may use (`--add-dir`).
+    pub fn add_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.add_dirs.push(dir.into());
+        self
+    }
+
+    /// An environment variable for the CLI (on top of the inherited environment).
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// Removes an inherited environment variable from the CLI's environment.
+    pub fn env_remove(mut self, key: impl Into<String>) -> Self {
+        self.env_remove.push(key.into());
+        self
+    }
+
+    /// Any other CLI flag: `--flag` (no value) or `--flag value`.
+    pub fn extra_arg(mut self, flag: impl Into<String>, value: Option<String>) -> Self {
+        self.extra_args.push((flag.into(), value));
+        self
+    }
+
+    /// Where settings are read from (`--setting-sources`); an empty list isolates the session
+    /// from every settings file.
+    pub fn setting_sources(mut self, sources: impl IntoIterator<Item = SettingSource>) -> Self {
+        self.setting_sources = Some(sources.into_iter().collect());
+        self
+    }
+
+    /// Settings JSON or a path to a settings file (`--settings`).
+    pub fn settings(mut self, settings: impl Into<String>) -> Self {
+        self.settings = Some(settings.into());
+        self
+    }
+
+    /// Resume a session by id (`--resume`).
+    pub fn resume(mut self, session_id: impl Into<String>) -> Self {
+        self.resume = Some(session_id.into());
+        self
+    }
+
+    /// Continue the most recent conversation (`--continue`).
+    pub fn continue_conversation(mut self) -> Self {
+        self.continue_conversation = true;
+        self
+    }
+
+    /// When resuming, fork to a new session id (`--fork-session`).
+    pub fn fork_session(mut self) -> Self {
+        self.fork_session = true;
+        self
+    }
+
+    /// Use this session id (`--session-id`, a UUID).
+    pub fn session_id(mut self, id: impl Into<String>) -> Self {
+        self.session_id = Some(id.into());
+        self
+    }
+
+    /// A subagent.
+    pub fn agent(mut self, name: impl Into<String>, agent: AgentDefinition) -> Self {
+        self.agents.insert(name.into(), agent);
+        self
+    }
+
+    /// Stream partial messages as `stream_event`s (`--include-partial-messages`).
+    pub fn include_partial_messages(mut self) -> Self {
+        self.include_partial_messages = true;
+        self
+    }
+
+    /// Ask for structured output matching this JSON Schema (`--json-schema`).
+    pub fn output_schema(mut self, schema: Value) -> Self {
+        self.output_schema = Some(schema);
+        self
+    }
+
+    /// The reasoning effort (`--effort`: low, medium, high, xhigh, max).
+    pub fn effort(mut self, effort: impl Into<String>) -> Self {
+        self.effort = Some(effort.into());
+        self
+    }
+
+    /// The cap on one line from the CLI (default [`DEFAULT_MAX_LINE_SIZE`]).
+    pub fn max_line_size(mut self, bytes: usize) -> Self {
+        self.max_line_size = Some(bytes);
+        self
+    }
+
+    /// A callback for each line the CLI writes to stderr (it is logged at debug level anyway).
+    pub fn stderr(mut self, callback: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        self.stderr = Some(Arc::new(callback));
+        self
+    }
+
+    /// Serves an in-process tool server; the model sees its tools as `mcp__{name}__{tool}`.
+    pub fn mcp_server(mut self, server: ToolServer) -> Self {
+        self.servers
+            .retain(|existing| existing.name() != server.name());
+        self.servers.push(server);
+        self
+    }
+
+    /// Adds an MCP server the CLI runs itself, under `name`.
+    pub fn external_mcp_server(mut self, name: impl Into<String>, server: ExternalServer) -> Self {
+        self.external_servers.insert(name.into(), server);
+        self
+    }
+
+    /// Use only the MCP servers given here, ignoring any configured elsewhere.
+    pub fn strict_mcp_config(mut self) -> Self {
+        self.strict_mcp_config = true;
+        self
+    }
+
+    /// Ask this callback before any tool runs that no rule allows. Launches the CLI with
+    /// `--permission-prompt-tool stdio`.
+    pub fn can_use_tool<F, Fut>(mut self, callback: F) -> Self
+    where
+        F: Fn(PermissionRequest) -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future<Output = PermissionDecision> + Send + 'static,
+    {
+        self.can_use_tool = Some(CanUseTool::new(callback));
+        self
+    }
+
+    /// Registers hook callbacks for an event.
+    pub fn hook(mut self, event: HookEvent, matcher: HookMatcher) -> Self {
+        self.hooks
+            .entry(event.as_str().to_string())
+            .or_default()
+            .push(matcher);
+        self
+    }
+
+    /// How long to wait for the CLI to answer a control request (default 60 s).
+    pub fn control_timeout(mut self, timeout: Duration) -> Self {
+        self.control_timeout = Some(timeout);
+        self
+    }
+
+    /// After a result, the longest time stdin stays open for a CLI that still reports `running`
+    /// (default 10 minutes). Applies to one-shot queries.
+    pub fn run_end_ceiling(mut self, ceiling: Duration) -> Self {
+        self.run_end_ceiling = Some(ceiling);
+        self
+    }
+
+    /// Whether the host may be asked anything (tools, hooks, permissions), so stdin must stay
+    /// open until the run has ended.
+    pub(crate) fn has_host_callbacks(&self) -> bool {
+        !self.servers.is_empty() || !self.hooks.is_empty() || self.can_use_tool.is_some()
+    }
+
+    pub(crate) fn line_cap(&self) -> usize {
+        self.max_line_size.unwrap_or(DEFAULT_MAX_LINE_SIZE)
+    }
+
+    /// The argv and environment this configuration launches the CLI with.
+    pub fn launch_spec(&self) -> LaunchSpec {
+        let mut args: Vec<String> = vec![
+            "--output-format".into(),
+            "stream-json".into(),
+            "--verbose".into(),
+        ];
+        let mut flag = |name: &str, value: Option<String>| {
+            args.push(name.to_string());
+            if let Some(value) = value {
+                args.push(value);
+            }
+        };
+        match &self.system_prompt {
+            SystemPrompt::Empty => flag("--system-prompt", Some(String::new())),
+            SystemPrompt::Text(text) => flag("--system-prompt", Some(text.clone())),
+            SystemPrompt::Preset { append: Some(text) } => {
+                flag("--append-system-prompt", Some(text.clone()))
+            }
+            SystemPrompt::Preset { append: None } => {}
+        }
+        if let Some(tools) = &self.tools {
+            flag("--tools", Some(tools.join(",")));
+        }
+        if !self.allowed_tools.is_empty() {
+            flag("--allowedTools", Some(self.allowed_tools.join(",")));
+        }
+        if let Some(turns) = self.max_turns {
+            flag("--max-turns", Some(turns.to_string()));
+        }
+        if let Some(usd) = self.max_budget_usd {
+            flag("--max-budget-usd", Some(usd.to_string()));
+        }
+        if !self.disallowed_tools.is_empty() {
+            flag("--disallowedTools", Some(self.disallowed_tools.join(",")));
+        }
+        if let Some(model) = &self.model {
+            flag("--model", Some(model.clone()));
+        }
+        if let Some(model) = &self.fallback_model {
+            flag("--fallback-model", Some(model.clone()));
+        }
+        if self.can_use_tool.is_some() {
+            flag("--permission-prompt-tool", Some("stdio".into()));
+        }
+        if let Some(mode) = self.permission_mode {
+            flag("--permission-mode", Some(mode.as_str().into()));
+        }
+        if self.continue_conversation {
+            flag("--continue", None);
+        }
+        // The `=` forms keep a value starting with `-` from being read as a flag.
+        if let Some(id) = &self.resume {
+            flag(&format!("--resume={id}"), None);
+        }
+        if let Some(id) = &self.session_id {
+            flag(&format!("--session-id={id}"), None);
+        }
+        if let Some(settings) = &self.settings {
+            flag("--settings", Some(settings.clone()));
+        }
+        for dir in &self.add_dirs {
+            flag("--add-dir", Some(dir.display().to_string()));
+        }
+        if let Some(config) = self.mcp_config() {
+            flag("--mcp-config", Some(config.to_string()));
+        }
+        if self.include_partial_messages {
+            flag("--include-partial-messages", None);
+        }
+        if self.strict_mcp_config {
+            flag("--strict-mcp-config", None);
+        }
+        if self.fork_session {
+            flag("--fork-session", None);
+        }
+        if let Some(sources) = &self.setting_sources {
+            let sources: Vec<&str> = sources.iter().map(|s| s.as_str()).collect();
+            flag(&format!("--setting-sources={}", sources.join(",")), None);
+        }
+        if let Some(effort) = &self.effort {
+            flag("--effort", Some(effort.clone()));
+        }
+        if let Some(schema) = &self.output_schema {
+            flag("--json-schema", Some(schema.to_string()));
+        }
+        for (name, value) in &self.extra_args {
+            let name = if name.starts_with("--") {
+                name.clone()
+            } else {
+                format!("--{name}")
+            };
+            match value {
+                Some(value) if value.starts_with('-') => flag(&format!("{name}={value}"), None),
+                other => flag(&name, other.clone()),
+            }
+        }
+        args.push("--input-format".into());
+        args.push("stream-json".into());
+
+        let mut env = vec![("CLAUDE_CODE_ENTRYPOINT".to_string(), ENTRYPOINT.to_string())];
+        env.extend(self.env.iter().cloned());
+        let reads_state_set = self
+            .env
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("CLAUDE_CODE_SDK_READS_SESSION_STATE"));
+        if !reads_state_set {
+            env.push(("CLAUDE_CODE_SDK_READS_SESSION_STATE".into(), "1".into()));
+        }
+        if let Some(cwd) = &self.cwd {
+            env.push(("PWD".into(), cwd.display().to_string()));
+        }
+        LaunchSpec {
+            cli_path: self.cli_path.clone(),
+            args,
+            env,
+            env_remove: self.env_remove.clone(),
+            cwd: self.cwd.clone(),
+        }
+    }
+
+    /// `{"mcpServers": {...}}`: in-process servers as `{"type":"sdk","name":…}` (their key is
+    /// their name, which is what the CLI's `mcp__{key}__` prefix uses), external ones as given.
+    fn mcp_config(&self) -> Option<Value> {
+        if self.servers.is_empty() && self.external_servers.is_empty() {
+            return None;
+        }
+        let mut servers = Map::new();
+        for (name, server) in &self.external_servers {
+            servers.insert(name.clone(), server.to_json());
+        }
+        for server in &self.servers {
+            servers.insert(
+                server.name().to_string(),
+                json!({"type": "sdk", "name": server.name()}),
+            );
+        }
+        Some(json!({"mcpServers": servers}))
+    }
+
+    /// Checks the options before launching: state every tool needs is registered, names are
+    /// unique across in-process and external servers.
+    pub(crate) fn validate(&self) -> crate::Result<()> {
+        for server in &self.servers {
+            server
+                .check_state()
+                .map_err(|e| crate::Error::InvalidOptions(e.to_string()))?;
+            if self.external_servers.contains_key(server.name()) {
+                return Err(crate::Error::InvalidOptions(format!(
+                    "`{}` names both an in-process and an external MCP server",
+                    server.name()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The body of the host's `initialize` request, and the hook callbacks by id.
+    pub(crate) fn initialize_request(&self) -> (Value, Vec<crate::hooks::HookCallback>) {
+        let mut callbacks = Vec::new();
+        let mut body = Map::new();
+        body.insert("subtype".into(), json!("initialize"));
+        if self.hooks.is_empty() {
+            body.insert("hooks".into(), Value::Null);
+        } else {
+            let mut hooks = Map::new();
+            for (event, matchers) in &self.hooks {
+                let entries: Vec<Value> = matchers
+                    .iter()
+                    .map(|matcher| {
+                        let ids: Vec<String> = matcher
+                            .callbacks
+                            .iter()
+                            .map(|callback| {
+                                callbacks.push(callback.clone());
+                                format!("hook_{}", callbacks.len() - 1)
+                            })
+                            .collect();
+                        let mut entry = json!({"matcher": matcher.matcher, "hookCallbackIds": ids});
+                        if let Some(timeout) = matcher.timeout_secs {
+                            entry["timeout"] = json!(timeout);
+                        }
+                        entry
+                    })
+                    .collect();
+                hooks.insert(event.clone(), Value::Array(entries));
+            }
+            body.insert("hooks".into(), Value::Object(hooks));
+        }
+        if !self.agents.is_empty() {
+            let agents: Map<String, Value> = self
+                .agents
+                .iter()
+                .map(|(name, agent)| {
+                    let mut definition =
+                        json!({"description": agent.description, "prompt": agent.prompt});
+                    if let Some(tools) = &agent.tools {
+                        definition["tools"] = json!(tools);
+                    }
+                    if let Some(model) = &agent.model {
+                        definition["model"] = json!(model);
+                    }
+                    (name.clone(), definition)
+                })
+                .collect();
+            body.insert("agents".into(), Value::Object(agents));
+        }
+        (Value::Object(body), callbacks)
+    }
+}
