@@ -437,6 +437,10 @@ fn merge_nullable_union(object: &mut Map<String, Value>) {
         (None, Some(Value::Array(_))) => "anyOf",
         _ => return,
     };
+    // The outer `anyOf` is replaced; an outer `oneOf` would shadow the inner one.
+    if combinator == "oneOf" && object.contains_key("oneOf") {
+        return;
+    }
     let Some(Value::Array(mut branches)) = object.remove("anyOf") else {
         return;
     };

@@ -566,6 +566,37 @@ fn make_claude_safe_rewrites_foreign_schemas() {
     );
 }
 
+#[test]
+fn make_claude_safe_folds_optional_documented_enums() {
+    let mut schema = json!({
+        "description": "Pick one",
+        "anyOf": [
+            {"description": "The type's doc", "oneOf": [
+                {"type": "string", "enum": ["b"]},
+                {"type": "string", "const": "a", "description": "First\n\n  letter"}
+            ]},
+            {"type": "null"}
+        ]
+    });
+    make_claude_safe(&mut schema);
+    assert_eq!(
+        schema,
+        json!({
+            "type": ["string", "null"],
+            "enum": ["b", "a", null],
+            "description": "Pick one\n- a: First letter"
+        })
+    );
+    // A oneOf that is not a unit enum is left alone (the null joins it).
+    let mut schema =
+        json!({"anyOf": [{"oneOf": [{"type": "object"}, {"const": "x"}]}, {"type": "null"}]});
+    make_claude_safe(&mut schema);
+    assert_eq!(
+        schema,
+        json!({"oneOf": [{"type": "object"}, {"const": "x"}, {"type": "null"}]})
+    );
+}
+
 #[derive(Deserialize, Serialize, JsonSchema)]
 struct Tree {
     label: String,
