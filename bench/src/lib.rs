@@ -1,0 +1,31 @@
+//! Benchmarks of claude-tools (issue 5): the shared pieces of the bench binaries.
+//!
+//! - [`stats`]: percentiles, medians and the per-run statistics the fake CLI writes.
+//! - [`procfs`]: CPU time and memory of a process read from `/proc`, CPU pinning, a monotonic clock.
+//! - [`wire`]: the borrowed envelope types the fake CLI and the hand-written floor parse.
+//!
+//! The binaries: `ct-bench` (the harness), `ct-bench-fake-cli` (the fast fake Claude Code CLI),
+//! `ct-bench-floor` (a hand-written responder with no framework), `ct-bench-pingpong` (a raw pipe
+//! ping-pong) and `ct-bench-claude-tools` (the claude-tools driver, feature `claude-tools`).
+
+pub mod procfs;
+pub mod stats;
+pub mod wire;
+
+/// Environment variables the fake CLI (and the ping-pong) read; the drivers pass their environment on.
+pub mod env {
+    /// Where the fake CLI writes its JSON statistics ([`crate::stats::RunStats`]).
+    pub const STATS: &str = "CT_BENCH_STATS";
+    /// Number of sequential calls (and of calls in the concurrent phase unless [`CONC_N`] is set).
+    pub const N: &str = "CT_BENCH_N";
+    /// Number of calls in flight in the concurrent phase.
+    pub const K: &str = "CT_BENCH_K";
+    /// Number of calls in the concurrent phase (default: [`N`]).
+    pub const CONC_N: &str = "CT_BENCH_CONC_N";
+    /// Sample the host's RSS every this many sequential calls (0: only at the end).
+    pub const RSS_EVERY: &str = "CT_BENCH_RSS_EVERY";
+    /// Pin the fake CLI (the CLI side) to this CPU.
+    pub const CLI_CPU: &str = "CT_BENCH_CLI_CPU";
+    /// `--version` output of the fake CLI.
+    pub const VERSION_TEXT: &str = "2.1.330 (Claude Code)";
+}

@@ -1,0 +1,2 @@
+//! `ct-bench`: the harness (placeholder until the harness lands).
+fn main() {}
