@@ -22,6 +22,7 @@
 pub mod error;
 pub mod hooks;
 pub mod mcp;
+pub mod message;
 pub mod options;
 pub mod permission;
 pub mod schema;
