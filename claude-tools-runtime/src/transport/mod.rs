@@ -67,6 +67,8 @@ pub struct LaunchSpec {
 
 pub mod framing;
 pub mod memory;
+pub mod process;
 
 pub use framing::{DEFAULT_MAX_LINE_SIZE, LineReader};
 pub use memory::{MemoryCli, MemoryTransport};
+pub use process::{CliSearch, ProcessTransport, find_cli};

@@ -1,0 +1,556 @@
+//! The Claude Code CLI as a child process: discovery, spawn, stderr capture, kill on drop.
+
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use tokio::io::AsyncWrite;
+use tokio::process::{Child, ChildStderr, ChildStdin, Command};
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+
+use super::framing::LineReader;
+use super::{BoxFuture, Connection, ExitInfo, LaunchSpec, ProcessHandle, Transport};
+use crate::error::{Error, Result};
+
+/// The environment variable naming the CLI executable.
+pub const CLI_PATH_ENV: &str = "CLAUDE_CODE_CLI";
+
+/// Lines of stderr kept for error reports.
+const TAIL_MAX_LINES: usize = 50;
+/// Bytes of stderr kept for error reports.
+const TAIL_MAX_BYTES: usize = 8 * 1024;
+/// The longest stderr line passed on whole; longer ones are reported as dropped.
+const STDERR_MAX_LINE: usize = 64 * 1024;
+/// How long the exit report waits for stderr to reach its end after the process exited
+/// (a grandchild may still hold the pipe).
+const STDERR_GRACE: Duration = Duration::from_secs(2);
+
+#[cfg(windows)]
+const EXE: &str = "claude.exe";
+#[cfg(not(windows))]
+const EXE: &str = "claude";
+
+/// A callback for each line the CLI writes to stderr.
+pub type StderrLineCallback = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Launches the CLI as a child process.
+///
+/// The executable is [`LaunchSpec::cli_path`] if set, else what [`CliSearch`] finds. The process is
+/// started without a shell, with piped stdin, stdout and stderr, the inherited environment plus
+/// [`LaunchSpec::env`] minus [`LaunchSpec::env_remove`] (and always minus `CLAUDECODE`, which makes
+/// the CLI believe it runs nested in another Claude Code). It is killed when its
+/// [`ProcessHandle`] is dropped and always reaped. Each stderr line is logged at debug level
+/// (target `claude_tools::cli_stderr`), kept in a bounded tail for error reports (the last 50
+/// lines, at most 8 KiB) and passed to the optional callback.
+///
+/// Must be connected from within a tokio runtime.
+#[derive(Clone, Default)]
+pub struct ProcessTransport {
+    search: Option<CliSearch>,
+    stderr: Option<StderrLineCallback>,
+}
+
+impl fmt::Debug for ProcessTransport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ProcessTransport")
+            .field("search", &self.search)
+            .field("stderr", &self.stderr.as_ref().map(|_| "Fn(&str)"))
+            .finish()
+    }
+}
+
+impl ProcessTransport {
+    /// Discovers the CLI from this process's environment ([`CliSearch::from_env`]).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Searches `search` instead of this process's environment.
+    pub fn with_search(mut self, search: CliSearch) -> Self {
+        self.search = Some(search);
+        self
+    }
+
+    /// Calls `callback` with each line the CLI writes to stderr (without its line ending). A
+    /// panicking callback is logged and does not stop the capture.
+    pub fn stderr_callback(mut self, callback: StderrLineCallback) -> Self {
+        self.stderr = Some(callback);
+        self
+    }
+}
+
+impl Transport for ProcessTransport {
+    fn connect(self: Box<Self>, launch: LaunchSpec) -> BoxFuture<'static, Result<Connection>> {
+        Box::pin(async move {
+            let ProcessTransport { search, stderr } = *self;
+            let explicit = launch.cli_path.clone();
+            let path = tokio::task::spawn_blocking(move || {
+                search
+                    .unwrap_or_else(CliSearch::from_env)
+                    .find(explicit.as_deref())
+            })
+            .await
+            .map_err(|e| Error::Io(std::io::Error::other(e)))??;
+            spawn(path, &launch, stderr)
+        })
+    }
+}
+
+/// Starts `path` as described by `launch`.
+fn spawn(
+    path: PathBuf,
+    launch: &LaunchSpec,
+    callback: Option<StderrLineCallback>,
+) -> Result<Connection> {
+    if let Some(cwd) = &launch.cwd
+        && !cwd.is_dir()
+    {
+        return Err(Error::InvalidOptions(format!(
+            "the working directory {} is not a directory",
+            cwd.display()
+        )));
+    }
+    let mut command = Command::new(&path);
+    command
+        .args(&launch.args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    for name in &launch.env_remove {
+        command.env_remove(name);
+    }
+    command.envs(launch.env.iter().map(|(name, value)| (name, value)));
+    command.env_remove("CLAUDECODE");
+    if let Some(cwd) = &launch.cwd {
+        command.current_dir(cwd);
+    }
+    // Names only: values may be credentials, and arguments may carry MCP headers.
+    tracing::debug!(
+        cli = %path.display(),
+        args = launch.args.len(),
+        env = ?launch.env.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>(),
+        env_remove = ?launch.env_remove,
+        cwd = ?launch.cwd,
+        "starting the Claude Code CLI"
+    );
+    let mut child = command.spawn().map_err(|source| Error::Spawn {
+        path: path.clone(),
+        source,
+    })?;
+    let pid = child.id();
+    let (Some(stdin), Some(stdout), Some(stderr)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        // Cannot happen: all three were asked to be piped. The child is killed on drop.
+        return Err(Error::Protocol {
+            message: "the CLI's pipes were not set up".into(),
+        });
+    };
+    tracing::debug!(pid, "the Claude Code CLI started");
+
+    let tail = Arc::new(Mutex::new(Tail::default()));
+    let pump = tokio::spawn(pump_stderr(stderr, Arc::clone(&tail), callback));
+    let kill = CancellationToken::new();
+    let (exit_tx, exit_rx) = watch::channel(None);
+    tokio::spawn(reap(child, pump, kill.clone(), Arc::clone(&tail), exit_tx));
+
+    Ok(Connection {
+        reader: Box::pin(stdout),
+        writer: Box::pin(Stdin(Some(stdin))),
+        process: Box::new(ChildProcess {
+            pid,
+            kill,
+            exit: exit_rx,
+            tail,
+        }),
+    })
+}
+
+/// The CLI's stdin: shutting it down closes the pipe (as dropping it does), so the CLI sees the
+/// end of its input.
+struct Stdin(Option<ChildStdin>);
+
+impl Stdin {
+    fn open(&mut self) -> std::io::Result<Pin<&mut ChildStdin>> {
+        match &mut self.0 {
+            Some(stdin) => Ok(Pin::new(stdin)),
+            None => Err(std::io::Error::new(
+                std::io::ErrorKind::BrokenPipe,
+                "the CLI's stdin is closed",
+            )),
+        }
+    }
+}
+
+impl AsyncWrite for Stdin {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        self.open()?.poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        self.open()?.poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.0.as_ref().is_some_and(AsyncWrite::is_write_vectored)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        match &mut self.0 {
+            Some(stdin) => Pin::new(stdin).poll_flush(cx),
+            None => Poll::Ready(Ok(())),
+        }
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        if let Some(stdin) = &mut self.0 {
+            std::task::ready!(Pin::new(stdin).poll_flush(cx))?;
+        }
+        self.0 = None;
+        Poll::Ready(Ok(()))
+    }
+}
+
+/// Waits for the child (killing it when asked), then publishes how it ended.
+async fn reap(
+    mut child: Child,
+    pump: tokio::task::JoinHandle<()>,
+    kill: CancellationToken,
+    tail: Arc<Mutex<Tail>>,
+    exit: watch::Sender<Option<ExitInfo>>,
+) {
+    let status = tokio::select! {
+        status = child.wait() => status,
+        () = kill.cancelled() => {
+            // Fails only when it has exited already, which `wait` then reports.
+            let _ = child.start_kill();
+            child.wait().await
+        }
+    };
+    let code = match status {
+        Ok(status) => {
+            tracing::debug!(%status, "the Claude Code CLI exited");
+            status.code()
+        }
+        Err(error) => {
+            tracing::warn!(%error, "could not wait for the Claude Code CLI");
+            None
+        }
+    };
+    // Let the stderr pump drain what the process wrote last.
+    let abort = pump.abort_handle();
+    if tokio::time::timeout(STDERR_GRACE, pump).await.is_err() {
+        abort.abort();
+    }
+    let stderr_tail = lock(&tail).text();
+    exit.send_replace(Some(ExitInfo { code, stderr_tail }));
+}
+
+/// Reads stderr line by line until its end: log, tail, callback.
+async fn pump_stderr(
+    stderr: ChildStderr,
+    tail: Arc<Mutex<Tail>>,
+    callback: Option<StderrLineCallback>,
+) {
+    let mut lines = LineReader::with_max_line_size(stderr, STDERR_MAX_LINE);
+    loop {
+        let dropped;
+        let line = match lines.next_line().await {
+            Ok(Some(bytes)) => String::from_utf8_lossy(bytes),
+            Ok(None) => return,
+            Err(Error::LineTooLong { limit }) => {
+                dropped = format!("[a stderr line longer than {limit} bytes was dropped]");
+                dropped.as_str().into()
+            }
+            Err(error) => {
+                tracing::debug!(%error, "stopped reading the CLI's stderr");
+                return;
+            }
+        };
+        tracing::debug!(target: "claude_tools::cli_stderr", "{line}");
+        lock(&tail).push(&line);
+        if let Some(callback) = &callback {
+            let call = std::panic::AssertUnwindSafe(|| callback(&line));
+            if std::panic::catch_unwind(call).is_err() {
+                tracing::warn!("the stderr callback panicked");
+            }
+        }
+    }
+}
+
+fn lock(tail: &Mutex<Tail>) -> std::sync::MutexGuard<'_, Tail> {
+    tail.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The last lines of stderr, bounded in lines and bytes.
+#[derive(Debug, Default)]
+struct Tail {
+    lines: VecDeque<String>,
+    bytes: usize,
+}
+
+impl Tail {
+    fn push(&mut self, line: &str) {
+        let mut end = line.len().min(TAIL_MAX_BYTES);
+        while !line.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.bytes += end;
+        self.lines.push_back(line[..end].to_owned());
+        while self.lines.len() > TAIL_MAX_LINES || self.bytes > TAIL_MAX_BYTES {
+            match self.lines.pop_front() {
+                Some(old) => self.bytes -= old.len(),
+                None => break,
+            }
+        }
+    }
+
+    fn text(&self) -> String {
+        let mut text = String::with_capacity(self.bytes + self.lines.len());
+        for (i, line) in self.lines.iter().enumerate() {
+            if i > 0 {
+                text.push('\n');
+            }
+            text.push_str(line);
+        }
+        text
+    }
+}
+
+/// The [`ProcessHandle`] of a spawned CLI.
+struct ChildProcess {
+    pid: Option<u32>,
+    kill: CancellationToken,
+    exit: watch::Receiver<Option<ExitInfo>>,
+    tail: Arc<Mutex<Tail>>,
+}
+
+impl ProcessHandle for ChildProcess {
+    fn wait(&mut self) -> BoxFuture<'_, ExitInfo> {
+        Box::pin(async move {
+            match self.exit.wait_for(Option::is_some).await {
+                Ok(exit) => exit.clone().unwrap_or_default(),
+                // The reaper is gone (its runtime shut down): the child was killed on drop.
+                Err(_) => ExitInfo {
+                    code: None,
+                    stderr_tail: lock(&self.tail).text(),
+                },
+            }
+        })
+    }
+
+    fn kill(&mut self) {
+        if self.exit.borrow().is_none() {
+            tracing::debug!(pid = self.pid, "killing the Claude Code CLI");
+            self.kill.cancel();
+        }
+    }
+
+    fn stderr_tail(&self) -> String {
+        lock(&self.tail).text()
+    }
+}
+
+impl Drop for ChildProcess {
+    fn drop(&mut self) {
+        // The reaper kills it (if it still runs) and waits for it: no zombie.
+        self.kill.cancel();
+    }
+}
+
+/// Where to look for the CLI executable. [`CliSearch::from_env`] reads this process's
+/// environment; tests and embedders can fill the fields themselves.
+///
+/// Order: the explicit path ([`LaunchSpec::cli_path`]), then `CLAUDE_CODE_CLI`, then `claude` in
+/// `PATH`, then `node_modules/.bin/claude` and `.cache/claude-cli/node_modules/.bin/claude` in the
+/// working directory and each of its ancestors, then `~/.claude/local/claude`,
+/// `~/.npm-global/bin/claude`, `/usr/local/bin/claude`, `~/.local/bin/claude`,
+/// `~/node_modules/.bin/claude` and `~/.yarn/bin/claude`.
+///
+/// An explicit path or `CLAUDE_CODE_CLI` is authoritative: when it does not name an executable
+/// file, the search fails rather than silently run another CLI. A name without a directory
+/// (`claude-2`) is looked up in `PATH`; a relative path is taken from the current directory.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CliSearch {
+    /// The value of `CLAUDE_CODE_CLI`.
+    pub env_cli: Option<OsString>,
+    /// The value of `PATH`.
+    pub path: Option<OsString>,
+    /// The directory project-local installs are searched upward from.
+    pub cwd: Option<PathBuf>,
+    /// The home directory.
+    pub home: Option<PathBuf>,
+    /// System-wide locations (`/usr/local/bin/claude` on Unix), searched between the home ones.
+    pub system: Vec<PathBuf>,
+}
+
+impl CliSearch {
+    /// The search this process's environment describes.
+    pub fn from_env() -> Self {
+        let home = std::env::var_os("HOME")
+            .or_else(|| std::env::var_os("USERPROFILE"))
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from);
+        Self {
+            env_cli: std::env::var_os(CLI_PATH_ENV).filter(|v| !v.is_empty()),
+            path: std::env::var_os("PATH"),
+            cwd: std::env::current_dir().ok(),
+            home,
+            system: if cfg!(unix) {
+                vec![PathBuf::from("/usr/local/bin/claude")]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// The CLI to run: `explicit` if given, else the first executable found.
+    ///
+    /// Fails with [`Error::CliNotFound`] listing every path looked at, in order. Touches the file
+    /// system (blocking).
+    pub fn find(&self, explicit: Option<&Path>) -> Result<PathBuf> {
+        let mut searched = Vec::new();
+        if let Some(explicit) = explicit {
+            return self.find_named(explicit.as_os_str(), &mut searched);
+        }
+        if let Some(name) = self.env_cli.as_deref().filter(|v| !v.is_empty()) {
+            return self.find_named(name, &mut searched);
+        }
+        if let Some(found) = self.in_path(OsString::from(EXE).as_os_str(), &mut searched) {
+            return Ok(found);
+        }
+        if let Some(cwd) = &self.cwd {
+            for dir in cwd.ancestors() {
+                for candidate in [
+                    dir.join("node_modules").join(".bin").join(EXE),
+                    dir.join(".cache/claude-cli/node_modules/.bin").join(EXE),
+                ] {
+                    if let Some(found) = check(candidate, &mut searched) {
+                        return Ok(found);
+                    }
+                }
+            }
+        }
+        let home = |rel: &str| self.home.as_ref().map(|h| h.join(rel).join(EXE));
+        let candidates = [home(".claude/local"), home(".npm-global/bin")]
+            .into_iter()
+            .flatten()
+            .chain(self.system.iter().cloned())
+            .chain(
+                [
+                    home(".local/bin"),
+                    home("node_modules/.bin"),
+                    home(".yarn/bin"),
+                ]
+                .into_iter()
+                .flatten(),
+            );
+        for candidate in candidates {
+            if let Some(found) = check(candidate, &mut searched) {
+                return Ok(found);
+            }
+        }
+        Err(Error::CliNotFound { searched })
+    }
+
+    /// An explicit name or path: authoritative.
+    fn find_named(&self, name: &std::ffi::OsStr, searched: &mut Vec<PathBuf>) -> Result<PathBuf> {
+        let path = Path::new(name);
+        let bare = path.components().count() == 1 && path.parent() == Some(Path::new(""));
+        let found = if bare && !path.is_absolute() {
+            self.in_path(name, searched)
+        } else {
+            let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+            check(absolute, searched)
+        };
+        found.ok_or_else(|| Error::CliNotFound {
+            searched: std::mem::take(searched),
+        })
+    }
+
+    /// `name` in each `PATH` directory.
+    fn in_path(&self, name: &std::ffi::OsStr, searched: &mut Vec<PathBuf>) -> Option<PathBuf> {
+        let path = self.path.as_ref()?;
+        for dir in std::env::split_paths(path) {
+            if dir.as_os_str().is_empty() {
+                continue;
+            }
+            let dir = std::path::absolute(&dir).unwrap_or(dir);
+            if let Some(found) = check(dir.join(name), searched) {
+                return Some(found);
+            }
+        }
+        None
+    }
+}
+
+/// `candidate` if it is an executable file; records it as searched either way.
+fn check(candidate: PathBuf, searched: &mut Vec<PathBuf>) -> Option<PathBuf> {
+    if is_executable(&candidate) {
+        return Some(candidate);
+    }
+    if !searched.contains(&candidate) {
+        searched.push(candidate);
+    }
+    None
+}
+
+fn is_executable(path: &Path) -> bool {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.is_file() && meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        meta.is_file()
+    }
+}
+
+/// The CLI this process would launch: [`CliSearch::from_env`] with an optional explicit path.
+pub fn find_cli(explicit: Option<&Path>) -> Result<PathBuf> {
+    CliSearch::from_env().find(explicit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tail_keeps_the_last_lines_within_bounds() {
+        let mut tail = Tail::default();
+        for i in 1..=60 {
+            tail.push(&format!("line {i}"));
+        }
+        let expected: Vec<String> = (11..=60).map(|i| format!("line {i}")).collect();
+        assert_eq!(tail.text(), expected.join("\n"));
+
+        let mut tail = Tail::default();
+        tail.push("first");
+        tail.push(&"é".repeat(5000)); // 10,000 bytes: cut to 8 KiB at a char boundary
+        assert_eq!(tail.lines.len(), 1);
+        assert_eq!(tail.text(), "é".repeat(4096));
+        tail.push("last");
+        assert_eq!(tail.text(), "last");
+    }
+}
