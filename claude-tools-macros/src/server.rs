@@ -145,6 +145,8 @@ fn expand_server(item: &ItemStruct, args: &ServerArgs, valid: bool) -> TokenStre
             const INSTRUCTIONS: ::core::option::Option<&'static str> = #instructions;
         }
 
+        // Generated for every server; a program may use only one of the two.
+        #[allow(dead_code)]
         impl #ident {
             #[doc = #server_doc]
             #[must_use]

@@ -16,21 +16,22 @@
 //!   [`hooks`].
 //! - [`error`]: the one error type.
 
-// Temporary while the session engine waits for the message types: remove with its wiring.
-#![allow(dead_code)]
-
+pub mod client;
 pub mod error;
 pub mod hooks;
 pub mod mcp;
 pub mod message;
 pub mod options;
 pub mod permission;
+pub mod query;
 pub mod schema;
+pub mod stream;
 pub mod tool;
 pub mod transport;
 
 mod catch_unwind;
 mod protocol;
+mod session;
 
 pub use error::{Error, Result};
 

@@ -31,12 +31,29 @@ pub use claude_tools_runtime::tool::{
     Content, Image, Input, IntoToolResult, Json, ServerBuildError, State, ToolCall, ToolContext,
     ToolDef, ToolDefBuilder, ToolError, ToolParam, ToolResult, ToolServer,
 };
-pub use claude_tools_runtime::{mcp, schema, tool as tools};
+pub use claude_tools_runtime::{
+    Error, Result, hooks, mcp, message, options, permission, schema, tool as tools, transport,
+};
+
+pub use claude_tools_runtime::client::Client;
+pub use claude_tools_runtime::hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
+pub use claude_tools_runtime::message::{
+    AssistantMessage, ContentBlock, Message, ResultMessage, SystemMessage, UserInput, UserMessage,
+};
+pub use claude_tools_runtime::options::{
+    AgentDefinition, ExternalServer, Options, PermissionMode, SettingSource, SystemPrompt,
+};
+pub use claude_tools_runtime::permission::{
+    PermissionDecision, PermissionRequest, PermissionUpdate,
+};
+pub use claude_tools_runtime::query::{Prompt, query, query_with};
+pub use claude_tools_runtime::stream::MessageStream;
 
 /// The names most tool code needs: `use claude_tools::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Content, Image, Input, Json, State, ToolContext, ToolError, ToolResult, ToolServer, tool,
+        Client, Content, HookEvent, HookMatcher, HookOutput, Image, Input, Json, Message, Options,
+        PermissionDecision, State, ToolContext, ToolError, ToolResult, ToolServer, query, tool,
         tool_server,
     };
 }

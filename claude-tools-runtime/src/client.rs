@@ -1,0 +1,191 @@
+//! [`Client`]: a persistent, multi-prompt session with the CLI.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::error::{Error, Result};
+use crate::message::{Message, UserInput};
+use crate::options::{Options, PermissionMode};
+use crate::session::{MessageReceiver, Shared};
+use crate::transport::{ExitInfo, ProcessTransport, Transport};
+
+/// How long [`Client::disconnect`] waits for the CLI to exit before killing it.
+const DISCONNECT_GRACE: Duration = Duration::from_secs(10);
+
+/// The transport for a CLI found on this machine, with the options' stderr callback.
+pub(crate) fn process_transport(options: &Options) -> ProcessTransport {
+    let transport = ProcessTransport::new();
+    match &options.stderr {
+        Some(callback) => transport.stderr_callback(callback.clone()),
+        None => transport,
+    }
+}
+
+/// Launches the CLI, starts serving it, and sends the host's `initialize`.
+pub(crate) async fn open(
+    options: &Options,
+    transport: Box<dyn Transport>,
+) -> Result<(Arc<Shared>, MessageReceiver, Value)> {
+    options.validate()?;
+    let connection = transport.connect(options.launch_spec()).await?;
+    let (shared, messages) = Shared::start(options, connection);
+    let (initialize, _) = options.initialize_request();
+    match shared.request(initialize).await {
+        Ok(info) => Ok((shared, messages, info)),
+        Err(error) => {
+            shared.shutdown();
+            Err(error)
+        }
+    }
+}
+
+/// A session with the Claude Code CLI that stays open across prompts.
+///
+/// ```no_run
+/// use claude_tools_runtime::client::Client;
+/// use claude_tools_runtime::options::Options;
+///
+/// # async fn run() -> claude_tools_runtime::Result<()> {
+/// let mut client = Client::connect(Options::new().max_turns(3)).await?;
+/// client.query("What is 2 + 2?").await?;
+/// for message in client.receive_response().await? {
+///     println!("{message:?}");
+/// }
+/// client.disconnect().await?;
+/// # Ok(())
+/// # }
+/// ```
+///
+/// The CLI's stdin stays open until [`Client::disconnect`] (or drop, which kills the CLI), so
+/// tools, hooks and the permission callback are served for as long as the client lives.
+pub struct Client {
+    shared: Arc<Shared>,
+    messages: MessageReceiver,
+    server_info: Value,
+}
+
+impl Client {
+    /// Launches the CLI found on this machine (see [`ProcessTransport`]) and connects.
+    pub async fn connect(options: Options) -> Result<Self> {
+        let transport = process_transport(&options);
+        Self::connect_with(options, transport).await
+    }
+
+    /// Connects through any transport (e.g. an in-memory one in tests).
+    pub async fn connect_with(
+        options: Options,
+        transport: impl Transport + 'static,
+    ) -> Result<Self> {
+        let (shared, messages, server_info) = open(&options, Box::new(transport)).await?;
+        Ok(Self {
+            shared,
+            messages,
+            server_info,
+        })
+    }
+
+    /// The CLI's answer to `initialize` (commands, models, account, version…).
+    pub fn server_info(&self) -> &Value {
+        &self.server_info
+    }
+
+    /// Sends a prompt. Read the answer with [`Client::next_message`] or
+    /// [`Client::receive_response`].
+    pub async fn query(&mut self, prompt: impl Into<String>) -> Result<()> {
+        self.send(UserInput::text(prompt)).await
+    }
+
+    /// Sends a user message (text, images, or any content blocks).
+    pub async fn send(&mut self, input: UserInput) -> Result<()> {
+        self.shared.send_user(&input.to_message("default"))
+    }
+
+    /// The next message from the CLI; `None` once it has exited.
+    pub async fn next_message(&mut self) -> Option<Result<Message>> {
+        self.messages.recv().await
+    }
+
+    /// Every message up to and including the next `result`.
+    pub async fn receive_response(&mut self) -> Result<Vec<Message>> {
+        let mut messages = Vec::new();
+        while let Some(message) = self.messages.recv().await {
+            let message = message?;
+            let done = matches!(message, Message::Result(_));
+            messages.push(message);
+            if done {
+                return Ok(messages);
+            }
+        }
+        Err(Error::Closed)
+    }
+
+    /// Interrupts the current turn; returns the CLI's receipt (`{"still_queued": [...]}`).
+    pub async fn interrupt(&self) -> Result<Value> {
+        self.shared.request(json!({"subtype": "interrupt"})).await
+    }
+
+    /// Switches the model for the next turns (`None`: the default model).
+    pub async fn set_model(&self, model: Option<&str>) -> Result<Value> {
+        self.shared
+            .request(json!({"subtype": "set_model", "model": model}))
+            .await
+    }
+
+    /// Switches the permission mode.
+    pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<Value> {
+        self.shared
+            .request(json!({"subtype": "set_permission_mode", "mode": mode.as_str()}))
+            .await
+    }
+
+    /// The status of every MCP server (`{"mcpServers": [...]}`; empty before the first turn).
+    pub async fn mcp_status(&self) -> Result<Value> {
+        self.shared.request(json!({"subtype": "mcp_status"})).await
+    }
+
+    /// How the context window is used.
+    pub async fn context_usage(&self) -> Result<Value> {
+        self.shared
+            .request(json!({"subtype": "get_context_usage"}))
+            .await
+    }
+
+    /// Rewinds files to their state at a user message (needs file checkpointing).
+    pub async fn rewind_files(&self, user_message_id: &str) -> Result<Value> {
+        self.shared
+            .request(json!({"subtype": "rewind_files", "user_message_id": user_message_id}))
+            .await
+    }
+
+    /// Sends any other control request (`{"subtype": ..., ...}`) and returns the CLI's answer.
+    pub async fn control_request(&self, body: Value) -> Result<Value> {
+        self.shared.request(body).await
+    }
+
+    /// Closes the CLI's stdin and waits for it to exit (killing it after 10 s).
+    pub async fn disconnect(self) -> Result<ExitInfo> {
+        self.shared.close_input();
+        let exit = match tokio::time::timeout(DISCONNECT_GRACE, self.shared.wait_exit()).await {
+            Ok(exit) => exit,
+            Err(_) => {
+                self.shared.shutdown();
+                self.shared.wait_exit().await
+            }
+        };
+        Ok(exit)
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        self.shared.shutdown();
+    }
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client").finish_non_exhaustive()
+    }
+}

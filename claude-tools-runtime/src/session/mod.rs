@@ -1,0 +1,249 @@
+//! The session engine: one CLI process, served concurrently.
+//!
+//! - [`reader`] reads the CLI's stdout from the first byte, classifies each line once and
+//!   dispatches it: answers to the host's requests go to their waiters, each request of the CLI
+//!   runs in its own task keyed by `request_id` (so a slow tool never delays anything else), and
+//!   messages go to the user's stream through an unbounded queue (the reader never blocks on a
+//!   slow consumer, which is how the Python SDK once deadlocked).
+//! - [`handlers`] answers the CLI's requests (`mcp_message`, `can_use_tool`, `hook_callback`).
+//! - [`writer`] is the one task that writes to the CLI's stdin.
+//! - [`run`] decides when a run has ended, so stdin is closed neither too early nor never.
+
+mod handlers;
+mod reader;
+pub(crate) mod run;
+mod writer;
+
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::task::AbortHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::error::{Error, Result};
+use crate::hooks::HookCallback;
+use crate::mcp::McpRouter;
+use crate::message::Message;
+use crate::options::{DEFAULT_CONTROL_TIMEOUT, Options};
+use crate::permission::CanUseTool;
+use crate::protocol::{self, ControlFailure};
+use crate::transport::{Connection, ExitInfo};
+use run::RunProgress;
+use writer::Outgoing;
+
+/// The user's end of the message queue.
+pub(crate) type MessageReceiver = mpsc::UnboundedReceiver<Result<Message>>;
+
+/// A request of the CLI being handled.
+struct InFlight {
+    cancellation: CancellationToken,
+    task: AbortHandle,
+}
+
+/// Forwards what an in-process server emits on its own (progress notifications) to the CLI, as
+/// the official TypeScript SDK does: a host→CLI `mcp_message` request, which the CLI merely
+/// acknowledges (the acknowledgement matches no waiter and is dropped).
+fn server_notifier(
+    server: &str,
+    out: mpsc::UnboundedSender<Outgoing>,
+    counter: Arc<AtomicU64>,
+    id_salt: u32,
+) -> crate::mcp::Notifier {
+    let server = server.to_string();
+    Arc::new(move |message: Value| {
+        let n = counter.fetch_add(1, Ordering::Relaxed);
+        let request_id = format!("req_mcp_{n}_{id_salt:08x}");
+        let body = serde_json::json!({"subtype": "mcp_message", "server_name": server, "message": message});
+        let _ = out.send(Outgoing::Line(protocol::line(&protocol::request(
+            &request_id,
+            body,
+        ))));
+    })
+}
+
+/// Everything the session's tasks share.
+pub(crate) struct Shared {
+    out: mpsc::UnboundedSender<Outgoing>,
+    /// The host's requests awaiting the CLI's answer, by request id.
+    pending: Mutex<HashMap<String, oneshot::Sender<Result<Value, ControlFailure>>>>,
+    /// The CLI's requests being handled, by request id.
+    inflight: Mutex<HashMap<String, InFlight>>,
+    routers: HashMap<String, McpRouter>,
+    can_use_tool: Option<CanUseTool>,
+    hooks: Vec<HookCallback>,
+    next_request: AtomicU64,
+    id_salt: u32,
+    control_timeout: Duration,
+    progress: watch::Sender<RunProgress>,
+    exit: watch::Sender<Option<ExitInfo>>,
+    input_closed: AtomicBool,
+    shutdown: CancellationToken,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding these locks cannot leave the maps inconsistent (single inserts and
+    // removes), so a poisoned lock is still usable.
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Shared {
+    /// Starts the reader and writer tasks on an open connection.
+    pub(crate) fn start(
+        options: &Options,
+        connection: Connection,
+    ) -> (Arc<Shared>, MessageReceiver) {
+        let (out, out_rx) = mpsc::unbounded_channel();
+        let (messages, messages_rx) = mpsc::unbounded_channel();
+        let (_, hooks) = options.initialize_request();
+        let id_salt = std::collections::hash_map::RandomState::new()
+            .build_hasher()
+            .finish() as u32;
+        let notifications = Arc::new(AtomicU64::new(1));
+        let routers = options
+            .servers
+            .iter()
+            .map(|server| {
+                let router = McpRouter::new(server.clone()).with_notifier(server_notifier(
+                    server.name(),
+                    out.clone(),
+                    notifications.clone(),
+                    id_salt,
+                ));
+                (server.name().to_string(), router)
+            })
+            .collect();
+        let shared = Arc::new(Shared {
+            out,
+            pending: Mutex::default(),
+            inflight: Mutex::default(),
+            routers,
+            can_use_tool: options.can_use_tool.clone(),
+            hooks,
+            next_request: AtomicU64::new(1),
+            id_salt,
+            control_timeout: options.control_timeout.unwrap_or(DEFAULT_CONTROL_TIMEOUT),
+            progress: watch::Sender::new(RunProgress::default()),
+            exit: watch::Sender::new(None),
+            input_closed: AtomicBool::new(false),
+            shutdown: CancellationToken::new(),
+        });
+        let Connection {
+            reader,
+            writer,
+            process,
+        } = connection;
+        tokio::spawn(writer::write_loop(out_rx, writer));
+        tokio::spawn(reader::read_loop(
+            shared.clone(),
+            reader,
+            process,
+            options.line_cap(),
+            messages,
+        ));
+        (shared, messages_rx)
+    }
+
+    /// Writes one frame to the CLI.
+    pub(crate) fn write(&self, frame: &Value) {
+        if self
+            .out
+            .send(Outgoing::Line(protocol::line(frame)))
+            .is_err()
+        {
+            tracing::debug!("the writer has stopped; dropping a frame for the CLI");
+        }
+    }
+
+    /// Writes a user message (one prompt) and counts it, so the run stays open for its result.
+    pub(crate) fn send_user(&self, message: &Value) -> Result<()> {
+        if self.input_closed.load(Ordering::Acquire) {
+            return Err(Error::Closed);
+        }
+        self.progress.send_modify(|p| p.prompts += 1);
+        self.write(message);
+        Ok(())
+    }
+
+    /// Closes the CLI's stdin (once); the CLI then finishes and exits.
+    pub(crate) fn close_input(&self) {
+        if !self.input_closed.swap(true, Ordering::AcqRel) {
+            let _ = self.out.send(Outgoing::CloseInput);
+        }
+    }
+
+    /// Stops everything: in-flight handlers are cancelled and the process is killed.
+    pub(crate) fn shutdown(&self) {
+        self.close_input();
+        self.shutdown.cancel();
+    }
+
+    /// Sends a request to the CLI and waits for its answer.
+    pub(crate) async fn request(&self, body: Value) -> Result<Value> {
+        let subtype = body
+            .get("subtype")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        if self.input_closed.load(Ordering::Acquire) {
+            return Err(Error::Closed);
+        }
+        let n = self.next_request.fetch_add(1, Ordering::Relaxed);
+        let request_id = format!("req_{n}_{:08x}", self.id_salt);
+        let (answer_tx, answer_rx) = oneshot::channel();
+        lock(&self.pending).insert(request_id.clone(), answer_tx);
+        self.write(&protocol::request(&request_id, body));
+        match tokio::time::timeout(self.control_timeout, answer_rx).await {
+            Ok(Ok(Ok(payload))) => Ok(payload),
+            Ok(Ok(Err(failure))) => Err(Error::Control {
+                subtype,
+                message: failure.message,
+                code: failure.code,
+            }),
+            Ok(Err(_)) => Err(self.gone_error()),
+            Err(_) => {
+                lock(&self.pending).remove(&request_id);
+                self.write(&protocol::cancel(&request_id));
+                Err(Error::Timeout {
+                    subtype,
+                    timeout: self.control_timeout,
+                })
+            }
+        }
+    }
+
+    /// The error for a waiter whose CLI is gone.
+    fn gone_error(&self) -> Error {
+        match &*self.exit.borrow() {
+            Some(exit) if !self.shutdown.is_cancelled() => Error::ProcessExited {
+                code: exit.code,
+                stderr_tail: exit.stderr_tail.clone(),
+            },
+            _ => Error::Closed,
+        }
+    }
+
+    /// A receiver of the run's progress.
+    pub(crate) fn progress(&self) -> watch::Receiver<RunProgress> {
+        self.progress.subscribe()
+    }
+
+    /// Waits for the process to end and returns how it ended.
+    pub(crate) async fn wait_exit(&self) -> ExitInfo {
+        let mut exit = self.exit.subscribe();
+        loop {
+            if let Some(info) = exit.borrow_and_update().clone() {
+                return info;
+            }
+            if exit.changed().await.is_err() {
+                return ExitInfo::default();
+            }
+        }
+    }
+}

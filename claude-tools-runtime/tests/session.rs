@@ -1,0 +1,651 @@
+//! The session engine against a scripted CLI (an in-memory transport): every test plays the
+//! CLI's side of the wire and asserts the exact JSON the host writes back.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use claude_tools_runtime::Error;
+use claude_tools_runtime::client::Client;
+use claude_tools_runtime::hooks::{HookEvent, HookMatcher, HookOutput};
+use claude_tools_runtime::message::Message;
+use claude_tools_runtime::options::Options;
+use claude_tools_runtime::permission::PermissionDecision;
+use claude_tools_runtime::query::query_with;
+use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder, ToolError, ToolServer};
+use claude_tools_runtime::transport::{MemoryCli, MemoryTransport};
+use serde_json::{Value, json};
+
+const WAIT: Duration = Duration::from_secs(5);
+
+/// What the tools saw, for assertions.
+#[derive(Default)]
+struct Log(Mutex<Vec<String>>);
+
+impl Log {
+    fn push(&self, entry: impl Into<String>) {
+        self.0.lock().unwrap().push(entry.into());
+    }
+    fn entries(&self) -> Vec<String> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+fn calc_server(log: Arc<Log>) -> ToolServer {
+    let mut add = ToolDefBuilder::new("add");
+    add.description("Add two integers").read_only(true);
+    add.input()
+        .property::<i64>("a", None, true)
+        .property::<i64>("b", None, true);
+    let mut slow = ToolDefBuilder::new("slow");
+    slow.input()
+        .property::<u64>("ms", None, true)
+        .property::<String>("tag", None, true);
+    ToolServer::new("calc", "1.0.0")
+        .with_shared_state(log)
+        .with_tool(add, |mut call: ToolCall| {
+            let a = call.take_argument("a").and_then(|v| v.as_i64());
+            let b = call.take_argument("b").and_then(|v| v.as_i64());
+            let log = call.state::<Log>();
+            let tool_use_id = call.context().tool_use_id().map(String::from);
+            async move {
+                if let (Some(log), Some(id)) = (log, tool_use_id) {
+                    log.push(format!("add {id}"));
+                }
+                match (a, b) {
+                    (Some(a), Some(b)) => Ok((a + b).to_string()),
+                    _ => Err(ToolError::new("a and b must be integers")),
+                }
+            }
+        })
+        .unwrap()
+        .with_tool(slow, |mut call: ToolCall| {
+            let ms = call
+                .take_argument("ms")
+                .and_then(|v| v.as_u64())
+                .unwrap_or(0);
+            let tag = call
+                .take_argument("tag")
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default();
+            let log = call.state::<Log>().unwrap();
+            let context = call.context().clone();
+            async move {
+                log.push(format!("start {tag}"));
+                tokio::select! {
+                    _ = tokio::time::sleep(Duration::from_millis(ms)) => {
+                        log.push(format!("done {tag}"));
+                        format!("slept {ms} ms")
+                    }
+                    _ = context.cancelled() => {
+                        log.push(format!("cancelled {tag}"));
+                        "cancelled".to_string()
+                    }
+                }
+            }
+        })
+        .unwrap()
+}
+
+/// The CLI's end of the wire, with timeouts so a broken host fails instead of hanging.
+struct Cli(MemoryCli);
+
+impl Cli {
+    async fn recv(&mut self) -> Value {
+        match tokio::time::timeout(WAIT, self.0.next_json()).await {
+            Ok(Ok(Some(value))) => value,
+            other => panic!("expected a line from the host, got {other:?}"),
+        }
+    }
+
+    async fn send(&mut self, value: Value) {
+        self.0.write_json(&value).await.unwrap();
+    }
+
+    /// Asserts the host writes nothing for `ms`.
+    async fn silent_for(&mut self, ms: u64) {
+        if let Ok(line) = tokio::time::timeout(Duration::from_millis(ms), self.0.next_json()).await
+        {
+            panic!("expected silence, got {line:?}");
+        }
+    }
+
+    /// Asserts the host closed stdin.
+    async fn expect_eof(&mut self) {
+        match tokio::time::timeout(WAIT, self.0.next_json()).await {
+            Ok(Ok(None)) => {}
+            other => panic!("expected stdin to be closed, got {other:?}"),
+        }
+    }
+
+    async fn mcp(&mut self, request_id: &str, message: Value) -> Value {
+        self.send(json!({"type": "control_request", "request_id": request_id,
+            "request": {"subtype": "mcp_message", "server_name": "calc", "message": message}}))
+            .await;
+        let reply = self.recv().await;
+        assert_eq!(reply["response"]["request_id"], request_id, "reply {reply}");
+        assert_eq!(reply["response"]["subtype"], "success", "reply {reply}");
+        reply["response"]["response"]["mcp_response"].clone()
+    }
+
+    /// The startup the real CLI performs: the host's initialize, the MCP initialize *before*
+    /// the initialize answer, then the answer.
+    async fn startup(&mut self) -> Value {
+        let initialize = self.recv().await;
+        let request_id = initialize["request_id"].as_str().unwrap().to_string();
+        let init = self
+            .mcp(
+                "m-init",
+                json!({"method": "initialize", "params": {"protocolVersion": "2025-11-25",
+                "capabilities": {}, "clientInfo": {"name": "claude-code", "version": "2.1.330"}},
+                "jsonrpc": "2.0", "id": 0}),
+            )
+            .await;
+        assert_eq!(
+            init,
+            json!({"jsonrpc": "2.0", "id": 0, "result": {"capabilities": {"tools": {"listChanged": false}},
+                "protocolVersion": "2025-11-25", "serverInfo": {"name": "calc", "version": "1.0.0"}}})
+        );
+        self.send(
+            json!({"type": "control_response", "response": {"subtype": "success",
+            "request_id": request_id, "response": {"claude_code_version": "2.1.330", "pid": 42}}}),
+        )
+        .await;
+        initialize
+    }
+
+    async fn tools_call(
+        &mut self,
+        request_id: &str,
+        id: u64,
+        name: &str,
+        arguments: Value,
+    ) -> Value {
+        self.mcp(request_id, json!({"method": "tools/call", "params": {"name": name, "arguments": arguments,
+            "_meta": {"claudecode/toolUseId": format!("toolu_{id}"), "progressToken": id}}, "jsonrpc": "2.0", "id": id}))
+            .await
+    }
+}
+
+async fn connect(options: Options) -> (Client, Cli) {
+    let (transport, cli) = MemoryTransport::pair();
+    let mut cli = Cli(cli);
+    let client = tokio::spawn(Client::connect_with(options, transport));
+    let initialize = cli.startup().await;
+    assert_eq!(
+        initialize["request"],
+        json!({"subtype": "initialize", "hooks": null})
+    );
+    let client = tokio::time::timeout(WAIT, client)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    (client, cli)
+}
+
+fn result_frame() -> Value {
+    json!({"type": "result", "subtype": "success", "is_error": false, "duration_ms": 10, "duration_api_ms": 5,
+        "num_turns": 1, "session_id": "s1", "result": "done", "total_cost_usd": 0.0, "usage": {}})
+}
+
+#[tokio::test]
+async fn startup_serves_mcp_before_initialize_is_answered_and_passes_the_flags() {
+    let log = Arc::new(Log::default());
+    let (transport, cli) = MemoryTransport::pair();
+    let mut cli = Cli(cli);
+    let options = Options::new()
+        .mcp_server(calc_server(log))
+        .allowed_tools(["mcp__calc__add"]);
+    let client = tokio::spawn(Client::connect_with(options, transport));
+    let initialize = cli.startup().await;
+    assert_eq!(initialize["type"], "control_request");
+    let client = client.await.unwrap().unwrap();
+    assert_eq!(
+        client.server_info(),
+        &json!({"claude_code_version": "2.1.330", "pid": 42})
+    );
+
+    let launch = cli.0.launch_spec().unwrap();
+    assert_eq!(
+        launch.args,
+        [
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--system-prompt",
+            "",
+            "--allowedTools",
+            "mcp__calc__add",
+            "--mcp-config",
+            r#"{"mcpServers":{"calc":{"name":"calc","type":"sdk"}}}"#,
+            "--input-format",
+            "stream-json",
+        ]
+    );
+    assert!(
+        launch
+            .env
+            .contains(&("CLAUDE_CODE_ENTRYPOINT".into(), "sdk-rust".into()))
+    );
+    assert!(
+        launch
+            .env
+            .contains(&("CLAUDE_CODE_SDK_READS_SESSION_STATE".into(), "1".into()))
+    );
+}
+
+#[tokio::test]
+async fn full_handshake_and_a_tool_call_with_state() {
+    let log = Arc::new(Log::default());
+    let (mut client, mut cli) = connect(Options::new().mcp_server(calc_server(log.clone()))).await;
+    client.query("add 2 and 3").await.unwrap();
+    assert_eq!(
+        cli.recv().await,
+        json!({"type": "user", "session_id": "default", "message": {"role": "user", "content": "add 2 and 3"},
+            "parent_tool_use_id": null})
+    );
+    let ack = cli
+        .mcp(
+            "m-note",
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        )
+        .await;
+    assert_eq!(ack, json!({"jsonrpc": "2.0", "result": {}}));
+    let list = cli
+        .mcp(
+            "m-list",
+            json!({"method": "tools/list", "jsonrpc": "2.0", "id": 1}),
+        )
+        .await;
+    assert_eq!(list["id"], 1);
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["add", "slow"]);
+    let result = cli
+        .tools_call("m-call", 2, "add", json!({"a": 2, "b": 3}))
+        .await;
+    assert_eq!(
+        result,
+        json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "5"}], "isError": false}})
+    );
+    assert_eq!(log.entries(), ["add toolu_2"]);
+
+    cli.send(json!({"type": "assistant", "message": {"id": "msg_1", "role": "assistant", "model": "m",
+        "content": [{"type": "text", "text": "It is 5."}]}, "parent_tool_use_id": null, "session_id": "s1"}))
+        .await;
+    cli.send(result_frame()).await;
+    let messages = client.receive_response().await.unwrap();
+    assert_eq!(messages.len(), 2);
+    assert!(matches!(messages[0], Message::Assistant(_)));
+    assert!(matches!(messages[1], Message::Result(_)));
+}
+
+#[tokio::test]
+async fn a_slow_call_does_not_delay_a_fast_one() {
+    let log = Arc::new(Log::default());
+    let (_client, mut cli) = connect(Options::new().mcp_server(calc_server(log.clone()))).await;
+    let slow = json!({"type": "control_request", "request_id": "m-slow", "request": {"subtype": "mcp_message",
+        "server_name": "calc", "message": {"method": "tools/call", "params": {"name": "slow",
+        "arguments": {"ms": 400, "tag": "first"}}, "jsonrpc": "2.0", "id": 2}}});
+    let fast = json!({"type": "control_request", "request_id": "m-fast", "request": {"subtype": "mcp_message",
+        "server_name": "calc", "message": {"method": "tools/call", "params": {"name": "add",
+        "arguments": {"a": 1, "b": 1}}, "jsonrpc": "2.0", "id": 3}}});
+    cli.send(slow).await;
+    cli.send(fast).await;
+    let first = cli.recv().await;
+    let second = cli.recv().await;
+    assert_eq!(first["response"]["request_id"], "m-fast");
+    assert_eq!(
+        first["response"]["response"]["mcp_response"]["result"]["content"][0]["text"],
+        "2"
+    );
+    assert_eq!(second["response"]["request_id"], "m-slow");
+    assert_eq!(
+        second["response"]["response"]["mcp_response"]["result"]["content"][0]["text"],
+        "slept 400 ms"
+    );
+    assert_eq!(log.entries(), ["start first", "done first"]);
+}
+
+#[tokio::test]
+async fn notifications_cancelled_stops_a_running_tool_which_answers_32800() {
+    let log = Arc::new(Log::default());
+    let (_client, mut cli) = connect(Options::new().mcp_server(calc_server(log.clone()))).await;
+    cli.send(json!({"type": "control_request", "request_id": "m-slow", "request": {"subtype": "mcp_message",
+        "server_name": "calc", "message": {"method": "tools/call", "params": {"name": "slow",
+        "arguments": {"ms": 10000, "tag": "long"}}, "jsonrpc": "2.0", "id": 7}}}))
+        .await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let ack = cli
+        .mcp(
+            "m-cancel",
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": 7, "reason": "AbortError: remote-cancel"}}),
+        )
+        .await;
+    assert_eq!(ack, json!({"jsonrpc": "2.0", "result": {}}));
+    let answer = cli.recv().await;
+    assert_eq!(
+        answer,
+        json!({"type": "control_response", "response": {"subtype": "success", "request_id": "m-slow",
+            "response": {"mcp_response": {"jsonrpc": "2.0", "id": 7,
+                "error": {"code": -32800, "message": "Request cancelled"}}}}})
+    );
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(log.entries()[0], "start long");
+    assert!(!log.entries().contains(&"done long".to_string()));
+}
+
+#[tokio::test]
+async fn can_use_tool_allows_with_updated_input_denies_and_cancels_silently() {
+    let options = Options::new().can_use_tool(|request| async move {
+        match request.input["name"].as_str() {
+            Some("Mallory") => PermissionDecision::deny("Greeting Mallory is not allowed"),
+            Some("Wait") => {
+                request.cancellation_token().cancelled().await;
+                PermissionDecision::allow()
+            }
+            Some(name) => {
+                PermissionDecision::allow_with_input(json!({"name": format!("{name} (approved)")}))
+            }
+            None => PermissionDecision::allow(),
+        }
+    });
+    let (transport, cli) = MemoryTransport::pair();
+    let mut cli = Cli(cli);
+    let client = tokio::spawn(Client::connect_with(options, transport));
+    let initialize = cli.recv().await;
+    cli.send(
+        json!({"type": "control_response", "response": {"subtype": "success",
+        "request_id": initialize["request_id"], "response": {}}}),
+    )
+    .await;
+    let _client = client.await.unwrap().unwrap();
+    assert!(
+        cli.0
+            .launch_spec()
+            .unwrap()
+            .args
+            .windows(2)
+            .any(|w| w == ["--permission-prompt-tool", "stdio"])
+    );
+
+    let ask = |id: &str, name: &str| {
+        json!({"type": "control_request", "request_id": id, "request": {"subtype": "can_use_tool",
+            "tool_name": "mcp__demo__greet", "input": {"name": name}, "permission_suggestions": [],
+            "tool_use_id": format!("toolu_{id}")}})
+    };
+    cli.send(ask("p1", "Alice")).await;
+    assert_eq!(
+        cli.recv().await,
+        json!({"type": "control_response", "response": {"subtype": "success", "request_id": "p1",
+            "response": {"behavior": "allow", "updatedInput": {"name": "Alice (approved)"}}}})
+    );
+    cli.send(ask("p2", "Mallory")).await;
+    assert_eq!(
+        cli.recv().await,
+        json!({"type": "control_response", "response": {"subtype": "success", "request_id": "p2",
+            "response": {"behavior": "deny", "message": "Greeting Mallory is not allowed"}}})
+    );
+    cli.send(ask("p3", "Wait")).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    cli.send(json!({"type": "control_cancel_request", "request_id": "p3"}))
+        .await;
+    cli.silent_for(300).await;
+}
+
+#[tokio::test]
+async fn hooks_are_registered_in_initialize_and_answered() {
+    let options = Options::new().hook(
+        HookEvent::PreToolUse,
+        HookMatcher::new("mcp__calc__.*").callback(|input| async move {
+            if input.tool_input().and_then(|i| i["a"].as_i64()) == Some(13) {
+                HookOutput::new().deny_tool("13 is unlucky")
+            } else {
+                HookOutput::new()
+            }
+        }),
+    );
+    let (transport, cli) = MemoryTransport::pair();
+    let mut cli = Cli(cli);
+    let client = tokio::spawn(Client::connect_with(options, transport));
+    let initialize = cli.recv().await;
+    assert_eq!(
+        initialize["request"],
+        json!({"subtype": "initialize", "hooks": {"PreToolUse": [{"matcher": "mcp__calc__.*", "hookCallbackIds": ["hook_0"]}]}})
+    );
+    cli.send(
+        json!({"type": "control_response", "response": {"subtype": "success",
+        "request_id": initialize["request_id"], "response": {}}}),
+    )
+    .await;
+    let _client = client.await.unwrap().unwrap();
+    let call = |id: &str, callback: &str, a: i64| {
+        json!({"type": "control_request", "request_id": id, "request": {"subtype": "hook_callback",
+            "callback_id": callback, "input": {"hook_event_name": "PreToolUse", "tool_name": "mcp__calc__add",
+            "tool_input": {"a": a, "b": 1}, "tool_use_id": "toolu_9"}, "tool_use_id": "toolu_9"}})
+    };
+    cli.send(call("h1", "hook_0", 13)).await;
+    assert_eq!(
+        cli.recv().await,
+        json!({"type": "control_response", "response": {"subtype": "success", "request_id": "h1",
+            "response": {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                "permissionDecisionReason": "13 is unlucky"}}}})
+    );
+    cli.send(call("h2", "hook_0", 1)).await;
+    assert_eq!(
+        cli.recv().await,
+        json!({"type": "control_response", "response": {"subtype": "success", "request_id": "h2", "response": {}}})
+    );
+    cli.send(call("h3", "hook_7", 1)).await;
+    assert_eq!(
+        cli.recv().await,
+        json!({"type": "control_response", "response": {"subtype": "error", "request_id": "h3",
+            "error": "No hook callback found for ID: hook_7"}})
+    );
+}
+
+#[tokio::test]
+async fn unknown_subtypes_unknown_servers_and_a_missing_permission_callback_get_errors() {
+    let (_client, mut cli) = connect(Options::new().mcp_server(calc_server(Arc::default()))).await;
+    cli.send(
+        json!({"type": "control_request", "request_id": "u1", "request": {"subtype": "teleport"}}),
+    )
+    .await;
+    assert_eq!(
+        cli.recv().await,
+        json!({"type": "control_response", "response": {"subtype": "error", "request_id": "u1",
+            "error": "Unsupported control request subtype: teleport"}})
+    );
+    cli.send(
+        json!({"type": "control_request", "request_id": "u2", "request": {"subtype": "mcp_message",
+        "server_name": "nope", "message": {"method": "tools/list", "jsonrpc": "2.0", "id": 4}}}),
+    )
+    .await;
+    assert_eq!(
+        cli.recv().await,
+        json!({"type": "control_response", "response": {"subtype": "success", "request_id": "u2",
+            "response": {"mcp_response": {"jsonrpc": "2.0", "id": 4,
+                "error": {"code": -32601, "message": "Server 'nope' not found"}}}}})
+    );
+    cli.send(
+        json!({"type": "control_request", "request_id": "u3", "request": {"subtype": "can_use_tool",
+        "tool_name": "Bash", "input": {}}}),
+    )
+    .await;
+    assert_eq!(
+        cli.recv().await,
+        json!({"type": "control_response", "response": {"subtype": "error", "request_id": "u3",
+            "error": "canUseTool callback is not provided"}})
+    );
+}
+
+#[tokio::test]
+async fn interrupt_set_model_and_control_errors() {
+    let (client, mut cli) = connect(Options::new().mcp_server(calc_server(Arc::default()))).await;
+    let client = Arc::new(client);
+    let interrupt = tokio::spawn({
+        let client = client.clone();
+        async move { client.interrupt().await }
+    });
+    let request = cli.recv().await;
+    assert_eq!(request["request"], json!({"subtype": "interrupt"}));
+    let id = request["request_id"].as_str().unwrap().to_string();
+    assert!(id.starts_with("req_"), "{id}");
+    cli.send(
+        json!({"type": "control_response", "response": {"subtype": "success", "request_id": id,
+        "response": {"still_queued": []}}}),
+    )
+    .await;
+    assert_eq!(
+        interrupt.await.unwrap().unwrap(),
+        json!({"still_queued": []})
+    );
+
+    let set_model = tokio::spawn({
+        let client = client.clone();
+        async move { client.set_model(Some("claude-haiku-4-5")).await }
+    });
+    let request = cli.recv().await;
+    assert_eq!(
+        request["request"],
+        json!({"subtype": "set_model", "model": "claude-haiku-4-5"})
+    );
+    cli.send(json!({"type": "control_response", "response": {"subtype": "error", "request_id": request["request_id"],
+        "error": "unknown model", "error_code": "bad_model"}}))
+        .await;
+    match set_model.await.unwrap() {
+        Err(Error::Control {
+            subtype,
+            message,
+            code,
+        }) => {
+            assert_eq!(
+                (subtype.as_str(), message.as_str(), code.as_deref()),
+                ("set_model", "unknown model", Some("bad_model"))
+            );
+        }
+        other => panic!("expected a control error, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_cli_that_exits_mid_call_gives_a_typed_error_with_the_stderr_tail() {
+    let (mut client, mut cli) =
+        connect(Options::new().mcp_server(calc_server(Arc::default()))).await;
+    client.query("go").await.unwrap();
+    let _user = cli.recv().await;
+    cli.send(json!({"type": "control_request", "request_id": "m-slow", "request": {"subtype": "mcp_message",
+        "server_name": "calc", "message": {"method": "tools/call", "params": {"name": "slow",
+        "arguments": {"ms": 10000, "tag": "orphan"}}, "jsonrpc": "2.0", "id": 2}}}))
+        .await;
+    cli.0.write_stderr("fatal: out of cheese");
+    cli.0.exit(7);
+    let next = tokio::time::timeout(WAIT, client.next_message())
+        .await
+        .unwrap();
+    match next {
+        Some(Err(Error::ProcessExited { code, stderr_tail })) => {
+            assert_eq!(code, Some(7));
+            assert!(stderr_tail.contains("out of cheese"), "{stderr_tail}");
+        }
+        other => panic!("expected ProcessExited, got {other:?}"),
+    }
+    assert!(
+        tokio::time::timeout(WAIT, client.next_message())
+            .await
+            .unwrap()
+            .is_none()
+    );
+}
+
+#[tokio::test]
+async fn oversized_and_garbage_lines_are_reported_and_the_session_goes_on() {
+    let options = Options::new()
+        .mcp_server(calc_server(Arc::default()))
+        .max_line_size(1024);
+    let (mut client, mut cli) = connect(options).await;
+    cli.0
+        .write_line("[SandboxDebug] not json at all")
+        .await
+        .unwrap();
+    cli.0
+        .write_line(&format!(
+            "{{\"type\":\"assistant\",\"pad\":\"{}\"}}",
+            "x".repeat(4096)
+        ))
+        .await
+        .unwrap();
+    cli.0.write_line("{\"type\": broken").await.unwrap();
+    cli.send(result_frame()).await;
+    match client.next_message().await {
+        Some(Err(Error::LineTooLong { limit })) => assert_eq!(limit, 1024),
+        other => panic!("expected LineTooLong, got {other:?}"),
+    }
+    match client.next_message().await {
+        Some(Err(Error::Json { line, .. })) => assert_eq!(line, "{\"type\": broken"),
+        other => panic!("expected a JSON error, got {other:?}"),
+    }
+    assert!(matches!(
+        client.next_message().await,
+        Some(Ok(Message::Result(_)))
+    ));
+}
+
+#[tokio::test]
+async fn one_shot_query_keeps_stdin_open_for_a_late_tool_call() {
+    let log = Arc::new(Log::default());
+    let (transport, cli) = MemoryTransport::pair();
+    let mut cli = Cli(cli);
+    let options = Options::new().mcp_server(calc_server(log.clone()));
+    let stream = tokio::spawn(query_with("add after a pause", options, transport));
+    cli.startup().await;
+    let mut stream = stream.await.unwrap().unwrap();
+    assert_eq!(
+        cli.recv().await,
+        json!({"type": "user", "session_id": "", "message": {"role": "user", "content": "add after a pause"},
+            "parent_tool_use_id": null})
+    );
+    cli.send(json!({"type": "system", "subtype": "session_state_changed", "state": "running", "sdk_host_only": true})).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let result = cli
+        .tools_call("m-late", 2, "add", json!({"a": 20, "b": 22}))
+        .await;
+    assert_eq!(result["result"]["content"][0]["text"], "42");
+    cli.send(result_frame()).await;
+    cli.silent_for(200).await; // still running: stdin stays open
+    cli.send(json!({"type": "system", "subtype": "session_state_changed", "state": "idle", "sdk_host_only": true})).await;
+    cli.expect_eof().await;
+    cli.0.close();
+    let mut kinds = Vec::new();
+    while let Some(message) = stream.next().await {
+        kinds.push(message.unwrap());
+    }
+    assert_eq!(
+        kinds.len(),
+        1,
+        "host-only frames are not yielded: {kinds:?}"
+    );
+    assert!(matches!(kinds[0], Message::Result(_)));
+    assert_eq!(log.entries(), ["add toolu_2"]);
+}
+
+#[tokio::test]
+async fn one_shot_query_without_host_callbacks_closes_stdin_after_the_prompt() {
+    let (transport, cli) = MemoryTransport::pair();
+    let mut cli = Cli(cli);
+    let stream = tokio::spawn(query_with("hi", Options::new(), transport));
+    let initialize = cli.recv().await;
+    cli.send(
+        json!({"type": "control_response", "response": {"subtype": "success",
+        "request_id": initialize["request_id"], "response": {}}}),
+    )
+    .await;
+    let _stream = stream.await.unwrap().unwrap();
+    assert_eq!(cli.recv().await["type"], "user");
+    cli.expect_eof().await;
+}

@@ -1,0 +1,216 @@
+//! The runtime against the `fake-claude` binary: a real child process, real pipes, and a script
+//! that checks every line the host writes (a mismatch makes the fake exit 3 with a diagnostic).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use claude_tools::prelude::*;
+use claude_tools::{Error, Message, Options, query};
+use claude_tools_testkit::TempDir;
+use claude_tools_testkit::fake_cli::{FakeScript, Transcript, canned};
+use serde_json::json;
+
+#[tool_server(name = "calc", version = "1.0.0")]
+struct Calc;
+
+/// Add two integers.
+#[tool(server = Calc, read_only)]
+async fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+/// Sleep for a while.
+#[tool(server = Calc)]
+async fn nap(ms: u64) -> String {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    format!("slept {ms} ms")
+}
+
+struct Fake {
+    _dir: TempDir,
+    script: PathBuf,
+    transcript: PathBuf,
+}
+
+impl Fake {
+    fn new(script: FakeScript) -> Self {
+        let dir = TempDir::new("fake-cli-session").unwrap();
+        let script_path = dir.path().join("script.json");
+        script.write_to(&script_path).unwrap();
+        let transcript = dir.path().join("transcript.jsonl");
+        Fake {
+            script: script_path,
+            transcript,
+            _dir: dir,
+        }
+    }
+
+    fn options(&self) -> Options {
+        Options::new()
+            .cli_path(env!("CARGO_BIN_EXE_fake-claude"))
+            .env("FAKE_CLAUDE_SCRIPT", self.script.display().to_string())
+            .env(
+                "FAKE_CLAUDE_TRANSCRIPT",
+                self.transcript.display().to_string(),
+            )
+            .env("FAKE_CLAUDE_EXPECT_TIMEOUT_MS", "10000")
+    }
+
+    fn transcript(&self) -> Transcript {
+        Transcript::read(&self.transcript).unwrap()
+    }
+}
+
+async fn drain(mut stream: claude_tools::MessageStream) -> Vec<Message> {
+    let mut messages = Vec::new();
+    let collect = async {
+        while let Some(message) = stream.next().await {
+            messages.push(message.expect("no error items"));
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(30), collect)
+        .await
+        .expect("the session ended");
+    messages
+}
+
+#[tokio::test]
+async fn a_one_shot_query_plays_the_observed_session() {
+    let fake = Fake::new(canned::one_tool_session(
+        "calc",
+        "add",
+        json!({"a": 2, "b": 3}),
+        json!("add 2 and 3"),
+        "It is 5.",
+    ));
+    let options = fake
+        .options()
+        .mcp_server(Calc::server())
+        .allowed_tools(["mcp__calc__add"]);
+    let messages = drain(query("add 2 and 3", options).await.unwrap()).await;
+    let kinds: Vec<&str> = messages
+        .iter()
+        .map(|m| match m {
+            Message::System(_) => "system",
+            Message::Assistant(_) => "assistant",
+            Message::User(_) => "user",
+            Message::Result(_) => "result",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["system", "assistant", "user", "assistant", "result"]
+    );
+
+    let transcript = fake.transcript();
+    assert_eq!(
+        transcript.arg_value("--mcp-config"),
+        Some(r#"{"mcpServers":{"calc":{"name":"calc","type":"sdk"}}}"#)
+    );
+    assert_eq!(
+        transcript
+            .env
+            .get("CLAUDE_CODE_ENTRYPOINT")
+            .map(String::as_str),
+        Some("sdk-rust")
+    );
+    assert_eq!(
+        transcript
+            .env
+            .get("CLAUDE_CODE_SDK_READS_SESSION_STATE")
+            .map(String::as_str),
+        Some("1")
+    );
+    let lines = transcript.json_lines().unwrap();
+    let tool_answer = lines
+        .iter()
+        .find(|line| line["response"]["response"]["mcp_response"]["id"] == 2)
+        .expect("the tools/call answer");
+    assert_eq!(
+        tool_answer["response"]["response"]["mcp_response"],
+        json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "5"}], "isError": false}})
+    );
+}
+
+#[tokio::test]
+async fn stdin_stays_open_for_a_tool_call_two_seconds_after_the_prompt() {
+    let script = canned::initialize()
+        .then(canned::expect_user_message(json!("take a nap")))
+        .then(canned::mcp_handshake("calc"))
+        .then(canned::session_state_changed("running"))
+        .sleep(Duration::from_secs(2))
+        .then(canned::tools_call_expecting(
+            "calc",
+            json!(2),
+            "nap",
+            json!({"ms": 10}),
+            "toolu_late",
+            json!({"content": [{"type": "text", "text": "slept 10 ms"}], "isError": false}),
+        ))
+        .then(canned::result("rested"))
+        .then(canned::session_state_changed("idle"))
+        .expect_eof(Duration::from_secs(10));
+    let fake = Fake::new(script);
+    let messages = drain(
+        query("take a nap", fake.options().mcp_server(Calc::server()))
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert!(
+        matches!(messages.last(), Some(Message::Result(_))),
+        "{messages:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_cli_exiting_mid_call_is_a_typed_error_with_its_stderr() {
+    let script = canned::initialize()
+        .then(canned::expect_user_message(json!("go")))
+        .let_var("mcp_rid", json!("$uuid"))
+        .send(canned::mcp_request(
+            "calc",
+            json!({"method": "tools/call", "jsonrpc": "2.0", "id": 2,
+            "params": {"name": "nap", "arguments": {"ms": 60000}}}),
+        ))
+        .sleep(Duration::from_millis(100))
+        .exit_with_stderr(9, "fatal: the model server went away");
+    let fake = Fake::new(script);
+    let mut stream = query("go", fake.options().mcp_server(Calc::server()))
+        .await
+        .unwrap();
+    let item = tokio::time::timeout(Duration::from_secs(20), stream.next())
+        .await
+        .expect("no hang");
+    match item {
+        Some(Err(Error::ProcessExited { code, stderr_tail })) => {
+            assert_eq!(code, Some(9));
+            assert!(
+                stderr_tail.contains("the model server went away"),
+                "{stderr_tail}"
+            );
+        }
+        other => panic!("expected ProcessExited, got {other:?}"),
+    }
+    assert!(stream.next().await.is_none());
+}
+
+#[tokio::test]
+async fn an_oversized_line_is_reported_and_the_session_continues() {
+    let script = canned::initialize()
+        .then(canned::expect_user_message(json!("big")))
+        .send_oversized(2 * 1024 * 1024)
+        .then(canned::result("after the big line"))
+        .expect_eof(Duration::from_secs(10));
+    let fake = Fake::new(script);
+    let mut stream = query("big", fake.options().max_line_size(1024 * 1024))
+        .await
+        .unwrap();
+    match stream.next().await {
+        Some(Err(Error::LineTooLong { limit })) => assert_eq!(limit, 1024 * 1024),
+        other => panic!("expected LineTooLong, got {other:?}"),
+    }
+    assert!(matches!(stream.next().await, Some(Ok(Message::Result(_)))));
+    assert!(stream.next().await.is_none());
+}
