@@ -1,2 +1,217 @@
-//! `ct-bench`: the harness (placeholder until the harness lands).
-fn main() {}
+//! `ct-bench`: the harness of the claude-tools benchmarks (issue 5).
+//!
+//! ```text
+//! ct-bench run      [--rounds R] [--n N] [--py-n N] [--k K] [--drivers a,b] [--placements same,split]
+//! ct-bench rss      [--n N] [--drivers a,b]          host RSS along N sequential calls
+//! ct-bench scale    [--sessions 1,10,50] [--n N]      concurrent sessions in one claude-tools host
+//! ct-bench compile                                    100 #[tool] fns vs rmcp's #[tool_router]
+//! ct-bench all      (run, rss, scale, compile)
+//! ct-bench report   rewrite BENCHMARKS.md from the latest results
+//! ```
+//!
+//! Each kind of result is kept in `bench/results/<kind>.json` (git-ignored) and every command ends
+//! by rewriting `BENCHMARKS.md` at the repository root from the latest results of every kind.
+
+mod compile;
+mod report;
+mod runs;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Paths of the things the harness runs.
+#[derive(Debug, Clone)]
+pub struct Paths {
+    /// The `bench/` folder.
+    pub bench: PathBuf,
+    /// The repository root.
+    pub root: PathBuf,
+    /// The folder holding the bench binaries (next to this one).
+    pub bin: PathBuf,
+}
+
+impl Paths {
+    fn discover() -> Result<Paths, String> {
+        let bench = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let root = bench.parent().ok_or("bench has no parent")?.to_path_buf();
+        let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
+        let bin = exe.parent().ok_or("exe has no parent")?.to_path_buf();
+        Ok(Paths { bench, root, bin })
+    }
+
+    /// The fast fake CLI.
+    pub fn fake_cli(&self) -> PathBuf {
+        self.bin.join("ct-bench-fake-cli")
+    }
+
+    /// Where results are kept.
+    pub fn results(&self) -> PathBuf {
+        self.bench.join("results")
+    }
+}
+
+/// Command-line options shared by the subcommands.
+#[derive(Debug, Clone)]
+pub struct Args {
+    /// Interleaved rounds.
+    pub rounds: usize,
+    /// Sequential calls (and calls at K in flight) per run.
+    pub n: u64,
+    /// Calls per run for the Python SDK (slow: ~1 ms per call).
+    pub py_n: u64,
+    /// Calls in flight in the concurrent phase.
+    pub k: u64,
+    /// Drivers to run (`None`: every available one).
+    pub drivers: Option<Vec<String>>,
+    /// Placements to run.
+    pub placements: Vec<String>,
+    /// Session counts of `scale`.
+    pub sessions: Vec<usize>,
+    /// Calls of `rss` (`None`: 100,000).
+    pub rss_n: Option<u64>,
+}
+
+impl Default for Args {
+    fn default() -> Self {
+        Args {
+            rounds: 5,
+            n: 10_000,
+            py_n: 2_000,
+            k: 32,
+            drivers: None,
+            placements: vec!["same".into(), "split".into()],
+            sessions: vec![1, 10, 50],
+            rss_n: None,
+        }
+    }
+}
+
+fn parse_args(raw: &[String]) -> Result<(String, Args), String> {
+    let mut args = Args::default();
+    let mut command = None;
+    let mut it = raw.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
+        let number = |name: &str, v: String| {
+            v.parse::<u64>()
+                .map_err(|_| format!("{name}: {v} is not a number"))
+        };
+        match arg.as_str() {
+            "--rounds" => args.rounds = number("--rounds", value("--rounds")?)? as usize,
+            "--n" => {
+                let n = number("--n", value("--n")?)?;
+                args.n = n;
+                args.rss_n = Some(n);
+            }
+            "--py-n" => args.py_n = number("--py-n", value("--py-n")?)?,
+            "--k" => args.k = number("--k", value("--k")?)?,
+            "--drivers" => {
+                args.drivers = Some(value("--drivers")?.split(',').map(str::to_string).collect())
+            }
+            "--placements" => {
+                args.placements = value("--placements")?
+                    .split(',')
+                    .map(str::to_string)
+                    .collect()
+            }
+            "--sessions" => {
+                args.sessions = value("--sessions")?
+                    .split(',')
+                    .map(|s| {
+                        s.parse()
+                            .map_err(|_| format!("--sessions: {s} is not a number"))
+                    })
+                    .collect::<Result<_, _>>()?
+            }
+            "-h" | "--help" => return Ok(("help".into(), args)),
+            flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
+            word if command.is_none() => command = Some(word.to_string()),
+            word => return Err(format!("unexpected argument {word}")),
+        }
+    }
+    for p in &args.placements {
+        if p != "same" && p != "split" {
+            return Err(format!("unknown placement {p} (same, split)"));
+        }
+    }
+    Ok((command.unwrap_or_else(|| "run".into()), args))
+}
+
+const USAGE: &str = "usage: ct-bench [run|rss|scale|compile|all|report] [--rounds R] [--n N] [--py-n N] [--k K] \
+[--drivers pingpong,floor,claude-tools,typescript,python] [--placements same,split] [--sessions 1,10,50]";
+
+fn main() -> ExitCode {
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    let (command, args) = match parse_args(&raw) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            eprintln!("ct-bench: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let paths = match Paths::discover() {
+        Ok(paths) => paths,
+        Err(e) => {
+            eprintln!("ct-bench: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = match command.as_str() {
+        "help" => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        "run" => runs::run_matrix(&paths, &args),
+        "rss" => runs::run_rss(&paths, &args),
+        "scale" => runs::run_scale(&paths, &args),
+        "compile" => compile::run_compile(&paths),
+        "all" => runs::run_matrix(&paths, &args)
+            .and_then(|()| runs::run_rss(&paths, &args))
+            .and_then(|()| runs::run_scale(&paths, &args))
+            .and_then(|()| compile::run_compile(&paths)),
+        "report" => Ok(()),
+        other => Err(format!("unknown command {other}\n{USAGE}")),
+    };
+    let written = report::write_benchmarks_md(&paths, &raw);
+    match (result, written) {
+        (Ok(()), Ok(())) => ExitCode::SUCCESS,
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("ct-bench: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn parses_commands_and_options() {
+        let (cmd, args) = parse_args(&strings(&[
+            "run",
+            "--rounds",
+            "3",
+            "--drivers",
+            "floor,python",
+            "--placements",
+            "same",
+        ]))
+        .unwrap();
+        assert_eq!(cmd, "run");
+        assert_eq!(args.rounds, 3);
+        assert_eq!(args.drivers, Some(strings(&["floor", "python"])));
+        assert_eq!(args.placements, strings(&["same"]));
+        let (cmd, args) = parse_args(&[]).unwrap();
+        assert_eq!(cmd, "run");
+        assert_eq!(args.n, 10_000);
+        assert!(parse_args(&strings(&["--placements", "elsewhere"])).is_err());
+        assert!(parse_args(&strings(&["--rounds"])).is_err());
+        let (_, args) = parse_args(&strings(&["scale", "--sessions", "1,5"])).unwrap();
+        assert_eq!(args.sessions, vec![1, 5]);
+    }
+}
