@@ -649,3 +649,44 @@ async fn one_shot_query_without_host_callbacks_closes_stdin_after_the_prompt() {
     assert_eq!(cli.recv().await["type"], "user");
     cli.expect_eof().await;
 }
+
+#[tokio::test]
+async fn a_panicking_callback_still_gets_exactly_one_answer() {
+    let options = Options::new().can_use_tool(|request| async move {
+        if request.tool_name == "Boom" {
+            panic!("callback exploded");
+        }
+        PermissionDecision::allow()
+    });
+    let (transport, cli) = MemoryTransport::pair();
+    let mut cli = Cli(cli);
+    let client = tokio::spawn(Client::connect_with(options, transport));
+    let initialize = cli.recv().await;
+    cli.send(
+        json!({"type": "control_response", "response": {"subtype": "success",
+        "request_id": initialize["request_id"], "response": {}}}),
+    )
+    .await;
+    let _client = client.await.unwrap().unwrap();
+    cli.send(
+        json!({"type": "control_request", "request_id": "b1", "request": {"subtype": "can_use_tool",
+        "tool_name": "Boom", "input": {}}}),
+    )
+    .await;
+    assert_eq!(
+        cli.recv().await,
+        json!({"type": "control_response", "response": {"subtype": "error", "request_id": "b1",
+            "error": "the host's `can_use_tool` handler panicked: callback exploded"}})
+    );
+    cli.silent_for(200).await;
+    cli.send(
+        json!({"type": "control_request", "request_id": "b2", "request": {"subtype": "can_use_tool",
+        "tool_name": "Fine", "input": {"x": 1}}}),
+    )
+    .await;
+    assert_eq!(
+        cli.recv().await,
+        json!({"type": "control_response", "response": {"subtype": "success", "request_id": "b2",
+            "response": {"behavior": "allow", "updatedInput": {"x": 1}}}})
+    );
+}

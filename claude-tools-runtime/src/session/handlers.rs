@@ -1,7 +1,16 @@
-//! Answers to the CLI's requests. Each runs in its own task, registered under its `request_id`
-//! so `control_cancel_request` can find it; each gets exactly one answer, or none when cancelled.
+//! Answers to the CLI's requests: each gets exactly one answer, or none when cancelled.
+//!
+//! A request is first polled once where it was read. Most are answered right there — a quick
+//! tool, a notification's acknowledgement, `tools/list` — with no task and no registration, which
+//! is what keeps a tool call's round trip close to a hand-written responder's. A request that is
+//! not done after that first poll moves into its own task, registered under its `request_id` so
+//! `control_cancel_request` can find it; a slow tool never delays anything else. (The first poll
+//! runs on the reader: a handler that blocks before its first `.await` holds up the session, which
+//! is why blocking work belongs in `spawn_blocking`.)
 
+use std::future::Future;
 use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
 
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
@@ -18,33 +27,38 @@ enum Answer {
     Error(String),
 }
 
-pub(super) fn spawn(
+pub(super) fn serve(
     shared: &Arc<Shared>,
     request_id: String,
     subtype: String,
     request: Map<String, Value>,
 ) {
     let cancellation = CancellationToken::new();
+    let mut pending = Box::pin(respond(
+        shared.clone(),
+        subtype,
+        request,
+        cancellation.clone(),
+    ));
+    // The waker does not matter: a future still pending is polled again, with its task's real
+    // waker, as soon as that task starts.
+    if let Poll::Ready(answer) = pending
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+    {
+        shared.write(&frame(&request_id, answer));
+        return;
+    }
     let task_shared = shared.clone();
     let task_id = request_id.clone();
-    let task_cancellation = cancellation.clone();
-    // The map stays locked until the entry is in, so a fast handler cannot finish (and look
-    // for its entry) before it exists.
+    // The map stays locked until the entry is in, so the task cannot finish (and look for its
+    // entry) before it exists.
     let mut inflight = lock(&shared.inflight);
     let task = tokio::spawn(async move {
-        let answer =
-            CatchUnwind::new(answer(&task_shared, &subtype, request, task_cancellation)).await;
-        let frame = match answer {
-            Ok(Answer::Success(payload)) => protocol::success(&task_id, payload),
-            Ok(Answer::Error(message)) => protocol::error(&task_id, &message),
-            Err(panic) => protocol::error(
-                &task_id,
-                &format!("the host's `{subtype}` handler panicked: {panic}"),
-            ),
-        };
+        let answer = pending.await;
         // Still registered means not cancelled: answer. Cancelled requests get nothing.
         if lock(&task_shared.inflight).remove(&task_id).is_some() {
-            task_shared.write(&frame);
+            task_shared.write(&frame(&task_id, answer));
         }
     });
     inflight.insert(
@@ -54,6 +68,26 @@ pub(super) fn spawn(
             task: task.abort_handle(),
         },
     );
+}
+
+/// The answer to one request, with a panic of the host's code turned into an error answer.
+async fn respond(
+    shared: Arc<Shared>,
+    subtype: String,
+    request: Map<String, Value>,
+    cancellation: CancellationToken,
+) -> Answer {
+    match CatchUnwind::new(answer(&shared, &subtype, request, cancellation)).await {
+        Ok(answer) => answer,
+        Err(panic) => Answer::Error(format!("the host's `{subtype}` handler panicked: {panic}")),
+    }
+}
+
+fn frame(request_id: &str, answer: Answer) -> Value {
+    match answer {
+        Answer::Success(payload) => protocol::success(request_id, payload),
+        Answer::Error(message) => protocol::error(request_id, &message),
+    }
 }
 
 async fn answer(

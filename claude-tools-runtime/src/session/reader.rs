@@ -72,7 +72,7 @@ fn handle_line(
             subtype,
             request,
         }) => {
-            handlers::spawn(shared, request_id, subtype, request);
+            handlers::serve(shared, request_id, subtype, request);
         }
         Ok(Incoming::Response {
             request_id,
