@@ -1,9 +1,10 @@
 //! The messages the CLI streams to the user, typed; and the user messages the host writes.
 //!
 //! Parsing never fails the stream: [`Message::from_value`] is infallible. An unknown `type`, or
-//! a known one whose fields do not fit, is kept whole as [`Message::Other`]; unknown fields of
-//! known messages are kept in their `extra` maps, and unknown content blocks as
-//! [`ContentBlock::Other`].
+//! a known one whose fields do not fit, is kept whole as [`Message::Other`] (and logged at debug
+//! level); unknown fields of known messages are kept in their `extra` (or `data`) maps, and
+//! unknown content blocks as [`ContentBlock::Other`]. [`Message::to_value`] gives the JSON back:
+//! unknown fields exactly, known ones with an absent optional field and `null` treated alike.
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value, json};
@@ -21,21 +22,25 @@ pub enum Message {
     Result(ResultMessage),
     /// `stream_event`: a raw streaming event (with `include_partial_messages`).
     StreamEvent(StreamEvent),
-    /// Anything else, kept as it came.
+    /// Anything else (`rate_limit_event`, `tool_progress`, a future type…), kept as it came.
     Other(Value),
 }
 
 impl Message {
     /// Types a message; never fails (see the module docs).
     pub fn from_value(value: Value) -> Message {
-        fn typed<'a, T: Deserialize<'a>>(
-            value: &'a Value,
+        fn typed<T: for<'de> Deserialize<'de>>(
+            value: &Value,
             wrap: fn(T) -> Message,
         ) -> Option<Message> {
             match T::deserialize(value) {
                 Ok(message) => Some(wrap(message)),
                 Err(error) => {
-                    tracing::debug!(%error, "a message did not fit its type; passing it through untyped");
+                    tracing::debug!(
+                        %error,
+                        r#type = value.get("type").and_then(|t| t.as_str()).unwrap_or_default(),
+                        "a message did not fit its type; passing it through untyped"
+                    );
                     None
                 }
             }
@@ -51,15 +56,62 @@ impl Message {
         parsed.unwrap_or(Message::Other(value))
     }
 
-    /// The session id the message carries, if any.
-    pub fn session_id(&self) -> Option<&str> {
+    /// The message as JSON, `type` included.
+    pub fn to_value(&self) -> Value {
+        let (kind, body) = match self {
+            Message::System(m) => ("system", serde_json::to_value(m)),
+            Message::Assistant(m) => ("assistant", serde_json::to_value(m)),
+            Message::User(m) => ("user", serde_json::to_value(m)),
+            Message::Result(m) => ("result", serde_json::to_value(m)),
+            Message::StreamEvent(m) => ("stream_event", serde_json::to_value(m)),
+            Message::Other(value) => return value.clone(),
+        };
+        // Serializing these types cannot fail: every map key is a string.
+        let mut value = body.unwrap_or_else(|_| json!({}));
+        if let Value::Object(map) = &mut value {
+            map.insert("type".into(), Value::from(kind));
+        }
+        value
+    }
+
+    /// The wire `type`: `system`, `assistant`, `user`, `result`, `stream_event`, or the unknown
+    /// message's own (empty when it has none).
+    pub fn message_type(&self) -> &str {
         match self {
+            Message::System(_) => "system",
+            Message::Assistant(_) => "assistant",
+            Message::User(_) => "user",
+            Message::Result(_) => "result",
+            Message::StreamEvent(_) => "stream_event",
+            Message::Other(value) => value
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The session id the message carries, if any (an empty one counts as none).
+    pub fn session_id(&self) -> Option<&str> {
+        let id = match self {
             Message::System(m) => m.session_id.as_deref(),
             Message::Assistant(m) => m.session_id.as_deref(),
             Message::User(m) => m.session_id.as_deref(),
-            Message::Result(m) => Some(&m.session_id),
+            Message::Result(m) => Some(m.session_id.as_str()),
             Message::StreamEvent(m) => m.session_id.as_deref(),
             Message::Other(v) => v.get("session_id").and_then(Value::as_str),
+        };
+        id.filter(|id| !id.is_empty())
+    }
+
+    /// The message uuid, if any.
+    pub fn uuid(&self) -> Option<&str> {
+        match self {
+            Message::System(m) => m.uuid.as_deref(),
+            Message::Assistant(m) => m.uuid.as_deref(),
+            Message::User(m) => m.uuid.as_deref(),
+            Message::Result(m) => m.uuid.as_deref(),
+            Message::StreamEvent(m) => m.uuid.as_deref(),
+            Message::Other(v) => v.get("uuid").and_then(Value::as_str),
         }
     }
 
@@ -67,18 +119,65 @@ impl Message {
     pub fn is_result(&self) -> bool {
         matches!(self, Message::Result(_))
     }
+
+    /// The `result`, when this is one.
+    pub fn as_result(&self) -> Option<&ResultMessage> {
+        match self {
+            Message::Result(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The `assistant` message, when this is one.
+    pub fn as_assistant(&self) -> Option<&AssistantMessage> {
+        match self {
+            Message::Assistant(m) => Some(m),
+            _ => None,
+        }
+    }
 }
 
-/// A `system` message.
+impl Serialize for Message {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_value().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Message {
+    /// Never fails on a JSON value (see [`Message::from_value`]).
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Value::deserialize(deserializer).map(Message::from_value)
+    }
+}
+
+/// `null` as the default: the CLI sends `null` for some absent lists and strings.
+fn null_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Option::unwrap_or_default)
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+// ---- system ----
+
+/// A `system` message. Its fields beyond `subtype`, `session_id` and `uuid` are in `data`; typed
+/// views: [`init`](Self::init), [`session_state`](Self::session_state),
+/// [`status`](Self::status).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SystemMessage {
-    /// `init`, `status`, `api_retry`, `compact_boundary`, `task_started`…
+    /// `init`, `status`, `session_state_changed`, `api_retry`, `compact_boundary`,
+    /// `task_started`…
     pub subtype: String,
     /// The session id.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
     /// The message uuid.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uuid: Option<String>,
     /// Every other field.
     #[serde(flatten)]
@@ -86,12 +185,78 @@ pub struct SystemMessage {
 }
 
 impl SystemMessage {
-    /// The `init` message's fields, when this is one.
+    /// The `init` message's fields, when this is one (and they fit).
     pub fn init(&self) -> Option<SystemInit> {
         if self.subtype != "init" {
             return None;
         }
-        SystemInit::deserialize(Value::Object(self.data.clone())).ok()
+        match SystemInit::deserialize(&Value::Object(self.data.clone())) {
+            Ok(init) => Some(init),
+            Err(error) => {
+                tracing::debug!(%error, "system/init did not fit its type");
+                None
+            }
+        }
+    }
+
+    /// The new state, when this is `session_state_changed`.
+    pub fn session_state(&self) -> Option<SessionState> {
+        if self.subtype != "session_state_changed" {
+            return None;
+        }
+        self.data
+            .get("state")
+            .and_then(Value::as_str)
+            .map(SessionState::from_wire)
+    }
+
+    /// The status (`compacting`…, `None` when cleared), when this is `status`.
+    pub fn status(&self) -> Option<Option<&str>> {
+        if self.subtype != "status" {
+            return None;
+        }
+        Some(self.data.get("status").and_then(Value::as_str))
+    }
+
+    /// Whether the CLI meant it for the host library only (`sdk_host_only: true`), as the
+    /// `session_state_changed` frames asked for by `CLAUDE_CODE_SDK_READS_SESSION_STATE`.
+    pub fn is_host_only(&self) -> bool {
+        self.data.get("sdk_host_only").and_then(Value::as_bool) == Some(true)
+    }
+}
+
+/// The state of a session, from `system/session_state_changed`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum SessionState {
+    /// Nothing running: the run has ended.
+    Idle,
+    /// A turn (or background work) is running.
+    Running,
+    /// Waiting on the host (a permission prompt, a dialog).
+    RequiresAction,
+    /// A state this library does not know.
+    Other(String),
+}
+
+impl SessionState {
+    /// Parses the wire value.
+    pub fn from_wire(state: &str) -> Self {
+        match state {
+            "idle" => SessionState::Idle,
+            "running" => SessionState::Running,
+            "requires_action" => SessionState::RequiresAction,
+            other => SessionState::Other(other.to_owned()),
+        }
+    }
+
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            SessionState::Idle => "idle",
+            SessionState::Running => "running",
+            SessionState::RequiresAction => "requires_action",
+            SessionState::Other(other) => other,
+        }
     }
 }
 
@@ -105,10 +270,10 @@ pub struct SystemInit {
     #[serde(default)]
     pub cwd: Option<String>,
     /// Every tool the model may use (built-in and `mcp__…`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub tools: Vec<String>,
     /// The MCP servers and their status.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub mcp_servers: Vec<McpServerStatus>,
     /// The permission mode.
     #[serde(default, rename = "permissionMode")]
@@ -116,15 +281,22 @@ pub struct SystemInit {
     /// The CLI version.
     #[serde(default)]
     pub claude_code_version: Option<String>,
-    /// Where the API key came from.
+    /// Where the API key came from (`ANTHROPIC_API_KEY`, `none`…).
     #[serde(default, rename = "apiKeySource")]
     pub api_key_source: Option<String>,
     /// The slash commands.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub slash_commands: Vec<String>,
-    /// Every other field.
+    /// Every other field (`agents`, `skills`, `plugins`, `capabilities`, `output_style`…).
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+impl SystemInit {
+    /// The status of the MCP server `name`, if it is listed.
+    pub fn mcp_server(&self, name: &str) -> Option<&McpServerStatus> {
+        self.mcp_servers.iter().find(|s| s.name == name)
+    }
 }
 
 /// One MCP server in `system/init`.
@@ -132,12 +304,21 @@ pub struct SystemInit {
 pub struct McpServerStatus {
     /// The server's key.
     pub name: String,
-    /// `connected`, `failed`, `pending`…
+    /// `connected`, `failed`, `pending`, `needs-auth`…
     pub status: String,
-    /// Every other field.
+    /// Every other field (`source`, `error`…).
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
+
+impl McpServerStatus {
+    /// `status == "connected"`.
+    pub fn is_connected(&self) -> bool {
+        self.status == "connected"
+    }
+}
+
+// ---- assistant ----
 
 /// An `assistant` message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -148,15 +329,16 @@ pub struct AssistantMessage {
     #[serde(default)]
     pub parent_tool_use_id: Option<String>,
     /// The session id.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
     /// The message uuid.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uuid: Option<String>,
-    /// An API error class, when the turn failed.
-    #[serde(default)]
+    /// An API error class when the turn failed (`authentication_failed`, `billing_error`,
+    /// `rate_limit`, `invalid_request`, `server_error`, `unknown`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-    /// Every other field.
+    /// Every other field (`tool_use_meta`, `request_id`…).
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -168,14 +350,15 @@ impl AssistantMessage {
             .content
             .iter()
             .filter_map(ContentBlock::as_text)
-            .collect::<Vec<_>>()
-            .join("")
+            .collect()
     }
 
     /// The tool_use blocks: `(id, name, input)`.
     pub fn tool_uses(&self) -> impl Iterator<Item = (&str, &str, &Value)> {
         self.message.content.iter().filter_map(|block| match block {
-            ContentBlock::ToolUse { id, name, input } => Some((id.as_str(), name.as_str(), input)),
+            ContentBlock::ToolUse {
+                id, name, input, ..
+            } => Some((id.as_str(), name.as_str(), input)),
             _ => None,
         })
     }
@@ -185,32 +368,40 @@ impl AssistantMessage {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AssistantBody {
     /// The API message id.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// The model.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// `assistant`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
     /// The content blocks.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub content: Vec<ContentBlock>,
-    /// Why the model stopped.
+    /// Why the model stopped (`end_turn`, `tool_use`…).
     #[serde(default)]
     pub stop_reason: Option<String>,
     /// Token usage.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Value>,
     /// Every other field.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
-/// A content block.
+// ---- content ----
+
+/// A content block. Known blocks keep their other fields (`cache_control`, `citations`…) in
+/// `extra`; unknown block types are kept whole as [`ContentBlock::Other`].
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
     /// Text.
     Text {
         /// The text.
         text: String,
+        /// Every other field.
+        extra: Map<String, Value>,
     },
     /// Extended thinking.
     Thinking {
@@ -218,6 +409,8 @@ pub enum ContentBlock {
         thinking: String,
         /// Its signature.
         signature: Option<String>,
+        /// Every other field.
+        extra: Map<String, Value>,
     },
     /// A tool call.
     ToolUse {
@@ -227,80 +420,174 @@ pub enum ContentBlock {
         name: String,
         /// Its input.
         input: Value,
+        /// Every other field.
+        extra: Map<String, Value>,
     },
     /// A tool's result.
     ToolResult {
         /// The tool_use it answers.
         tool_use_id: String,
-        /// A string or a list of content blocks.
-        content: Option<Value>,
+        /// A string or a list of content blocks (`None` when absent).
+        content: Option<Content>,
         /// Whether the tool failed.
         is_error: bool,
+        /// Every other field.
+        extra: Map<String, Value>,
     },
-    /// Any other block, kept as it came.
+    /// Any other block (`image`, `server_tool_use`, `redacted_thinking`…), kept as it came.
     Other(Value),
 }
 
 impl ContentBlock {
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        ContentBlock::Text {
+            text: text.into(),
+            extra: Map::new(),
+        }
+    }
+
     /// The text of a text block.
     pub fn as_text(&self) -> Option<&str> {
         match self {
-            ContentBlock::Text { text } => Some(text),
+            ContentBlock::Text { text, .. } => Some(text),
             _ => None,
         }
     }
 
-    fn from_value(value: Value) -> ContentBlock {
-        let text = |key: &str| value.get(key).and_then(Value::as_str).map(String::from);
-        let block = match value.get("type").and_then(Value::as_str) {
-            Some("text") => text("text").map(|text| ContentBlock::Text { text }),
-            Some("thinking") => text("thinking").map(|thinking| ContentBlock::Thinking {
-                thinking,
-                signature: text("signature"),
-            }),
-            Some("tool_use") => match (text("id"), text("name")) {
-                (Some(id), Some(name)) => {
-                    let input = value.get("input").cloned().unwrap_or_else(|| json!({}));
-                    Some(ContentBlock::ToolUse { id, name, input })
-                }
-                _ => None,
-            },
-            Some("tool_result") => {
-                text("tool_use_id").map(|tool_use_id| ContentBlock::ToolResult {
-                    tool_use_id,
-                    content: value.get("content").cloned(),
-                    is_error: value
-                        .get("is_error")
-                        .and_then(Value::as_bool)
-                        .unwrap_or(false),
-                })
-            }
-            _ => None,
-        };
-        block.unwrap_or(ContentBlock::Other(value))
+    /// The block's `type`.
+    pub fn block_type(&self) -> &str {
+        match self {
+            ContentBlock::Text { .. } => "text",
+            ContentBlock::Thinking { .. } => "thinking",
+            ContentBlock::ToolUse { .. } => "tool_use",
+            ContentBlock::ToolResult { .. } => "tool_result",
+            ContentBlock::Other(value) => value
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or_default(),
+        }
     }
 
-    fn to_value(&self) -> Value {
-        match self {
-            ContentBlock::Text { text } => json!({"type": "text", "text": text}),
+    /// Types a block; a known type whose fields do not fit is kept as [`ContentBlock::Other`].
+    pub fn from_value(value: Value) -> ContentBlock {
+        let Value::Object(mut map) = value else {
+            return ContentBlock::Other(value);
+        };
+        fn take_str(map: &mut Map<String, Value>, key: &str) -> Option<String> {
+            match map.remove(key) {
+                Some(Value::String(s)) => Some(s),
+                _ => None,
+            }
+        }
+        let kind = map.get("type").and_then(Value::as_str).unwrap_or_default();
+        let fits = match kind {
+            "text" => map.get("text").is_some_and(Value::is_string),
+            "thinking" => {
+                map.get("thinking").is_some_and(Value::is_string)
+                    && map
+                        .get("signature")
+                        .is_none_or(|s| s.is_string() || s.is_null())
+            }
+            "tool_use" => {
+                map.get("id").is_some_and(Value::is_string)
+                    && map.get("name").is_some_and(Value::is_string)
+            }
+            "tool_result" => {
+                map.get("tool_use_id").is_some_and(Value::is_string)
+                    && map
+                        .get("is_error")
+                        .is_none_or(|e| e.is_boolean() || e.is_null())
+                    && map
+                        .get("content")
+                        .is_none_or(|c| c.is_null() || c.is_string() || c.is_array())
+            }
+            _ => false,
+        };
+        if !fits {
+            return ContentBlock::Other(Value::Object(map));
+        }
+        let kind = take_str(&mut map, "type").unwrap_or_default();
+        match kind.as_str() {
+            "text" => ContentBlock::Text {
+                text: take_str(&mut map, "text").unwrap_or_default(),
+                extra: map,
+            },
+            "thinking" => ContentBlock::Thinking {
+                thinking: take_str(&mut map, "thinking").unwrap_or_default(),
+                signature: take_str(&mut map, "signature"),
+                extra: map,
+            },
+            "tool_use" => ContentBlock::ToolUse {
+                id: take_str(&mut map, "id").unwrap_or_default(),
+                name: take_str(&mut map, "name").unwrap_or_default(),
+                input: map.remove("input").unwrap_or_else(|| json!({})),
+                extra: map,
+            },
+            _ => ContentBlock::ToolResult {
+                tool_use_id: take_str(&mut map, "tool_use_id").unwrap_or_default(),
+                content: match map.remove("content") {
+                    Some(Value::String(text)) => Some(Content::Text(text)),
+                    Some(Value::Array(blocks)) => Some(Content::Blocks(
+                        blocks.into_iter().map(ContentBlock::from_value).collect(),
+                    )),
+                    _ => None,
+                },
+                is_error: map
+                    .remove("is_error")
+                    .and_then(|e| e.as_bool())
+                    .unwrap_or(false),
+                extra: map,
+            },
+        }
+    }
+
+    /// The block as JSON.
+    pub fn to_value(&self) -> Value {
+        let (extra, fields) = match self {
+            ContentBlock::Other(value) => return value.clone(),
+            ContentBlock::Text { text, extra } => (extra, json!({"type": "text", "text": text})),
             ContentBlock::Thinking {
                 thinking,
                 signature,
+                extra,
             } => {
-                json!({"type": "thinking", "thinking": thinking, "signature": signature})
+                let mut fields = json!({"type": "thinking", "thinking": thinking});
+                if let Some(signature) = signature {
+                    fields["signature"] = json!(signature);
+                }
+                (extra, fields)
             }
-            ContentBlock::ToolUse { id, name, input } => {
-                json!({"type": "tool_use", "id": id, "name": name, "input": input})
-            }
+            ContentBlock::ToolUse {
+                id,
+                name,
+                input,
+                extra,
+            } => (
+                extra,
+                json!({"type": "tool_use", "id": id, "name": name, "input": input}),
+            ),
             ContentBlock::ToolResult {
                 tool_use_id,
                 content,
                 is_error,
+                extra,
             } => {
-                json!({"type": "tool_result", "tool_use_id": tool_use_id, "content": content, "is_error": is_error})
+                let mut fields = json!({"type": "tool_result", "tool_use_id": tool_use_id});
+                if let Some(content) = content {
+                    fields["content"] = content.to_value();
+                }
+                if *is_error {
+                    fields["is_error"] = json!(true);
+                }
+                (extra, fields)
             }
-            ContentBlock::Other(value) => value.clone(),
+        };
+        let mut map = extra.clone();
+        if let Value::Object(fields) = fields {
+            map.extend(fields);
         }
+        Value::Object(map)
     }
 }
 
@@ -316,6 +603,48 @@ impl Serialize for ContentBlock {
     }
 }
 
+/// Message or tool-result content: a string, or content blocks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Content {
+    /// Plain text.
+    Text(String),
+    /// Content blocks (text, images, tool results).
+    Blocks(Vec<ContentBlock>),
+}
+
+/// The content of a user message (the same shape as any [`Content`]).
+pub type UserContent = Content;
+
+impl Content {
+    /// The text: the string, or the text blocks joined.
+    pub fn text(&self) -> String {
+        match self {
+            Content::Text(text) => text.clone(),
+            Content::Blocks(blocks) => blocks.iter().filter_map(ContentBlock::as_text).collect(),
+        }
+    }
+
+    /// The blocks (none for plain text).
+    pub fn blocks(&self) -> &[ContentBlock] {
+        match self {
+            Content::Text(_) => &[],
+            Content::Blocks(blocks) => blocks,
+        }
+    }
+
+    fn to_value(&self) -> Value {
+        match self {
+            Content::Text(text) => Value::String(text.clone()),
+            Content::Blocks(blocks) => {
+                Value::Array(blocks.iter().map(ContentBlock::to_value).collect())
+            }
+        }
+    }
+}
+
+// ---- user ----
+
 /// A `user` message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UserMessage {
@@ -325,114 +654,217 @@ pub struct UserMessage {
     #[serde(default)]
     pub parent_tool_use_id: Option<String>,
     /// The session id.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
     /// The message uuid.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uuid: Option<String>,
-    /// For tool results: the tool's result as the CLI recorded it.
-    #[serde(default)]
+    /// For tool results: the tool's result as the CLI recorded it (a string such as
+    /// `"Error: …"`, or structured).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_use_result: Option<Value>,
-    /// Every other field.
+    /// Whether the CLI made it up (e.g. `[Request interrupted by user]`).
+    #[serde(
+        default,
+        rename = "isSynthetic",
+        deserialize_with = "null_default",
+        skip_serializing_if = "is_false"
+    )]
+    pub is_synthetic: bool,
+    /// Every other field (`tool_result_meta`, `isReplay`, `timestamp`…).
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+impl UserMessage {
+    /// The text: the string content, or the text blocks joined.
+    pub fn text(&self) -> String {
+        self.message.content.text()
+    }
+
+    /// The tool_result blocks: `(tool_use_id, content, is_error)`.
+    pub fn tool_results(&self) -> impl Iterator<Item = (&str, Option<&Content>, bool)> {
+        self.message
+            .content
+            .blocks()
+            .iter()
+            .filter_map(|block| match block {
+                ContentBlock::ToolResult {
+                    tool_use_id,
+                    content,
+                    is_error,
+                    ..
+                } => Some((tool_use_id.as_str(), content.as_ref(), *is_error)),
+                _ => None,
+            })
+    }
 }
 
 /// The API message inside a `user` frame.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UserBody {
+    /// `user`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
     /// A string, or content blocks.
-    pub content: UserContent,
+    pub content: Content,
     /// Every other field.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
-/// The content of a user message.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum UserContent {
-    /// Plain text.
-    Text(String),
-    /// Content blocks (text, images, tool results).
-    Blocks(Vec<ContentBlock>),
+// ---- result ----
+
+/// How a turn ended: the `subtype` of a `result`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ResultSubtype {
+    /// `success` (which may still carry `is_error: true`, e.g. for an API error).
+    Success,
+    /// `error_during_execution` (also an interrupted turn).
+    ErrorDuringExecution,
+    /// `error_max_turns`.
+    ErrorMaxTurns,
+    /// `error_max_budget_usd`.
+    ErrorMaxBudgetUsd,
+    /// `error_max_structured_output_retries`.
+    ErrorMaxStructuredOutputRetries,
+    /// A subtype this library does not know.
+    Other(String),
+}
+
+impl ResultSubtype {
+    /// Parses the wire value.
+    pub fn from_wire(subtype: &str) -> Self {
+        match subtype {
+            "success" => ResultSubtype::Success,
+            "error_during_execution" => ResultSubtype::ErrorDuringExecution,
+            "error_max_turns" => ResultSubtype::ErrorMaxTurns,
+            "error_max_budget_usd" => ResultSubtype::ErrorMaxBudgetUsd,
+            "error_max_structured_output_retries" => ResultSubtype::ErrorMaxStructuredOutputRetries,
+            other => ResultSubtype::Other(other.to_owned()),
+        }
+    }
+
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            ResultSubtype::Success => "success",
+            ResultSubtype::ErrorDuringExecution => "error_during_execution",
+            ResultSubtype::ErrorMaxTurns => "error_max_turns",
+            ResultSubtype::ErrorMaxBudgetUsd => "error_max_budget_usd",
+            ResultSubtype::ErrorMaxStructuredOutputRetries => "error_max_structured_output_retries",
+            ResultSubtype::Other(other) => other,
+        }
+    }
+}
+
+impl std::fmt::Display for ResultSubtype {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ResultSubtype {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ResultSubtype {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        String::deserialize(deserializer).map(|s| ResultSubtype::from_wire(&s))
+    }
 }
 
 /// A `result` message: the end of a turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResultMessage {
-    /// `success`, `error_during_execution`, `error_max_turns`, `error_max_budget_usd`…
-    pub subtype: String,
+    /// How the turn ended.
+    pub subtype: ResultSubtype,
     /// Whether the turn failed.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub is_error: bool,
     /// Wall time of the turn.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub duration_ms: u64,
     /// Time spent in the API.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub duration_api_ms: u64,
     /// Agent turns taken.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub num_turns: u32,
     /// The session id.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub session_id: String,
     /// The final text.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
     /// Why the model stopped.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_reason: Option<String>,
     /// Cost in USD (as the CLI computes it).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total_cost_usd: Option<f64>,
     /// Token usage.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Value>,
     /// Usage per model.
-    #[serde(default, rename = "modelUsage")]
+    #[serde(
+        default,
+        rename = "modelUsage",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub model_usage: Option<Value>,
     /// Tools the permission system refused.
-    #[serde(default)]
+    #[serde(
+        default,
+        deserialize_with = "null_default",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub permission_denials: Vec<Value>,
     /// The structured output (with an output schema).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub structured_output: Option<Value>,
     /// Errors, for error subtypes.
-    #[serde(default)]
+    #[serde(
+        default,
+        deserialize_with = "null_default",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub errors: Vec<Value>,
     /// The HTTP status of a fatal API error.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub api_error_status: Option<u16>,
-    /// Why the run ended (`api_error`…).
-    #[serde(default)]
+    /// Why the run ended (`completed`, `api_error`, `aborted`…).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terminal_reason: Option<String>,
     /// The message uuid.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uuid: Option<String>,
-    /// Every other field.
+    /// Every other field (`api_error_type`, `deferred_tool_use`…).
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
 impl ResultMessage {
-    /// `subtype == "success"` and not `is_error`.
+    /// `subtype == success` and not `is_error`.
     pub fn is_success(&self) -> bool {
-        self.subtype == "success" && !self.is_error
+        self.subtype == ResultSubtype::Success && !self.is_error
     }
 }
+
+// ---- stream_event ----
 
 /// A `stream_event` message (with `include_partial_messages`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StreamEvent {
-    /// The raw Anthropic streaming event.
+    /// The raw Anthropic streaming event (`content_block_delta`…).
     pub event: Value,
     /// The session id.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
     /// The message uuid.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uuid: Option<String>,
     /// Set when a subagent produced it.
     #[serde(default)]
@@ -441,6 +873,15 @@ pub struct StreamEvent {
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
+
+impl StreamEvent {
+    /// The event's `type` (`message_start`, `content_block_delta`…).
+    pub fn event_type(&self) -> Option<&str> {
+        self.event.get("type").and_then(Value::as_str)
+    }
+}
+
+// ---- what the host writes ----
 
 /// A user message the host sends: text, or content blocks such as images.
 ///
@@ -515,109 +956,5 @@ impl UserInput {
             frame["uuid"] = json!(uuid);
         }
         frame
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn types_the_observed_frames() {
-        let init = Message::from_value(
-            json!({"type": "system", "subtype": "init", "session_id": "s",
-            "tools": ["mcp__demo__greet"], "mcp_servers": [{"name": "demo", "status": "connected", "source": "sdk"}],
-            "model": "claude-opus-5-5", "permissionMode": "default", "claude_code_version": "2.1.330", "cwd": "/w"}),
-        );
-        let Message::System(system) = &init else {
-            panic!("{init:?}")
-        };
-        let data = system.init().unwrap();
-        assert_eq!(data.tools, ["mcp__demo__greet"]);
-        assert_eq!(data.mcp_servers[0].status, "connected");
-        assert_eq!(data.mcp_servers[0].extra["source"], "sdk");
-        assert_eq!(init.session_id(), Some("s"));
-
-        let tool_use = Message::from_value(
-            json!({"type": "assistant", "message": {"id": "msg_1", "model": "m",
-            "role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "mcp__demo__greet",
-            "input": {"name": "Alice"}}]}, "parent_tool_use_id": null, "session_id": "s",
-            "tool_use_meta": [{"id": "toolu_1"}]}),
-        );
-        let Message::Assistant(assistant) = &tool_use else {
-            panic!("{tool_use:?}")
-        };
-        assert_eq!(
-            assistant.tool_uses().collect::<Vec<_>>(),
-            [("toolu_1", "mcp__demo__greet", &json!({"name": "Alice"}))]
-        );
-        assert_eq!(assistant.extra["tool_use_meta"][0]["id"], "toolu_1");
-
-        let result = Message::from_value(
-            json!({"type": "user", "message": {"role": "user", "content": [
-            {"type": "tool_result", "content": "explode failed: disk on fire", "is_error": true, "tool_use_id": "toolu_2"}]},
-            "tool_use_result": "Error: explode failed: disk on fire", "session_id": "s"}),
-        );
-        let Message::User(user) = &result else {
-            panic!("{result:?}")
-        };
-        let UserContent::Blocks(blocks) = &user.message.content else {
-            panic!()
-        };
-        assert_eq!(
-            blocks[0],
-            ContentBlock::ToolResult {
-                tool_use_id: "toolu_2".into(),
-                content: Some(json!("explode failed: disk on fire")),
-                is_error: true
-            }
-        );
-
-        let done = Message::from_value(
-            json!({"type": "result", "subtype": "error_during_execution", "is_error": true,
-            "duration_ms": 10, "num_turns": 1, "session_id": "s", "stop_reason": "tool_use", "modelUsage": {"m": {}},
-            "terminal_reason": "aborted"}),
-        );
-        let Message::Result(done) = done else {
-            panic!()
-        };
-        assert!(!done.is_success());
-        assert_eq!(done.model_usage, Some(json!({"m": {}})));
-        assert_eq!(done.terminal_reason.as_deref(), Some("aborted"));
-    }
-
-    #[test]
-    fn unknown_and_broken_messages_pass_through_whole() {
-        let unknown = json!({"type": "rate_limit_event", "rate_limit_info": {}});
-        assert_eq!(
-            Message::from_value(unknown.clone()),
-            Message::Other(unknown)
-        );
-        let broken = json!({"type": "result", "subtype": 7});
-        assert_eq!(Message::from_value(broken.clone()), Message::Other(broken));
-        let block = Message::from_value(
-            json!({"type": "assistant", "message": {"content": [{"type": "server_tool_use", "id": "x"}]}}),
-        );
-        let Message::Assistant(assistant) = block else {
-            panic!()
-        };
-        assert_eq!(
-            assistant.message.content[0],
-            ContentBlock::Other(json!({"type": "server_tool_use", "id": "x"}))
-        );
-    }
-
-    #[test]
-    fn user_input_frames_match_the_official_sdks() {
-        assert_eq!(
-            UserInput::text("hi").to_message("default"),
-            json!({"type": "user", "session_id": "default", "message": {"role": "user", "content": "hi"}, "parent_tool_use_id": null})
-        );
-        assert_eq!(
-            UserInput::text("look")
-                .with_image("image/png", "AAAA")
-                .to_message("")["message"]["content"],
-            json!([{"type": "text", "text": "look"}, {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AAAA"}}])
-        );
     }
 }

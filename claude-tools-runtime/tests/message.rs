@@ -1,0 +1,449 @@
+//! Typed messages against the shapes the CLI streams (protocol.md §D, wire-observed.md).
+
+use claude_tools_runtime::message::{
+    Content, ContentBlock, Message, ResultSubtype, SessionState, UserInput,
+};
+use serde_json::{Map, Value, json};
+
+fn parse(value: Value) -> Message {
+    Message::from_value(value)
+}
+
+/// Parses, checks the variant by its type name and that `to_value` gives the input back.
+fn round_trip(value: Value, kind: &str) -> Message {
+    let message = parse(value.clone());
+    assert_eq!(message.message_type(), kind);
+    assert!(
+        !matches!(message, Message::Other(_)),
+        "fell back to Other: {message:?}"
+    );
+    assert_eq!(message.to_value(), value);
+    // Serialize / Deserialize go through the same path.
+    let text = serde_json::to_string(&message).unwrap();
+    let again: Message = serde_json::from_str(&text).unwrap();
+    assert_eq!(again, message);
+    message
+}
+
+#[test]
+fn system_init() {
+    let frame = json!({
+        "type": "system", "subtype": "init", "cwd": "/work", "session_id": "5b6c…", "uuid": "u-1",
+        "tools": ["Task", "Bash", "mcp__demo__greet"],
+        "mcp_servers": [{"name": "demo", "status": "connected", "source": "sdk"}, {"name": "ext", "status": "failed"}],
+        "model": "claude-opus-5-5", "permissionMode": "default", "slash_commands": ["compact", "cost"],
+        "apiKeySource": "ANTHROPIC_API_KEY", "claude_code_version": "2.1.330", "output_style": "default",
+        "agents": ["general-purpose"], "skills": [], "plugins": [], "capabilities": ["interrupt_receipt_v1"]
+    });
+    let message = round_trip(frame, "system");
+    assert_eq!(message.session_id(), Some("5b6c…"));
+    assert_eq!(message.uuid(), Some("u-1"));
+    let Message::System(system) = &message else {
+        unreachable!()
+    };
+    assert_eq!(system.subtype, "init");
+    let init = system.init().unwrap();
+    assert_eq!(init.tools, ["Task", "Bash", "mcp__demo__greet"]);
+    assert_eq!(init.model.as_deref(), Some("claude-opus-5-5"));
+    assert_eq!(init.cwd.as_deref(), Some("/work"));
+    assert_eq!(init.permission_mode.as_deref(), Some("default"));
+    assert_eq!(init.api_key_source.as_deref(), Some("ANTHROPIC_API_KEY"));
+    assert_eq!(init.claude_code_version.as_deref(), Some("2.1.330"));
+    assert_eq!(init.slash_commands, ["compact", "cost"]);
+    assert!(init.mcp_server("demo").unwrap().is_connected());
+    assert_eq!(init.mcp_server("demo").unwrap().extra["source"], "sdk");
+    assert!(!init.mcp_server("ext").unwrap().is_connected());
+    assert_eq!(init.extra["capabilities"], json!(["interrupt_receipt_v1"]));
+    assert_eq!(system.session_state(), None);
+    assert_eq!(system.status(), None);
+}
+
+#[test]
+fn system_init_with_nulls_and_other_subtypes() {
+    let message =
+        parse(json!({"type": "system", "subtype": "init", "tools": null, "mcp_servers": null}));
+    let Message::System(system) = &message else {
+        panic!("{message:?}")
+    };
+    let init = system.init().unwrap();
+    assert!(init.tools.is_empty() && init.mcp_servers.is_empty());
+
+    let state = round_trip(
+        json!({"type": "system", "subtype": "session_state_changed", "state": "requires_action",
+               "sdk_host_only": true, "uuid": "u", "session_id": "s"}),
+        "system",
+    );
+    let Message::System(state) = &state else {
+        unreachable!()
+    };
+    assert_eq!(state.session_state(), Some(SessionState::RequiresAction));
+    assert!(state.is_host_only());
+    assert_eq!(state.init(), None);
+    for (wire, expected) in [
+        ("idle", SessionState::Idle),
+        ("running", SessionState::Running),
+        ("paused", SessionState::Other("paused".into())),
+    ] {
+        assert_eq!(SessionState::from_wire(wire), expected);
+        assert_eq!(expected.as_str(), wire);
+    }
+
+    let status = round_trip(
+        json!({"type": "system", "subtype": "status", "status": "compacting", "permissionMode": "acceptEdits"}),
+        "system",
+    );
+    let Message::System(status) = &status else {
+        unreachable!()
+    };
+    assert_eq!(status.status(), Some(Some("compacting")));
+    assert!(!status.is_host_only());
+
+    let retry = round_trip(
+        json!({"type": "system", "subtype": "api_retry", "attempt": 1, "retry_delay_ms": 550}),
+        "system",
+    );
+    let Message::System(retry) = &retry else {
+        unreachable!()
+    };
+    assert_eq!(retry.data["attempt"], 1);
+}
+
+#[test]
+fn assistant_text_and_tool_use_frames() {
+    let text = round_trip(
+        json!({"type": "assistant", "message": {"id": "msg_01", "type": "message", "role": "assistant",
+            "model": "claude-opus-5-5", "content": [{"type": "text", "text": "Let me greet "}, {"type": "text", "text": "Alice."}],
+            "stop_reason": null, "usage": {"input_tokens": 10, "output_tokens": 3}},
+            "parent_tool_use_id": null, "session_id": "s", "uuid": "u-2"}),
+        "assistant",
+    );
+    let assistant = text.as_assistant().unwrap();
+    assert_eq!(assistant.text(), "Let me greet Alice.");
+    assert_eq!(assistant.message.id.as_deref(), Some("msg_01"));
+    assert_eq!(assistant.message.role.as_deref(), Some("assistant"));
+    assert_eq!(
+        assistant.message.usage,
+        Some(json!({"input_tokens": 10, "output_tokens": 3}))
+    );
+    assert_eq!(assistant.message.extra["type"], "message");
+    assert_eq!(assistant.tool_uses().count(), 0);
+
+    let tool_use = round_trip(
+        json!({"type": "assistant", "message": {"id": "msg_01", "role": "assistant", "model": "m",
+            "content": [{"type": "tool_use", "id": "toolu_0000echo", "name": "mcp__demo__greet", "input": {"name": "Alice"}}],
+            "stop_reason": "tool_use"},
+            "parent_tool_use_id": null, "session_id": "s", "uuid": "u-3",
+            "tool_use_meta": [{"id": "toolu_0000echo", "display_name": "Echo", "server_display_name": "calc-server", "tool_name": "echo"}]}),
+        "assistant",
+    );
+    let assistant = tool_use.as_assistant().unwrap();
+    assert_eq!(
+        assistant.tool_uses().collect::<Vec<_>>(),
+        [(
+            "toolu_0000echo",
+            "mcp__demo__greet",
+            &json!({"name": "Alice"})
+        )]
+    );
+    assert_eq!(assistant.message.stop_reason.as_deref(), Some("tool_use"));
+    assert_eq!(assistant.extra["tool_use_meta"][0]["display_name"], "Echo");
+    assert_eq!(assistant.text(), "");
+
+    let thinking = round_trip(
+        json!({"type": "assistant", "message": {"content": [
+            {"type": "thinking", "thinking": "hmm", "signature": "sig"},
+            {"type": "redacted_thinking", "data": "xyz"}], "stop_reason": null},
+            "parent_tool_use_id": "toolu_parent", "error": "rate_limit"}),
+        "assistant",
+    );
+    let assistant = thinking.as_assistant().unwrap();
+    assert_eq!(
+        assistant.message.content[0],
+        ContentBlock::Thinking {
+            thinking: "hmm".into(),
+            signature: Some("sig".into()),
+            extra: Map::new()
+        }
+    );
+    assert_eq!(
+        assistant.message.content[1],
+        ContentBlock::Other(json!({"type": "redacted_thinking", "data": "xyz"}))
+    );
+    assert_eq!(
+        assistant.message.content[1].block_type(),
+        "redacted_thinking"
+    );
+    assert_eq!(
+        assistant.parent_tool_use_id.as_deref(),
+        Some("toolu_parent")
+    );
+    assert_eq!(assistant.error.as_deref(), Some("rate_limit"));
+}
+
+#[test]
+fn user_tool_result_frames() {
+    let error = round_trip(
+        json!({"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_2", "content": "explode failed: disk on fire", "is_error": true}]},
+            "parent_tool_use_id": null, "session_id": "s", "uuid": "u-4",
+            "tool_use_result": "Error: explode failed: disk on fire",
+            "tool_result_meta": [{"id": "toolu_2", "permission_decision": {"decision": "accept"}}]}),
+        "user",
+    );
+    let Message::User(user) = &error else {
+        unreachable!()
+    };
+    assert_eq!(
+        user.tool_results().collect::<Vec<_>>(),
+        [(
+            "toolu_2",
+            Some(&Content::Text("explode failed: disk on fire".into())),
+            true
+        )]
+    );
+    assert_eq!(
+        user.tool_use_result,
+        Some(json!("Error: explode failed: disk on fire"))
+    );
+    assert_eq!(user.extra["tool_result_meta"][0]["id"], "toolu_2");
+    assert!(!user.is_synthetic);
+
+    let ok = round_trip(
+        json!({"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_1", "content": [{"type": "text", "text": "Hello, Alice!"}]}]},
+            "parent_tool_use_id": null, "session_id": "s",
+            "tool_use_result": [{"type": "text", "text": "Hello, Alice!"}]}),
+        "user",
+    );
+    let Message::User(user) = &ok else {
+        unreachable!()
+    };
+    let (id, content, is_error) = user.tool_results().next().unwrap();
+    assert_eq!((id, is_error), ("toolu_1", false));
+    assert_eq!(content.unwrap().text(), "Hello, Alice!");
+
+    let synthetic = round_trip(
+        json!({"type": "user", "message": {"role": "user", "content": [{"type": "text", "text": "[Request interrupted by user]"}]},
+            "parent_tool_use_id": null, "isSynthetic": true}),
+        "user",
+    );
+    let Message::User(user) = &synthetic else {
+        unreachable!()
+    };
+    assert!(user.is_synthetic);
+    assert_eq!(user.text(), "[Request interrupted by user]");
+
+    let plain = round_trip(
+        json!({"type": "user", "message": {"role": "user", "content": "hi"}, "parent_tool_use_id": null}),
+        "user",
+    );
+    let Message::User(user) = &plain else {
+        unreachable!()
+    };
+    assert_eq!(user.message.content, Content::Text("hi".into()));
+    assert_eq!(user.tool_results().count(), 0);
+}
+
+#[test]
+fn result_success_and_errors() {
+    let success = round_trip(
+        json!({"type": "result", "subtype": "success", "is_error": false, "duration_ms": 456, "duration_api_ms": 120,
+            "num_turns": 2, "result": "The greet tool answered: Hello, Alice!", "stop_reason": "end_turn",
+            "session_id": "s", "total_cost_usd": 0.0123, "usage": {"input_tokens": 5},
+            "modelUsage": {"claude-opus-5-5": {"inputTokens": 5}}, "permission_denials": [{"tool_name": "Bash"}],
+            "terminal_reason": "completed", "uuid": "u-5", "fast_mode_state": "off"}),
+        "result",
+    );
+    assert!(success.is_result());
+    let result = success.as_result().unwrap();
+    assert!(result.is_success());
+    assert_eq!(result.subtype, ResultSubtype::Success);
+    assert_eq!(result.duration_ms, 456);
+    assert_eq!(result.duration_api_ms, 120);
+    assert_eq!(result.num_turns, 2);
+    assert_eq!(
+        result.result.as_deref(),
+        Some("The greet tool answered: Hello, Alice!")
+    );
+    assert_eq!(result.total_cost_usd, Some(0.0123));
+    assert_eq!(
+        result.model_usage,
+        Some(json!({"claude-opus-5-5": {"inputTokens": 5}}))
+    );
+    assert_eq!(result.permission_denials, [json!({"tool_name": "Bash"})]);
+    assert_eq!(result.terminal_reason.as_deref(), Some("completed"));
+    assert_eq!(result.extra["fast_mode_state"], "off");
+    assert_eq!(success.session_id(), Some("s"));
+
+    let interrupted = round_trip(
+        json!({"type": "result", "subtype": "error_during_execution", "is_error": true, "duration_ms": 10,
+            "duration_api_ms": 0, "num_turns": 1, "session_id": "s", "errors": ["[ede_diagnostic] aborted"]}),
+        "result",
+    );
+    let result = interrupted.as_result().unwrap();
+    assert!(!result.is_success());
+    assert_eq!(result.subtype, ResultSubtype::ErrorDuringExecution);
+    assert_eq!(result.errors, [json!("[ede_diagnostic] aborted")]);
+
+    // An API error is a `success` subtype with `is_error`.
+    let api_error = parse(
+        json!({"type": "result", "subtype": "success", "is_error": true,
+        "api_error_status": 400, "api_error_type": "invalid_request_error", "terminal_reason": "api_error",
+        "result": "API Error: 400 …", "errors": null, "permission_denials": null}),
+    );
+    let result = api_error.as_result().unwrap();
+    assert!(!result.is_success());
+    assert_eq!(result.api_error_status, Some(400));
+    assert!(result.errors.is_empty());
+
+    for (wire, subtype) in [
+        ("error_max_turns", ResultSubtype::ErrorMaxTurns),
+        ("error_max_budget_usd", ResultSubtype::ErrorMaxBudgetUsd),
+        (
+            "error_max_structured_output_retries",
+            ResultSubtype::ErrorMaxStructuredOutputRetries,
+        ),
+        ("error_new", ResultSubtype::Other("error_new".into())),
+    ] {
+        let message = parse(json!({"type": "result", "subtype": wire, "is_error": true}));
+        assert_eq!(message.as_result().unwrap().subtype, subtype);
+        assert_eq!(subtype.as_str(), wire);
+        assert_eq!(message.to_value()["subtype"], wire);
+    }
+}
+
+#[test]
+fn stream_event() {
+    let event = round_trip(
+        json!({"type": "stream_event", "uuid": "u-6", "session_id": "s", "parent_tool_use_id": null,
+            "event": {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hel"}},
+            "ttft_ms": 40}),
+        "stream_event",
+    );
+    let Message::StreamEvent(stream) = &event else {
+        unreachable!()
+    };
+    assert_eq!(stream.event_type(), Some("content_block_delta"));
+    assert_eq!(stream.event["delta"]["text"], "Hel");
+    assert_eq!(stream.extra["ttft_ms"], 40);
+}
+
+#[test]
+fn unknown_types_pass_through_whole() {
+    for frame in [
+        json!({"type": "rate_limit_event", "rate_limit_info": {"status": "allowed"}, "session_id": "s"}),
+        json!({"type": "tool_progress", "tool_use_id": "t", "elapsed_time_seconds": 3}),
+        json!({"no_type": true}),
+        json!([1, 2]),
+    ] {
+        let message = parse(frame.clone());
+        assert_eq!(message, Message::Other(frame.clone()));
+        assert_eq!(message.to_value(), frame);
+    }
+    assert_eq!(
+        parse(json!({"type": "rate_limit_event", "session_id": "s"})).session_id(),
+        Some("s")
+    );
+    assert_eq!(
+        parse(json!({"type": "tool_progress"})).message_type(),
+        "tool_progress"
+    );
+}
+
+#[test]
+fn known_types_with_broken_fields_fall_back_to_other() {
+    for frame in [
+        json!({"type": "result", "subtype": 7}),
+        json!({"type": "result", "is_error": false}),
+        json!({"type": "result", "subtype": "success", "num_turns": "two"}),
+        json!({"type": "assistant"}),
+        json!({"type": "assistant", "message": "text"}),
+        json!({"type": "user", "message": {"role": "user", "content": 5}}),
+        json!({"type": "system"}),
+        json!({"type": "stream_event", "session_id": "s"}),
+    ] {
+        assert_eq!(parse(frame.clone()), Message::Other(frame));
+    }
+}
+
+#[test]
+fn content_blocks_keep_unknown_fields_and_odd_shapes() {
+    let blocks = json!([
+        {"type": "text", "text": "cached", "cache_control": {"type": "ephemeral"}, "citations": null},
+        {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}, "caller": {"type": "direct"}},
+        {"type": "tool_result", "tool_use_id": "t1", "content": [{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AA"}}]},
+        {"type": "text", "text": 5},
+        {"type": "tool_use", "id": "t2"},
+        {"type": "server_tool_use", "id": "srv", "name": "advisor", "input": {}},
+        "just a string"
+    ]);
+    let message = round_trip(
+        json!({"type": "assistant", "message": {"content": blocks.clone(), "stop_reason": null}, "parent_tool_use_id": null}),
+        "assistant",
+    );
+    let content = &message.as_assistant().unwrap().message.content;
+    let ContentBlock::Text { text, extra } = &content[0] else {
+        panic!("{:?}", content[0])
+    };
+    assert_eq!(text, "cached");
+    assert_eq!(extra["cache_control"], json!({"type": "ephemeral"}));
+    assert!(
+        matches!(&content[1], ContentBlock::ToolUse { extra, .. } if extra["caller"]["type"] == "direct")
+    );
+    let ContentBlock::ToolResult {
+        content: Some(Content::Blocks(inner)),
+        is_error: false,
+        ..
+    } = &content[2]
+    else {
+        panic!("{:?}", content[2])
+    };
+    assert_eq!(inner[0].block_type(), "image");
+    // A text block whose text is not a string, a tool_use without a name, unknown types and
+    // non-objects are kept whole.
+    for i in 3..7 {
+        assert_eq!(
+            content[i],
+            ContentBlock::Other(blocks[i].clone()),
+            "block {i}"
+        );
+    }
+    assert_eq!(
+        ContentBlock::text("x").to_value(),
+        json!({"type": "text", "text": "x"})
+    );
+}
+
+#[test]
+fn user_input_frames_match_the_official_sdks() {
+    assert_eq!(
+        UserInput::text("hi").to_message(""),
+        json!({"type": "user", "session_id": "", "message": {"role": "user", "content": "hi"}, "parent_tool_use_id": null})
+    );
+    assert_eq!(
+        UserInput::text("hi").with_uuid("u-7").to_message("default"),
+        json!({"type": "user", "session_id": "default", "message": {"role": "user", "content": "hi"},
+               "parent_tool_use_id": null, "uuid": "u-7"})
+    );
+    assert_eq!(
+        UserInput::text("look")
+            .with_image("image/png", "iVBORw0KGgo=")
+            .with_text("and this")
+            .to_message(""),
+        json!({"type": "user", "session_id": "", "parent_tool_use_id": null, "message": {"role": "user", "content": [
+            {"type": "text", "text": "look"},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}},
+            {"type": "text", "text": "and this"}]}})
+    );
+    let blocks = vec![json!({"type": "text", "text": "a"})];
+    assert_eq!(
+        UserInput::blocks(blocks.clone()).to_message("")["message"]["content"],
+        Value::Array(blocks)
+    );
+    // What the host writes parses as a user message.
+    let echoed = Message::from_value(UserInput::text("hi").to_message(""));
+    let Message::User(user) = echoed else {
+        panic!()
+    };
+    assert_eq!(user.text(), "hi");
+}
