@@ -47,7 +47,7 @@ impl Fake {
 
     fn options(&self) -> Options {
         Options::new()
-            .cli_path(env!("CARGO_BIN_EXE_fake-claude"))
+            .cli_path(env!("CARGO_BIN_EXE_scripted-cli"))
             .env("FAKE_CLAUDE_SCRIPT", self.script.display().to_string())
             .env(
                 "FAKE_CLAUDE_TRANSCRIPT",
