@@ -6,13 +6,14 @@
 //!   messages go to the user's stream through an unbounded queue (the reader never blocks on a
 //!   slow consumer, which is how the Python SDK once deadlocked).
 //! - [`handlers`] answers the CLI's requests (`mcp_message`, `can_use_tool`, `hook_callback`).
-//! - [`writer`] is the one task that writes to the CLI's stdin.
+//! - [`outbox`] is the one way to the CLI's stdin: lines are written straight into the pipe by
+//!   whoever answers, queued for a drain task only when the pipe is full.
 //! - [`run`] decides when a run has ended, so stdin is closed neither too early nor never.
 
 mod handlers;
+mod outbox;
 mod reader;
 pub(crate) mod run;
-mod writer;
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
@@ -33,8 +34,8 @@ use crate::options::{DEFAULT_CONTROL_TIMEOUT, Options};
 use crate::permission::CanUseTool;
 use crate::protocol::{self, ControlFailure};
 use crate::transport::{Connection, ExitInfo};
+use outbox::Outbox;
 use run::RunProgress;
-use writer::Outgoing;
 
 /// The user's end of the message queue.
 pub(crate) type MessageReceiver = mpsc::UnboundedReceiver<Result<Message>>;
@@ -50,7 +51,7 @@ struct InFlight {
 /// acknowledges (the acknowledgement matches no waiter and is dropped).
 fn server_notifier(
     server: &str,
-    out: mpsc::UnboundedSender<Outgoing>,
+    out: Arc<Outbox>,
     counter: Arc<AtomicU64>,
     id_salt: u32,
 ) -> crate::mcp::Notifier {
@@ -59,16 +60,13 @@ fn server_notifier(
         let n = counter.fetch_add(1, Ordering::Relaxed);
         let request_id = format!("req_mcp_{n}_{id_salt:08x}");
         let body = serde_json::json!({"subtype": "mcp_message", "server_name": server, "message": message});
-        let _ = out.send(Outgoing::Line(protocol::line(&protocol::request(
-            &request_id,
-            body,
-        ))));
+        out.send(&protocol::line(&protocol::request(&request_id, body)));
     })
 }
 
 /// Everything the session's tasks share.
 pub(crate) struct Shared {
-    out: mpsc::UnboundedSender<Outgoing>,
+    out: Arc<Outbox>,
     /// The host's requests awaiting the CLI's answer, by request id.
     pending: Mutex<HashMap<String, oneshot::Sender<Result<Value, ControlFailure>>>>,
     /// The CLI's requests being handled, by request id.
@@ -99,7 +97,12 @@ impl Shared {
         options: &Options,
         connection: Connection,
     ) -> (Arc<Shared>, MessageReceiver) {
-        let (out, out_rx) = mpsc::unbounded_channel();
+        let Connection {
+            reader,
+            writer,
+            process,
+        } = connection;
+        let out = Outbox::new(writer);
         let (messages, messages_rx) = mpsc::unbounded_channel();
         let (_, hooks) = options.initialize_request();
         let id_salt = std::collections::hash_map::RandomState::new()
@@ -134,12 +137,7 @@ impl Shared {
             input_closed: AtomicBool::new(false),
             shutdown: CancellationToken::new(),
         });
-        let Connection {
-            reader,
-            writer,
-            process,
-        } = connection;
-        tokio::spawn(writer::write_loop(out_rx, writer));
+        tokio::spawn(outbox::drain(shared.out.clone()));
         tokio::spawn(reader::read_loop(
             shared.clone(),
             reader,
@@ -152,13 +150,7 @@ impl Shared {
 
     /// Writes one frame to the CLI.
     pub(crate) fn write(&self, frame: &Value) {
-        if self
-            .out
-            .send(Outgoing::Line(protocol::line(frame)))
-            .is_err()
-        {
-            tracing::debug!("the writer has stopped; dropping a frame for the CLI");
-        }
+        self.out.send(&protocol::line(frame));
     }
 
     /// Writes a user message (one prompt) and counts it, so the run stays open for its result.
@@ -174,7 +166,7 @@ impl Shared {
     /// Closes the CLI's stdin (once); the CLI then finishes and exits.
     pub(crate) fn close_input(&self) {
         if !self.input_closed.swap(true, Ordering::AcqRel) {
-            let _ = self.out.send(Outgoing::CloseInput);
+            self.out.close();
         }
     }
 

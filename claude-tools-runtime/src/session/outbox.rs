@@ -1,0 +1,202 @@
+//! The one way to the CLI's stdin. Whoever has a line to send writes it straight into the pipe
+//! when nothing is queued before it — usually the reader task answering a request inline, so a
+//! tool call's round trip involves no task hop at all, like a hand-written responder. When the
+//! pipe is full (or something is already queued), the line is queued instead and the drain task
+//! writes it out in order as the pipe accepts it. Lines never interleave: every write happens
+//! under one lock, and a queued line is never overtaken.
+
+use std::future::poll_fn;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll, Waker};
+
+use tokio::io::AsyncWrite;
+use tokio::sync::Notify;
+
+pub(crate) struct Outbox {
+    state: Mutex<State>,
+    /// Wakes the drain task when bytes are queued or the input is to be closed.
+    queued: Notify,
+}
+
+struct State {
+    /// `None` once stdin is closed (or broken).
+    writer: Option<Pin<Box<dyn AsyncWrite + Send>>>,
+    /// Bytes the pipe has not accepted yet, in order.
+    pending: Vec<u8>,
+    /// Close stdin once `pending` is written.
+    closing: bool,
+}
+
+impl Outbox {
+    pub(crate) fn new(writer: Pin<Box<dyn AsyncWrite + Send>>) -> Arc<Self> {
+        let state = State {
+            writer: Some(writer),
+            pending: Vec::new(),
+            closing: false,
+        };
+        Arc::new(Self {
+            state: Mutex::new(state),
+            queued: Notify::new(),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // Every critical section leaves the state consistent before anything can panic.
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Sends one line (newline included).
+    pub(crate) fn send(&self, line: &[u8]) {
+        let mut state = self.lock();
+        let State {
+            writer,
+            pending,
+            closing,
+        } = &mut *state;
+        let Some(pipe) = writer.as_mut() else {
+            tracing::debug!("the CLI's stdin is closed; dropping a line");
+            return;
+        };
+        if *closing {
+            tracing::debug!("the CLI's stdin is closing; dropping a line");
+            return;
+        }
+        if !pending.is_empty() {
+            pending.extend_from_slice(line);
+            return; // the drain task is already due to run
+        }
+        // Nothing is queued, so the drain task is not waiting on the pipe and no waker of its
+        // can be displaced by this poll.
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut written = 0;
+        while written < line.len() {
+            match pipe.as_mut().poll_write(&mut cx, &line[written..]) {
+                Poll::Ready(Ok(0)) | Poll::Ready(Err(_)) => {
+                    tracing::debug!("the CLI's stdin is broken; dropping further lines");
+                    *writer = None;
+                    return;
+                }
+                Poll::Ready(Ok(n)) => written += n,
+                Poll::Pending => break,
+            }
+        }
+        if written == line.len() {
+            // A buffering writer may still hold the line: flush now if it can, else let the
+            // drain task finish the flush.
+            match pipe.as_mut().poll_flush(&mut cx) {
+                Poll::Ready(Ok(())) => return,
+                Poll::Ready(Err(_)) => {
+                    *writer = None;
+                    return;
+                }
+                Poll::Pending => {}
+            }
+        } else {
+            pending.extend_from_slice(&line[written..]);
+        }
+        drop(state);
+        self.queued.notify_one();
+    }
+
+    /// Closes stdin once everything sent before has been written.
+    pub(crate) fn close(&self) {
+        self.lock().closing = true;
+        self.queued.notify_one();
+    }
+
+    /// Writes what is queued and flushes; `Ready(true)` once stdin is closed for good.
+    fn poll_drain(&self, cx: &mut Context<'_>) -> Poll<bool> {
+        let mut state = self.lock();
+        let State {
+            writer,
+            pending,
+            closing,
+        } = &mut *state;
+        let Some(pipe) = writer.as_mut() else {
+            return Poll::Ready(true);
+        };
+        while !pending.is_empty() {
+            match pipe.as_mut().poll_write(cx, pending) {
+                Poll::Ready(Ok(0)) | Poll::Ready(Err(_)) => {
+                    tracing::debug!("the CLI's stdin is broken; dropping further lines");
+                    *writer = None;
+                    pending.clear();
+                    return Poll::Ready(true);
+                }
+                Poll::Ready(Ok(n)) => {
+                    pending.drain(..n);
+                }
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        match pipe.as_mut().poll_flush(cx) {
+            Poll::Pending => return Poll::Pending,
+            Poll::Ready(Err(_)) => {
+                *writer = None;
+                return Poll::Ready(true);
+            }
+            Poll::Ready(Ok(())) => {}
+        }
+        if *closing {
+            // Dropping the writer is what closes the pipe.
+            let mut pipe = writer.take();
+            if let Some(pipe) = pipe.as_mut() {
+                let _ = pipe.as_mut().poll_shutdown(cx);
+            }
+            return Poll::Ready(true);
+        }
+        Poll::Ready(false)
+    }
+}
+
+/// The drain task: runs until stdin is closed.
+pub(crate) async fn drain(outbox: Arc<Outbox>) {
+    loop {
+        outbox.queued.notified().await;
+        if poll_fn(|cx| outbox.poll_drain(cx)).await {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::AsyncReadExt;
+
+    #[tokio::test]
+    async fn a_full_pipe_queues_lines_in_order_and_close_waits_for_them() {
+        // A 16-byte pipe: the first line fits, the rest must wait for the reader.
+        let (host, mut cli) = tokio::io::duplex(16);
+        let outbox = Outbox::new(Box::pin(host));
+        let drain_task = tokio::spawn(drain(outbox.clone()));
+        let lines: Vec<String> = (0..20).map(|i| format!("{{\"line\":{i:03}}}\n")).collect();
+        for line in &lines {
+            outbox.send(line.as_bytes());
+        }
+        outbox.close();
+        outbox.send(b"{\"after\":\"close\"}\n");
+        let mut received = String::new();
+        cli.read_to_string(&mut received).await.unwrap();
+        assert_eq!(
+            received,
+            lines.concat(),
+            "every line, in order, nothing after close"
+        );
+        assert!(drain_task.await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn an_empty_queue_writes_straight_into_the_pipe() {
+        let (host, mut cli) = tokio::io::duplex(1024);
+        let outbox = Outbox::new(Box::pin(host));
+        // No drain task at all: the line must still arrive.
+        outbox.send(b"{\"direct\":true}\n");
+        let mut buf = [0u8; 16];
+        cli.read_exact(&mut buf).await.unwrap();
+        assert_eq!(&buf, b"{\"direct\":true}\n");
+    }
+}
