@@ -1,6 +1,7 @@
 //! Compile cost of the macros: 100 `#[tool]` fns against the same 100 tools with rmcp's
 //! `#[tool_router]`, in generated crates under `bench/.compile/` (git-ignored), each its own
-//! workspace sharing one target folder there. Dev profile (the edit–compile loop).
+//! workspace with its own target folder there (emptied before the first, full build). Dev profile
+//! (the edit–compile loop).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -135,6 +136,7 @@ fn measure(dir: &Path, target: &Path, name: &str, source: &dyn Fn(usize) -> Stri
     };
     let mut run = || -> Result<(), String> {
         write(0)?;
+        let _ = std::fs::remove_dir_all(target);
         eprint!("compile {name}: full build with dependencies ... ");
         times.full_s = Some(cargo(dir, target, &["build", "--quiet"])?);
         eprintln!("{:.1} s", times.full_s.unwrap_or(0.0));
@@ -183,7 +185,6 @@ fn manifest(name: &str, deps: &str) -> String {
 /// `ct-bench compile`.
 pub fn run_compile(paths: &Paths) -> Result<(), String> {
     let base = paths.bench.join(".compile");
-    let target = base.join("target");
     let ct_dir = base.join("ct-tools100");
     let rmcp_dir = base.join("rmcp-tools100");
     for d in [&ct_dir, &rmcp_dir] {
@@ -232,8 +233,18 @@ pub fn run_compile(paths: &Paths) -> Result<(), String> {
     let result = CompileResult {
         date: report::now_utc(),
         rmcp_version,
-        claude_tools: measure(&ct_dir, &target, "ct-tools100", &claude_tools_source),
-        rmcp: measure(&rmcp_dir, &target, "rmcp-tools100", &rmcp_source),
+        claude_tools: measure(
+            &ct_dir,
+            &base.join("target-ct"),
+            "ct-tools100",
+            &claude_tools_source,
+        ),
+        rmcp: measure(
+            &rmcp_dir,
+            &base.join("target-rmcp"),
+            "rmcp-tools100",
+            &rmcp_source,
+        ),
     };
     runs::save(paths, "compile", &result)?;
     println!("{}", table(&result));

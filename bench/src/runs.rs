@@ -385,6 +385,7 @@ pub fn run_rss(paths: &Paths, args: &Args) -> Result<(), String> {
             "floor".into(),
             "claude-tools".into(),
             "typescript".into(),
+            "python".into(),
         ])
     });
     let mut runs = Vec::new();
