@@ -1,1 +1,5 @@
-//! Shared helpers of the examples.
+//! Shared code of the examples: the demo's tools ([`triage`]) and its scripted model
+//! ([`demo_script`]).
+
+pub mod demo_script;
+pub mod triage;
