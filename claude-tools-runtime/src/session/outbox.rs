@@ -4,6 +4,10 @@
 //! pipe is full (or something is already queued), the line is queued instead and the drain task
 //! writes it out in order as the pipe accepts it. Lines never interleave: every write happens
 //! under one lock, and a queued line is never overtaken.
+//!
+//! While the reader still has requests buffered it *corks* the outbox: answers accumulate and go
+//! out in one write when it uncorks (before it waits for input), so a burst of 32 concurrent
+//! calls wakes the CLI once rather than 32 times.
 
 use std::future::poll_fn;
 use std::pin::Pin;
@@ -26,6 +30,10 @@ struct State {
     pending: Vec<u8>,
     /// Close stdin once `pending` is written.
     closing: bool,
+    /// Hold lines in `pending` until [`Outbox::uncork`].
+    corked: bool,
+    /// The pipe was full: the drain task owns `pending` until it is written.
+    blocked: bool,
 }
 
 impl Outbox {
@@ -34,6 +42,8 @@ impl Outbox {
             writer: Some(writer),
             pending: Vec::new(),
             closing: false,
+            corked: false,
+            blocked: false,
         };
         Arc::new(Self {
             state: Mutex::new(state),
@@ -51,41 +61,60 @@ impl Outbox {
     /// Sends one line (newline included).
     pub(crate) fn send(&self, line: &[u8]) {
         let mut state = self.lock();
+        if state.writer.is_none() || state.closing {
+            tracing::debug!("the CLI's stdin is closed; dropping a line");
+            return;
+        }
+        state.pending.extend_from_slice(line);
+        if !state.corked && !state.blocked {
+            self.push(&mut state);
+        }
+    }
+
+    /// Holds further lines until [`Outbox::uncork`].
+    pub(crate) fn cork(&self) {
+        self.lock().corked = true;
+    }
+
+    /// Writes the lines held since [`Outbox::cork`].
+    pub(crate) fn uncork(&self) {
+        let mut state = self.lock();
+        if state.corked {
+            state.corked = false;
+            if !state.blocked && !state.pending.is_empty() {
+                self.push(&mut state);
+            }
+        }
+    }
+
+    /// Writes `pending` straight into the pipe; whatever the pipe does not take is left to the
+    /// drain task. Only called when the drain task is not waiting on the pipe, so this poll
+    /// cannot displace a waker of its.
+    fn push(&self, state: &mut State) {
         let State {
             writer,
             pending,
-            closing,
-        } = &mut *state;
-        let Some(pipe) = writer.as_mut() else {
-            tracing::debug!("the CLI's stdin is closed; dropping a line");
-            return;
-        };
-        if *closing {
-            tracing::debug!("the CLI's stdin is closing; dropping a line");
-            return;
-        }
-        if !pending.is_empty() {
-            pending.extend_from_slice(line);
-            return; // the drain task is already due to run
-        }
-        // Nothing is queued, so the drain task is not waiting on the pipe and no waker of its
-        // can be displaced by this poll.
+            blocked,
+            ..
+        } = state;
+        let Some(pipe) = writer.as_mut() else { return };
         let mut cx = Context::from_waker(Waker::noop());
         let mut written = 0;
-        while written < line.len() {
-            match pipe.as_mut().poll_write(&mut cx, &line[written..]) {
+        while written < pending.len() {
+            match pipe.as_mut().poll_write(&mut cx, &pending[written..]) {
                 Poll::Ready(Ok(0)) | Poll::Ready(Err(_)) => {
                     tracing::debug!("the CLI's stdin is broken; dropping further lines");
                     *writer = None;
+                    pending.clear();
                     return;
                 }
                 Poll::Ready(Ok(n)) => written += n,
                 Poll::Pending => break,
             }
         }
-        if written == line.len() {
-            // A buffering writer may still hold the line: flush now if it can, else let the
-            // drain task finish the flush.
+        pending.drain(..written);
+        if pending.is_empty() {
+            // A buffering writer may still hold the bytes: flush now if it can.
             match pipe.as_mut().poll_flush(&mut cx) {
                 Poll::Ready(Ok(())) => return,
                 Poll::Ready(Err(_)) => {
@@ -94,16 +123,18 @@ impl Outbox {
                 }
                 Poll::Pending => {}
             }
-        } else {
-            pending.extend_from_slice(&line[written..]);
         }
-        drop(state);
+        *blocked = true;
         self.queued.notify_one();
     }
 
     /// Closes stdin once everything sent before has been written.
     pub(crate) fn close(&self) {
-        self.lock().closing = true;
+        let mut state = self.lock();
+        state.closing = true;
+        state.corked = false;
+        state.blocked = true;
+        drop(state);
         self.queued.notify_one();
     }
 
@@ -114,10 +145,15 @@ impl Outbox {
             writer,
             pending,
             closing,
+            blocked,
+            ..
         } = &mut *state;
         let Some(pipe) = writer.as_mut() else {
             return Poll::Ready(true);
         };
+        // From here until everything is written, this task owns the pipe: `push` must not poll
+        // it (with a no-op waker) while this task's waker is registered.
+        *blocked = true;
         while !pending.is_empty() {
             match pipe.as_mut().poll_write(cx, pending) {
                 Poll::Ready(Ok(0)) | Poll::Ready(Err(_)) => {
@@ -148,6 +184,7 @@ impl Outbox {
             }
             return Poll::Ready(true);
         }
+        *blocked = false;
         Poll::Ready(false)
     }
 }
@@ -198,5 +235,21 @@ mod tests {
         let mut buf = [0u8; 16];
         cli.read_exact(&mut buf).await.unwrap();
         assert_eq!(&buf, b"{\"direct\":true}\n");
+    }
+
+    #[tokio::test]
+    async fn a_corked_outbox_holds_lines_until_uncorked() {
+        let (host, mut cli) = tokio::io::duplex(1024);
+        let outbox = Outbox::new(Box::pin(host));
+        outbox.cork();
+        outbox.send(b"{\"a\":1}\n");
+        outbox.send(b"{\"b\":2}\n");
+        let mut buf = [0u8; 16];
+        let early =
+            tokio::time::timeout(std::time::Duration::from_millis(50), cli.read(&mut buf)).await;
+        assert!(early.is_err(), "nothing is written while corked");
+        outbox.uncork();
+        cli.read_exact(&mut buf).await.unwrap();
+        assert_eq!(&buf, b"{\"a\":1}\n{\"b\":2}\n");
     }
 }

@@ -27,6 +27,13 @@ pub(super) async fn read_loop(
 ) {
     let mut lines = LineReader::with_max_line_size(stdout, line_cap);
     loop {
+        // Answers to requests already read wait while more are buffered, then go out in one
+        // write before the reader waits for input.
+        if lines.has_buffered_input() {
+            shared.out.cork();
+        } else {
+            shared.out.uncork();
+        }
         let line = tokio::select! {
             biased;
             _ = shared.shutdown.cancelled() => break,

@@ -65,6 +65,13 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         self.max
     }
 
+    /// Whether bytes are already buffered, so the next [`next_line`](Self::next_line) may
+    /// complete without waiting for input. A caller answering each line can hold its answers
+    /// while this is true and write them in one go, instead of one write per line.
+    pub fn has_buffered_input(&self) -> bool {
+        !self.discarding && self.start < self.filled
+    }
+
     /// The underlying reader (bytes already buffered are lost).
     pub fn into_inner(self) -> R {
         self.inner
