@@ -765,3 +765,73 @@ async fn with_tool_search_on_always_load_tools_are_offered_on_the_first_turn() {
         )]
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_runs_end_to_end() {
+    use claude_tools_examples::demo_script;
+    use claude_tools_examples::triage::{Board, Triage};
+
+    let Some(w) = world("demo", demo_script::script()).await else {
+        return;
+    };
+    let board = std::sync::Arc::new(Board::with_default_owners());
+    let options = w
+        .options()
+        .mcp_server(Triage::server().with_shared_state(board.clone()))
+        .allowed_tools([
+            "mcp__triage__find_owner",
+            "mcp__triage__create_ticket",
+            "mcp__triage__list_tickets",
+        ]);
+    let messages = run_query(demo_script::PROMPT, options).await;
+
+    // `Json` results go through `serde_json::Value`, whose key order depends on whether some
+    // crate in the build enabled serde_json's `preserve_order`: compare that part as JSON.
+    let listed = json!({"count": 2, "tickets": [
+        {"id": 1, "title": "SSO login fails", "area": "auth", "priority": "high", "team": "identity"},
+        {"id": 2, "title": "Customers charged twice", "area": "billing", "priority": "high", "team": "payments"}
+    ]});
+    let answer = success_text(&messages);
+    let (filed, board_json) = answer
+        .split_once("\nThe board now reports: ")
+        .unwrap_or_else(|| panic!("unexpected answer: {answer}"));
+    assert_eq!(
+        filed,
+        "Both reports are filed:\n\
+         - Created ticket #1 'SSO login fails' (high) for the identity team\n\
+         - Created ticket #2 'Customers charged twice' (high) for the payments team"
+    );
+    assert_eq!(serde_json::from_str::<Value>(board_json).unwrap(), listed);
+    let ids = demo_script::TOOL_USE_IDS;
+    let mut results = w.tool_results();
+    let (list_id, list_text, list_error) = results.pop().unwrap();
+    assert_eq!(
+        (list_id.as_str(), list_error),
+        (ids[4], false),
+        "{list_text}"
+    );
+    assert_eq!(serde_json::from_str::<Value>(&list_text).unwrap(), listed);
+    assert_eq!(
+        results,
+        [
+            tr(ids[0], "The auth area is owned by the identity team", false),
+            tr(
+                ids[1],
+                "The billing area is owned by the payments team",
+                false
+            ),
+            tr(
+                ids[2],
+                "Created ticket #1 'SSO login fails' (high) for the identity team",
+                false
+            ),
+            tr(
+                ids[3],
+                "Created ticket #2 'Customers charged twice' (high) for the payments team",
+                false
+            ),
+        ]
+    );
+    assert_eq!(board.open_tickets().len(), 2);
+    w.assert_offline();
+}
