@@ -373,7 +373,10 @@ fn explicit_path_and_env_var_are_authoritative() {
 
     assert_eq!(s.find(Some(&custom)).unwrap(), custom);
     let missing = root.path().join("custom/missing");
-    assert_eq!(not_found(s.find(Some(&missing))), std::slice::from_ref(&missing));
+    assert_eq!(
+        not_found(s.find(Some(&missing))),
+        std::slice::from_ref(&missing)
+    );
 
     // A bare name is looked up in PATH.
     root.file("bin2/claude-next", "", 0o755);

@@ -121,10 +121,7 @@ pub struct ProgressReporter {
 
 impl ProgressReporter {
     /// A reporter that hands every report, with the call's `progressToken`, to `sink`.
-    pub fn new(
-        token: Value,
-        sink: Arc<ProgressSink>,
-    ) -> Self {
+    pub fn new(token: Value, sink: Arc<ProgressSink>) -> Self {
         Self {
             target: Some((token, sink)),
         }
