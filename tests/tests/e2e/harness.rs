@@ -27,7 +27,10 @@ pub fn cli(test: &str) -> Option<PathBuf> {
         if std::env::var_os("CI").is_some() {
             panic!("{test}: the Claude Code CLI is not installed and CI is set; {hint}");
         }
-        eprintln!(
+        // Written to the stderr handle itself: libtest captures `eprintln!` of passing tests.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
             "\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n\
              !!! SKIPPED {test}: the Claude Code CLI is not installed ({hint})\n\
              !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n"
