@@ -560,3 +560,38 @@ fn main() {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn server_name_from_the_mcp_config() {
+        let config = r#"{"mcpServers": {"ext": {"type": "stdio", "command": "x"}, "bench": {"type": "sdk", "name": "b"}}}"#;
+        assert_eq!(
+            server_from_args(&strings(&["--verbose", "--mcp-config", config])),
+            Some("bench".into())
+        );
+        assert_eq!(
+            server_from_args(&strings(&[&format!("--mcp-config={config}")])),
+            Some("bench".into())
+        );
+        assert_eq!(server_from_args(&strings(&["--verbose"])), None);
+        assert_eq!(
+            server_from_args(&strings(&["--mcp-config", r#"{"mcpServers": {}}"#])),
+            None
+        );
+    }
+
+    #[test]
+    fn lines_are_trimmed_and_arguments_vary() {
+        assert_eq!(trim(b"{}\r\n"), b"{}");
+        assert_eq!(trim(b"\n"), b"");
+        assert_ne!(call_args(1), call_args(2));
+        assert_eq!(call_args(0), (-1000, -50));
+    }
+}
