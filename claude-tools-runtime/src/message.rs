@@ -428,7 +428,7 @@ pub enum ContentBlock {
         /// The tool_use it answers.
         tool_use_id: String,
         /// A string or a list of content blocks (`None` when absent).
-        content: Option<Content>,
+        content: Option<MessageContent>,
         /// Whether the tool failed.
         is_error: bool,
         /// Every other field.
@@ -527,8 +527,8 @@ impl ContentBlock {
             _ => ContentBlock::ToolResult {
                 tool_use_id: take_str(&mut map, "tool_use_id").unwrap_or_default(),
                 content: match map.remove("content") {
-                    Some(Value::String(text)) => Some(Content::Text(text)),
-                    Some(Value::Array(blocks)) => Some(Content::Blocks(
+                    Some(Value::String(text)) => Some(MessageContent::Text(text)),
+                    Some(Value::Array(blocks)) => Some(MessageContent::Blocks(
                         blocks.into_iter().map(ContentBlock::from_value).collect(),
                     )),
                     _ => None,
@@ -606,37 +606,39 @@ impl Serialize for ContentBlock {
 /// Message or tool-result content: a string, or content blocks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
-pub enum Content {
+pub enum MessageContent {
     /// Plain text.
     Text(String),
     /// Content blocks (text, images, tool results).
     Blocks(Vec<ContentBlock>),
 }
 
-/// The content of a user message (the same shape as any [`Content`]).
-pub type UserContent = Content;
+/// The content of a user message (the same shape as any [`MessageContent`]).
+pub type UserContent = MessageContent;
 
-impl Content {
+impl MessageContent {
     /// The text: the string, or the text blocks joined.
     pub fn text(&self) -> String {
         match self {
-            Content::Text(text) => text.clone(),
-            Content::Blocks(blocks) => blocks.iter().filter_map(ContentBlock::as_text).collect(),
+            MessageContent::Text(text) => text.clone(),
+            MessageContent::Blocks(blocks) => {
+                blocks.iter().filter_map(ContentBlock::as_text).collect()
+            }
         }
     }
 
     /// The blocks (none for plain text).
     pub fn blocks(&self) -> &[ContentBlock] {
         match self {
-            Content::Text(_) => &[],
-            Content::Blocks(blocks) => blocks,
+            MessageContent::Text(_) => &[],
+            MessageContent::Blocks(blocks) => blocks,
         }
     }
 
     fn to_value(&self) -> Value {
         match self {
-            Content::Text(text) => Value::String(text.clone()),
-            Content::Blocks(blocks) => {
+            MessageContent::Text(text) => Value::String(text.clone()),
+            MessageContent::Blocks(blocks) => {
                 Value::Array(blocks.iter().map(ContentBlock::to_value).collect())
             }
         }
@@ -683,7 +685,7 @@ impl UserMessage {
     }
 
     /// The tool_result blocks: `(tool_use_id, content, is_error)`.
-    pub fn tool_results(&self) -> impl Iterator<Item = (&str, Option<&Content>, bool)> {
+    pub fn tool_results(&self) -> impl Iterator<Item = (&str, Option<&MessageContent>, bool)> {
         self.message
             .content
             .blocks()
@@ -707,7 +709,7 @@ pub struct UserBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
     /// A string, or content blocks.
-    pub content: Content,
+    pub content: MessageContent,
     /// Every other field.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

@@ -1,7 +1,7 @@
 //! Typed messages against the shapes the CLI streams (protocol.md §D, wire-observed.md).
 
 use claude_tools_runtime::message::{
-    Content, ContentBlock, Message, ResultSubtype, SessionState, UserInput,
+    ContentBlock, Message, MessageContent, ResultSubtype, SessionState, UserInput,
 };
 use serde_json::{Map, Value, json};
 
@@ -197,7 +197,7 @@ fn user_tool_result_frames() {
         user.tool_results().collect::<Vec<_>>(),
         [(
             "toolu_2",
-            Some(&Content::Text("explode failed: disk on fire".into())),
+            Some(&MessageContent::Text("explode failed: disk on fire".into())),
             true
         )]
     );
@@ -240,7 +240,7 @@ fn user_tool_result_frames() {
     let Message::User(user) = &plain else {
         unreachable!()
     };
-    assert_eq!(user.message.content, Content::Text("hi".into()));
+    assert_eq!(user.message.content, MessageContent::Text("hi".into()));
     assert_eq!(user.tool_results().count(), 0);
 }
 
@@ -391,7 +391,7 @@ fn content_blocks_keep_unknown_fields_and_odd_shapes() {
         matches!(&content[1], ContentBlock::ToolUse { extra, .. } if extra["caller"]["type"] == "direct")
     );
     let ContentBlock::ToolResult {
-        content: Some(Content::Blocks(inner)),
+        content: Some(MessageContent::Blocks(inner)),
         is_error: false,
         ..
     } = &content[2]
