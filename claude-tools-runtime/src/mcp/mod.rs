@@ -23,9 +23,11 @@
 //!   `id`; it is then answered `{"jsonrpc":"2.0","id":<id>,"result":{}}`.
 //! - A `tools/call` whose `id` is already running is refused with `-32600` (its cancellation
 //!   would be ambiguous); a `tools/call` without an `id` is a notification and does not run.
-//! - Cancellation drops the handler's future after firing its
-//!   [`ToolContext::cancellation_token`](crate::tool::ToolContext::cancellation_token), so the call
-//!   answers at once even when the handler ignores the token. Cancelling an unknown or finished
+//! - Cancellation fires the handler's
+//!   [`ToolContext::cancellation_token`](crate::tool::ToolContext::cancellation_token) and gives
+//!   the handler up to [`CANCEL_GRACE`] to react (finish a `select!` on `ctx.cancelled()`, clean
+//!   up); then its future is dropped, so the call answers -32800 even when the handler ignores the
+//!   token. Cancelling an unknown or finished
 //!   id does nothing. Dropping the future returned by [`McpRouter::handle`] (the session aborting
 //!   the control request) cancels the call the same way.
 //! - Progress (`ToolContext::report_progress`) becomes `notifications/progress` with the call's
@@ -58,6 +60,11 @@ pub const TOOL_USE_ID_META: &str = "claudecode/toolUseId";
 /// Receives the server→client notifications of a router (`notifications/progress`), as complete
 /// JSON-RPC messages for the runtime to send to the CLI.
 pub type Notifier = Arc<dyn Fn(Value) + Send + Sync>;
+
+/// How long a cancelled `tools/call` handler may run on after its token fires, to notice the
+/// cancellation and clean up, before it is dropped. (The CLI has moved on by then: the late
+/// -32800 answer only closes the request.)
+pub const CANCEL_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
 type ProgressSink = dyn Fn(&Value, f64, Option<f64>, Option<&str>) + Send + Sync;
 
@@ -339,11 +346,17 @@ impl McpRouter {
             cancellation: &cancellation,
         };
 
+        let mut call = std::pin::pin!(call);
         let outcome = tokio::select! {
             biased;
             () = cancellation.cancelled() => None,
-            result = call => Some(result),
+            result = &mut call => Some(result),
         };
+        if outcome.is_none() {
+            // The handler's token has fired: let it notice and clean up (a select on
+            // `ctx.cancelled()`, a child process to stop) before its future is dropped.
+            let _ = tokio::time::timeout(CANCEL_GRACE, &mut call).await;
+        }
         registration.finish();
         match outcome {
             Some(result) => jsonrpc::success(id, result_json(result)),
