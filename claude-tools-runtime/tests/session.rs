@@ -183,6 +183,26 @@ async fn connect(options: Options) -> (Client, Cli) {
     (client, cli)
 }
 
+/// Connects a client with no in-process server: the CLI answers `initialize` right away.
+/// Returns the host's `initialize` request too.
+async fn connect_without_servers(options: Options) -> (Client, Cli, Value) {
+    let (transport, cli) = MemoryTransport::pair();
+    let mut cli = Cli(cli);
+    let client = tokio::spawn(Client::connect_with(options, transport));
+    let initialize = cli.recv().await;
+    cli.send(
+        json!({"type": "control_response", "response": {"subtype": "success",
+        "request_id": initialize["request_id"], "response": {}}}),
+    )
+    .await;
+    let client = tokio::time::timeout(WAIT, client)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    (client, cli, initialize)
+}
+
 fn result_frame() -> Value {
     json!({"type": "result", "subtype": "success", "is_error": false, "duration_ms": 10, "duration_api_ms": 5,
         "num_turns": 1, "session_id": "s1", "result": "done", "total_cost_usd": 0.0, "usage": {}})
@@ -357,16 +377,7 @@ async fn can_use_tool_allows_with_updated_input_denies_and_cancels_silently() {
             None => PermissionDecision::allow(),
         }
     });
-    let (transport, cli) = MemoryTransport::pair();
-    let mut cli = Cli(cli);
-    let client = tokio::spawn(Client::connect_with(options, transport));
-    let initialize = cli.recv().await;
-    cli.send(
-        json!({"type": "control_response", "response": {"subtype": "success",
-        "request_id": initialize["request_id"], "response": {}}}),
-    )
-    .await;
-    let _client = client.await.unwrap().unwrap();
+    let (_client, mut cli, _) = connect_without_servers(options).await;
     assert!(
         cli.0
             .launch_spec()
@@ -412,20 +423,11 @@ async fn hooks_are_registered_in_initialize_and_answered() {
             }
         }),
     );
-    let (transport, cli) = MemoryTransport::pair();
-    let mut cli = Cli(cli);
-    let client = tokio::spawn(Client::connect_with(options, transport));
-    let initialize = cli.recv().await;
+    let (_client, mut cli, initialize) = connect_without_servers(options).await;
     assert_eq!(
         initialize["request"],
         json!({"subtype": "initialize", "hooks": {"PreToolUse": [{"matcher": "mcp__calc__.*", "hookCallbackIds": ["hook_0"]}]}})
     );
-    cli.send(
-        json!({"type": "control_response", "response": {"subtype": "success",
-        "request_id": initialize["request_id"], "response": {}}}),
-    )
-    .await;
-    let _client = client.await.unwrap().unwrap();
     let call = |id: &str, callback: &str, a: i64| {
         json!({"type": "control_request", "request_id": id, "request": {"subtype": "hook_callback",
             "callback_id": callback, "input": {"hook_event_name": "PreToolUse", "tool_name": "mcp__calc__add",
@@ -660,16 +662,7 @@ async fn a_panicking_callback_still_gets_exactly_one_answer() {
         }
         PermissionDecision::allow()
     });
-    let (transport, cli) = MemoryTransport::pair();
-    let mut cli = Cli(cli);
-    let client = tokio::spawn(Client::connect_with(options, transport));
-    let initialize = cli.recv().await;
-    cli.send(
-        json!({"type": "control_response", "response": {"subtype": "success",
-        "request_id": initialize["request_id"], "response": {}}}),
-    )
-    .await;
-    let _client = client.await.unwrap().unwrap();
+    let (_client, mut cli, _) = connect_without_servers(options).await;
     cli.send(
         json!({"type": "control_request", "request_id": "b1", "request": {"subtype": "can_use_tool",
         "tool_name": "Boom", "input": {}}}),

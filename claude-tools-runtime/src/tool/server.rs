@@ -1,6 +1,6 @@
 //! [`ToolServer`]: the tools of one MCP server, its application state, and calling them.
 
-use std::any::{Any, TypeId};
+use std::any::TypeId;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
@@ -409,18 +409,8 @@ impl Future for CallFuture {
             Err(payload) => Poll::Ready(ToolResult::error(format!(
                 "tool `{}` panicked: {}",
                 this.tool,
-                panic_message(&*payload)
+                crate::catch_unwind::panic_message(&*payload)
             ))),
         }
-    }
-}
-
-fn panic_message(payload: &(dyn Any + Send)) -> &str {
-    if let Some(message) = payload.downcast_ref::<&'static str>() {
-        message
-    } else if let Some(message) = payload.downcast_ref::<String>() {
-        message
-    } else {
-        "a non-string panic payload"
     }
 }
