@@ -172,7 +172,7 @@ fn main() -> ExitCode {
         "report" => Ok(()),
         other => Err(format!("unknown command {other}\n{USAGE}")),
     };
-    let written = report::write_benchmarks_md(&paths, &raw);
+    let written = report::write_benchmarks_md(&paths);
     match (result, written) {
         (Ok(()), Ok(())) => ExitCode::SUCCESS,
         (Err(e), _) | (_, Err(e)) => {

@@ -338,13 +338,16 @@ pub fn run_matrix(paths: &Paths, args: &Args) -> Result<(), String> {
                 match (&sample.stats, &sample.error) {
                     (_, Some(e)) => eprintln!("FAILED: {e}"),
                     (Some(s), None) => eprintln!(
-                        "seq p50 {:.1} µs, p99 {:.1} µs, {:.0}/s; K={} {:.0}/s; startup {:.1} ms",
+                        "seq p50 {:.1} µs, p99 {:.1} µs, {:.0}/s; K={} {:.0}/s; startup {}",
                         s.seq.p50_ns as f64 / 1e3,
                         s.seq.p99_ns as f64 / 1e3,
                         s.seq.calls_per_s,
                         args.k,
                         s.conc.calls_per_s,
-                        sample.startup_ms.unwrap_or(f64::NAN)
+                        sample
+                            .startup_ms
+                            .map(|ms| format!("{ms:.1} ms"))
+                            .unwrap_or_else(|| "–".into())
                     ),
                     (None, None) => eprintln!("no statistics"),
                 }
