@@ -1,17 +1,25 @@
 //! The control protocol's wire shapes: classifying what the CLI writes, and building what the
-//! host writes back. Every line is parsed once, into a `serde_json::Value`, and taken apart by
-//! moving out of it.
+//! host writes back.
+//!
+//! The hot path is a tool call: a `control_request` carrying an `mcp_message`. A line is first
+//! read into a borrowed [`Frame`] that builds nothing but the fields it needs — the `request`
+//! stays raw JSON until its subtype is known, and only the JSON-RPC `message` inside an
+//! `mcp_message` becomes a `Value`. Other lines (the user's messages, `control_response`s) are
+//! parsed into a `Value` as before. Answers are serialised straight from borrowed structs.
 
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 /// One line from the CLI's stdout, classified.
 #[derive(Debug)]
 pub(crate) enum Incoming {
-    /// A request the host must answer (`can_use_tool`, `mcp_message`, `hook_callback`…).
+    /// A request the host must answer.
     Request {
         request_id: String,
-        subtype: String,
-        request: Map<String, Value>,
+        body: RequestBody,
     },
     /// The answer to a request the host sent.
     Response {
@@ -28,6 +36,18 @@ pub(crate) enum Incoming {
     Message(Value),
 }
 
+/// What a `control_request` asks.
+#[derive(Debug)]
+pub(crate) enum RequestBody {
+    /// `mcp_message`: JSON-RPC for an in-process server.
+    Mcp { server: String, message: Value },
+    /// Any other subtype (`can_use_tool`, `hook_callback`…), with all its fields.
+    Other {
+        subtype: String,
+        fields: Map<String, Value>,
+    },
+}
+
 /// A `control_response` with `subtype: "error"`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ControlFailure {
@@ -35,10 +55,86 @@ pub(crate) struct ControlFailure {
     pub(crate) code: Option<String>,
 }
 
+/// The first, borrowed look at a line: only what classification needs.
+#[derive(Deserialize)]
+struct Frame<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(default)]
+    request_id: Option<String>,
+    #[serde(borrow, default)]
+    request: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Subtype<'a> {
+    #[serde(borrow, default)]
+    subtype: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct McpRequest {
+    #[serde(default)]
+    server_name: Option<String>,
+    #[serde(default)]
+    message: Value,
+}
+
 impl Incoming {
-    /// Classifies one parsed line. Malformed control frames become [`Incoming::Message`] only
-    /// when they cannot be recognised at all; a recognisable but broken one is an error string.
-    pub(crate) fn classify(value: Value) -> Result<Self, String> {
+    /// Classifies one line. `Ok(None)` for a line that is not JSON at all is the caller's
+    /// business (it checks the first byte); a recognisable but broken frame is an error string.
+    pub(crate) fn parse(line: &[u8]) -> Result<Self, ParseError> {
+        // A frame whose fields have unexpected types (a numeric `type`, say) is still a message:
+        // let the general path decide.
+        let Ok(frame) = serde_json::from_slice::<Frame<'_>>(line) else {
+            let value: Value = serde_json::from_slice(line).map_err(ParseError::Json)?;
+            return Self::classify(value).map_err(ParseError::Protocol);
+        };
+        match frame.kind.as_deref() {
+            Some("control_request") => {
+                let request_id = frame.request_id.ok_or_else(|| {
+                    ParseError::protocol("control_request without a string request_id")
+                })?;
+                let raw = frame.request.ok_or_else(|| {
+                    ParseError::protocol(format!(
+                        "control_request {request_id} without a request object"
+                    ))
+                })?;
+                let broken = |error: serde_json::Error| {
+                    ParseError::protocol(format!("control_request {request_id}: {error}"))
+                };
+                let head: Subtype<'_> = serde_json::from_str(raw.get()).map_err(broken)?;
+                let body = if head.subtype.as_deref() == Some("mcp_message") {
+                    let request: McpRequest = serde_json::from_str(raw.get()).map_err(broken)?;
+                    let server = request.server_name.unwrap_or_default();
+                    RequestBody::Mcp {
+                        server,
+                        message: request.message,
+                    }
+                } else {
+                    let subtype = head.subtype.unwrap_or_default().into_owned();
+                    let fields: Map<String, Value> =
+                        serde_json::from_str(raw.get()).map_err(broken)?;
+                    RequestBody::Other { subtype, fields }
+                };
+                Ok(Incoming::Request { request_id, body })
+            }
+            Some("control_cancel_request") => {
+                let request_id = frame.request_id.ok_or_else(|| {
+                    ParseError::protocol("control_cancel_request without a string request_id")
+                })?;
+                Ok(Incoming::Cancel { request_id })
+            }
+            Some("keep_alive") => Ok(Incoming::KeepAlive),
+            _ => {
+                let value: Value = serde_json::from_slice(line).map_err(ParseError::Json)?;
+                Self::classify(value).map_err(ParseError::Protocol)
+            }
+        }
+    }
+
+    /// Classifies a line already parsed into a `Value` (everything but the hot-path frames).
+    fn classify(value: Value) -> Result<Self, String> {
         let Value::Object(mut frame) = value else {
             return Ok(Incoming::Message(value));
         };
@@ -47,25 +143,6 @@ impl Incoming {
             .and_then(Value::as_str)
             .unwrap_or_default();
         match kind {
-            "control_request" => {
-                let request_id = take_string(&mut frame, "request_id")
-                    .ok_or("control_request without a string request_id")?;
-                let Some(Value::Object(request)) = frame.remove("request") else {
-                    return Err(format!(
-                        "control_request {request_id} without a request object"
-                    ));
-                };
-                let subtype = request
-                    .get("subtype")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string();
-                Ok(Incoming::Request {
-                    request_id,
-                    subtype,
-                    request,
-                })
-            }
             "control_response" => {
                 let Some(Value::Object(mut response)) = frame.remove("response") else {
                     return Err("control_response without a response object".into());
@@ -87,17 +164,26 @@ impl Incoming {
                     outcome,
                 })
             }
-            "control_cancel_request" => {
-                let request_id = take_string(&mut frame, "request_id")
-                    .ok_or("control_cancel_request without a string request_id")?;
-                Ok(Incoming::Cancel { request_id })
-            }
-            "keep_alive" => Ok(Incoming::KeepAlive),
             _ if frame.get("sdk_host_only") == Some(&Value::Bool(true)) => {
                 Ok(Incoming::HostOnly(frame))
             }
             _ => Ok(Incoming::Message(Value::Object(frame))),
         }
+    }
+}
+
+/// Why a line could not be classified.
+#[derive(Debug)]
+pub(crate) enum ParseError {
+    /// Not valid JSON.
+    Json(serde_json::Error),
+    /// Valid JSON, broken frame.
+    Protocol(String),
+}
+
+impl ParseError {
+    fn protocol(message: impl Into<String>) -> Self {
+        ParseError::Protocol(message.into())
     }
 }
 
@@ -117,20 +203,59 @@ pub(crate) fn line(frame: &Value) -> Vec<u8> {
     bytes
 }
 
-/// `{"type":"control_response","response":{"subtype":"success","request_id":…,"response":…}}`
-pub(crate) fn success(request_id: &str, payload: Value) -> Value {
-    json!({
-        "type": "control_response",
-        "response": {"subtype": "success", "request_id": request_id, "response": payload},
-    })
+#[derive(Serialize)]
+struct ResponseFrame<'a, P: Serialize> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    response: ResponseBody<'a, P>,
 }
 
-/// `{"type":"control_response","response":{"subtype":"error","request_id":…,"error":…}}`
-pub(crate) fn error(request_id: &str, message: &str) -> Value {
-    json!({
-        "type": "control_response",
-        "response": {"subtype": "error", "request_id": request_id, "error": message},
-    })
+#[derive(Serialize)]
+struct ResponseBody<'a, P: Serialize> {
+    subtype: &'static str,
+    request_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    response: Option<P>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+}
+
+/// The payload of an `mcp_message` answer: `{"mcp_response": <JSON-RPC>}`.
+#[derive(Serialize)]
+pub(crate) struct McpPayload<'a> {
+    pub(crate) mcp_response: &'a Value,
+}
+
+fn response_line<P: Serialize>(
+    request_id: &str,
+    response: Option<P>,
+    error: Option<&str>,
+) -> Vec<u8> {
+    let subtype = if error.is_some() { "error" } else { "success" };
+    let frame = ResponseFrame {
+        kind: "control_response",
+        response: ResponseBody {
+            subtype,
+            request_id,
+            response,
+            error,
+        },
+    };
+    let mut bytes = Vec::with_capacity(256);
+    // Serialising strings and `Value`s cannot fail.
+    let _ = serde_json::to_writer(&mut bytes, &frame);
+    bytes.push(b'\n');
+    bytes
+}
+
+/// The line `{"type":"control_response","response":{"subtype":"success","request_id":…,"response":…}}`.
+pub(crate) fn success_line<P: Serialize>(request_id: &str, payload: &P) -> Vec<u8> {
+    response_line(request_id, Some(payload), None)
+}
+
+/// The line `{"type":"control_response","response":{"subtype":"error","request_id":…,"error":…}}`.
+pub(crate) fn error_line(request_id: &str, message: &str) -> Vec<u8> {
+    response_line::<()>(request_id, None, Some(message))
 }
 
 /// `{"type":"control_request","request_id":…,"request":{"subtype":…,…}}`
@@ -147,26 +272,37 @@ pub(crate) fn cancel(request_id: &str) -> Value {
 mod tests {
     use super::*;
 
+    fn parse(frame: Value) -> Result<Incoming, ParseError> {
+        Incoming::parse(frame.to_string().as_bytes())
+    }
+
     #[test]
     fn classifies_every_frame_kind() {
-        let request = Incoming::classify(json!({
+        let mcp = parse(json!({
             "type": "control_request", "request_id": "r1",
-            "request": {"subtype": "mcp_message", "server_name": "calc", "message": {}}
+            "request": {"subtype": "mcp_message", "server_name": "calc", "message": {"jsonrpc": "2.0", "id": 3}}
         }));
         assert!(
-            matches!(request, Ok(Incoming::Request { ref request_id, ref subtype, .. })
-            if request_id == "r1" && subtype == "mcp_message")
+            matches!(mcp, Ok(Incoming::Request { ref request_id, body: RequestBody::Mcp { ref server, ref message } })
+                if request_id == "r1" && server == "calc" && message == &json!({"jsonrpc": "2.0", "id": 3}))
+        );
+        let other = parse(json!({
+            "type": "control_request", "request_id": "r2",
+            "request": {"subtype": "can_use_tool", "tool_name": "Bash", "input": {}}
+        }));
+        assert!(
+            matches!(other, Ok(Incoming::Request { body: RequestBody::Other { ref subtype, ref fields }, .. })
+                if subtype == "can_use_tool" && fields["tool_name"] == "Bash")
         );
 
-        let ok = Incoming::classify(json!({
+        let ok = parse(json!({
             "type": "control_response",
             "response": {"subtype": "success", "request_id": "req_1", "response": {"a": 1}}
         }));
         assert!(
             matches!(ok, Ok(Incoming::Response { outcome: Ok(ref v), .. }) if v == &json!({"a": 1}))
         );
-
-        let failed = Incoming::classify(json!({
+        let failed = parse(json!({
             "type": "control_response",
             "response": {"subtype": "error", "request_id": "req_2", "error": "nope", "error_code": "bad"}
         }));
@@ -175,33 +311,61 @@ mod tests {
             if message == "nope" && code == "bad")
         );
 
-        let cancel =
-            Incoming::classify(json!({"type": "control_cancel_request", "request_id": "r9"}));
+        let cancel = parse(json!({"type": "control_cancel_request", "request_id": "r9"}));
         assert!(matches!(cancel, Ok(Incoming::Cancel { ref request_id }) if request_id == "r9"));
         assert!(matches!(
-            Incoming::classify(json!({"type": "keep_alive"})),
+            parse(json!({"type": "keep_alive"})),
             Ok(Incoming::KeepAlive)
         ));
-        let host_only = Incoming::classify(json!({
+        let host_only = parse(json!({
             "type": "system", "subtype": "session_state_changed", "state": "idle", "sdk_host_only": true
         }));
         assert!(matches!(host_only, Ok(Incoming::HostOnly(_))));
         assert!(matches!(
-            Incoming::classify(json!({"type": "assistant"})),
+            parse(json!({"type": "assistant"})),
             Ok(Incoming::Message(_))
         ));
-        assert!(Incoming::classify(json!({"type": "control_request", "request": {}})).is_err());
+        assert!(matches!(parse(json!([1, 2])), Ok(Incoming::Message(_))));
+        assert!(matches!(
+            parse(json!({"type": 7, "x": 1})),
+            Ok(Incoming::Message(_))
+        ));
+        assert!(matches!(
+            parse(json!({"type": "control_request", "request": {}})),
+            Err(ParseError::Protocol(_))
+        ));
+        assert!(matches!(
+            parse(json!({"type": "control_request", "request_id": "r3", "request": 7})),
+            Err(ParseError::Protocol(_))
+        ));
+        assert!(matches!(
+            Incoming::parse(b"{\"type\": broken"),
+            Err(ParseError::Json(_))
+        ));
     }
 
     #[test]
     fn builds_exact_envelopes() {
         assert_eq!(
-            String::from_utf8(line(&success("r1", json!({"x": 1})))).unwrap(),
-            "{\"response\":{\"request_id\":\"r1\",\"response\":{\"x\":1},\"subtype\":\"success\"},\"type\":\"control_response\"}\n"
+            String::from_utf8(success_line("r1", &json!({"x": 1}))).unwrap(),
+            "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"r1\",\"response\":{\"x\":1}}}\n"
+        );
+        let reply = json!({"jsonrpc": "2.0", "id": 0, "result": {}});
+        let mcp: Value = serde_json::from_slice(&success_line(
+            "r2",
+            &McpPayload {
+                mcp_response: &reply,
+            },
+        ))
+        .unwrap();
+        assert_eq!(
+            mcp,
+            json!({"type": "control_response", "response": {"subtype": "success", "request_id": "r2",
+                "response": {"mcp_response": {"jsonrpc": "2.0", "id": 0, "result": {}}}}})
         );
         assert_eq!(
-            error("r2", "boom"),
-            json!({"type": "control_response", "response": {"subtype": "error", "request_id": "r2", "error": "boom"}})
+            String::from_utf8(error_line("r\"3", "boom")).unwrap(),
+            "{\"type\":\"control_response\",\"response\":{\"subtype\":\"error\",\"request_id\":\"r\\\"3\",\"error\":\"boom\"}}\n"
         );
         assert_eq!(
             cancel("r3"),

@@ -19,34 +19,26 @@ use super::{InFlight, Shared, lock};
 use crate::catch_unwind::CatchUnwind;
 use crate::hooks::HookInput;
 use crate::permission::PermissionRequest;
-use crate::protocol;
+use crate::protocol::{self, McpPayload, RequestBody};
 
 /// What to write back.
 enum Answer {
     Success(Value),
+    /// `{"mcp_response": <reply>}`, serialised without wrapping the reply in another `Value`.
+    Mcp(Value),
     Error(String),
 }
 
-pub(super) fn serve(
-    shared: &Arc<Shared>,
-    request_id: String,
-    subtype: String,
-    request: Map<String, Value>,
-) {
+pub(super) fn serve(shared: &Arc<Shared>, request_id: String, body: RequestBody) {
     let cancellation = CancellationToken::new();
-    let mut pending = Box::pin(respond(
-        shared.clone(),
-        subtype,
-        request,
-        cancellation.clone(),
-    ));
+    let mut pending = Box::pin(respond(shared.clone(), body, cancellation.clone()));
     // The waker does not matter: a future still pending is polled again, with its task's real
     // waker, as soon as that task starts.
     if let Poll::Ready(answer) = pending
         .as_mut()
         .poll(&mut Context::from_waker(Waker::noop()))
     {
-        shared.write(&frame(&request_id, answer));
+        shared.out.send(&frame(&request_id, answer));
         return;
     }
     let task_shared = shared.clone();
@@ -58,7 +50,7 @@ pub(super) fn serve(
         let answer = pending.await;
         // Still registered means not cancelled: answer. Cancelled requests get nothing.
         if lock(&task_shared.inflight).remove(&task_id).is_some() {
-            task_shared.write(&frame(&task_id, answer));
+            task_shared.out.send(&frame(&task_id, answer));
         }
     });
     inflight.insert(
@@ -73,37 +65,35 @@ pub(super) fn serve(
 /// The answer to one request, with a panic of the host's code turned into an error answer.
 async fn respond(
     shared: Arc<Shared>,
-    subtype: String,
-    request: Map<String, Value>,
+    body: RequestBody,
     cancellation: CancellationToken,
 ) -> Answer {
-    match CatchUnwind::new(answer(&shared, &subtype, request, cancellation)).await {
+    let subtype = match &body {
+        RequestBody::Mcp { .. } => "mcp_message".to_string(),
+        RequestBody::Other { subtype, .. } => subtype.clone(),
+    };
+    match CatchUnwind::new(answer(&shared, body, cancellation)).await {
         Ok(answer) => answer,
         Err(panic) => Answer::Error(format!("the host's `{subtype}` handler panicked: {panic}")),
     }
 }
 
-fn frame(request_id: &str, answer: Answer) -> Value {
+fn frame(request_id: &str, answer: Answer) -> Vec<u8> {
     match answer {
-        Answer::Success(payload) => protocol::success(request_id, payload),
-        Answer::Error(message) => protocol::error(request_id, &message),
+        Answer::Success(payload) => protocol::success_line(request_id, &payload),
+        Answer::Mcp(reply) => protocol::success_line(
+            request_id,
+            &McpPayload {
+                mcp_response: &reply,
+            },
+        ),
+        Answer::Error(message) => protocol::error_line(request_id, &message),
     }
 }
 
-async fn answer(
-    shared: &Shared,
-    subtype: &str,
-    mut request: Map<String, Value>,
-    cancellation: CancellationToken,
-) -> Answer {
-    match subtype {
-        "mcp_message" => {
-            let server = request
-                .get("server_name")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string();
-            let message = request.remove("message").unwrap_or(Value::Null);
+async fn answer(shared: &Shared, body: RequestBody, cancellation: CancellationToken) -> Answer {
+    let (subtype, mut request) = match body {
+        RequestBody::Mcp { server, message } => {
             let reply = match shared.routers.get(&server) {
                 Some(router) => router.handle(message).await,
                 None => json!({
@@ -112,8 +102,11 @@ async fn answer(
                     "error": {"code": -32601, "message": format!("Server '{server}' not found")},
                 }),
             };
-            Answer::Success(json!({"mcp_response": reply}))
+            return Answer::Mcp(reply);
         }
+        RequestBody::Other { subtype, fields } => (subtype, fields),
+    };
+    match subtype.as_str() {
         "can_use_tool" => {
             let Some(callback) = &shared.can_use_tool else {
                 return Answer::Error("canUseTool callback is not provided".into());

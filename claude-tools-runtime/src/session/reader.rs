@@ -12,7 +12,7 @@ use super::run::CliState;
 use super::{Shared, handlers, lock};
 use crate::error::{Error, Result};
 use crate::message::Message;
-use crate::protocol::Incoming;
+use crate::protocol::{Incoming, ParseError};
 use crate::transport::{ExitInfo, LineReader, ProcessHandle};
 
 /// How long a CLI whose stdout has closed may take to exit before it is killed.
@@ -66,20 +66,9 @@ fn handle_line(
         tracing::debug!(line = %String::from_utf8_lossy(&line[..line.len().min(200)]), "skipping a non-JSON line");
         return;
     }
-    let value: Value = match serde_json::from_slice(line) {
-        Ok(value) => value,
-        Err(source) => {
-            let _ = messages.send(Err(Error::json(line, source)));
-            return;
-        }
-    };
-    match Incoming::classify(value) {
-        Ok(Incoming::Request {
-            request_id,
-            subtype,
-            request,
-        }) => {
-            handlers::serve(shared, request_id, subtype, request);
+    match Incoming::parse(line) {
+        Ok(Incoming::Request { request_id, body }) => {
+            handlers::serve(shared, request_id, body);
         }
         Ok(Incoming::Response {
             request_id,
@@ -117,7 +106,10 @@ fn handle_line(
                 shared.progress.send_modify(|p| p.results += 1);
             }
         }
-        Err(problem) => {
+        Err(ParseError::Json(source)) => {
+            let _ = messages.send(Err(Error::json(line, source)));
+        }
+        Err(ParseError::Protocol(problem)) => {
             let _ = messages.send(Err(Error::Protocol { message: problem }));
         }
     }
