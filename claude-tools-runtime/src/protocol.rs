@@ -39,8 +39,11 @@ pub(crate) enum Incoming {
 /// What a `control_request` asks.
 #[derive(Debug)]
 pub(crate) enum RequestBody {
-    /// `mcp_message`: JSON-RPC for an in-process server.
-    Mcp { server: String, message: Value },
+    /// `mcp_message`: JSON-RPC for an in-process server, still raw.
+    Mcp {
+        server: String,
+        message: Box<RawValue>,
+    },
     /// Any other subtype (`can_use_tool`, `hook_callback`…), with all its fields.
     Other {
         subtype: String,
@@ -66,18 +69,15 @@ struct Frame<'a> {
     request: Option<&'a RawValue>,
 }
 
+/// A `control_request`'s body, read once: the subtype and, for `mcp_message`, its two fields.
 #[derive(Deserialize)]
-struct Subtype<'a> {
+struct RequestHead<'a> {
     #[serde(borrow, default)]
     subtype: Option<Cow<'a, str>>,
-}
-
-#[derive(Deserialize)]
-struct McpRequest {
     #[serde(default)]
     server_name: Option<String>,
     #[serde(default)]
-    message: Value,
+    message: Option<Box<RawValue>>,
 }
 
 impl Incoming {
@@ -103,19 +103,18 @@ impl Incoming {
                 let broken = |error: serde_json::Error| {
                     ParseError::protocol(format!("control_request {request_id}: {error}"))
                 };
-                let head: Subtype<'_> = serde_json::from_str(raw.get()).map_err(broken)?;
-                let body = if head.subtype.as_deref() == Some("mcp_message") {
-                    let request: McpRequest = serde_json::from_str(raw.get()).map_err(broken)?;
-                    let server = request.server_name.unwrap_or_default();
-                    RequestBody::Mcp {
-                        server,
-                        message: request.message,
+                let head: RequestHead<'_> = serde_json::from_str(raw.get()).map_err(broken)?;
+                let body = match (head.subtype.as_deref(), head.message) {
+                    (Some("mcp_message"), Some(message)) => RequestBody::Mcp {
+                        server: head.server_name.unwrap_or_default(),
+                        message,
+                    },
+                    (subtype, _) => {
+                        let subtype = subtype.unwrap_or_default().to_string();
+                        let fields: Map<String, Value> =
+                            serde_json::from_str(raw.get()).map_err(broken)?;
+                        RequestBody::Other { subtype, fields }
                     }
-                } else {
-                    let subtype = head.subtype.unwrap_or_default().into_owned();
-                    let fields: Map<String, Value> =
-                        serde_json::from_str(raw.get()).map_err(broken)?;
-                    RequestBody::Other { subtype, fields }
                 };
                 Ok(Incoming::Request { request_id, body })
             }
@@ -222,8 +221,8 @@ struct ResponseBody<'a, P: Serialize> {
 
 /// The payload of an `mcp_message` answer: `{"mcp_response": <JSON-RPC>}`.
 #[derive(Serialize)]
-pub(crate) struct McpPayload<'a> {
-    pub(crate) mcp_response: &'a Value,
+pub(crate) struct McpPayload<'a, R: Serialize> {
+    pub(crate) mcp_response: &'a R,
 }
 
 fn response_line<P: Serialize>(
@@ -284,7 +283,7 @@ mod tests {
         }));
         assert!(
             matches!(mcp, Ok(Incoming::Request { ref request_id, body: RequestBody::Mcp { ref server, ref message } })
-                if request_id == "r1" && server == "calc" && message == &json!({"jsonrpc": "2.0", "id": 3}))
+                if request_id == "r1" && server == "calc" && message.get() == r#"{"id":3,"jsonrpc":"2.0"}"#)
         );
         let other = parse(json!({
             "type": "control_request", "request_id": "r2",

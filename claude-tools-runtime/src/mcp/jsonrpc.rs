@@ -2,6 +2,8 @@
 
 use serde_json::{Map, Value};
 
+/// The message is not valid JSON.
+pub const PARSE_ERROR: i64 = -32700;
 /// The message is not a valid JSON-RPC request (not an object, no `method`, bad `jsonrpc`…).
 pub const INVALID_REQUEST: i64 = -32600;
 /// The server has no such method.

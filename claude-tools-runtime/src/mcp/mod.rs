@@ -41,6 +41,10 @@ use std::collections::hash_map::Entry;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
@@ -123,6 +127,78 @@ impl Connection {
     }
 }
 
+/// A JSON-RPC reply of [`McpRouter::handle_raw`]: a tool's result is kept as the
+/// [`ToolResult`] it is, and serialised straight into the answer line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// Any reply, as JSON.
+    Json(Value),
+    /// `{"jsonrpc":"2.0","id":…,"result":<the tool's result>}`.
+    ToolResult {
+        /// The request's id.
+        id: Value,
+        /// The tool's result.
+        result: ToolResult,
+    },
+}
+
+impl Reply {
+    /// The reply as a `Value`.
+    pub fn into_value(self) -> Value {
+        match self {
+            Reply::Json(value) => value,
+            Reply::ToolResult { id, result } => jsonrpc::success(id, result_json(result)),
+        }
+    }
+}
+
+impl Serialize for Reply {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self {
+            Reply::Json(value) => value.serialize(serializer),
+            Reply::ToolResult { id, result } => {
+                let mut reply = serializer.serialize_map(Some(3))?;
+                reply.serialize_entry("jsonrpc", "2.0")?;
+                reply.serialize_entry("id", id)?;
+                reply.serialize_entry("result", result)?;
+                reply.end()
+            }
+        }
+    }
+}
+
+/// The fields of a JSON-RPC message the `tools/call` fast path reads.
+#[derive(Deserialize)]
+struct RawRequest<'a> {
+    #[serde(borrow, default)]
+    jsonrpc: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    method: Option<Cow<'a, str>>,
+    #[serde(default)]
+    id: Option<Value>,
+    #[serde(borrow, default)]
+    params: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct RawCallParams<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    #[serde(default)]
+    arguments: Option<Value>,
+    #[serde(rename = "_meta", borrow, default)]
+    meta: Option<RawCallMeta<'a>>,
+}
+
+#[derive(Deserialize)]
+struct RawCallMeta<'a> {
+    #[serde(rename = "claudecode/toolUseId", borrow, default)]
+    tool_use_id: Option<Cow<'a, str>>,
+    #[serde(rename = "progressToken", default)]
+    progress_token: Option<Value>,
+}
+
 impl McpRouter {
     /// A router for one connection (one CLI session) to `server`.
     pub fn new(server: ToolServer) -> Self {
@@ -167,6 +243,38 @@ impl McpRouter {
     pub fn cancel_all(&self) {
         for token in self.connection.in_flight().values() {
             token.cancel();
+        }
+    }
+
+    /// [`McpRouter::handle`] for a message still in its raw JSON: a well-formed `tools/call` (the
+    /// hot path) is read without building a `Value` for anything but its arguments, and its
+    /// result comes back unserialised; any other message takes the general path.
+    pub async fn handle_raw(&self, message: &RawValue) -> Reply {
+        if let Ok(request) = serde_json::from_str::<RawRequest<'_>>(message.get())
+            && request.jsonrpc.as_deref() == Some("2.0")
+            && request.method.as_deref() == Some("tools/call")
+            && let Some(id @ (Value::Number(_) | Value::String(_))) = request.id
+            && let Some(Ok(params)) = request
+                .params
+                .map(|raw| serde_json::from_str::<RawCallParams<'_>>(raw.get()))
+        {
+            let (tool_use_id, progress_token) = match params.meta {
+                Some(meta) => (meta.tool_use_id.map(Cow::into_owned), meta.progress_token),
+                None => (None, None),
+            };
+            let arguments = params.arguments.unwrap_or(Value::Null);
+            return self
+                .run_call(id, &params.name, arguments, tool_use_id, progress_token)
+                .await;
+        }
+        match serde_json::from_str::<Value>(message.get()) {
+            Ok(message) => Reply::Json(self.handle(message).await),
+            Err(error) => Reply::Json(jsonrpc::error(
+                Value::Null,
+                jsonrpc::PARSE_ERROR,
+                "Parse error",
+                Some(Value::String(error.to_string())),
+            )),
         }
     }
 
@@ -302,39 +410,61 @@ impl McpRouter {
             }
         };
         let arguments = params.remove("arguments").unwrap_or(Value::Null);
+        let (mut tool_use_id, mut progress_token) = (None, None);
+        if let Some(Value::Object(mut meta)) = params.remove("_meta") {
+            if let Some(Value::String(id)) = meta.remove(TOOL_USE_ID_META) {
+                tool_use_id = Some(id);
+            }
+            progress_token = meta.remove("progressToken");
+        }
+        self.run_call(id, &name, arguments, tool_use_id, progress_token)
+            .await
+            .into_value()
+    }
+
+    /// Runs one `tools/call` (registered for cancellation under its id) to its reply.
+    async fn run_call(
+        &self,
+        id: Value,
+        name: &str,
+        arguments: Value,
+        tool_use_id: Option<String>,
+        progress_token: Option<Value>,
+    ) -> Reply {
         let cancellation = CancellationToken::new();
         let mut context = ToolContext::new()
             .with_request_id(id.clone())
             .with_cancellation(cancellation.clone());
-        if let Some(Value::Object(mut meta)) = params.remove("_meta") {
-            if let Some(Value::String(tool_use_id)) = meta.remove(TOOL_USE_ID_META) {
-                context = context.with_tool_use_id(tool_use_id);
-            }
-            if let (Some(token @ (Value::Number(_) | Value::String(_))), Some(sink)) =
-                (meta.remove("progressToken"), &self.progress)
-            {
-                context = context.with_progress(ProgressReporter::new(token, sink.clone()));
-            }
+        if let Some(tool_use_id) = tool_use_id {
+            context = context.with_tool_use_id(tool_use_id);
+        }
+        if let (Some(token @ (Value::Number(_) | Value::String(_))), Some(sink)) =
+            (progress_token, &self.progress)
+        {
+            context = context.with_progress(ProgressReporter::new(token, sink.clone()));
         }
 
-        let call = match self.server.start_call(&name, arguments, context) {
+        let call = match self.server.start_call(name, arguments, context) {
             Ok(call) => call,
-            Err(result) => return jsonrpc::success(id, result_json(result)),
+            Err(result) => return Reply::ToolResult { id, result },
         };
-        // `handle` checked the id's type, so it always has a key.
+        // Both callers checked the id's type, so it always has a key.
         let Some(key) = IdKey::of(&id) else {
-            return jsonrpc::success(id, result_json(call.await));
+            return Reply::ToolResult {
+                id,
+                result: call.await,
+            };
         };
         match self.connection.in_flight().entry(key.clone()) {
             Entry::Occupied(_) => {
-                return jsonrpc::error(
+                return Reply::Json(jsonrpc::error(
                     id,
                     jsonrpc::INVALID_REQUEST,
                     "Invalid Request",
                     Some(Value::String(
                         "a tools/call with this id is already running".into(),
                     )),
-                );
+                ));
             }
             Entry::Vacant(slot) => {
                 slot.insert(cancellation.clone());
@@ -359,8 +489,13 @@ impl McpRouter {
         }
         registration.finish();
         match outcome {
-            Some(result) => jsonrpc::success(id, result_json(result)),
-            None => jsonrpc::error(id, jsonrpc::REQUEST_CANCELLED, "Request cancelled", None),
+            Some(result) => Reply::ToolResult { id, result },
+            None => Reply::Json(jsonrpc::error(
+                id,
+                jsonrpc::REQUEST_CANCELLED,
+                "Request cancelled",
+                None,
+            )),
         }
     }
 }

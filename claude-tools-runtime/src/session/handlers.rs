@@ -18,14 +18,15 @@ use tokio_util::sync::CancellationToken;
 use super::{InFlight, Shared, lock};
 use crate::catch_unwind::CatchUnwind;
 use crate::hooks::HookInput;
+use crate::mcp::Reply;
 use crate::permission::PermissionRequest;
 use crate::protocol::{self, McpPayload, RequestBody};
 
 /// What to write back.
 enum Answer {
     Success(Value),
-    /// `{"mcp_response": <reply>}`, serialised without wrapping the reply in another `Value`.
-    Mcp(Value),
+    /// `{"mcp_response": <reply>}`, serialised straight from the router's reply.
+    Mcp(Reply),
     Error(String),
 }
 
@@ -95,12 +96,22 @@ async fn answer(shared: &Shared, body: RequestBody, cancellation: CancellationTo
     let (subtype, mut request) = match body {
         RequestBody::Mcp { server, message } => {
             let reply = match shared.routers.get(&server) {
-                Some(router) => router.handle(message).await,
-                None => json!({
-                    "jsonrpc": "2.0",
-                    "id": message.get("id").cloned().unwrap_or(Value::Null),
-                    "error": {"code": -32601, "message": format!("Server '{server}' not found")},
-                }),
+                Some(router) => router.handle_raw(&message).await,
+                None => {
+                    #[derive(serde::Deserialize)]
+                    struct Id {
+                        #[serde(default)]
+                        id: Value,
+                    }
+                    let id = serde_json::from_str::<Id>(message.get())
+                        .map(|m| m.id)
+                        .unwrap_or_default();
+                    Reply::Json(json!({
+                        "jsonrpc": "2.0",
+                        "id": id,
+                        "error": {"code": -32601, "message": format!("Server '{server}' not found")},
+                    }))
+                }
             };
             return Answer::Mcp(reply);
         }

@@ -168,6 +168,42 @@ impl ToolResult {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Json<T>(pub T);
 
+impl Serialize for Content {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self {
+            Content::Text(text) => {
+                let mut block = serializer.serialize_map(Some(2))?;
+                block.serialize_entry("type", "text")?;
+                block.serialize_entry("text", text)?;
+                block.end()
+            }
+            Content::Image(image) => {
+                let mut block = serializer.serialize_map(Some(3))?;
+                block.serialize_entry("type", "image")?;
+                block.serialize_entry("data", &image.data)?;
+                block.serialize_entry("mimeType", &image.mime_type)?;
+                block.end()
+            }
+            Content::Raw(value) => value.serialize(serializer),
+        }
+    }
+}
+
+/// Serialises as MCP's `CallToolResult`, the same JSON as [`ToolResult::to_json`].
+impl Serialize for ToolResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut result = serializer.serialize_map(None)?;
+        result.serialize_entry("content", &self.content)?;
+        if let Some(structured) = &self.structured_content {
+            result.serialize_entry("structuredContent", structured)?;
+        }
+        result.serialize_entry("isError", &self.is_error)?;
+        result.end()
+    }
+}
+
 /// Turns a handler's return value into a [`ToolResult`].
 ///
 /// Implemented for text (`String`, `&'static str`, `Cow<'static, str>`), numbers and `bool`
@@ -306,6 +342,24 @@ mod tests {
         ];
         for (input, expected) in cases {
             assert_eq!(base64_encode(input.as_bytes()), expected, "input {input:?}");
+        }
+    }
+
+    #[test]
+    fn serialize_matches_to_json() {
+        let results = [
+            ToolResult::text("hi"),
+            ToolResult::error("no"),
+            Json(serde_json::json!({"a": 1})).into_tool_result(),
+            vec![
+                Content::text("x"),
+                Content::Image(Image::from_base64("AA", "image/png")),
+                Content::Raw(json!({"type": "audio"})),
+            ]
+            .into_tool_result(),
+        ];
+        for result in results {
+            assert_eq!(serde_json::to_value(&result).unwrap(), result.to_json());
         }
     }
 
