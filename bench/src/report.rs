@@ -21,6 +21,32 @@ fn sh(program: &str, args: &[&str]) -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
+/// `git rev-parse --short HEAD`, marked when the library crates have uncommitted changes.
+pub fn revision(paths: &Paths) -> String {
+    let root = paths.root.display().to_string();
+    let head = sh("git", &["-C", &root, "rev-parse", "--short", "HEAD"])
+        .unwrap_or_else(|| "unknown".into());
+    let dirty = sh(
+        "git",
+        &[
+            "-C",
+            &root,
+            "status",
+            "--porcelain",
+            "--",
+            "claude-tools",
+            "claude-tools-macros",
+            "claude-tools-runtime",
+        ],
+    )
+    .is_some_and(|s| !s.is_empty());
+    if dirty {
+        format!("{head} + uncommitted changes to the library crates")
+    } else {
+        head
+    }
+}
+
 /// One line describing the machine and the toolchains.
 pub fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
@@ -438,9 +464,14 @@ pub fn write_benchmarks_md(paths: &Paths) -> Result<(), String> {
         Some(m) => {
             let _ = writeln!(
                 out,
-                "## Per-call overhead\n\nDate: {}. Machine: {}.\nCommand: `bench/run run --rounds {} --n {} --py-n {} --k {} --placements {}`.\n",
+                "## Per-call overhead\n\nDate: {}. Machine: {}.\nRevision: {}.\nCommand: `bench/run run --rounds {} --n {} --py-n {} --k {} --placements {}`.\n",
                 m.date,
                 m.machine,
+                if m.revision.is_empty() {
+                    "not recorded"
+                } else {
+                    &m.revision
+                },
                 m.rounds,
                 m.n,
                 m.py_n,
@@ -505,6 +536,7 @@ mod tests {
         let m = Matrix {
             date: String::new(),
             machine: String::new(),
+            revision: String::new(),
             rounds: 3,
             n: 10,
             py_n: 10,

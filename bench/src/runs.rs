@@ -239,6 +239,9 @@ pub struct Matrix {
     pub date: String,
     /// The machine.
     pub machine: String,
+    /// The repository's revision (and whether the library crates had uncommitted changes).
+    #[serde(default)]
+    pub revision: String,
     /// Rounds.
     pub rounds: usize,
     /// Calls per phase.
@@ -279,6 +282,7 @@ pub fn run_matrix(paths: &Paths, args: &Args) -> Result<(), String> {
     let mut matrix = Matrix {
         date: report::now_utc(),
         machine: report::machine(),
+        revision: report::revision(paths),
         rounds: args.rounds,
         n: args.n,
         py_n: args.py_n,
