@@ -58,7 +58,7 @@ pub(crate) struct ControlFailure {
     pub(crate) code: Option<String>,
 }
 
-/// The first, borrowed look at a line: only what classification needs.
+/// The first, borrowed look at a line: enough to recognise the hot path in one pass.
 #[derive(Deserialize)]
 struct Frame<'a> {
     #[serde(rename = "type", borrow, default)]
@@ -66,65 +66,53 @@ struct Frame<'a> {
     #[serde(default)]
     request_id: Option<String>,
     #[serde(borrow, default)]
-    request: Option<&'a RawValue>,
+    request: Option<RequestHead<'a>>,
 }
 
-/// A `control_request`'s body, read once: the subtype and, for `mcp_message`, its two fields.
+/// A `control_request`'s body as the hot path reads it: for `mcp_message`, the server and the
+/// JSON-RPC message, still raw.
 #[derive(Deserialize)]
 struct RequestHead<'a> {
     #[serde(borrow, default)]
     subtype: Option<Cow<'a, str>>,
     #[serde(default)]
     server_name: Option<String>,
-    #[serde(default)]
-    message: Option<Box<RawValue>>,
+    #[serde(borrow, default)]
+    message: Option<&'a RawValue>,
 }
 
 impl Incoming {
     /// Classifies one line. `Ok(None)` for a line that is not JSON at all is the caller's
     /// business (it checks the first byte); a recognisable but broken frame is an error string.
     pub(crate) fn parse(line: &[u8]) -> Result<Self, ParseError> {
-        // A frame whose fields have unexpected types (a numeric `type`, say) is still a message:
-        // let the general path decide.
-        let Ok(frame) = serde_json::from_slice::<Frame<'_>>(line) else {
-            let value: Value = serde_json::from_slice(line).map_err(ParseError::Json)?;
-            return Self::classify(value).map_err(ParseError::Protocol);
-        };
-        match frame.kind.as_deref() {
-            Some("control_request") => {
-                let request_id = frame.request_id.ok_or_else(|| {
-                    ParseError::protocol("control_request without a string request_id")
-                })?;
-                let raw = frame.request.ok_or_else(|| {
-                    ParseError::protocol(format!(
-                        "control_request {request_id} without a request object"
-                    ))
-                })?;
-                let broken = |error: serde_json::Error| {
-                    ParseError::protocol(format!("control_request {request_id}: {error}"))
-                };
-                let head: RequestHead<'_> = serde_json::from_str(raw.get()).map_err(broken)?;
-                let body = match (head.subtype.as_deref(), head.message) {
-                    (Some("mcp_message"), Some(message)) => RequestBody::Mcp {
-                        server: head.server_name.unwrap_or_default(),
-                        message,
-                    },
-                    (subtype, _) => {
-                        let subtype = subtype.unwrap_or_default().to_string();
-                        let fields: Map<String, Value> =
-                            serde_json::from_str(raw.get()).map_err(broken)?;
-                        RequestBody::Other { subtype, fields }
-                    }
-                };
-                Ok(Incoming::Request { request_id, body })
+        match serde_json::from_slice::<Frame<'_>>(line) {
+            Ok(Frame {
+                kind: Some(kind),
+                request_id: Some(request_id),
+                request:
+                    Some(RequestHead {
+                        subtype: Some(subtype),
+                        server_name,
+                        message: Some(message),
+                    }),
+            }) if kind == "control_request" && subtype == "mcp_message" => {
+                let server = server_name.unwrap_or_default();
+                let message = message.to_owned();
+                Ok(Incoming::Request {
+                    request_id,
+                    body: RequestBody::Mcp { server, message },
+                })
             }
-            Some("control_cancel_request") => {
-                let request_id = frame.request_id.ok_or_else(|| {
-                    ParseError::protocol("control_cancel_request without a string request_id")
-                })?;
-                Ok(Incoming::Cancel { request_id })
-            }
-            Some("keep_alive") => Ok(Incoming::KeepAlive),
+            Ok(Frame {
+                kind: Some(kind),
+                request_id: Some(request_id),
+                ..
+            }) if kind == "control_cancel_request" => Ok(Incoming::Cancel { request_id }),
+            Ok(Frame {
+                kind: Some(kind), ..
+            }) if kind == "keep_alive" => Ok(Incoming::KeepAlive),
+            // Everything else — messages, answers, other requests, and frames whose fields have
+            // unexpected types — is parsed whole.
             _ => {
                 let value: Value = serde_json::from_slice(line).map_err(ParseError::Json)?;
                 Self::classify(value).map_err(ParseError::Protocol)
@@ -142,6 +130,41 @@ impl Incoming {
             .and_then(Value::as_str)
             .unwrap_or_default();
         match kind {
+            "control_request" => {
+                let request_id = take_string(&mut frame, "request_id")
+                    .ok_or("control_request without a string request_id")?;
+                let Some(Value::Object(mut fields)) = frame.remove("request") else {
+                    return Err(format!(
+                        "control_request {request_id} without a request object"
+                    ));
+                };
+                let subtype = fields
+                    .get("subtype")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string();
+                let body = match fields.remove("message") {
+                    Some(message) if subtype == "mcp_message" => {
+                        let server = take_string(&mut fields, "server_name").unwrap_or_default();
+                        let message =
+                            serde_json::value::to_raw_value(&message).map_err(|e| e.to_string())?;
+                        RequestBody::Mcp { server, message }
+                    }
+                    message => {
+                        if let Some(message) = message {
+                            fields.insert("message".into(), message);
+                        }
+                        RequestBody::Other { subtype, fields }
+                    }
+                };
+                Ok(Incoming::Request { request_id, body })
+            }
+            "control_cancel_request" => {
+                let request_id = take_string(&mut frame, "request_id")
+                    .ok_or("control_cancel_request without a string request_id")?;
+                Ok(Incoming::Cancel { request_id })
+            }
+            "keep_alive" => Ok(Incoming::KeepAlive),
             "control_response" => {
                 let Some(Value::Object(mut response)) = frame.remove("response") else {
                     return Err("control_response without a response object".into());
@@ -178,12 +201,6 @@ pub(crate) enum ParseError {
     Json(serde_json::Error),
     /// Valid JSON, broken frame.
     Protocol(String),
-}
-
-impl ParseError {
-    fn protocol(message: impl Into<String>) -> Self {
-        ParseError::Protocol(message.into())
-    }
 }
 
 fn take_string(map: &mut Map<String, Value>, key: &str) -> Option<String> {

@@ -177,8 +177,10 @@ struct RawRequest<'a> {
     method: Option<Cow<'a, str>>,
     #[serde(default)]
     id: Option<Value>,
+    /// Typed for `tools/call`; any other method's params fail this parse and take the general
+    /// path.
     #[serde(borrow, default)]
-    params: Option<&'a RawValue>,
+    params: Option<RawCallParams<'a>>,
 }
 
 #[derive(Deserialize)]
@@ -254,9 +256,7 @@ impl McpRouter {
             && request.jsonrpc.as_deref() == Some("2.0")
             && request.method.as_deref() == Some("tools/call")
             && let Some(id @ (Value::Number(_) | Value::String(_))) = request.id
-            && let Some(Ok(params)) = request
-                .params
-                .map(|raw| serde_json::from_str::<RawCallParams<'_>>(raw.get()))
+            && let Some(params) = request.params
         {
             let (tool_use_id, progress_token) = match params.meta {
                 Some(meta) => (meta.tool_use_id.map(Cow::into_owned), meta.progress_token),
