@@ -685,3 +685,97 @@ async fn a_panicking_callback_still_gets_exactly_one_answer() {
             "response": {"behavior": "allow", "updatedInput": {"x": 1}}}})
     );
 }
+
+#[tokio::test]
+async fn every_host_request_sends_its_exact_body_and_returns_the_answer() {
+    use claude_tools_runtime::options::PermissionMode;
+    let (client, mut cli) = connect(Options::new().mcp_server(calc_server(Arc::default()))).await;
+    let client = Arc::new(client);
+    type Call = Box<
+        dyn FnOnce(Arc<Client>) -> tokio::task::JoinHandle<claude_tools_runtime::Result<Value>>,
+    >;
+    let cases: Vec<(Value, Value, Call)> = vec![
+        (
+            json!({"subtype": "set_permission_mode", "mode": "acceptEdits"}),
+            json!({"mode": "acceptEdits"}),
+            Box::new(|c| {
+                tokio::spawn(
+                    async move { c.set_permission_mode(PermissionMode::AcceptEdits).await },
+                )
+            }),
+        ),
+        (
+            json!({"subtype": "set_model", "model": null}),
+            json!({}),
+            Box::new(|c| tokio::spawn(async move { c.set_model(None).await })),
+        ),
+        (
+            json!({"subtype": "mcp_status"}),
+            json!({"mcpServers": [{"name": "calc", "status": "connected"}]}),
+            Box::new(|c| tokio::spawn(async move { c.mcp_status().await })),
+        ),
+        (
+            json!({"subtype": "get_context_usage"}),
+            json!({"totalTokens": 10, "maxTokens": 200000}),
+            Box::new(|c| tokio::spawn(async move { c.context_usage().await })),
+        ),
+        (
+            json!({"subtype": "rewind_files", "user_message_id": "u-1"}),
+            json!({}),
+            Box::new(|c| tokio::spawn(async move { c.rewind_files("u-1").await })),
+        ),
+    ];
+    for (body, answer, call) in cases {
+        let pending = call(client.clone());
+        let request = cli.recv().await;
+        assert_eq!(request["type"], "control_request");
+        assert_eq!(request["request"], body);
+        cli.send(
+            json!({"type": "control_response", "response": {"subtype": "success",
+            "request_id": request["request_id"], "response": answer}}),
+        )
+        .await;
+        assert_eq!(pending.await.unwrap().unwrap(), answer, "for {body}");
+    }
+}
+
+#[tokio::test]
+async fn a_request_without_an_answer_times_out_and_is_withdrawn() {
+    let options = Options::new().control_timeout(Duration::from_millis(200));
+    let (client, mut cli, _) = connect_without_servers(options).await;
+    let client = Arc::new(client);
+    let pending = tokio::spawn({
+        let client = client.clone();
+        async move { client.mcp_status().await }
+    });
+    let request = cli.recv().await;
+    match pending.await.unwrap() {
+        Err(Error::Timeout { subtype, .. }) => assert_eq!(subtype, "mcp_status"),
+        other => panic!("expected a timeout, got {other:?}"),
+    }
+    assert_eq!(
+        cli.recv().await,
+        json!({"type": "control_cancel_request", "request_id": request["request_id"]})
+    );
+}
+
+#[tokio::test]
+async fn elicitation_is_declined_and_keep_alives_are_ignored() {
+    let (mut client, mut cli, _) = connect_without_servers(Options::new()).await;
+    cli.send(json!({"type": "keep_alive"})).await;
+    cli.send(
+        json!({"type": "control_request", "request_id": "e1", "request": {"subtype": "elicitation",
+        "mcp_server_name": "x", "message": "Your name?"}}),
+    )
+    .await;
+    assert_eq!(
+        cli.recv().await,
+        json!({"type": "control_response", "response": {"subtype": "success", "request_id": "e1",
+            "response": {"action": "decline"}}})
+    );
+    cli.send(result_frame()).await;
+    assert!(
+        matches!(client.next_message().await, Some(Ok(Message::Result(_)))),
+        "keep_alive is not a message"
+    );
+}
