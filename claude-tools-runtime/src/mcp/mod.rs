@@ -42,6 +42,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use std::borrow::Cow;
+use std::future::{Future, poll_fn};
+use std::task::Poll;
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -444,18 +446,39 @@ impl McpRouter {
             context = context.with_progress(ProgressReporter::new(token, sink.clone()));
         }
 
+        // Both callers checked the id's type, so it always has a key.
+        let Some(key) = IdKey::of(&id) else {
+            return match self.server.start_call(name, arguments, context) {
+                Ok(call) => Reply::ToolResult {
+                    id,
+                    result: call.await,
+                },
+                Err(result) => Reply::ToolResult { id, result },
+            };
+        };
+        if self.connection.in_flight().contains_key(&key) {
+            return Reply::Json(jsonrpc::error(
+                id,
+                jsonrpc::INVALID_REQUEST,
+                "Invalid Request",
+                Some(Value::String(
+                    "a tools/call with this id is already running".into(),
+                )),
+            ));
+        }
         let call = match self.server.start_call(name, arguments, context) {
             Ok(call) => call,
             Err(result) => return Reply::ToolResult { id, result },
         };
-        // Both callers checked the id's type, so it always has a key.
-        let Some(key) = IdKey::of(&id) else {
-            return Reply::ToolResult {
-                id,
-                result: call.await,
-            };
-        };
+        let mut call = std::pin::pin!(call);
+        // Most tools finish on their first poll. Nothing can have cancelled them in between, so
+        // they need no registration for cancellation.
+        if let Poll::Ready(result) = poll_fn(|cx| Poll::Ready(call.as_mut().poll(cx))).await {
+            return Reply::ToolResult { id, result };
+        }
         match self.connection.in_flight().entry(key.clone()) {
+            // Another call with this id started while this one was being polled: answer as if
+            // it had been there first.
             Entry::Occupied(_) => {
                 return Reply::Json(jsonrpc::error(
                     id,
@@ -476,7 +499,6 @@ impl McpRouter {
             cancellation: &cancellation,
         };
 
-        let mut call = std::pin::pin!(call);
         let outcome = tokio::select! {
             biased;
             () = cancellation.cancelled() => None,

@@ -8,6 +8,7 @@
 //! runs on the reader: a handler that blocks before its first `.await` holds up the session, which
 //! is why blocking work belongs in `spawn_blocking`.)
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
@@ -31,7 +32,13 @@ enum Answer {
 }
 
 pub(super) fn serve(shared: &Arc<Shared>, request_id: String, body: RequestBody) {
-    let cancellation = CancellationToken::new();
+    // Callbacks get a token that `control_cancel_request` fires. An `mcp_message` needs none:
+    // the CLI cancels tool calls with `notifications/cancelled`, and aborting the request's task
+    // drops the router's future, which cancels the call's own token.
+    let cancellation = match body {
+        RequestBody::Mcp { .. } => None,
+        RequestBody::Other { .. } => Some(CancellationToken::new()),
+    };
     let mut pending = Box::pin(respond(shared.clone(), body, cancellation.clone()));
     // The waker does not matter: a future still pending is polled again, with its task's real
     // waker, as soon as that task starts.
@@ -67,11 +74,11 @@ pub(super) fn serve(shared: &Arc<Shared>, request_id: String, body: RequestBody)
 async fn respond(
     shared: Arc<Shared>,
     body: RequestBody,
-    cancellation: CancellationToken,
+    cancellation: Option<CancellationToken>,
 ) -> Answer {
-    let subtype = match &body {
-        RequestBody::Mcp { .. } => "mcp_message".to_string(),
-        RequestBody::Other { subtype, .. } => subtype.clone(),
+    let subtype: Cow<'static, str> = match &body {
+        RequestBody::Mcp { .. } => Cow::Borrowed("mcp_message"),
+        RequestBody::Other { subtype, .. } => Cow::Owned(subtype.clone()),
     };
     match CatchUnwind::new(answer(&shared, body, cancellation)).await {
         Ok(answer) => answer,
@@ -92,7 +99,11 @@ fn frame(request_id: &str, answer: Answer) -> Vec<u8> {
     }
 }
 
-async fn answer(shared: &Shared, body: RequestBody, cancellation: CancellationToken) -> Answer {
+async fn answer(
+    shared: &Shared,
+    body: RequestBody,
+    cancellation: Option<CancellationToken>,
+) -> Answer {
     let (subtype, mut request) = match body {
         RequestBody::Mcp { server, message } => {
             let reply = match shared.routers.get(&server) {
@@ -122,7 +133,8 @@ async fn answer(shared: &Shared, body: RequestBody, cancellation: CancellationTo
             let Some(callback) = &shared.can_use_tool else {
                 return Answer::Error("canUseTool callback is not provided".into());
             };
-            let request = PermissionRequest::from_request(request, cancellation);
+            let request =
+                PermissionRequest::from_request(request, cancellation.unwrap_or_default());
             let input = request.input.clone();
             let decision = callback.call(request).await;
             Answer::Success(decision.to_response(&input))
@@ -148,7 +160,7 @@ async fn answer(shared: &Shared, body: RequestBody, cancellation: CancellationTo
                 Some(Value::Object(input)) => input,
                 _ => Map::new(),
             };
-            let input = HookInput::new(input, tool_use_id, cancellation);
+            let input = HookInput::new(input, tool_use_id, cancellation.unwrap_or_default());
             let event = input.event_name().unwrap_or_default().to_string();
             let output = callback.call(input).await;
             Answer::Success(output.to_json(&event))

@@ -42,7 +42,8 @@ pub(crate) type MessageReceiver = mpsc::UnboundedReceiver<Result<Message>>;
 
 /// A request of the CLI being handled.
 struct InFlight {
-    cancellation: CancellationToken,
+    /// Fired when the CLI withdraws the request (for callbacks; tool calls have their own).
+    cancellation: Option<CancellationToken>,
     task: AbortHandle,
 }
 

@@ -84,7 +84,9 @@ fn handle_line(
         Ok(Incoming::Cancel { request_id }) => {
             // Cancelled requests get no answer at all.
             if let Some(inflight) = lock(&shared.inflight).remove(&request_id) {
-                inflight.cancellation.cancel();
+                if let Some(token) = &inflight.cancellation {
+                    token.cancel();
+                }
                 inflight.task.abort();
             }
         }
@@ -148,7 +150,9 @@ async fn finish(
         router.cancel_all();
     }
     for (_, inflight) in lock(&shared.inflight).drain() {
-        inflight.cancellation.cancel();
+        if let Some(token) = &inflight.cancellation {
+            token.cancel();
+        }
         inflight.task.abort();
     }
     let progress = *shared.progress.borrow();
