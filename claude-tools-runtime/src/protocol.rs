@@ -85,8 +85,11 @@ impl Incoming {
     /// Classifies one line. `Ok(None)` for a line that is not JSON at all is the caller's
     /// business (it checks the first byte); a recognisable but broken frame is an error string.
     pub(crate) fn parse(line: &[u8]) -> Result<Self, ParseError> {
-        match serde_json::from_slice::<Frame<'_>>(line) {
-            Ok(Frame {
+        // One UTF-8 check of the whole line; the typed pass then reads it as text, with no
+        // check per string or per captured raw value.
+        let frame = std::str::from_utf8(line).map(serde_json::from_str::<Frame<'_>>);
+        match frame {
+            Ok(Ok(Frame {
                 kind: Some(kind),
                 request_id: Some(request_id),
                 request:
@@ -95,7 +98,7 @@ impl Incoming {
                         server_name,
                         message: Some(message),
                     }),
-            }) if kind == "control_request" && subtype == "mcp_message" => {
+            })) if kind == "control_request" && subtype == "mcp_message" => {
                 let server = server_name.unwrap_or_default();
                 let message = message.to_owned();
                 Ok(Incoming::Request {
@@ -103,14 +106,14 @@ impl Incoming {
                     body: RequestBody::Mcp { server, message },
                 })
             }
-            Ok(Frame {
+            Ok(Ok(Frame {
                 kind: Some(kind),
                 request_id: Some(request_id),
                 ..
-            }) if kind == "control_cancel_request" => Ok(Incoming::Cancel { request_id }),
-            Ok(Frame {
+            })) if kind == "control_cancel_request" => Ok(Incoming::Cancel { request_id }),
+            Ok(Ok(Frame {
                 kind: Some(kind), ..
-            }) if kind == "keep_alive" => Ok(Incoming::KeepAlive),
+            })) if kind == "keep_alive" => Ok(Incoming::KeepAlive),
             // Everything else — messages, answers, other requests, and frames whose fields have
             // unexpected types — is parsed whole.
             _ => {

@@ -176,8 +176,28 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     }
 }
 
+/// The first newline in `bytes`, eight bytes at a time (every line of the session goes through
+/// here, most of them a few hundred bytes long).
 fn memchr(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'\n')
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const NEWLINES: u64 = ONES * b'\n' as u64;
+    let mut start = 0;
+    for chunk in bytes.chunks_exact(8) {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let word = u64::from_le_bytes(word) ^ NEWLINES;
+        // Non-zero exactly when some byte of `word` is zero, i.e. a newline.
+        if word.wrapping_sub(ONES) & !word & HIGHS != 0 {
+            break;
+        }
+        start += 8;
+    }
+    bytes[start..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|i| start + i)
 }
 
 fn trim_cr(line: &[u8]) -> &[u8] {
@@ -190,6 +210,28 @@ fn is_blank(line: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn memchr_finds_the_first_newline_at_any_offset() {
+        for len in 0..40 {
+            for at in 0..=len {
+                let mut bytes = vec![b'x'; len];
+                if at < len {
+                    bytes[at] = b'\n';
+                    if at + 3 < len {
+                        bytes[at + 3] = b'\n';
+                    }
+                }
+                let expected = bytes.iter().position(|&b| b == b'\n');
+                assert_eq!(
+                    super::memchr(&bytes),
+                    expected,
+                    "len {len}, newline at {at}"
+                );
+            }
+        }
+        assert_eq!(super::memchr(b"\x8a\x0b\x09\xff\x0a"), Some(4));
+    }
+
     use std::io;
     use std::pin::Pin;
     use std::task::{Context, Poll};
