@@ -10,6 +10,8 @@
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
+
+use crate::mcp::Reply;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
@@ -222,59 +224,58 @@ pub(crate) fn line(frame: &Value) -> Vec<u8> {
     bytes
 }
 
-#[derive(Serialize)]
-struct ResponseFrame<'a, P: Serialize> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    response: ResponseBody<'a, P>,
+/// Appends `value` as JSON. Serialising strings, `Value`s and tool results cannot fail.
+fn write_json<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
+    let _ = serde_json::to_writer(&mut *out, value);
 }
 
-#[derive(Serialize)]
-struct ResponseBody<'a, P: Serialize> {
-    subtype: &'static str,
-    request_id: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    response: Option<P>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a str>,
-}
-
-/// The payload of an `mcp_message` answer: `{"mcp_response": <JSON-RPC>}`.
-#[derive(Serialize)]
-pub(crate) struct McpPayload<'a, R: Serialize> {
-    pub(crate) mcp_response: &'a R,
-}
-
-fn response_line<P: Serialize>(
-    request_id: &str,
-    response: Option<P>,
-    error: Option<&str>,
-) -> Vec<u8> {
-    let subtype = if error.is_some() { "error" } else { "success" };
-    let frame = ResponseFrame {
-        kind: "control_response",
-        response: ResponseBody {
-            subtype,
-            request_id,
-            response,
-            error,
-        },
-    };
-    let mut bytes = Vec::with_capacity(256);
-    // Serialising strings and `Value`s cannot fail.
-    let _ = serde_json::to_writer(&mut bytes, &frame);
-    bytes.push(b'\n');
-    bytes
-}
+// The constant parts of an answer are written as they are: only the request id and the payload
+// go through the serialiser.
+const SUCCESS_HEAD: &[u8] =
+    br#"{"type":"control_response","response":{"subtype":"success","request_id":"#;
+const ERROR_HEAD: &[u8] =
+    br#"{"type":"control_response","response":{"subtype":"error","request_id":"#;
 
 /// The line `{"type":"control_response","response":{"subtype":"success","request_id":…,"response":…}}`.
-pub(crate) fn success_line<P: Serialize>(request_id: &str, payload: &P) -> Vec<u8> {
-    response_line(request_id, Some(payload), None)
+pub(crate) fn success_line<P: Serialize + ?Sized>(request_id: &str, payload: &P) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256);
+    out.extend_from_slice(SUCCESS_HEAD);
+    write_json(&mut out, request_id);
+    out.extend_from_slice(br#","response":"#);
+    write_json(&mut out, payload);
+    out.extend_from_slice(b"}}\n");
+    out
+}
+
+/// The success line answering an `mcp_message`: its payload is `{"mcp_response": <reply>}`.
+pub(crate) fn mcp_success_line(request_id: &str, reply: &Reply) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256);
+    out.extend_from_slice(SUCCESS_HEAD);
+    write_json(&mut out, request_id);
+    out.extend_from_slice(br#","response":{"mcp_response":"#);
+    match reply {
+        Reply::ToolResult { id, result } => {
+            out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+            write_json(&mut out, id);
+            out.extend_from_slice(br#","result":"#);
+            write_json(&mut out, result);
+            out.push(b'}');
+        }
+        Reply::Json(value) => write_json(&mut out, value),
+    }
+    out.extend_from_slice(b"}}}\n");
+    out
 }
 
 /// The line `{"type":"control_response","response":{"subtype":"error","request_id":…,"error":…}}`.
 pub(crate) fn error_line(request_id: &str, message: &str) -> Vec<u8> {
-    response_line::<()>(request_id, None, Some(message))
+    let mut out = Vec::with_capacity(128);
+    out.extend_from_slice(ERROR_HEAD);
+    write_json(&mut out, request_id);
+    out.extend_from_slice(br#","error":"#);
+    write_json(&mut out, message);
+    out.extend_from_slice(b"}}\n");
+    out
 }
 
 /// `{"type":"control_request","request_id":…,"request":{"subtype":…,…}}`
@@ -370,17 +371,29 @@ mod tests {
             "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"r1\",\"response\":{\"x\":1}}}\n"
         );
         let reply = json!({"jsonrpc": "2.0", "id": 0, "result": {}});
-        let mcp: Value = serde_json::from_slice(&success_line(
-            "r2",
-            &McpPayload {
-                mcp_response: &reply,
-            },
-        ))
-        .unwrap();
+        let mcp: Value =
+            serde_json::from_slice(&mcp_success_line("r2", &Reply::Json(reply))).unwrap();
         assert_eq!(
             mcp,
             json!({"type": "control_response", "response": {"subtype": "success", "request_id": "r2",
                 "response": {"mcp_response": {"jsonrpc": "2.0", "id": 0, "result": {}}}}})
+        );
+        let result = crate::tool::ToolResult::text("5");
+        assert_eq!(
+            String::from_utf8(mcp_success_line(
+                "r4",
+                &Reply::ToolResult {
+                    id: json!(2),
+                    result
+                }
+            ))
+            .unwrap(),
+            concat!(
+                r#"{"type":"control_response","response":{"subtype":"success","request_id":"r4","response":"#,
+                r#"{"mcp_response":{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"5"}],"#,
+                r#""isError":false}}}}}"#,
+                "\n"
+            )
         );
         assert_eq!(
             String::from_utf8(error_line("r\"3", "boom")).unwrap(),

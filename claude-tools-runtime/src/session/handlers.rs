@@ -21,7 +21,7 @@ use crate::catch_unwind::CatchUnwind;
 use crate::hooks::HookInput;
 use crate::mcp::Reply;
 use crate::permission::PermissionRequest;
-use crate::protocol::{self, McpPayload, RequestBody};
+use crate::protocol::{self, RequestBody};
 
 /// What to write back.
 enum Answer {
@@ -89,12 +89,7 @@ async fn respond(
 fn frame(request_id: &str, answer: Answer) -> Vec<u8> {
     match answer {
         Answer::Success(payload) => protocol::success_line(request_id, &payload),
-        Answer::Mcp(reply) => protocol::success_line(
-            request_id,
-            &McpPayload {
-                mcp_response: &reply,
-            },
-        ),
+        Answer::Mcp(reply) => protocol::mcp_success_line(request_id, &reply),
         Answer::Error(message) => protocol::error_line(request_id, &message),
     }
 }
