@@ -236,46 +236,50 @@ const SUCCESS_HEAD: &[u8] =
 const ERROR_HEAD: &[u8] =
     br#"{"type":"control_response","response":{"subtype":"error","request_id":"#;
 
+/// An answer line: `head`, the request id, then what `rest` writes, then the newline.
+fn answer_line(head: &[u8], request_id: &str, rest: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256);
+    out.extend_from_slice(head);
+    write_json(&mut out, request_id);
+    rest(&mut out);
+    out.push(b'\n');
+    out
+}
+
 /// The line `{"type":"control_response","response":{"subtype":"success","request_id":…,"response":…}}`.
 pub(crate) fn success_line<P: Serialize + ?Sized>(request_id: &str, payload: &P) -> Vec<u8> {
-    let mut out = Vec::with_capacity(256);
-    out.extend_from_slice(SUCCESS_HEAD);
-    write_json(&mut out, request_id);
-    out.extend_from_slice(br#","response":"#);
-    write_json(&mut out, payload);
-    out.extend_from_slice(b"}}\n");
-    out
+    answer_line(SUCCESS_HEAD, request_id, |out| {
+        out.extend_from_slice(br#","response":"#);
+        write_json(out, payload);
+        out.extend_from_slice(b"}}");
+    })
 }
 
 /// The success line answering an `mcp_message`: its payload is `{"mcp_response": <reply>}`.
 pub(crate) fn mcp_success_line(request_id: &str, reply: &Reply) -> Vec<u8> {
-    let mut out = Vec::with_capacity(256);
-    out.extend_from_slice(SUCCESS_HEAD);
-    write_json(&mut out, request_id);
-    out.extend_from_slice(br#","response":{"mcp_response":"#);
-    match reply {
-        Reply::ToolResult { id, result } => {
-            out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-            write_json(&mut out, id);
-            out.extend_from_slice(br#","result":"#);
-            write_json(&mut out, result);
-            out.push(b'}');
+    answer_line(SUCCESS_HEAD, request_id, |out| {
+        out.extend_from_slice(br#","response":{"mcp_response":"#);
+        match reply {
+            Reply::ToolResult { id, result } => {
+                out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+                write_json(out, id);
+                out.extend_from_slice(br#","result":"#);
+                write_json(out, result);
+                out.push(b'}');
+            }
+            Reply::Json(value) => write_json(out, value),
         }
-        Reply::Json(value) => write_json(&mut out, value),
-    }
-    out.extend_from_slice(b"}}}\n");
-    out
+        out.extend_from_slice(b"}}}");
+    })
 }
 
 /// The line `{"type":"control_response","response":{"subtype":"error","request_id":…,"error":…}}`.
 pub(crate) fn error_line(request_id: &str, message: &str) -> Vec<u8> {
-    let mut out = Vec::with_capacity(128);
-    out.extend_from_slice(ERROR_HEAD);
-    write_json(&mut out, request_id);
-    out.extend_from_slice(br#","error":"#);
-    write_json(&mut out, message);
-    out.extend_from_slice(b"}}\n");
-    out
+    answer_line(ERROR_HEAD, request_id, |out| {
+        out.extend_from_slice(br#","error":"#);
+        write_json(out, message);
+        out.extend_from_slice(b"}}");
+    })
 }
 
 /// `{"type":"control_request","request_id":…,"request":{"subtype":…,…}}`
