@@ -261,7 +261,10 @@ impl McpRouter {
             && let Some(params) = request.params
         {
             let (tool_use_id, progress_token) = match params.meta {
-                Some(meta) => (meta.tool_use_id.map(Cow::into_owned), meta.progress_token),
+                Some(meta) => (
+                    meta.tool_use_id.map(|id| Arc::<str>::from(&*id)),
+                    meta.progress_token,
+                ),
                 None => (None, None),
             };
             let arguments = params.arguments.unwrap_or(Value::Null);
@@ -415,7 +418,7 @@ impl McpRouter {
         let (mut tool_use_id, mut progress_token) = (None, None);
         if let Some(Value::Object(mut meta)) = params.remove("_meta") {
             if let Some(Value::String(id)) = meta.remove(TOOL_USE_ID_META) {
-                tool_use_id = Some(id);
+                tool_use_id = Some(Arc::<str>::from(id));
             }
             progress_token = meta.remove("progressToken");
         }
@@ -430,7 +433,7 @@ impl McpRouter {
         id: Value,
         name: &str,
         arguments: Value,
-        tool_use_id: Option<String>,
+        tool_use_id: Option<Arc<str>>,
         progress_token: Option<Value>,
     ) -> Reply {
         let cancellation = CancellationToken::new();

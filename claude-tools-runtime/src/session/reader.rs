@@ -26,6 +26,10 @@ pub(super) async fn read_loop(
     messages: mpsc::UnboundedSender<Result<Message>>,
 ) {
     let mut lines = LineReader::with_max_line_size(stdout, line_cap);
+    // One shutdown future for the whole loop: making one per line would register and
+    // deregister a waiter on the token for every line.
+    let shutdown_token = shared.shutdown.clone();
+    let mut shutdown = std::pin::pin!(shutdown_token.cancelled());
     loop {
         // Answers to requests already read wait while more are buffered, then go out in one
         // write before the reader waits for input.
@@ -36,7 +40,7 @@ pub(super) async fn read_loop(
         }
         let line = tokio::select! {
             biased;
-            _ = shared.shutdown.cancelled() => break,
+            _ = &mut shutdown => break,
             line = lines.next_line() => line,
         };
         match line {
