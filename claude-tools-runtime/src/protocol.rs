@@ -11,8 +11,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use crate::mcp::Reply;
-use serde_json::value::RawValue;
+use crate::mcp::{McpMessage, Reply};
 use serde_json::{Map, Value, json};
 
 /// One line from the CLI's stdout, classified.
@@ -41,11 +40,8 @@ pub(crate) enum Incoming {
 /// What a `control_request` asks.
 #[derive(Debug)]
 pub(crate) enum RequestBody {
-    /// `mcp_message`: JSON-RPC for an in-process server, still raw.
-    Mcp {
-        server: String,
-        message: Box<RawValue>,
-    },
+    /// `mcp_message`: JSON-RPC for an in-process server.
+    Mcp { server: String, message: McpMessage },
     /// Any other subtype (`can_use_tool`, `hook_callback`…), with all its fields.
     Other {
         subtype: String,
@@ -72,15 +68,17 @@ struct Frame<'a> {
 }
 
 /// A `control_request`'s body as the hot path reads it: for `mcp_message`, the server and the
-/// JSON-RPC message, still raw.
+/// JSON-RPC message, read in the same pass (a `tools/call` typed, anything else as a `Value`).
+/// Another subtype whose `message` is not a JSON-RPC message fails this parse and takes the
+/// general path.
 #[derive(Deserialize)]
 struct RequestHead<'a> {
     #[serde(borrow, default)]
     subtype: Option<Cow<'a, str>>,
     #[serde(default)]
     server_name: Option<String>,
-    #[serde(borrow, default)]
-    message: Option<&'a RawValue>,
+    #[serde(default)]
+    message: Option<McpMessage>,
 }
 
 impl Incoming {
@@ -102,7 +100,6 @@ impl Incoming {
                     }),
             })) if kind == "control_request" && subtype == "mcp_message" => {
                 let server = server_name.unwrap_or_default();
-                let message = message.to_owned();
                 Ok(Incoming::Request {
                     request_id,
                     body: RequestBody::Mcp { server, message },
@@ -151,9 +148,10 @@ impl Incoming {
                 let body = match fields.remove("message") {
                     Some(message) if subtype == "mcp_message" => {
                         let server = take_string(&mut fields, "server_name").unwrap_or_default();
-                        let message =
-                            serde_json::value::to_raw_value(&message).map_err(|e| e.to_string())?;
-                        RequestBody::Mcp { server, message }
+                        RequestBody::Mcp {
+                            server,
+                            message: McpMessage::Other(message),
+                        }
                     }
                     message => {
                         if let Some(message) = message {
@@ -308,7 +306,77 @@ mod tests {
         }));
         assert!(
             matches!(mcp, Ok(Incoming::Request { ref request_id, body: RequestBody::Mcp { ref server, ref message } })
-                if request_id == "r1" && server == "calc" && message.get() == r#"{"id":3,"jsonrpc":"2.0"}"#)
+                if request_id == "r1" && server == "calc" && message == &McpMessage::Other(json!({"jsonrpc": "2.0", "id": 3})))
+        );
+        let call = parse(json!({
+            "type": "control_request", "request_id": "r5",
+            "request": {"subtype": "mcp_message", "server_name": "calc", "message": {"method": "tools/call",
+                "params": {"name": "add", "arguments": {"a": 1}, "_meta": {"claudecode/toolUseId": "toolu_1", "progressToken": 2}},
+                "jsonrpc": "2.0", "id": 2}}
+        }));
+        let Ok(Incoming::Request {
+            body:
+                RequestBody::Mcp {
+                    message: McpMessage::ToolCall(call),
+                    ..
+                },
+            ..
+        }) = call
+        else {
+            panic!("a tools/call is read typed: {call:?}");
+        };
+        assert_eq!(
+            (
+                call.id,
+                call.name.as_str(),
+                call.arguments,
+                call.tool_use_id.as_deref(),
+                call.progress_token
+            ),
+            (
+                json!(2),
+                "add",
+                json!({"a": 1}),
+                Some("toolu_1"),
+                Some(json!(2))
+            )
+        );
+        // params before method, or a bad jsonrpc: still a message, for the general path.
+        for message in [
+            json!({"method": "tools/call", "params": {"name": "add"}, "jsonrpc": "1.0", "id": 4}),
+            json!({"method": "tools/call", "params": {"name": 7}, "jsonrpc": "2.0", "id": 5}),
+        ] {
+            let parsed = parse(json!({"type": "control_request", "request_id": "r6",
+                "request": {"subtype": "mcp_message", "server_name": "calc", "message": message}}));
+            assert!(
+                matches!(
+                    parsed,
+                    Ok(Incoming::Request {
+                        body: RequestBody::Mcp {
+                            message: McpMessage::Other(_),
+                            ..
+                        },
+                        ..
+                    })
+                ),
+                "{parsed:?}"
+            );
+        }
+        let params_first = Incoming::parse(
+            br#"{"type":"control_request","request_id":"r7","request":{"subtype":"mcp_message","server_name":"calc","message":{"params":{"name":"add"},"method":"tools/call","jsonrpc":"2.0","id":3}}}"#,
+        );
+        assert!(
+            matches!(
+                params_first,
+                Ok(Incoming::Request {
+                    body: RequestBody::Mcp {
+                        message: McpMessage::Other(_),
+                        ..
+                    },
+                    ..
+                })
+            ),
+            "{params_first:?}"
         );
         let other = parse(json!({
             "type": "control_request", "request_id": "r2",

@@ -35,17 +35,19 @@
 //!   notifier or a token it is dropped.
 
 pub mod jsonrpc;
+mod message;
+
+pub use message::{McpMessage, ToolCallRequest};
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use std::borrow::Cow;
 use std::future::{Future, poll_fn};
 use std::task::Poll;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
@@ -170,39 +172,6 @@ impl Serialize for Reply {
     }
 }
 
-/// The fields of a JSON-RPC message the `tools/call` fast path reads.
-#[derive(Deserialize)]
-struct RawRequest<'a> {
-    #[serde(borrow, default)]
-    jsonrpc: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    method: Option<Cow<'a, str>>,
-    #[serde(default)]
-    id: Option<Value>,
-    /// Typed for `tools/call`; any other method's params fail this parse and take the general
-    /// path.
-    #[serde(borrow, default)]
-    params: Option<RawCallParams<'a>>,
-}
-
-#[derive(Deserialize)]
-struct RawCallParams<'a> {
-    #[serde(borrow)]
-    name: Cow<'a, str>,
-    #[serde(default)]
-    arguments: Option<Value>,
-    #[serde(rename = "_meta", borrow, default)]
-    meta: Option<RawCallMeta<'a>>,
-}
-
-#[derive(Deserialize)]
-struct RawCallMeta<'a> {
-    #[serde(rename = "claudecode/toolUseId", borrow, default)]
-    tool_use_id: Option<Cow<'a, str>>,
-    #[serde(rename = "progressToken", default)]
-    progress_token: Option<Value>,
-}
-
 impl McpRouter {
     /// A router for one connection (one CLI session) to `server`.
     pub fn new(server: ToolServer) -> Self {
@@ -250,27 +219,29 @@ impl McpRouter {
         }
     }
 
-    /// [`McpRouter::handle`] for a message still in its raw JSON: a well-formed `tools/call` (the
-    /// hot path) is read without building a `Value` for anything but its arguments, and its
-    /// result comes back unserialised; any other message takes the general path.
+    /// [`McpRouter::handle`] for a message already read as an [`McpMessage`]: a `tools/call`
+    /// read typed goes straight to its tool, and its result comes back unserialised.
+    pub async fn handle_message(&self, message: McpMessage) -> Reply {
+        match message {
+            McpMessage::ToolCall(call) => {
+                let ToolCallRequest {
+                    id,
+                    name,
+                    arguments,
+                    tool_use_id,
+                    progress_token,
+                } = call;
+                self.run_call(id, &name, arguments, tool_use_id, progress_token)
+                    .await
+            }
+            McpMessage::Other(message) => Reply::Json(self.handle(message).await),
+        }
+    }
+
+    /// [`McpRouter::handle_message`] for a message still in its raw JSON.
     pub async fn handle_raw(&self, message: &RawValue) -> Reply {
-        if let Ok(request) = serde_json::from_str::<RawRequest<'_>>(message.get())
-            && request.jsonrpc.as_deref() == Some("2.0")
-            && request.method.as_deref() == Some("tools/call")
-            && let Some(id @ (Value::Number(_) | Value::String(_))) = request.id
-            && let Some(params) = request.params
-        {
-            let (tool_use_id, progress_token) = match params.meta {
-                Some(meta) => (
-                    meta.tool_use_id.map(|id| Arc::<str>::from(&*id)),
-                    meta.progress_token,
-                ),
-                None => (None, None),
-            };
-            let arguments = params.arguments.unwrap_or(Value::Null);
-            return self
-                .run_call(id, &params.name, arguments, tool_use_id, progress_token)
-                .await;
+        if let Ok(message) = serde_json::from_str::<McpMessage>(message.get()) {
+            return self.handle_message(message).await;
         }
         match serde_json::from_str::<Value>(message.get()) {
             Ok(message) => Reply::Json(self.handle(message).await),

@@ -102,22 +102,12 @@ async fn answer(
     let (subtype, mut request) = match body {
         RequestBody::Mcp { server, message } => {
             let reply = match shared.routers.get(&server) {
-                Some(router) => router.handle_raw(&message).await,
-                None => {
-                    #[derive(serde::Deserialize)]
-                    struct Id {
-                        #[serde(default)]
-                        id: Value,
-                    }
-                    let id = serde_json::from_str::<Id>(message.get())
-                        .map(|m| m.id)
-                        .unwrap_or_default();
-                    Reply::Json(json!({
-                        "jsonrpc": "2.0",
-                        "id": id,
-                        "error": {"code": -32601, "message": format!("Server '{server}' not found")},
-                    }))
-                }
+                Some(router) => router.handle_message(message).await,
+                None => Reply::Json(json!({
+                    "jsonrpc": "2.0",
+                    "id": message.id().cloned().unwrap_or(Value::Null),
+                    "error": {"code": -32601, "message": format!("Server '{server}' not found")},
+                })),
             };
             return Answer::Mcp(reply);
         }

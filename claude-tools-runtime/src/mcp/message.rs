@@ -1,0 +1,190 @@
+//! [`McpMessage`]: a JSON-RPC message read in one pass, with the hot path — a well-formed
+//! `tools/call` — typed as it is read, and anything else kept as a `Value`.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::Arc;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::{Map, Value};
+
+/// One JSON-RPC message for an in-process server.
+#[derive(Debug, Clone, PartialEq)]
+pub enum McpMessage {
+    /// A well-formed `tools/call` request.
+    ToolCall(ToolCallRequest),
+    /// Any other message (or a `tools/call` the general path must judge), as it came.
+    Other(Value),
+}
+
+/// The parts of a `tools/call` request the router needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCallRequest {
+    /// The JSON-RPC id (a number or a string).
+    pub id: Value,
+    /// The tool.
+    pub name: String,
+    /// Its arguments (`null` when absent).
+    pub arguments: Value,
+    /// `params._meta["claudecode/toolUseId"]`.
+    pub tool_use_id: Option<Arc<str>>,
+    /// `params._meta.progressToken`.
+    pub progress_token: Option<Value>,
+}
+
+impl McpMessage {
+    /// The JSON-RPC id, if the message has one.
+    pub fn id(&self) -> Option<&Value> {
+        match self {
+            McpMessage::ToolCall(call) => Some(&call.id),
+            McpMessage::Other(value) => value.get("id"),
+        }
+    }
+}
+
+impl From<Value> for McpMessage {
+    fn from(value: Value) -> Self {
+        McpMessage::Other(value)
+    }
+}
+
+/// `tools/call` params, read typed when the method is already known to be `tools/call`.
+#[derive(serde::Deserialize)]
+struct CallParams {
+    name: String,
+    #[serde(default)]
+    arguments: Option<Value>,
+    #[serde(rename = "_meta", default)]
+    meta: Option<CallMeta>,
+}
+
+#[derive(serde::Deserialize)]
+struct CallMeta {
+    #[serde(rename = "claudecode/toolUseId", default)]
+    tool_use_id: Option<Box<str>>,
+    #[serde(rename = "progressToken", default)]
+    progress_token: Option<Value>,
+}
+
+impl CallParams {
+    /// Back to JSON, for a `tools/call` the general path must answer (bad `jsonrpc` or `id`);
+    /// those answers do not depend on the params.
+    fn into_value(self) -> Value {
+        let mut params = Map::new();
+        params.insert("name".into(), Value::String(self.name));
+        if let Some(arguments) = self.arguments {
+            params.insert("arguments".into(), arguments);
+        }
+        if let Some(meta) = self.meta {
+            let mut fields = Map::new();
+            if let Some(id) = meta.tool_use_id {
+                fields.insert(super::TOOL_USE_ID_META.into(), Value::String(id.into()));
+            }
+            if let Some(token) = meta.progress_token {
+                fields.insert("progressToken".into(), token);
+            }
+            params.insert("_meta".into(), Value::Object(fields));
+        }
+        Value::Object(params)
+    }
+}
+
+impl<'de> Deserialize<'de> for McpMessage {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(MessageVisitor)
+    }
+}
+
+struct MessageVisitor;
+
+impl<'de> Visitor<'de> for MessageVisitor {
+    type Value = McpMessage;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-RPC message")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<McpMessage, A::Error> {
+        // The usual fields are held as they are read (strings borrowed from the line); a `Map` is
+        // built only for a message that is not a well-formed `tools/call`.
+        let mut method: Option<Cow<'de, str>> = None;
+        let mut jsonrpc: Option<Cow<'de, str>> = None;
+        let mut id: Option<Value> = None;
+        let mut call_params: Option<CallParams> = None;
+        let mut other_params: Option<Value> = None;
+        let mut extra = Map::new();
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            match &*key {
+                "method" => method = Some(map.next_value::<Cow<'de, str>>()?),
+                "jsonrpc" => jsonrpc = Some(map.next_value::<Cow<'de, str>>()?),
+                "id" => id = Some(map.next_value()?),
+                // The CLI writes `method` first, so a `tools/call`'s params are read typed.
+                "params" if method.as_deref() == Some("tools/call") => {
+                    call_params = Some(map.next_value()?);
+                }
+                "params" => other_params = Some(map.next_value()?),
+                _ => {
+                    extra.insert(key.into_owned(), map.next_value()?);
+                }
+            }
+        }
+        let well_formed = jsonrpc.as_deref() == Some("2.0")
+            && matches!(id, Some(Value::Number(_) | Value::String(_)));
+        if well_formed && let Some(params) = call_params.take() {
+            let (tool_use_id, progress_token) = match params.meta {
+                Some(meta) => (meta.tool_use_id.map(Arc::from), meta.progress_token),
+                None => (None, None),
+            };
+            return Ok(McpMessage::ToolCall(ToolCallRequest {
+                id: id.unwrap_or(Value::Null),
+                name: params.name,
+                arguments: params.arguments.unwrap_or(Value::Null),
+                tool_use_id,
+                progress_token,
+            }));
+        }
+        let mut fields = extra;
+        if let Some(method) = method {
+            fields.insert("method".into(), Value::String(method.into_owned()));
+        }
+        if let Some(jsonrpc) = jsonrpc {
+            fields.insert("jsonrpc".into(), Value::String(jsonrpc.into_owned()));
+        }
+        if let Some(id) = id {
+            fields.insert("id".into(), id);
+        }
+        if let Some(params) = call_params.map(CallParams::into_value).or(other_params) {
+            fields.insert("params".into(), params);
+        }
+        Ok(McpMessage::Other(Value::Object(fields)))
+    }
+
+    // Anything that is not an object is still a message, for the router to refuse.
+    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<McpMessage, A::Error> {
+        Value::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(McpMessage::Other)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<McpMessage, E> {
+        Ok(McpMessage::Other(Value::String(v.into())))
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<McpMessage, E> {
+        Ok(McpMessage::Other(Value::Bool(v)))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<McpMessage, E> {
+        Ok(McpMessage::Other(Value::from(v)))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<McpMessage, E> {
+        Ok(McpMessage::Other(Value::from(v)))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<McpMessage, E> {
+        Ok(McpMessage::Other(Value::from(v)))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<McpMessage, E> {
+        Ok(McpMessage::Other(Value::Null))
+    }
+}
