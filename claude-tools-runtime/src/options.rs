@@ -709,3 +709,205 @@ impl Options {
         (Value::Object(body), callbacks)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_option_becomes_its_flag_in_the_official_order() {
+        let options = Options::new()
+            .system_prompt(SystemPrompt::Preset {
+                append: Some("Be brief.".into()),
+            })
+            .tools(["Read", "Grep"])
+            .allowed_tools(["mcp__calc__*"])
+            .max_turns(3)
+            .max_budget_usd(0.5)
+            .disallowed_tools(["Bash"])
+            .model("claude-sonnet-4-5")
+            .fallback_model("claude-haiku-4-5")
+            .can_use_tool(|_| async { PermissionDecision::allow() })
+            .permission_mode(PermissionMode::AcceptEdits)
+            .continue_conversation()
+            .resume("-odd-id")
+            .session_id("3f2b")
+            .settings("{\"x\":1}")
+            .add_dir("/data")
+            .mcp_server(ToolServer::new("calc", "1.0.0"))
+            .external_mcp_server("echo", ExternalServer::stdio("echo-mcp", ["--quiet"]))
+            .include_partial_messages()
+            .strict_mcp_config()
+            .fork_session()
+            .setting_sources([SettingSource::User, SettingSource::Project])
+            .effort("high")
+            .output_schema(json!({"type": "object"}))
+            .extra_arg("debug", None)
+            .extra_arg("--betas", Some("-x".into()))
+            .env("FOO", "bar")
+            .env_remove("ANTHROPIC_API_KEY")
+            .cwd("/work");
+        let launch = options.launch_spec();
+        let mcp = r#"{"mcpServers":{"calc":{"name":"calc","type":"sdk"},"echo":{"args":["--quiet"],"command":"echo-mcp","type":"stdio"}}}"#;
+        assert_eq!(
+            launch.args,
+            [
+                "--output-format",
+                "stream-json",
+                "--verbose",
+                "--append-system-prompt",
+                "Be brief.",
+                "--tools",
+                "Read,Grep",
+                "--allowedTools",
+                "mcp__calc__*",
+                "--max-turns",
+                "3",
+                "--max-budget-usd",
+                "0.5",
+                "--disallowedTools",
+                "Bash",
+                "--model",
+                "claude-sonnet-4-5",
+                "--fallback-model",
+                "claude-haiku-4-5",
+                "--permission-prompt-tool",
+                "stdio",
+                "--permission-mode",
+                "acceptEdits",
+                "--continue",
+                "--resume=-odd-id",
+                "--session-id=3f2b",
+                "--settings",
+                "{\"x\":1}",
+                "--add-dir",
+                "/data",
+                "--mcp-config",
+                mcp,
+                "--include-partial-messages",
+                "--strict-mcp-config",
+                "--fork-session",
+                "--setting-sources=user,project",
+                "--effort",
+                "high",
+                "--json-schema",
+                "{\"type\":\"object\"}",
+                "--debug",
+                "--betas=-x",
+                "--input-format",
+                "stream-json",
+            ]
+        );
+        assert_eq!(
+            launch.env,
+            [
+                ("CLAUDE_CODE_ENTRYPOINT".to_string(), "sdk-rust".to_string()),
+                ("FOO".into(), "bar".into()),
+                ("CLAUDE_CODE_SDK_READS_SESSION_STATE".into(), "1".into()),
+                ("PWD".into(), "/work".into()),
+            ]
+        );
+        assert_eq!(launch.env_remove, ["ANTHROPIC_API_KEY"]);
+        assert_eq!(launch.cwd.as_deref(), Some(std::path::Path::new("/work")));
+    }
+
+    #[test]
+    fn the_defaults_and_the_system_prompt_variants() {
+        let args = |options: Options| options.launch_spec().args;
+        assert_eq!(
+            args(Options::new()),
+            [
+                "--output-format",
+                "stream-json",
+                "--verbose",
+                "--system-prompt",
+                "",
+                "--input-format",
+                "stream-json"
+            ]
+        );
+        assert!(
+            args(Options::new().system_prompt(SystemPrompt::Text("Hi".into())))
+                .windows(2)
+                .any(|w| w == ["--system-prompt", "Hi"])
+        );
+        let preset = args(Options::new().system_prompt(SystemPrompt::Preset { append: None }));
+        assert!(
+            !preset.iter().any(|a| a.contains("system-prompt")),
+            "{preset:?}"
+        );
+        let own_state = Options::new()
+            .env("CLAUDE_CODE_SDK_READS_SESSION_STATE", "0")
+            .launch_spec()
+            .env;
+        assert_eq!(
+            own_state
+                .iter()
+                .filter(|(k, _)| k == "CLAUDE_CODE_SDK_READS_SESSION_STATE")
+                .count(),
+            1
+        );
+    }
+
+    #[test]
+    fn initialize_carries_hooks_by_callback_id_and_agents() {
+        let options = Options::new()
+            .hook(
+                HookEvent::PreToolUse,
+                HookMatcher::new("Bash")
+                    .callback(|_| async { crate::hooks::HookOutput::new() })
+                    .timeout_secs(5.0),
+            )
+            .hook(
+                HookEvent::PostToolUse,
+                HookMatcher::any()
+                    .callback(|_| async { crate::hooks::HookOutput::new() })
+                    .callback(|_| async { crate::hooks::HookOutput::new() }),
+            )
+            .agent(
+                "reviewer",
+                AgentDefinition {
+                    description: "Reviews code".into(),
+                    prompt: "You review.".into(),
+                    tools: Some(vec!["Read".into()]),
+                    model: None,
+                },
+            );
+        let (body, callbacks) = options.initialize_request();
+        assert_eq!(callbacks.len(), 3);
+        assert_eq!(
+            body,
+            json!({"subtype": "initialize",
+                "hooks": {
+                    "PostToolUse": [{"matcher": null, "hookCallbackIds": ["hook_0", "hook_1"]}],
+                    "PreToolUse": [{"matcher": "Bash", "hookCallbackIds": ["hook_2"], "timeout": 5.0}],
+                },
+                "agents": {"reviewer": {"description": "Reviews code", "prompt": "You review.", "tools": ["Read"]}}})
+        );
+    }
+
+    #[test]
+    fn validation_names_the_missing_state_and_clashing_servers() {
+        let mut needs_state = crate::tool::ToolDefBuilder::new("count");
+        needs_state.requires_state::<u32>();
+        let server = ToolServer::new("calc", "1.0.0")
+            .with_tool(needs_state, |_| async { "" })
+            .unwrap();
+        let error = Options::new()
+            .mcp_server(server.clone())
+            .validate()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("State<u32>") && error.contains("with_state"),
+            "{error}"
+        );
+        let clash = Options::new()
+            .mcp_server(server.with_state(1u32))
+            .external_mcp_server("calc", ExternalServer::http("http://127.0.0.1:1"))
+            .validate()
+            .unwrap_err()
+            .to_string();
+        assert!(clash.contains("`calc` names both"), "{clash}");
+    }
+}

@@ -779,3 +779,51 @@ async fn elicitation_is_declined_and_keep_alives_are_ignored() {
         "keep_alive is not a message"
     );
 }
+
+/// User messages fed one at a time, as a `Stream`.
+struct Feed(tokio::sync::mpsc::UnboundedReceiver<claude_tools_runtime::message::UserInput>);
+
+impl futures_core::Stream for Feed {
+    type Item = claude_tools_runtime::message::UserInput;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        self.0.poll_recv(cx)
+    }
+}
+
+#[tokio::test]
+async fn a_streamed_prompt_writes_each_message_and_ends_after_the_last_answer() {
+    use claude_tools_runtime::message::UserInput;
+    use claude_tools_runtime::query::Prompt;
+    let (feed, messages) = tokio::sync::mpsc::unbounded_channel();
+    let (transport, cli) = MemoryTransport::pair();
+    let mut cli = Cli(cli);
+    let options = Options::new().mcp_server(calc_server(Arc::default()));
+    let stream = tokio::spawn(query_with(
+        Prompt::stream(Feed(messages)),
+        options,
+        transport,
+    ));
+    cli.startup().await;
+    let _stream = stream.await.unwrap().unwrap();
+
+    feed.send(UserInput::text("What is in this picture?").with_image("image/png", "iVBORw0KGgo="))
+        .unwrap();
+    assert_eq!(
+        cli.recv().await,
+        json!({"type": "user", "session_id": "", "parent_tool_use_id": null, "message": {"role": "user", "content": [
+            {"type": "text", "text": "What is in this picture?"},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}]}})
+    );
+    cli.send(result_frame()).await;
+    cli.silent_for(200).await; // the stream has not ended: stdin stays open
+    feed.send(UserInput::text("And now?")).unwrap();
+    assert_eq!(cli.recv().await["message"]["content"], "And now?");
+    drop(feed);
+    cli.silent_for(200).await; // the second prompt is not answered yet
+    cli.send(result_frame()).await;
+    cli.expect_eof().await;
+}

@@ -214,3 +214,19 @@ async fn an_oversized_line_is_reported_and_the_session_continues() {
     assert!(matches!(stream.next().await, Some(Ok(Message::Result(_)))));
     assert!(stream.next().await.is_none());
 }
+
+#[tokio::test]
+async fn the_stderr_callback_sees_every_line_the_cli_writes() {
+    let script = canned::initialize()
+        .then(canned::expect_user_message(json!("hi")))
+        .exit_with_stderr(0, "warning: one\nwarning: two");
+    let fake = Fake::new(script);
+    let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = lines.clone();
+    let options = fake
+        .options()
+        .stderr(move |line| seen.lock().unwrap().push(line.to_string()));
+    let mut stream = query("hi", options).await.unwrap();
+    while stream.next().await.is_some() {}
+    assert_eq!(*lines.lock().unwrap(), ["warning: one", "warning: two"]);
+}
