@@ -257,16 +257,7 @@ pub(crate) fn success_line<P: Serialize + ?Sized>(request_id: &str, payload: &P)
 pub(crate) fn mcp_success_line(request_id: &str, reply: &Reply) -> Vec<u8> {
     answer_line(SUCCESS_HEAD, request_id, |out| {
         out.extend_from_slice(br#","response":{"mcp_response":"#);
-        match reply {
-            Reply::ToolResult { id, result } => {
-                out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-                write_json(out, id);
-                out.extend_from_slice(br#","result":"#);
-                write_json(out, result);
-                out.push(b'}');
-            }
-            Reply::Json(value) => write_json(out, value),
-        }
+        write_json(out, reply);
         out.extend_from_slice(b"}}}");
     })
 }

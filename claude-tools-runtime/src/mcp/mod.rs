@@ -52,7 +52,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::tool::{Content, ProgressReporter, ToolContext, ToolResult, ToolServer};
+use crate::tool::{ProgressReporter, ToolContext, ToolResult, ToolServer};
 use jsonrpc::IdKey;
 
 /// The MCP protocol versions this router speaks, oldest first.
@@ -151,7 +151,7 @@ impl Reply {
     pub fn into_value(self) -> Value {
         match self {
             Reply::Json(value) => value,
-            Reply::ToolResult { id, result } => jsonrpc::success(id, result_json(result)),
+            Reply::ToolResult { id, result } => jsonrpc::success(id, result.to_json()),
         }
     }
 }
@@ -541,31 +541,6 @@ fn invalid_request(id: Value, reason: &str) -> Value {
     )
 }
 
-/// The MCP JSON of a result, moving its contents (the same JSON as [`ToolResult::to_json`]).
-fn result_json(result: ToolResult) -> Value {
-    let content = result
-        .content
-        .into_iter()
-        .map(|content| match content {
-            Content::Text(text) => {
-                let mut block = Map::new();
-                block.insert("type".into(), Value::String("text".into()));
-                block.insert("text".into(), Value::String(text));
-                Value::Object(block)
-            }
-            Content::Raw(raw) => raw,
-            other => other.to_json(),
-        })
-        .collect();
-    let mut json = Map::new();
-    json.insert("content".into(), Value::Array(content));
-    if let Some(structured) = result.structured_content {
-        json.insert("structuredContent".into(), structured);
-    }
-    json.insert("isError".into(), Value::Bool(result.is_error));
-    Value::Object(json)
-}
-
 fn progress_notification(
     token: &Value,
     progress: f64,
@@ -594,29 +569,7 @@ fn progress_notification(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tool::Image;
     use serde_json::json;
-
-    #[test]
-    fn moved_results_serialize_like_to_json() {
-        let results = [
-            ToolResult::text("plain"),
-            ToolResult::error("broken"),
-            ToolResult {
-                content: vec![
-                    Content::text("a"),
-                    Content::Image(Image::from_base64("AAAA", "image/png")),
-                    Content::Raw(json!({"type": "audio", "data": "AA", "mimeType": "audio/wav"})),
-                ],
-                structured_content: Some(json!({"n": 1})),
-                is_error: false,
-            },
-            ToolResult::default(),
-        ];
-        for result in results {
-            assert_eq!(result_json(result.clone()), result.to_json());
-        }
-    }
 
     #[test]
     fn progress_notifications_carry_the_token() {

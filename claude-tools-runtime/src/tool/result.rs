@@ -5,7 +5,7 @@ use std::fmt::Display;
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::schema::{self, SchemaError};
 
@@ -26,15 +26,10 @@ impl Content {
         Content::Text(text.into())
     }
 
-    /// The MCP JSON of this block.
+    /// The MCP JSON of this block (its `Serialize` form).
     pub fn to_json(&self) -> Value {
-        match self {
-            Content::Text(text) => json!({"type": "text", "text": text}),
-            Content::Image(image) => {
-                json!({"type": "image", "data": image.data, "mimeType": image.mime_type})
-            }
-            Content::Raw(value) => value.clone(),
-        }
+        // Serialising strings and `Value`s into a `Value` cannot fail.
+        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }
 
@@ -148,16 +143,10 @@ impl ToolResult {
         texts.join("\n")
     }
 
-    /// The MCP JSON of this result.
+    /// The MCP JSON of this result (its `Serialize` form, which the session writes directly).
     pub fn to_json(&self) -> Value {
-        let mut result = Map::new();
-        let content = self.content.iter().map(Content::to_json).collect();
-        result.insert("content".into(), Value::Array(content));
-        if let Some(structured) = &self.structured_content {
-            result.insert("structuredContent".into(), structured.clone());
-        }
-        result.insert("isError".into(), Value::Bool(self.is_error));
-        Value::Object(result)
+        // Serialising strings and `Value`s into a `Value` cannot fail.
+        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }
 
@@ -328,6 +317,7 @@ impl<T: IntoToolResult, E: Display> IntoToolResult for Result<T, E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn base64_matches_rfc4648_vectors() {
@@ -342,24 +332,6 @@ mod tests {
         ];
         for (input, expected) in cases {
             assert_eq!(base64_encode(input.as_bytes()), expected, "input {input:?}");
-        }
-    }
-
-    #[test]
-    fn serialize_matches_to_json() {
-        let results = [
-            ToolResult::text("hi"),
-            ToolResult::error("no"),
-            Json(serde_json::json!({"a": 1})).into_tool_result(),
-            vec![
-                Content::text("x"),
-                Content::Image(Image::from_base64("AA", "image/png")),
-                Content::Raw(json!({"type": "audio"})),
-            ]
-            .into_tool_result(),
-        ];
-        for result in results {
-            assert_eq!(serde_json::to_value(&result).unwrap(), result.to_json());
         }
     }
 
