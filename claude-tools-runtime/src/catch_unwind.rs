@@ -7,20 +7,26 @@ use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-/// Polls `F`, catching a panic as `Err(message)`.
-pub(crate) struct CatchUnwind<F> {
+/// Polls `F`, catching a panic as `Err(message)`. `F` may be unsized (a boxed `dyn Future`,
+/// as a tool handler's is).
+pub(crate) struct CatchUnwind<F: ?Sized> {
     inner: Pin<Box<F>>,
 }
 
 impl<F: Future> CatchUnwind<F> {
     pub(crate) fn new(future: F) -> Self {
-        Self {
-            inner: Box::pin(future),
-        }
+        Self::pinned(Box::pin(future))
     }
 }
 
-impl<F: Future> Future for CatchUnwind<F> {
+impl<F: Future + ?Sized> CatchUnwind<F> {
+    /// Wraps a future that is already boxed.
+    pub(crate) fn pinned(inner: Pin<Box<F>>) -> Self {
+        Self { inner }
+    }
+}
+
+impl<F: Future + ?Sized> Future for CatchUnwind<F> {
     type Output = Result<F::Output, String>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {

@@ -2,7 +2,6 @@
 
 use std::any::TypeId;
 use std::future::Future;
-use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -15,6 +14,7 @@ use super::param::ToolCall;
 use super::registry::{ServerDefinition, ToolRegistration};
 use super::result::ToolResult;
 use super::state::{MissingState, StateMap, StateRequirement};
+use crate::catch_unwind::CatchUnwind;
 use crate::schema::SchemaError;
 
 /// The future a tool handler returns.
@@ -286,7 +286,7 @@ impl ToolServer {
         );
         Ok(CallFuture {
             tool: tool.name.clone(),
-            inner: (tool.handler)(call),
+            inner: CatchUnwind::pinned((tool.handler)(call)),
         })
     }
 }
@@ -396,7 +396,7 @@ fn json_kind(value: &Value) -> &'static str {
 /// A running tool call that turns a handler panic into an `isError` result.
 pub(crate) struct CallFuture {
     tool: Arc<str>,
-    inner: ToolFuture,
+    inner: CatchUnwind<dyn Future<Output = ToolResult> + Send + 'static>,
 }
 
 impl Future for CallFuture {
@@ -404,13 +404,13 @@ impl Future for CallFuture {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
         let this = &mut *self;
-        match std::panic::catch_unwind(AssertUnwindSafe(|| this.inner.as_mut().poll(cx))) {
-            Ok(poll) => poll,
-            Err(payload) => Poll::Ready(ToolResult::error(format!(
-                "tool `{}` panicked: {}",
-                this.tool,
-                crate::catch_unwind::panic_message(&*payload)
+        match Pin::new(&mut this.inner).poll(cx) {
+            Poll::Ready(Ok(result)) => Poll::Ready(result),
+            Poll::Ready(Err(panic)) => Poll::Ready(ToolResult::error(format!(
+                "tool `{}` panicked: {panic}",
+                this.tool
             ))),
+            Poll::Pending => Poll::Pending,
         }
     }
 }
