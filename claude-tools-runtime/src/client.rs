@@ -30,8 +30,9 @@ pub(crate) async fn open(
 ) -> Result<(Arc<Shared>, MessageReceiver, Value)> {
     options.validate()?;
     let connection = transport.connect(options.launch_spec()).await?;
-    let (shared, messages) = Shared::start(options, connection);
-    let (initialize, _) = options.initialize_request();
+    // The hook callbacks are registered under the ids the initialize request names.
+    let (initialize, hooks) = options.initialize_request();
+    let (shared, messages) = Shared::start(options, hooks, connection);
     match shared.request(initialize).await {
         Ok(info) => Ok((shared, messages, info)),
         Err(error) => {

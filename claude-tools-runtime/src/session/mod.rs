@@ -94,8 +94,10 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Shared {
     /// Starts the reader and writer tasks on an open connection.
+    /// `hooks` are the callbacks in the order of their `hook_N` ids in the initialize request.
     pub(crate) fn start(
         options: &Options,
+        hooks: Vec<HookCallback>,
         connection: Connection,
     ) -> (Arc<Shared>, MessageReceiver) {
         let Connection {
@@ -105,7 +107,6 @@ impl Shared {
         } = connection;
         let out = Outbox::new(writer);
         let (messages, messages_rx) = mpsc::unbounded_channel();
-        let (_, hooks) = options.initialize_request();
         let id_salt = std::collections::hash_map::RandomState::new()
             .build_hasher()
             .finish() as u32;
