@@ -30,6 +30,7 @@ pub mod tool;
 pub mod transport;
 
 mod catch_unwind;
+mod json_str;
 mod protocol;
 mod session;
 

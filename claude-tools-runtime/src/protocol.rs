@@ -11,16 +11,17 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
+use crate::json_str::JsonStr;
 use crate::mcp::{McpMessage, Reply};
 use serde_json::{Map, Value, json};
 
 /// One line from the CLI's stdout, classified.
 #[derive(Debug)]
-pub(crate) enum Incoming {
+pub(crate) enum Incoming<'a> {
     /// A request the host must answer.
     Request {
-        request_id: String,
-        body: RequestBody,
+        request_id: Cow<'a, str>,
+        body: RequestBody<'a>,
     },
     /// The answer to a request the host sent.
     Response {
@@ -28,7 +29,7 @@ pub(crate) enum Incoming {
         outcome: Result<Value, ControlFailure>,
     },
     /// The CLI withdraws a request it sent; nothing is written back.
-    Cancel { request_id: String },
+    Cancel { request_id: Cow<'a, str> },
     /// A heartbeat.
     KeepAlive,
     /// A frame for the host only (`sdk_host_only: true`), such as `session_state_changed`.
@@ -39,14 +40,30 @@ pub(crate) enum Incoming {
 
 /// What a `control_request` asks.
 #[derive(Debug)]
-pub(crate) enum RequestBody {
+pub(crate) enum RequestBody<'a> {
     /// `mcp_message`: JSON-RPC for an in-process server.
-    Mcp { server: String, message: McpMessage },
+    Mcp {
+        server: Cow<'a, str>,
+        message: McpMessage,
+    },
     /// Any other subtype (`can_use_tool`, `hook_callback`…), with all its fields.
     Other {
         subtype: String,
         fields: Map<String, Value>,
     },
+}
+
+impl RequestBody<'_> {
+    /// The body with nothing borrowed from its line, to outlive it.
+    pub(crate) fn into_owned(self) -> RequestBody<'static> {
+        match self {
+            RequestBody::Mcp { server, message } => RequestBody::Mcp {
+                server: Cow::Owned(server.into_owned()),
+                message,
+            },
+            RequestBody::Other { subtype, fields } => RequestBody::Other { subtype, fields },
+        }
+    }
 }
 
 /// A `control_response` with `subtype: "error"`.
@@ -60,9 +77,9 @@ pub(crate) struct ControlFailure {
 #[derive(Deserialize)]
 struct Frame<'a> {
     #[serde(rename = "type", borrow, default)]
-    kind: Option<Cow<'a, str>>,
-    #[serde(default)]
-    request_id: Option<String>,
+    kind: Option<JsonStr<'a>>,
+    #[serde(borrow, default)]
+    request_id: Option<JsonStr<'a>>,
     #[serde(borrow, default)]
     request: Option<RequestHead<'a>>,
 }
@@ -74,17 +91,17 @@ struct Frame<'a> {
 #[derive(Deserialize)]
 struct RequestHead<'a> {
     #[serde(borrow, default)]
-    subtype: Option<Cow<'a, str>>,
-    #[serde(default)]
-    server_name: Option<String>,
+    subtype: Option<JsonStr<'a>>,
+    #[serde(borrow, default)]
+    server_name: Option<JsonStr<'a>>,
     #[serde(default)]
     message: Option<McpMessage>,
 }
 
-impl Incoming {
+impl<'a> Incoming<'a> {
     /// Classifies one line. `Ok(None)` for a line that is not JSON at all is the caller's
     /// business (it checks the first byte); a recognisable but broken frame is an error string.
-    pub(crate) fn parse(line: &[u8]) -> Result<Self, ParseError> {
+    pub(crate) fn parse(line: &'a [u8]) -> Result<Self, ParseError> {
         // One UTF-8 check of the whole line; the typed pass then reads it as text, with no
         // check per string or per captured raw value.
         let frame = std::str::from_utf8(line).map(serde_json::from_str::<Frame<'_>>);
@@ -98,10 +115,10 @@ impl Incoming {
                         server_name,
                         message: Some(message),
                     }),
-            })) if kind == "control_request" && subtype == "mcp_message" => {
-                let server = server_name.unwrap_or_default();
+            })) if &*kind == "control_request" && &*subtype == "mcp_message" => {
+                let server = server_name.map_or(Cow::Borrowed(""), |name| name.0);
                 Ok(Incoming::Request {
-                    request_id,
+                    request_id: request_id.0,
                     body: RequestBody::Mcp { server, message },
                 })
             }
@@ -109,10 +126,12 @@ impl Incoming {
                 kind: Some(kind),
                 request_id: Some(request_id),
                 ..
-            })) if kind == "control_cancel_request" => Ok(Incoming::Cancel { request_id }),
+            })) if &*kind == "control_cancel_request" => Ok(Incoming::Cancel {
+                request_id: request_id.0,
+            }),
             Ok(Ok(Frame {
                 kind: Some(kind), ..
-            })) if kind == "keep_alive" => Ok(Incoming::KeepAlive),
+            })) if &*kind == "keep_alive" => Ok(Incoming::KeepAlive),
             // Everything else — messages, answers, other requests, and frames whose fields have
             // unexpected types — is parsed whole.
             _ => {
@@ -123,7 +142,7 @@ impl Incoming {
     }
 
     /// Classifies a line already parsed into a `Value` (everything but the hot-path frames).
-    fn classify(value: Value) -> Result<Self, String> {
+    fn classify(value: Value) -> Result<Incoming<'static>, String> {
         let Value::Object(mut frame) = value else {
             return Ok(Incoming::Message(value));
         };
@@ -149,7 +168,7 @@ impl Incoming {
                     Some(message) if subtype == "mcp_message" => {
                         let server = take_string(&mut fields, "server_name").unwrap_or_default();
                         RequestBody::Mcp {
-                            server,
+                            server: server.into(),
                             message: McpMessage::Other(message),
                         }
                     }
@@ -160,12 +179,17 @@ impl Incoming {
                         RequestBody::Other { subtype, fields }
                     }
                 };
-                Ok(Incoming::Request { request_id, body })
+                Ok(Incoming::Request {
+                    request_id: request_id.into(),
+                    body,
+                })
             }
             "control_cancel_request" => {
                 let request_id = take_string(&mut frame, "request_id")
                     .ok_or("control_cancel_request without a string request_id")?;
-                Ok(Incoming::Cancel { request_id })
+                Ok(Incoming::Cancel {
+                    request_id: request_id.into(),
+                })
             }
             "keep_alive" => Ok(Incoming::KeepAlive),
             "control_response" => {
@@ -285,8 +309,9 @@ pub(crate) fn cancel(request_id: &str) -> Value {
 mod tests {
     use super::*;
 
-    fn parse(frame: Value) -> Result<Incoming, ParseError> {
-        Incoming::parse(frame.to_string().as_bytes())
+    fn parse(frame: Value) -> Result<Incoming<'static>, ParseError> {
+        // The tests keep what they parse: the line lives as long as the test.
+        Incoming::parse(frame.to_string().into_bytes().leak())
     }
 
     #[test]

@@ -1,12 +1,13 @@
 //! [`McpMessage`]: a JSON-RPC message read in one pass, with the hot path — a well-formed
 //! `tools/call` — typed as it is read, and anything else kept as a `Value`.
 
-use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
+
+use crate::json_str::JsonStr;
 
 /// One JSON-RPC message for an in-process server.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,23 +51,23 @@ impl From<Value> for McpMessage {
 
 /// `tools/call` params, read typed when the method is already known to be `tools/call`.
 #[derive(serde::Deserialize)]
-struct CallParams {
+struct CallParams<'a> {
     name: String,
     #[serde(default)]
     arguments: Option<Value>,
-    #[serde(rename = "_meta", default)]
-    meta: Option<CallMeta>,
+    #[serde(rename = "_meta", borrow, default)]
+    meta: Option<CallMeta<'a>>,
 }
 
 #[derive(serde::Deserialize)]
-struct CallMeta {
-    #[serde(rename = "claudecode/toolUseId", default)]
-    tool_use_id: Option<Box<str>>,
+struct CallMeta<'a> {
+    #[serde(rename = "claudecode/toolUseId", borrow, default)]
+    tool_use_id: Option<JsonStr<'a>>,
     #[serde(rename = "progressToken", default)]
     progress_token: Option<Value>,
 }
 
-impl CallParams {
+impl CallParams<'_> {
     /// Back to JSON, for a `tools/call` the general path must answer (bad `jsonrpc` or `id`);
     /// those answers do not depend on the params.
     fn into_value(self) -> Value {
@@ -78,7 +79,10 @@ impl CallParams {
         if let Some(meta) = self.meta {
             let mut fields = Map::new();
             if let Some(id) = meta.tool_use_id {
-                fields.insert(super::TOOL_USE_ID_META.into(), Value::String(id.into()));
+                fields.insert(
+                    super::TOOL_USE_ID_META.into(),
+                    Value::String(id.into_owned()),
+                );
             }
             if let Some(token) = meta.progress_token {
                 fields.insert("progressToken".into(), token);
@@ -107,16 +111,16 @@ impl<'de> Visitor<'de> for MessageVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<McpMessage, A::Error> {
         // The usual fields are held as they are read (strings borrowed from the line); a `Map` is
         // built only for a message that is not a well-formed `tools/call`.
-        let mut method: Option<Cow<'de, str>> = None;
-        let mut jsonrpc: Option<Cow<'de, str>> = None;
+        let mut method: Option<JsonStr<'de>> = None;
+        let mut jsonrpc: Option<JsonStr<'de>> = None;
         let mut id: Option<Value> = None;
-        let mut call_params: Option<CallParams> = None;
+        let mut call_params: Option<CallParams<'de>> = None;
         let mut other_params: Option<Value> = None;
         let mut extra = Map::new();
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+        while let Some(key) = map.next_key::<JsonStr<'de>>()? {
             match &*key {
-                "method" => method = Some(map.next_value::<Cow<'de, str>>()?),
-                "jsonrpc" => jsonrpc = Some(map.next_value::<Cow<'de, str>>()?),
+                "method" => method = Some(map.next_value()?),
+                "jsonrpc" => jsonrpc = Some(map.next_value()?),
                 "id" => id = Some(map.next_value()?),
                 // The CLI writes `method` first, so a `tools/call`'s params are read typed.
                 "params" if method.as_deref() == Some("tools/call") => {
@@ -132,7 +136,10 @@ impl<'de> Visitor<'de> for MessageVisitor {
             && matches!(id, Some(Value::Number(_) | Value::String(_)));
         if well_formed && let Some(params) = call_params.take() {
             let (tool_use_id, progress_token) = match params.meta {
-                Some(meta) => (meta.tool_use_id.map(Arc::from), meta.progress_token),
+                Some(meta) => (
+                    meta.tool_use_id.map(|id| Arc::from(&*id)),
+                    meta.progress_token,
+                ),
                 None => (None, None),
             };
             return Ok(McpMessage::ToolCall(ToolCallRequest {

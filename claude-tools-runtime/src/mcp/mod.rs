@@ -44,15 +44,16 @@ use std::collections::hash_map::Entry;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use std::future::{Future, poll_fn};
-use std::task::Poll;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
 
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::tool::{ProgressReporter, ToolContext, ToolResult, ToolServer};
+use crate::tool::{CallFuture, ProgressReporter, ToolContext, ToolResult, ToolServer};
 use jsonrpc::IdKey;
 
 /// The MCP protocol versions this router speaks, oldest first.
@@ -407,6 +408,33 @@ impl McpRouter {
         tool_use_id: Option<Arc<str>>,
         progress_token: Option<Value>,
     ) -> Reply {
+        match self.start_call(id, name, arguments, tool_use_id, progress_token) {
+            Started::Done(reply) => reply,
+            Started::Running(call) => call.finish().await,
+        }
+    }
+
+    /// Starts a `tools/call` read typed and polls it once, with no future around it: most tools
+    /// finish right there, and the session answers them with no task and no registration.
+    pub(crate) fn start_tool_call(&self, call: ToolCallRequest) -> Started {
+        let ToolCallRequest {
+            id,
+            name,
+            arguments,
+            tool_use_id,
+            progress_token,
+        } = call;
+        self.start_call(id, &name, arguments, tool_use_id, progress_token)
+    }
+
+    fn start_call(
+        &self,
+        id: Value,
+        name: &str,
+        arguments: Value,
+        tool_use_id: Option<Arc<str>>,
+        progress_token: Option<Value>,
+    ) -> Started {
         let cancellation = CancellationToken::new();
         let mut context = ToolContext::new()
             .with_request_id(id.clone())
@@ -420,70 +448,87 @@ impl McpRouter {
             context = context.with_progress(ProgressReporter::new(token, sink.clone()));
         }
 
-        // Both callers checked the id's type, so it always has a key.
-        let Some(key) = IdKey::of(&id) else {
-            return match self.server.start_call(name, arguments, context) {
-                Ok(call) => Reply::ToolResult {
-                    id,
-                    result: call.await,
-                },
-                Err(result) => Reply::ToolResult { id, result },
-            };
-        };
-        if self.connection.in_flight().contains_key(&key) {
-            return Reply::Json(jsonrpc::error(
-                id,
-                jsonrpc::INVALID_REQUEST,
-                "Invalid Request",
-                Some(Value::String(
-                    "a tools/call with this id is already running".into(),
-                )),
-            ));
+        // Both callers checked the id's type, so it always has a key; without one the call runs
+        // unregistered.
+        let key = IdKey::of(&id);
+        if let Some(key) = &key
+            && self.connection.in_flight().contains_key(key)
+        {
+            return Started::Done(already_running(id));
         }
-        let call = match self.server.start_call(name, arguments, context) {
+        let mut call = match self.server.start_call(name, arguments, context) {
             Ok(call) => call,
-            Err(result) => return Reply::ToolResult { id, result },
+            Err(result) => return Started::Done(Reply::ToolResult { id, result }),
         };
-        let mut call = std::pin::pin!(call);
-        // Most tools finish on their first poll. Nothing can have cancelled them in between, so
-        // they need no registration for cancellation.
-        if let Poll::Ready(result) = poll_fn(|cx| Poll::Ready(call.as_mut().poll(cx))).await {
-            return Reply::ToolResult { id, result };
+        // The waker does not matter: a call still pending is polled again by `finish`, with
+        // the waker of the task that awaits it.
+        if let Poll::Ready(result) =
+            Pin::new(&mut call).poll(&mut Context::from_waker(Waker::noop()))
+        {
+            return Started::Done(Reply::ToolResult { id, result });
         }
-        match self.connection.in_flight().entry(key.clone()) {
-            // Another call with this id started while this one was being polled: answer as if
-            // it had been there first.
-            Entry::Occupied(_) => {
-                return Reply::Json(jsonrpc::error(
-                    id,
-                    jsonrpc::INVALID_REQUEST,
-                    "Invalid Request",
-                    Some(Value::String(
-                        "a tools/call with this id is already running".into(),
-                    )),
-                ));
-            }
-            Entry::Vacant(slot) => {
-                slot.insert(cancellation.clone());
-            }
-        }
-        let mut registration = Registration {
-            connection: &self.connection,
-            key: Some(key),
-            cancellation: &cancellation,
+        // Nothing can have cancelled the call before it was registered: registering only calls
+        // that outlive their first poll costs the quick ones nothing.
+        let registration = match key {
+            Some(key) => match self.connection.in_flight().entry(key.clone()) {
+                // Another call with this id started while this one was being polled: answer as
+                // if it had been there first.
+                Entry::Occupied(_) => return Started::Done(already_running(id)),
+                Entry::Vacant(slot) => {
+                    slot.insert(cancellation.clone());
+                    Registration {
+                        connection: self.connection.clone(),
+                        key: Some(key),
+                        cancellation: cancellation.clone(),
+                    }
+                }
+            },
+            None => Registration {
+                connection: self.connection.clone(),
+                key: None,
+                cancellation: cancellation.clone(),
+            },
         };
+        Started::Running(RunningCall {
+            id,
+            call,
+            cancellation,
+            registration,
+        })
+    }
+}
 
+/// A `tools/call` after its first poll.
+pub(crate) enum Started {
+    /// Answered on the first poll, or refused before it ran.
+    Done(Reply),
+    /// Still running, registered for cancellation.
+    Running(RunningCall),
+}
+
+/// A `tools/call` that did not finish on its first poll. Dropping it cancels the call.
+pub(crate) struct RunningCall {
+    id: Value,
+    call: CallFuture,
+    cancellation: CancellationToken,
+    registration: Registration,
+}
+
+impl RunningCall {
+    /// Runs the call to its reply: the tool's result, or `-32800` once it is cancelled.
+    pub(crate) async fn finish(mut self) -> Reply {
         let outcome = tokio::select! {
             biased;
-            () = cancellation.cancelled() => None,
-            result = &mut call => Some(result),
+            () = self.cancellation.cancelled() => None,
+            result = &mut self.call => Some(result),
         };
         if outcome.is_none() {
             // The handler's token has fired: let it notice and clean up (a select on
             // `ctx.cancelled()`, a child process to stop) before its future is dropped.
-            let _ = tokio::time::timeout(CANCEL_GRACE, &mut call).await;
+            let _ = tokio::time::timeout(CANCEL_GRACE, &mut self.call).await;
         }
-        registration.finish();
+        self.registration.finish();
+        let id = std::mem::take(&mut self.id);
         match outcome {
             Some(result) => Reply::ToolResult { id, result },
             None => Reply::Json(jsonrpc::error(
@@ -494,6 +539,17 @@ impl McpRouter {
             )),
         }
     }
+}
+
+fn already_running(id: Value) -> Reply {
+    Reply::Json(jsonrpc::error(
+        id,
+        jsonrpc::INVALID_REQUEST,
+        "Invalid Request",
+        Some(Value::String(
+            "a tools/call with this id is already running".into(),
+        )),
+    ))
 }
 
 impl std::fmt::Debug for McpRouter {
@@ -507,15 +563,16 @@ impl std::fmt::Debug for McpRouter {
     }
 }
 
-/// A running call's entry in the in-flight map. Removed when the call ends; if the future of
-/// `handle` is dropped first, the call's token is also cancelled, for any work it spawned.
-struct Registration<'a> {
-    connection: &'a Connection,
+/// A running call's entry in the in-flight map. Removed when the call ends; if the call is
+/// dropped first (the session aborting the control request), its token is also cancelled, for
+/// any work it spawned.
+struct Registration {
+    connection: Arc<Connection>,
     key: Option<IdKey>,
-    cancellation: &'a CancellationToken,
+    cancellation: CancellationToken,
 }
 
-impl Registration<'_> {
+impl Registration {
     fn finish(&mut self) {
         if let Some(key) = self.key.take() {
             self.connection.in_flight().remove(&key);
@@ -523,7 +580,7 @@ impl Registration<'_> {
     }
 }
 
-impl Drop for Registration<'_> {
+impl Drop for Registration {
     fn drop(&mut self) {
         if self.key.is_some() {
             self.finish();

@@ -10,6 +10,7 @@
 
 use std::borrow::Cow;
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
@@ -17,9 +18,9 @@ use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::{InFlight, Shared, lock};
-use crate::catch_unwind::CatchUnwind;
+use crate::catch_unwind::{CatchUnwind, panic_message};
 use crate::hooks::HookInput;
-use crate::mcp::Reply;
+use crate::mcp::{McpMessage, McpRouter, Reply, Started, ToolCallRequest};
 use crate::permission::PermissionRequest;
 use crate::protocol::{self, RequestBody};
 
@@ -31,7 +32,20 @@ enum Answer {
     Error(String),
 }
 
-pub(super) fn serve(shared: &Arc<Shared>, request_id: String, body: RequestBody) {
+pub(super) fn serve(shared: &Arc<Shared>, request_id: Cow<'_, str>, body: RequestBody<'_>) {
+    let body = match body {
+        RequestBody::Mcp {
+            server,
+            message: McpMessage::ToolCall(call),
+        } => match shared.routers.get(&*server) {
+            Some(router) => return serve_tool_call(shared, request_id, router, call),
+            None => RequestBody::Mcp {
+                server,
+                message: McpMessage::ToolCall(call),
+            },
+        },
+        body => body,
+    };
     // Callbacks get a token that `control_cancel_request` fires. An `mcp_message` needs none:
     // the CLI cancels tool calls with `notifications/cancelled`, and aborting the request's task
     // drops the router's future, which cancels the call's own token.
@@ -39,7 +53,11 @@ pub(super) fn serve(shared: &Arc<Shared>, request_id: String, body: RequestBody)
         RequestBody::Mcp { .. } => None,
         RequestBody::Other { .. } => Some(CancellationToken::new()),
     };
-    let mut pending = Box::pin(respond(shared.clone(), body, cancellation.clone()));
+    let mut pending = Box::pin(respond(
+        shared.clone(),
+        body.into_owned(),
+        cancellation.clone(),
+    ));
     // The waker does not matter: a future still pending is polled again, with its task's real
     // waker, as soon as that task starts.
     if let Poll::Ready(answer) = pending
@@ -49,13 +67,50 @@ pub(super) fn serve(shared: &Arc<Shared>, request_id: String, body: RequestBody)
         shared.out.send(&frame(&request_id, answer));
         return;
     }
+    spawn_answer(shared, request_id.into_owned(), cancellation, pending);
+}
+
+/// The hot path: a `tools/call` for a server of this session, started and polled once with no
+/// future around it (the handler's own is the only one). A tool that is not done moves into a
+/// task.
+fn serve_tool_call(
+    shared: &Arc<Shared>,
+    request_id: Cow<'_, str>,
+    router: &McpRouter,
+    call: ToolCallRequest,
+) {
+    // The handler's panics are caught in its call; this catches the router's own, so the
+    // request still gets its one answer.
+    match std::panic::catch_unwind(AssertUnwindSafe(|| router.start_tool_call(call))) {
+        Ok(Started::Done(reply)) => shared.out.send(&frame(&request_id, Answer::Mcp(reply))),
+        Ok(Started::Running(call)) => {
+            let answer = caught("mcp_message".into(), async move {
+                Answer::Mcp(call.finish().await)
+            });
+            spawn_answer(shared, request_id.into_owned(), None, answer);
+        }
+        Err(panic) => shared.out.send(&frame(
+            &request_id,
+            Answer::Error(panicked("mcp_message", panic_message(&*panic))),
+        )),
+    }
+}
+
+/// Moves a request that is not answered yet into its own task, registered under its
+/// `request_id` so `control_cancel_request` (or the session's end) can find it.
+fn spawn_answer(
+    shared: &Arc<Shared>,
+    request_id: String,
+    cancellation: Option<CancellationToken>,
+    answer: impl Future<Output = Answer> + Send + 'static,
+) {
     let task_shared = shared.clone();
     let task_id = request_id.clone();
     // The map stays locked until the entry is in, so the task cannot finish (and look for its
     // entry) before it exists.
     let mut inflight = lock(&shared.inflight);
     let task = tokio::spawn(async move {
-        let answer = pending.await;
+        let answer = answer.await;
         // Still registered means not cancelled: answer. Cancelled requests get nothing.
         if lock(&task_shared.inflight).remove(&task_id).is_some() {
             task_shared.out.send(&frame(&task_id, answer));
@@ -73,17 +128,26 @@ pub(super) fn serve(shared: &Arc<Shared>, request_id: String, body: RequestBody)
 /// The answer to one request, with a panic of the host's code turned into an error answer.
 async fn respond(
     shared: Arc<Shared>,
-    body: RequestBody,
+    body: RequestBody<'static>,
     cancellation: Option<CancellationToken>,
 ) -> Answer {
     let subtype: Cow<'static, str> = match &body {
         RequestBody::Mcp { .. } => Cow::Borrowed("mcp_message"),
         RequestBody::Other { subtype, .. } => Cow::Owned(subtype.clone()),
     };
-    match CatchUnwind::new(answer(&shared, body, cancellation)).await {
+    caught(subtype, answer(&shared, body, cancellation)).await
+}
+
+/// `answer`, with a panic turned into an error answer.
+async fn caught(subtype: Cow<'static, str>, answer: impl Future<Output = Answer>) -> Answer {
+    match CatchUnwind::new(answer).await {
         Ok(answer) => answer,
-        Err(panic) => Answer::Error(format!("the host's `{subtype}` handler panicked: {panic}")),
+        Err(panic) => Answer::Error(panicked(&subtype, &panic)),
     }
+}
+
+fn panicked(subtype: &str, panic: &str) -> String {
+    format!("the host's `{subtype}` handler panicked: {panic}")
 }
 
 fn frame(request_id: &str, answer: Answer) -> Vec<u8> {
@@ -96,12 +160,12 @@ fn frame(request_id: &str, answer: Answer) -> Vec<u8> {
 
 async fn answer(
     shared: &Shared,
-    body: RequestBody,
+    body: RequestBody<'static>,
     cancellation: Option<CancellationToken>,
 ) -> Answer {
     let (subtype, mut request) = match body {
         RequestBody::Mcp { server, message } => {
-            let reply = match shared.routers.get(&server) {
+            let reply = match shared.routers.get(&*server) {
                 Some(router) => router.handle_message(message).await,
                 None => Reply::Json(json!({
                     "jsonrpc": "2.0",

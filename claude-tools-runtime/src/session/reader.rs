@@ -87,7 +87,7 @@ fn handle_line(
         },
         Ok(Incoming::Cancel { request_id }) => {
             // Cancelled requests get no answer at all.
-            if let Some(inflight) = lock(&shared.inflight).remove(&request_id) {
+            if let Some(inflight) = lock(&shared.inflight).remove(&*request_id) {
                 if let Some(token) = &inflight.cancellation {
                     token.cancel();
                 }

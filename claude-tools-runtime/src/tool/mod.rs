@@ -20,3 +20,5 @@ pub use server::{
     MAX_QUALIFIED_TOOL_NAME, ServerBuildError, Tool, ToolFuture, ToolHandler, ToolServer,
 };
 pub use state::{MissingState, State};
+
+pub(crate) use server::CallFuture;
