@@ -258,41 +258,43 @@ const SUCCESS_HEAD: &[u8] =
 const ERROR_HEAD: &[u8] =
     br#"{"type":"control_response","response":{"subtype":"error","request_id":"#;
 
-/// An answer line: `head`, the request id, then what `rest` writes, then the newline.
-fn answer_line(head: &[u8], request_id: &str, rest: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
-    let mut out = Vec::with_capacity(256);
+/// Appends an answer line: `head`, the request id, then what `rest` writes, then the newline.
+fn answer_line(out: &mut Vec<u8>, head: &[u8], request_id: &str, rest: impl FnOnce(&mut Vec<u8>)) {
     out.extend_from_slice(head);
-    write_json(&mut out, request_id);
-    rest(&mut out);
+    write_json(out, request_id);
+    rest(out);
     out.push(b'\n');
-    out
 }
 
-/// The line `{"type":"control_response","response":{"subtype":"success","request_id":…,"response":…}}`.
-pub(crate) fn success_line<P: Serialize + ?Sized>(request_id: &str, payload: &P) -> Vec<u8> {
-    answer_line(SUCCESS_HEAD, request_id, |out| {
+/// Appends the line `{"type":"control_response","response":{"subtype":"success","request_id":…,"response":…}}`.
+pub(crate) fn success_line<P: Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    request_id: &str,
+    payload: &P,
+) {
+    answer_line(out, SUCCESS_HEAD, request_id, |out| {
         out.extend_from_slice(br#","response":"#);
         write_json(out, payload);
         out.extend_from_slice(b"}}");
-    })
+    });
 }
 
-/// The success line answering an `mcp_message`: its payload is `{"mcp_response": <reply>}`.
-pub(crate) fn mcp_success_line(request_id: &str, reply: &Reply) -> Vec<u8> {
-    answer_line(SUCCESS_HEAD, request_id, |out| {
+/// Appends the success line answering an `mcp_message`: its payload is `{"mcp_response": <reply>}`.
+pub(crate) fn mcp_success_line(out: &mut Vec<u8>, request_id: &str, reply: &Reply) {
+    answer_line(out, SUCCESS_HEAD, request_id, |out| {
         out.extend_from_slice(br#","response":{"mcp_response":"#);
         write_json(out, reply);
         out.extend_from_slice(b"}}}");
-    })
+    });
 }
 
-/// The line `{"type":"control_response","response":{"subtype":"error","request_id":…,"error":…}}`.
-pub(crate) fn error_line(request_id: &str, message: &str) -> Vec<u8> {
-    answer_line(ERROR_HEAD, request_id, |out| {
+/// Appends the line `{"type":"control_response","response":{"subtype":"error","request_id":…,"error":…}}`.
+pub(crate) fn error_line(out: &mut Vec<u8>, request_id: &str, message: &str) {
+    answer_line(out, ERROR_HEAD, request_id, |out| {
         out.extend_from_slice(br#","error":"#);
         write_json(out, message);
         out.extend_from_slice(b"}}");
-    })
+    });
 }
 
 /// `{"type":"control_request","request_id":…,"request":{"subtype":…,…}}`
@@ -452,15 +454,24 @@ mod tests {
         ));
     }
 
+    /// A line appended to an empty buffer.
+    fn written(write: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+        let mut out = Vec::new();
+        write(&mut out);
+        out
+    }
+
     #[test]
     fn builds_exact_envelopes() {
         assert_eq!(
-            String::from_utf8(success_line("r1", &json!({"x": 1}))).unwrap(),
+            String::from_utf8(written(|out| success_line(out, "r1", &json!({"x": 1})))).unwrap(),
             "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"r1\",\"response\":{\"x\":1}}}\n"
         );
         let reply = json!({"jsonrpc": "2.0", "id": 0, "result": {}});
-        let mcp: Value =
-            serde_json::from_slice(&mcp_success_line("r2", &Reply::Json(reply))).unwrap();
+        let mcp: Value = serde_json::from_slice(&written(|out| {
+            mcp_success_line(out, "r2", &Reply::Json(reply))
+        }))
+        .unwrap();
         assert_eq!(
             mcp,
             json!({"type": "control_response", "response": {"subtype": "success", "request_id": "r2",
@@ -468,13 +479,14 @@ mod tests {
         );
         let result = crate::tool::ToolResult::text("5");
         assert_eq!(
-            String::from_utf8(mcp_success_line(
+            String::from_utf8(written(|out| mcp_success_line(
+                out,
                 "r4",
                 &Reply::ToolResult {
                     id: json!(2),
                     result
                 }
-            ))
+            )))
             .unwrap(),
             concat!(
                 r#"{"type":"control_response","response":{"subtype":"success","request_id":"r4","response":"#,
@@ -484,7 +496,7 @@ mod tests {
             )
         );
         assert_eq!(
-            String::from_utf8(error_line("r\"3", "boom")).unwrap(),
+            String::from_utf8(written(|out| error_line(out, "r\"3", "boom"))).unwrap(),
             "{\"type\":\"control_response\",\"response\":{\"subtype\":\"error\",\"request_id\":\"r\\\"3\",\"error\":\"boom\"}}\n"
         );
         assert_eq!(

@@ -436,9 +436,7 @@ impl McpRouter {
         progress_token: Option<Value>,
     ) -> Started {
         let cancellation = CancellationToken::new();
-        let mut context = ToolContext::new()
-            .with_request_id(id.clone())
-            .with_cancellation(cancellation.clone());
+        let mut context = ToolContext::for_call(id.clone(), cancellation.clone());
         if let Some(tool_use_id) = tool_use_id {
             context = context.with_tool_use_id(tool_use_id);
         }

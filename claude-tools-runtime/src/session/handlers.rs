@@ -64,7 +64,7 @@ pub(super) fn serve(shared: &Arc<Shared>, request_id: Cow<'_, str>, body: Reques
         .as_mut()
         .poll(&mut Context::from_waker(Waker::noop()))
     {
-        shared.out.send(&frame(&request_id, answer));
+        send_answer(shared, &request_id, answer);
         return;
     }
     spawn_answer(shared, request_id.into_owned(), cancellation, pending);
@@ -82,17 +82,18 @@ fn serve_tool_call(
     // The handler's panics are caught in its call; this catches the router's own, so the
     // request still gets its one answer.
     match std::panic::catch_unwind(AssertUnwindSafe(|| router.start_tool_call(call))) {
-        Ok(Started::Done(reply)) => shared.out.send(&frame(&request_id, Answer::Mcp(reply))),
+        Ok(Started::Done(reply)) => send_answer(shared, &request_id, Answer::Mcp(reply)),
         Ok(Started::Running(call)) => {
             let answer = caught("mcp_message".into(), async move {
                 Answer::Mcp(call.finish().await)
             });
             spawn_answer(shared, request_id.into_owned(), None, answer);
         }
-        Err(panic) => shared.out.send(&frame(
+        Err(panic) => send_answer(
+            shared,
             &request_id,
             Answer::Error(panicked("mcp_message", panic_message(&*panic))),
-        )),
+        ),
     }
 }
 
@@ -113,7 +114,7 @@ fn spawn_answer(
         let answer = answer.await;
         // Still registered means not cancelled: answer. Cancelled requests get nothing.
         if lock(&task_shared.inflight).remove(&task_id).is_some() {
-            task_shared.out.send(&frame(&task_id, answer));
+            send_answer(&task_shared, &task_id, answer);
         }
     });
     inflight.insert(
@@ -150,12 +151,13 @@ fn panicked(subtype: &str, panic: &str) -> String {
     format!("the host's `{subtype}` handler panicked: {panic}")
 }
 
-fn frame(request_id: &str, answer: Answer) -> Vec<u8> {
-    match answer {
-        Answer::Success(payload) => protocol::success_line(request_id, &payload),
-        Answer::Mcp(reply) => protocol::mcp_success_line(request_id, &reply),
-        Answer::Error(message) => protocol::error_line(request_id, &message),
-    }
+/// Writes the answer line straight into the outbox's buffer.
+fn send_answer(shared: &Shared, request_id: &str, answer: Answer) {
+    shared.out.send_with(|out| match &answer {
+        Answer::Success(payload) => protocol::success_line(out, request_id, payload),
+        Answer::Mcp(reply) => protocol::mcp_success_line(out, request_id, reply),
+        Answer::Error(message) => protocol::error_line(out, request_id, message),
+    });
 }
 
 async fn answer(

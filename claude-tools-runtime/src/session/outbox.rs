@@ -17,6 +17,9 @@ use std::task::{Context, Poll, Waker};
 use tokio::io::AsyncWrite;
 use tokio::sync::Notify;
 
+/// The most the line buffer keeps allocated between lines.
+const KEEP_CAPACITY: usize = 64 * 1024;
+
 pub(crate) struct Outbox {
     state: Mutex<State>,
     /// Wakes the drain task when bytes are queued or the input is to be closed.
@@ -60,12 +63,21 @@ impl Outbox {
 
     /// Sends one line (newline included).
     pub(crate) fn send(&self, line: &[u8]) {
+        self.send_with(|pending| pending.extend_from_slice(line));
+    }
+
+    /// Sends the line `write` appends (newline included) to the queue's buffer, which saves
+    /// building it in a buffer of its own. `write` runs under the outbox's lock; if it panics,
+    /// what it appended is cut off, so a half-written line never reaches the CLI.
+    pub(crate) fn send_with(&self, write: impl FnOnce(&mut Vec<u8>)) {
         let mut state = self.lock();
         if state.writer.is_none() || state.closing {
             tracing::debug!("the CLI's stdin is closed; dropping a line");
             return;
         }
-        state.pending.extend_from_slice(line);
+        let line = PartialLine::start(&mut state.pending);
+        write(line.buffer);
+        line.finish();
         if !state.corked && !state.blocked {
             self.push(&mut state);
         }
@@ -114,6 +126,10 @@ impl Outbox {
         }
         pending.drain(..written);
         if pending.is_empty() {
+            // The buffer is reused line after line; one huge line must not keep it huge.
+            if pending.capacity() > KEEP_CAPACITY {
+                pending.shrink_to(KEEP_CAPACITY);
+            }
             // A buffering writer may still hold the bytes: flush now if it can.
             match pipe.as_mut().poll_flush(&mut cx) {
                 Poll::Ready(Ok(())) => return,
@@ -199,6 +215,30 @@ pub(crate) async fn drain(outbox: Arc<Outbox>) {
     }
 }
 
+/// A line being appended to the queue: dropped unfinished (its writer panicked), it takes
+/// its bytes back out.
+struct PartialLine<'a> {
+    buffer: &'a mut Vec<u8>,
+    start: usize,
+}
+
+impl<'a> PartialLine<'a> {
+    fn start(buffer: &'a mut Vec<u8>) -> Self {
+        let start = buffer.len();
+        Self { buffer, start }
+    }
+
+    fn finish(self) {
+        std::mem::forget(self);
+    }
+}
+
+impl Drop for PartialLine<'_> {
+    fn drop(&mut self) {
+        self.buffer.truncate(self.start);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,6 +275,45 @@ mod tests {
         let mut buf = [0u8; 16];
         cli.read_exact(&mut buf).await.unwrap();
         assert_eq!(&buf, b"{\"direct\":true}\n");
+    }
+
+    #[tokio::test]
+    async fn the_line_buffer_is_reused_but_does_not_stay_huge() {
+        let (host, mut cli) = tokio::io::duplex(1 << 20);
+        let outbox = Outbox::new(Box::pin(host));
+        let huge = format!("{}\n", "x".repeat(200_000));
+        outbox.send_with(|out| out.extend_from_slice(huge.as_bytes()));
+        let mut received = vec![0u8; huge.len()];
+        cli.read_exact(&mut received).await.unwrap();
+        assert_eq!(received, huge.as_bytes());
+        assert!(outbox.lock().pending.capacity() <= KEEP_CAPACITY);
+        outbox.send(b"{}\n");
+        let capacity = outbox.lock().pending.capacity();
+        assert!(
+            capacity > 0,
+            "an ordinary line keeps the buffer for the next one"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_line_whose_writer_panics_is_not_sent() {
+        let (host, mut cli) = tokio::io::duplex(1024);
+        let outbox = Outbox::new(Box::pin(host));
+        outbox.cork();
+        outbox.send(b"{\"before\":1}\n");
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            outbox.send_with(|out| {
+                out.extend_from_slice(b"{\"half\":");
+                panic!("serialiser failed");
+            })
+        }));
+        assert!(panicked.is_err());
+        outbox.send(b"{\"after\":2}\n");
+        outbox.uncork();
+        let expected = b"{\"before\":1}\n{\"after\":2}\n";
+        let mut received = vec![0u8; expected.len()];
+        cli.read_exact(&mut received).await.unwrap();
+        assert_eq!(&received, expected);
     }
 
     #[tokio::test]

@@ -41,6 +41,17 @@ impl ToolContext {
         Self::default()
     }
 
+    /// The context of one `tools/call`: its JSON-RPC id and cancellation token (built whole, so
+    /// no default token is made just to be replaced).
+    pub(crate) fn for_call(request_id: RequestId, cancellation: CancellationToken) -> Self {
+        Self {
+            tool_use_id: None,
+            request_id: Some(request_id),
+            cancellation,
+            progress: ProgressReporter::default(),
+        }
+    }
+
     /// Sets the Anthropic `tool_use` id (`params._meta["claudecode/toolUseId"]` on the wire).
     pub fn with_tool_use_id(mut self, id: impl Into<Arc<str>>) -> Self {
         self.tool_use_id = Some(id.into());
