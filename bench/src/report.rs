@@ -432,14 +432,15 @@ move with the machine's load, the ratios much less.
 
 The real CLI also streams `assistant`/`user` frames around each call and waits for the model; the
 fake CLI sends nothing but the round trips, so the figures are the host's own overhead. The
-TypeScript SDK speeds up as V8 optimises its code: over 2,000 calls its p50 was ~55 µs, over
-10,000 ~31 µs. Python runs fewer calls per phase (`--py-n`) because each takes ~1 ms.
+TypeScript SDK speeds up as V8 optimises its code (over 2,000 calls its p50 was ~55 µs, over
+10,000 ~31 µs on one VM), and it moves between VMs of the same kind far more than the Rust
+drivers do: its p50 over 10,000 calls has measured from ~31 µs to ~100 µs while the floor moved
+from 7.3 µs to 10.1 µs. Compare ratios from one run, never figures from different machines.
+Python runs fewer calls per phase (`--py-n`) because each takes ~1 ms.
 
 The **same CPU** placement is the one the targets refer to: on this kind of 2-core VM a
 cross-CPU wake-up costs ~40 µs, so the split placement measures the scheduler more than the host.
-
-**Note:** other processes (builds, tests) may have loaded the machine during this run; a re-run on a
-quiet machine is better.
+Run it on an otherwise idle machine: a build or test run alongside moves every figure.
 ";
 
 /// Rewrites `BENCHMARKS.md` from the latest results of every kind.
