@@ -224,17 +224,7 @@ impl McpRouter {
     /// read typed goes straight to its tool, and its result comes back unserialised.
     pub async fn handle_message(&self, message: McpMessage) -> Reply {
         match message {
-            McpMessage::ToolCall(call) => {
-                let ToolCallRequest {
-                    id,
-                    name,
-                    arguments,
-                    tool_use_id,
-                    progress_token,
-                } = call;
-                self.run_call(id, &name, arguments, tool_use_id, progress_token)
-                    .await
-            }
+            McpMessage::ToolCall(call) => self.run_call(call).await,
             McpMessage::Other(message) => Reply::Json(self.handle(message).await),
         }
     }
@@ -394,29 +384,27 @@ impl McpRouter {
             }
             progress_token = meta.remove("progressToken");
         }
-        self.run_call(id, &name, arguments, tool_use_id, progress_token)
-            .await
-            .into_value()
+        let call = ToolCallRequest {
+            id,
+            name,
+            arguments,
+            tool_use_id,
+            progress_token,
+        };
+        self.run_call(call).await.into_value()
     }
 
     /// Runs one `tools/call` (registered for cancellation under its id) to its reply.
-    async fn run_call(
-        &self,
-        id: Value,
-        name: &str,
-        arguments: Value,
-        tool_use_id: Option<Arc<str>>,
-        progress_token: Option<Value>,
-    ) -> Reply {
-        match self.start_call(id, name, arguments, tool_use_id, progress_token) {
+    async fn run_call(&self, call: ToolCallRequest) -> Reply {
+        match self.start_call(call) {
             Started::Done(reply) => reply,
             Started::Running(call) => call.finish().await,
         }
     }
 
-    /// Starts a `tools/call` read typed and polls it once, with no future around it: most tools
-    /// finish right there, and the session answers them with no task and no registration.
-    pub(crate) fn start_tool_call(&self, call: ToolCallRequest) -> Started {
+    /// Starts a `tools/call` and polls it once, with no future around it: most tools finish
+    /// right there, and the session answers them with no task and no registration.
+    pub(crate) fn start_call(&self, call: ToolCallRequest) -> Started {
         let ToolCallRequest {
             id,
             name,
@@ -424,17 +412,6 @@ impl McpRouter {
             tool_use_id,
             progress_token,
         } = call;
-        self.start_call(id, &name, arguments, tool_use_id, progress_token)
-    }
-
-    fn start_call(
-        &self,
-        id: Value,
-        name: &str,
-        arguments: Value,
-        tool_use_id: Option<Arc<str>>,
-        progress_token: Option<Value>,
-    ) -> Started {
         let cancellation = CancellationToken::new();
         let mut context = ToolContext::for_call(id.clone(), cancellation.clone());
         if let Some(tool_use_id) = tool_use_id {
@@ -454,7 +431,7 @@ impl McpRouter {
         {
             return Started::Done(already_running(id));
         }
-        let mut call = match self.server.start_call(name, arguments, context) {
+        let mut call = match self.server.start_call(&name, arguments, context) {
             Ok(call) => call,
             Err(result) => return Started::Done(Reply::ToolResult { id, result }),
         };
@@ -467,31 +444,26 @@ impl McpRouter {
         }
         // Nothing can have cancelled the call before it was registered: registering only calls
         // that outlive their first poll costs the quick ones nothing.
-        let registration = match key {
+        let key = match key {
             Some(key) => match self.connection.in_flight().entry(key.clone()) {
                 // Another call with this id started while this one was being polled: answer as
                 // if it had been there first.
                 Entry::Occupied(_) => return Started::Done(already_running(id)),
                 Entry::Vacant(slot) => {
                     slot.insert(cancellation.clone());
-                    Registration {
-                        connection: self.connection.clone(),
-                        key: Some(key),
-                        cancellation: cancellation.clone(),
-                    }
+                    Some(key)
                 }
             },
-            None => Registration {
-                connection: self.connection.clone(),
-                key: None,
-                cancellation: cancellation.clone(),
-            },
+            None => None,
         };
         Started::Running(RunningCall {
             id,
             call,
-            cancellation,
-            registration,
+            registration: Registration {
+                connection: self.connection.clone(),
+                key,
+                cancellation,
+            },
         })
     }
 }
@@ -508,7 +480,6 @@ pub(crate) enum Started {
 pub(crate) struct RunningCall {
     id: Value,
     call: CallFuture,
-    cancellation: CancellationToken,
     registration: Registration,
 }
 
@@ -517,7 +488,7 @@ impl RunningCall {
     pub(crate) async fn finish(mut self) -> Reply {
         let outcome = tokio::select! {
             biased;
-            () = self.cancellation.cancelled() => None,
+            () = self.registration.cancellation.cancelled() => None,
             result = &mut self.call => Some(result),
         };
         if outcome.is_none() {
@@ -526,7 +497,7 @@ impl RunningCall {
             let _ = tokio::time::timeout(CANCEL_GRACE, &mut self.call).await;
         }
         self.registration.finish();
-        let id = std::mem::take(&mut self.id);
+        let id = self.id;
         match outcome {
             Some(result) => Reply::ToolResult { id, result },
             None => Reply::Json(jsonrpc::error(

@@ -81,7 +81,7 @@ fn serve_tool_call(
 ) {
     // The handler's panics are caught in its call; this catches the router's own, so the
     // request still gets its one answer.
-    match std::panic::catch_unwind(AssertUnwindSafe(|| router.start_tool_call(call))) {
+    match std::panic::catch_unwind(AssertUnwindSafe(|| router.start_call(call))) {
         Ok(Started::Done(reply)) => send_answer(shared, &request_id, Answer::Mcp(reply)),
         Ok(Started::Running(call)) => {
             let answer = caught("mcp_message".into(), async move {
