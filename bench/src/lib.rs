@@ -26,6 +26,9 @@ pub mod env {
     pub const RSS_EVERY: &str = "CT_BENCH_RSS_EVERY";
     /// Pin the fake CLI (the CLI side) to this CPU.
     pub const CLI_CPU: &str = "CT_BENCH_CLI_CPU";
+    /// A folder for `ct-bench`'s results and report instead of `bench/results` and the
+    /// repository's `BENCHMARKS.md` (for a run that must not touch the repository).
+    pub const OUT: &str = "CT_BENCH_OUT";
     /// `--version` output of the fake CLI.
     pub const VERSION_TEXT: &str = "2.1.330 (Claude Code)";
 }

@@ -11,6 +11,7 @@
 //!
 //! Each kind of result is kept in `bench/results/<kind>.json` (git-ignored) and every command ends
 //! by rewriting `BENCHMARKS.md` at the repository root from the latest results of every kind.
+//! With `CT_BENCH_OUT=<folder>`, both go to that folder instead.
 
 mod compile;
 mod report;
@@ -28,6 +29,10 @@ pub struct Paths {
     pub root: PathBuf,
     /// The folder holding the bench binaries (next to this one).
     pub bin: PathBuf,
+    /// Where results are kept.
+    pub results: PathBuf,
+    /// The report the results are written to.
+    pub report: PathBuf,
 }
 
 impl Paths {
@@ -36,17 +41,25 @@ impl Paths {
         let root = bench.parent().ok_or("bench has no parent")?.to_path_buf();
         let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
         let bin = exe.parent().ok_or("exe has no parent")?.to_path_buf();
-        Ok(Paths { bench, root, bin })
+        let (results, report) = match std::env::var_os(claude_tools_bench::env::OUT) {
+            Some(out) => {
+                let out = PathBuf::from(out);
+                (out.join("results"), out.join("BENCHMARKS.md"))
+            }
+            None => (bench.join("results"), root.join("BENCHMARKS.md")),
+        };
+        Ok(Paths {
+            bench,
+            root,
+            bin,
+            results,
+            report,
+        })
     }
 
     /// The fast fake CLI.
     pub fn fake_cli(&self) -> PathBuf {
         self.bin.join("ct-bench-fake-cli")
-    }
-
-    /// Where results are kept.
-    pub fn results(&self) -> PathBuf {
-        self.bench.join("results")
     }
 }
 

@@ -504,8 +504,7 @@ pub fn write_benchmarks_md(paths: &Paths) -> Result<(), String> {
         );
         out.push_str(&crate::compile::table(c));
     }
-    let path = paths.root.join("BENCHMARKS.md");
-    std::fs::write(&path, out).map_err(|e| format!("{}: {e}", path.display()))
+    std::fs::write(&paths.report, out).map_err(|e| format!("{}: {e}", paths.report.display()))
 }
 
 #[cfg(test)]

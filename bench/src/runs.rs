@@ -125,7 +125,7 @@ pub struct RunOutcome {
 
 /// Runs one driver to completion and collects the statistics the fake CLI(s) wrote.
 pub fn run_once(paths: &Paths, spec: &RunSpec<'_>, sessions: usize) -> Result<RunOutcome, String> {
-    let dir = paths.results().join("tmp");
+    let dir = paths.results.join("tmp");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let stats_path = dir.join(format!(
         "stats-{}-{}.json",
@@ -260,8 +260,8 @@ pub struct Matrix {
 
 /// `bench/results/<kind>.json`.
 pub fn save<T: Serialize>(paths: &Paths, kind: &str, value: &T) -> Result<(), String> {
-    let dir = paths.results();
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let dir = &paths.results;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join(format!("{kind}.json"));
     let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
@@ -269,7 +269,7 @@ pub fn save<T: Serialize>(paths: &Paths, kind: &str, value: &T) -> Result<(), St
 
 /// Loads `bench/results/<kind>.json`, if present and readable.
 pub fn load<T: for<'de> Deserialize<'de>>(paths: &Paths, kind: &str) -> Option<T> {
-    let text = std::fs::read_to_string(paths.results().join(format!("{kind}.json"))).ok()?;
+    let text = std::fs::read_to_string(paths.results.join(format!("{kind}.json"))).ok()?;
     serde_json::from_str(&text).ok()
 }
 

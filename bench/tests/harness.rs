@@ -1,0 +1,151 @@
+//! `ct-bench run` as one command, small: interleaved rounds in both placements, every sample
+//! kept, and the report with its tables of medians, in-round ratios and the issue's targets.
+//! `CT_BENCH_OUT` keeps it away from the repository's results and `BENCHMARKS.md`.
+
+use std::process::Command;
+
+use claude_tools_bench::env;
+use serde_json::Value;
+
+#[test]
+fn one_command_runs_interleaved_rounds_in_both_placements_and_writes_the_report() {
+    let out = std::env::temp_dir().join(format!("ct-bench-harness-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let output = Command::new(env!("CARGO_BIN_EXE_ct-bench"))
+        .args(["run", "--rounds", "2", "--n", "40", "--k", "4"])
+        .args(["--drivers", "pingpong,floor,claude-tools"])
+        .args(["--placements", "same,split"])
+        .env(env::OUT, &out)
+        .output()
+        .expect("running ct-bench");
+    assert!(
+        output.status.success(),
+        "ct-bench run failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
+    let matrix: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("results/matrix.json")).expect("matrix.json"),
+    )
+    .expect("matrix.json is JSON");
+    let drivers = ["pingpong", "floor", "claude-tools"];
+    let samples = matrix["samples"].as_array().expect("samples");
+    assert_eq!(
+        samples.len(),
+        2 * 2 * drivers.len(),
+        "rounds × placements × drivers"
+    );
+    for sample in samples {
+        assert_eq!(sample["error"], Value::Null, "{sample}");
+        assert_eq!(sample["stats"]["seq"]["calls"], 40, "{sample}");
+        assert_eq!(sample["stats"]["conc"]["calls"], 40, "{sample}");
+        let startup_measured = sample["startup_ms"].as_f64().is_some();
+        assert_eq!(startup_measured, sample["driver"] != "pingpong", "{sample}");
+    }
+    // Interleaved: in each round and placement, the drivers run in turn, starting one further on.
+    for (i, run) in samples.chunks(drivers.len()).enumerate() {
+        let round = i / 2;
+        let placement = if i % 2 == 0 { "same" } else { "split" };
+        let order: Vec<&str> = run.iter().filter_map(|s| s["driver"].as_str()).collect();
+        let expected: Vec<&str> = (0..drivers.len())
+            .map(|d| drivers[(d + round) % drivers.len()])
+            .collect();
+        assert_eq!(order, expected, "round {round}, {placement}");
+        assert!(
+            run.iter()
+                .all(|s| s["round"] == round && s["placement"] == placement)
+        );
+    }
+
+    let report = std::fs::read_to_string(out.join("BENCHMARKS.md")).expect("the report");
+    for heading in [
+        "#### same CPU (`taskset -c 0` for the driver and the fake CLI) — medians over rounds",
+        "#### same CPU (`taskset -c 0` for the driver and the fake CLI) — ratios taken inside each round (median)",
+        "#### split (driver on CPU 0, fake CLI on CPU 1) — medians over rounds",
+        "#### split (driver on CPU 0, fake CLI on CPU 1) — ratios taken inside each round (median)",
+        "#### Targets of issue 5 (claude-tools, same CPU, in-round ratios)",
+    ] {
+        assert!(
+            report.contains(heading),
+            "{heading:?} missing from:\n{report}"
+        );
+    }
+    for row in [
+        "| pingpong |",
+        "| floor |",
+        "| claude-tools |",
+        "| seq p50 ≤ 1.5× the floor |",
+    ] {
+        assert!(report.contains(row), "{row:?} missing from:\n{report}");
+    }
+    assert!(
+        report.contains("Command: `bench/run run --rounds 2 --n 40"),
+        "{report}"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn rss_and_scale_runs_write_their_tables() {
+    let out = std::env::temp_dir().join(format!("ct-bench-harness-rs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    for args in [
+        &["rss", "--n", "500", "--drivers", "floor,claude-tools"][..],
+        &["scale", "--sessions", "1,3", "--n", "50"][..],
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_ct-bench"))
+            .args(args)
+            .env(env::OUT, &out)
+            .output()
+            .expect("running ct-bench");
+        assert!(
+            output.status.success(),
+            "ct-bench {args:?} failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let report = std::fs::read_to_string(out.join("BENCHMARKS.md")).expect("the report");
+    for expected in [
+        "## Memory over many calls",
+        "| floor |",
+        "| claude-tools |",
+        "## Sessions in one host",
+        "| 1 |",
+        "| 3 |",
+    ] {
+        assert!(
+            report.contains(expected),
+            "{expected:?} missing from:\n{report}"
+        );
+    }
+    let rss: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("results/rss.json")).expect("rss.json"),
+    )
+    .expect("rss.json is JSON");
+    let runs = rss.as_array().expect("one run per driver");
+    assert_eq!(runs.len(), 2, "{rss}");
+    for run in runs {
+        assert_eq!(run["error"], Value::Null, "{run}");
+        let sampled: Vec<u64> = run["samples"]
+            .as_array()
+            .expect("samples")
+            .iter()
+            .filter_map(|s| s[0].as_u64())
+            .collect();
+        let every_tenth: Vec<u64> = (1..=10).map(|i| i * 50).collect();
+        assert_eq!(sampled, every_tenth, "RSS sampled along the calls: {run}");
+    }
+    let scale: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("results/scale.json")).expect("scale.json"),
+    )
+    .expect("scale.json is JSON");
+    let sessions: Vec<u64> = scale
+        .as_array()
+        .expect("one run per session count")
+        .iter()
+        .inspect(|run| assert_eq!(run["error"], Value::Null, "{run}"))
+        .filter_map(|run| run["sessions"].as_u64())
+        .collect();
+    assert_eq!(sessions, [1, 3], "{scale}");
+    let _ = std::fs::remove_dir_all(&out);
+}
