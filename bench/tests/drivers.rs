@@ -224,12 +224,14 @@ fn the_sdk_drivers_serve_every_checked_call() {
     let python = bench.join(".venv/bin/python");
     let ts_sdk = bench.join("node_modules/@anthropic-ai/claude-agent-sdk");
     if !python.exists() || !ts_sdk.exists() {
-        let message = "the bench's SDKs are not installed (bench/install-sdks.sh)";
-        assert!(std::env::var_os("CI").is_none(), "{message}");
-        eprintln!(
-            "\n{}\nSKIPPED the SDK drivers' test: {message}\n{}\n",
-            "=".repeat(72),
-            "=".repeat(72)
+        let message =
+            "the bench's SDKs are not installed; run bench/install-sdks.sh (or scripts/test)";
+        assert!(std::env::var_os("CI").is_none(), "{message}, and CI is set");
+        // Written to the stderr handle itself: libtest captures `eprintln!` of passing tests.
+        let bar = "!".repeat(80);
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n{bar}\n!!! SKIPPED the SDK drivers' test: {message}\n{bar}\n"
         );
         return;
     }
