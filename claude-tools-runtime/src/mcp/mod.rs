@@ -23,13 +23,13 @@
 //!   `id`; it is then answered `{"jsonrpc":"2.0","id":<id>,"result":{}}`.
 //! - A `tools/call` whose `id` is already running is refused with `-32600` (its cancellation
 //!   would be ambiguous); a `tools/call` without an `id` is a notification and does not run.
-//! - Cancellation fires the handler's
-//!   [`ToolContext::cancellation_token`](crate::tool::ToolContext::cancellation_token) and gives
-//!   the handler up to [`CANCEL_GRACE`] to react (finish a `select!` on `ctx.cancelled()`, clean
-//!   up); then its future is dropped, so the call answers -32800 even when the handler ignores the
-//!   token. Cancelling an unknown or finished
-//!   id does nothing. Dropping the future returned by [`McpRouter::handle`] (the session aborting
-//!   the control request) cancels the call the same way.
+//! - Cancellation keeps the one contract described at [`CANCEL_GRACE`]: the handler's
+//!   [`ToolContext::cancellation_token`](crate::tool::ToolContext::cancellation_token) fires,
+//!   the call answers `-32800` at once, and the handler runs on in a task of its own for up to
+//!   [`CANCEL_GRACE`] to react (finish a `select!` on `ctx.cancelled()`, clean up), its result
+//!   discarded; then its future is dropped. Cancelling an unknown or finished id does nothing.
+//!   Dropping the future returned by [`McpRouter::handle`] (the session aborting the control
+//!   request) cancels the call the same way, grace included.
 //! - Progress (`ToolContext::report_progress`) becomes `notifications/progress` with the call's
 //!   `params._meta.progressToken`, handed to the [`McpRouter::with_notifier`] callback; without a
 //!   notifier or a token it is dropped.
@@ -70,9 +70,23 @@ pub const TOOL_USE_ID_META: &str = "claudecode/toolUseId";
 /// JSON-RPC messages for the runtime to send to the CLI.
 pub type Notifier = Arc<dyn Fn(Value) + Send + Sync>;
 
-/// How long a cancelled `tools/call` handler may run on after its token fires, to notice the
-/// cancellation and clean up, before it is dropped. (The CLI has moved on by then: the late
-/// -32800 answer only closes the request.)
+/// How long a cancelled handler may run on after its token fires, before it is dropped.
+///
+/// This is the one cancellation contract of the runtime, kept alike for `tools/call` handlers
+/// (`notifications/cancelled`, [`McpRouter::cancel_all`], or the reply future dropped),
+/// permission callbacks and hooks (`control_cancel_request`), and every handler still running
+/// when a session ends:
+///
+/// 1. the handler's cancellation token fires
+///    ([`ToolContext::cancellation_token`](crate::tool::ToolContext::cancellation_token),
+///    [`PermissionRequest::cancellation_token`](crate::permission::PermissionRequest::cancellation_token),
+///    [`HookInput::cancellation_token`](crate::hooks::HookInput::cancellation_token));
+/// 2. the answer, if the request has one, goes at once: a cancelled `tools/call` answers
+///    `-32800 "Request cancelled"` without waiting for its handler; a withdrawn callback is not
+///    answered at all;
+/// 3. the handler runs on, in the background, for up to this long, to notice the token and
+///    clean up (stop a child process, roll back); whatever it returns is discarded;
+/// 4. then its future is dropped, wherever it is.
 pub const CANCEL_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
 type ProgressSink = dyn Fn(&Value, f64, Option<f64>, Option<&str>) + Send + Sync;
@@ -212,8 +226,8 @@ impl McpRouter {
         self.connection.in_flight().len()
     }
 
-    /// Cancels every running `tools/call` (each answers `-32800`), for example when the session
-    /// ends.
+    /// Cancels every running `tools/call` (each answers `-32800` at once, its handler keeping
+    /// its [`CANCEL_GRACE`] in the background), for example when the session ends.
     pub fn cancel_all(&self) {
         for token in self.connection.in_flight().values() {
             token.cancel();
@@ -458,7 +472,7 @@ impl McpRouter {
         };
         Started::Running(RunningCall {
             id,
-            call,
+            call: Some(call),
             registration: Registration {
                 connection: self.connection.clone(),
                 key,
@@ -476,30 +490,34 @@ pub(crate) enum Started {
     Running(RunningCall),
 }
 
-/// A `tools/call` that did not finish on its first poll. Dropping it cancels the call.
+/// A `tools/call` that did not finish on its first poll. Dropping it before the call has
+/// finished cancels the call: its token fires and its handler gets its [`CANCEL_GRACE`].
 pub(crate) struct RunningCall {
     id: Value,
-    call: CallFuture,
+    /// `None` once the call has finished.
+    call: Option<CallFuture>,
     registration: Registration,
 }
 
 impl RunningCall {
-    /// Runs the call to its reply: the tool's result, or `-32800` once it is cancelled.
+    /// Runs the call to its reply: the tool's result, or `-32800` as soon as it is cancelled.
+    /// A cancelled handler is not waited for: dropping `self` moves it into its grace.
     pub(crate) async fn finish(mut self) -> Reply {
-        let outcome = tokio::select! {
-            biased;
-            () = self.registration.cancellation.cancelled() => None,
-            result = &mut self.call => Some(result),
+        let outcome = match &mut self.call {
+            Some(call) => tokio::select! {
+                biased;
+                () = self.registration.cancellation.cancelled() => None,
+                result = call => Some(result),
+            },
+            None => None,
         };
-        if outcome.is_none() {
-            // The handler's token has fired: let it notice and clean up (a select on
-            // `ctx.cancelled()`, a child process to stop) before its future is dropped.
-            let _ = tokio::time::timeout(CANCEL_GRACE, &mut self.call).await;
-        }
         self.registration.finish();
-        let id = self.id;
+        let id = std::mem::take(&mut self.id);
         match outcome {
-            Some(result) => Reply::ToolResult { id, result },
+            Some(result) => {
+                self.call = None;
+                Reply::ToolResult { id, result }
+            }
             None => Reply::Json(jsonrpc::error(
                 id,
                 jsonrpc::REQUEST_CANCELLED,
@@ -507,6 +525,28 @@ impl RunningCall {
                 None,
             )),
         }
+    }
+}
+
+impl Drop for RunningCall {
+    fn drop(&mut self) {
+        if let Some(call) = self.call.take() {
+            self.registration.cancellation.cancel();
+            run_out_grace(call);
+        }
+    }
+}
+
+/// Lets a cancelled handler run on in a task of its own for up to [`CANCEL_GRACE`], its result
+/// discarded, then drops it. Outside a tokio runtime (or one shutting down) it is dropped now.
+fn run_out_grace(call: CallFuture) {
+    match tokio::runtime::Handle::try_current() {
+        Ok(runtime) => {
+            runtime.spawn(async move {
+                let _ = tokio::time::timeout(CANCEL_GRACE, call).await;
+            });
+        }
+        Err(_) => drop(call),
     }
 }
 

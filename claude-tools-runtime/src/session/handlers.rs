@@ -7,8 +7,23 @@
 //! `control_cancel_request` can find it; a slow tool never delays anything else. (The first poll
 //! runs on the reader: a handler that blocks before its first `.await` holds up the session, which
 //! is why blocking work belongs in `spawn_blocking`.)
+//!
+//! Withdrawal (`control_cancel_request`, or the session ending) keeps the one cancellation
+//! contract described at [`CANCEL_GRACE`]: a permission callback's or hook's token fires, nothing
+//! is written for it, and its task keeps polling it for up to [`CANCEL_GRACE`] so its
+//! cancellation branch runs, then drops it. An `mcp_message`'s task is aborted instead: dropping
+//! the router's future hands a running tool its own token and grace, in the router.
+//!
+//! A `request_id` the CLI sends again while a request with that id is still running is not an
+//! error here: both requests run and **each is answered** under that id, in the order they
+//! finish (the CLI never reuses ids, so this is only ever a buggy or hostile peer, and answering
+//! keeps "every request ends once" without guessing which of the two it meant). A
+//! `control_cancel_request` for the id withdraws every request running under it. (An MCP
+//! `tools/call` that repeats a *JSON-RPC* id still running is refused by the router with
+//! `-32600`; that is another layer.)
 
 use std::borrow::Cow;
+use std::collections::hash_map::Entry;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -17,10 +32,10 @@ use std::task::{Context, Poll, Waker};
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::{InFlight, Shared, lock};
+use super::{Handler, InFlight, Shared, Taken, lock};
 use crate::catch_unwind::{CatchUnwind, panic_message};
 use crate::hooks::HookInput;
-use crate::mcp::{McpMessage, McpRouter, Reply, Started, ToolCallRequest};
+use crate::mcp::{CANCEL_GRACE, McpMessage, McpRouter, Reply, Started, ToolCallRequest};
 use crate::permission::PermissionRequest;
 use crate::protocol::{self, RequestBody};
 
@@ -107,23 +122,74 @@ fn spawn_answer(
 ) {
     let task_shared = shared.clone();
     let task_id = request_id.clone();
+    let task_cancellation = cancellation.clone();
     // The map stays locked until the entry is in, so the task cannot finish (and look for its
     // entry) before it exists.
     let mut inflight = lock(&shared.inflight);
     let task = tokio::spawn(async move {
-        let answer = answer.await;
-        // Still registered means not cancelled: answer. Cancelled requests get nothing.
-        if lock(&task_shared.inflight).remove(&task_id).is_some() {
+        let answer = match task_cancellation {
+            None => answer.await,
+            Some(token) => match until_withdrawn(answer, &token).await {
+                Some(answer) => answer,
+                None => return,
+            },
+        };
+        // Still registered means not withdrawn: answer. Withdrawn requests get nothing.
+        if still_registered(&task_shared, &task_id) {
             send_answer(&task_shared, &task_id, answer);
         }
     });
-    inflight.insert(
-        request_id,
-        InFlight {
-            cancellation,
-            task: task.abort_handle(),
-        },
-    );
+    let handler = Handler {
+        cancellation,
+        task: task.abort_handle(),
+    };
+    match inflight.entry(request_id) {
+        Entry::Vacant(slot) => {
+            slot.insert(InFlight::new(handler));
+        }
+        Entry::Occupied(mut running) => {
+            tracing::warn!(
+                request_id = %running.key(),
+                "the CLI sent a request_id that is still running; both requests will be answered"
+            );
+            running.get_mut().duplicates.push(handler);
+        }
+    }
+}
+
+/// `answer`, unless `token` fires first: then `answer` is polled on for up to [`CANCEL_GRACE`]
+/// (the callback sees its token and runs its cancellation branch), its outcome discarded, and
+/// dropped.
+async fn until_withdrawn(
+    answer: impl Future<Output = Answer>,
+    token: &CancellationToken,
+) -> Option<Answer> {
+    let mut answer = std::pin::pin!(answer);
+    tokio::select! {
+        biased;
+        () = token.cancelled() => {
+            let _ = tokio::time::timeout(CANCEL_GRACE, answer).await;
+            None
+        }
+        answer = &mut answer => Some(answer),
+    }
+}
+
+/// Takes the current task's entry out of the in-flight map: `false` if its request was
+/// withdrawn (the entry is gone, or the id now belongs to a later request).
+fn still_registered(shared: &Shared, request_id: &str) -> bool {
+    let mut inflight = lock(&shared.inflight);
+    let Some(group) = inflight.get_mut(request_id) else {
+        return false;
+    };
+    match group.take(tokio::task::id()) {
+        Taken::Last => {
+            inflight.remove(request_id);
+            true
+        }
+        Taken::Some => true,
+        Taken::None => false,
+    }
 }
 
 /// The answer to one request, with a panic of the host's code turned into an error answer.

@@ -40,11 +40,77 @@ use run::RunProgress;
 /// The user's end of the message queue.
 pub(crate) type MessageReceiver = mpsc::UnboundedReceiver<Result<Message>>;
 
-/// A request of the CLI being handled.
+/// The CLI's requests being handled under one `request_id`: one, or more when the CLI sent the
+/// id again before the first was answered (each is answered; see [`handlers`]).
 struct InFlight {
-    /// Fired when the CLI withdraws the request (for callbacks; tool calls have their own).
+    first: Handler,
+    /// Later requests with the same id, in arrival order; empty (no allocation) as a rule.
+    duplicates: Vec<Handler>,
+}
+
+/// One request being handled in its own task.
+struct Handler {
+    /// Fired when the CLI withdraws the request: the task then gives the callback its
+    /// [`CANCEL_GRACE`](crate::mcp::CANCEL_GRACE) and writes nothing. `None` for an
+    /// `mcp_message`, whose tool call keeps the contract in the router: aborting the task drops
+    /// the router's future, which fires the call's own token and starts its grace.
     cancellation: Option<CancellationToken>,
     task: AbortHandle,
+}
+
+impl InFlight {
+    fn new(first: Handler) -> Self {
+        Self {
+            first,
+            duplicates: Vec::new(),
+        }
+    }
+
+    /// Takes the entry of task `task` out of the group, if its request was not withdrawn.
+    fn take(&mut self, task: tokio::task::Id) -> Taken {
+        if self.first.task.id() == task {
+            if self.duplicates.is_empty() {
+                return Taken::Last;
+            }
+            self.first = self.duplicates.remove(0);
+            return Taken::Some;
+        }
+        match self.duplicates.iter().position(|h| h.task.id() == task) {
+            Some(index) => {
+                self.duplicates.remove(index);
+                Taken::Some
+            }
+            None => Taken::None,
+        }
+    }
+
+    /// The CLI withdrew these requests (or the session ended): every handler's token fires and
+    /// none is answered.
+    fn withdraw(self) {
+        self.first.withdraw();
+        for handler in self.duplicates {
+            handler.withdraw();
+        }
+    }
+}
+
+/// What [`InFlight::take`] found.
+enum Taken {
+    /// The task's entry was the group's last: remove the group.
+    Last,
+    /// The task's entry was taken; others remain.
+    Some,
+    /// No entry for the task: its request was withdrawn.
+    None,
+}
+
+impl Handler {
+    fn withdraw(self) {
+        match self.cancellation {
+            Some(token) => token.cancel(),
+            None => self.task.abort(),
+        }
+    }
 }
 
 /// Forwards what an in-process server emits on its own (progress notifications) to the CLI, as

@@ -86,12 +86,11 @@ fn handle_line(
             }
         },
         Ok(Incoming::Cancel { request_id }) => {
-            // Cancelled requests get no answer at all.
-            if let Some(inflight) = lock(&shared.inflight).remove(&*request_id) {
-                if let Some(token) = &inflight.cancellation {
-                    token.cancel();
-                }
-                inflight.task.abort();
+            // Withdrawn requests get no answer at all; their handlers get the cancellation
+            // contract (token, grace, drop). Unknown or finished ids: nothing to do.
+            let withdrawn = lock(&shared.inflight).remove(&*request_id);
+            if let Some(inflight) = withdrawn {
+                inflight.withdraw();
             }
         }
         Ok(Incoming::KeepAlive) => {}
@@ -149,15 +148,17 @@ async fn finish(
     };
     let _ = shared.exit.send(Some(exit.clone()));
     lock(&shared.pending).clear();
-    // Handlers see their cancellation token fire before their tasks are dropped.
+    // Every handler still running is withdrawn: its token fires, it gets its grace, then it is
+    // dropped; none is answered.
+    let withdrawn: Vec<_> = lock(&shared.inflight)
+        .drain()
+        .map(|(_, group)| group)
+        .collect();
+    for inflight in withdrawn {
+        inflight.withdraw();
+    }
     for router in shared.routers.values() {
         router.cancel_all();
-    }
-    for (_, inflight) in lock(&shared.inflight).drain() {
-        if let Some(token) = &inflight.cancellation {
-            token.cancel();
-        }
-        inflight.task.abort();
     }
     let progress = *shared.progress.borrow();
     let cut_short =
