@@ -109,7 +109,10 @@ impl HookInput {
         self.str_field("session_id")
     }
 
-    /// Fires when the CLI withdraws the call.
+    /// Fires when the CLI withdraws the call (`control_cancel_request`) or the session ends.
+    /// No answer is sent then; the hook is still polled for up to
+    /// [`CANCEL_GRACE`](crate::mcp::CANCEL_GRACE) so a branch waiting on this token can clean
+    /// up, and is dropped after that (the contract is described there).
     pub fn cancellation_token(&self) -> &CancellationToken {
         &self.cancellation
     }

@@ -87,7 +87,9 @@ impl ToolContext {
     }
 
     /// The cancellation token of this call. It fires when the CLI cancels the call
-    /// (`notifications/cancelled`, typically on interrupt) or the session shuts down.
+    /// (`notifications/cancelled`, typically on interrupt) or the session shuts down; the call
+    /// is answered at once and the handler may run on for up to
+    /// [`CANCEL_GRACE`](crate::mcp::CANCEL_GRACE) to clean up, its result discarded.
     pub fn cancellation_token(&self) -> &CancellationToken {
         &self.cancellation
     }
