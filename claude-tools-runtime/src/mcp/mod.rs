@@ -8,7 +8,7 @@
 //! |---|---|
 //! | `initialize` | `protocolVersion` (the client's if supported, else [`LATEST_PROTOCOL_VERSION`]), `capabilities: {"tools": {"listChanged": false}}`, `serverInfo`, `instructions` when the server has them |
 //! | a notification (no `id`) | the placeholder `{"jsonrpc":"2.0","result":{}}` (the CLI awaits one) |
-//! | `notifications/cancelled {requestId}` | cancels that running `tools/call`, which then answers `-32800 "Request cancelled"`; the placeholder |
+//! | `notifications/cancelled {requestId}` | cancels that running `tools/call`, which then answers `-32800 "Request cancelled"` at once; the placeholder |
 //! | `tools/list` | `{"tools": [...]}` |
 //! | `tools/call` | the tool result; an unknown tool, bad arguments, a handler error or panic are `isError` results; no `params.name` is `-32602` |
 //! | `ping` | `{}` |

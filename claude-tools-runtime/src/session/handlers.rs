@@ -63,7 +63,7 @@ pub(super) fn serve(shared: &Arc<Shared>, request_id: Cow<'_, str>, body: Reques
     };
     // Callbacks get a token that `control_cancel_request` fires. An `mcp_message` needs none:
     // the CLI cancels tool calls with `notifications/cancelled`, and aborting the request's task
-    // drops the router's future, which cancels the call's own token.
+    // drops the router's future, which cancels the call's own token and starts its grace.
     let cancellation = match body {
         RequestBody::Mcp { .. } => None,
         RequestBody::Other { .. } => Some(CancellationToken::new()),
