@@ -165,8 +165,9 @@ async fn delete_everything(lab: State<Lab>, ctx: ToolContext) -> String {
 
 /// Wait until cancelled, or `secs` seconds.
 ///
-/// The runtime drops a cancelled handler's future right after firing its cancellation token, so
-/// what the handler sees is observed from a drop guard: whether its token had fired.
+/// A cancelled handler sees its token fire and returns (or is dropped after `CANCEL_GRACE` if it
+/// did not), and its result is discarded; what it saw is observed from a drop guard: whether its
+/// token had fired when it ended.
 #[tool(server = E2e)]
 async fn wait_for_cancel(lab: State<Lab>, ctx: ToolContext, secs: u64) -> String {
     let call = lab.begin("wait_for_cancel", json!({"secs": secs}), &ctx);
