@@ -264,12 +264,12 @@ pub const DEFAULT_RUN_END_CEILING: Duration = Duration::from_secs(600);
 /// |---|---|---|---|
 /// | `sdk-py`, `sdk-ts` | no | no | yes |
 /// | `sdk-cli` (default) | no | no | no |
-/// | `sdk-rust` | yes | yes | no |
+/// | `sdk-rust` | yes | yes | yes |
 ///
 /// ¹ in the `initialize` answer, `system/init.agents` and the agent list in the model's first
 /// user message. ² with a permission callback (the tool is only offered then). ³ a
-/// `system/informational` message and a stderr line; needs [`AGENT_SDK_VERSION`] set and an
-/// entrypoint other than `sdk-cli`.
+/// `system/informational` message and a stderr line, only while `CLAUDE_AGENT_SDK_VERSION` is
+/// set (as by default): without it no entrypoint got the warning.
 ///
 /// Otherwise `sdk-py`, `sdk-ts` and `sdk-cli` gave the model byte-identical requests (system
 /// blocks, tools, messages) and the host identical `initialize` answers and `system/init`,
