@@ -20,8 +20,10 @@ pub mod env {
     pub const N: &str = "CT_BENCH_N";
     /// Number of calls in flight in the concurrent phase.
     pub const K: &str = "CT_BENCH_K";
-    /// Number of calls in the concurrent phase (default: [`N`]).
+    /// Number of calls in the concurrent phase (default: [`N`]), per round.
     pub const CONC_N: &str = "CT_BENCH_CONC_N";
+    /// Number of rounds of the concurrent phase (default 1), each of [`CONC_N`] calls.
+    pub const CONC_ROUNDS: &str = "CT_BENCH_CONC_ROUNDS";
     /// Sample the host's RSS every this many sequential calls (0: only at the end).
     pub const RSS_EVERY: &str = "CT_BENCH_RSS_EVERY";
     /// Pin the fake CLI (the CLI side) to this CPU.

@@ -4,6 +4,9 @@
 //! ct-bench run      [--rounds R] [--n N] [--py-n N] [--k K] [--drivers a,b] [--placements same,split]
 //! ct-bench rss      [--n N] [--drivers a,b]          host RSS along N sequential calls
 //! ct-bench scale    [--sessions 1,10,50] [--n N]      concurrent sessions in one claude-tools host
+//! ct-bench soak     [--n N] [--rounds R] [--conc-n M] [--k K]
+//!                   one claude-tools session: N sequential calls (default 1,000,000), then R
+//!                   rounds (10) of M calls (10,000) with K in flight (100); RSS before and after
 //! ct-bench compile                                    100 #[tool] fns vs rmcp's #[tool_router]
 //! ct-bench all      (run, rss, scale, compile)
 //! ct-bench report   rewrite BENCHMARKS.md from the latest results
@@ -80,8 +83,14 @@ pub struct Args {
     pub placements: Vec<String>,
     /// Session counts of `scale`.
     pub sessions: Vec<usize>,
-    /// Calls of `rss` (`None`: 100,000).
-    pub rss_n: Option<u64>,
+    /// `--n` as given (`None`: each command's default; `rss`: 100,000).
+    pub n_given: Option<u64>,
+    /// `--rounds` as given (`None`: each command's default).
+    pub rounds_given: Option<usize>,
+    /// `--k` as given (`None`: each command's default).
+    pub k_given: Option<u64>,
+    /// Calls per round of the soak's concurrent phase (`None`: 10,000).
+    pub conc_n: Option<u64>,
 }
 
 impl Default for Args {
@@ -94,7 +103,10 @@ impl Default for Args {
             drivers: None,
             placements: vec!["same".into(), "split".into()],
             sessions: vec![1, 10, 50],
-            rss_n: None,
+            n_given: None,
+            rounds_given: None,
+            k_given: None,
+            conc_n: None,
         }
     }
 }
@@ -110,14 +122,21 @@ fn parse_args(raw: &[String]) -> Result<(String, Args), String> {
                 .map_err(|_| format!("{name}: {v} is not a number"))
         };
         match arg.as_str() {
-            "--rounds" => args.rounds = number("--rounds", value("--rounds")?)? as usize,
+            "--rounds" => {
+                args.rounds = number("--rounds", value("--rounds")?)? as usize;
+                args.rounds_given = Some(args.rounds);
+            }
             "--n" => {
                 let n = number("--n", value("--n")?)?;
                 args.n = n;
-                args.rss_n = Some(n);
+                args.n_given = Some(n);
             }
             "--py-n" => args.py_n = number("--py-n", value("--py-n")?)?,
-            "--k" => args.k = number("--k", value("--k")?)?,
+            "--k" => {
+                args.k = number("--k", value("--k")?)?;
+                args.k_given = Some(args.k);
+            }
+            "--conc-n" => args.conc_n = Some(number("--conc-n", value("--conc-n")?)?),
             "--drivers" => {
                 args.drivers = Some(value("--drivers")?.split(',').map(str::to_string).collect())
             }
@@ -150,8 +169,8 @@ fn parse_args(raw: &[String]) -> Result<(String, Args), String> {
     Ok((command.unwrap_or_else(|| "run".into()), args))
 }
 
-const USAGE: &str = "usage: ct-bench [run|rss|scale|compile|all|report] [--rounds R] [--n N] [--py-n N] [--k K] \
-[--drivers pingpong,floor,claude-tools,typescript,python] [--placements same,split] [--sessions 1,10,50]";
+const USAGE: &str = "usage: ct-bench [run|rss|scale|soak|compile|all|report] [--rounds R] [--n N] [--py-n N] [--k K] \
+[--conc-n M] [--drivers pingpong,floor,claude-tools,typescript,python] [--placements same,split] [--sessions 1,10,50]";
 
 fn main() -> ExitCode {
     let raw: Vec<String> = std::env::args().skip(1).collect();
@@ -177,6 +196,7 @@ fn main() -> ExitCode {
         "run" => runs::run_matrix(&paths, &args),
         "rss" => runs::run_rss(&paths, &args),
         "scale" => runs::run_scale(&paths, &args),
+        "soak" => runs::run_soak(&paths, &args),
         "compile" => compile::run_compile(&paths),
         "all" => runs::run_matrix(&paths, &args)
             .and_then(|()| runs::run_rss(&paths, &args))
@@ -226,5 +246,18 @@ mod tests {
         assert!(parse_args(&strings(&["--rounds"])).is_err());
         let (_, args) = parse_args(&strings(&["scale", "--sessions", "1,5"])).unwrap();
         assert_eq!(args.sessions, vec![1, 5]);
+        assert_eq!(
+            (args.n_given, args.rounds_given, args.k_given),
+            (None, None, None)
+        );
+        let (cmd, args) = parse_args(&strings(&[
+            "soak", "--n", "500", "--rounds", "2", "--conc-n", "50", "--k", "8",
+        ]))
+        .unwrap();
+        assert_eq!(cmd, "soak");
+        assert_eq!(
+            (args.n_given, args.rounds_given, args.conc_n, args.k_given),
+            (Some(500), Some(2), Some(50), Some(8))
+        );
     }
 }

@@ -7,7 +7,7 @@ use claude_tools_bench::stats::median;
 
 use crate::Paths;
 use crate::compile::CompileResult;
-use crate::runs::{self, Matrix, RssRun, Sample, ScaleRun};
+use crate::runs::{self, Matrix, RssRun, Sample, ScaleRun, SoakRun};
 
 /// The current UTC time, `YYYY-MM-DD HH:MM UTC`.
 pub fn now_utc() -> String {
@@ -413,6 +413,91 @@ pub fn scale_table(runs: &[ScaleRun]) -> String {
     out
 }
 
+/// The soak: one session, its phases, and the host's RSS before, along and after.
+pub fn soak_table(run: &SoakRun) -> String {
+    let mut out = String::new();
+    let mib = |kib: u64| Some(kib as f64 / 1024.0);
+    let _ = writeln!(
+        out,
+        "Date: {}. Machine: {}.\nRevision: {}.\nCommand: `bench/run soak --n {} --rounds {} --conc-n {} --k {}`.\n",
+        run.date, run.machine, run.revision, run.seq_calls, run.rounds, run.calls_per_round, run.k
+    );
+    let Some(stats) = run.stats.as_ref().filter(|_| run.error.is_none()) else {
+        let error = run.error.as_deref().unwrap_or("no statistics");
+        let _ = writeln!(out, "Failed: {}", error.lines().next().unwrap_or(""));
+        return out;
+    };
+    let _ = writeln!(
+        out,
+        "One claude-tools session (one process, one `query`, unpinned) serving the fake CLI: {} \
+         sequential calls, then {} rounds of {} calls with {} in flight. The fake CLI checks every \
+         answer (control `request_id`, JSON-RPC id, `isError`, the sum) and stops at the first \
+         wrong one.\n",
+        fmt(Some(run.seq_calls as f64), 0),
+        run.rounds,
+        fmt(Some(run.calls_per_round as f64), 0),
+        run.k
+    );
+    let _ = writeln!(
+        out,
+        "| phase | calls | in flight | calls/s | p50 µs | p99 µs | max µs | host VmRSS after, MiB |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(
+        out,
+        "| before the first call | | | | | | | {} |",
+        fmt(mib(stats.host_rss_start_kib), 1)
+    );
+    let seq_rss_after = stats.rss_samples.last().map(|(_, kib)| *kib);
+    let rows = std::iter::once(("sequential".to_string(), &stats.seq, seq_rss_after)).chain(
+        stats.conc_rounds.iter().enumerate().map(|(i, round)| {
+            (
+                format!("round {}", i + 1),
+                &round.phase,
+                Some(round.host_rss_kib),
+            )
+        }),
+    );
+    for (name, phase, rss) in rows {
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {} | {} | {} | {} | {} | {} |",
+            fmt(Some(phase.calls as f64), 0),
+            phase.in_flight,
+            fmt(Some(phase.calls_per_s), 0),
+            fmt(Some(phase.p50_ns as f64 / 1e3), 1),
+            fmt(Some(phase.p99_ns as f64 / 1e3), 1),
+            fmt(Some(phase.max_ns as f64 / 1e3), 0),
+            fmt(rss.and_then(mib), 1)
+        );
+    }
+    let calls = stats.seq.calls + stats.conc.calls;
+    let _ = writeln!(
+        out,
+        "\nAnswers checked: {}; wrong answers or errors: 0. Host VmRSS before the first call {} MiB, \
+         after the last {} MiB ({:+.2} MiB), peak (VmHWM) {} MiB. Wall time {} s.\n",
+        fmt(Some(calls as f64), 0),
+        fmt(mib(stats.host_rss_start_kib), 1),
+        fmt(mib(stats.host_rss_kib), 1),
+        (stats.host_rss_kib as f64 - stats.host_rss_start_kib as f64) / 1024.0,
+        fmt(mib(stats.host_peak_rss_kib), 1),
+        fmt(Some(run.wall_ms / 1e3), 1)
+    );
+    if !stats.rss_samples.is_empty() {
+        let along: Vec<String> = stats
+            .rss_samples
+            .iter()
+            .map(|(call, kib)| format!("{}: {}", fmt(Some(*call as f64), 0), fmt(mib(*kib), 1)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "Host VmRSS (MiB) along the sequential calls: {}.",
+            along.join(", ")
+        );
+    }
+    out
+}
+
 const HEADER: &str = "# Benchmarks
 
 Per-call overhead of in-process tools (issue 5): claude-tools against the official Python
@@ -450,9 +535,10 @@ pub fn write_benchmarks_md(paths: &Paths) -> Result<(), String> {
     let rss: Option<Vec<RssRun>> = runs::load(paths, "rss");
     let scale: Option<Vec<ScaleRun>> = runs::load(paths, "scale");
     let compile: Option<CompileResult> = runs::load(paths, "compile");
+    let soak: Option<SoakRun> = runs::load(paths, "soak");
     let _ = writeln!(
         out,
-        "\n## How to run\n\n```sh\nbench/run            # the matrix below: every driver, interleaved rounds, both placements\nbench/run all        # plus RSS over 100k calls, multi-session scale and macro compile cost\nbench/run run --rounds 3 --drivers floor,claude-tools --placements same   # a subset\n```\n"
+        "\n## How to run\n\n```sh\nbench/run            # the matrix below: every driver, interleaved rounds, both placements\nbench/run all        # plus RSS over 100k calls, multi-session scale and macro compile cost\nbench/run run --rounds 3 --drivers floor,claude-tools --placements same   # a subset\nbench/run soak       # on demand: one session through 1,000,000 calls, then 10 × 10,000 with 100 in flight\n```\n"
     );
     let _ = writeln!(
         out,
@@ -496,6 +582,10 @@ pub fn write_benchmarks_md(paths: &Paths) -> Result<(), String> {
             "\n## Sessions in one host\n\nCommand: `bench/run scale`.\n"
         );
         out.push_str(&scale_table(s));
+    }
+    if let Some(soak) = &soak {
+        let _ = writeln!(out, "\n## Soak: one session, many calls\n");
+        out.push_str(&soak_table(soak));
     }
     if let Some(c) = &compile {
         let _ = writeln!(

@@ -16,6 +16,8 @@ use crate::{Args, Paths};
 
 /// Longest a single driver run may take.
 const RUN_TIMEOUT: Duration = Duration::from_secs(600);
+/// Longest the soak may take (a million calls on a slow, busy machine).
+const SOAK_TIMEOUT: Duration = Duration::from_secs(3 * 3600);
 
 /// One way of hosting the `add` tool.
 #[derive(Debug, Clone)]
@@ -112,6 +114,10 @@ pub struct RunSpec<'a> {
     pub rss_every: u64,
     /// Extra arguments for the driver.
     pub extra_args: Vec<OsString>,
+    /// Rounds of the concurrent phase, each of `conc_n` calls.
+    pub conc_rounds: u64,
+    /// Longest the run may take.
+    pub timeout: Duration,
 }
 
 /// What one run gave.
@@ -158,6 +164,7 @@ pub fn run_once(paths: &Paths, spec: &RunSpec<'_>, sessions: usize) -> Result<Ru
         .args(&spec.extra_args)
         .env(env::N, spec.n.to_string())
         .env(env::CONC_N, spec.conc_n.to_string())
+        .env(env::CONC_ROUNDS, spec.conc_rounds.to_string())
         .env(env::K, spec.k.to_string())
         .env(env::RSS_EVERY, spec.rss_every.to_string())
         .env(env::STATS, &stats_path)
@@ -177,14 +184,14 @@ pub fn run_once(paths: &Paths, spec: &RunSpec<'_>, sessions: usize) -> Result<Ru
     std::thread::spawn(move || {
         let _ = tx.send(child.wait());
     });
-    let status = match rx.recv_timeout(RUN_TIMEOUT) {
+    let status = match rx.recv_timeout(spec.timeout) {
         Ok(status) => status.map_err(|e| format!("waiting: {e}"))?,
         Err(_) => {
             // SAFETY: kill(2) on the pid of the child we spawned and have not reaped.
             unsafe { libc::kill(pid as i32, libc::SIGKILL) };
             return Err(format!(
-                "{} timed out after {RUN_TIMEOUT:?}",
-                spec.driver.name
+                "{} timed out after {:?}",
+                spec.driver.name, spec.timeout
             ));
         }
     };
@@ -309,6 +316,8 @@ pub fn run_matrix(paths: &Paths, args: &Args) -> Result<(), String> {
                     k: args.k,
                     rss_every: 0,
                     extra_args: vec![],
+                    conc_rounds: 1,
+                    timeout: RUN_TIMEOUT,
                 };
                 eprint!(
                     "round {}/{} {placement:5} {:12} ",
@@ -386,7 +395,7 @@ pub struct RssRun {
 
 /// `ct-bench rss`: host RSS sampled every N/10 sequential calls.
 pub fn run_rss(paths: &Paths, args: &Args) -> Result<(), String> {
-    let n = args.rss_n.unwrap_or(100_000);
+    let n = args.n_given.unwrap_or(100_000);
     let wanted = args.drivers.clone().or_else(|| {
         Some(vec![
             "floor".into(),
@@ -409,6 +418,8 @@ pub fn run_rss(paths: &Paths, args: &Args) -> Result<(), String> {
             k: 1,
             rss_every: (n / 10).max(1),
             extra_args: vec![],
+            conc_rounds: 1,
+            timeout: RUN_TIMEOUT,
         };
         let run = match run_once(paths, &spec, 1) {
             Ok(mut outcome) => {
@@ -473,6 +484,8 @@ pub fn run_scale(paths: &Paths, args: &Args) -> Result<(), String> {
             k: 1,
             rss_every: 0,
             extra_args: vec!["--sessions".into(), sessions.to_string().into()],
+            conc_rounds: 1,
+            timeout: RUN_TIMEOUT,
         };
         let run = match run_once(paths, &spec, sessions) {
             Ok(outcome) => {
@@ -529,4 +542,138 @@ pub fn run_scale(paths: &Paths, args: &Args) -> Result<(), String> {
     save(paths, "scale", &runs)?;
     println!("{}", report::scale_table(&runs));
     Ok(())
+}
+
+/// The soak: one claude-tools session through many sequential calls, then rounds of calls with
+/// many in flight, every answer checked by the fake CLI.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SoakRun {
+    /// When it ran (UTC).
+    pub date: String,
+    /// The machine.
+    pub machine: String,
+    /// The repository's revision.
+    pub revision: String,
+    /// Sequential calls.
+    pub seq_calls: u64,
+    /// Rounds of the concurrent phase.
+    pub rounds: u64,
+    /// Calls per round.
+    pub calls_per_round: u64,
+    /// Calls in flight in the rounds.
+    pub k: u64,
+    /// What the fake CLI measured (`None` when the run failed).
+    pub stats: Option<RunStats>,
+    /// Whole process wall time, ms.
+    pub wall_ms: f64,
+    /// What went wrong, if anything.
+    pub error: Option<String>,
+}
+
+/// The soak's defaults: 1,000,000 sequential calls, then 10 rounds of 10,000 with 100 in flight.
+pub const SOAK_DEFAULTS: (u64, usize, u64, u64) = (1_000_000, 10, 10_000, 100);
+
+/// `ct-bench soak`: one claude-tools session (one process, one `query`) through `--n`
+/// sequential calls, then `--rounds` rounds of `--conc-n` calls with `--k` in flight. The fake
+/// CLI checks every answer and stops at the first wrong one, so a run that completes with every
+/// call counted had no error. Host RSS before the first call, every N/10 sequential calls, after
+/// each round, and its peak.
+pub fn run_soak(paths: &Paths, args: &Args) -> Result<(), String> {
+    let Some(driver) = drivers(paths, &Some(vec!["claude-tools".into()])).pop() else {
+        return Err("soak needs the claude-tools driver".into());
+    };
+    let (default_n, default_rounds, default_conc_n, default_k) = SOAK_DEFAULTS;
+    let n = args.n_given.unwrap_or(default_n);
+    let rounds = args.rounds_given.unwrap_or(default_rounds) as u64;
+    let conc_n = args.conc_n.unwrap_or(default_conc_n);
+    let k = args.k_given.unwrap_or(default_k);
+    eprint!("soak: {n} sequential calls, then {rounds} × {conc_n} with {k} in flight ... ");
+    let spec = RunSpec {
+        driver: &driver,
+        placement: None,
+        n,
+        conc_n,
+        k,
+        rss_every: (n / 10).max(1),
+        extra_args: vec![],
+        conc_rounds: rounds,
+        timeout: SOAK_TIMEOUT,
+    };
+    let mut run = SoakRun {
+        date: report::now_utc(),
+        machine: report::machine(),
+        revision: report::revision(paths),
+        seq_calls: n,
+        rounds,
+        calls_per_round: conc_n,
+        k,
+        stats: None,
+        wall_ms: 0.0,
+        error: None,
+    };
+    match run_once(paths, &spec, 1) {
+        Ok(mut outcome) => {
+            run.wall_ms = outcome.wall_ms;
+            let stats = outcome.stats.pop().unwrap_or_default();
+            run.error = soak_shortfall(&stats, n, rounds, conc_n);
+            run.stats = Some(stats);
+        }
+        Err(e) => run.error = Some(e),
+    }
+    eprintln!("{}", run.error.as_deref().unwrap_or("done"));
+    save(paths, "soak", &run)?;
+    println!("{}", report::soak_table(&run));
+    match &run.error {
+        Some(e) => Err(format!("soak failed: {e}")),
+        None => Ok(()),
+    }
+}
+
+/// Whether the statistics count every call the soak asked for (the fake CLI checked each one).
+fn soak_shortfall(stats: &RunStats, n: u64, rounds: u64, conc_n: u64) -> Option<String> {
+    let round_calls: Vec<u64> = stats.conc_rounds.iter().map(|r| r.phase.calls).collect();
+    let expected_rounds = vec![conc_n; rounds as usize];
+    (stats.seq.calls != n || round_calls != expected_rounds).then(|| {
+        format!(
+            "expected {n} sequential calls and rounds of {expected_rounds:?}, \
+             the fake CLI counted {} and {round_calls:?}",
+            stats.seq.calls
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use claude_tools_bench::stats::{ConcRound, Phase};
+
+    fn stats(seq: u64, rounds: &[u64]) -> RunStats {
+        let phase = |calls| Phase {
+            calls,
+            ..Phase::default()
+        };
+        RunStats {
+            seq: phase(seq),
+            conc_rounds: rounds
+                .iter()
+                .map(|&calls| ConcRound {
+                    phase: phase(calls),
+                    host_rss_kib: 1,
+                })
+                .collect(),
+            ..RunStats::default()
+        }
+    }
+
+    #[test]
+    fn a_soak_counts_every_call_it_asked_for() {
+        assert_eq!(soak_shortfall(&stats(100, &[10, 10]), 100, 2, 10), None);
+        assert_eq!(
+            soak_shortfall(&stats(99, &[10, 10]), 100, 2, 10).as_deref(),
+            Some(
+                "expected 100 sequential calls and rounds of [10, 10], the fake CLI counted 99 and [10, 10]"
+            )
+        );
+        assert!(soak_shortfall(&stats(100, &[10]), 100, 2, 10).is_some());
+    }
 }

@@ -85,8 +85,14 @@ pub struct RunStats {
     pub handshake_ns: u64,
     /// Sequential calls.
     pub seq: Phase,
-    /// Calls with K in flight.
+    /// Calls with K in flight (every round of the phase together).
     pub conc: Phase,
+    /// Each round of the concurrent phase (one unless `CT_BENCH_CONC_ROUNDS` asks for more).
+    #[serde(default)]
+    pub conc_rounds: Vec<ConcRound>,
+    /// Host's RSS (VmRSS), KiB, read after the handshake, before the first call.
+    #[serde(default)]
+    pub host_rss_start_kib: u64,
     /// Host's peak RSS (VmHWM), KiB, read at the end of the calls.
     pub host_peak_rss_kib: u64,
     /// Host's RSS (VmRSS), KiB, read at the end of the calls.
@@ -97,6 +103,15 @@ pub struct RunStats {
     pub calls_start_mono_ns: u64,
     /// Monotonic clock (ns) at the end of the last phase.
     pub calls_end_mono_ns: u64,
+}
+
+/// One round of the concurrent phase.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct ConcRound {
+    /// The round's calls.
+    pub phase: Phase,
+    /// Host's RSS (VmRSS), KiB, read at the end of the round.
+    pub host_rss_kib: u64,
 }
 
 /// Nearest-rank percentile of sorted data (`p` in 0..=100); 0 for no data.

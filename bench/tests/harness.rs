@@ -149,3 +149,74 @@ fn rss_and_scale_runs_write_their_tables() {
     assert_eq!(sessions, [1, 3], "{scale}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn soak_runs_one_session_through_every_phase_and_writes_its_section() {
+    let out = std::env::temp_dir().join(format!("ct-bench-harness-soak-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let output = Command::new(env!("CARGO_BIN_EXE_ct-bench"))
+        .args([
+            "soak", "--n", "300", "--rounds", "3", "--conc-n", "50", "--k", "8",
+        ])
+        .env(env::OUT, &out)
+        .output()
+        .expect("running ct-bench");
+    assert!(
+        output.status.success(),
+        "ct-bench soak failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
+    let soak: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("results/soak.json")).expect("soak.json"),
+    )
+    .expect("soak.json is JSON");
+    assert_eq!(soak["error"], Value::Null, "{soak}");
+    let stats = &soak["stats"];
+    assert_eq!(
+        (&stats["seq"]["calls"], &stats["seq"]["in_flight"]),
+        (&Value::from(300), &Value::from(1)),
+        "{soak}"
+    );
+    let rounds: Vec<(u64, u64)> = stats["conc_rounds"]
+        .as_array()
+        .expect("conc_rounds")
+        .iter()
+        .map(|r| {
+            assert!(r["host_rss_kib"].as_u64() > Some(0), "{r}");
+            (
+                r["phase"]["calls"].as_u64().unwrap_or(0),
+                r["phase"]["in_flight"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(rounds, [(50, 8), (50, 8), (50, 8)], "{soak}");
+    assert_eq!(stats["conc"]["calls"], 150, "{soak}");
+    let sampled: Vec<u64> = stats["rss_samples"]
+        .as_array()
+        .expect("rss_samples")
+        .iter()
+        .filter_map(|s| s[0].as_u64())
+        .collect();
+    assert_eq!(sampled, (1..=10).map(|i| i * 30).collect::<Vec<_>>());
+    for field in ["host_rss_start_kib", "host_rss_kib", "host_peak_rss_kib"] {
+        assert!(stats[field].as_u64() > Some(0), "{field}: {soak}");
+    }
+
+    let report = std::fs::read_to_string(out.join("BENCHMARKS.md")).expect("the report");
+    for expected in [
+        "## Soak: one session, many calls",
+        "Command: `bench/run soak --n 300 --rounds 3 --conc-n 50 --k 8`.",
+        "| before the first call |",
+        "| sequential | 300 | 1 |",
+        "| round 1 | 50 | 8 |",
+        "| round 3 | 50 | 8 |",
+        "Answers checked: 450; wrong answers or errors: 0.",
+    ] {
+        assert!(
+            report.contains(expected),
+            "{expected:?} missing from:\n{report}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -228,6 +228,9 @@ pub struct Options {
     pub(crate) control_timeout: Option<Duration>,
     pub(crate) run_end_ceiling: Option<Duration>,
     pub(crate) effort: Option<String>,
+    pub(crate) entrypoint: Option<String>,
+    pub(crate) agent_sdk_version: Option<String>,
+    pub(crate) client_app: Option<String>,
 }
 
 impl std::fmt::Debug for Options {
@@ -250,8 +253,41 @@ pub const DEFAULT_CONTROL_TIMEOUT: Duration = Duration::from_secs(60);
 /// The default longest wait, after a result, for a CLI that still says `running`.
 pub const DEFAULT_RUN_END_CEILING: Duration = Duration::from_secs(600);
 
-/// Our `CLAUDE_CODE_ENTRYPOINT` value (the official SDKs use `sdk-py` and `sdk-ts`).
-pub const ENTRYPOINT: &str = "sdk-rust";
+/// The default `CLAUDE_CODE_ENTRYPOINT`: `sdk-cli`, the value the CLI gives itself when it runs
+/// non-interactively with none set. Override it with [`Options::entrypoint`].
+///
+/// The CLI (2.1.330) treats a host as an SDK host only for `sdk-ts`, `sdk-py` and `sdk-cli`;
+/// any other value, such as an own `sdk-rust`, is treated like its own terminal. Observed with
+/// the real CLI and a scripted model, one tool call, with and without a permission callback:
+///
+/// | entrypoint | `claude-code-guide` agent¹ | AskUserQuestion "Preview feature" text² | malformed `--allowedTools` warning³ |
+/// |---|---|---|---|
+/// | `sdk-py`, `sdk-ts` | no | no | yes |
+/// | `sdk-cli` (default) | no | no | no |
+/// | `sdk-rust` | yes | yes | yes |
+///
+/// ¹ in the `initialize` answer, `system/init.agents` and the agent list in the model's first
+/// user message. ² with a permission callback (the tool is only offered then). ³ a
+/// `system/informational` message and a stderr line, only while `CLAUDE_AGENT_SDK_VERSION` is
+/// set (as by default): without it no entrypoint got the warning.
+///
+/// Otherwise `sdk-py`, `sdk-ts` and `sdk-cli` gave the model byte-identical requests (system
+/// blocks, tools, messages) and the host identical `initialize` answers and `system/init`,
+/// apart from the entrypoint itself in the User-Agent and the `cc_entrypoint=` billing system
+/// block. `sdk-cli` is the value of those three that does not claim to be another SDK.
+pub const ENTRYPOINT: &str = "sdk-cli";
+
+/// The default `CLAUDE_AGENT_SDK_VERSION`: this crate's version. The CLI puts it in the
+/// User-Agent as `agent-sdk/<version>` (an empty value leaves it out). Override it with
+/// [`Options::agent_sdk_version`].
+pub const AGENT_SDK_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The default `CLAUDE_AGENT_SDK_CLIENT_APP`: `claude-tools/<version>`. The CLI sends it in an
+/// `x-client-app` header and in the User-Agent as `client-app/<value>` (an empty value leaves
+/// both out), so the model's requests say
+/// `claude-cli/<cli version> (external, sdk-cli, agent-sdk/<version>, client-app/claude-tools/<version>)`.
+/// Override it with [`Options::client_app`], e.g. with your application's name.
+pub const CLIENT_APP: &str = concat!("claude-tools/", env!("CARGO_PKG_VERSION"));
 
 impl Options {
     /// Default options: an empty system prompt, no tools of ours, the CLI found on this machine.
@@ -345,15 +381,45 @@ impl Options {
         self
     }
 
-    /// An environment variable for the CLI (on top of the inherited environment).
+    /// An environment variable for the CLI (on top of the inherited environment). It wins over
+    /// the value this crate would set for the same variable ([`Options::entrypoint`],
+    /// [`Options::agent_sdk_version`], [`Options::client_app`],
+    /// `CLAUDE_CODE_SDK_READS_SESSION_STATE`).
     pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.env.push((key.into(), value.into()));
         self
     }
 
-    /// Removes an inherited environment variable from the CLI's environment.
+    /// Removes an inherited environment variable from the CLI's environment. Naming
+    /// `CLAUDE_CODE_ENTRYPOINT`, `CLAUDE_AGENT_SDK_VERSION` or `CLAUDE_AGENT_SDK_CLIENT_APP`
+    /// also keeps this crate from setting it.
     pub fn env_remove(mut self, key: impl Into<String>) -> Self {
         self.env_remove.push(key.into());
+        self
+    }
+
+    /// The `CLAUDE_CODE_ENTRYPOINT` the CLI runs with (default [`ENTRYPOINT`]). The CLI treats
+    /// only `sdk-ts`, `sdk-py` and `sdk-cli` as SDK hosts; see [`ENTRYPOINT`] for what changes.
+    /// A value set with [`Options::env`] wins over this one.
+    pub fn entrypoint(mut self, entrypoint: impl Into<String>) -> Self {
+        self.entrypoint = Some(entrypoint.into());
+        self
+    }
+
+    /// The `CLAUDE_AGENT_SDK_VERSION` the CLI runs with (default [`AGENT_SDK_VERSION`]), sent
+    /// in the User-Agent as `agent-sdk/<version>`; an empty value leaves it out. A value set
+    /// with [`Options::env`] wins over this one.
+    pub fn agent_sdk_version(mut self, version: impl Into<String>) -> Self {
+        self.agent_sdk_version = Some(version.into());
+        self
+    }
+
+    /// The `CLAUDE_AGENT_SDK_CLIENT_APP` the CLI runs with (default [`CLIENT_APP`]), sent as the
+    /// `x-client-app` header and in the User-Agent as `client-app/<app>`: name your
+    /// application here (e.g. `"ticket-bot/2.1"`); an empty value leaves it out. A value set
+    /// with [`Options::env`] wins over this one.
+    pub fn client_app(mut self, app: impl Into<String>) -> Self {
+        self.client_app = Some(app.into());
         self
     }
 
@@ -599,7 +665,7 @@ impl Options {
         args.push("--input-format".into());
         args.push("stream-json".into());
 
-        let mut env = vec![("CLAUDE_CODE_ENTRYPOINT".to_string(), ENTRYPOINT.to_string())];
+        let mut env = self.host_identity_env();
         env.extend(self.env.iter().cloned());
         let reads_state_set = self
             .env
@@ -618,6 +684,31 @@ impl Options {
             env_remove: self.env_remove.clone(),
             cwd: self.cwd.clone(),
         }
+    }
+
+    /// `CLAUDE_CODE_ENTRYPOINT`, `CLAUDE_AGENT_SDK_VERSION` and `CLAUDE_AGENT_SDK_CLIENT_APP`:
+    /// the defaults or their overrides, except any variable the user names in
+    /// [`Options::env`] (their value wins) or [`Options::env_remove`] (they want it gone).
+    fn host_identity_env(&self) -> Vec<(String, String)> {
+        let user_names = |name: &str| {
+            self.env.iter().any(|(k, _)| k == name) || self.env_remove.iter().any(|k| k == name)
+        };
+        [
+            ("CLAUDE_CODE_ENTRYPOINT", &self.entrypoint, ENTRYPOINT),
+            (
+                "CLAUDE_AGENT_SDK_VERSION",
+                &self.agent_sdk_version,
+                AGENT_SDK_VERSION,
+            ),
+            ("CLAUDE_AGENT_SDK_CLIENT_APP", &self.client_app, CLIENT_APP),
+        ]
+        .into_iter()
+        .filter(|(name, _, _)| !user_names(name))
+        .map(|(name, value, default)| {
+            let value = value.as_deref().unwrap_or(default);
+            (name.to_string(), value.to_string())
+        })
+        .collect()
     }
 
     /// `{"mcpServers": {...}}`: in-process servers as `{"type":"sdk","name":…}` (their key is
@@ -801,7 +892,15 @@ mod tests {
         assert_eq!(
             launch.env,
             [
-                ("CLAUDE_CODE_ENTRYPOINT".to_string(), "sdk-rust".to_string()),
+                ("CLAUDE_CODE_ENTRYPOINT".to_string(), "sdk-cli".to_string()),
+                (
+                    "CLAUDE_AGENT_SDK_VERSION".into(),
+                    env!("CARGO_PKG_VERSION").into()
+                ),
+                (
+                    "CLAUDE_AGENT_SDK_CLIENT_APP".into(),
+                    format!("claude-tools/{}", env!("CARGO_PKG_VERSION"))
+                ),
                 ("FOO".into(), "bar".into()),
                 ("CLAUDE_CODE_SDK_READS_SESSION_STATE".into(), "1".into()),
                 ("PWD".into(), "/work".into()),
@@ -846,6 +945,83 @@ mod tests {
                 .filter(|(k, _)| k == "CLAUDE_CODE_SDK_READS_SESSION_STATE")
                 .count(),
             1
+        );
+    }
+
+    /// The identity variables of the launch, in order.
+    fn identity(options: Options) -> Vec<(String, String)> {
+        let names = [
+            "CLAUDE_CODE_ENTRYPOINT",
+            "CLAUDE_AGENT_SDK_VERSION",
+            "CLAUDE_AGENT_SDK_CLIENT_APP",
+        ];
+        options
+            .launch_spec()
+            .env
+            .into_iter()
+            .filter(|(k, _)| names.contains(&k.as_str()))
+            .collect()
+    }
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn the_cli_sees_an_sdk_host_with_this_crates_version_and_name_by_default() {
+        let version = env!("CARGO_PKG_VERSION");
+        let app = format!("claude-tools/{version}");
+        assert_eq!(
+            identity(Options::new()),
+            pairs(&[
+                ("CLAUDE_CODE_ENTRYPOINT", "sdk-cli"),
+                ("CLAUDE_AGENT_SDK_VERSION", version),
+                ("CLAUDE_AGENT_SDK_CLIENT_APP", &app),
+            ])
+        );
+        assert_eq!((AGENT_SDK_VERSION, CLIENT_APP), (version, app.as_str()));
+    }
+
+    #[test]
+    fn each_identity_variable_can_be_overridden_and_the_users_env_wins() {
+        let overridden = Options::new()
+            .entrypoint("sdk-rust")
+            .agent_sdk_version("9.9.9")
+            .client_app("ticket-bot/2.1");
+        assert_eq!(
+            identity(overridden.clone()),
+            pairs(&[
+                ("CLAUDE_CODE_ENTRYPOINT", "sdk-rust"),
+                ("CLAUDE_AGENT_SDK_VERSION", "9.9.9"),
+                ("CLAUDE_AGENT_SDK_CLIENT_APP", "ticket-bot/2.1"),
+            ])
+        );
+        // `env` wins over the method and over the default, and each variable is set once.
+        let with_env = overridden
+            .env("CLAUDE_AGENT_SDK_CLIENT_APP", "from-env/1")
+            .env("CLAUDE_CODE_ENTRYPOINT", "sdk-py");
+        assert_eq!(
+            identity(with_env),
+            pairs(&[
+                ("CLAUDE_AGENT_SDK_VERSION", "9.9.9"),
+                ("CLAUDE_AGENT_SDK_CLIENT_APP", "from-env/1"),
+                ("CLAUDE_CODE_ENTRYPOINT", "sdk-py"),
+            ])
+        );
+        // `env_remove` keeps the variable out; only the CLI's own default remains.
+        let removed = Options::new()
+            .client_app("ticket-bot/2.1")
+            .env_remove("CLAUDE_AGENT_SDK_CLIENT_APP")
+            .env_remove("CLAUDE_AGENT_SDK_VERSION");
+        assert_eq!(
+            identity(removed.clone()),
+            pairs(&[("CLAUDE_CODE_ENTRYPOINT", "sdk-cli")])
+        );
+        assert_eq!(
+            removed.launch_spec().env_remove,
+            ["CLAUDE_AGENT_SDK_CLIENT_APP", "CLAUDE_AGENT_SDK_VERSION"]
         );
     }
 

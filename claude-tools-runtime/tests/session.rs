@@ -245,7 +245,7 @@ async fn startup_serves_mcp_before_initialize_is_answered_and_passes_the_flags()
     assert!(
         launch
             .env
-            .contains(&("CLAUDE_CODE_ENTRYPOINT".into(), "sdk-rust".into()))
+            .contains(&("CLAUDE_CODE_ENTRYPOINT".into(), "sdk-cli".into()))
     );
     assert!(
         launch

@@ -113,7 +113,7 @@ async fn a_one_shot_query_plays_the_observed_session() {
             .env
             .get("CLAUDE_CODE_ENTRYPOINT")
             .map(String::as_str),
-        Some("sdk-rust")
+        Some("sdk-cli")
     );
     assert_eq!(
         transcript

@@ -4,7 +4,7 @@
 //! `initialize`, where the TypeScript SDK announces it); answers the host's `initialize`; runs the
 //! MCP handshake over `mcp_message` (initialize → `notifications/initialized` → `tools/list`); on the
 //! user message runs N sequential `tools/call` round trips of `add(a, b)` and N more with K in
-//! flight, checking every answer (control `request_id`, JSON-RPC id, `isError`, the sum); writes
+//! flight (or `$CT_BENCH_CONC_ROUNDS` rounds of `$CT_BENCH_CONC_N`), checking every answer (control `request_id`, JSON-RPC id, `isError`, the sum); writes
 //! [`RunStats`] as JSON to `$CT_BENCH_STATS`; emits a `result` and `session_state_changed: idle`;
 //! and exits at stdin EOF. Anything unexpected ends it with exit code 2 and a message on stderr.
 
@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use claude_tools_bench::env;
 use claude_tools_bench::procfs::{self, cpu_ns, mono_ns, rss_kib};
-use claude_tools_bench::stats::{Phase, RunStats};
+use claude_tools_bench::stats::{ConcRound, Phase, RunStats};
 use claude_tools_bench::wire::{self, ControlResponse, Envelope};
 
 fn fail(message: impl std::fmt::Display) -> ! {
@@ -294,6 +294,46 @@ fn check_call(io: &Io, response: &ControlResponse<'_>, first: u64, end: u64) -> 
     index
 }
 
+/// Makes calls `first..first + count` with up to `k` in flight, checking every answer; returns
+/// their latencies (ns, in answer order) and the round's wall time (ns).
+fn concurrent_round(
+    io: &mut Io,
+    line: &mut Vec<u8>,
+    first: u64,
+    count: u64,
+    k: u64,
+) -> (Vec<u64>, u64) {
+    let end = first + count;
+    let mut sent_at: Vec<Option<Instant>> = vec![None; count as usize];
+    let mut latencies: Vec<u64> = Vec::with_capacity(count as usize);
+    let round_start = Instant::now();
+    let mut next = first;
+    while next < end && next - first < k {
+        let (a, b) = call_args(next);
+        sent_at[(next - first) as usize] = Some(Instant::now());
+        io.push_call(next, a, b);
+        next += 1;
+    }
+    io.flush();
+    while (latencies.len() as u64) < count {
+        let index = io.next_response(line, "a tools/call answer", |io, response| {
+            check_call(io, &response, first, end)
+        });
+        let sent = sent_at[(index - first) as usize]
+            .take()
+            .unwrap_or_else(|| fail(format!("call {index} answered twice")));
+        latencies.push(sent.elapsed().as_nanos() as u64);
+        if next < end {
+            let (a, b) = call_args(next);
+            sent_at[(next - first) as usize] = Some(Instant::now());
+            io.push_call(next, a, b);
+            io.flush();
+            next += 1;
+        }
+    }
+    (latencies, round_start.elapsed().as_nanos() as u64)
+}
+
 fn main() {
     let started = Instant::now();
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -305,6 +345,7 @@ fn main() {
     let n = env_u64(env::N, 10_000);
     let k = env_u64(env::K, 32).max(1);
     let conc_n = env_u64(env::CONC_N, n);
+    let conc_rounds = env_u64(env::CONC_ROUNDS, 1);
     let rss_every = env_u64(env::RSS_EVERY, 0);
     let stats_path = std::env::var(env::STATS).ok();
     let host_pid = std::os::unix::process::parent_id();
@@ -458,6 +499,7 @@ fn main() {
         server: server.clone(),
         init_wait_ns: (init_read - started).as_nanos() as u64,
         handshake_ns: (handshake_done - init_read).as_nanos() as u64,
+        host_rss_start_kib: rss_kib(host_pid).map_or(0, |(rss, _)| rss),
         calls_start_mono_ns: mono_ns(),
         ..RunStats::default()
     };
@@ -493,41 +535,29 @@ fn main() {
     stats.seq.host_cpu_ns = host_cpu1.saturating_sub(host_cpu0);
     stats.seq.cli_cpu_ns = cli_cpu1.saturating_sub(cli_cpu0);
 
-    // 6. conc_n calls, K in flight.
-    let first = n;
-    let end = n + conc_n;
-    let mut sent_at: Vec<Option<Instant>> = vec![None; conc_n as usize];
-    let mut conc_latencies: Vec<u64> = Vec::with_capacity(conc_n as usize);
-    let phase_start = Instant::now();
-    let mut next = first;
-    while next < end && next - first < k {
-        let (a, b) = call_args(next);
-        sent_at[(next - first) as usize] = Some(Instant::now());
-        io.push_call(next, a, b);
-        next += 1;
-    }
-    io.flush();
-    while (conc_latencies.len() as u64) < conc_n {
-        let index = io.next_response(&mut line, "a tools/call answer", |io, response| {
-            check_call(io, &response, first, end)
+    // 6. conc_rounds rounds of conc_n calls, K in flight; indices go on from round to round.
+    let mut conc_latencies: Vec<u64> = Vec::with_capacity((conc_n * conc_rounds) as usize);
+    let mut conc_wall = 0u64;
+    let mut first = n;
+    for _ in 0..conc_rounds {
+        let host_cpu_start = cpu_ns(host_pid).unwrap_or(0);
+        let cli_cpu_start = cpu_ns(my_pid).unwrap_or(0);
+        let (mut latencies, wall) = concurrent_round(&mut io, &mut line, first, conc_n, k);
+        conc_latencies.extend_from_slice(&latencies);
+        conc_wall += wall;
+        let mut phase = Phase::from_latencies(&mut latencies, k, wall);
+        phase.host_cpu_ns = cpu_ns(host_pid).unwrap_or(0).saturating_sub(host_cpu_start);
+        phase.cli_cpu_ns = cpu_ns(my_pid).unwrap_or(0).saturating_sub(cli_cpu_start);
+        let host_rss_kib = rss_kib(host_pid).map_or(0, |(rss, _)| rss);
+        stats.conc_rounds.push(ConcRound {
+            phase,
+            host_rss_kib,
         });
-        let slot = &mut sent_at[(index - first) as usize];
-        let sent = slot
-            .take()
-            .unwrap_or_else(|| fail(format!("call {index} answered twice")));
-        conc_latencies.push(sent.elapsed().as_nanos() as u64);
-        if next < end {
-            let (a, b) = call_args(next);
-            sent_at[(next - first) as usize] = Some(Instant::now());
-            io.push_call(next, a, b);
-            io.flush();
-            next += 1;
-        }
+        first += conc_n;
     }
-    let wall = phase_start.elapsed().as_nanos() as u64;
     let host_cpu2 = cpu_ns(host_pid).unwrap_or(0);
     let cli_cpu2 = cpu_ns(my_pid).unwrap_or(0);
-    stats.conc = Phase::from_latencies(&mut conc_latencies, k, wall);
+    stats.conc = Phase::from_latencies(&mut conc_latencies, k, conc_wall);
     stats.conc.host_cpu_ns = host_cpu2.saturating_sub(host_cpu1);
     stats.conc.cli_cpu_ns = cli_cpu2.saturating_sub(cli_cpu1);
     stats.calls_end_mono_ns = mono_ns();

@@ -6,6 +6,7 @@
 //! Without the CLI the tests skip with a banner, unless `CI` is set, where they fail.
 
 mod harness;
+mod sdk_host;
 mod tools;
 
 use std::time::Duration;
