@@ -15,6 +15,10 @@ use crate::json_str::JsonStr;
 use crate::mcp::{McpMessage, Reply};
 use serde_json::{Map, Value, json};
 
+mod recover;
+
+pub(crate) use recover::{Fault, Found, scan, write_answer};
+
 /// One line from the CLI's stdout, classified.
 #[derive(Debug)]
 pub(crate) enum Incoming<'a> {
@@ -134,11 +138,35 @@ impl<'a> Incoming<'a> {
             })) if &*kind == "keep_alive" => Ok(Incoming::KeepAlive),
             // Everything else — messages, answers, other requests, and frames whose fields have
             // unexpected types — is parsed whole.
-            _ => {
-                let value: Value = serde_json::from_slice(line).map_err(ParseError::Json)?;
-                Self::classify(value).map_err(ParseError::Protocol)
-            }
+            _ => Self::parse_whole(line),
         }
+    }
+
+    /// Parses a line into a `Value`, then classifies it. A line serde_json refuses is tried
+    /// once more with its lone surrogate escapes repaired (what JavaScript writes for a string
+    /// cut mid-pair); a line that still fails is scanned for what its answer needs.
+    fn parse_whole(line: &[u8]) -> Result<Incoming<'static>, ParseError> {
+        let value = match serde_json::from_slice::<Value>(line) {
+            Ok(value) => value,
+            Err(error) => match recover::replace_lone_surrogates(line)
+                .and_then(|fixed| serde_json::from_slice::<Value>(&fixed).ok())
+            {
+                Some(value) => {
+                    tracing::debug!("read a line with lone surrogate escapes as U+FFFD");
+                    value
+                }
+                None => {
+                    return Err(ParseError {
+                        problem: Problem::Json(error),
+                        found: scan(line),
+                    });
+                }
+            },
+        };
+        Self::classify(value).map_err(|problem| ParseError {
+            problem: Problem::Protocol(problem),
+            found: scan(line),
+        })
     }
 
     /// Classifies a line already parsed into a `Value` (everything but the hot-path frames).
@@ -153,11 +181,11 @@ impl<'a> Incoming<'a> {
         match kind {
             "control_request" => {
                 let request_id = take_string(&mut frame, "request_id")
-                    .ok_or("control_request without a string request_id")?;
+                    .ok_or("the control_request's request_id is not a string")?;
                 let Some(Value::Object(mut fields)) = frame.remove("request") else {
-                    return Err(format!(
-                        "control_request {request_id} without a request object"
-                    ));
+                    return Err(
+                        "the control_request's `request` is missing or not an object".into(),
+                    );
                 };
                 let subtype = fields
                     .get("subtype")
@@ -186,7 +214,7 @@ impl<'a> Incoming<'a> {
             }
             "control_cancel_request" => {
                 let request_id = take_string(&mut frame, "request_id")
-                    .ok_or("control_cancel_request without a string request_id")?;
+                    .ok_or("a control_cancel_request's request_id is not a string")?;
                 Ok(Incoming::Cancel {
                     request_id: request_id.into(),
                 })
@@ -221,13 +249,31 @@ impl<'a> Incoming<'a> {
     }
 }
 
-/// Why a line could not be classified.
+/// Why a line could not be classified, and what could still be read from it.
 #[derive(Debug)]
-pub(crate) enum ParseError {
+pub(crate) struct ParseError {
+    pub(crate) problem: Problem,
+    /// What its answer needs, as far as the line shows it.
+    pub(crate) found: Found,
+}
+
+/// What was wrong with a line.
+#[derive(Debug)]
+pub(crate) enum Problem {
     /// Not valid JSON.
     Json(serde_json::Error),
     /// Valid JSON, broken frame.
     Protocol(String),
+}
+
+impl Problem {
+    /// The problem as a [`Fault`], to describe in an answer.
+    pub(crate) fn fault(&self) -> Fault<'_> {
+        match self {
+            Problem::Json(error) => Fault::Json(error),
+            Problem::Protocol(problem) => Fault::Protocol(problem),
+        }
+    }
 }
 
 fn take_string(map: &mut Map<String, Value>, key: &str) -> Option<String> {
@@ -262,6 +308,19 @@ const ERROR_HEAD: &[u8] =
 fn answer_line(out: &mut Vec<u8>, head: &[u8], request_id: &str, rest: impl FnOnce(&mut Vec<u8>)) {
     out.extend_from_slice(head);
     write_json(out, request_id);
+    rest(out);
+    out.push(b'\n');
+}
+
+/// [`answer_line`] with the request id already JSON (a string or a number as it came).
+fn answer_line_raw(
+    out: &mut Vec<u8>,
+    head: &[u8],
+    request_id: &str,
+    rest: impl FnOnce(&mut Vec<u8>),
+) {
+    out.extend_from_slice(head);
+    out.extend_from_slice(request_id.as_bytes());
     rest(out);
     out.push(b'\n');
 }
@@ -442,15 +501,24 @@ mod tests {
         ));
         assert!(matches!(
             parse(json!({"type": "control_request", "request": {}})),
-            Err(ParseError::Protocol(_))
+            Err(ParseError {
+                problem: Problem::Protocol(_),
+                ..
+            })
         ));
         assert!(matches!(
             parse(json!({"type": "control_request", "request_id": "r3", "request": 7})),
-            Err(ParseError::Protocol(_))
+            Err(ParseError {
+                problem: Problem::Protocol(_),
+                ..
+            })
         ));
         assert!(matches!(
             Incoming::parse(b"{\"type\": broken"),
-            Err(ParseError::Json(_))
+            Err(ParseError {
+                problem: Problem::Json(_),
+                ..
+            })
         ));
     }
 
