@@ -522,6 +522,67 @@ mod tests {
         ));
     }
 
+    #[test]
+    fn lone_surrogates_are_read_as_replacement_characters() {
+        let line = br#"{"type":"control_request","request_id":"r1","request":{"subtype":"mcp_message","server_name":"calc","message":{"method":"tools/call","params":{"name":"echo","arguments":{"text":"a\ud800b\udc00c\ud83d\ude00"}},"jsonrpc":"2.0","id":4}}}"#;
+        let Ok(Incoming::Request {
+            request_id,
+            body: RequestBody::Mcp { server, message },
+        }) = Incoming::parse(line)
+        else {
+            panic!("read");
+        };
+        assert_eq!((&*request_id, &*server), ("r1", "calc"));
+        assert_eq!(
+            message,
+            McpMessage::Other(json!({"method": "tools/call", "jsonrpc": "2.0", "id": 4,
+                "params": {"name": "echo", "arguments": {"text": "a\u{fffd}b\u{fffd}c\u{1f600}"}}}))
+        );
+        let message = br#"{"type":"assistant","text":"\udc00"}"#;
+        assert!(
+            matches!(Incoming::parse(message), Ok(Incoming::Message(v)) if v["text"] == "\u{fffd}")
+        );
+    }
+
+    #[test]
+    fn a_failed_line_carries_what_its_answer_needs() {
+        let Err(ParseError {
+            problem: Problem::Protocol(problem),
+            found,
+        }) = Incoming::parse(
+            br#"{"type":"control_request","request_id":7,"request":{"subtype":"can_use_tool"}}"#,
+        )
+        else {
+            panic!("a numeric request_id is refused");
+        };
+        assert_eq!(problem, "the control_request's request_id is not a string");
+        assert_eq!(
+            found.request(),
+            Some(crate::error::RequestRef::new(
+                "7",
+                Some("can_use_tool".into())
+            ))
+        );
+        let Err(ParseError {
+            problem: Problem::Json(error),
+            found,
+        }) = Incoming::parse(br#"{"type":"control_request","request_id":"r2","request":{"subtype":"mcp_message","message":{"method":"tools/call","params":{"name":"add","arguments":{"a":1e400}},"jsonrpc":"2.0","id":9}}}"#)
+        else {
+            panic!("an out-of-range number is refused");
+        };
+        assert!(
+            error.to_string().starts_with("number out of range"),
+            "{error}"
+        );
+        assert_eq!(
+            (
+                found.rpc_id.map(|id| id.json().to_string()),
+                found.tool.as_deref()
+            ),
+            (Some("9".to_string()), Some("add"))
+        );
+    }
+
     /// A line appended to an empty buffer.
     fn written(write: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
         let mut out = Vec::new();

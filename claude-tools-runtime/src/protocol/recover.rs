@@ -46,7 +46,9 @@ impl RawId {
     /// The id for people: a string's text, a number's digits.
     pub(crate) fn text(&self) -> String {
         if self.0.starts_with('"') {
-            serde_json::from_str::<String>(&self.0)
+            let quoted = self.0.as_bytes();
+            let repaired = replace_lone_surrogates(quoted);
+            serde_json::from_slice::<String>(repaired.as_deref().unwrap_or(quoted))
                 .unwrap_or_else(|_| self.0[1..self.0.len() - 1].to_string())
         } else {
             self.0.clone()
@@ -481,4 +483,222 @@ fn hex_escape(line: &[u8], at: usize) -> Option<u16> {
     }
     let digits = std::str::from_utf8(&escape[2..]).ok()?;
     u16::from_str_radix(digits, 16).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(text: &str) -> Option<RawId> {
+        Some(RawId(text.to_string()))
+    }
+
+    #[test]
+    fn scans_the_fields_an_answer_needs_in_any_order_past_anything() {
+        let line = br#"{"junk":[{"a":"\q\"}"},1e400,[[[[[["deep"]]]]]],nul],"request_id":"r\"1","type":"control_request","request":{"x":{"subtype":"no"},"message":{"params":{"arguments":{"n":1e999,"s":"\ud800"},"name":"add"},"method":"tools/call","jsonrpc":"2.0","id":7},"server_name":"calc","subtype":"mcp_message"}}"#;
+        assert_eq!(
+            scan(line),
+            Found {
+                kind: Some("control_request".into()),
+                request_id: raw(r#""r\"1""#),
+                subtype: Some("mcp_message".into()),
+                server_name: Some("calc".into()),
+                rpc_id: raw("7"),
+                method: Some("tools/call".into()),
+                tool: Some("add".into()),
+            }
+        );
+        assert_eq!(
+            scan(line).request(),
+            Some(RequestRef::new("r\"1", Some("mcp_message".into())))
+        );
+    }
+
+    #[test]
+    fn depth_costs_the_scanner_nothing() {
+        let deep = "[".repeat(1_000_000);
+        let line = format!(r#"{{"type":"control_request","a":{deep}"#);
+        assert_eq!(
+            scan(line.as_bytes()).kind.as_deref(),
+            Some("control_request")
+        );
+        let line = format!(
+            r#"{{"a":{deep}{close},"request_id":5}}"#,
+            close = "]".repeat(1_000_000)
+        );
+        assert_eq!(scan(line.as_bytes()).request_id, raw("5"));
+    }
+
+    #[test]
+    fn a_cut_or_broken_line_gives_what_precedes_the_cut() {
+        let line = br#"{"type":"control_request","request_id":"r9","request":{"subtype":"mcp_mes"#;
+        let found = scan(line);
+        assert_eq!(
+            (found.kind.as_deref(), found.request_id, found.subtype),
+            (Some("control_request"), raw(r#""r9""#), None)
+        );
+        for garbage in [
+            &b""[..],
+            b"garbage",
+            b"[1]",
+            b"{",
+            b"{\"type\"",
+            b"{\"type\":}",
+            b"{7}",
+        ] {
+            assert_eq!(scan(garbage), Found::default(), "{garbage:?}");
+        }
+        // Ids that are neither strings nor numbers, or not JSON as written, are not echoed.
+        for id in ["null", "{\"a\":1}", "\"bad\\x\"", "-", "1e"] {
+            let line = format!(r#"{{"type":"control_request","request_id":{id}}}"#);
+            assert_eq!(scan(line.as_bytes()).request_id, None, "{id}");
+        }
+        for id in ["-12", "1e400", "0.5", "\"\\ud800x\"", "\"é\""] {
+            let line = format!(r#"{{"type":"control_request","request_id":{id}}}"#);
+            assert_eq!(scan(line.as_bytes()).request_id, raw(id), "{id}");
+        }
+        assert_eq!(RawId("\"\\ud800x\"".into()).text(), "\u{fffd}x");
+        assert_eq!(RawId("\"a\\\"b\"".into()).text(), "a\"b");
+        assert_eq!(RawId("1e400".into()).text(), "1e400");
+    }
+
+    #[test]
+    fn only_lone_surrogates_are_replaced() {
+        let fix = |text: &str| {
+            replace_lone_surrogates(text.as_bytes()).map(|fixed| String::from_utf8(fixed).unwrap())
+        };
+        assert_eq!(
+            fix(r#"{"a":"\ud800"}"#).as_deref(),
+            Some(r#"{"a":"\ufffd"}"#)
+        );
+        assert_eq!(
+            fix(r#""\uDC00x\uD83D""#).as_deref(),
+            Some(r#""\ufffdx\ufffd""#)
+        );
+        assert_eq!(
+            fix(r#""\ud800\u0041""#).as_deref(),
+            Some(r#""\ufffd\u0041""#)
+        );
+        assert_eq!(
+            fix(r#""\ud800\ud800\udc00""#).as_deref(),
+            Some(r#""\ufffd\ud800\udc00""#)
+        );
+        // A pair, an escaped backslash before `ud800`, other escapes, a cut escape: unchanged.
+        for kept in [
+            r#""\ud83d\ude00""#,
+            r#""\\ud800""#,
+            r#""\n\"\u0041""#,
+            r#""\ud8"#,
+            "\\",
+        ] {
+            assert_eq!(fix(kept), None, "{kept}");
+        }
+    }
+
+    fn answer(found: &Found, fault: Fault<'_>) -> Option<String> {
+        let mut out = Vec::new();
+        write_answer(&mut out, found, fault).then(|| String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn answers_in_json_rpc_when_it_can_else_with_a_control_error() {
+        let mcp = |id: Option<&str>, method: Option<&str>| Found {
+            kind: Some("control_request".into()),
+            request_id: raw(r#""r1""#),
+            subtype: Some("mcp_message".into()),
+            server_name: Some("calc".into()),
+            rpc_id: id.and_then(raw),
+            method: method.map(String::from),
+            tool: Some("add".into()),
+        };
+        let too_long = Fault::TooLong {
+            size: 2000,
+            limit: 1024,
+        };
+        let limit_text = "it is 2000 bytes long, over the host's limit of 1024 bytes for one line (Options::max_line_size)";
+        assert_eq!(
+            answer(&mcp(Some("3"), Some("tools/call")), too_long).unwrap(),
+            format!(
+                concat!(
+                    r#"{{"type":"control_response","response":{{"subtype":"success","request_id":"r1","response":{{"mcp_response":"#,
+                    r#"{{"jsonrpc":"2.0","id":3,"result":{{"content":[{{"type":"text","text":"The host could not read this tool call to `add`: {}"}}],"isError":true}}}}}}}}}}"#,
+                    "\n"
+                ),
+                limit_text
+            )
+        );
+        assert_eq!(
+            answer(&mcp(Some(r#""x""#), Some("tools/list")), too_long).unwrap(),
+            format!(
+                concat!(
+                    r#"{{"type":"control_response","response":{{"subtype":"success","request_id":"r1","response":{{"mcp_response":"#,
+                    r#"{{"jsonrpc":"2.0","id":"x","error":{{"code":-32700,"message":"The host could not read this request `tools/list`: {}"}}}}}}}}}}"#,
+                    "\n"
+                ),
+                limit_text
+            )
+        );
+        assert_eq!(
+            answer(&mcp(None, Some("notifications/cancelled")), too_long).unwrap(),
+            concat!(
+                r#"{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{"mcp_response":"#,
+                r#"{"jsonrpc":"2.0","result":{}}}}}"#,
+                "\n"
+            )
+        );
+        assert_eq!(
+            answer(&mcp(None, Some("tools/call")), Fault::Protocol("broken")).unwrap(),
+            concat!(
+                r#"{"type":"control_response","response":{"subtype":"error","request_id":"r1","#,
+                r#""error":"The host could not read this `mcp_message` request: broken"}}"#,
+                "\n"
+            )
+        );
+        let numeric = Found {
+            kind: Some("control_request".into()),
+            request_id: raw("7"),
+            ..Found::default()
+        };
+        assert_eq!(
+            answer(&numeric, Fault::Protocol("bad")).unwrap(),
+            concat!(
+                r#"{"type":"control_response","response":{"subtype":"error","request_id":7,"#,
+                r#""error":"The host could not read this control request: bad"}}"#,
+                "\n"
+            )
+        );
+        // Nothing to answer: no id, or not a request.
+        let no_id = Found {
+            request_id: None,
+            ..numeric.clone()
+        };
+        let message = Found {
+            kind: Some("assistant".into()),
+            ..numeric
+        };
+        assert_eq!(answer(&no_id, Fault::Protocol("bad")), None);
+        assert_eq!(answer(&message, Fault::Protocol("bad")), None);
+    }
+
+    #[test]
+    fn json_faults_say_what_to_do() {
+        let fault = |text: &str| {
+            let error = serde_json::from_str::<Value>(text).unwrap_err();
+            Fault::Json(&error).describe()
+        };
+        assert_eq!(
+            fault("[1e400]"),
+            "a number in it is out of range (number out of range at line 1 column 6): JSON \
+             numbers must fit a 64-bit float (at most about 1.8e308); send such a value as a string"
+        );
+        assert_eq!(
+            fault(&"[".repeat(200)),
+            "it is nested too deeply (recursion limit exceeded at line 1 column 128): the host \
+             reads at most 128 levels of JSON, about 120 inside a tool's arguments; send flatter data"
+        );
+        assert_eq!(
+            fault("{\"a\""),
+            "it is not valid JSON (EOF while parsing an object at line 1 column 4)"
+        );
+    }
 }

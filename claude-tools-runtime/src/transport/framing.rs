@@ -517,6 +517,100 @@ mod tests {
         assert_eq!(reader.next_line().await.unwrap(), Some(&b"small"[..]));
         assert_eq!(reader.next_line().await.unwrap(), None);
         assert_eq!(reader.max_line_size(), DEFAULT_MAX_LINE_SIZE);
+        // The default takes a 20 MiB tool call.
+        const { assert!(DEFAULT_MAX_LINE_SIZE > 20 * 1024 * 1024) };
+    }
+
+    /// The next outcome as the oversized line's size and kept prefix, or the line.
+    async fn next<R: AsyncRead + Unpin>(
+        reader: &mut LineReader<R>,
+    ) -> Result<Option<String>, (usize, usize, Vec<u8>)> {
+        match reader.next_line().await {
+            Ok(line) => Ok(line.map(|l| String::from_utf8(l.to_vec()).unwrap())),
+            Err(Error::LineTooLong {
+                limit,
+                size,
+                request: None,
+            }) => Err((limit, size, reader.dropped_prefix().to_vec())),
+            Err(other) => panic!("unexpected error {other}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn an_oversized_line_reports_its_size_and_keeps_its_start() {
+        let head = "{\"type\":\"control_request\",\"request_id\":\"r1\",";
+        let big = format!("{head}{}", "x".repeat(300_000));
+        let input = format!("{big}\r\n{}\nok\n{big}", "y".repeat(2000));
+        for sizes in [vec![usize::MAX], vec![7], vec![4096]] {
+            let mut reader =
+                LineReader::with_max_line_size(Chunked::new(input.as_bytes(), &sizes), 1000);
+            let Err((1000, size, prefix)) = next(&mut reader).await else {
+                panic!("the first line is refused");
+            };
+            // The size leaves out the CRLF; the prefix is the line's start, at most the cap
+            // and a read past it, never past DROPPED_PREFIX.
+            assert_eq!(size, big.len(), "read sizes {sizes:?}");
+            assert!(prefix.starts_with(head.as_bytes()) && big.as_bytes().starts_with(&prefix));
+            assert!(prefix.len() <= DROPPED_PREFIX);
+            // A line over the cap (its newline already buffered when read whole).
+            let Err((1000, 2000, prefix)) = next(&mut reader).await else {
+                panic!("the second line is refused");
+            };
+            assert!(
+                (1000..=2000).contains(&prefix.len()) && prefix.iter().all(|&b| b == b'y'),
+                "read sizes {sizes:?}"
+            );
+            assert_eq!(next(&mut reader).await, Ok(Some("ok".into())));
+            // Cut by the end of input.
+            let Err((1000, size, _)) = next(&mut reader).await else {
+                panic!("the last line is refused");
+            };
+            assert_eq!(size, big.len(), "read sizes {sizes:?}");
+            assert_eq!(next(&mut reader).await, Ok(None));
+        }
+    }
+
+    #[tokio::test]
+    async fn the_prefix_is_bounded_and_the_buffer_given_back() {
+        let big = "z".repeat(5 * 1024 * 1024);
+        let input = format!("{big}\nsmall\n{big}\nsmall\n");
+        let mut reader =
+            LineReader::with_max_line_size(Chunked::new(input.as_bytes(), &[65_536]), 1_000_000);
+        let Err((1_000_000, size, prefix)) = next(&mut reader).await else {
+            panic!("refused");
+        };
+        assert_eq!((size, prefix.len()), (big.len(), DROPPED_PREFIX));
+        assert_eq!(next(&mut reader).await, Ok(Some("small".into())));
+        // Under a cap of usize::MAX the big line is read whole, then its buffer given back.
+        let mut reader =
+            LineReader::with_max_line_size(Chunked::new(input.as_bytes(), &[65_536]), usize::MAX);
+        assert_eq!(reader.max_line_size(), usize::MAX);
+        assert_eq!(
+            next(&mut reader).await.unwrap().map(|l| l.len()),
+            Some(big.len())
+        );
+        assert_eq!(next(&mut reader).await, Ok(Some("small".into())));
+        assert_eq!(
+            next(&mut reader).await.unwrap().map(|l| l.len()),
+            Some(big.len())
+        );
+        assert_eq!(next(&mut reader).await, Ok(Some("small".into())));
+        // Given back at the next read.
+        assert_eq!(next(&mut reader).await, Ok(None));
+        assert!(reader.buf.len() <= 2 * MIN_READ, "{}", reader.buf.len());
+    }
+
+    #[tokio::test]
+    async fn no_cap_reads_every_line() {
+        // `usize::MAX` used to overflow `max + 2` (every line refused in release, a panic in
+        // debug).
+        for sizes in [vec![usize::MAX], vec![1], vec![3]] {
+            let reader = LineReader::with_max_line_size(
+                Chunked::new(b"12345\r\nx\n\nlast", &sizes),
+                usize::MAX,
+            );
+            assert_eq!(collect(reader).await, ok(&["12345", "x", "last"]));
+        }
     }
 
     #[tokio::test]
