@@ -158,14 +158,14 @@ impl<'a> Incoming<'a> {
                 None => {
                     return Err(ParseError {
                         problem: Problem::Json(error),
-                        found: scan(line),
+                        found: Box::new(scan(line)),
                     });
                 }
             },
         };
         Self::classify(value).map_err(|problem| ParseError {
             problem: Problem::Protocol(problem),
-            found: scan(line),
+            found: Box::new(scan(line)),
         })
     }
 
@@ -253,8 +253,9 @@ impl<'a> Incoming<'a> {
 #[derive(Debug)]
 pub(crate) struct ParseError {
     pub(crate) problem: Problem,
-    /// What its answer needs, as far as the line shows it.
-    pub(crate) found: Found,
+    /// What its answer needs, as far as the line shows it (boxed: the hot path's `Result`
+    /// stays small).
+    pub(crate) found: Box<Found>,
 }
 
 /// What was wrong with a line.
