@@ -58,7 +58,7 @@ pub enum Error {
     },
     /// A line from the CLI exceeded the configured cap; it was skipped.
     #[error(
-        "a line from the CLI{} of {size} bytes exceeded the maximum line size of {limit} bytes \
+        "a line of {size} bytes from the CLI{} exceeded the maximum line size of {limit} bytes \
          (Options::max_line_size)",
         in_request(request)
     )]

@@ -6,6 +6,10 @@
 //! stays raw JSON until its subtype is known, and only the JSON-RPC `message` inside an
 //! `mcp_message` becomes a `Value`. Other lines (the user's messages, `control_response`s) are
 //! parsed into a `Value` as before. Answers are serialised straight from borrowed structs.
+//!
+//! Only a line that fails both parses pays for more: it is read again with its lone surrogate
+//! escapes repaired, and failing that, scanned (in `recover`) for what its answer needs, so a
+//! request that cannot be parsed is still answered.
 
 use std::borrow::Cow;
 

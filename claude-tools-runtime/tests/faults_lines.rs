@@ -367,6 +367,14 @@ async fn a_request_without_a_request_object_or_with_a_numeric_id_is_answered() {
             other => panic!("expected a protocol error, got {other:?}"),
         }
     }
+    let named = Error::Protocol {
+        message: "the control_request's request_id is not a string".into(),
+        request: Some(RequestRef::new("12", Some("can_use_tool".into()))),
+    };
+    assert_eq!(
+        named.to_string(),
+        "protocol error (in `can_use_tool` request 12): the control_request's request_id is not a string"
+    );
     expect_result(&mut client).await;
 }
 
@@ -451,6 +459,16 @@ async fn an_over_cap_line_is_answered_with_its_size_and_the_cap() {
             other => panic!("expected LineTooLong, got {other:?}"),
         }
     }
+    let named = Error::LineTooLong {
+        limit: 1024,
+        size: 4000,
+        request: mcp_request("r9"),
+    };
+    assert_eq!(
+        named.to_string(),
+        "a line of 4000 bytes from the CLI (in `mcp_message` request r9) exceeded the maximum \
+         line size of 1024 bytes (Options::max_line_size)"
+    );
     expect_result(&mut client).await;
 }
 
