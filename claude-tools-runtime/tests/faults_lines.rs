@@ -587,3 +587,51 @@ async fn crlf_requests_unknown_subtypes_unknown_types_and_stray_answers() {
     }
     expect_result(&mut client).await;
 }
+
+#[tokio::test]
+async fn an_unreadable_answer_ends_the_host_request_at_once() {
+    let (client, mut cli) = connect(Options::new()).await;
+    let client = std::sync::Arc::new(client);
+    let set_model = tokio::spawn({
+        let client = client.clone();
+        async move { client.set_model(Some("claude-haiku-4-5")).await }
+    });
+    let request = cli.recv().await;
+    let request_id = request["request_id"].as_str().unwrap().to_string();
+    let answer = format!(
+        r#"{{"type":"control_response","response":{{"subtype":"success","request_id":"{request_id}","response":{{"n":1e400}}}}}}"#
+    );
+    let parse_error = serde_json::from_str::<Value>(&answer)
+        .unwrap_err()
+        .to_string();
+    cli.send_line(&answer).await;
+    // Well before any timeout: the caller learns at once.
+    match tokio::time::timeout(Duration::from_secs(2), set_model).await {
+        Ok(Ok(Err(Error::Control {
+            subtype,
+            message,
+            code: None,
+            ..
+        }))) => assert_eq!(
+            (subtype.as_str(), message),
+            (
+                "set_model",
+                format!(
+                    "the host could not read the CLI's answer: a number in it is out of range \
+                     ({parse_error}): JSON numbers must fit a 64-bit float (at most about \
+                     1.8e308); send such a value as a string"
+                )
+            )
+        ),
+        other => panic!("expected a control error at once, got {other:?}"),
+    }
+    // Nothing is written back for an answer, and the stream reports the line.
+    cli.ping("p4").await;
+    cli.send(result_frame()).await;
+    let mut client = std::sync::Arc::try_unwrap(client).unwrap_or_else(|_| panic!("one owner"));
+    match next_item(&mut client).await {
+        Err(Error::Json { line, request, .. }) => assert_eq!((line, request), (answer, None)),
+        other => panic!("expected a JSON error, got {other:?}"),
+    }
+    expect_result(&mut client).await;
+}

@@ -31,6 +31,8 @@ pub(crate) struct Found {
     pub(crate) method: Option<String>,
     /// `request.message.params.name`: the tool of a `tools/call`.
     pub(crate) tool: Option<String>,
+    /// `response.request_id`: the host's request a `control_response` answers.
+    pub(crate) response_id: Option<RawId>,
 }
 
 /// A string or number id exactly as the line wrote it: valid JSON, written back unchanged.
@@ -57,6 +59,16 @@ impl RawId {
 }
 
 impl Found {
+    /// The id of the host's request this line answered, if it was a `control_response` whose
+    /// `response.request_id` (a string) could be read.
+    pub(crate) fn answered_request(&self) -> Option<String> {
+        if self.kind.as_deref() != Some("control_response") {
+            return None;
+        }
+        let id = self.response_id.as_ref()?;
+        id.json().starts_with('"').then(|| id.text())
+    }
+
     /// The control request the line carried, if it was one and its id could be read.
     pub(crate) fn request(&self) -> Option<RequestRef> {
         if self.kind.as_deref() != Some("control_request") {
@@ -80,7 +92,7 @@ pub(crate) enum Fault<'e> {
 
 impl Fault<'_> {
     /// The fault in words, for whoever sent the line (the model, for a tool call).
-    fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Fault::Json(error) => describe_json(error),
             Fault::Protocol(problem) => (*problem).to_string(),
@@ -206,6 +218,7 @@ enum Level {
     Request,
     Message,
     Params,
+    Response,
 }
 
 impl Level {
@@ -216,6 +229,7 @@ impl Level {
             Level::Request => Some(Level::Top),
             Level::Message => Some(Level::Request),
             Level::Params => Some(Level::Message),
+            Level::Response => Some(Level::Top),
         }
     }
 }
@@ -274,6 +288,11 @@ pub(crate) fn scan(line: &[u8]) -> Found {
                         level = Level::Params;
                     }
                     (Level::Params, b"name") => found.tool = s.text(),
+                    (Level::Top, b"response") if object_follows => {
+                        s.pos += 1;
+                        level = Level::Response;
+                    }
+                    (Level::Response, b"request_id") => found.response_id = s.id(),
                     _ => {
                         if !s.skip_value() {
                             return found;
@@ -506,12 +525,28 @@ mod tests {
                 rpc_id: raw("7"),
                 method: Some("tools/call".into()),
                 tool: Some("add".into()),
+                response_id: None,
             }
         );
         assert_eq!(
             scan(line).request(),
             Some(RequestRef::new("r\"1", Some("mcp_message".into())))
         );
+    }
+
+    #[test]
+    fn finds_which_host_request_an_unreadable_answer_was_for() {
+        let line = br#"{"type":"control_response","response":{"response":{"n":1e400},"subtype":"success","request_id":"req_3"}}"#;
+        let found = scan(line);
+        assert_eq!(
+            (found.answered_request(), found.request()),
+            (Some("req_3".to_string()), None)
+        );
+        // Numbers are no ids of the host's; a request's answer is not a request.
+        let numeric = scan(br#"{"type":"control_response","response":{"request_id":3}}"#);
+        assert_eq!(numeric.answered_request(), None);
+        let request = scan(br#"{"type":"control_request","response":{"request_id":"x"}}"#);
+        assert_eq!(request.answered_request(), None);
     }
 
     #[test]
@@ -610,6 +645,7 @@ mod tests {
             rpc_id: id.and_then(raw),
             method: method.map(String::from),
             tool: Some("add".into()),
+            response_id: None,
         };
         let too_long = Fault::TooLong {
             size: 2000,

@@ -12,7 +12,7 @@ use super::run::CliState;
 use super::{Shared, handlers, lock};
 use crate::error::{Error, RequestRef, Result};
 use crate::message::Message;
-use crate::protocol::{self, Fault, Found, Incoming, ParseError, Problem};
+use crate::protocol::{self, ControlFailure, Fault, Found, Incoming, ParseError, Problem};
 use crate::transport::{ExitInfo, LineReader, ProcessHandle};
 
 /// How long a CLI whose stdout has closed may take to exit before it is killed.
@@ -121,6 +121,7 @@ fn handle_line(
             }
         }
         Err(ParseError { problem, found }) => {
+            fail_unreadable_answer(shared, &found, problem.fault());
             let answered = answer_unreadable(shared, &found, problem.fault());
             let error = match problem {
                 Problem::Json(source) => match Error::json(line, source) {
@@ -139,6 +140,23 @@ fn handle_line(
             tracing::warn!(%error, "an unreadable line from the CLI");
             let _ = messages.send(Err(error));
         }
+    }
+}
+
+/// A `control_response` that could not be read still ends the host's request it answers, at
+/// once rather than at its timeout.
+fn fail_unreadable_answer(shared: &Shared, found: &Found, fault: Fault<'_>) {
+    let Some(request_id) = found.answered_request() else {
+        return;
+    };
+    if let Some(waiter) = lock(&shared.pending).remove(&request_id) {
+        let _ = waiter.send(Err(ControlFailure {
+            message: format!(
+                "the host could not read the CLI's answer: {}",
+                fault.describe()
+            ),
+            code: None,
+        }));
     }
 }
 
