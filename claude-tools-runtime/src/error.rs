@@ -36,27 +36,40 @@ pub enum Error {
         stderr_tail: String,
     },
     /// The CLI sent something that breaks the protocol.
-    #[error("protocol error: {message}")]
+    #[error("protocol error{}: {message}", in_request(request))]
     Protocol {
         /// What was wrong.
         message: String,
+        /// The control request it concerns, when one could be made out (it was answered with
+        /// an error).
+        request: Option<RequestRef>,
     },
     /// A line from the CLI was not valid JSON.
-    #[error("invalid JSON from the CLI ({source}): {line}")]
+    #[error("invalid JSON from the CLI{} ({source}): {line}", in_request(request))]
     Json {
         /// The offending line, truncated.
         line: String,
         /// The parse error.
         #[source]
         source: serde_json::Error,
+        /// The control request the line carried, when one could be made out (it was answered
+        /// with an error).
+        request: Option<RequestRef>,
     },
-    /// A line from the CLI exceeded the configured cap.
+    /// A line from the CLI exceeded the configured cap; it was skipped.
     #[error(
-        "a line from the CLI exceeded the maximum line size of {limit} bytes (Options::max_line_size)"
+        "a line of {size} bytes from the CLI{} exceeded the maximum line size of {limit} bytes \
+         (Options::max_line_size)",
+        in_request(request)
     )]
     LineTooLong {
         /// The cap in bytes.
         limit: usize,
+        /// The line's size in bytes (without its line ending).
+        size: usize,
+        /// The control request the line carried, when its start showed one (it was answered
+        /// with an error).
+        request: Option<RequestRef>,
     },
     /// The CLI answered a control request with an error.
     #[error("the CLI refused `{subtype}`: {message}")]
@@ -100,6 +113,48 @@ impl Error {
         } else {
             text
         };
-        Error::Json { line, source }
+        Error::Json {
+            line,
+            source,
+            request: None,
+        }
     }
+}
+
+/// The control request a faulty line carried, as far as it could be read: enough to tell which
+/// request of the CLI's failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RequestRef {
+    /// Its `request_id`: a string id's text, or a number as it was written.
+    pub request_id: String,
+    /// Its `request.subtype` (`mcp_message`, `can_use_tool`…), when it could be read.
+    pub subtype: Option<String>,
+}
+
+impl RequestRef {
+    /// A reference to the request `request_id` of `subtype`.
+    pub fn new(request_id: impl Into<String>, subtype: Option<String>) -> Self {
+        Self {
+            request_id: request_id.into(),
+            subtype,
+        }
+    }
+}
+
+impl std::fmt::Display for RequestRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.subtype {
+            Some(subtype) => write!(f, "`{subtype}` request {}", self.request_id),
+            None => write!(f, "request {}", self.request_id),
+        }
+    }
+}
+
+/// ` (in `mcp_message` request r7)`, or nothing.
+fn in_request(request: &Option<RequestRef>) -> String {
+    request
+        .as_ref()
+        .map(|request| format!(" (in {request})"))
+        .unwrap_or_default()
 }

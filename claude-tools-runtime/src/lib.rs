@@ -34,7 +34,7 @@ mod json_str;
 mod protocol;
 mod session;
 
-pub use error::{Error, Result};
+pub use error::{Error, RequestRef, Result};
 
 #[doc(hidden)]
 pub mod __macro_support;

@@ -490,7 +490,15 @@ impl Options {
         self
     }
 
-    /// The cap on one line from the CLI (default [`DEFAULT_MAX_LINE_SIZE`]).
+    /// The cap on one line from the CLI, in bytes (default [`DEFAULT_MAX_LINE_SIZE`], 64 MiB;
+    /// `usize::MAX` for none).
+    ///
+    /// The session buffers at most one line, so this bounds its memory per line (parsing one
+    /// needs about as much again). A longer line is skipped as it arrives, never buffered whole:
+    /// a control request on it is still answered, with an error that gives the line's size and
+    /// this cap (an `isError` result for a tool call whose JSON-RPC id precedes its arguments),
+    /// and the message stream gets [`Error::LineTooLong`](crate::Error::LineTooLong) naming the
+    /// request.
     pub fn max_line_size(mut self, bytes: usize) -> Self {
         self.max_line_size = Some(bytes);
         self

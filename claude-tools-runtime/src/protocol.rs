@@ -6,6 +6,10 @@
 //! stays raw JSON until its subtype is known, and only the JSON-RPC `message` inside an
 //! `mcp_message` becomes a `Value`. Other lines (the user's messages, `control_response`s) are
 //! parsed into a `Value` as before. Answers are serialised straight from borrowed structs.
+//!
+//! Only a line that fails both parses pays for more: it is read again with its lone surrogate
+//! escapes repaired, and failing that, scanned (in `recover`) for what its answer needs, so a
+//! request that cannot be parsed is still answered.
 
 use std::borrow::Cow;
 
@@ -14,6 +18,10 @@ use serde::{Deserialize, Serialize};
 use crate::json_str::JsonStr;
 use crate::mcp::{McpMessage, Reply};
 use serde_json::{Map, Value, json};
+
+mod recover;
+
+pub(crate) use recover::{Fault, Found, scan, write_answer};
 
 /// One line from the CLI's stdout, classified.
 #[derive(Debug)]
@@ -134,11 +142,35 @@ impl<'a> Incoming<'a> {
             })) if &*kind == "keep_alive" => Ok(Incoming::KeepAlive),
             // Everything else — messages, answers, other requests, and frames whose fields have
             // unexpected types — is parsed whole.
-            _ => {
-                let value: Value = serde_json::from_slice(line).map_err(ParseError::Json)?;
-                Self::classify(value).map_err(ParseError::Protocol)
-            }
+            _ => Self::parse_whole(line),
         }
+    }
+
+    /// Parses a line into a `Value`, then classifies it. A line serde_json refuses is tried
+    /// once more with its lone surrogate escapes repaired (what JavaScript writes for a string
+    /// cut mid-pair); a line that still fails is scanned for what its answer needs.
+    fn parse_whole(line: &[u8]) -> Result<Incoming<'static>, ParseError> {
+        let value = match serde_json::from_slice::<Value>(line) {
+            Ok(value) => value,
+            Err(error) => match recover::replace_lone_surrogates(line)
+                .and_then(|fixed| serde_json::from_slice::<Value>(&fixed).ok())
+            {
+                Some(value) => {
+                    tracing::debug!("read a line with lone surrogate escapes as U+FFFD");
+                    value
+                }
+                None => {
+                    return Err(ParseError {
+                        problem: Problem::Json(error),
+                        found: Box::new(scan(line)),
+                    });
+                }
+            },
+        };
+        Self::classify(value).map_err(|problem| ParseError {
+            problem: Problem::Protocol(problem),
+            found: Box::new(scan(line)),
+        })
     }
 
     /// Classifies a line already parsed into a `Value` (everything but the hot-path frames).
@@ -153,11 +185,11 @@ impl<'a> Incoming<'a> {
         match kind {
             "control_request" => {
                 let request_id = take_string(&mut frame, "request_id")
-                    .ok_or("control_request without a string request_id")?;
+                    .ok_or("the control_request's request_id is not a string")?;
                 let Some(Value::Object(mut fields)) = frame.remove("request") else {
-                    return Err(format!(
-                        "control_request {request_id} without a request object"
-                    ));
+                    return Err(
+                        "the control_request's `request` is missing or not an object".into(),
+                    );
                 };
                 let subtype = fields
                     .get("subtype")
@@ -186,7 +218,7 @@ impl<'a> Incoming<'a> {
             }
             "control_cancel_request" => {
                 let request_id = take_string(&mut frame, "request_id")
-                    .ok_or("control_cancel_request without a string request_id")?;
+                    .ok_or("a control_cancel_request's request_id is not a string")?;
                 Ok(Incoming::Cancel {
                     request_id: request_id.into(),
                 })
@@ -221,13 +253,32 @@ impl<'a> Incoming<'a> {
     }
 }
 
-/// Why a line could not be classified.
+/// Why a line could not be classified, and what could still be read from it.
 #[derive(Debug)]
-pub(crate) enum ParseError {
+pub(crate) struct ParseError {
+    pub(crate) problem: Problem,
+    /// What its answer needs, as far as the line shows it (boxed: the hot path's `Result`
+    /// stays small).
+    pub(crate) found: Box<Found>,
+}
+
+/// What was wrong with a line.
+#[derive(Debug)]
+pub(crate) enum Problem {
     /// Not valid JSON.
     Json(serde_json::Error),
     /// Valid JSON, broken frame.
     Protocol(String),
+}
+
+impl Problem {
+    /// The problem as a [`Fault`], to describe in an answer.
+    pub(crate) fn fault(&self) -> Fault<'_> {
+        match self {
+            Problem::Json(error) => Fault::Json(error),
+            Problem::Protocol(problem) => Fault::Protocol(problem),
+        }
+    }
 }
 
 fn take_string(map: &mut Map<String, Value>, key: &str) -> Option<String> {
@@ -262,6 +313,19 @@ const ERROR_HEAD: &[u8] =
 fn answer_line(out: &mut Vec<u8>, head: &[u8], request_id: &str, rest: impl FnOnce(&mut Vec<u8>)) {
     out.extend_from_slice(head);
     write_json(out, request_id);
+    rest(out);
+    out.push(b'\n');
+}
+
+/// [`answer_line`] with the request id already JSON (a string or a number as it came).
+fn answer_line_raw(
+    out: &mut Vec<u8>,
+    head: &[u8],
+    request_id: &str,
+    rest: impl FnOnce(&mut Vec<u8>),
+) {
+    out.extend_from_slice(head);
+    out.extend_from_slice(request_id.as_bytes());
     rest(out);
     out.push(b'\n');
 }
@@ -442,16 +506,86 @@ mod tests {
         ));
         assert!(matches!(
             parse(json!({"type": "control_request", "request": {}})),
-            Err(ParseError::Protocol(_))
+            Err(ParseError {
+                problem: Problem::Protocol(_),
+                ..
+            })
         ));
         assert!(matches!(
             parse(json!({"type": "control_request", "request_id": "r3", "request": 7})),
-            Err(ParseError::Protocol(_))
+            Err(ParseError {
+                problem: Problem::Protocol(_),
+                ..
+            })
         ));
         assert!(matches!(
             Incoming::parse(b"{\"type\": broken"),
-            Err(ParseError::Json(_))
+            Err(ParseError {
+                problem: Problem::Json(_),
+                ..
+            })
         ));
+    }
+
+    #[test]
+    fn lone_surrogates_are_read_as_replacement_characters() {
+        let line = br#"{"type":"control_request","request_id":"r1","request":{"subtype":"mcp_message","server_name":"calc","message":{"method":"tools/call","params":{"name":"echo","arguments":{"text":"a\ud800b\udc00c\ud83d\ude00"}},"jsonrpc":"2.0","id":4}}}"#;
+        let Ok(Incoming::Request {
+            request_id,
+            body: RequestBody::Mcp { server, message },
+        }) = Incoming::parse(line)
+        else {
+            panic!("read");
+        };
+        assert_eq!((&*request_id, &*server), ("r1", "calc"));
+        assert_eq!(
+            message,
+            McpMessage::Other(json!({"method": "tools/call", "jsonrpc": "2.0", "id": 4,
+                "params": {"name": "echo", "arguments": {"text": "a\u{fffd}b\u{fffd}c\u{1f600}"}}}))
+        );
+        let message = br#"{"type":"assistant","text":"\udc00"}"#;
+        assert!(
+            matches!(Incoming::parse(message), Ok(Incoming::Message(v)) if v["text"] == "\u{fffd}")
+        );
+    }
+
+    #[test]
+    fn a_failed_line_carries_what_its_answer_needs() {
+        let Err(ParseError {
+            problem: Problem::Protocol(problem),
+            found,
+        }) = Incoming::parse(
+            br#"{"type":"control_request","request_id":7,"request":{"subtype":"can_use_tool"}}"#,
+        )
+        else {
+            panic!("a numeric request_id is refused");
+        };
+        assert_eq!(problem, "the control_request's request_id is not a string");
+        assert_eq!(
+            found.request(),
+            Some(crate::error::RequestRef::new(
+                "7",
+                Some("can_use_tool".into())
+            ))
+        );
+        let Err(ParseError {
+            problem: Problem::Json(error),
+            found,
+        }) = Incoming::parse(br#"{"type":"control_request","request_id":"r2","request":{"subtype":"mcp_message","message":{"method":"tools/call","params":{"name":"add","arguments":{"a":1e400}},"jsonrpc":"2.0","id":9}}}"#)
+        else {
+            panic!("an out-of-range number is refused");
+        };
+        assert!(
+            error.to_string().starts_with("number out of range"),
+            "{error}"
+        );
+        assert_eq!(
+            (
+                found.rpc_id.map(|id| id.json().to_string()),
+                found.tool.as_deref()
+            ),
+            (Some("9".to_string()), Some("add"))
+        );
     }
 
     /// A line appended to an empty buffer.

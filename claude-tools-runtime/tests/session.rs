@@ -587,7 +587,7 @@ async fn oversized_and_garbage_lines_are_reported_and_the_session_goes_on() {
     cli.0.write_line("{\"type\": broken").await.unwrap();
     cli.send(result_frame()).await;
     match client.next_message().await {
-        Some(Err(Error::LineTooLong { limit })) => assert_eq!(limit, 1024),
+        Some(Err(Error::LineTooLong { limit, .. })) => assert_eq!(limit, 1024),
         other => panic!("expected LineTooLong, got {other:?}"),
     }
     match client.next_message().await {

@@ -32,7 +32,8 @@ pub use claude_tools_runtime::tool::{
     ToolDef, ToolDefBuilder, ToolError, ToolParam, ToolResult, ToolServer,
 };
 pub use claude_tools_runtime::{
-    Error, Result, hooks, mcp, message, options, permission, schema, tool as tools, transport,
+    Error, RequestRef, Result, hooks, mcp, message, options, permission, schema, tool as tools,
+    transport,
 };
 
 pub use claude_tools_runtime::client::Client;

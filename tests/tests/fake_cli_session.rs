@@ -208,7 +208,7 @@ async fn an_oversized_line_is_reported_and_the_session_continues() {
         .await
         .unwrap();
     match stream.next().await {
-        Some(Err(Error::LineTooLong { limit })) => assert_eq!(limit, 1024 * 1024),
+        Some(Err(Error::LineTooLong { limit, .. })) => assert_eq!(limit, 1024 * 1024),
         other => panic!("expected LineTooLong, got {other:?}"),
     }
     assert!(matches!(stream.next().await, Some(Ok(Message::Result(_)))));

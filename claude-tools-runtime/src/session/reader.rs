@@ -10,9 +10,9 @@ use tokio::sync::mpsc;
 
 use super::run::CliState;
 use super::{Shared, handlers, lock};
-use crate::error::{Error, Result};
+use crate::error::{Error, RequestRef, Result};
 use crate::message::Message;
-use crate::protocol::{Incoming, ParseError};
+use crate::protocol::{self, ControlFailure, Fault, Found, Incoming, ParseError, Problem};
 use crate::transport::{ExitInfo, LineReader, ProcessHandle};
 
 /// How long a CLI whose stdout has closed may take to exit before it is killed.
@@ -46,9 +46,17 @@ pub(super) async fn read_loop(
         match line {
             Ok(Some(line)) => handle_line(&shared, line, &messages),
             Ok(None) => break,
-            // The reader skips the rest of an oversized line; the session goes on.
-            Err(error @ Error::LineTooLong { .. }) => {
-                tracing::warn!(%error, "skipping an oversized line from the CLI");
+            // The reader skips the rest of an oversized line; the session goes on. A request
+            // on it is still answered, from what its start shows.
+            Err(Error::LineTooLong { limit, size, .. }) => {
+                let found = protocol::scan(lines.dropped_prefix());
+                let request = answer_unreadable(&shared, &found, Fault::TooLong { size, limit });
+                let error = Error::LineTooLong {
+                    limit,
+                    size,
+                    request,
+                };
+                tracing::warn!(%error, "skipped an oversized line from the CLI");
                 let _ = messages.send(Err(error));
             }
             Err(error) => {
@@ -111,13 +119,54 @@ fn handle_line(
                 shared.progress.send_modify(|p| p.results += 1);
             }
         }
-        Err(ParseError::Json(source)) => {
-            let _ = messages.send(Err(Error::json(line, source)));
-        }
-        Err(ParseError::Protocol(problem)) => {
-            let _ = messages.send(Err(Error::Protocol { message: problem }));
+        Err(ParseError { problem, found }) => {
+            fail_unreadable_answer(shared, &found, problem.fault());
+            let answered = answer_unreadable(shared, &found, problem.fault());
+            let error = match problem {
+                Problem::Json(source) => match Error::json(line, source) {
+                    Error::Json { line, source, .. } => Error::Json {
+                        line,
+                        source,
+                        request: answered,
+                    },
+                    other => other,
+                },
+                Problem::Protocol(message) => Error::Protocol {
+                    message,
+                    request: answered,
+                },
+            };
+            tracing::warn!(%error, "an unreadable line from the CLI");
+            let _ = messages.send(Err(error));
         }
     }
+}
+
+/// A `control_response` that could not be read still ends the host's request it answers, at
+/// once rather than at its timeout.
+fn fail_unreadable_answer(shared: &Shared, found: &Found, fault: Fault<'_>) {
+    let Some(request_id) = found.answered_request() else {
+        return;
+    };
+    if let Some(waiter) = lock(&shared.pending).remove(&request_id) {
+        let _ = waiter.send(Err(ControlFailure {
+            message: format!(
+                "the host could not read the CLI's answer: {}",
+                fault.describe()
+            ),
+            code: None,
+        }));
+    }
+}
+
+/// Answers the control request a line that could not be read carried, when its `request_id`
+/// could be made out (nothing must wait forever for an answer), and names it for the user.
+fn answer_unreadable(shared: &Shared, found: &Found, fault: Fault<'_>) -> Option<RequestRef> {
+    let request = found.request()?;
+    shared.out.send_with(|out| {
+        protocol::write_answer(out, found, fault);
+    });
+    Some(request)
 }
 
 /// stdout has ended (or the session was shut down): reap the process, release every waiter,

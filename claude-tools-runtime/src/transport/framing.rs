@@ -2,25 +2,45 @@
 //!
 //! [`LineReader`] turns any [`AsyncRead`] into a sequence of lines with one reusable buffer: a line
 //! is handed out as a slice of that buffer, so no byte is copied between the pipe and the JSON
-//! parser. Lines longer than a cap fail with [`Error::LineTooLong`] and the reader then skips to the
-//! next newline, so the caller may choose to carry on.
+//! parser. Lines longer than a cap fail with [`Error::LineTooLong`] once their end is read (the
+//! rest of the line is skipped, never buffered), so the caller may choose to carry on; the start
+//! of the dropped line stays available through [`LineReader::dropped_prefix`].
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 
 use crate::error::{Error, Result};
 
-/// The default cap on one line: 16 MiB (base64 images in tool results easily exceed 1 MiB).
-pub const DEFAULT_MAX_LINE_SIZE: usize = 16 * 1024 * 1024;
+/// The default cap on one line: 64 MiB.
+///
+/// Every line the CLI writes carries something that goes to or came from the Messages API, which
+/// refuses requests over 32 MB: a tool call the model wrote, a tool result (base64 images
+/// included) that goes back to it, a transcript message. 64 MiB is twice that, room for JSON
+/// escaping and the envelope, so with the default options a session takes whatever a real run
+/// sends (a 20 MiB tool call is served, as the TypeScript SDK, which has no cap, would) while a
+/// runaway line still has a bound. The reader's buffer holds at most one line plus one read and
+/// is given back after a big line, so the cap bounds its memory; parsing a line needs about as
+/// much again. Raise or lower it with `Options::max_line_size` (`usize::MAX` for no cap).
+pub const DEFAULT_MAX_LINE_SIZE: usize = 64 * 1024 * 1024;
 
 /// How much the buffer grows by at least, and its size after the first read.
 const MIN_READ: usize = 64 * 1024;
+
+/// How much of a dropped line is kept for [`LineReader::dropped_prefix`]: enough for any
+/// envelope (the CLI writes `type`, `request_id` and the request's `subtype` first).
+pub const DROPPED_PREFIX: usize = 64 * 1024;
+
+/// A buffer larger than this is given back once the line that needed it is consumed.
+const SHRINK_ABOVE: usize = 1024 * 1024;
 
 /// Reads newline-delimited lines from an [`AsyncRead`].
 ///
 /// - Lines end with `\n`; a `\r` before it is removed.
 /// - Blank lines (empty or only ASCII whitespace) are skipped.
 /// - A line whose length (without its line ending) exceeds the cap yields
-///   [`Error::LineTooLong`]; the next call resumes after that line's newline.
+///   [`Error::LineTooLong`] with its size once its end is read (its bytes past the cap are
+///   skipped as they arrive, never buffered); the next call resumes after that line's newline.
+///   The first [`DROPPED_PREFIX`] bytes of the dropped line stay available through
+///   [`dropped_prefix`](Self::dropped_prefix).
 /// - At end of input, a last line without a newline is returned if it is not blank.
 ///
 /// [`next_line`](Self::next_line) is cancel safe: if its future is dropped before it completes, no
@@ -37,6 +57,12 @@ pub struct LineReader<R> {
     max: usize,
     /// Dropping the rest of an oversized line until its newline.
     discarding: bool,
+    /// The start of the last oversized line, at most [`DROPPED_PREFIX`] bytes.
+    dropped: Vec<u8>,
+    /// Bytes of the oversized line being dropped, so far.
+    dropped_len: usize,
+    /// Its last byte so far (a `\r` there belongs to the line ending, not the line).
+    dropped_last: u8,
     eof: bool,
 }
 
@@ -46,7 +72,8 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         Self::with_max_line_size(inner, DEFAULT_MAX_LINE_SIZE)
     }
 
-    /// A reader that fails lines longer than `max_line_size` bytes (at least 1).
+    /// A reader that fails lines longer than `max_line_size` bytes (at least 1; `usize::MAX`
+    /// for no cap).
     pub fn with_max_line_size(inner: R, max_line_size: usize) -> Self {
         Self {
             inner,
@@ -56,6 +83,9 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             scanned: 0,
             max: max_line_size.max(1),
             discarding: false,
+            dropped: Vec::new(),
+            dropped_len: 0,
+            dropped_last: 0,
             eof: false,
         }
     }
@@ -63,6 +93,13 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     /// The cap on one line, in bytes.
     pub fn max_line_size(&self) -> usize {
         self.max
+    }
+
+    /// The first bytes (at most [`DROPPED_PREFIX`]) of the last line refused with
+    /// [`Error::LineTooLong`], so the caller can tell what it was (and, for a request, answer
+    /// it). Empty before any line was refused.
+    pub fn dropped_prefix(&self) -> &[u8] {
+        &self.dropped
     }
 
     /// Whether bytes are already buffered, so the next [`next_line`](Self::next_line) may
@@ -83,19 +120,34 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     pub async fn next_line(&mut self) -> Result<Option<&[u8]>> {
         loop {
             if self.discarding {
-                match memchr(&self.buf[self.start..self.filled]) {
+                let pending = &self.buf[self.start..self.filled];
+                match memchr(pending) {
                     Some(i) => {
+                        let last = if i > 0 {
+                            pending[i - 1]
+                        } else {
+                            self.dropped_last
+                        };
+                        self.dropped_len = self.dropped_len.saturating_add(i);
+                        self.dropped_last = last;
                         self.start += i + 1;
                         self.scanned = 0;
                         self.discarding = false;
+                        return Err(self.too_long());
                     }
                     None => {
                         // Nothing here is worth keeping.
+                        if let Some(&last) = pending.last() {
+                            self.dropped_last = last;
+                        }
+                        self.dropped_len = self.dropped_len.saturating_add(pending.len());
                         self.start = 0;
                         self.filled = 0;
                         self.scanned = 0;
                         if self.eof || !self.fill().await? {
-                            return Ok(None);
+                            // The line ends with the input.
+                            self.discarding = false;
+                            return Err(self.too_long());
                         }
                         continue;
                     }
@@ -110,7 +162,8 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 self.scanned = 0;
                 let line = trim_cr(&self.buf[line_start..newline]);
                 if line.len() > self.max {
-                    return Err(Error::LineTooLong { limit: self.max });
+                    let size = line.len();
+                    return Err(self.refuse(line_start, size));
                 }
                 if is_blank(line) {
                     continue;
@@ -122,14 +175,19 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
 
             // No newline yet. A line that can no longer fit is dropped now, before it is buffered
             // whole (one extra byte is allowed for a `\r` that a `\n` may still follow).
-            if pending.len() > self.max + 1
-                || (pending.len() == self.max + 1 && pending.last() != Some(&b'\r'))
+            let cap_with_cr = self.max.saturating_add(1);
+            if pending.len() > cap_with_cr
+                || (pending.len() == cap_with_cr && pending.last() != Some(&b'\r'))
             {
+                let (len, last) = (pending.len(), pending.last().copied().unwrap_or(0));
+                self.keep_prefix(self.start);
+                self.dropped_len = len;
+                self.dropped_last = last;
                 self.discarding = true;
                 self.start = 0;
                 self.filled = 0;
                 self.scanned = 0;
-                return Err(Error::LineTooLong { limit: self.max });
+                continue;
             }
 
             if self.eof || !self.fill().await? {
@@ -140,7 +198,8 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 self.scanned = 0;
                 let line = trim_cr(&self.buf[tail_start..tail_end]);
                 if line.len() > self.max {
-                    return Err(Error::LineTooLong { limit: self.max });
+                    let size = line.len();
+                    return Err(self.refuse(tail_start, size));
                 }
                 if is_blank(line) {
                     return Ok(None);
@@ -148,6 +207,35 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 let end = tail_start + line.len();
                 return Ok(Some(&self.buf[tail_start..end]));
             }
+        }
+    }
+
+    /// Keeps the start of the oversized line at `buf[start..]` for
+    /// [`dropped_prefix`](Self::dropped_prefix).
+    fn keep_prefix(&mut self, start: usize) {
+        let end = self.filled.min(start.saturating_add(DROPPED_PREFIX));
+        self.dropped.clear();
+        self.dropped.extend_from_slice(&self.buf[start..end]);
+    }
+
+    /// The error for a whole oversized line of `size` bytes at `buf[start..]`.
+    fn refuse(&mut self, start: usize, size: usize) -> Error {
+        self.keep_prefix(start);
+        self.dropped.truncate(size);
+        Error::LineTooLong {
+            limit: self.max,
+            size,
+            request: None,
+        }
+    }
+
+    /// The error for the oversized line just skipped to its end.
+    fn too_long(&self) -> Error {
+        let size = self.dropped_len - usize::from(self.dropped_last == b'\r');
+        Error::LineTooLong {
+            limit: self.max,
+            size,
+            request: None,
         }
     }
 
@@ -159,11 +247,23 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             self.filled -= self.start;
             self.start = 0;
         }
+        // A buffer grown for one big line is given back once that line is gone.
+        if self.buf.len() > SHRINK_ABOVE && self.filled < self.buf.len() / 8 {
+            self.buf.truncate(self.filled.max(MIN_READ));
+            self.buf.shrink_to_fit();
+        }
         if self.buf.len() - self.filled < MIN_READ / 2 {
             // Grow geometrically, but never far past what one line can need.
-            let wanted = (self.buf.len() * 2)
+            let wanted = self
+                .buf
+                .len()
+                .saturating_mul(2)
                 .max(self.filled + MIN_READ)
-                .min(self.filled.max(self.max + 2) + MIN_READ);
+                .min(
+                    self.filled
+                        .max(self.max.saturating_add(2))
+                        .saturating_add(MIN_READ),
+                );
             self.buf.resize(wanted, 0);
         }
         let n = self.inner.read(&mut self.buf[self.filled..]).await?;
@@ -284,7 +384,7 @@ mod tests {
             match reader.next_line().await {
                 Ok(Some(line)) => out.push(Ok(String::from_utf8(line.to_vec()).unwrap())),
                 Ok(None) => return out,
-                Err(Error::LineTooLong { limit }) => out.push(Err(limit)),
+                Err(Error::LineTooLong { limit, .. }) => out.push(Err(limit)),
                 Err(other) => panic!("unexpected error {other}"),
             }
         }
@@ -391,7 +491,11 @@ mod tests {
             LineReader::with_max_line_size(Chunked::new(input.as_bytes(), &[8192]), 100);
         assert!(matches!(
             reader.next_line().await,
-            Err(Error::LineTooLong { limit: 100 })
+            Err(Error::LineTooLong {
+                limit: 100,
+                size: 1_000_000,
+                request: None
+            })
         ));
         assert_eq!(reader.next_line().await.unwrap(), Some(&b"z"[..]));
         assert!(
@@ -413,6 +517,100 @@ mod tests {
         assert_eq!(reader.next_line().await.unwrap(), Some(&b"small"[..]));
         assert_eq!(reader.next_line().await.unwrap(), None);
         assert_eq!(reader.max_line_size(), DEFAULT_MAX_LINE_SIZE);
+        // The default takes a 20 MiB tool call.
+        const { assert!(DEFAULT_MAX_LINE_SIZE > 20 * 1024 * 1024) };
+    }
+
+    /// The next outcome as the oversized line's size and kept prefix, or the line.
+    async fn next<R: AsyncRead + Unpin>(
+        reader: &mut LineReader<R>,
+    ) -> Result<Option<String>, (usize, usize, Vec<u8>)> {
+        match reader.next_line().await {
+            Ok(line) => Ok(line.map(|l| String::from_utf8(l.to_vec()).unwrap())),
+            Err(Error::LineTooLong {
+                limit,
+                size,
+                request: None,
+            }) => Err((limit, size, reader.dropped_prefix().to_vec())),
+            Err(other) => panic!("unexpected error {other}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn an_oversized_line_reports_its_size_and_keeps_its_start() {
+        let head = "{\"type\":\"control_request\",\"request_id\":\"r1\",";
+        let big = format!("{head}{}", "x".repeat(300_000));
+        let input = format!("{big}\r\n{}\nok\n{big}", "y".repeat(2000));
+        for sizes in [vec![usize::MAX], vec![7], vec![4096]] {
+            let mut reader =
+                LineReader::with_max_line_size(Chunked::new(input.as_bytes(), &sizes), 1000);
+            let Err((1000, size, prefix)) = next(&mut reader).await else {
+                panic!("the first line is refused");
+            };
+            // The size leaves out the CRLF; the prefix is the line's start, at most the cap
+            // and a read past it, never past DROPPED_PREFIX.
+            assert_eq!(size, big.len(), "read sizes {sizes:?}");
+            assert!(prefix.starts_with(head.as_bytes()) && big.as_bytes().starts_with(&prefix));
+            assert!(prefix.len() <= DROPPED_PREFIX);
+            // A line over the cap (its newline already buffered when read whole).
+            let Err((1000, 2000, prefix)) = next(&mut reader).await else {
+                panic!("the second line is refused");
+            };
+            assert!(
+                (1000..=2000).contains(&prefix.len()) && prefix.iter().all(|&b| b == b'y'),
+                "read sizes {sizes:?}"
+            );
+            assert_eq!(next(&mut reader).await, Ok(Some("ok".into())));
+            // Cut by the end of input.
+            let Err((1000, size, _)) = next(&mut reader).await else {
+                panic!("the last line is refused");
+            };
+            assert_eq!(size, big.len(), "read sizes {sizes:?}");
+            assert_eq!(next(&mut reader).await, Ok(None));
+        }
+    }
+
+    #[tokio::test]
+    async fn the_prefix_is_bounded_and_the_buffer_given_back() {
+        let big = "z".repeat(5 * 1024 * 1024);
+        let input = format!("{big}\nsmall\n{big}\nsmall\n");
+        let mut reader =
+            LineReader::with_max_line_size(Chunked::new(input.as_bytes(), &[65_536]), 1_000_000);
+        let Err((1_000_000, size, prefix)) = next(&mut reader).await else {
+            panic!("refused");
+        };
+        assert_eq!((size, prefix.len()), (big.len(), DROPPED_PREFIX));
+        assert_eq!(next(&mut reader).await, Ok(Some("small".into())));
+        // Under a cap of usize::MAX the big line is read whole, then its buffer given back.
+        let mut reader =
+            LineReader::with_max_line_size(Chunked::new(input.as_bytes(), &[65_536]), usize::MAX);
+        assert_eq!(reader.max_line_size(), usize::MAX);
+        assert_eq!(
+            next(&mut reader).await.unwrap().map(|l| l.len()),
+            Some(big.len())
+        );
+        assert_eq!(next(&mut reader).await, Ok(Some("small".into())));
+        assert_eq!(
+            next(&mut reader).await.unwrap().map(|l| l.len()),
+            Some(big.len())
+        );
+        assert_eq!(next(&mut reader).await, Ok(Some("small".into())));
+        // Given back at the next read.
+        assert_eq!(next(&mut reader).await, Ok(None));
+        assert!(reader.buf.len() <= 2 * MIN_READ, "{}", reader.buf.len());
+    }
+
+    #[tokio::test]
+    async fn no_cap_reads_every_line() {
+        // `usize::MAX` used to overflow `max + 2` (every line refused in release, a panic in
+        // debug).
+        for sizes in [vec![usize::MAX], vec![1], vec![3]] {
+            let reader = LineReader::with_max_line_size(
+                Chunked::new(b"12345\r\nx\n\nlast", &sizes),
+                usize::MAX,
+            );
+            assert_eq!(collect(reader).await, ok(&["12345", "x", "last"]));
+        }
     }
 
     #[tokio::test]

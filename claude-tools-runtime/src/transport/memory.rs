@@ -184,7 +184,7 @@ impl MemoryCli {
             line = self.stdin.next_line() => match line? {
                 None => Ok(None),
                 Some(bytes) => String::from_utf8(bytes.to_vec()).map(Some).map_err(|e| {
-                    Error::Protocol { message: format!("the host wrote a line that is not UTF-8: {e}") }
+                    Error::Protocol { message: format!("the host wrote a line that is not UTF-8: {e}"), request: None }
                 }),
             },
         }
@@ -212,6 +212,7 @@ impl MemoryCli {
     pub async fn write_json(&mut self, value: &Value) -> Result<()> {
         let mut framed = serde_json::to_vec(value).map_err(|e| Error::Protocol {
             message: format!("cannot serialize: {e}"),
+            request: None,
         })?;
         framed.push(b'\n');
         self.write_raw(&framed).await

@@ -153,6 +153,7 @@ fn spawn(
         // Cannot happen: all three were asked to be piped. The child is killed on drop.
         return Err(Error::Protocol {
             message: "the CLI's pipes were not set up".into(),
+            request: None,
         });
     };
     tracing::debug!(pid, "the Claude Code CLI started");
@@ -275,7 +276,7 @@ async fn pump_stderr(
         let line = match lines.next_line().await {
             Ok(Some(bytes)) => String::from_utf8_lossy(bytes),
             Ok(None) => return,
-            Err(Error::LineTooLong { limit }) => {
+            Err(Error::LineTooLong { limit, .. }) => {
                 dropped = format!("[a stderr line longer than {limit} bytes was dropped]");
                 dropped.as_str().into()
             }

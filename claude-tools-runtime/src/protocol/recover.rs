@@ -1,0 +1,740 @@
+//! Lines that do not parse: what can still be read from them, and the answer they are owed.
+//!
+//! Nothing here runs for a line that parses. When one does not, [`scan`] reads the few fields an
+//! answer needs — `type`, `request_id`, `request.subtype`, `request.server_name` and, for an
+//! `mcp_message`, the JSON-RPC `message.id`, `method` and `params.name` — with a tolerant byte
+//! scanner that skips every other value whatever it holds (bad escapes, out-of-range numbers,
+//! any depth of nesting: it keeps a counter, not a stack) and stops quietly where the line is
+//! cut short. [`write_answer`] then answers the request with an error that says what was wrong.
+//! [`replace_lone_surrogates`] repairs the one fault JavaScript's `JSON.stringify` produces.
+
+use serde_json::Value;
+
+use crate::error::RequestRef;
+use crate::mcp::jsonrpc;
+use crate::tool::ToolResult;
+
+/// What could be read from a line that does not parse.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Found {
+    /// `type`.
+    pub(crate) kind: Option<String>,
+    /// `request_id`, a string or a number.
+    pub(crate) request_id: Option<RawId>,
+    /// `request.subtype`.
+    pub(crate) subtype: Option<String>,
+    /// `request.server_name`.
+    pub(crate) server_name: Option<String>,
+    /// `request.message.id`: the JSON-RPC id of an `mcp_message`.
+    pub(crate) rpc_id: Option<RawId>,
+    /// `request.message.method`.
+    pub(crate) method: Option<String>,
+    /// `request.message.params.name`: the tool of a `tools/call`.
+    pub(crate) tool: Option<String>,
+    /// `response.request_id`: the host's request a `control_response` answers.
+    pub(crate) response_id: Option<RawId>,
+}
+
+/// A string or number id exactly as the line wrote it: valid JSON, written back unchanged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RawId(String);
+
+impl RawId {
+    /// The id's JSON text.
+    pub(crate) fn json(&self) -> &str {
+        &self.0
+    }
+
+    /// The id for people: a string's text, a number's digits.
+    pub(crate) fn text(&self) -> String {
+        if self.0.starts_with('"') {
+            let quoted = self.0.as_bytes();
+            let repaired = replace_lone_surrogates(quoted);
+            serde_json::from_slice::<String>(repaired.as_deref().unwrap_or(quoted))
+                .unwrap_or_else(|_| self.0[1..self.0.len() - 1].to_string())
+        } else {
+            self.0.clone()
+        }
+    }
+}
+
+impl Found {
+    /// The id of the host's request this line answered, if it was a `control_response` whose
+    /// `response.request_id` (a string) could be read.
+    pub(crate) fn answered_request(&self) -> Option<String> {
+        if self.kind.as_deref() != Some("control_response") {
+            return None;
+        }
+        let id = self.response_id.as_ref()?;
+        id.json().starts_with('"').then(|| id.text())
+    }
+
+    /// The control request the line carried, if it was one and its id could be read.
+    pub(crate) fn request(&self) -> Option<RequestRef> {
+        if self.kind.as_deref() != Some("control_request") {
+            return None;
+        }
+        let request_id = self.request_id.as_ref()?;
+        Some(RequestRef::new(request_id.text(), self.subtype.clone()))
+    }
+}
+
+/// What was wrong with a line.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Fault<'e> {
+    /// serde_json refused it.
+    Json(&'e serde_json::Error),
+    /// It is JSON, but not a frame the protocol allows.
+    Protocol(&'e str),
+    /// It was longer than the cap and was skipped.
+    TooLong { size: usize, limit: usize },
+}
+
+impl Fault<'_> {
+    /// The fault in words, for whoever sent the line (the model, for a tool call).
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            Fault::Json(error) => describe_json(error),
+            Fault::Protocol(problem) => (*problem).to_string(),
+            Fault::TooLong { size, limit } => format!(
+                "it is {size} bytes long, over the host's limit of {limit} bytes for one line \
+                 (Options::max_line_size)"
+            ),
+        }
+    }
+}
+
+/// serde_json's error in words, with what to do about the faults a sender can fix.
+fn describe_json(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    if text.starts_with("number out of range") {
+        format!(
+            "a number in it is out of range ({text}): JSON numbers must fit a 64-bit float \
+             (at most about 1.8e308); send such a value as a string"
+        )
+    } else if text.starts_with("recursion limit exceeded") {
+        format!(
+            "it is nested too deeply ({text}): the host reads at most 128 levels of JSON, about \
+             120 inside a tool's arguments; send flatter data"
+        )
+    } else {
+        format!("it is not valid JSON ({text})")
+    }
+}
+
+/// Appends the answer owed to the control request `found` describes, which could not be read
+/// for `fault`. Returns whether it wrote one: not for a line that was no `control_request` or
+/// whose `request_id` could not be read (there is nothing to answer).
+///
+/// An `mcp_message` is answered in JSON-RPC when its id is known, so the fault reaches the tool's
+/// caller: a `tools/call` gets an `isError` result the model reads (it can correct its call),
+/// another method a `-32700` error, a notification the placeholder the CLI waits for. Anything
+/// else gets a control error naming the fault.
+pub(crate) fn write_answer(out: &mut Vec<u8>, found: &Found, fault: Fault<'_>) -> bool {
+    if found.kind.as_deref() != Some("control_request") {
+        return false;
+    }
+    let Some(request_id) = &found.request_id else {
+        return false;
+    };
+    let detail = fault.describe();
+    let subtype = found.subtype.as_deref();
+    let method = found.method.as_deref();
+    if subtype == Some("mcp_message") {
+        match (&found.rpc_id, method) {
+            (Some(id), Some("tools/call")) => {
+                let tool = found
+                    .tool
+                    .as_deref()
+                    .map(|tool| format!(" to `{tool}`"))
+                    .unwrap_or_default();
+                let result = ToolResult::error(format!(
+                    "The host could not read this tool call{tool}: {detail}"
+                ));
+                return mcp_answer(out, request_id, |out| {
+                    write_rpc_head(out, id);
+                    out.extend_from_slice(br#","result":"#);
+                    super::write_json(out, &result);
+                    out.push(b'}');
+                });
+            }
+            (Some(id), _) => {
+                let what = method.map(|m| format!(" `{m}`")).unwrap_or_default();
+                let error = serde_json::json!({
+                    "code": jsonrpc::PARSE_ERROR,
+                    "message": format!("The host could not read this request{what}: {detail}"),
+                });
+                return mcp_answer(out, request_id, |out| {
+                    write_rpc_head(out, id);
+                    out.extend_from_slice(br#","error":"#);
+                    super::write_json(out, &error);
+                    out.push(b'}');
+                });
+            }
+            (None, Some(method)) if method.starts_with("notifications/") => {
+                // The CLI waits for an answer to every `mcp_message`, and an error answer to a
+                // notification fails the server: it gets the usual placeholder.
+                let ack: Value = jsonrpc::notification_ack();
+                return mcp_answer(out, request_id, |out| super::write_json(out, &ack));
+            }
+            _ => {}
+        }
+    }
+    let what = match subtype {
+        Some(subtype) => format!("`{subtype}` request"),
+        None => "control request".to_string(),
+    };
+    super::answer_line_raw(out, super::ERROR_HEAD, request_id.json(), |out| {
+        out.extend_from_slice(br#","error":"#);
+        super::write_json(
+            out,
+            &format!("The host could not read this {what}: {detail}"),
+        );
+        out.extend_from_slice(b"}}");
+    });
+    true
+}
+
+/// A success line whose payload is `{"mcp_response": <what reply writes>}`.
+fn mcp_answer(out: &mut Vec<u8>, request_id: &RawId, reply: impl FnOnce(&mut Vec<u8>)) -> bool {
+    super::answer_line_raw(out, super::SUCCESS_HEAD, request_id.json(), |out| {
+        out.extend_from_slice(br#","response":{"mcp_response":"#);
+        reply(out);
+        out.extend_from_slice(b"}}}");
+    });
+    true
+}
+
+/// `{"jsonrpc":"2.0","id":<id>`, the id as it came.
+fn write_rpc_head(out: &mut Vec<u8>, id: &RawId) {
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    out.extend_from_slice(id.json().as_bytes());
+}
+
+/// Where in the line the scanner is reading.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Level {
+    Top,
+    Request,
+    Message,
+    Params,
+    Response,
+}
+
+impl Level {
+    /// The object this one is a field of.
+    fn parent(self) -> Option<Level> {
+        match self {
+            Level::Top => None,
+            Level::Request => Some(Level::Top),
+            Level::Message => Some(Level::Request),
+            Level::Params => Some(Level::Message),
+            Level::Response => Some(Level::Top),
+        }
+    }
+}
+
+/// Reads what it can of a line (or of the start of one) that does not parse. Never fails and
+/// never recurses: whatever cannot be read is left out.
+pub(crate) fn scan(line: &[u8]) -> Found {
+    let mut found = Found::default();
+    let mut s = Scanner {
+        bytes: line,
+        pos: 0,
+    };
+    s.whitespace();
+    if !s.eat(b'{') {
+        return found;
+    }
+    let mut level = Level::Top;
+    loop {
+        s.whitespace();
+        match s.peek() {
+            Some(b',') => s.pos += 1,
+            Some(b'}') => {
+                s.pos += 1;
+                match level.parent() {
+                    Some(parent) => level = parent,
+                    None => return found,
+                }
+            }
+            Some(b'"') => {
+                let Some(key) = s.string() else {
+                    return found;
+                };
+                s.whitespace();
+                if !s.eat(b':') {
+                    return found;
+                }
+                s.whitespace();
+                let object_follows = s.peek() == Some(b'{');
+                match (level, key) {
+                    (Level::Top, b"type") => found.kind = s.text(),
+                    (Level::Top, b"request_id") => found.request_id = s.id(),
+                    (Level::Top, b"request") if object_follows => {
+                        s.pos += 1;
+                        level = Level::Request;
+                    }
+                    (Level::Request, b"subtype") => found.subtype = s.text(),
+                    (Level::Request, b"server_name") => found.server_name = s.text(),
+                    (Level::Request, b"message") if object_follows => {
+                        s.pos += 1;
+                        level = Level::Message;
+                    }
+                    (Level::Message, b"id") => found.rpc_id = s.id(),
+                    (Level::Message, b"method") => found.method = s.text(),
+                    (Level::Message, b"params") if object_follows => {
+                        s.pos += 1;
+                        level = Level::Params;
+                    }
+                    (Level::Params, b"name") => found.tool = s.text(),
+                    (Level::Top, b"response") if object_follows => {
+                        s.pos += 1;
+                        level = Level::Response;
+                    }
+                    (Level::Response, b"request_id") => found.response_id = s.id(),
+                    _ => {
+                        if !s.skip_value() {
+                            return found;
+                        }
+                    }
+                }
+            }
+            // Anything else is not JSON the scanner can follow.
+            _ => return found,
+        }
+    }
+}
+
+/// A cursor over the bytes of a line.
+struct Scanner<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Scanner<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn eat(&mut self, byte: u8) -> bool {
+        let matched = self.peek() == Some(byte);
+        if matched {
+            self.pos += 1;
+        }
+        matched
+    }
+
+    fn whitespace(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.pos += 1;
+        }
+    }
+
+    /// The raw bytes between a string's quotes (escapes left as written), the cursor after it;
+    /// `None` when there is no string here or it is not closed.
+    fn string(&mut self) -> Option<&'a [u8]> {
+        if !self.eat(b'"') {
+            return None;
+        }
+        let start = self.pos;
+        loop {
+            match self.peek()? {
+                b'"' => {
+                    self.pos += 1;
+                    return Some(&self.bytes[start..self.pos - 1]);
+                }
+                // Whatever follows a backslash belongs to the escape, a quote included.
+                b'\\' => self.pos += 2,
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    /// A string value as text (lossy where it cannot be decoded); `None` (the value skipped)
+    /// when the value is not a string.
+    fn text(&mut self) -> Option<String> {
+        if self.peek() != Some(b'"') {
+            self.skip_value();
+            return None;
+        }
+        let raw = self.string()?;
+        if !raw.contains(&b'\\') {
+            return Some(String::from_utf8_lossy(raw).into_owned());
+        }
+        let quoted = &self.bytes[self.pos - raw.len() - 2..self.pos];
+        let repaired = replace_lone_surrogates(quoted);
+        let decoded = serde_json::from_slice::<String>(repaired.as_deref().unwrap_or(quoted));
+        Some(decoded.unwrap_or_else(|_| String::from_utf8_lossy(raw).into_owned()))
+    }
+
+    /// A string or number value as its JSON text; `None` (the value skipped) for anything else
+    /// or a string that is not valid JSON as written.
+    fn id(&mut self) -> Option<RawId> {
+        let start = self.pos;
+        match self.peek()? {
+            b'"' => {
+                self.string()?;
+                let quoted = &self.bytes[start..self.pos];
+                let text = std::str::from_utf8(quoted).ok()?;
+                // Echoed as written, so it must be a JSON string as written (lone surrogates
+                // are valid for the CLI's JavaScript parser).
+                let valid = replace_lone_surrogates(quoted).map_or_else(
+                    || serde_json::from_str::<String>(text).is_ok(),
+                    |fixed| serde_json::from_slice::<String>(&fixed).is_ok(),
+                );
+                valid.then(|| RawId(text.to_string()))
+            }
+            b'-' | b'0'..=b'9' => {
+                self.skip_value();
+                let number = &self.bytes[start..self.pos];
+                let well_formed = number
+                    .iter()
+                    .all(|b| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+                    && number.last().is_some_and(u8::is_ascii_digit);
+                // Out-of-range numbers are kept too: the CLI's parser reads them.
+                well_formed.then(|| RawId(String::from_utf8_lossy(number).into_owned()))
+            }
+            _ => {
+                self.skip_value();
+                None
+            }
+        }
+    }
+
+    /// Moves past one value of any kind and depth, counting brackets rather than recursing.
+    /// `false` when the line ends (or breaks) inside it.
+    fn skip_value(&mut self) -> bool {
+        let mut depth = 0usize;
+        loop {
+            self.whitespace();
+            match self.peek() {
+                None => return false,
+                Some(b'"') => {
+                    if self.string().is_none() {
+                        return false;
+                    }
+                }
+                Some(b'{' | b'[') => {
+                    depth += 1;
+                    self.pos += 1;
+                }
+                Some(b'}' | b']' | b',' | b':') if depth == 0 => {
+                    // The end of the value, or a value missing: either way the caller's.
+                    return true;
+                }
+                Some(b'}' | b']') => {
+                    depth -= 1;
+                    self.pos += 1;
+                }
+                Some(b',' | b':') => self.pos += 1,
+                Some(_) => {
+                    // A number or literal, well-formed or not: up to the next delimiter.
+                    while let Some(byte) = self.peek() {
+                        if matches!(
+                            byte,
+                            b' ' | b'\t'
+                                | b'\n'
+                                | b'\r'
+                                | b','
+                                | b':'
+                                | b'['
+                                | b']'
+                                | b'{'
+                                | b'}'
+                                | b'"'
+                        ) {
+                            break;
+                        }
+                        self.pos += 1;
+                    }
+                }
+            }
+            if depth == 0 {
+                return true;
+            }
+        }
+    }
+}
+
+/// The line with each lone UTF-16 surrogate escape (`\ud800`–`\udfff` not part of a pair)
+/// replaced by `\ufffd`, or `None` when it has none. JavaScript's `JSON.stringify` writes such
+/// escapes for strings cut in the middle of a pair; serde_json refuses them, and U+FFFD (the
+/// replacement character) is the closest a Rust string can hold. Same length, same offsets.
+pub(crate) fn replace_lone_surrogates(line: &[u8]) -> Option<Vec<u8>> {
+    let mut fixed: Option<Vec<u8>> = None;
+    let mut i = 0;
+    while let Some(offset) = line[i..].iter().position(|&b| b == b'\\') {
+        let at = i + offset;
+        match hex_escape(line, at) {
+            Some(0xD800..=0xDBFF) => {
+                if matches!(hex_escape(line, at + 6), Some(0xDC00..=0xDFFF)) {
+                    // A proper pair: keep both halves.
+                    i = at + 12;
+                    continue;
+                }
+                fixed.get_or_insert_with(|| line.to_vec())[at..at + 6].copy_from_slice(br"\ufffd");
+                i = at + 6;
+            }
+            Some(0xDC00..=0xDFFF) => {
+                fixed.get_or_insert_with(|| line.to_vec())[at..at + 6].copy_from_slice(br"\ufffd");
+                i = at + 6;
+            }
+            // Any other escape, `\\` included, is two bytes or more; its second byte is never
+            // the start of another escape.
+            _ => i = at + 2,
+        }
+        if i >= line.len() {
+            break;
+        }
+    }
+    fixed
+}
+
+/// The code unit of the `\uXXXX` escape at `at`, if there is one.
+fn hex_escape(line: &[u8], at: usize) -> Option<u16> {
+    let escape = line.get(at..at + 6)?;
+    if escape[0] != b'\\' || escape[1] != b'u' {
+        return None;
+    }
+    if !escape[2..].iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    let digits = std::str::from_utf8(&escape[2..]).ok()?;
+    u16::from_str_radix(digits, 16).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(text: &str) -> Option<RawId> {
+        Some(RawId(text.to_string()))
+    }
+
+    #[test]
+    fn scans_the_fields_an_answer_needs_in_any_order_past_anything() {
+        let line = br#"{"junk":[{"a":"\q\"}"},1e400,[[[[[["deep"]]]]]],nul],"request_id":"r\"1","type":"control_request","request":{"x":{"subtype":"no"},"message":{"params":{"arguments":{"n":1e999,"s":"\ud800"},"name":"add"},"method":"tools/call","jsonrpc":"2.0","id":7},"server_name":"calc","subtype":"mcp_message"}}"#;
+        assert_eq!(
+            scan(line),
+            Found {
+                kind: Some("control_request".into()),
+                request_id: raw(r#""r\"1""#),
+                subtype: Some("mcp_message".into()),
+                server_name: Some("calc".into()),
+                rpc_id: raw("7"),
+                method: Some("tools/call".into()),
+                tool: Some("add".into()),
+                response_id: None,
+            }
+        );
+        assert_eq!(
+            scan(line).request(),
+            Some(RequestRef::new("r\"1", Some("mcp_message".into())))
+        );
+    }
+
+    #[test]
+    fn finds_which_host_request_an_unreadable_answer_was_for() {
+        let line = br#"{"type":"control_response","response":{"response":{"n":1e400},"subtype":"success","request_id":"req_3"}}"#;
+        let found = scan(line);
+        assert_eq!(
+            (found.answered_request(), found.request()),
+            (Some("req_3".to_string()), None)
+        );
+        // Numbers are no ids of the host's; a request's answer is not a request.
+        let numeric = scan(br#"{"type":"control_response","response":{"request_id":3}}"#);
+        assert_eq!(numeric.answered_request(), None);
+        let request = scan(br#"{"type":"control_request","response":{"request_id":"x"}}"#);
+        assert_eq!(request.answered_request(), None);
+    }
+
+    #[test]
+    fn depth_costs_the_scanner_nothing() {
+        let deep = "[".repeat(1_000_000);
+        let line = format!(r#"{{"type":"control_request","a":{deep}"#);
+        assert_eq!(
+            scan(line.as_bytes()).kind.as_deref(),
+            Some("control_request")
+        );
+        let line = format!(
+            r#"{{"a":{deep}{close},"request_id":5}}"#,
+            close = "]".repeat(1_000_000)
+        );
+        assert_eq!(scan(line.as_bytes()).request_id, raw("5"));
+    }
+
+    #[test]
+    fn a_cut_or_broken_line_gives_what_precedes_the_cut() {
+        let line = br#"{"type":"control_request","request_id":"r9","request":{"subtype":"mcp_mes"#;
+        let found = scan(line);
+        assert_eq!(
+            (found.kind.as_deref(), found.request_id, found.subtype),
+            (Some("control_request"), raw(r#""r9""#), None)
+        );
+        for garbage in [
+            &b""[..],
+            b"garbage",
+            b"[1]",
+            b"{",
+            b"{\"type\"",
+            b"{\"type\":}",
+            b"{7}",
+        ] {
+            assert_eq!(scan(garbage), Found::default(), "{garbage:?}");
+        }
+        // Ids that are neither strings nor numbers, or not JSON as written, are not echoed.
+        for id in ["null", "{\"a\":1}", "\"bad\\x\"", "-", "1e"] {
+            let line = format!(r#"{{"type":"control_request","request_id":{id}}}"#);
+            assert_eq!(scan(line.as_bytes()).request_id, None, "{id}");
+        }
+        for id in ["-12", "1e400", "0.5", "\"\\ud800x\"", "\"é\""] {
+            let line = format!(r#"{{"type":"control_request","request_id":{id}}}"#);
+            assert_eq!(scan(line.as_bytes()).request_id, raw(id), "{id}");
+        }
+        assert_eq!(RawId("\"\\ud800x\"".into()).text(), "\u{fffd}x");
+        assert_eq!(RawId("\"a\\\"b\"".into()).text(), "a\"b");
+        assert_eq!(RawId("1e400".into()).text(), "1e400");
+    }
+
+    #[test]
+    fn only_lone_surrogates_are_replaced() {
+        let fix = |text: &str| {
+            replace_lone_surrogates(text.as_bytes()).map(|fixed| String::from_utf8(fixed).unwrap())
+        };
+        assert_eq!(
+            fix(r#"{"a":"\ud800"}"#).as_deref(),
+            Some(r#"{"a":"\ufffd"}"#)
+        );
+        assert_eq!(
+            fix(r#""\uDC00x\uD83D""#).as_deref(),
+            Some(r#""\ufffdx\ufffd""#)
+        );
+        assert_eq!(
+            fix(r#""\ud800\u0041""#).as_deref(),
+            Some(r#""\ufffd\u0041""#)
+        );
+        assert_eq!(
+            fix(r#""\ud800\ud800\udc00""#).as_deref(),
+            Some(r#""\ufffd\ud800\udc00""#)
+        );
+        // A pair, an escaped backslash before `ud800`, other escapes, a cut escape: unchanged.
+        for kept in [
+            r#""\ud83d\ude00""#,
+            r#""\\ud800""#,
+            r#""\n\"\u0041""#,
+            r#""\ud8"#,
+            "\\",
+        ] {
+            assert_eq!(fix(kept), None, "{kept}");
+        }
+    }
+
+    fn answer(found: &Found, fault: Fault<'_>) -> Option<String> {
+        let mut out = Vec::new();
+        write_answer(&mut out, found, fault).then(|| String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn answers_in_json_rpc_when_it_can_else_with_a_control_error() {
+        let mcp = |id: Option<&str>, method: Option<&str>| Found {
+            kind: Some("control_request".into()),
+            request_id: raw(r#""r1""#),
+            subtype: Some("mcp_message".into()),
+            server_name: Some("calc".into()),
+            rpc_id: id.and_then(raw),
+            method: method.map(String::from),
+            tool: Some("add".into()),
+            response_id: None,
+        };
+        let too_long = Fault::TooLong {
+            size: 2000,
+            limit: 1024,
+        };
+        let limit_text = "it is 2000 bytes long, over the host's limit of 1024 bytes for one line (Options::max_line_size)";
+        assert_eq!(
+            answer(&mcp(Some("3"), Some("tools/call")), too_long).unwrap(),
+            format!(
+                concat!(
+                    r#"{{"type":"control_response","response":{{"subtype":"success","request_id":"r1","response":{{"mcp_response":"#,
+                    r#"{{"jsonrpc":"2.0","id":3,"result":{{"content":[{{"type":"text","text":"The host could not read this tool call to `add`: {}"}}],"isError":true}}}}}}}}}}"#,
+                    "\n"
+                ),
+                limit_text
+            )
+        );
+        assert_eq!(
+            answer(&mcp(Some(r#""x""#), Some("tools/list")), too_long).unwrap(),
+            format!(
+                concat!(
+                    r#"{{"type":"control_response","response":{{"subtype":"success","request_id":"r1","response":{{"mcp_response":"#,
+                    r#"{{"jsonrpc":"2.0","id":"x","error":{{"code":-32700,"message":"The host could not read this request `tools/list`: {}"}}}}}}}}}}"#,
+                    "\n"
+                ),
+                limit_text
+            )
+        );
+        assert_eq!(
+            answer(&mcp(None, Some("notifications/cancelled")), too_long).unwrap(),
+            concat!(
+                r#"{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{"mcp_response":"#,
+                r#"{"jsonrpc":"2.0","result":{}}}}}"#,
+                "\n"
+            )
+        );
+        assert_eq!(
+            answer(&mcp(None, Some("tools/call")), Fault::Protocol("broken")).unwrap(),
+            concat!(
+                r#"{"type":"control_response","response":{"subtype":"error","request_id":"r1","#,
+                r#""error":"The host could not read this `mcp_message` request: broken"}}"#,
+                "\n"
+            )
+        );
+        let numeric = Found {
+            kind: Some("control_request".into()),
+            request_id: raw("7"),
+            ..Found::default()
+        };
+        assert_eq!(
+            answer(&numeric, Fault::Protocol("bad")).unwrap(),
+            concat!(
+                r#"{"type":"control_response","response":{"subtype":"error","request_id":7,"#,
+                r#""error":"The host could not read this control request: bad"}}"#,
+                "\n"
+            )
+        );
+        // Nothing to answer: no id, or not a request.
+        let no_id = Found {
+            request_id: None,
+            ..numeric.clone()
+        };
+        let message = Found {
+            kind: Some("assistant".into()),
+            ..numeric
+        };
+        assert_eq!(answer(&no_id, Fault::Protocol("bad")), None);
+        assert_eq!(answer(&message, Fault::Protocol("bad")), None);
+    }
+
+    #[test]
+    fn json_faults_say_what_to_do() {
+        let fault = |text: &str| {
+            let error = serde_json::from_str::<Value>(text).unwrap_err();
+            Fault::Json(&error).describe()
+        };
+        assert_eq!(
+            fault("[1e400]"),
+            "a number in it is out of range (number out of range at line 1 column 6): JSON \
+             numbers must fit a 64-bit float (at most about 1.8e308); send such a value as a string"
+        );
+        assert_eq!(
+            fault(&"[".repeat(200)),
+            "it is nested too deeply (recursion limit exceeded at line 1 column 128): the host \
+             reads at most 128 levels of JSON, about 120 inside a tool's arguments; send flatter data"
+        );
+        assert_eq!(
+            fault("{\"a\""),
+            "it is not valid JSON (EOF while parsing an object at line 1 column 4)"
+        );
+    }
+}
