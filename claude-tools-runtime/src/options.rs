@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 
 use crate::hooks::{HookEvent, HookMatcher};
 use crate::permission::{CanUseTool, PermissionDecision, PermissionRequest};
+use crate::redact;
 use crate::tool::ToolServer;
 use crate::transport::LaunchSpec;
 
@@ -61,7 +62,9 @@ impl PermissionMode {
 }
 
 /// An MCP server the CLI runs itself (not in-process), passed through `--mcp-config`.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Its `Debug` shows header and environment names, never their values (`<redacted>`).
+#[derive(Clone, PartialEq)]
 pub enum ExternalServer {
     /// A subprocess speaking MCP over stdio.
     Stdio {
@@ -86,6 +89,29 @@ pub enum ExternalServer {
         /// Extra headers.
         headers: BTreeMap<String, String>,
     },
+}
+
+impl std::fmt::Debug for ExternalServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExternalServer::Stdio { command, args, env } => f
+                .debug_struct("Stdio")
+                .field("command", command)
+                .field("args", args)
+                .field("env", &redact::NamesOnly::of_map(env))
+                .finish(),
+            ExternalServer::Http { url, headers } => f
+                .debug_struct("Http")
+                .field("url", url)
+                .field("headers", &redact::NamesOnly::of_map(headers))
+                .finish(),
+            ExternalServer::Sse { url, headers } => f
+                .debug_struct("Sse")
+                .field("url", url)
+                .field("headers", &redact::NamesOnly::of_map(headers))
+                .finish(),
+        }
+    }
 }
 
 impl ExternalServer {
@@ -230,15 +256,18 @@ pub struct Options {
     pub(crate) effort: Option<String>,
 }
 
+/// Secrets stay out: environment values, MCP headers and the values of `--mcp-config` and
+/// `--settings` print as `<redacted>`; names and everything else are shown.
 impl std::fmt::Debug for Options {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Environment values are left out: they often hold secrets.
         f.debug_struct("Options")
             .field("cli_path", &self.cli_path)
             .field("model", &self.model)
-            .field("args", &self.launch_spec().args)
-            .field("env", &self.env.iter().map(|(k, _)| k).collect::<Vec<_>>())
+            .field("args", &redact::args(&self.launch_spec().args))
+            .field("env", &redact::NamesOnly::of_pairs(&self.env))
+            .field("env_remove", &self.env_remove)
             .field("servers", &self.servers)
+            .field("external_servers", &self.external_servers)
             .field("can_use_tool", &self.can_use_tool.is_some())
             .field("hooks", &self.hooks.keys().collect::<Vec<_>>())
             .finish_non_exhaustive()
@@ -640,8 +669,9 @@ impl Options {
     }
 
     /// Checks the options before launching: state every tool needs is registered, names are
-    /// unique across in-process and external servers.
+    /// unique across in-process and external servers, environment variables can be set.
     pub(crate) fn validate(&self) -> crate::Result<()> {
+        self.validate_env()?;
         for server in &self.servers {
             server
                 .check_state()
@@ -651,6 +681,33 @@ impl Options {
                     "`{}` names both an in-process and an external MCP server",
                     server.name()
                 )));
+            }
+        }
+        Ok(())
+    }
+
+    /// An environment variable's name must be non-empty, without `=` or NUL (the OS would
+    /// split `A=B` into another variable, and refuse a NUL at spawn); a value must have no NUL.
+    /// The error names the variable, never its value.
+    fn validate_env(&self) -> crate::Result<()> {
+        let invalid = |message: String| Err(crate::Error::InvalidOptions(message));
+        let names = self
+            .env
+            .iter()
+            .map(|(name, _)| name)
+            .chain(&self.env_remove);
+        for name in names {
+            if name.is_empty() || name.contains(['=', '\0']) {
+                return invalid(format!(
+                    "the environment variable name {name:?} is empty or contains `=` or NUL"
+                ));
+            }
+        }
+        for (name, value) in &self.env {
+            if value.contains('\0') {
+                return invalid(format!(
+                    "the value of the environment variable {name} contains NUL"
+                ));
             }
         }
         Ok(())
