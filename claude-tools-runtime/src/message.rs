@@ -39,7 +39,7 @@ impl Message {
         fn typed<T: Typed>(value: &Value, wrap: fn(T) -> Message) -> Option<Message> {
             match T::deserialize(value) {
                 Ok(mut message) => {
-                    *message.wire_mut() = WireForm::between(value, &message);
+                    *message.wire_mut() = WireForm::between(value, &mut message);
                     Some(wrap(message))
                 }
                 Err(error) => {
@@ -173,10 +173,12 @@ fn is_false(value: &bool) -> bool {
 trait Typed: Serialize + for<'de> Deserialize<'de> {
     fn wire(&self) -> &WireForm;
     fn wire_mut(&mut self) -> &mut WireForm;
+    /// The flattened map of the fields the type does not know.
+    fn unknown_fields(&mut self) -> &mut Map<String, Value>;
 }
 
 macro_rules! typed {
-    ($($message:ty),*) => {$(
+    ($($message:ty { $unknown:ident }),*) => {$(
         impl Typed for $message {
             fn wire(&self) -> &WireForm {
                 &self.wire
@@ -184,16 +186,19 @@ macro_rules! typed {
             fn wire_mut(&mut self) -> &mut WireForm {
                 &mut self.wire
             }
+            fn unknown_fields(&mut self) -> &mut Map<String, Value> {
+                &mut self.$unknown
+            }
         }
     )*};
 }
 
 typed!(
-    SystemMessage,
-    AssistantMessage,
-    UserMessage,
-    ResultMessage,
-    StreamEvent
+    SystemMessage { data },
+    AssistantMessage { extra },
+    UserMessage { extra },
+    ResultMessage { extra },
+    StreamEvent { extra }
 );
 
 /// What a typed message's fields cannot say about the line it was read from: each top-level
@@ -215,15 +220,23 @@ struct WireField {
 }
 
 impl WireForm {
-    /// The fields where `typed`, serialized, differs from `wire`.
-    fn between<T: Serialize>(wire: &Value, typed: &T) -> WireForm {
-        let (Value::Object(wire), Ok(Value::Object(typed))) = (wire, serde_json::to_value(typed))
-        else {
+    /// The fields where `message`, serialized, differs from `wire`, the line it was read from.
+    fn between<T: Typed>(wire: &Value, message: &mut T) -> WireForm {
+        let Value::Object(wire) = wire else {
             return WireForm::default();
         };
+        // Unknown fields are kept as they came: only the known ones need serializing (the
+        // unknown ones of a `system/init` are most of it).
+        let unknown = std::mem::take(message.unknown_fields());
+        let typed = serde_json::to_value(&*message);
+        *message.unknown_fields() = unknown;
+        let Ok(Value::Object(typed)) = typed else {
+            return WireForm::default();
+        };
+        let unknown = message.unknown_fields();
         let changed = wire
             .iter()
-            .filter(|(key, value)| typed.get(*key) != Some(*value))
+            .filter(|(key, value)| !unknown.contains_key(*key) && typed.get(*key) != Some(*value))
             .map(|(key, value)| WireField {
                 key: key.clone(),
                 wire: Some(value.clone()),
