@@ -374,7 +374,9 @@ impl Options {
         self
     }
 
-    /// An environment variable for the CLI (on top of the inherited environment).
+    /// An environment variable for the CLI (on top of the inherited environment). A name that
+    /// is empty or holds `=` or NUL, or a value holding NUL, makes connecting fail with
+    /// [`Error::InvalidOptions`](crate::Error::InvalidOptions). `Debug` output shows the name only.
     pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.env.push((key.into(), value.into()));
         self
