@@ -103,12 +103,32 @@ impl Client {
         self.shared.send_user(&input.to_message("default"))
     }
 
-    /// The next message from the CLI; `None` once it has exited.
+    /// The next message from the CLI, or an error; `None` once it has exited.
+    ///
+    /// An error is either fatal (the CLI exited, its pipes failed: the session is over, nothing
+    /// but `None` follows) or survivable (one line the CLI wrote was not JSON, broke the
+    /// protocol or was too long: keep reading). [`Error::is_fatal`] tells which:
+    ///
+    /// ```no_run
+    /// # use claude_tools_runtime::client::Client;
+    /// # async fn run(client: &mut Client) -> claude_tools_runtime::Result<()> {
+    /// while let Some(item) = client.next_message().await {
+    ///     match item {
+    ///         Ok(message) if message.is_result() => break,
+    ///         Ok(message) => println!("{message:?}"),
+    ///         Err(error) if error.is_fatal() => return Err(error),
+    ///         Err(error) => eprintln!("skipped: {error}"),
+    ///     }
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn next_message(&mut self) -> Option<Result<Message>> {
         self.messages.recv().await
     }
 
-    /// Every message up to and including the next `result`.
+    /// Every message up to and including the next `result`. Fails on the first error,
+    /// survivable ones included (to skip those, read with [`Client::next_message`]).
     pub async fn receive_response(&mut self) -> Result<Vec<Message>> {
         let mut messages = Vec::new();
         while let Some(message) = self.messages.recv().await {

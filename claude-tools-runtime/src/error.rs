@@ -4,7 +4,26 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// Everything that can go wrong while driving the Claude Code CLI.
-#[derive(Debug, thiserror::Error)]
+///
+/// # Fatal and survivable errors
+///
+/// On a [`MessageStream`](crate::stream::MessageStream) or from
+/// [`Client::next_message`](crate::client::Client::next_message), an error is either the end of
+/// the session or one bad item in it; [`Error::is_fatal`] tells which:
+///
+/// - **fatal** — the session cannot go on: [`ProcessExited`](Error::ProcessExited),
+///   [`Closed`](Error::Closed), [`Io`](Error::Io) on the CLI's pipes, and the errors of starting
+///   one ([`CliNotFound`](Error::CliNotFound), [`Spawn`](Error::Spawn),
+///   [`InvalidOptions`](Error::InvalidOptions)). Nothing useful follows on the stream.
+/// - **survivable** — one line or one request failed and the session goes on: a line that is
+///   not JSON ([`Json`](Error::Json)), breaks the protocol ([`Protocol`](Error::Protocol)) or is
+///   too long ([`LineTooLong`](Error::LineTooLong)); a control request the CLI refused
+///   ([`Control`](Error::Control)) or did not answer in time ([`Timeout`](Error::Timeout)).
+///   Log it and keep reading.
+///
+/// `Debug` prints the same text as `Display`, so `fn main() -> Result<(), Error>` shows the
+/// helpful message (where the CLI was looked for, how to install it) rather than a struct dump.
+#[derive(thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// The CLI executable was not found.
@@ -104,6 +123,30 @@ pub enum Error {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
+    /// Whether the session cannot go on after this error (see [the type's docs](Error)).
+    ///
+    /// ```
+    /// use claude_tools_runtime::Error;
+    ///
+    /// assert!(Error::Closed.is_fatal());
+    /// assert!(!Error::LineTooLong { limit: 1024 }.is_fatal());
+    /// ```
+    pub fn is_fatal(&self) -> bool {
+        match self {
+            Error::CliNotFound { .. }
+            | Error::Spawn { .. }
+            | Error::ProcessExited { .. }
+            | Error::Closed
+            | Error::Io(..)
+            | Error::InvalidOptions(..) => true,
+            Error::Protocol { .. }
+            | Error::Json { .. }
+            | Error::LineTooLong { .. }
+            | Error::Control { .. }
+            | Error::Timeout { .. } => false,
+        }
+    }
+
     /// A JSON error carrying at most 1 KiB of the offending line.
     pub fn json(line: &[u8], source: serde_json::Error) -> Self {
         const KEEP: usize = 1024;
@@ -157,4 +200,12 @@ fn in_request(request: &Option<RequestRef>) -> String {
         .as_ref()
         .map(|request| format!(" (in {request})"))
         .unwrap_or_default()
+}
+
+/// The `Display` text (with the causes it already names), so that a `main` returning this
+/// error prints something a user can act on.
+impl std::fmt::Debug for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
 }

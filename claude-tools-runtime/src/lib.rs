@@ -32,6 +32,7 @@ pub mod transport;
 mod catch_unwind;
 mod json_str;
 mod protocol;
+mod redact;
 mod session;
 
 pub use error::{Error, RequestRef, Result};

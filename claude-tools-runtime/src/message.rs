@@ -3,8 +3,15 @@
 //! Parsing never fails the stream: [`Message::from_value`] is infallible. An unknown `type`, or
 //! a known one whose fields do not fit, is kept whole as [`Message::Other`] (and logged at debug
 //! level); unknown fields of known messages are kept in their `extra` (or `data`) maps, and
-//! unknown content blocks as [`ContentBlock::Other`]. [`Message::to_value`] gives the JSON back:
-//! unknown fields exactly, known ones with an absent optional field and `null` treated alike.
+//! unknown content blocks as [`ContentBlock::Other`].
+//!
+//! [`Message::to_value`] (and `Message`'s `Serialize`) gives back exactly the JSON the CLI wrote:
+//! a `null`, an empty array or an absent field stays what it was, even where the typed field
+//! cannot tell them apart (`api_error_status: None` is both `null` and absent). A message keeps,
+//! next to its typed fields, the wire form of each top-level field whose typed value would
+//! serialize differently; a field you change is written from its new typed value. (Serializing
+//! one of the typed structs on its own writes its typed fields only: go through [`Message`] for
+//! the exact line.)
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value, json};
@@ -29,12 +36,12 @@ pub enum Message {
 impl Message {
     /// Types a message; never fails (see the module docs).
     pub fn from_value(value: Value) -> Message {
-        fn typed<T: for<'de> Deserialize<'de>>(
-            value: &Value,
-            wrap: fn(T) -> Message,
-        ) -> Option<Message> {
+        fn typed<T: Typed>(value: &Value, wrap: fn(T) -> Message) -> Option<Message> {
             match T::deserialize(value) {
-                Ok(message) => Some(wrap(message)),
+                Ok(mut message) => {
+                    *message.wire_mut() = WireForm::between(value, &mut message);
+                    Some(wrap(message))
+                }
                 Err(error) => {
                     tracing::debug!(
                         %error,
@@ -56,20 +63,19 @@ impl Message {
         parsed.unwrap_or(Message::Other(value))
     }
 
-    /// The message as JSON, `type` included.
+    /// The message as JSON, `type` included: for a message read from the CLI, exactly the
+    /// line it wrote (see the module docs).
     pub fn to_value(&self) -> Value {
-        let (kind, body) = match self {
-            Message::System(m) => ("system", serde_json::to_value(m)),
-            Message::Assistant(m) => ("assistant", serde_json::to_value(m)),
-            Message::User(m) => ("user", serde_json::to_value(m)),
-            Message::Result(m) => ("result", serde_json::to_value(m)),
-            Message::StreamEvent(m) => ("stream_event", serde_json::to_value(m)),
+        let mut value = match self {
+            Message::System(m) => m.wire().apply(m),
+            Message::Assistant(m) => m.wire().apply(m),
+            Message::User(m) => m.wire().apply(m),
+            Message::Result(m) => m.wire().apply(m),
+            Message::StreamEvent(m) => m.wire().apply(m),
             Message::Other(value) => return value.clone(),
         };
-        // Serializing these types cannot fail: every map key is a string.
-        let mut value = body.unwrap_or_else(|_| json!({}));
         if let Value::Object(map) = &mut value {
-            map.insert("type".into(), Value::from(kind));
+            map.insert("type".into(), Value::from(self.message_type()));
         }
         value
     }
@@ -163,6 +169,121 @@ fn is_false(value: &bool) -> bool {
     !*value
 }
 
+/// A typed message that keeps the wire form of the fields its types cannot tell apart.
+trait Typed: Serialize + for<'de> Deserialize<'de> {
+    fn wire(&self) -> &WireForm;
+    fn wire_mut(&mut self) -> &mut WireForm;
+    /// The flattened map of the fields the type does not know.
+    fn unknown_fields(&mut self) -> &mut Map<String, Value>;
+}
+
+macro_rules! typed {
+    ($($message:ty { $unknown:ident }),*) => {$(
+        impl Typed for $message {
+            fn wire(&self) -> &WireForm {
+                &self.wire
+            }
+            fn wire_mut(&mut self) -> &mut WireForm {
+                &mut self.wire
+            }
+            fn unknown_fields(&mut self) -> &mut Map<String, Value> {
+                &mut self.$unknown
+            }
+        }
+    )*};
+}
+
+typed!(
+    SystemMessage { data },
+    AssistantMessage { extra },
+    UserMessage { extra },
+    ResultMessage { extra },
+    StreamEvent { extra }
+);
+
+/// What a typed message's fields cannot say about the line it was read from: each top-level
+/// field whose typed value serializes differently from what the CLI wrote (`null` or absent
+/// for a `None`, `[]` for an empty list that is not written, `false` written out…), with both
+/// forms. Empty for the usual lines, where the typed form is already exact.
+#[derive(Clone, Default, PartialEq)]
+struct WireForm {
+    fields: Vec<WireField>,
+}
+
+#[derive(Clone, PartialEq)]
+struct WireField {
+    key: String,
+    /// What the CLI wrote (`None`: the field was absent).
+    wire: Option<Value>,
+    /// What the typed value serialized to when read (`None`: not written).
+    typed: Option<Value>,
+}
+
+impl WireForm {
+    /// The fields where `message`, serialized, differs from `wire`, the line it was read from.
+    fn between<T: Typed>(wire: &Value, message: &mut T) -> WireForm {
+        let Value::Object(wire) = wire else {
+            return WireForm::default();
+        };
+        // Unknown fields are kept as they came: only the known ones need serializing (the
+        // unknown ones of a `system/init` are most of it).
+        let unknown = std::mem::take(message.unknown_fields());
+        let typed = serde_json::to_value(&*message);
+        *message.unknown_fields() = unknown;
+        let Ok(Value::Object(typed)) = typed else {
+            return WireForm::default();
+        };
+        let unknown = message.unknown_fields();
+        let changed = wire
+            .iter()
+            .filter(|(key, value)| !unknown.contains_key(*key) && typed.get(*key) != Some(*value))
+            .map(|(key, value)| WireField {
+                key: key.clone(),
+                wire: Some(value.clone()),
+                typed: typed.get(key).cloned(),
+            });
+        let added = typed
+            .iter()
+            .filter(|(key, _)| !wire.contains_key(*key))
+            .map(|(key, value)| WireField {
+                key: key.clone(),
+                wire: None,
+                typed: Some(value.clone()),
+            });
+        WireForm {
+            fields: changed.chain(added).collect(),
+        }
+    }
+
+    /// `message` serialized, with the wire form put back for every field whose typed value is
+    /// still what it was when read.
+    fn apply<T: Serialize>(&self, message: &T) -> Value {
+        // Serializing these types cannot fail: every map key is a string.
+        let mut value = serde_json::to_value(message).unwrap_or_else(|_| json!({}));
+        if let Value::Object(map) = &mut value {
+            for field in &self.fields {
+                if map.get(&field.key) != field.typed.as_ref() {
+                    continue;
+                }
+                match &field.wire {
+                    Some(wire) => map.insert(field.key.clone(), wire.clone()),
+                    None => map.remove(&field.key),
+                };
+            }
+        }
+        value
+    }
+}
+
+/// The keys whose wire form is kept (the values can be large).
+impl std::fmt::Debug for WireForm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.fields.iter().map(|field| &field.key))
+            .finish()
+    }
+}
+
 // ---- system ----
 
 /// A `system` message. Its fields beyond `subtype`, `session_id` and `uuid` are in `data`; typed
@@ -182,6 +303,9 @@ pub struct SystemMessage {
     /// Every other field.
     #[serde(flatten)]
     pub data: Map<String, Value>,
+    /// The wire form of the fields the types above cannot tell apart (see the module docs).
+    #[serde(skip)]
+    wire: WireForm,
 }
 
 impl SystemMessage {
@@ -341,6 +465,9 @@ pub struct AssistantMessage {
     /// Every other field (`tool_use_meta`, `request_id`…).
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+    /// The wire form of the fields the types above cannot tell apart (see the module docs).
+    #[serde(skip)]
+    wire: WireForm,
 }
 
 impl AssistantMessage {
@@ -393,7 +520,10 @@ pub struct AssistantBody {
 // ---- content ----
 
 /// A content block. Known blocks keep their other fields (`cache_control`, `citations`…) in
-/// `extra`; unknown block types are kept whole as [`ContentBlock::Other`].
+/// `extra`; unknown block types are kept whole as [`ContentBlock::Other`]. A known field whose
+/// wire value its typed field cannot hold (`signature: null`, `is_error: false`,
+/// `content: null`) stays in `extra` too, so that [`to_value`](Self::to_value) gives the block
+/// back as it came.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
     /// Text.
@@ -480,6 +610,13 @@ impl ContentBlock {
                 _ => None,
             }
         }
+        // A `null` stays in the map, to be written back as it came.
+        fn take_str_if_string(map: &mut Map<String, Value>, key: &str) -> Option<String> {
+            match map.get(key) {
+                Some(Value::String(_)) => take_str(map, key),
+                _ => None,
+            }
+        }
         let kind = map.get("type").and_then(Value::as_str).unwrap_or_default();
         let fits = match kind {
             "text" => map.get("text").is_some_and(Value::is_string),
@@ -492,6 +629,7 @@ impl ContentBlock {
             "tool_use" => {
                 map.get("id").is_some_and(Value::is_string)
                     && map.get("name").is_some_and(Value::is_string)
+                    && map.contains_key("input")
             }
             "tool_result" => {
                 map.get("tool_use_id").is_some_and(Value::is_string)
@@ -515,30 +653,40 @@ impl ContentBlock {
             },
             "thinking" => ContentBlock::Thinking {
                 thinking: take_str(&mut map, "thinking").unwrap_or_default(),
-                signature: take_str(&mut map, "signature"),
+                signature: take_str_if_string(&mut map, "signature"),
                 extra: map,
             },
             "tool_use" => ContentBlock::ToolUse {
                 id: take_str(&mut map, "id").unwrap_or_default(),
                 name: take_str(&mut map, "name").unwrap_or_default(),
-                input: map.remove("input").unwrap_or_else(|| json!({})),
+                input: map.remove("input").unwrap_or_default(),
                 extra: map,
             },
-            _ => ContentBlock::ToolResult {
-                tool_use_id: take_str(&mut map, "tool_use_id").unwrap_or_default(),
-                content: match map.remove("content") {
+            _ => {
+                // Only a string or a list of blocks is typed, and only `is_error: true`: an
+                // explicit `false` or `null` stays in `extra`, to be written back as it came.
+                let content = match map.remove("content") {
                     Some(Value::String(text)) => Some(MessageContent::Text(text)),
                     Some(Value::Array(blocks)) => Some(MessageContent::Blocks(
                         blocks.into_iter().map(ContentBlock::from_value).collect(),
                     )),
-                    _ => None,
-                },
-                is_error: map
-                    .remove("is_error")
-                    .and_then(|e| e.as_bool())
-                    .unwrap_or(false),
-                extra: map,
-            },
+                    Some(null) => {
+                        map.insert("content".into(), null);
+                        None
+                    }
+                    None => None,
+                };
+                let is_error = map.get("is_error") == Some(&Value::Bool(true));
+                if is_error {
+                    map.remove("is_error");
+                }
+                ContentBlock::ToolResult {
+                    tool_use_id: take_str(&mut map, "tool_use_id").unwrap_or_default(),
+                    content,
+                    is_error,
+                    extra: map,
+                }
+            }
         }
     }
 
@@ -676,6 +824,9 @@ pub struct UserMessage {
     /// Every other field (`tool_result_meta`, `isReplay`, `timestamp`…).
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+    /// The wire form of the fields the types above cannot tell apart (see the module docs).
+    #[serde(skip)]
+    wire: WireForm,
 }
 
 impl UserMessage {
@@ -817,12 +968,8 @@ pub struct ResultMessage {
         skip_serializing_if = "Option::is_none"
     )]
     pub model_usage: Option<Value>,
-    /// Tools the permission system refused.
-    #[serde(
-        default,
-        deserialize_with = "null_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    /// Tools the permission system refused (always written, as the CLI does).
+    #[serde(default, deserialize_with = "null_default")]
     pub permission_denials: Vec<Value>,
     /// The structured output (with an output schema).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -834,8 +981,8 @@ pub struct ResultMessage {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub errors: Vec<Value>,
-    /// The HTTP status of a fatal API error.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The HTTP status of a fatal API error (`null` when there was none, as the CLI writes).
+    #[serde(default)]
     pub api_error_status: Option<u16>,
     /// Why the run ended (`completed`, `api_error`, `aborted`…).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -846,6 +993,9 @@ pub struct ResultMessage {
     /// Every other field (`api_error_type`, `deferred_tool_use`…).
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+    /// The wire form of the fields the types above cannot tell apart (see the module docs).
+    #[serde(skip)]
+    wire: WireForm,
 }
 
 impl ResultMessage {
@@ -874,6 +1024,9 @@ pub struct StreamEvent {
     /// Every other field.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+    /// The wire form of the fields the types above cannot tell apart (see the module docs).
+    #[serde(skip)]
+    wire: WireForm,
 }
 
 impl StreamEvent {

@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 
 use crate::hooks::{HookEvent, HookMatcher};
 use crate::permission::{CanUseTool, PermissionDecision, PermissionRequest};
+use crate::redact;
 use crate::tool::ToolServer;
 use crate::transport::LaunchSpec;
 
@@ -61,7 +62,9 @@ impl PermissionMode {
 }
 
 /// An MCP server the CLI runs itself (not in-process), passed through `--mcp-config`.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Its `Debug` shows header and environment names, never their values (`<redacted>`).
+#[derive(Clone, PartialEq)]
 pub enum ExternalServer {
     /// A subprocess speaking MCP over stdio.
     Stdio {
@@ -86,6 +89,29 @@ pub enum ExternalServer {
         /// Extra headers.
         headers: BTreeMap<String, String>,
     },
+}
+
+impl std::fmt::Debug for ExternalServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExternalServer::Stdio { command, args, env } => f
+                .debug_struct("Stdio")
+                .field("command", command)
+                .field("args", args)
+                .field("env", &redact::NamesOnly::of_map(env))
+                .finish(),
+            ExternalServer::Http { url, headers } => f
+                .debug_struct("Http")
+                .field("url", url)
+                .field("headers", &redact::NamesOnly::of_map(headers))
+                .finish(),
+            ExternalServer::Sse { url, headers } => f
+                .debug_struct("Sse")
+                .field("url", url)
+                .field("headers", &redact::NamesOnly::of_map(headers))
+                .finish(),
+        }
+    }
 }
 
 impl ExternalServer {
@@ -233,15 +259,18 @@ pub struct Options {
     pub(crate) client_app: Option<String>,
 }
 
+/// Secrets stay out: environment values, MCP headers and the values of `--mcp-config` and
+/// `--settings` print as `<redacted>`; names and everything else are shown.
 impl std::fmt::Debug for Options {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Environment values are left out: they often hold secrets.
         f.debug_struct("Options")
             .field("cli_path", &self.cli_path)
             .field("model", &self.model)
-            .field("args", &self.launch_spec().args)
-            .field("env", &self.env.iter().map(|(k, _)| k).collect::<Vec<_>>())
+            .field("args", &redact::args(&self.launch_spec().args))
+            .field("env", &redact::NamesOnly::of_pairs(&self.env))
+            .field("env_remove", &self.env_remove)
             .field("servers", &self.servers)
+            .field("external_servers", &self.external_servers)
             .field("can_use_tool", &self.can_use_tool.is_some())
             .field("hooks", &self.hooks.keys().collect::<Vec<_>>())
             .finish_non_exhaustive()
@@ -384,7 +413,9 @@ impl Options {
     /// An environment variable for the CLI (on top of the inherited environment). It wins over
     /// the value this crate would set for the same variable ([`Options::entrypoint`],
     /// [`Options::agent_sdk_version`], [`Options::client_app`],
-    /// `CLAUDE_CODE_SDK_READS_SESSION_STATE`).
+    /// `CLAUDE_CODE_SDK_READS_SESSION_STATE`). A name that is empty or holds `=` or NUL, or a
+    /// value holding NUL, makes connecting fail with
+    /// [`Error::InvalidOptions`](crate::Error::InvalidOptions). `Debug` output shows the name only.
     pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.env.push((key.into(), value.into()));
         self
@@ -739,8 +770,9 @@ impl Options {
     }
 
     /// Checks the options before launching: state every tool needs is registered, names are
-    /// unique across in-process and external servers.
+    /// unique across in-process and external servers, environment variables can be set.
     pub(crate) fn validate(&self) -> crate::Result<()> {
+        self.validate_env()?;
         for server in &self.servers {
             server
                 .check_state()
@@ -750,6 +782,47 @@ impl Options {
                     "`{}` names both an in-process and an external MCP server",
                     server.name()
                 )));
+            }
+        }
+        Ok(())
+    }
+
+    /// An environment variable's name must be non-empty, without `=` or NUL (the OS would
+    /// split `A=B` into another variable, and refuse a NUL at spawn); a value must have no NUL.
+    /// The error names the variable, never its value.
+    fn validate_env(&self) -> crate::Result<()> {
+        let invalid = |message: String| Err(crate::Error::InvalidOptions(message));
+        let names = self
+            .env
+            .iter()
+            .map(|(name, _)| name)
+            .chain(&self.env_remove);
+        for name in names {
+            if name.is_empty() || name.contains(['=', '\0']) {
+                return invalid(format!(
+                    "the environment variable name {name:?} is empty or contains `=` or NUL"
+                ));
+            }
+        }
+        for (name, value) in &self.env {
+            if value.contains('\0') {
+                return invalid(format!(
+                    "the value of the environment variable {name} contains NUL"
+                ));
+            }
+        }
+        // These three reach the CLI's HTTP headers (User-Agent, x-client-app): a control
+        // character there makes the CLI fail its requests, so refuse it here, by name.
+        let identity = [
+            ("Options::entrypoint", &self.entrypoint),
+            ("Options::agent_sdk_version", &self.agent_sdk_version),
+            ("Options::client_app", &self.client_app),
+        ];
+        for (option, value) in identity {
+            if let Some(value) = value
+                && value.chars().any(char::is_control)
+            {
+                return invalid(format!("{option} {value:?} contains a control character"));
             }
         }
         Ok(())
@@ -1031,6 +1104,34 @@ mod tests {
             removed.launch_spec().env_remove,
             ["CLAUDE_AGENT_SDK_CLIENT_APP", "CLAUDE_AGENT_SDK_VERSION"]
         );
+    }
+
+    #[test]
+    fn identity_values_with_control_characters_are_refused_by_name() {
+        assert!(
+            Options::new()
+                .client_app("ticket-bot/2.1")
+                .validate()
+                .is_ok()
+        );
+        let cases = [
+            (
+                Options::new().client_app("bot\r\nX-Evil: 1"),
+                r#"invalid options: Options::client_app "bot\r\nX-Evil: 1" contains a control character"#,
+            ),
+            (
+                Options::new().entrypoint("sdk\0cli"),
+                r#"invalid options: Options::entrypoint "sdk\0cli" contains a control character"#,
+            ),
+            (
+                Options::new().agent_sdk_version("1.0\n"),
+                r#"invalid options: Options::agent_sdk_version "1.0\n" contains a control character"#,
+            ),
+        ];
+        for (options, expected) in cases {
+            let error = options.validate().map(|_| ()).unwrap_err();
+            assert_eq!(error.to_string(), expected);
+        }
     }
 
     #[test]

@@ -78,8 +78,14 @@ impl std::fmt::Debug for Prompt {
 ///
 /// # async fn run() -> claude_tools_runtime::Result<()> {
 /// let mut messages = query("Say hello", Options::new()).await?;
-/// while let Some(message) = messages.next().await {
-///     println!("{:?}", message?);
+/// while let Some(item) = messages.next().await {
+///     match item {
+///         Ok(message) => println!("{message:?}"),
+///         // The session is over (see `MessageStream` for the two kinds of error).
+///         Err(error) if error.is_fatal() => return Err(error),
+///         // One bad line from the CLI: the session goes on.
+///         Err(error) => eprintln!("skipped: {error}"),
+///     }
 /// }
 /// # Ok(())
 /// # }

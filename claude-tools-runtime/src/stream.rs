@@ -8,12 +8,35 @@ use crate::error::Result;
 use crate::message::Message;
 use crate::session::{MessageReceiver, Shared};
 
-/// The messages the CLI streams, in order, ending when the CLI exits. Errors (a line that is
-/// not JSON, a CLI that exited mid-run) are items of the stream; the stream goes on after those
-/// it can survive.
+/// The messages the CLI streams, in order, ending when the CLI exits.
+///
+/// Errors are items of the stream, of two kinds ([`Error::is_fatal`]): a **survivable** one (a
+/// line that is not JSON, breaks the protocol or is too long) is one bad item, and the stream
+/// goes on after it; a **fatal** one (the CLI exited mid-run, its pipes failed) is the end of
+/// the session: the stream ends after it. So skip the first kind and stop on the second; `?` on
+/// every item would end the session on a line it could have survived:
+///
+/// ```no_run
+/// use claude_tools_runtime::options::Options;
+/// use claude_tools_runtime::query::query;
+///
+/// # async fn run() -> claude_tools_runtime::Result<()> {
+/// let mut messages = query("Say hello", Options::new()).await?;
+/// while let Some(item) = messages.next().await {
+///     match item {
+///         Ok(message) => println!("{message:?}"),
+///         Err(error) if error.is_fatal() => return Err(error),
+///         Err(error) => eprintln!("skipped: {error}"),
+///     }
+/// }
+/// # Ok(())
+/// # }
+/// ```
 ///
 /// Use it as a `futures_core::Stream`, or call [`MessageStream::next`]. Dropping it stops the
 /// session (the CLI is killed if it is still running).
+///
+/// [`Error::is_fatal`]: crate::Error::is_fatal
 pub struct MessageStream {
     receiver: MessageReceiver,
     session: Arc<Shared>,
@@ -24,12 +47,15 @@ impl MessageStream {
         Self { receiver, session }
     }
 
-    /// The next message, or `None` once the CLI has exited and everything was read.
+    /// The next message or error (fatal or survivable: see [the type's docs](Self)), or `None`
+    /// once the CLI has exited and everything was read.
     pub async fn next(&mut self) -> Option<Result<Message>> {
         self.receiver.recv().await
     }
 
-    /// Reads to the end and returns every message, failing on the first error.
+    /// Reads to the end and returns every message, failing on the first error, survivable ones
+    /// included (to skip those, loop over [`next`](Self::next) with
+    /// [`Error::is_fatal`](crate::Error::is_fatal)).
     pub async fn collect(mut self) -> Result<Vec<Message>> {
         let mut messages = Vec::new();
         while let Some(message) = self.next().await {

@@ -447,3 +447,217 @@ fn user_input_frames_match_the_official_sdks() {
     };
     assert_eq!(user.text(), "hi");
 }
+
+/// What the CLI 2.1.330 wrote on stdout in three runs against the scripted model server (a read,
+/// a failed read and a shell call then an API error 400, a denied write), with
+/// `--include-partial-messages` in the first: every type, nulls, empty arrays, explicit
+/// `is_error: false`, fields this library does not know.
+const CLI_STDOUT: &str = include_str!("fixtures/cli-2.1.330-stdout.ndjson");
+
+#[test]
+fn every_line_the_cli_wrote_comes_back_exactly_and_typed() {
+    let mut types = std::collections::BTreeMap::<String, usize>::new();
+    for (number, line) in CLI_STDOUT.lines().enumerate() {
+        let wire: Value = serde_json::from_str(line).unwrap();
+        let message = Message::from_value(wire.clone());
+        assert!(
+            !matches!(message, Message::Other(_)),
+            "line {number} fell back to Other: {line}"
+        );
+        assert_eq!(message.to_value(), wire, "line {number}");
+        let text = serde_json::to_string(&message).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Value>(&text).unwrap(),
+            wire,
+            "line {number} through Serialize"
+        );
+        assert_eq!(serde_json::from_str::<Message>(&text).unwrap(), message);
+        *types.entry(message.message_type().to_string()).or_default() += 1;
+    }
+    assert_eq!(
+        types.keys().collect::<Vec<_>>(),
+        ["assistant", "result", "stream_event", "system", "user"]
+    );
+}
+
+#[test]
+fn the_fields_the_cli_writes_as_null_or_empty_come_back() {
+    let result_line = CLI_STDOUT
+        .lines()
+        .find(|line| {
+            line.contains("\"type\":\"result\"") && line.contains("\"api_error_status\":null")
+        })
+        .unwrap();
+    let wire: Value = serde_json::from_str(result_line).unwrap();
+    assert_eq!(wire["permission_denials"], json!([]));
+    let message = Message::from_value(wire.clone());
+    let result = message.as_result().unwrap();
+    assert!(result.is_success());
+    assert_eq!(result.api_error_status, None);
+    assert!(result.permission_denials.is_empty());
+    assert_eq!(result.stop_reason.as_deref(), Some("end_turn"));
+    assert_eq!(result.num_turns, 2);
+    let value = message.to_value();
+    assert_eq!(value["permission_denials"], json!([]));
+    assert_eq!(value["api_error_status"], Value::Null);
+    assert_eq!(value, wire);
+
+    let api_error = CLI_STDOUT
+        .lines()
+        .map(|line| Message::from_value(serde_json::from_str(line).unwrap()))
+        .find(|m| m.as_result().is_some_and(|r| r.api_error_status.is_some()))
+        .unwrap();
+    let result = api_error.as_result().unwrap();
+    assert_eq!(result.api_error_status, Some(400));
+    assert!(result.is_error && !result.is_success());
+    assert_eq!(result.extra["api_error_type"], "invalid_request_error");
+
+    let denied = CLI_STDOUT
+        .lines()
+        .map(|line| Message::from_value(serde_json::from_str(line).unwrap()))
+        .find_map(|m| {
+            m.as_result()
+                .filter(|r| !r.permission_denials.is_empty())
+                .cloned()
+        })
+        .unwrap();
+    assert_eq!(denied.permission_denials[0]["tool_name"], "Write");
+
+    // The shell call's result: `is_error: false` written out, and still typed.
+    let user = CLI_STDOUT
+        .lines()
+        .find(|line| {
+            line.contains("\"is_error\":false,\"tool_use_id\"")
+                || line.contains("\"content\":\"hi\",\"is_error\":false")
+        })
+        .unwrap();
+    let wire: Value = serde_json::from_str(user).unwrap();
+    let message = Message::from_value(wire.clone());
+    let Message::User(user) = &message else {
+        panic!("{message:?}")
+    };
+    let (id, content, is_error) = user.tool_results().next().unwrap();
+    assert_eq!(
+        (id, content.unwrap().text().as_str(), is_error),
+        ("toolu_bash_02", "hi", false)
+    );
+    assert_eq!(message.to_value(), wire);
+}
+
+#[test]
+fn null_absent_and_empty_fields_round_trip_as_written() {
+    round_trip(
+        json!({"type": "result", "subtype": "success", "is_error": null, "duration_ms": 1,
+            "num_turns": null, "session_id": null, "result": null, "stop_reason": null,
+            "total_cost_usd": null, "usage": null, "modelUsage": null, "permission_denials": null,
+            "structured_output": null, "errors": [], "api_error_status": null,
+            "terminal_reason": null, "uuid": null, "new_field": null}),
+        "result",
+    );
+    // Everything optional absent.
+    let bare = round_trip(json!({"type": "result", "subtype": "success"}), "result");
+    assert!(bare.as_result().unwrap().is_success());
+    assert_eq!(bare.session_id(), None);
+    round_trip(
+        json!({"type": "result", "subtype": "error_max_turns", "is_error": false, "errors": null,
+            "permission_denials": [], "api_error_status": 529}),
+        "result",
+    );
+    round_trip(
+        json!({"type": "assistant", "message": {"content": null, "usage": null, "id": null},
+            "session_id": null, "uuid": null, "error": null}),
+        "assistant",
+    );
+    round_trip(
+        json!({"type": "assistant", "message": {"content": [
+            {"type": "thinking", "thinking": "hmm", "signature": null},
+            {"type": "tool_result", "tool_use_id": "t", "content": null, "is_error": null},
+            {"type": "tool_result", "tool_use_id": "t", "is_error": false}]}}),
+        "assistant",
+    );
+    round_trip(
+        json!({"type": "user", "message": {"role": null, "content": []}, "parent_tool_use_id": null,
+            "isSynthetic": false, "tool_use_result": null}),
+        "user",
+    );
+    round_trip(
+        json!({"type": "user", "message": {"content": "hi"}, "isSynthetic": null}),
+        "user",
+    );
+    round_trip(
+        json!({"type": "system", "subtype": "status", "status": null, "session_id": null, "uuid": null}),
+        "system",
+    );
+    round_trip(
+        json!({"type": "stream_event", "event": {"type": "message_stop"}}),
+        "stream_event",
+    );
+    round_trip(
+        json!({"type": "stream_event", "event": null, "session_id": null, "parent_tool_use_id": null}),
+        "stream_event",
+    );
+}
+
+#[test]
+fn a_changed_field_is_written_from_its_typed_value_and_the_rest_as_it_came() {
+    let wire = json!({"type": "result", "subtype": "success", "is_error": false,
+        "session_id": "s", "permission_denials": null, "api_error_status": null, "errors": null,
+        "stop_reason": null, "extra_field": [1]});
+    let mut message = parse(wire.clone());
+    let Message::Result(result) = &mut message else {
+        panic!("{message:?}")
+    };
+    result.api_error_status = Some(503);
+    result.permission_denials.push(json!({"tool_name": "Bash"}));
+    result.is_error = true;
+    let mut expected = wire;
+    expected["api_error_status"] = json!(503);
+    expected["permission_denials"] = json!([{"tool_name": "Bash"}]);
+    expected["is_error"] = json!(true);
+    assert_eq!(message.to_value(), expected);
+
+    let mut message = parse(json!({"type": "user", "message": {"content": [
+        {"type": "tool_result", "tool_use_id": "t", "content": "no", "is_error": false}]}}));
+    let Message::User(user) = &mut message else {
+        panic!("{message:?}")
+    };
+    let MessageContent::Blocks(blocks) = &mut user.message.content else {
+        panic!()
+    };
+    let ContentBlock::ToolResult { is_error, .. } = &mut blocks[0] else {
+        panic!()
+    };
+    *is_error = true;
+    assert_eq!(
+        message.to_value()["message"]["content"][0],
+        json!({"type": "tool_result", "tool_use_id": "t", "content": "no", "is_error": true})
+    );
+}
+
+#[test]
+fn content_blocks_alone_come_back_as_written() {
+    for block in [
+        json!({"type": "thinking", "thinking": "t", "signature": null}),
+        json!({"type": "tool_result", "tool_use_id": "t", "is_error": false}),
+        json!({"type": "tool_result", "tool_use_id": "t", "is_error": null, "content": null}),
+        json!({"type": "tool_result", "tool_use_id": "t", "is_error": true, "content": "x"}),
+        json!({"type": "tool_use", "id": "t", "name": "n", "input": null}),
+        // No input: kept whole rather than given an invented `{}`.
+        json!({"type": "tool_use", "id": "t", "name": "n"}),
+    ] {
+        assert_eq!(ContentBlock::from_value(block.clone()).to_value(), block);
+    }
+    assert!(matches!(
+        ContentBlock::from_value(json!({"type": "tool_use", "id": "t", "name": "n"})),
+        ContentBlock::Other(_)
+    ));
+    let ContentBlock::ToolResult {
+        is_error, content, ..
+    } = ContentBlock::from_value(
+        json!({"type": "tool_result", "tool_use_id": "t", "is_error": false}),
+    )
+    else {
+        panic!()
+    };
+    assert!(!is_error && content.is_none());
+}

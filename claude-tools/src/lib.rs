@@ -25,6 +25,31 @@
 //! assert_eq!(result.text_content(), "5");
 //! # });
 //! ```
+//!
+//! A session serves the tools to the Claude Code CLI. Errors on its message stream are fatal
+//! (the session is over) or survivable (one bad line; keep reading): [`Error::is_fatal`] tells
+//! which, and `Error`'s `Debug` is its readable message.
+//!
+//! ```no_run
+//! # use claude_tools::prelude::*;
+//! # #[tool_server(name = "calc", version = "1.0.0")]
+//! # pub struct Calc;
+//! # async fn run() -> Result<(), claude_tools::Error> {
+//! let options = Options::new()
+//!     .mcp_server(Calc::server())
+//!     .allowed_tools(["mcp__calc__*"]);
+//! let mut messages = query("What is 2 + 3? Use the add tool.", options).await?;
+//! while let Some(item) = messages.next().await {
+//!     match item {
+//!         Ok(Message::Result(result)) => println!("{}", result.result.unwrap_or_default()),
+//!         Ok(_) => {}
+//!         Err(error) if error.is_fatal() => return Err(error),
+//!         Err(error) => eprintln!("skipped: {error}"),
+//!     }
+//! }
+//! # Ok(())
+//! # }
+//! ```
 
 pub use claude_tools_macros::{tool, tool_server};
 pub use claude_tools_runtime::tool::{

@@ -92,8 +92,18 @@ async fn run(prompt: &str) -> claude_tools::Result<bool> {
     let mut client = Client::connect(options).await?;
     println!("> {prompt}");
     client.query(prompt).await?;
-    let mut succeeded = false;
-    for message in client.receive_response().await? {
+    // Read up to the turn's result. A fatal error ends the session; a survivable one (a bad line
+    // from the CLI) is reported and skipped.
+    let succeeded = loop {
+        let message = match client.next_message().await {
+            Some(Ok(message)) => message,
+            Some(Err(error)) if error.is_fatal() => return Err(error),
+            Some(Err(error)) => {
+                eprintln!("[skipped: {error}]");
+                continue;
+            }
+            None => return Err(claude_tools::Error::Closed),
+        };
         match message {
             Message::Assistant(assistant) => {
                 for (_, name, input) in assistant.tool_uses() {
@@ -104,10 +114,10 @@ async fn run(prompt: &str) -> claude_tools::Result<bool> {
                     println!("{text}");
                 }
             }
-            Message::Result(result) => succeeded = report(&result),
+            Message::Result(result) => break report(&result),
             _ => {}
         }
-    }
+    };
     client.disconnect().await?;
     Ok(succeeded)
 }

@@ -143,8 +143,18 @@ async fn run() -> Result<ExitCode, Box<dyn std::error::Error>> {
         }
     };
     let mut outcome = None;
-    while let Some(message) = stream.next().await {
-        match message? {
+    while let Some(item) = stream.next().await {
+        // A fatal error ends the session; a survivable one (a bad line from the CLI) is one
+        // skipped item, and the session goes on.
+        let message = match item {
+            Ok(message) => message,
+            Err(error) if error.is_fatal() => return Err(error.into()),
+            Err(error) => {
+                eprintln!("[skipped: {error}]");
+                continue;
+            }
+        };
+        match message {
             Message::System(system) => {
                 if let Some(init) = system.init() {
                     let version = init.claude_code_version.as_deref().unwrap_or("?");

@@ -9,6 +9,7 @@ use std::pin::Pin;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 use crate::error::Result;
+use crate::redact;
 
 /// A boxed, sendable future.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -51,7 +52,10 @@ pub trait Transport: Send {
 }
 
 /// What to launch: built from the options by the session.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+///
+/// Its `Debug` keeps secrets out: environment values, and the values of the argv flags that may
+/// carry credentials (`--mcp-config`, `--settings`), print as `<redacted>`.
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct LaunchSpec {
     /// An explicit CLI path (from the options), else the transport discovers one.
     pub cli_path: Option<std::path::PathBuf>,
@@ -63,6 +67,18 @@ pub struct LaunchSpec {
     pub env_remove: Vec<String>,
     /// The working directory.
     pub cwd: Option<std::path::PathBuf>,
+}
+
+impl std::fmt::Debug for LaunchSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LaunchSpec")
+            .field("cli_path", &self.cli_path)
+            .field("args", &redact::args(&self.args))
+            .field("env", &redact::NamesOnly::of_pairs(&self.env))
+            .field("env_remove", &self.env_remove)
+            .field("cwd", &self.cwd)
+            .finish()
+    }
 }
 
 pub mod framing;

@@ -146,19 +146,7 @@ pub async fn within<T>(what: &str, future: impl std::future::Future<Output = T>)
 
 /// A message as the JSON line the CLI wrote.
 pub fn raw(message: &Message) -> Value {
-    fn typed(kind: &str, inner: Result<Value, serde_json::Error>) -> Value {
-        let mut value = inner.expect("a typed message serializes");
-        value["type"] = Value::from(kind);
-        value
-    }
-    match message {
-        Message::System(m) => typed("system", serde_json::to_value(m)),
-        Message::Assistant(m) => typed("assistant", serde_json::to_value(m)),
-        Message::User(m) => typed("user", serde_json::to_value(m)),
-        Message::Result(m) => typed("result", serde_json::to_value(m)),
-        Message::StreamEvent(m) => typed("stream_event", serde_json::to_value(m)),
-        Message::Other(v) => v.clone(),
-    }
+    message.to_value()
 }
 
 /// The `result` message's JSON (the last one), failing when there is none.

@@ -1,0 +1,220 @@
+//! What the user sees of errors: which end the session (`Error::is_fatal`) and which are one bad
+//! item on a stream that goes on, and a `Debug` that reads like `Display` (what
+//! `fn main() -> Result<(), Error>` prints).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use claude_tools_runtime::Error;
+use claude_tools_runtime::client::Client;
+use claude_tools_runtime::message::Message;
+use claude_tools_runtime::options::Options;
+use claude_tools_runtime::transport::{MemoryCli, MemoryTransport};
+use serde_json::{Value, json};
+
+const WAIT: Duration = Duration::from_secs(5);
+
+/// Connects a client to a scripted CLI that answers `initialize` at once.
+async fn connect(options: Options) -> (Client, MemoryCli) {
+    let (transport, mut cli) = MemoryTransport::pair();
+    let client = tokio::spawn(Client::connect_with(options, transport));
+    let initialize = next_json(&mut cli).await;
+    answer(&mut cli, &initialize, json!({})).await;
+    let client = tokio::time::timeout(WAIT, client)
+        .await
+        .expect("connected in time")
+        .expect("the connect task ran")
+        .expect("connected");
+    (client, cli)
+}
+
+async fn next_json(cli: &mut MemoryCli) -> Value {
+    tokio::time::timeout(WAIT, cli.next_json())
+        .await
+        .expect("the host wrote in time")
+        .expect("a JSON line")
+        .expect("stdin still open")
+}
+
+async fn answer(cli: &mut MemoryCli, request: &Value, response: Value) {
+    cli.write_json(
+        &json!({"type": "control_response", "response": {"subtype": "success",
+        "request_id": request["request_id"], "response": response}}),
+    )
+    .await
+    .unwrap();
+}
+
+async fn next_item(client: &mut Client) -> Option<Result<Message, Error>> {
+    tokio::time::timeout(WAIT, client.next_message())
+        .await
+        .expect("an item in time")
+}
+
+#[tokio::test]
+async fn bad_lines_are_survivable_items_and_an_exit_mid_run_is_fatal() {
+    let (mut client, mut cli) = connect(Options::new().max_line_size(256)).await;
+    client.query("hello").await.unwrap();
+    let _prompt = next_json(&mut cli).await;
+    cli.write_line(&format!("{{\"pad\":\"{}\"}}", "x".repeat(512)))
+        .await
+        .unwrap();
+    cli.write_line("{\"type\": broken").await.unwrap();
+    cli.write_line("{\"type\":\"control_response\",\"response\":7}")
+        .await
+        .unwrap();
+    cli.write_json(&json!({"type": "assistant", "message": {"content": [{"type": "text", "text": "still here"}]}}))
+        .await
+        .unwrap();
+    cli.write_stderr("boom: the CLI crashed");
+    cli.exit(3);
+
+    let mut seen = Vec::new();
+    while let Some(item) = next_item(&mut client).await {
+        match item {
+            Ok(message) => seen.push(format!("message {}", message.message_type())),
+            Err(error) => {
+                let kind = match &error {
+                    Error::LineTooLong { .. } => "LineTooLong",
+                    Error::Json { .. } => "Json",
+                    Error::Protocol { .. } => "Protocol",
+                    Error::ProcessExited { .. } => "ProcessExited",
+                    other => panic!("unexpected error {other}"),
+                };
+                seen.push(format!("{kind} fatal={}", error.is_fatal()));
+            }
+        }
+    }
+    assert_eq!(
+        seen,
+        [
+            "LineTooLong fatal=false",
+            "Json fatal=false",
+            "Protocol fatal=false",
+            "message assistant",
+            "ProcessExited fatal=true",
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_refused_or_unanswered_control_request_is_survivable() {
+    let options = Options::new().control_timeout(Duration::from_millis(200));
+    let (client, mut cli) = connect(options).await;
+    let refused = tokio::spawn(async move {
+        let error = client
+            .control_request(json!({"subtype": "no_such_thing"}))
+            .await
+            .expect_err("refused");
+        (client, error)
+    });
+    let request = next_json(&mut cli).await;
+    cli.write_json(
+        &json!({"type": "control_response", "response": {"subtype": "error",
+        "request_id": request["request_id"], "error": "Unsupported control request subtype"}}),
+    )
+    .await
+    .unwrap();
+    let (client, refused) = refused.await.unwrap();
+    assert!(matches!(refused, Error::Control { .. }), "{refused}");
+    assert!(!refused.is_fatal());
+
+    let unanswered = tokio::spawn(async move {
+        let error = client
+            .control_request(json!({"subtype": "get_context_usage"}))
+            .await
+            .expect_err("times out");
+        (client, error)
+    });
+    let ignored = next_json(&mut cli).await;
+    assert_eq!(ignored["request"]["subtype"], "get_context_usage");
+    let (client, unanswered) = unanswered.await.unwrap();
+    assert!(matches!(unanswered, Error::Timeout { .. }), "{unanswered}");
+    assert!(!unanswered.is_fatal());
+    // The session goes on.
+    let asked = tokio::spawn(async move { client.mcp_status().await });
+    let request = loop {
+        let line = next_json(&mut cli).await;
+        if line["request"]["subtype"] == "mcp_status" {
+            break line;
+        }
+    };
+    answer(&mut cli, &request, json!({"mcpServers": []})).await;
+    assert_eq!(asked.await.unwrap().unwrap(), json!({"mcpServers": []}));
+}
+
+#[tokio::test]
+async fn errors_that_end_or_prevent_a_session_are_fatal() {
+    let (mut client, cli) = connect(Options::new()).await;
+    cli.close();
+    let exited = client.receive_response().await.expect_err("exited");
+    assert!(matches!(exited, Error::ProcessExited { .. }), "{exited}");
+    assert!(exited.is_fatal());
+    let closed = client.receive_response().await.expect_err("closed");
+    assert!(matches!(closed, Error::Closed), "{closed}");
+    assert!(closed.is_fatal());
+
+    let missing = Client::connect(Options::new().cli_path("/nonexistent/claude"))
+        .await
+        .expect_err("no such CLI");
+    assert!(matches!(missing, Error::CliNotFound { .. }), "{missing}");
+    assert!(missing.is_fatal());
+
+    // An executable whose interpreter does not exist: found, but it cannot be started.
+    let dir = std::env::temp_dir().join(format!("ct-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let broken = dir.join("claude");
+    std::fs::write(&broken, "#!/nonexistent/interpreter\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&broken, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let unstartable = Client::connect(Options::new().cli_path(&broken))
+        .await
+        .expect_err("cannot start");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(matches!(unstartable, Error::Spawn { .. }), "{unstartable}");
+    assert!(unstartable.is_fatal());
+
+    assert!(Error::Io(std::io::Error::other("broken pipe")).is_fatal());
+    assert!(Error::InvalidOptions("x".into()).is_fatal());
+}
+
+#[test]
+fn debug_reads_like_display_so_main_prints_the_helpful_text() {
+    let not_found = Error::CliNotFound {
+        searched: vec![
+            PathBuf::from("/usr/local/bin/claude"),
+            PathBuf::from("/home/me/.claude/local/claude"),
+        ],
+    };
+    // `fn main() -> Result<(), Error>` prints `Error: {error:?}`.
+    assert_eq!(
+        format!("Error: {not_found:?}"),
+        "Error: Claude Code CLI not found; looked in: /usr/local/bin/claude, \
+         /home/me/.claude/local/claude. Install it with `npm install \
+         @anthropic-ai/claude-code@<version>` (or set CLAUDE_CODE_CLI / Options::cli_path)"
+    );
+    let errors = [
+        not_found,
+        Error::Spawn {
+            path: PathBuf::from("/opt/claude"),
+            source: std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+        },
+        Error::Control {
+            subtype: "mcp_reconnect".into(),
+            message: "SDK servers should be handled in print.ts".into(),
+            code: None,
+        },
+        Error::Timeout {
+            subtype: "interrupt".into(),
+            timeout: Duration::from_secs(60),
+        },
+        Error::Closed,
+        Error::Io(std::io::Error::other("broken pipe")),
+        Error::InvalidOptions("`calc` names both an in-process and an external MCP server".into()),
+    ];
+    for error in errors {
+        assert_eq!(format!("{error:?}"), error.to_string());
+        assert_eq!(format!("{error:#?}"), error.to_string());
+    }
+    assert_eq!(format!("{:?}", Error::Closed), "the session is closed");
+}
