@@ -116,6 +116,7 @@ async fn stdin_to_stdout_round_trip_and_exit_code() {
         conn.process.wait().await,
         ExitInfo {
             code: Some(0),
+            signal: None,
             stderr_tail: String::new()
         }
     );
@@ -184,6 +185,7 @@ async fn stderr_tail_and_callback_and_exit_code() {
         exit,
         ExitInfo {
             code: Some(3),
+            signal: None,
             stderr_tail: expected.join("\n")
         }
     );

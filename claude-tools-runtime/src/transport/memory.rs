@@ -68,7 +68,11 @@ impl Shared {
             if exit.is_some() {
                 return false;
             }
-            *exit = Some(ExitInfo { code, stderr_tail });
+            *exit = Some(ExitInfo {
+                code,
+                signal: None,
+                stderr_tail,
+            });
             true
         });
     }
@@ -292,6 +296,7 @@ impl ProcessHandle for MemoryProcess {
                 Ok(exit) => exit.clone().unwrap_or_default(),
                 Err(_) => ExitInfo {
                     code: None,
+                    signal: None,
                     stderr_tail: self.shared.stderr_tail(),
                 },
             }
@@ -432,6 +437,7 @@ mod tests {
             conn.process.wait().await,
             ExitInfo {
                 code: Some(2),
+                signal: None,
                 stderr_tail: "first\nsecond".into()
             }
         );
@@ -449,6 +455,7 @@ mod tests {
             conn.process.wait().await,
             ExitInfo {
                 code: Some(0),
+                signal: None,
                 stderr_tail: String::new()
             }
         );
