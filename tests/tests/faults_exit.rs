@@ -517,8 +517,12 @@ fn grandchild_pid(message: &Message) -> Option<u32> {
 }
 
 fn spawn_grandchild() -> FakeScript {
+    spawn_grandchild_running(&["sleep", "30"])
+}
+
+fn spawn_grandchild_running(argv: &[&str]) -> FakeScript {
     FakeScript::new()
-        .spawn(&["sleep", "30"], "gc")
+        .spawn(argv, "gc")
         .send(json!({"type": "fake_grandchild", "pid": "$gc"}))
 }
 
@@ -526,27 +530,47 @@ fn spawn_grandchild() -> FakeScript {
 /// lives: the stream ends soon after the CLI exits, and the grandchild is ended with it.
 #[tokio::test]
 async fn a_grandchild_holding_stdout_does_not_delay_the_end() {
+    grandchild_holding_stdout(&["sleep", "30"]).await;
+}
+
+/// The same with a grandchild that ignores SIGTERM: stdout's grace ends the stream, the
+/// group's SIGKILL ends the grandchild.
+#[tokio::test]
+async fn a_grandchild_ignoring_sigterm_does_not_delay_the_end() {
+    grandchild_holding_stdout(&["sh", "-c", "trap '' TERM; exec sleep 30"]).await;
+}
+
+async fn grandchild_holding_stdout(argv: &[&str]) {
     let script = canned::initialize()
         .then(canned::expect_user_message(json!("go")))
-        .then(spawn_grandchild())
+        .then(spawn_grandchild_running(argv))
+        // Time for the grandchild to set itself up (its `trap`) before the group is signalled.
+        .sleep(Duration::from_millis(300))
         .then(canned::result("done"))
         .exit_with_stderr(0, "bye");
     let fake = Fake::new(script);
     let mut stream = query("go", fake.options()).await.unwrap();
     let mut grandchild = None;
-    let mut results = 0;
+    let mut result_at = None;
     let ended = within(Duration::from_secs(10), "the end of the stream", async {
         while let Some(message) = stream.next().await {
             let message = message.expect("no error items");
             grandchild = grandchild.or(grandchild_pid(&message));
-            results += usize::from(matches!(message, Message::Result(_)));
+            if matches!(message, Message::Result(_)) {
+                assert!(result_at.replace(Instant::now()).is_none(), "one result");
+            }
         }
         Instant::now()
     })
     .await;
-    assert_eq!(results, 1);
-    let exit = stream.exit_status().await;
-    let reported = Instant::now();
+    // The fake exits right after the result; `sleep 30` holds its stdout.
+    let result_to_end = ended.duration_since(result_at.expect("the result"));
+    eprintln!("from the result to the end of the stream: {result_to_end:?}");
+    assert!(
+        result_to_end < Duration::from_secs(2),
+        "ended {result_to_end:?} after the result"
+    );
+    let exit = within(Duration::from_secs(5), "exit", stream.exit_status()).await;
     assert_eq!(
         exit,
         ExitInfo {
@@ -554,10 +578,6 @@ async fn a_grandchild_holding_stdout_does_not_delay_the_end() {
             signal: None,
             stderr_tail: "bye".into()
         }
-    );
-    eprintln!(
-        "end of stream to exit report: {:?}",
-        reported.duration_since(ended)
     );
     let grandchild = grandchild.expect("the grandchild's pid");
     assert_gone_within(grandchild, Duration::from_secs(5), true).await;

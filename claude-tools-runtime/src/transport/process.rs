@@ -14,7 +14,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
+use tokio::process::{Child, ChildStderr, ChildStdin, Command};
 use tokio::sync::watch;
 use tokio::time::Sleep;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
@@ -32,12 +32,12 @@ const TAIL_MAX_LINES: usize = 50;
 const TAIL_MAX_BYTES: usize = 8 * 1024;
 /// The longest stderr line passed on whole; longer ones are reported as dropped.
 const STDERR_MAX_LINE: usize = 64 * 1024;
-/// How long the exit report waits for stderr to reach its end after the process exited
-/// (a grandchild may still hold the pipe).
+/// How long the exit report waits for stderr to reach its end after the process exited: the
+/// pipe itself ends [`PIPE_GRACE`] after the exit; this bounds a slow stderr callback.
 const STDERR_GRACE: Duration = Duration::from_secs(2);
-/// How long stdout may still deliver once the process has exited and the pipe is empty: a
-/// grandchild holding the pipe must not keep the session waiting for as long as it lives.
-const STDOUT_GRACE: Duration = Duration::from_millis(500);
+/// How long stdout and stderr may still deliver once the process has exited and the pipe is
+/// empty: a grandchild holding a pipe must not keep the session waiting for as long as it lives.
+const PIPE_GRACE: Duration = Duration::from_millis(500);
 /// How long the process group gets between `SIGTERM` and `SIGKILL`.
 const TERM_GRACE: Duration = Duration::from_secs(2);
 
@@ -59,7 +59,7 @@ pub type StderrLineCallback = Arc<dyn Fn(&str) + Send + Sync>;
 /// 50 lines, at most 8 KiB) and passed to the optional callback.
 ///
 /// The process's end is detected from the process itself, not from its pipes: once it has
-/// exited, its stdout delivers what is buffered and ends within 500 ms even if a grandchild
+/// exited, its stdout and stderr deliver what is buffered and end within 500 ms even if a grandchild
 /// still holds the pipe. On Unix the CLI runs in a process group of its own, and that group is
 /// ended when the CLI ends, on its own or killed (`SIGTERM`, then `SIGKILL` 2 s later), so no
 /// grandchild (a shell command, a stdio MCP server) is left behind. [`ProcessHandle::kill`] and
@@ -176,10 +176,11 @@ fn spawn(
     };
     tracing::debug!(pid, "the Claude Code CLI started");
 
+    let exited = CancellationToken::new();
     let tail = Arc::new(Mutex::new(Tail::default()));
+    let stderr = EndsAfterExit::new(stderr, &exited);
     let pump = tokio::spawn(pump_stderr(stderr, Arc::clone(&tail), callback));
     let kill = CancellationToken::new();
-    let exited = CancellationToken::new();
     let (exit_tx, exit_rx) = watch::channel(None);
     let reaper = Reaper {
         group: ProcessGroup::of(pid),
@@ -192,11 +193,7 @@ fn spawn(
     tokio::spawn(reaper.run(child));
 
     Ok(Connection {
-        reader: Box::pin(CliStdout {
-            inner: stdout,
-            exited: Box::pin(exited.cancelled_owned()),
-            grace: None,
-        }),
+        reader: Box::pin(EndsAfterExit::new(stdout, &exited)),
         writer: Box::pin(Stdin(Some(stdin))),
         process: Box::new(ChildProcess {
             pid,
@@ -260,17 +257,27 @@ impl AsyncWrite for Stdin {
     }
 }
 
-/// The CLI's stdout, ended a short grace after the process exited even if the pipe is still
-/// held open (by a grandchild that inherited it).
-struct CliStdout {
-    inner: ChildStdout,
+/// One of the CLI's output pipes, ended a short grace after the process exited even if the pipe
+/// is still held open (by a grandchild that inherited it).
+struct EndsAfterExit<R> {
+    inner: R,
     /// Ready once the process has exited.
     exited: Pin<Box<WaitForCancellationFutureOwned>>,
     /// Started when the pipe is empty after the exit; its end is the end of input.
     grace: Option<Pin<Box<Sleep>>>,
 }
 
-impl AsyncRead for CliStdout {
+impl<R> EndsAfterExit<R> {
+    fn new(inner: R, exited: &CancellationToken) -> Self {
+        Self {
+            inner,
+            exited: Box::pin(exited.clone().cancelled_owned()),
+            grace: None,
+        }
+    }
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for EndsAfterExit<R> {
     fn poll_read(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -288,9 +295,9 @@ impl AsyncRead for CliStdout {
         // Nothing to read now. Once the process has exited, only a grandchild can write more.
         if this.grace.is_none() && this.exited.as_mut().poll(cx).is_ready() {
             tracing::debug!(
-                "the Claude Code CLI exited and its stdout is still open; ending it after {STDOUT_GRACE:?}"
+                "the Claude Code CLI exited and a pipe of its is still open; ending it after {PIPE_GRACE:?}"
             );
-            let mut grace = Box::pin(tokio::time::sleep(STDOUT_GRACE));
+            let mut grace = Box::pin(tokio::time::sleep(PIPE_GRACE));
             if grace.as_mut().poll(cx).is_ready() {
                 return Poll::Ready(Ok(()));
             }
@@ -437,7 +444,7 @@ fn exit_signal(_status: &std::process::ExitStatus) -> Option<i32> {
 
 /// Reads stderr line by line until its end: log, tail, callback.
 async fn pump_stderr(
-    stderr: ChildStderr,
+    stderr: EndsAfterExit<ChildStderr>,
     tail: Arc<Mutex<Tail>>,
     callback: Option<StderrLineCallback>,
 ) {
