@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::message::{Message, UserInput};
 use crate::options::{Options, PermissionMode};
 use crate::session::{MessageReceiver, Shared};
@@ -59,8 +59,14 @@ pub(crate) async fn open(
 /// # }
 /// ```
 ///
-/// The CLI's stdin stays open until [`Client::disconnect`] (or drop, which kills the CLI), so
-/// tools, hooks and the permission callback are served for as long as the client lives.
+/// The CLI's stdin stays open until [`Client::disconnect`] (or drop, which kills the CLI and
+/// whatever it started), so tools, hooks and the permission callback are served for as long as
+/// the client lives.
+///
+/// A CLI that exits on its own is reported with its code or signal and stderr tail
+/// ([`Error::ProcessExited`](crate::Error::ProcessExited)): by [`Client::connect`] when it exits before answering
+/// `initialize`, as an item of the message stream when it cuts a turn short, and by every
+/// request or prompt sent after it (at once, not after the control timeout).
 pub struct Client {
     shared: Arc<Shared>,
     messages: MessageReceiver,
@@ -99,7 +105,13 @@ impl Client {
     }
 
     /// Sends a user message (text, images, or any content blocks).
+    ///
+    /// Fails with [`Error::ProcessExited`](crate::Error::ProcessExited) (code or signal, stderr tail) once the CLI has
+    /// exited.
     pub async fn send(&mut self, input: UserInput) -> Result<()> {
+        if !self.shared.accepts_input() {
+            return Err(self.shared.unreachable_error().await);
+        }
         self.shared.send_user(&input.to_message("default"))
     }
 
@@ -128,7 +140,8 @@ impl Client {
     }
 
     /// Every message up to and including the next `result`. Fails on the first error,
-    /// survivable ones included (to skip those, read with [`Client::next_message`]).
+    /// survivable ones included (to skip those, read with [`Client::next_message`]), and with
+    /// [`Error::ProcessExited`](crate::Error::ProcessExited) when the CLI exits first.
     pub async fn receive_response(&mut self) -> Result<Vec<Message>> {
         let mut messages = Vec::new();
         while let Some(message) = self.messages.recv().await {
@@ -139,7 +152,7 @@ impl Client {
                 return Ok(messages);
             }
         }
-        Err(Error::Closed)
+        Err(self.shared.gone_error())
     }
 
     /// Interrupts the current turn; returns the CLI's receipt (`{"still_queued": [...]}`).
@@ -185,7 +198,10 @@ impl Client {
         self.shared.request(body).await
     }
 
-    /// Closes the CLI's stdin and waits for it to exit (killing it after 10 s).
+    /// Closes the CLI's stdin and waits for it to exit (ending it after 10 s), then returns how
+    /// it ended: at once when it has exited already. Check [`ExitInfo::success`]: a CLI that
+    /// failed (not logged in, a crash) exits with a non-zero code or by a signal, and its
+    /// [`ExitInfo::stderr_tail`] says why.
     pub async fn disconnect(self) -> Result<ExitInfo> {
         self.shared.close_input();
         let exit = match tokio::time::timeout(DISCONNECT_GRACE, self.shared.wait_exit()).await {

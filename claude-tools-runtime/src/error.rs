@@ -46,11 +46,14 @@ pub enum Error {
         source: std::io::Error,
     },
     /// The CLI exited while the session still needed it.
-    #[error("the Claude Code CLI exited{}{}", code.map(|c| format!(" with code {c}")).unwrap_or_default(),
+    #[error("the Claude Code CLI exited{}{}{}", code.map(|c| format!(" with code {c}")).unwrap_or_default(),
+        signal.map(|s| format!(", killed by signal {s}")).unwrap_or_default(),
         if stderr_tail.is_empty() { String::new() } else { format!("; stderr: {stderr_tail}") })]
     ProcessExited {
         /// The exit code, if it exited normally.
         code: Option<i32>,
+        /// The signal that ended it, if one did (Unix).
+        signal: Option<i32>,
         /// The last lines the CLI wrote to stderr.
         stderr_tail: String,
     },

@@ -72,6 +72,13 @@ impl std::fmt::Debug for Prompt {
 /// tool never meets a closed stream. With no in-process tools, hooks or permission callback,
 /// stdin is closed right after the prompt.
 ///
+/// Fails with [`Error::ProcessExited`](crate::Error::ProcessExited) (exit code or signal, and
+/// the CLI's stderr tail, e.g. "not logged in") when the CLI exits before answering
+/// `initialize`. Later, a run failed when the stream yields an `Err` item (the CLI exited
+/// before answering the prompt), when the `result` message has `is_error` set, or when the
+/// CLI's exit status ([`MessageStream::exit_status`]) is not a success: see
+/// [`MessageStream`]'s "Did the run succeed?".
+///
 /// ```no_run
 /// use claude_tools_runtime::options::Options;
 /// use claude_tools_runtime::query::query;
@@ -86,6 +93,10 @@ impl std::fmt::Debug for Prompt {
 ///         // One bad line from the CLI: the session goes on.
 ///         Err(error) => eprintln!("skipped: {error}"),
 ///     }
+/// }
+/// let exit = messages.exit_status().await;
+/// if !exit.success() {
+///     eprintln!("the CLI failed ({exit:?}): {}", exit.stderr_tail);
 /// }
 /// # Ok(())
 /// # }

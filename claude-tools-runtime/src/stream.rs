@@ -7,6 +7,7 @@ use std::task::{Context, Poll};
 use crate::error::Result;
 use crate::message::Message;
 use crate::session::{MessageReceiver, Shared};
+use crate::transport::ExitInfo;
 
 /// The messages the CLI streams, in order, ending when the CLI exits.
 ///
@@ -34,7 +35,19 @@ use crate::session::{MessageReceiver, Shared};
 /// ```
 ///
 /// Use it as a `futures_core::Stream`, or call [`MessageStream::next`]. Dropping it stops the
-/// session (the CLI is killed if it is still running).
+/// session (the CLI and whatever it started are ended if still running).
+///
+/// # Did the run succeed?
+///
+/// A stream that ends without an error item has delivered everything the CLI wrote, but the
+/// run may still have failed. Check, in this order:
+/// 1. an `Err` item: [`Error::ProcessExited`](crate::Error::ProcessExited) when the CLI exited
+///    (code or signal, stderr tail) before answering every prompt;
+/// 2. the `result` message: its `is_error` is set when the run failed (max turns, budget, an
+///    API error);
+/// 3. the exit status, [`MessageStream::exit_status`]: a CLI that reported a failure exits
+///    with a non-zero code (the `result` is then followed by a clean end of the stream), and
+///    one that was killed reports its signal; [`ExitInfo::stderr_tail`] says why.
 ///
 /// [`Error::is_fatal`]: crate::Error::is_fatal
 pub struct MessageStream {
@@ -51,6 +64,19 @@ impl MessageStream {
     /// once the CLI has exited and everything was read.
     pub async fn next(&mut self) -> Option<Result<Message>> {
         self.receiver.recv().await
+    }
+
+    /// How the CLI ended, once it has (`None` while it runs).
+    pub fn exit_info(&self) -> Option<ExitInfo> {
+        self.session.exit_info()
+    }
+
+    /// Waits for the CLI to end and returns how it ended: its exit code or signal and the
+    /// last lines of its stderr. The CLI runs on whether or not the stream is read, so the wait
+    /// is as long as the rest of the run; once the stream has ended it is at most a few seconds
+    /// (a CLI that does not exit is killed 5 s after its stdout closed).
+    pub async fn exit_status(&self) -> ExitInfo {
+        self.session.wait_exit().await
     }
 
     /// Reads to the end and returns every message, failing on the first error, survivable ones

@@ -553,7 +553,9 @@ async fn a_cli_that_exits_mid_call_gives_a_typed_error_with_the_stderr_tail() {
         .await
         .unwrap();
     match next {
-        Some(Err(Error::ProcessExited { code, stderr_tail })) => {
+        Some(Err(Error::ProcessExited {
+            code, stderr_tail, ..
+        })) => {
             assert_eq!(code, Some(7));
             assert!(stderr_tail.contains("out of cheese"), "{stderr_tail}");
         }

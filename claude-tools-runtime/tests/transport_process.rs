@@ -116,6 +116,7 @@ async fn stdin_to_stdout_round_trip_and_exit_code() {
         conn.process.wait().await,
         ExitInfo {
             code: Some(0),
+            signal: None,
             stderr_tail: String::new()
         }
     );
@@ -184,6 +185,7 @@ async fn stderr_tail_and_callback_and_exit_code() {
         exit,
         ExitInfo {
             code: Some(3),
+            signal: None,
             stderr_tail: expected.join("\n")
         }
     );
@@ -407,4 +409,171 @@ async fn connect_reports_cli_not_found() {
         Err(other) => panic!("unexpected error {other}"),
         Ok(_) => panic!("found a CLI"),
     }
+}
+
+// ---- exit detection and the process group ----
+
+/// Whether `pid` is gone or a zombie (an orphan whose reaper, init, may never reap it here).
+fn dead(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state == "Z"),
+    }
+}
+
+async fn assert_dead_within(pid: u32, bound: Duration) {
+    let start = Instant::now();
+    while !dead(pid) {
+        assert!(
+            start.elapsed() < bound,
+            "process {pid} alive after {bound:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Reads the lines the script prints, each a pid.
+async fn read_pids(
+    reader: &mut LineReader<std::pin::Pin<Box<dyn tokio::io::AsyncRead + Send>>>,
+    n: usize,
+) -> Vec<u32> {
+    let mut pids = Vec::new();
+    for _ in 0..n {
+        let line = reader.next_line().await.unwrap().unwrap();
+        pids.push(std::str::from_utf8(line).unwrap().parse().unwrap());
+    }
+    pids
+}
+
+#[tokio::test]
+async fn stdout_ends_soon_after_the_exit_though_a_grandchild_holds_it() {
+    let dir = TempDir::new();
+    let conn = run_script(
+        &dir,
+        // The grandchild ignores SIGTERM: only stdout's grace after the exit ends the pipe.
+        "(trap '' TERM; exec sleep 30) &\necho $!\necho last >&2\nexit 4\n",
+        LaunchSpec::default(),
+    )
+    .await;
+    let Connection {
+        reader,
+        mut process,
+        writer: _writer,
+    } = conn;
+    let mut reader = LineReader::new(reader);
+    let grandchild = read_pids(&mut reader, 1).await[0];
+    let start = Instant::now();
+    let end = tokio::time::timeout(Duration::from_secs(5), reader.next_line())
+        .await
+        .expect("stdout ends within 5 s, not when the grandchild does");
+    assert_eq!(end.unwrap(), None);
+    assert!(
+        // The 500 ms grace, well before the group's SIGKILL (2 s) would close the pipe.
+        start.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        start.elapsed()
+    );
+    let exit = tokio::time::timeout(Duration::from_secs(5), process.wait())
+        .await
+        .unwrap();
+    assert_eq!(
+        exit,
+        ExitInfo {
+            code: Some(4),
+            signal: None,
+            stderr_tail: "last".into()
+        }
+    );
+    // Left behind in the CLI's group, the grandchild is ended with it (SIGKILL after 2 s).
+    assert_dead_within(grandchild, Duration::from_secs(5)).await;
+}
+
+#[tokio::test]
+async fn kill_asks_the_group_to_terminate_first() {
+    let dir = TempDir::new();
+    // The shell handles SIGTERM (exits 7); its background sleep is in the same group.
+    let conn = run_script(
+        &dir,
+        "trap 'exit 7' TERM\nsleep 30 &\necho $!\nwait\n",
+        LaunchSpec::default(),
+    )
+    .await;
+    let Connection {
+        reader,
+        mut process,
+        writer: _writer,
+    } = conn;
+    let mut reader = LineReader::new(reader);
+    let grandchild = read_pids(&mut reader, 1).await[0];
+    process.kill();
+    let exit = tokio::time::timeout(Duration::from_secs(5), process.wait())
+        .await
+        .unwrap();
+    assert_eq!((exit.code, exit.signal), (Some(7), None));
+    assert_dead_within(grandchild, Duration::from_secs(5)).await;
+}
+
+#[tokio::test]
+async fn kill_falls_back_to_sigkill_when_sigterm_is_ignored() {
+    let dir = TempDir::new();
+    let (pid, mut conn) = {
+        let conn = run_script(
+            &dir,
+            "trap '' TERM\necho $$\nexec sleep 30\n",
+            LaunchSpec::default(),
+        )
+        .await;
+        let Connection {
+            reader,
+            writer,
+            process,
+        } = conn;
+        let mut reader = LineReader::new(reader);
+        let pid = read_pids(&mut reader, 1).await[0];
+        (
+            pid,
+            Connection {
+                reader: Box::pin(reader.into_inner()),
+                writer,
+                process,
+            },
+        )
+    };
+    let start = Instant::now();
+    conn.process.kill();
+    let exit = tokio::time::timeout(Duration::from_secs(10), conn.process.wait())
+        .await
+        .unwrap();
+    assert_eq!((exit.code, exit.signal), (None, Some(9)));
+    // SIGKILL came after the 2 s grace, not at once.
+    assert!(
+        start.elapsed() >= Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_reaped(pid).await;
+}
+
+#[tokio::test]
+async fn a_dropped_connection_ends_the_whole_group() {
+    let dir = TempDir::new();
+    let conn = run_script(
+        &dir,
+        "sleep 30 &\necho $!\necho $$\nwait\n",
+        LaunchSpec::default(),
+    )
+    .await;
+    let Connection {
+        reader,
+        writer,
+        process,
+    } = conn;
+    let mut reader = LineReader::new(reader);
+    let pids = read_pids(&mut reader, 2).await;
+    drop((reader, writer, process));
+    assert_reaped(pids[1]).await;
+    assert_dead_within(pids[0], Duration::from_secs(5)).await;
 }

@@ -184,7 +184,9 @@ async fn a_cli_exiting_mid_call_is_a_typed_error_with_its_stderr() {
         .await
         .expect("no hang");
     match item {
-        Some(Err(Error::ProcessExited { code, stderr_tail })) => {
+        Some(Err(Error::ProcessExited {
+            code, stderr_tail, ..
+        })) => {
             assert_eq!(code, Some(9));
             assert!(
                 stderr_tail.contains("the model server went away"),

@@ -10,6 +10,7 @@
 //!   whoever answers, queued for a drain task only when the pipe is full.
 //! - [`run`] decides when a run has ended, so stdin is closed neither too early nor never.
 
+mod ending;
 mod handlers;
 mod outbox;
 mod reader;
@@ -145,8 +146,14 @@ pub(crate) struct Shared {
     id_salt: u32,
     control_timeout: Duration,
     progress: watch::Sender<RunProgress>,
+    /// How the CLI ended, once the reader has reaped it.
     exit: watch::Sender<Option<ExitInfo>>,
+    /// The CLI's stdin is closed (by the host, or at the session's end).
     input_closed: AtomicBool,
+    /// The host closed the CLI's stdin (as opposed to the session's end closing it).
+    closed_by_host: AtomicBool,
+    /// A write to the CLI's stdin failed: the CLI no longer reads.
+    stdin_broken: CancellationToken,
     shutdown: CancellationToken,
 }
 
@@ -171,7 +178,11 @@ impl Shared {
             writer,
             process,
         } = connection;
-        let out = Outbox::new(writer);
+        let stdin_broken = CancellationToken::new();
+        let out = Outbox::new(Box::pin(ending::StdinWatch {
+            inner: writer,
+            broken: stdin_broken.clone(),
+        }));
         let (messages, messages_rx) = mpsc::unbounded_channel();
         let id_salt = std::collections::hash_map::RandomState::new()
             .build_hasher()
@@ -203,6 +214,8 @@ impl Shared {
             progress: watch::Sender::new(RunProgress::default()),
             exit: watch::Sender::new(None),
             input_closed: AtomicBool::new(false),
+            closed_by_host: AtomicBool::new(false),
+            stdin_broken,
             shutdown: CancellationToken::new(),
         });
         tokio::spawn(outbox::drain(shared.out.clone()));
@@ -222,9 +235,11 @@ impl Shared {
     }
 
     /// Writes a user message (one prompt) and counts it, so the run stays open for its result.
+    /// Fails with [`Shared::gone_error`] when the line cannot reach the CLI; see
+    /// [`Shared::unreachable_error`] for the error after the wait for the exit report.
     pub(crate) fn send_user(&self, message: &Value) -> Result<()> {
-        if self.input_closed.load(Ordering::Acquire) {
-            return Err(Error::Closed);
+        if !self.accepts_input() {
+            return Err(self.gone_error());
         }
         self.progress.send_modify(|p| p.prompts += 1);
         self.write(message);
@@ -233,6 +248,12 @@ impl Shared {
 
     /// Closes the CLI's stdin (once); the CLI then finishes and exits.
     pub(crate) fn close_input(&self) {
+        self.closed_by_host.store(true, Ordering::Release);
+        self.end_input();
+    }
+
+    /// Closes the CLI's stdin at the session's end (not the host's doing).
+    fn end_input(&self) {
         if !self.input_closed.swap(true, Ordering::AcqRel) {
             self.out.close();
         }
@@ -251,15 +272,27 @@ impl Shared {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
-        if self.input_closed.load(Ordering::Acquire) {
-            return Err(Error::Closed);
+        if !self.accepts_input() {
+            return Err(self.unreachable_error().await);
         }
         let n = self.next_request.fetch_add(1, Ordering::Relaxed);
         let request_id = format!("req_{n}_{:08x}", self.id_salt);
         let (answer_tx, answer_rx) = oneshot::channel();
         lock(&self.pending).insert(request_id.clone(), answer_tx);
         self.write(&protocol::request(&request_id, body));
-        match tokio::time::timeout(self.control_timeout, answer_rx).await {
+        let answer = tokio::time::timeout(self.control_timeout, answer_rx);
+        // The CLI no longer reading (this request's write or any later one failed) ends the
+        // wait at once: no answer can come.
+        let broken = self.stdin_broken.cancelled();
+        let answer = tokio::select! {
+            biased;
+            answer = answer => answer,
+            () = broken => {
+                lock(&self.pending).remove(&request_id);
+                return Err(self.unreachable_error().await);
+            }
+        };
+        match answer {
             Ok(Ok(Ok(payload))) => Ok(payload),
             Ok(Ok(Err(failure))) => Err(Error::Control {
                 subtype,
@@ -278,32 +311,25 @@ impl Shared {
         }
     }
 
-    /// The error for a waiter whose CLI is gone.
-    fn gone_error(&self) -> Error {
-        match &*self.exit.borrow() {
-            Some(exit) if !self.shutdown.is_cancelled() => Error::ProcessExited {
-                code: exit.code,
-                stderr_tail: exit.stderr_tail.clone(),
-            },
-            _ => Error::Closed,
-        }
-    }
-
     /// A receiver of the run's progress.
     pub(crate) fn progress(&self) -> watch::Receiver<RunProgress> {
         self.progress.subscribe()
     }
 
-    /// Waits for the process to end and returns how it ended.
+    /// How the process ended, if it has (and the session has reaped it).
+    pub(crate) fn exit_info(&self) -> Option<ExitInfo> {
+        self.exit.borrow().clone()
+    }
+
+    /// Waits for the process to end and returns how it ended. The reader publishes the exit
+    /// once stdout has ended, waiting a bounded time for the process after that (killing it
+    /// when it does not exit), so this wait is as long as the CLI runs and no longer.
     pub(crate) async fn wait_exit(&self) -> ExitInfo {
         let mut exit = self.exit.subscribe();
-        loop {
-            if let Some(info) = exit.borrow_and_update().clone() {
-                return info;
-            }
-            if exit.changed().await.is_err() {
-                return ExitInfo::default();
-            }
+        match exit.wait_for(Option::is_some).await {
+            Ok(info) => info.clone().unwrap_or_default(),
+            // The sender lives in `self`: it cannot be gone.
+            Err(_) => ExitInfo::default(),
         }
     }
 }

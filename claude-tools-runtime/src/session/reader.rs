@@ -9,7 +9,7 @@ use tokio::io::AsyncRead;
 use tokio::sync::mpsc;
 
 use super::run::CliState;
-use super::{Shared, handlers, lock};
+use super::{Shared, ending, handlers, lock};
 use crate::error::{Error, RequestRef, Result};
 use crate::message::Message;
 use crate::protocol::{self, ControlFailure, Fault, Found, Incoming, ParseError, Problem};
@@ -17,6 +17,9 @@ use crate::transport::{ExitInfo, LineReader, ProcessHandle};
 
 /// How long a CLI whose stdout has closed may take to exit before it is killed.
 const EXIT_GRACE: Duration = Duration::from_secs(5);
+/// How long a killed CLI may take to report its end (the process transport's is bounded by its
+/// `SIGTERM` grace and stderr grace, a few seconds).
+const KILL_WAIT: Duration = Duration::from_secs(10);
 
 pub(super) async fn read_loop(
     shared: Arc<Shared>,
@@ -169,33 +172,23 @@ fn answer_unreadable(shared: &Shared, found: &Found, fault: Fault<'_>) -> Option
     Some(request)
 }
 
-/// stdout has ended (or the session was shut down): reap the process, release every waiter,
-/// cancel every handler, and report an exit only if it cut something short.
+/// stdout has ended (or the session was shut down): reap the process, publish how it ended,
+/// release every waiter, cancel every handler, and report the exit in the stream if it cut
+/// something short. Every wait here is bounded.
 async fn finish(
     shared: &Arc<Shared>,
     process: &mut dyn ProcessHandle,
     messages: &mpsc::UnboundedSender<Result<Message>>,
 ) {
     let closed_by_host = shared
-        .input_closed
+        .closed_by_host
         .load(std::sync::atomic::Ordering::Acquire);
     shared.progress.send_modify(|p| p.eof = true);
-    shared.close_input();
-    let exit = {
-        let waited = tokio::select! {
-            exit = process.wait() => Some(exit),
-            _ = shared.shutdown.cancelled() => None,
-            _ = tokio::time::sleep(EXIT_GRACE) => None,
-        };
-        match waited {
-            Some(exit) => exit,
-            None => {
-                process.kill();
-                process.wait().await
-            }
-        }
-    };
-    let _ = shared.exit.send(Some(exit.clone()));
+    shared.end_input();
+    let exit = reap(shared, process).await;
+    // Stored even with no receiver yet: whoever asks later (`disconnect`, a request, the
+    // stream's exit status) reads it from here.
+    shared.exit.send_replace(Some(exit.clone()));
     lock(&shared.pending).clear();
     // Every handler still running is withdrawn: its token fires, it gets its grace, then it is
     // dropped; none is answered.
@@ -213,7 +206,31 @@ async fn finish(
     let cut_short =
         progress.prompts > progress.results || (progress.prompts == 0 && !closed_by_host);
     if cut_short && !shared.shutdown.is_cancelled() {
-        let ExitInfo { code, stderr_tail } = exit;
-        let _ = messages.send(Err(Error::ProcessExited { code, stderr_tail }));
+        let _ = messages.send(Err(ending::exited(exit)));
+    }
+}
+
+/// Waits for the process, killing it when it does not exit within [`EXIT_GRACE`] (or at once
+/// when the session was shut down). A process that does not report its end within
+/// [`KILL_WAIT`] of the kill is given up on, with what its stderr said.
+async fn reap(shared: &Shared, process: &mut dyn ProcessHandle) -> ExitInfo {
+    let waited = tokio::select! {
+        exit = process.wait() => Some(exit),
+        _ = shared.shutdown.cancelled() => None,
+        _ = tokio::time::sleep(EXIT_GRACE) => None,
+    };
+    if let Some(exit) = waited {
+        return exit;
+    }
+    process.kill();
+    match tokio::time::timeout(KILL_WAIT, process.wait()).await {
+        Ok(exit) => exit,
+        Err(_) => {
+            tracing::warn!("the Claude Code CLI did not end {KILL_WAIT:?} after it was killed");
+            ExitInfo {
+                stderr_tail: process.stderr_tail(),
+                ..ExitInfo::default()
+            }
+        }
     }
 }

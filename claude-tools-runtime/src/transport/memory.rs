@@ -68,7 +68,11 @@ impl Shared {
             if exit.is_some() {
                 return false;
             }
-            *exit = Some(ExitInfo { code, stderr_tail });
+            *exit = Some(ExitInfo {
+                code,
+                signal: None,
+                stderr_tail,
+            });
             true
         });
     }
@@ -293,6 +297,7 @@ impl ProcessHandle for MemoryProcess {
                 Ok(exit) => exit.clone().unwrap_or_default(),
                 Err(_) => ExitInfo {
                     code: None,
+                    signal: None,
                     stderr_tail: self.shared.stderr_tail(),
                 },
             }
@@ -433,6 +438,7 @@ mod tests {
             conn.process.wait().await,
             ExitInfo {
                 code: Some(2),
+                signal: None,
                 stderr_tail: "first\nsecond".into()
             }
         );
@@ -450,6 +456,7 @@ mod tests {
             conn.process.wait().await,
             ExitInfo {
                 code: Some(0),
+                signal: None,
                 stderr_tail: String::new()
             }
         );

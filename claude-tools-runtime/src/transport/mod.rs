@@ -19,8 +19,17 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 pub struct ExitInfo {
     /// The exit code, when the process exited normally.
     pub code: Option<i32>,
+    /// The signal that ended the process, when a signal did (Unix).
+    pub signal: Option<i32>,
     /// The last lines of the CLI's stderr (empty when not captured).
     pub stderr_tail: String,
+}
+
+impl ExitInfo {
+    /// Whether the CLI exited normally with code 0.
+    pub fn success(&self) -> bool {
+        self.code == Some(0)
+    }
 }
 
 /// The open connection to a CLI: its stdout, its stdin and a handle on its life.

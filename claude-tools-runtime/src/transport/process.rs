@@ -1,4 +1,5 @@
-//! The Claude Code CLI as a child process: discovery, spawn, stderr capture, kill on drop.
+//! The Claude Code CLI as a child process: discovery, spawn, stderr capture, exit detection,
+//! and its process group ended on drop.
 
 use std::collections::VecDeque;
 use std::ffi::OsString;
@@ -8,13 +9,15 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use tokio::io::AsyncWrite;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::process::{Child, ChildStderr, ChildStdin, Command};
 use tokio::sync::watch;
-use tokio_util::sync::CancellationToken;
+use tokio::time::Sleep;
+use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 
 use super::framing::LineReader;
 use super::{BoxFuture, Connection, ExitInfo, LaunchSpec, ProcessHandle, Transport};
@@ -29,9 +32,14 @@ const TAIL_MAX_LINES: usize = 50;
 const TAIL_MAX_BYTES: usize = 8 * 1024;
 /// The longest stderr line passed on whole; longer ones are reported as dropped.
 const STDERR_MAX_LINE: usize = 64 * 1024;
-/// How long the exit report waits for stderr to reach its end after the process exited
-/// (a grandchild may still hold the pipe).
+/// How long the exit report waits for stderr to reach its end after the process exited: the
+/// pipe itself ends [`PIPE_GRACE`] after the exit; this bounds a slow stderr callback.
 const STDERR_GRACE: Duration = Duration::from_secs(2);
+/// How long stdout and stderr may still deliver once the process has exited and the pipe is
+/// empty: a grandchild holding a pipe must not keep the session waiting for as long as it lives.
+const PIPE_GRACE: Duration = Duration::from_millis(500);
+/// How long the process group gets between `SIGTERM` and `SIGKILL`.
+const TERM_GRACE: Duration = Duration::from_secs(2);
 
 #[cfg(windows)]
 const EXE: &str = "claude.exe";
@@ -46,10 +54,18 @@ pub type StderrLineCallback = Arc<dyn Fn(&str) + Send + Sync>;
 /// The executable is [`LaunchSpec::cli_path`] if set, else what [`CliSearch`] finds. The process is
 /// started without a shell, with piped stdin, stdout and stderr, the inherited environment plus
 /// [`LaunchSpec::env`] minus [`LaunchSpec::env_remove`] (and always minus `CLAUDECODE`, which makes
-/// the CLI believe it runs nested in another Claude Code). It is killed when its
-/// [`ProcessHandle`] is dropped and always reaped. Each stderr line is logged at debug level
-/// (target `claude_tools::cli_stderr`), kept in a bounded tail for error reports (the last 50
-/// lines, at most 8 KiB) and passed to the optional callback.
+/// the CLI believe it runs nested in another Claude Code). Each stderr line is logged at debug
+/// level (target `claude_tools::cli_stderr`), kept in a bounded tail for error reports (the last
+/// 50 lines, at most 8 KiB) and passed to the optional callback.
+///
+/// The process's end is detected from the process itself, not from its pipes: once it has
+/// exited, its stdout and stderr deliver what is buffered and end within 500 ms even if a grandchild
+/// still holds the pipe. On Unix the CLI runs in a process group of its own, and that group is
+/// ended when the CLI ends, on its own or killed (`SIGTERM`, then `SIGKILL` 2 s later), so no
+/// grandchild (a shell command, a stdio MCP server) is left behind. [`ProcessHandle::kill`] and
+/// dropping the handle end the group the same way; the CLI is always reaped. (In its own group,
+/// the CLI does not receive a terminal's Ctrl-C; it ends when the host's end of its stdin
+/// closes.)
 ///
 /// Must be connected from within a tokio runtime.
 #[derive(Clone, Default)]
@@ -125,6 +141,9 @@ fn spawn(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
+    // A group of its own, so that its grandchildren can be ended with it.
+    #[cfg(unix)]
+    command.process_group(0);
     for name in &launch.env_remove {
         command.env_remove(name);
     }
@@ -158,14 +177,24 @@ fn spawn(
     };
     tracing::debug!(pid, "the Claude Code CLI started");
 
+    let exited = CancellationToken::new();
     let tail = Arc::new(Mutex::new(Tail::default()));
+    let stderr = EndsAfterExit::new(stderr, &exited);
     let pump = tokio::spawn(pump_stderr(stderr, Arc::clone(&tail), callback));
     let kill = CancellationToken::new();
     let (exit_tx, exit_rx) = watch::channel(None);
-    tokio::spawn(reap(child, pump, kill.clone(), Arc::clone(&tail), exit_tx));
+    let reaper = Reaper {
+        group: ProcessGroup::of(pid),
+        pump,
+        kill: kill.clone(),
+        exited: exited.clone(),
+        tail: Arc::clone(&tail),
+        exit: exit_tx,
+    };
+    tokio::spawn(reaper.run(child));
 
     Ok(Connection {
-        reader: Box::pin(stdout),
+        reader: Box::pin(EndsAfterExit::new(stdout, &exited)),
         writer: Box::pin(Stdin(Some(stdin))),
         process: Box::new(ChildProcess {
             pid,
@@ -229,44 +258,194 @@ impl AsyncWrite for Stdin {
     }
 }
 
-/// Waits for the child (killing it when asked), then publishes how it ended.
-async fn reap(
-    mut child: Child,
+/// One of the CLI's output pipes, ended a short grace after the process exited even if the pipe
+/// is still held open (by a grandchild that inherited it).
+struct EndsAfterExit<R> {
+    inner: R,
+    /// Ready once the process has exited.
+    exited: Pin<Box<WaitForCancellationFutureOwned>>,
+    /// Started when the pipe is empty after the exit; its end is the end of input.
+    grace: Option<Pin<Box<Sleep>>>,
+}
+
+impl<R> EndsAfterExit<R> {
+    fn new(inner: R, exited: &CancellationToken) -> Self {
+        Self {
+            inner,
+            exited: Box::pin(exited.clone().cancelled_owned()),
+            grace: None,
+        }
+    }
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for EndsAfterExit<R> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let this = &mut *self;
+        if let Some(grace) = &mut this.grace
+            && grace.as_mut().poll(cx).is_ready()
+        {
+            return Poll::Ready(Ok(()));
+        }
+        if let Poll::Ready(read) = Pin::new(&mut this.inner).poll_read(cx, buf) {
+            return Poll::Ready(read);
+        }
+        // Nothing to read now. Once the process has exited, only a grandchild can write more.
+        if this.grace.is_none() && this.exited.as_mut().poll(cx).is_ready() {
+            tracing::debug!(
+                "the Claude Code CLI exited and a pipe of its is still open; ending it after {PIPE_GRACE:?}"
+            );
+            let mut grace = Box::pin(tokio::time::sleep(PIPE_GRACE));
+            if grace.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(Ok(()));
+            }
+            this.grace = Some(grace);
+        }
+        Poll::Pending
+    }
+}
+
+/// The CLI's process group (Unix): ended with the CLI, so nothing it started is left behind.
+/// Dropped before that (its runtime shut down), it kills the group at once.
+struct ProcessGroup {
+    #[cfg(unix)]
+    id: Option<i32>,
+}
+
+impl ProcessGroup {
+    fn of(pid: Option<u32>) -> Self {
+        #[cfg(unix)]
+        {
+            Self {
+                id: pid
+                    .and_then(|pid| i32::try_from(pid).ok())
+                    .filter(|id| *id > 0),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = pid;
+            Self {}
+        }
+    }
+
+    /// Asks every process of the group to end (`SIGTERM`).
+    fn terminate(&self) {
+        #[cfg(unix)]
+        self.signal(libc::SIGTERM);
+    }
+
+    /// Kills every process of the group (`SIGKILL`) and forgets the group.
+    fn kill(&mut self) {
+        #[cfg(unix)]
+        {
+            self.signal(libc::SIGKILL);
+            self.id = None;
+        }
+    }
+
+    #[cfg(unix)]
+    fn signal(&self, signal: i32) {
+        if let Some(id) = self.id {
+            // SAFETY: kill(2) takes no pointers. The group id cannot have been reused: the group
+            // is signalled while its leader is unreaped, or soon after while members remain.
+            // ESRCH (the group is empty) is the expected outcome once everything has ended.
+            unsafe {
+                libc::kill(-id, signal);
+            }
+        }
+    }
+}
+
+impl Drop for ProcessGroup {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Waits for the child (ending its group when asked), publishes how it ended, then ends
+/// whatever is left of its group.
+struct Reaper {
+    group: ProcessGroup,
     pump: tokio::task::JoinHandle<()>,
     kill: CancellationToken,
+    exited: CancellationToken,
     tail: Arc<Mutex<Tail>>,
     exit: watch::Sender<Option<ExitInfo>>,
-) {
-    let status = tokio::select! {
-        status = child.wait() => status,
-        () = kill.cancelled() => {
-            // Fails only when it has exited already, which `wait` then reports.
-            let _ = child.start_kill();
-            child.wait().await
+}
+
+impl Reaper {
+    async fn run(mut self, mut child: Child) {
+        let status = tokio::select! {
+            status = child.wait() => status,
+            () = self.kill.cancelled() => self.end(&mut child).await,
+        };
+        self.exited.cancel();
+        let terminated = tokio::time::Instant::now();
+        // Grandchildren still in the group are asked to end now and killed after the grace.
+        self.group.terminate();
+        let (code, signal) = match status {
+            Ok(status) => {
+                tracing::debug!(%status, "the Claude Code CLI exited");
+                (status.code(), exit_signal(&status))
+            }
+            Err(error) => {
+                tracing::warn!(%error, "could not wait for the Claude Code CLI");
+                (None, None)
+            }
+        };
+        // Let the stderr pump drain what the process wrote last.
+        let abort = self.pump.abort_handle();
+        if tokio::time::timeout(STDERR_GRACE, &mut self.pump)
+            .await
+            .is_err()
+        {
+            abort.abort();
         }
-    };
-    let code = match status {
-        Ok(status) => {
-            tracing::debug!(%status, "the Claude Code CLI exited");
-            status.code()
-        }
-        Err(error) => {
-            tracing::warn!(%error, "could not wait for the Claude Code CLI");
-            None
-        }
-    };
-    // Let the stderr pump drain what the process wrote last.
-    let abort = pump.abort_handle();
-    if tokio::time::timeout(STDERR_GRACE, pump).await.is_err() {
-        abort.abort();
+        let stderr_tail = lock(&self.tail).text();
+        self.exit.send_replace(Some(ExitInfo {
+            code,
+            signal,
+            stderr_tail,
+        }));
+        tokio::time::sleep_until(terminated + TERM_GRACE).await;
+        self.group.kill();
     }
-    let stderr_tail = lock(&tail).text();
-    exit.send_replace(Some(ExitInfo { code, stderr_tail }));
+
+    /// Ends the child and its group: `SIGTERM`, then `SIGKILL` after the grace.
+    async fn end(&mut self, child: &mut Child) -> std::io::Result<std::process::ExitStatus> {
+        #[cfg(unix)]
+        self.group.terminate();
+        #[cfg(not(unix))]
+        let _ = child.start_kill();
+        if let Ok(status) = tokio::time::timeout(TERM_GRACE, child.wait()).await {
+            return status;
+        }
+        tracing::debug!("the Claude Code CLI ignored SIGTERM; killing it");
+        self.group.kill();
+        // Fails only when it has exited already, which `wait` then reports.
+        let _ = child.start_kill();
+        child.wait().await
+    }
+}
+
+#[cfg(unix)]
+fn exit_signal(status: &std::process::ExitStatus) -> Option<i32> {
+    use std::os::unix::process::ExitStatusExt;
+    status.signal()
+}
+
+#[cfg(not(unix))]
+fn exit_signal(_status: &std::process::ExitStatus) -> Option<i32> {
+    None
 }
 
 /// Reads stderr line by line until its end: log, tail, callback.
 async fn pump_stderr(
-    stderr: ChildStderr,
+    stderr: EndsAfterExit<ChildStderr>,
     tail: Arc<Mutex<Tail>>,
     callback: Option<StderrLineCallback>,
 ) {
@@ -351,6 +530,7 @@ impl ProcessHandle for ChildProcess {
                 // The reaper is gone (its runtime shut down): the child was killed on drop.
                 Err(_) => ExitInfo {
                     code: None,
+                    signal: None,
                     stderr_tail: lock(&self.tail).text(),
                 },
             }
@@ -371,7 +551,7 @@ impl ProcessHandle for ChildProcess {
 
 impl Drop for ChildProcess {
     fn drop(&mut self) {
-        // The reaper kills it (if it still runs) and waits for it: no zombie.
+        // The reaper ends it and its group (if it still runs) and waits for it: no zombie.
         self.kill.cancel();
     }
 }

@@ -391,15 +391,55 @@ impl<W: Write> Interp<W> {
             }
             Step::Exit { code, stderr } => {
                 let _ = self.out.flush();
-                if let Some(text) = stderr {
-                    let mut e = io::stderr().lock();
-                    let _ = e.write_all(text.as_bytes());
-                    if !text.ends_with('\n') {
-                        let _ = e.write_all(b"\n");
-                    }
-                    let _ = e.flush();
-                }
+                write_stderr(stderr.as_deref());
                 Err(fail(*code, ""))
+            }
+            Step::Signal { signal, stderr } => {
+                let _ = self.out.flush();
+                write_stderr(stderr.as_deref());
+                kill_self(*signal);
+                // Only reached when the signal is ignored, caught or not fatal.
+                std::thread::sleep(Duration::from_secs(5));
+                Err(fail(
+                    EXIT_BAD_SCRIPT,
+                    format!(
+                        "fake-claude: step {at} (signal): signal {signal} did not end the process"
+                    ),
+                ))
+            }
+            Step::Spawn { argv, pid_var } => {
+                // What was written before must reach the host before anything the child writes.
+                self.out.flush().map_err(|e| {
+                    fail(
+                        EXIT_STDOUT_CLOSED,
+                        format!("fake-claude: cannot write stdout: {e}"),
+                    )
+                })?;
+                let child = std::process::Command::new(&argv[0])
+                    .args(&argv[1..])
+                    .stdin(std::process::Stdio::null())
+                    .spawn()
+                    .map_err(|e| {
+                        fail(
+                            EXIT_BAD_SCRIPT,
+                            format!("fake-claude: step {at} (spawn): cannot start {argv:?}: {e}"),
+                        )
+                    })?;
+                if let Some(var) = pid_var {
+                    self.vars.insert(var.clone(), json!(child.id()));
+                }
+                // Never waited for: it is the host's grandchild, and may outlive this process.
+                drop(child);
+                Ok(())
+            }
+            Step::CloseStdout => {
+                let _ = self.out.flush();
+                close_stdout().map_err(|e| {
+                    fail(
+                        EXIT_BAD_SCRIPT,
+                        format!("fake-claude: step {at} (close_stdout): {e}"),
+                    )
+                })
             }
             Step::ExpectEof { timeout_ms } => {
                 let deadline = Instant::now() + Duration::from_millis(*timeout_ms);
@@ -455,4 +495,48 @@ impl<W: Write> Interp<W> {
             }
         }
     }
+}
+
+/// Writes `text` (if any) to stderr, ending it with a newline.
+fn write_stderr(text: Option<&str>) {
+    if let Some(text) = text {
+        let mut e = io::stderr().lock();
+        let _ = e.write_all(text.as_bytes());
+        if !text.ends_with('\n') {
+            let _ = e.write_all(b"\n");
+        }
+        let _ = e.flush();
+    }
+}
+
+/// Sends `signal` to this process.
+#[cfg(unix)]
+fn kill_self(signal: i32) {
+    // SAFETY: plain system calls on this process's own pid; no memory is involved.
+    unsafe {
+        libc::kill(libc::getpid(), signal);
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_self(_signal: i32) {}
+
+/// Replaces stdout with `/dev/null`: the pipe to the host is closed, later writes vanish.
+#[cfg(unix)]
+fn close_stdout() -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let null = std::fs::OpenOptions::new().write(true).open("/dev/null")?;
+    // SAFETY: dup2 onto fd 1, which this process owns; `null` stays open for the call.
+    if unsafe { libc::dup2(null.as_raw_fd(), 1) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn close_stdout() -> io::Result<()> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "close_stdout needs Unix",
+    ))
 }

@@ -30,6 +30,9 @@
 //! | `{"let": {"name": TEMPLATE, …}}` | bind variables (`{"rid": "$uuid"}`) |
 //! | `{"sleep": ms}` | sleep |
 //! | `{"exit": code, "stderr"?: "text"}` | write stderr, exit |
+//! | `{"signal": n, "stderr"?: "text"}` | write stderr, kill itself with signal n (Unix; exit 2 if the signal does not end it) |
+//! | `{"spawn": ["prog", "arg"…], "pid_var"?: "name"}` | start a process that inherits stdout and stderr (stdin `/dev/null`) and is never waited for; bind its pid |
+//! | `{"close_stdout": true}` | close stdout (Unix: replaced by `/dev/null`) and go on |
 //! | `{"expect_eof": ms}` | stdin must close within ms |
 //! | `{"expect_no_line_within": ms}` | the host must write nothing for ms |
 //! | `{"repeat": n, "var"?: "i", "from"?: 0, "steps": [STEP…]}` | loop (variables bound in the body are reset each iteration) |

@@ -46,6 +46,26 @@ pub enum Step {
         /// Text written to stderr first.
         stderr: Option<String>,
     },
+    /// Write `stderr` (if any) to stderr, then kill this process with signal `signal` (Unix),
+    /// so the host sees an exit by a signal rather than with a code.
+    Signal {
+        /// The signal number (e.g. 9 for `SIGKILL`, 15 for `SIGTERM`).
+        signal: i32,
+        /// Text written to stderr first.
+        stderr: Option<String>,
+    },
+    /// Start a process (`argv[0]` looked up in `PATH`) that inherits this process's stdout and
+    /// stderr (its stdin is `/dev/null`) and is never waited for: a grandchild of the host that
+    /// may outlive the fake CLI and hold its pipes. `pid_var` (if any) is bound to its pid.
+    Spawn {
+        /// The program and its arguments.
+        argv: Vec<String>,
+        /// The variable bound to the new process's pid.
+        pid_var: Option<String>,
+    },
+    /// Close stdout (Unix: the pipe's end is replaced by `/dev/null`) and carry on: the host
+    /// reads the end of its input while this process lives.
+    CloseStdout,
     /// Expect stdin to be closed (EOF) within `timeout_ms`; a line instead is a failure.
     ExpectEof {
         /// The timeout.
@@ -96,7 +116,7 @@ pub enum ScriptError {
     },
 }
 
-const KINDS: [&str; 10] = [
+const KINDS: [&str; 13] = [
     "expect",
     "expect_unordered",
     "send",
@@ -104,6 +124,9 @@ const KINDS: [&str; 10] = [
     "let",
     "sleep",
     "exit",
+    "signal",
+    "spawn",
+    "close_stdout",
     "expect_eof",
     "expect_no_line_within",
     "repeat",
@@ -173,6 +196,36 @@ impl Step {
                     None | Some(Value::Null) => None,
                     Some(v) => Some(v.as_str().ok_or("`stderr` must be a string")?.to_string()),
                 },
+            },
+            "signal" => Step::Signal {
+                signal: main
+                    .as_i64()
+                    .and_then(|c| i32::try_from(c).ok())
+                    .filter(|c| *c > 0)
+                    .ok_or("`signal` takes a positive signal number")?,
+                stderr: match obj.get("stderr") {
+                    None | Some(Value::Null) => None,
+                    Some(v) => Some(v.as_str().ok_or("`stderr` must be a string")?.to_string()),
+                },
+            },
+            "spawn" => Step::Spawn {
+                argv: main
+                    .as_array()
+                    .and_then(|argv| {
+                        argv.iter()
+                            .map(|a| a.as_str().map(str::to_string))
+                            .collect::<Option<Vec<_>>>()
+                    })
+                    .filter(|argv| !argv.is_empty())
+                    .ok_or("`spawn` takes a non-empty array of strings (the argv)")?,
+                pid_var: match obj.get("pid_var") {
+                    None | Some(Value::Null) => None,
+                    Some(v) => Some(v.as_str().ok_or("`pid_var` must be a string")?.to_string()),
+                },
+            },
+            "close_stdout" => match main {
+                Value::Bool(true) => Step::CloseStdout,
+                _ => return Err("`close_stdout` takes `true`".into()),
             },
             "expect_eof" => Step::ExpectEof {
                 timeout_ms: num("expect_eof")?,
@@ -244,6 +297,15 @@ impl Step {
                 Some(s) => json!({"exit": code, "stderr": s}),
                 None => json!({"exit": code}),
             },
+            Step::Signal { signal, stderr } => match stderr {
+                Some(s) => json!({"signal": signal, "stderr": s}),
+                None => json!({"signal": signal}),
+            },
+            Step::Spawn { argv, pid_var } => match pid_var {
+                Some(var) => json!({"spawn": argv, "pid_var": var}),
+                None => json!({"spawn": argv}),
+            },
+            Step::CloseStdout => json!({"close_stdout": true}),
             Step::ExpectEof { timeout_ms } => json!({"expect_eof": timeout_ms}),
             Step::ExpectNoLineWithin(ms) => json!({"expect_no_line_within": ms}),
             Step::Repeat {
@@ -375,6 +437,28 @@ impl FakeScript {
         })
     }
 
+    /// Writes `stderr` to stderr, then kills the fake with `signal` (Unix).
+    pub fn signal_with_stderr(self, signal: i32, stderr: impl Into<String>) -> FakeScript {
+        self.step(Step::Signal {
+            signal,
+            stderr: Some(stderr.into()),
+        })
+    }
+
+    /// Starts `argv` as a grandchild of the host holding the fake's stdout and stderr, and
+    /// binds its pid to `pid_var`.
+    pub fn spawn(self, argv: &[&str], pid_var: &str) -> FakeScript {
+        self.step(Step::Spawn {
+            argv: argv.iter().map(|a| a.to_string()).collect(),
+            pid_var: Some(pid_var.to_string()),
+        })
+    }
+
+    /// Closes the fake's stdout (it goes on running).
+    pub fn close_stdout(self) -> FakeScript {
+        self.step(Step::CloseStdout)
+    }
+
     /// Expects stdin to be closed within `timeout`.
     pub fn expect_eof(self, timeout: Duration) -> FakeScript {
         self.step(Step::ExpectEof {
@@ -477,6 +561,13 @@ mod tests {
             .repeat(3, "i", 2, FakeScript::new().send(json!({"i": "$i"})))
             .expect_eof(Duration::from_secs(1))
             .exit_with_stderr(1, "bye")
+            .signal_with_stderr(9, "killed")
+            .spawn(&["sleep", "30"], "gc")
+            .step(Step::Spawn {
+                argv: vec!["true".into()],
+                pid_var: None,
+            })
+            .close_stdout()
             .exit(0);
         assert_eq!(FakeScript::from_json(&s.to_json()).unwrap(), s);
         assert_eq!(FakeScript::from_json(&s.to_json_lines()).unwrap(), s);
@@ -503,6 +594,16 @@ mod tests {
             e.to_string()
                 .starts_with("script is not valid JSON (line 2)"),
             "{e}"
+        );
+        let e = FakeScript::from_json(r#"[{"spawn": []}]"#).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "step 0: `spawn` takes a non-empty array of strings (the argv)"
+        );
+        let e = FakeScript::from_json(r#"[{"signal": 0}]"#).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "step 0: `signal` takes a positive signal number"
         );
         let e = FakeScript::from_json(r#"[{"repeat": 2, "steps": [{"sleep": "x"}]}]"#).unwrap_err();
         assert_eq!(
