@@ -132,7 +132,8 @@ impl Error {
     /// use claude_tools_runtime::Error;
     ///
     /// assert!(Error::Closed.is_fatal());
-    /// assert!(!Error::LineTooLong { limit: 1024 }.is_fatal());
+    /// let skipped = Error::LineTooLong { limit: 1024, size: 4096, request: None };
+    /// assert!(!skipped.is_fatal());
     /// ```
     pub fn is_fatal(&self) -> bool {
         match self {

@@ -98,6 +98,7 @@ fn launch_spec_debug_redacts_env_values_and_secret_flags_exactly() {
         "LaunchSpec { cli_path: None, args: [\"--output-format\", \"stream-json\", \"--verbose\", \
          \"--system-prompt\", \"Be brief.\", \"--settings\", \"<redacted>\", \"--mcp-config\", \
          \"<redacted>\", \"--input-format\", \"stream-json\"], env: {\"CLAUDE_CODE_ENTRYPOINT\": \
+         <redacted>, \"CLAUDE_AGENT_SDK_VERSION\": <redacted>, \"CLAUDE_AGENT_SDK_CLIENT_APP\": \
          <redacted>, \"ANTHROPIC_API_KEY\": <redacted>, \"CLAUDE_CODE_SDK_READS_SESSION_STATE\": \
          <redacted>}, env_remove: [\"HTTP_PROXY\"], cwd: None }"
     );

@@ -150,9 +150,11 @@ async fn errors_that_end_or_prevent_a_session_are_fatal() {
     let exited = client.receive_response().await.expect_err("exited");
     assert!(matches!(exited, Error::ProcessExited { .. }), "{exited}");
     assert!(exited.is_fatal());
-    let closed = client.receive_response().await.expect_err("closed");
-    assert!(matches!(closed, Error::Closed), "{closed}");
-    assert!(closed.is_fatal());
+    // Asking again reports the same exit (not a bare `Closed`).
+    let again = client.receive_response().await.expect_err("exited");
+    assert!(matches!(again, Error::ProcessExited { .. }), "{again}");
+    assert!(again.is_fatal());
+    assert!(Error::Closed.is_fatal());
 
     let missing = Client::connect(Options::new().cli_path("/nonexistent/claude"))
         .await
