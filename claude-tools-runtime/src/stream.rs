@@ -14,6 +14,10 @@ use crate::session::{MessageReceiver, Shared};
 ///
 /// Use it as a `futures_core::Stream`, or call [`MessageStream::next`]. Dropping it stops the
 /// session (the CLI is killed if it is still running).
+///
+/// Unread messages are held up to [`Options::message_queue_limit`](crate::options::Options::message_queue_limit);
+/// at that bound the session stops reading the CLI (tool calls and hooks wait too) until the
+/// stream is read again. Nothing is dropped.
 pub struct MessageStream {
     receiver: MessageReceiver,
     session: Arc<Shared>,

@@ -5,8 +5,8 @@
 //! buffer, the process, the message queue) to a new reader task after a few milliseconds, so
 //! unrelated requests are still read and answered; the old task answers its request when the
 //! poll returns and ends. The watchdog ticks only while requests are being served, and never
-//! per request. (On a current-thread runtime there is no other thread to run it: the reader
-//! then never hands over.)
+//! per request. (On a current-thread runtime, or a multi-thread one with a single worker, there
+//! is no other thread to run it: the reader then never hands over.)
 
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
@@ -93,9 +93,11 @@ pub(super) async fn read_loop(
         process,
         messages,
     };
-    let multi_thread = tokio::runtime::Handle::current().runtime_flavor()
-        == tokio::runtime::RuntimeFlavor::MultiThread;
-    let baton = multi_thread.then(|| {
+    // The watchdog needs another worker to run on while the reader's thread is blocked.
+    let runtime = tokio::runtime::Handle::current();
+    let other_workers = runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
+        && runtime.metrics().num_workers() >= 2;
+    let baton = other_workers.then(|| {
         let baton = Arc::new(Baton::default());
         tokio::spawn(watchdog(shared.clone(), baton.clone()));
         baton
