@@ -162,7 +162,7 @@ async fn an_application_that_does_not_read_pauses_the_reader_at_the_queue_bound(
 async fn a_cli_that_does_not_read_its_stdin_pauses_the_reader_at_the_buffer_bound() {
     const LIMIT: usize = 256 * 1024;
     const BLOB: usize = 1024 * 1024;
-    const CALLS: usize = 40;
+    const CALLS: usize = 16;
     let calls = Arc::new(AtomicUsize::new(0));
     let options = Options::new()
         .mcp_server(server(calls.clone(), BLOB))
