@@ -215,8 +215,9 @@ async fn watchdog(shared: Arc<Shared>, baton: Arc<Baton>) {
         };
         if let Some(reader) = stuck {
             tracing::warn!(
-                "a request's first poll has blocked its thread for over {WATCHDOG_TICK:?}; \
-                 reading on in a new task (blocking work belongs in spawn_blocking)"
+                "a request's first poll has not returned for over {WATCHDOG_TICK:?} (a handler \
+                 blocking its thread?); reading on in a new task. Blocking work belongs in \
+                 tokio::task::spawn_blocking"
             );
             tokio::spawn(run(shared.clone(), reader, Some(baton.clone())));
         } else if asleep {
