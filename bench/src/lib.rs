@@ -6,7 +6,8 @@
 //!
 //! The binaries: `ct-bench` (the harness), `ct-bench-fake-cli` (the fast fake Claude Code CLI),
 //! `ct-bench-floor` (a hand-written responder with no framework), `ct-bench-pingpong` (a raw pipe
-//! ping-pong) and `ct-bench-claude-tools` (the claude-tools driver, feature `claude-tools`).
+//! ping-pong), `ct-bench-claude-tools` (the claude-tools driver, feature `claude-tools`) and
+//! `ct-bench-big-answer` (the host CPU of one huge tool answer, feature `claude-tools`).
 
 pub mod procfs;
 pub mod stats;

@@ -257,6 +257,8 @@ pub struct Options {
     pub(crate) entrypoint: Option<String>,
     pub(crate) agent_sdk_version: Option<String>,
     pub(crate) client_app: Option<String>,
+    pub(crate) message_queue_limit: Option<usize>,
+    pub(crate) input_buffer_limit: Option<usize>,
 }
 
 /// Secrets stay out: environment values, MCP headers and the values of `--mcp-config` and
@@ -281,6 +283,11 @@ impl std::fmt::Debug for Options {
 pub const DEFAULT_CONTROL_TIMEOUT: Duration = Duration::from_secs(60);
 /// The default longest wait, after a result, for a CLI that still says `running`.
 pub const DEFAULT_RUN_END_CEILING: Duration = Duration::from_secs(600);
+
+/// The default number of messages the session holds for an application that has not read them.
+pub const DEFAULT_MESSAGE_QUEUE_LIMIT: usize = 1024;
+/// The default number of bytes the session holds for a CLI that is not reading its stdin.
+pub const DEFAULT_INPUT_BUFFER_LIMIT: usize = 16 * 1024 * 1024;
 
 /// The default `CLAUDE_CODE_ENTRYPOINT`: `sdk-cli`, the value the CLI gives itself when it runs
 /// non-interactively with none set. Override it with [`Options::entrypoint`].
@@ -594,6 +601,32 @@ impl Options {
         self
     }
 
+    /// The most messages (and errors) held for an application that has not read them yet
+    /// (default [`DEFAULT_MESSAGE_QUEUE_LIMIT`], at least 1).
+    ///
+    /// At the limit the session stops reading the CLI's stdout until the application reads a
+    /// message; the CLI is then paused by its own full pipe. Nothing is dropped, but nothing
+    /// else from the CLI is read meanwhile either: its tool calls, hooks and permission requests
+    /// wait too, and a host request ([`Client::interrupt`](crate::client::Client::interrupt),
+    /// `set_model`…) fails with [`Error::Timeout`](crate::Error::Timeout) after the control
+    /// timeout instead of hanging. Read the messages (or drop the stream) to go on.
+    pub fn message_queue_limit(mut self, messages: usize) -> Self {
+        self.message_queue_limit = Some(messages);
+        self
+    }
+
+    /// The most bytes held for a CLI that is not reading its stdin (default
+    /// [`DEFAULT_INPUT_BUFFER_LIMIT`]).
+    ///
+    /// Above the limit the session stops reading the CLI's stdout (so no new requests come, and
+    /// no new answers pile up) until the CLI has read enough of its input. A single line larger
+    /// than the limit (a huge tool result) is still written whole, never dropped or cut; the
+    /// limit only decides when reading pauses.
+    pub fn input_buffer_limit(mut self, bytes: usize) -> Self {
+        self.input_buffer_limit = Some(bytes);
+        self
+    }
+
     /// Whether the host may be asked anything (tools, hooks, permissions), so stdin must stay
     /// open until the run has ended.
     pub(crate) fn has_host_callbacks(&self) -> bool {
@@ -602,6 +635,17 @@ impl Options {
 
     pub(crate) fn line_cap(&self) -> usize {
         self.max_line_size.unwrap_or(DEFAULT_MAX_LINE_SIZE)
+    }
+
+    pub(crate) fn message_queue_cap(&self) -> usize {
+        self.message_queue_limit
+            .unwrap_or(DEFAULT_MESSAGE_QUEUE_LIMIT)
+            .max(1)
+    }
+
+    pub(crate) fn input_buffer_cap(&self) -> usize {
+        self.input_buffer_limit
+            .unwrap_or(DEFAULT_INPUT_BUFFER_LIMIT)
     }
 
     /// The argv and environment this configuration launches the CLI with.

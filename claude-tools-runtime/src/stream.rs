@@ -49,6 +49,10 @@ use crate::transport::ExitInfo;
 ///    with a non-zero code (the `result` is then followed by a clean end of the stream), and
 ///    one that was killed reports its signal; [`ExitInfo::stderr_tail`] says why.
 ///
+/// Unread messages are held up to [`Options::message_queue_limit`](crate::options::Options::message_queue_limit);
+/// at that bound the session stops reading the CLI (tool calls and hooks wait too) until the
+/// stream is read again. Nothing is dropped.
+///
 /// [`Error::is_fatal`]: crate::Error::is_fatal
 pub struct MessageStream {
     receiver: MessageReceiver,

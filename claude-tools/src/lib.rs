@@ -50,6 +50,45 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! ## Blocking and CPU-bound tools
+//!
+//! Tools run on the tokio runtime's threads, and a request is first polled right where the
+//! session read it. A tool that blocks its thread (heavy computation, `std::fs`, a blocking
+//! client) before its first `.await` holds that thread: on a multi-thread runtime the session
+//! notices within a few milliseconds and reads on in another task, so other calls are still
+//! answered, but the thread stays lost to everything else until the tool returns (and on a
+//! current-thread runtime nothing else runs at all). Move such work off the runtime with
+//! `tokio::task::spawn_blocking`:
+//!
+//! ```
+//! use claude_tools::prelude::*;
+//!
+//! #[tool_server(name = "files", version = "1.0.0")]
+//! pub struct Files;
+//!
+//! /// Count the lines of a file.
+//! #[tool(server = Files, read_only)]
+//! async fn count_lines(
+//!     /// The file's path
+//!     path: String,
+//! ) -> Result<String, ToolError> {
+//!     let counted = tokio::task::spawn_blocking(move || {
+//!         std::fs::read_to_string(&path).map(|text| text.lines().count())
+//!     })
+//!     .await
+//!     .map_err(|e| ToolError::new(format!("the count failed: {e}")))?;
+//!     let lines = counted.map_err(|e| ToolError::new(format!("cannot read the file: {e}")))?;
+//!     Ok(lines.to_string())
+//! }
+//! # fn main() {}
+//! ```
+//!
+//! ## Memory bounds
+//!
+//! Messages not yet read by the application and bytes not yet read by the CLI are both bounded
+//! ([`Options::message_queue_limit`], [`Options::input_buffer_limit`]); at either bound the
+//! session pauses reading the CLI's output until the other side catches up.
 
 pub use claude_tools_macros::{tool, tool_server};
 pub use claude_tools_runtime::tool::{

@@ -5,8 +5,10 @@
 //! is what keeps a tool call's round trip close to a hand-written responder's. A request that is
 //! not done after that first poll moves into its own task, registered under its `request_id` so
 //! `control_cancel_request` can find it; a slow tool never delays anything else. (The first poll
-//! runs on the reader: a handler that blocks before its first `.await` holds up the session, which
-//! is why blocking work belongs in `spawn_blocking`.)
+//! runs on the reader task: a handler that blocks before its first `.await` holds that task's
+//! thread, so on a multi-thread runtime the reader hands its input to a new task after a few
+//! milliseconds (see the reader) and the session goes on; blocking work still belongs in
+//! `spawn_blocking`, as a blocked thread is one worker fewer for everything else.)
 //!
 //! Withdrawal (`control_cancel_request`, or the session ending) keeps the one cancellation
 //! contract described at [`CANCEL_GRACE`]: a permission callback's or hook's token fires, nothing
@@ -47,20 +49,59 @@ enum Answer {
     Error(String),
 }
 
-pub(super) fn serve(shared: &Arc<Shared>, request_id: Cow<'_, str>, body: RequestBody<'_>) {
-    let body = match body {
+/// A request of the CLI taken out of its line, ready for its first poll. Owning everything it
+/// needs (its id is copied out of the line), it lets the reader hand its line buffer to another
+/// task while the first poll runs, in case the host's code blocks the thread.
+pub(super) struct FirstPoll<'s> {
+    request_id: String,
+    work: Work<'s>,
+}
+
+enum Work<'s> {
+    /// The hot path: a `tools/call` for a server of this session.
+    ToolCall(&'s McpRouter, ToolCallRequest),
+    Other(RequestBody<'static>),
+}
+
+/// Takes a request out of its line.
+pub(super) fn prepare<'s>(
+    shared: &'s Shared,
+    request_id: Cow<'_, str>,
+    body: RequestBody<'_>,
+) -> FirstPoll<'s> {
+    let work = match body {
         RequestBody::Mcp {
             server,
             message: McpMessage::ToolCall(call),
         } => match shared.routers.get(&*server) {
-            Some(router) => return serve_tool_call(shared, request_id, router, call),
-            None => RequestBody::Mcp {
-                server,
+            Some(router) => Work::ToolCall(router, call),
+            None => Work::Other(RequestBody::Mcp {
+                server: Cow::Owned(server.into_owned()),
                 message: McpMessage::ToolCall(call),
-            },
+            }),
         },
-        body => body,
+        body => Work::Other(body.into_owned()),
     };
+    FirstPoll {
+        request_id: request_id.into_owned(),
+        work,
+    }
+}
+
+impl FirstPoll<'_> {
+    /// Polls the request once and answers it, or moves it into its own task.
+    pub(super) fn run(self, shared: &Arc<Shared>) {
+        let FirstPoll { request_id, work } = self;
+        match work {
+            Work::ToolCall(router, call) => {
+                serve_tool_call(shared, Cow::Owned(request_id), router, call)
+            }
+            Work::Other(body) => serve(shared, request_id, body),
+        }
+    }
+}
+
+fn serve(shared: &Arc<Shared>, request_id: String, body: RequestBody<'static>) {
     // Callbacks get a token that `control_cancel_request` fires. An `mcp_message` needs none:
     // the CLI cancels tool calls with `notifications/cancelled`, and aborting the request's task
     // drops the router's future, which cancels the call's own token and starts its grace.
@@ -68,11 +109,7 @@ pub(super) fn serve(shared: &Arc<Shared>, request_id: Cow<'_, str>, body: Reques
         RequestBody::Mcp { .. } => None,
         RequestBody::Other { .. } => Some(CancellationToken::new()),
     };
-    let mut pending = Box::pin(respond(
-        shared.clone(),
-        body.into_owned(),
-        cancellation.clone(),
-    ));
+    let mut pending = Box::pin(respond(shared.clone(), body, cancellation.clone()));
     // The waker does not matter: a future still pending is polled again, with its task's real
     // waker, as soon as that task starts.
     if let Poll::Ready(answer) = pending
@@ -82,7 +119,7 @@ pub(super) fn serve(shared: &Arc<Shared>, request_id: Cow<'_, str>, body: Reques
         send_answer(shared, &request_id, answer);
         return;
     }
-    spawn_answer(shared, request_id.into_owned(), cancellation, pending);
+    spawn_answer(shared, request_id, cancellation, pending);
 }
 
 /// The hot path: a `tools/call` for a server of this session, started and polled once with no

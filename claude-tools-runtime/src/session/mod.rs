@@ -3,8 +3,11 @@
 //! - [`reader`] reads the CLI's stdout from the first byte, classifies each line once and
 //!   dispatches it: answers to the host's requests go to their waiters, each request of the CLI
 //!   runs in its own task keyed by `request_id` (so a slow tool never delays anything else), and
-//!   messages go to the user's stream through an unbounded queue (the reader never blocks on a
-//!   slow consumer, which is how the Python SDK once deadlocked).
+//!   messages go to the user's stream through a bounded queue. At its bound the reader stops
+//!   reading stdout until the application reads (the CLI is then paused by its own full pipe);
+//!   it likewise pauses while the outbox holds more than its bound for a CLI not reading stdin.
+//!   A request whose first poll blocks its thread does not stop the reading: a watchdog hands
+//!   the reader to a new task.
 //! - [`handlers`] answers the CLI's requests (`mcp_message`, `can_use_tool`, `hook_callback`).
 //! - [`outbox`] is the one way to the CLI's stdin: lines are written straight into the pipe by
 //!   whoever answers, queued for a drain task only when the pipe is full.
@@ -16,7 +19,7 @@ mod outbox;
 mod reader;
 pub(crate) mod run;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -39,7 +42,60 @@ use outbox::Outbox;
 use run::RunProgress;
 
 /// The user's end of the message queue.
-pub(crate) type MessageReceiver = mpsc::UnboundedReceiver<Result<Message>>;
+pub(crate) type MessageReceiver = mpsc::Receiver<Result<Message>>;
+
+/// The application dropped its end of the message queue.
+#[derive(Debug)]
+pub(crate) struct QueueClosed;
+
+/// The reader's end of the message queue. [`MessageSender::send`] never waits, since one line
+/// may yield a message and an error: what does not fit waits in `overflow`, and the reader
+/// delivers it with [`MessageSender::flush`] before it reads the next line. So at most the
+/// queue's bound plus one line's worth of messages is held for an application that does not read.
+pub(crate) struct MessageSender {
+    queue: mpsc::Sender<Result<Message>>,
+    overflow: VecDeque<Result<Message>>,
+}
+
+impl MessageSender {
+    fn new(queue: mpsc::Sender<Result<Message>>) -> Self {
+        Self {
+            queue,
+            overflow: VecDeque::new(),
+        }
+    }
+
+    /// Queues an item for the application, in order; fails only once it stopped listening.
+    pub(crate) fn send(&mut self, item: Result<Message>) -> std::result::Result<(), QueueClosed> {
+        if !self.overflow.is_empty() {
+            self.overflow.push_back(item);
+            return Ok(());
+        }
+        match self.queue.try_send(item) {
+            Ok(()) => Ok(()),
+            Err(mpsc::error::TrySendError::Full(item)) => {
+                self.overflow.push_back(item);
+                Ok(())
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => Err(QueueClosed),
+        }
+    }
+
+    /// Items wait for the application to read.
+    pub(crate) fn is_full(&self) -> bool {
+        !self.overflow.is_empty()
+    }
+
+    /// Waits until every waiting item is in the queue (or the application stopped listening).
+    pub(crate) async fn flush(&mut self) {
+        while let Some(item) = self.overflow.pop_front() {
+            if self.queue.send(item).await.is_err() {
+                self.overflow.clear();
+                return;
+            }
+        }
+    }
+}
 
 /// The CLI's requests being handled under one `request_id`: one, or more when the CLI sent the
 /// id again before the first was answered (each is answered; see [`handlers`]).
@@ -179,11 +235,14 @@ impl Shared {
             process,
         } = connection;
         let stdin_broken = CancellationToken::new();
-        let out = Outbox::new(Box::pin(ending::StdinWatch {
-            inner: writer,
-            broken: stdin_broken.clone(),
-        }));
-        let (messages, messages_rx) = mpsc::unbounded_channel();
+        let out = Outbox::new(
+            Box::pin(ending::StdinWatch {
+                inner: writer,
+                broken: stdin_broken.clone(),
+            }),
+            options.input_buffer_cap(),
+        );
+        let (messages, messages_rx) = mpsc::channel(options.message_queue_cap());
         let id_salt = std::collections::hash_map::RandomState::new()
             .build_hasher()
             .finish() as u32;
@@ -224,7 +283,7 @@ impl Shared {
             reader,
             process,
             options.line_cap(),
-            messages,
+            MessageSender::new(messages),
         ));
         (shared, messages_rx)
     }

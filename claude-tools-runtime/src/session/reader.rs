@@ -1,16 +1,25 @@
 //! The reader task: the CLI's stdout, one line at a time, from the first byte.
+//!
+//! The reader polls each request of the CLI once, inline (most are answered right there). If
+//! the host's code blocks the thread in that poll, a watchdog hands the reader's state (its line
+//! buffer, the process, the message queue) to a new reader task after a few milliseconds, so
+//! unrelated requests are still read and answered; the old task answers its request when the
+//! poll returns and ends. The watchdog ticks only while requests are being served, and never
+//! per request. (On a current-thread runtime, or a multi-thread one with a single worker, there
+//! is no other thread to run it: the reader then never hands over.)
 
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
 use tokio::io::AsyncRead;
-use tokio::sync::mpsc;
+use tokio::sync::Notify;
 
+use super::handlers::FirstPoll;
 use super::run::CliState;
-use super::{Shared, ending, handlers, lock};
-use crate::error::{Error, RequestRef, Result};
+use super::{MessageSender, Shared, ending, handlers, lock};
+use crate::error::{Error, RequestRef};
 use crate::message::Message;
 use crate::protocol::{self, ControlFailure, Fault, Found, Incoming, ParseError, Problem};
 use crate::transport::{ExitInfo, LineReader, ProcessHandle};
@@ -20,23 +29,113 @@ const EXIT_GRACE: Duration = Duration::from_secs(5);
 /// How long a killed CLI may take to report its end (the process transport's is bounded by its
 /// `SIGTERM` grace and stderr grace, a few seconds).
 const KILL_WAIT: Duration = Duration::from_secs(10);
+/// How often the watchdog looks for a first poll that does not return: one that has been
+/// running for a whole tick (5 to 10 ms) is taken to block its thread.
+const WATCHDOG_TICK: Duration = Duration::from_millis(5);
+/// Ticks without any request before the watchdog sleeps until the next one.
+const WATCHDOG_IDLE_TICKS: u32 = 20;
+
+/// What the reader owns, handed over whole when its task is stuck.
+struct Reader {
+    lines: LineReader<Pin<Box<dyn AsyncRead + Send>>>,
+    process: Box<dyn ProcessHandle>,
+    messages: MessageSender,
+}
+
+/// Where a reader leaves its state during a first poll, for the watchdog to take if the poll
+/// does not return.
+#[derive(Default)]
+struct Baton {
+    slot: Mutex<Slot>,
+    /// Wakes a sleeping watchdog (when a poll starts, or the reading ends).
+    wake: Notify,
+}
+
+#[derive(Default)]
+struct Slot {
+    parked: Option<Reader>,
+    /// First polls started so far.
+    polls: u64,
+    watchdog_asleep: bool,
+    /// The reading has ended: the watchdog stops.
+    ended: bool,
+}
+
+impl Baton {
+    /// Leaves the reader here for the length of a first poll.
+    fn park(&self, reader: Reader) {
+        let mut slot = lock(&self.slot);
+        slot.parked = Some(reader);
+        slot.polls += 1;
+        if slot.watchdog_asleep {
+            slot.watchdog_asleep = false;
+            self.wake.notify_one();
+        }
+    }
+
+    /// Takes the reader back after a first poll; `None` if the watchdog gave it to a new task.
+    fn unpark(&self) -> Option<Reader> {
+        lock(&self.slot).parked.take()
+    }
+
+    fn end(&self) {
+        lock(&self.slot).ended = true;
+        self.wake.notify_one();
+    }
+}
 
 pub(super) async fn read_loop(
     shared: Arc<Shared>,
     stdout: Pin<Box<dyn AsyncRead + Send>>,
-    mut process: Box<dyn ProcessHandle>,
+    process: Box<dyn ProcessHandle>,
     line_cap: usize,
-    messages: mpsc::UnboundedSender<Result<Message>>,
+    messages: MessageSender,
 ) {
-    let mut lines = LineReader::with_max_line_size(stdout, line_cap);
+    let reader = Reader {
+        lines: LineReader::with_max_line_size(stdout, line_cap),
+        process,
+        messages,
+    };
+    // The watchdog needs another worker to run on while the reader's thread is blocked.
+    let runtime = tokio::runtime::Handle::current();
+    let other_workers = runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
+        && runtime.metrics().num_workers() >= 2;
+    let baton = other_workers.then(|| {
+        let baton = Arc::new(Baton::default());
+        tokio::spawn(watchdog(shared.clone(), baton.clone()));
+        baton
+    });
+    run(shared, reader, baton).await;
+}
+
+/// Reads and dispatches lines until stdout ends, the session is shut down, or (with a baton)
+/// a first poll blocks long enough for the watchdog to hand the reader to another task.
+async fn run(shared: Arc<Shared>, mut reader: Reader, baton: Option<Arc<Baton>>) {
     // One shutdown future for the whole loop: making one per line would register and
     // deregister a waiter on the token for every line.
     let shutdown_token = shared.shutdown.clone();
     let mut shutdown = std::pin::pin!(shutdown_token.cancelled());
     loop {
+        // Back-pressure: while the application has not read what is queued for it, or the CLI
+        // has not read what is queued for its stdin, read nothing more.
+        if reader.messages.is_full() {
+            shared.out.uncork();
+            tokio::select! {
+                biased;
+                _ = &mut shutdown => break,
+                _ = reader.messages.flush() => {}
+            }
+        }
+        if shared.out.over_limit() {
+            tokio::select! {
+                biased;
+                _ = &mut shutdown => break,
+                _ = shared.out.wait_for_room() => {}
+            }
+        }
         // Answers to requests already read wait while more are buffered, then go out in one
         // write before the reader waits for input.
-        if lines.has_buffered_input() {
+        if reader.lines.has_buffered_input() {
             shared.out.cork();
         } else {
             shared.out.uncork();
@@ -44,15 +143,16 @@ pub(super) async fn read_loop(
         let line = tokio::select! {
             biased;
             _ = &mut shutdown => break,
-            line = lines.next_line() => line,
+            line = reader.lines.next_line() => line,
         };
+        let mut first_poll = None;
         match line {
-            Ok(Some(line)) => handle_line(&shared, line, &messages),
+            Ok(Some(line)) => handle_line(&shared, line, &mut reader.messages, &mut first_poll),
             Ok(None) => break,
             // The reader skips the rest of an oversized line; the session goes on. A request
             // on it is still answered, from what its start shows.
             Err(Error::LineTooLong { limit, size, .. }) => {
-                let found = protocol::scan(lines.dropped_prefix());
+                let found = protocol::scan(reader.lines.dropped_prefix());
                 let request = answer_unreadable(&shared, &found, Fault::TooLong { size, limit });
                 let error = Error::LineTooLong {
                     limit,
@@ -60,21 +160,92 @@ pub(super) async fn read_loop(
                     request,
                 };
                 tracing::warn!(%error, "skipped an oversized line from the CLI");
-                let _ = messages.send(Err(error));
+                let _ = reader.messages.send(Err(error));
             }
             Err(error) => {
-                let _ = messages.send(Err(error));
+                let _ = reader.messages.send(Err(error));
                 break;
             }
         }
+        if let Some(request) = first_poll {
+            reader = match &baton {
+                None => {
+                    request.run(&shared);
+                    reader
+                }
+                Some(baton) => {
+                    baton.park(reader);
+                    request.run(&shared);
+                    match baton.unpark() {
+                        Some(reader) => reader,
+                        // Another task reads on; this one only had the answer to send.
+                        None => return,
+                    }
+                }
+            };
+        }
     }
-    finish(&shared, &mut *process, &messages).await;
+    if let Some(baton) = &baton {
+        baton.end();
+    }
+    finish(&shared, &mut *reader.process, &mut reader.messages).await;
+    // The last items (an exit report) reach the application once it reads, or are dropped
+    // with its end of the queue.
+    reader.messages.flush().await;
 }
 
-fn handle_line(
-    shared: &Arc<Shared>,
+/// Hands the reader to a new task when a first poll has not returned for a whole tick.
+async fn watchdog(shared: Arc<Shared>, baton: Arc<Baton>) {
+    let mut ticks = tokio::time::interval(WATCHDOG_TICK);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut seen_polls = 0;
+    let mut idle_ticks = 0;
+    loop {
+        ticks.tick().await;
+        let (stuck, asleep) = {
+            let mut slot = lock(&baton.slot);
+            if slot.ended {
+                return;
+            }
+            let same_poll = slot.polls == seen_polls;
+            seen_polls = slot.polls;
+            let stuck = if slot.parked.is_some() && same_poll {
+                slot.parked.take()
+            } else {
+                None
+            };
+            idle_ticks = if same_poll && slot.parked.is_none() {
+                idle_ticks + 1
+            } else {
+                0
+            };
+            if idle_ticks >= WATCHDOG_IDLE_TICKS {
+                slot.watchdog_asleep = true;
+            }
+            (stuck, slot.watchdog_asleep)
+        };
+        if let Some(reader) = stuck {
+            tracing::warn!(
+                "a request's first poll has not returned for over {WATCHDOG_TICK:?} (a handler \
+                 blocking its thread?); reading on in a new task. Blocking work belongs in \
+                 tokio::task::spawn_blocking"
+            );
+            tokio::spawn(run(shared.clone(), reader, Some(baton.clone())));
+        } else if asleep {
+            baton.wake.notified().await;
+            idle_ticks = 0;
+            ticks.reset();
+        }
+    }
+}
+
+/// Dispatches one line; a request of the CLI is left in `first_poll` for the caller to run
+/// once the line is no longer borrowed.
+fn handle_line<'s>(
+    shared: &'s Arc<Shared>,
     line: &[u8],
-    messages: &mpsc::UnboundedSender<Result<Message>>,
+    messages: &mut MessageSender,
+    first_poll: &mut Option<FirstPoll<'s>>,
 ) {
     // The CLI (or a wrapper around it) may print debug text on stdout: skip what is not JSON.
     if line.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
@@ -83,7 +254,7 @@ fn handle_line(
     }
     match Incoming::parse(line) {
         Ok(Incoming::Request { request_id, body }) => {
-            handlers::serve(shared, request_id, body);
+            *first_poll = Some(handlers::prepare(shared, request_id, body));
         }
         Ok(Incoming::Response {
             request_id,
@@ -178,7 +349,7 @@ fn answer_unreadable(shared: &Shared, found: &Found, fault: Fault<'_>) -> Option
 async fn finish(
     shared: &Arc<Shared>,
     process: &mut dyn ProcessHandle,
-    messages: &mpsc::UnboundedSender<Result<Message>>,
+    messages: &mut MessageSender,
 ) {
     let closed_by_host = shared
         .closed_by_host

@@ -1,5 +1,31 @@
 //! The tool model: what a tool is, what it may extract from a call, what it may return, and the
 //! server that collects tools and application state.
+//!
+//! # Blocking work
+//!
+//! A tool's future runs on the tokio runtime, and its first poll happens where the session read
+//! the request. Keep the thread free: a tool that blocks it (CPU-bound work, `std::fs`, a
+//! blocking client, `std::thread::sleep`) holds a runtime thread for as long as it blocks. The
+//! session survives it on a multi-thread runtime (after a few milliseconds it reads on in a new
+//! task, so other calls are still answered), but not on a current-thread one, and every blocked
+//! thread is one worker fewer. Run such work with `tokio::task::spawn_blocking` and await it:
+//!
+//! ```
+//! use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder, ToolError, ToolServer};
+//!
+//! let server = ToolServer::new("math", "1.0.0").with_tool(
+//!     ToolDefBuilder::new("primes_below_a_million"),
+//!     |_call: ToolCall| async {
+//!         let count = tokio::task::spawn_blocking(|| {
+//!             (2u32..1_000_000).filter(|n| (2..).take_while(|d| d * d <= *n).all(|d| n % d != 0)).count()
+//!         })
+//!         .await
+//!         .map_err(|e| ToolError::new(format!("the computation failed: {e}")))?;
+//!         Ok::<_, ToolError>(count.to_string())
+//!     },
+//! );
+//! assert!(server.is_ok());
+//! ```
 
 mod context;
 mod def;

@@ -1,0 +1,231 @@
+//! Back-pressure and misbehaving tools (issue 10): an application that does not read its
+//! messages, a CLI that does not read its stdin, and a tool that blocks its thread must neither
+//! grow memory without bound nor stall the session, and nothing may be lost or reordered.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use claude_tools_runtime::Error;
+use claude_tools_runtime::client::Client;
+use claude_tools_runtime::message::Message;
+use claude_tools_runtime::options::Options;
+use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder, ToolServer};
+use claude_tools_runtime::transport::{MemoryCli, MemoryTransport};
+use serde_json::{Value, json};
+
+const WAIT: Duration = Duration::from_secs(10);
+/// What each pipe of the in-memory transport holds before its writer waits.
+const PIPE_CAPACITY: usize = 8 * 1024 * 1024;
+
+/// A server whose tools count their calls: `count` answers its call's number, `blob` a text of
+/// `blob_size` bytes, `block` blocks its thread for 3 s before answering.
+fn server(calls: Arc<AtomicUsize>, blob_size: usize) -> ToolServer {
+    let count_calls = calls.clone();
+    let blob_calls = calls;
+    ToolServer::new("t", "1.0.0")
+        .with_tool(ToolDefBuilder::new("count"), move |_call: ToolCall| {
+            let n = count_calls.fetch_add(1, Ordering::SeqCst) + 1;
+            async move { n.to_string() }
+        })
+        .unwrap()
+        .with_tool(ToolDefBuilder::new("blob"), move |_call: ToolCall| {
+            blob_calls.fetch_add(1, Ordering::SeqCst);
+            async move { "b".repeat(blob_size) }
+        })
+        .unwrap()
+        .with_tool(ToolDefBuilder::new("block"), |_call: ToolCall| async {
+            // Blocks the thread in the first poll, the worst a tool can do.
+            std::thread::sleep(Duration::from_secs(3));
+            "unblocked".to_string()
+        })
+        .unwrap()
+        .with_tool(ToolDefBuilder::new("quick"), |_call: ToolCall| async {
+            "quick".to_string()
+        })
+        .unwrap()
+}
+
+fn call(request_id: &str, tool: &str) -> Value {
+    json!({"type": "control_request", "request_id": request_id, "request": {"subtype": "mcp_message",
+        "server_name": "t", "message": {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": tool, "arguments": {}}}}})
+}
+
+/// The answer's request id and the text of its tool result.
+fn answer_text(answer: &Value) -> (String, String) {
+    let response = &answer["response"];
+    assert_eq!(response["subtype"], "success", "answer {answer}");
+    let text = response["response"]["mcp_response"]["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no text in {answer}"));
+    (
+        response["request_id"].as_str().unwrap().to_string(),
+        text.to_string(),
+    )
+}
+
+async fn recv(cli: &mut MemoryCli) -> Value {
+    match tokio::time::timeout(WAIT, cli.next_json()).await {
+        Ok(Ok(Some(value))) => value,
+        other => panic!("expected a line from the host, got {other:?}"),
+    }
+}
+
+/// Connects and answers the host's `initialize`.
+async fn connect(options: Options) -> (Client, MemoryCli) {
+    let (transport, mut cli) = MemoryTransport::pair();
+    let client = tokio::spawn(Client::connect_with(options, transport));
+    let initialize = recv(&mut cli).await;
+    cli.write_json(
+        &json!({"type": "control_response", "response": {"subtype": "success",
+        "request_id": initialize["request_id"], "response": {}}}),
+    )
+    .await
+    .unwrap();
+    let client = tokio::time::timeout(WAIT, client)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    (client, cli)
+}
+
+/// Waits until `calls` has not moved for 300 ms (the reader has stopped), and returns it.
+async fn settled(calls: &AtomicUsize) -> usize {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let mut last = calls.load(Ordering::SeqCst);
+    loop {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let now = calls.load(Ordering::SeqCst);
+        if now == last {
+            return now;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "calls never settled"
+        );
+        last = now;
+    }
+}
+
+#[tokio::test]
+async fn an_application_that_does_not_read_pauses_the_reader_at_the_queue_bound() {
+    const LIMIT: usize = 8;
+    const LINES: usize = 200;
+    let calls = Arc::new(AtomicUsize::new(0));
+    let options = Options::new()
+        .mcp_server(server(calls.clone(), 0))
+        .message_queue_limit(LIMIT)
+        .control_timeout(Duration::from_millis(300));
+    let (mut client, mut cli) = connect(options).await;
+    // Each message is followed by a tool call: the calls made tell how far the reader read.
+    for seq in 0..LINES {
+        cli.write_json(&json!({"type": "x_note", "seq": seq}))
+            .await
+            .unwrap();
+        cli.write_json(&call(&format!("c{seq}"), "count"))
+            .await
+            .unwrap();
+    }
+    // The queue holds LIMIT messages and one more waits in the reader, which reads no further:
+    // the call after that message is not read.
+    assert_eq!(settled(&calls).await, LIMIT);
+    // A host request meanwhile times out (its answer is not read) instead of hanging.
+    let interrupted = client.interrupt().await;
+    assert!(
+        matches!(interrupted, Err(Error::Timeout { ref subtype, .. }) if subtype == "interrupt"),
+        "{interrupted:?}"
+    );
+    // Reading again delivers everything, in order, and the reader goes on.
+    for seq in 0..LINES {
+        match tokio::time::timeout(WAIT, client.next_message()).await {
+            Ok(Some(Ok(Message::Other(value)))) => assert_eq!(value["seq"], seq),
+            other => panic!("message {seq}: {other:?}"),
+        }
+    }
+    let mut answers = Vec::new();
+    while answers.len() < LINES {
+        let line = recv(&mut cli).await;
+        if line["type"] == "control_response" {
+            answers.push(answer_text(&line));
+        }
+    }
+    let expected: Vec<(String, String)> = (0..LINES)
+        .map(|i| (format!("c{i}"), (i + 1).to_string()))
+        .collect();
+    assert_eq!(answers, expected, "every call answered once, in order");
+    assert_eq!(calls.load(Ordering::SeqCst), LINES);
+}
+
+#[tokio::test]
+async fn a_cli_that_does_not_read_its_stdin_pauses_the_reader_at_the_buffer_bound() {
+    const LIMIT: usize = 256 * 1024;
+    const BLOB: usize = 1024 * 1024;
+    const CALLS: usize = 16;
+    let calls = Arc::new(AtomicUsize::new(0));
+    let options = Options::new()
+        .mcp_server(server(calls.clone(), BLOB))
+        .input_buffer_limit(LIMIT);
+    let (_client, mut cli) = connect(options).await;
+    for i in 0..CALLS {
+        cli.write_json(&call(&format!("b{i}"), "blob"))
+            .await
+            .unwrap();
+        eprintln!("CLI wrote {i}");
+    }
+    // The pipe takes what fits; past that the outbox keeps at most one answer beyond the limit
+    // before the reader stops reading calls. So the calls made, answers of 1 MiB each, fit in
+    // the pipe plus the limit plus one answer (each answer a little over BLOB bytes).
+    let made = settled(&calls).await;
+    assert!(
+        made * BLOB <= PIPE_CAPACITY + LIMIT + BLOB,
+        "{made} answers of 1 MiB held for a CLI that does not read"
+    );
+    assert!(made < CALLS);
+    // The CLI reads again: every answer arrives whole, in order.
+    for i in 0..CALLS {
+        let (request_id, text) = answer_text(&recv(&mut cli).await);
+        assert_eq!(request_id, format!("b{i}"));
+        assert!(text.len() == BLOB && text.bytes().all(|b| b == b'b'));
+    }
+    assert_eq!(calls.load(Ordering::SeqCst), CALLS);
+}
+
+#[tokio::test]
+async fn an_answer_larger_than_the_buffer_bound_is_still_written_whole() {
+    const BLOB: usize = 3 * 1024 * 1024;
+    let calls = Arc::new(AtomicUsize::new(0));
+    let options = Options::new()
+        .mcp_server(server(calls.clone(), BLOB))
+        .input_buffer_limit(1024);
+    let (_client, mut cli) = connect(options).await;
+    cli.write_json(&call("big", "blob")).await.unwrap();
+    cli.write_json(&call("after", "quick")).await.unwrap();
+    let (request_id, text) = answer_text(&recv(&mut cli).await);
+    assert_eq!(request_id, "big");
+    assert!(text.len() == BLOB && text.bytes().all(|b| b == b'b'));
+    assert_eq!(
+        answer_text(&recv(&mut cli).await),
+        ("after".into(), "quick".into())
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_that_blocks_its_thread_does_not_stall_other_calls() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let (_client, mut cli) = connect(Options::new().mcp_server(server(calls, 0))).await;
+    cli.write_json(&call("slow", "block")).await.unwrap();
+    // Let the blocking call start before the quick one is even written.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    cli.write_json(&call("fast", "quick")).await.unwrap();
+    // Answered while the first call still blocks its thread (for 3 s).
+    let first = tokio::time::timeout(Duration::from_millis(1500), cli.next_json())
+        .await
+        .expect("the quick call waited for the blocking one")
+        .unwrap()
+        .unwrap();
+    assert_eq!(answer_text(&first), ("fast".into(), "quick".into()));
+    let second = recv(&mut cli).await;
+    assert_eq!(answer_text(&second), ("slow".into(), "unblocked".into()));
+}
