@@ -89,6 +89,9 @@ fn line() -> impl Strategy<Value = String> {
 }
 
 proptest! {
+    // Fewer cases than the default 256 for the JSON-heavy properties, to stay quick in debug.
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
     #[test]
     fn line_reader_returns_the_non_blank_lines_over_any_chunking(
         lines in vec(line(), 0..12),
@@ -198,7 +201,7 @@ async fn connect() -> (Client, MemoryCli) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(32))]
 
     /// What the answer writers put on the wire reads back as what went in: any request id, any
     /// JSON payload (a permission answer echoes the request's `input`), any error message and

@@ -12,6 +12,9 @@ use claude_tools_runtime::mcp::McpRouter;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value};
 
+/// Builds one argument's value.
+type MakeValue = fn(&mut Unstructured<'_>) -> Result<Value>;
+
 /// Arguments that mostly have the right names, and now and then the right types.
 fn arguments(u: &mut Unstructured<'_>) -> Result<Value> {
     if u.ratio(1, 10)? {
@@ -20,7 +23,7 @@ fn arguments(u: &mut Unstructured<'_>) -> Result<Value> {
     }
     let mut arguments = object(u, MAX_DEPTH - 1, &echo::KEYS)?;
     // Plausible values for some parameters, so calls get past the first ones.
-    let plausible: [(&str, fn(&mut Unstructured<'_>) -> Result<Value>); 7] = [
+    let plausible: [(&str, MakeValue); 7] = [
         ("count", |u| Ok(u.arbitrary::<i64>()?.into())),
         ("small", |u| Ok(u.int_in_range(0..=300u16)?.into())),
         ("ratio", |u| Ok(u.arbitrary::<i32>()?.into())),
