@@ -39,3 +39,7 @@ pub use error::{Error, RequestRef, Result};
 
 #[doc(hidden)]
 pub mod __macro_support;
+
+// The envelope parser, reachable by the fuzz targets and property tests only.
+#[doc(hidden)]
+pub mod __fuzz;

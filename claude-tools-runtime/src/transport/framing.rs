@@ -106,7 +106,12 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     /// complete without waiting for input. A caller answering each line can hold its answers
     /// while this is true and write them in one go, instead of one write per line.
     pub fn has_buffered_input(&self) -> bool {
-        !self.discarding && self.start < self.filled
+        // Only whitespace left (a blank line after the last request) is no line: a caller holding
+        // its answers for it would wait for input that never comes while the CLI waits for them.
+        !self.discarding
+            && self.buf[self.start..self.filled]
+                .iter()
+                .any(|b| !b.is_ascii_whitespace())
     }
 
     /// The underlying reader (bytes already buffered are lost).

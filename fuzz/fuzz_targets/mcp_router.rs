@@ -1,0 +1,140 @@
+//! `McpRouter` fed arbitrary JSON-RPC, built from JSON values (shaped like requests most of the
+//! time) and from raw bytes: one router takes a whole sequence, so `initialize` and cancellation
+//! state carry over. Every message gets one well-formed reply, with the request's id when it has a
+//! valid one, and the raw path (`handle_raw`, which reads a `tools/call` typed) answers exactly as
+//! the `Value` path (`handle`) does.
+
+#![no_main]
+
+use arbitrary::{Result, Unstructured};
+use claude_tools_fuzz::echo::{self, Fuzz};
+use claude_tools_fuzz::{MAX_DEPTH, json, key, object, string};
+use claude_tools_runtime::mcp::McpRouter;
+use libfuzzer_sys::fuzz_target;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+const METHODS: [&str; 7] = [
+    "tools/call",
+    "tools/list",
+    "initialize",
+    "ping",
+    "notifications/cancelled",
+    "notifications/initialized",
+    "resources/list",
+];
+
+const PARAM_KEYS: [&str; 7] = [
+    "name",
+    "arguments",
+    "_meta",
+    "protocolVersion",
+    "requestId",
+    "progressToken",
+    "claudecode/toolUseId",
+];
+
+/// A message shaped like a JSON-RPC request, with any part of it wrong now and then.
+fn request(u: &mut Unstructured<'_>) -> Result<Value> {
+    let mut message = Map::new();
+    match u.choose_index(4)? {
+        0 | 1 => drop(message.insert("jsonrpc".into(), "2.0".into())),
+        2 => drop(message.insert("jsonrpc".into(), json(u, 1, &[])?)),
+        _ => {}
+    }
+    match u.choose_index(5)? {
+        0 => {}
+        1 | 2 => drop(message.insert("id".into(), u.int_in_range(0..=3u8)?.into())),
+        3 => drop(message.insert("id".into(), string(u)?.into())),
+        _ => drop(message.insert("id".into(), json(u, 1, &[])?)),
+    }
+    let method = if u.ratio(9, 10)? {
+        Value::from(*u.choose(&METHODS)?)
+    } else {
+        json(u, 1, &[])?
+    };
+    let tools_call = method == "tools/call";
+    message.insert("method".into(), method);
+    if u.ratio(9, 10)? {
+        let mut params = object(u, MAX_DEPTH - 1, &PARAM_KEYS)?;
+        if tools_call && u.ratio(3, 4)? {
+            params.insert("name".into(), "echo".into());
+            let arguments = object(u, MAX_DEPTH - 2, &echo::KEYS)?;
+            params.insert("arguments".into(), arguments.into());
+        }
+        message.insert("params".into(), params.into());
+    }
+    // Other members, which the router ignores.
+    if u.ratio(1, 8)? {
+        let name = key(u, &[])?;
+        message.insert(name, json(u, 1, &[])?);
+    }
+    Ok(Value::Object(message))
+}
+
+/// The id the reply must carry, when the message is a request with a valid one.
+fn request_id(message: &Value) -> Option<&Value> {
+    message
+        .get("id")
+        .filter(|id| id.is_number() || id.is_string())
+}
+
+/// A reply is a JSON-RPC 2.0 object with either a result or an error.
+fn check_reply(message: &Value, reply: &Value) {
+    assert_eq!(reply["jsonrpc"], "2.0", "reply {reply} to {message}");
+    let has_result = reply.get("result").is_some();
+    let has_error = reply.get("error").is_some();
+    assert!(has_result != has_error, "reply {reply} to {message}");
+    if let Some(id) = request_id(message) {
+        assert_eq!(reply.get("id"), Some(id), "reply {reply} to {message}");
+    }
+}
+
+async fn run(u: &mut Unstructured<'_>, router: &McpRouter) -> Result<()> {
+    while !u.is_empty() {
+        if u.ratio(1, 6)? {
+            // Raw bytes: whatever parses as JSON goes through the raw path.
+            let len = u.int_in_range(0..=64)?;
+            let bytes = u.bytes(len)?;
+            if let Ok(raw) = serde_json::from_slice::<&RawValue>(bytes) {
+                let reply = router.handle_raw(raw).await.into_value();
+                let message: Value = serde_json::from_str(raw.get()).unwrap_or_default();
+                check_reply(&message, &reply);
+            }
+            continue;
+        }
+        let message = if u.ratio(1, 5)? {
+            json(u, MAX_DEPTH, &["jsonrpc", "id", "method", "params"])?
+        } else {
+            request(u)?
+        };
+        let reply = router.handle(message.clone()).await;
+        check_reply(&message, &reply);
+        let Ok(raw) = RawValue::from_string(message.to_string()) else {
+            panic!("a Value that does not serialise: {message}");
+        };
+        // Both paths read the same text (serde_json's float parsing is not exact without its
+        // `float_roundtrip` feature: a float may come back one ULP off from the `Value` built here).
+        let reparsed: Value = serde_json::from_str(raw.get()).unwrap_or_default();
+        let reparsed_reply = router.handle(reparsed).await;
+        let raw_reply = router.handle_raw(&raw).await.into_value();
+        assert_eq!(
+            raw_reply, reparsed_reply,
+            "the raw and Value paths differ on {message}"
+        );
+    }
+    Ok(())
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .start_paused(true)
+        .build()
+    else {
+        return;
+    };
+    let router = McpRouter::new(Fuzz::server());
+    let mut u = Unstructured::new(data);
+    let _ = runtime.block_on(run(&mut u, &router));
+});
