@@ -14,13 +14,12 @@ use claude_tools_runtime::mcp::{CANCEL_GRACE, McpRouter};
 use claude_tools_runtime::options::Options;
 use claude_tools_runtime::permission::{PermissionDecision, PermissionRequest};
 use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder, ToolServer};
-use claude_tools_runtime::transport::{MemoryCli, MemoryTransport};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-/// The longest any step below may take; well above the grace, so a hang fails instead of
-/// blocking, and a bound the answers "at once" stay far below.
-const WAIT: Duration = Duration::from_secs(5);
+mod common;
+
+use common::{Cli, Connecting, WAIT, failure, mcp_answer, success, tool_text};
 
 /// An answer "at once" arrives within this; the old behaviour waited for the handler, up to
 /// the whole grace.
@@ -183,37 +182,8 @@ fn options(log: &Arc<Log>) -> Options {
         )
 }
 
-/// The CLI's end of the wire, with timeouts so a broken host fails instead of hanging.
-struct Cli(MemoryCli);
-
+/// The CLI's two ways to cancel: withdrawing a control request, and MCP's own notification.
 impl Cli {
-    async fn recv(&mut self) -> Value {
-        match tokio::time::timeout(WAIT, self.0.next_json()).await {
-            Ok(Ok(Some(value))) => value,
-            other => panic!("expected a line from the host, got {other:?}"),
-        }
-    }
-
-    /// The next line, which must come within `within`.
-    async fn recv_within(&mut self, within: Duration) -> Value {
-        match tokio::time::timeout(within, self.0.next_json()).await {
-            Ok(Ok(Some(value))) => value,
-            other => panic!("expected a line from the host within {within:?}, got {other:?}"),
-        }
-    }
-
-    async fn send(&mut self, value: Value) {
-        self.0.write_json(&value).await.unwrap();
-    }
-
-    /// Asserts the host writes nothing for `ms`.
-    async fn silent_for(&mut self, ms: u64) {
-        if let Ok(line) = tokio::time::timeout(Duration::from_millis(ms), self.0.next_json()).await
-        {
-            panic!("expected silence, got {line:?}");
-        }
-    }
-
     async fn cancel(&mut self, request_id: &str) {
         self.send(json!({"type": "control_cancel_request", "request_id": request_id}))
             .await;
@@ -262,28 +232,6 @@ fn hook(request_id: &str, mode: &str, tag: &str) -> Value {
         "tool_input": {"mode": mode, "tag": tag}}}})
 }
 
-fn success(request_id: &str, response: Value) -> Value {
-    json!({"type": "control_response", "response": {"subtype": "success", "request_id": request_id,
-        "response": response}})
-}
-
-fn failure(request_id: &str, error: &str) -> Value {
-    json!({"type": "control_response", "response": {"subtype": "error", "request_id": request_id,
-        "error": error}})
-}
-
-fn mcp_answer(request_id: &str, reply: Value) -> Value {
-    success(request_id, json!({"mcp_response": reply}))
-}
-
-fn tool_text(request_id: &str, id: u64, text: &str, is_error: bool) -> Value {
-    mcp_answer(
-        request_id,
-        json!({"jsonrpc": "2.0", "id": id,
-            "result": {"content": [{"type": "text", "text": text}], "isError": is_error}}),
-    )
-}
-
 fn cancelled_answer(request_id: &str, id: u64) -> Value {
     mcp_answer(
         request_id,
@@ -300,25 +248,14 @@ fn allowed(request_id: &str, mode: &str, tag: &str) -> Value {
 
 /// Connects a client to a scripted CLI, which answers `initialize` at once.
 async fn connect(options: Options) -> (Client, Cli) {
-    let (transport, cli) = MemoryTransport::pair();
-    let mut cli = Cli(cli);
-    let client = tokio::spawn(Client::connect_with(options, transport));
+    let (connecting, mut cli) = Connecting::start(options);
     let initialize = cli.recv().await;
     assert_eq!(
         initialize["request"]["hooks"],
         json!({"PreToolUse": [{"matcher": null, "hookCallbackIds": ["hook_0"]}]})
     );
-    cli.send(
-        json!({"type": "control_response", "response": {"subtype": "success",
-        "request_id": initialize["request_id"], "response": {}}}),
-    )
-    .await;
-    let client = tokio::time::timeout(WAIT, client)
-        .await
-        .unwrap()
-        .unwrap()
-        .unwrap();
-    (client, cli)
+    cli.answer(&initialize, json!({})).await;
+    (connecting.client().await, cli)
 }
 
 fn alive_tasks() -> usize {
@@ -461,55 +398,50 @@ async fn a_withdrawn_tool_request_is_not_answered_and_its_tool_keeps_the_contrac
     cli.silent_for(100).await;
 }
 
-#[tokio::test]
-async fn a_withdrawn_permission_callback_runs_its_cancellation_branch_and_gets_no_answer() {
+/// Sends two host callbacks built by `request` (one that watches its token, tagged
+/// `{prefix}w`, one that ignores it, tagged `{prefix}s`), withdraws both, and checks the
+/// watching one runs its cancellation branch, the stubborn one is dropped once its grace is
+/// over, and neither gets an answer.
+async fn assert_withdrawn_callbacks_clean_up(request: fn(&str, &str, &str) -> Value, prefix: &str) {
+    let (watching, stubborn) = (format!("{prefix}w"), format!("{prefix}s"));
+    let (watching_id, stubborn_id) = (format!("{prefix}-w"), format!("{prefix}-s"));
     let log = Arc::new(Log::default());
     let (_client, mut cli) = connect(options(&log)).await;
-    cli.send(ask("p-w", "watch", "pw")).await;
-    cli.send(ask("p-s", "stubborn", "ps")).await;
-    log.wait_for("start ps").await;
+    cli.send(request(&watching_id, "watch", &watching)).await;
+    cli.send(request(&stubborn_id, "stubborn", &stubborn)).await;
+    log.wait_for(&format!("start {stubborn}")).await;
 
     let withdrawn_at = Instant::now();
-    cli.cancel("p-w").await;
-    cli.cancel("p-s").await;
-    log.wait_for("dropped pw").await;
+    cli.cancel(&watching_id).await;
+    cli.cancel(&stubborn_id).await;
+    log.wait_for(&format!("dropped {watching}")).await;
     assert_eq!(
-        log.entries_for("pw"),
-        ["start pw", "cancel seen pw", "cleaned pw", "dropped pw"]
+        log.entries_for(&watching),
+        [
+            format!("start {watching}"),
+            format!("cancel seen {watching}"),
+            format!("cleaned {watching}"),
+            format!("dropped {watching}"),
+        ]
     );
     // The one that never returns is dropped once its grace is over.
-    let dropped_at = log.wait_for("dropped ps").await;
+    let dropped_at = log.wait_for(&format!("dropped {stubborn}")).await;
     let held = dropped_at - withdrawn_at;
     assert!(
         held >= CANCEL_GRACE && held < CANCEL_GRACE + Duration::from_secs(2),
-        "dropped {held:?} after the cancel"
+        "{stubborn} dropped {held:?} after the cancel"
     );
     cli.silent_for(100).await;
 }
 
 #[tokio::test]
-async fn a_withdrawn_hook_runs_its_cancellation_branch_and_gets_no_answer() {
-    let log = Arc::new(Log::default());
-    let (_client, mut cli) = connect(options(&log)).await;
-    cli.send(hook("h-w", "watch", "hw")).await;
-    cli.send(hook("h-s", "stubborn", "hs")).await;
-    log.wait_for("start hs").await;
+async fn a_withdrawn_permission_callback_runs_its_cancellation_branch_and_gets_no_answer() {
+    assert_withdrawn_callbacks_clean_up(ask, "p").await;
+}
 
-    let withdrawn_at = Instant::now();
-    cli.cancel("h-w").await;
-    cli.cancel("h-s").await;
-    log.wait_for("dropped hw").await;
-    assert_eq!(
-        log.entries_for("hw"),
-        ["start hw", "cancel seen hw", "cleaned hw", "dropped hw"]
-    );
-    let dropped_at = log.wait_for("dropped hs").await;
-    let held = dropped_at - withdrawn_at;
-    assert!(
-        held >= CANCEL_GRACE && held < CANCEL_GRACE + Duration::from_secs(2),
-        "dropped {held:?} after the cancel"
-    );
-    cli.silent_for(100).await;
+#[tokio::test]
+async fn a_withdrawn_hook_runs_its_cancellation_branch_and_gets_no_answer() {
+    assert_withdrawn_callbacks_clean_up(hook, "h").await;
 }
 
 #[tokio::test]
