@@ -53,6 +53,21 @@ impl Log {
             .collect()
     }
 
+    /// Waits until the handler tagged `tag` is dropped, and checks it ran its cancellation
+    /// branch in full before.
+    async fn assert_cleaned_up(&self, tag: &str) {
+        self.wait_for(&format!("dropped {tag}")).await;
+        assert_eq!(
+            self.entries_for(tag),
+            [
+                format!("start {tag}"),
+                format!("cancel seen {tag}"),
+                format!("cleaned {tag}"),
+                format!("dropped {tag}")
+            ]
+        );
+    }
+
     /// Waits until `entry` is logged and returns when it was first seen.
     async fn wait_for(&self, entry: &str) -> Instant {
         let deadline = Instant::now() + WAIT;
@@ -221,6 +236,11 @@ fn act(request_id: &str, id: u64, mode: &str, tag: &str) -> Value {
     tool_call(request_id, id, "act", json!({"mode": mode, "tag": tag}))
 }
 
+/// A call to `slow`, which sleeps `ms` and answers `slept <tag>`.
+fn slow(request_id: &str, id: u64, ms: u64, tag: &str) -> Value {
+    tool_call(request_id, id, "slow", json!({"ms": ms, "tag": tag}))
+}
+
 fn ask(request_id: &str, mode: &str, tag: &str) -> Value {
     json!({"type": "control_request", "request_id": request_id, "request": {"subtype": "can_use_tool",
         "tool_name": "mcp__faults__act", "input": {"mode": mode, "tag": tag}, "permission_suggestions": []}})
@@ -258,6 +278,15 @@ async fn connect(options: Options) -> (Client, Cli) {
     (connecting.client().await, cli)
 }
 
+/// Asserts the handler tagged `tag` was `held` after `event` before it was dropped: the grace,
+/// and not much more.
+fn assert_dropped_after_the_grace(tag: &str, held: Duration, event: &str) {
+    assert!(
+        held >= CANCEL_GRACE && held < CANCEL_GRACE + Duration::from_secs(2),
+        "{tag} dropped {held:?} after {event}"
+    );
+}
+
 fn alive_tasks() -> usize {
     tokio::runtime::Handle::current()
         .metrics()
@@ -293,13 +322,7 @@ async fn cancels_for_unknown_and_finished_ids_write_nothing_and_break_nothing() 
     // permission callback and a hook.
     cli.send(tool_call("t-quick", 1, "echo", json!({}))).await;
     assert_eq!(cli.recv().await, tool_text("t-quick", 1, "echo", false));
-    cli.send(tool_call(
-        "t-slow",
-        2,
-        "slow",
-        json!({"ms": 20, "tag": "a"}),
-    ))
-    .await;
+    cli.send(slow("t-slow", 2, 20, "a")).await;
     assert_eq!(cli.recv().await, tool_text("t-slow", 2, "slept a", false));
     cli.send(ask("p-done", "quick", "p")).await;
     assert_eq!(cli.recv().await, allowed("p-done", "quick", "p"));
@@ -319,13 +342,7 @@ async fn cancels_for_unknown_and_finished_ids_write_nothing_and_break_nothing() 
     cli.silent_for(150).await;
 
     // The session goes on, the same ids included.
-    cli.send(tool_call(
-        "t-slow",
-        2,
-        "slow",
-        json!({"ms": 10, "tag": "b"}),
-    ))
-    .await;
+    cli.send(slow("t-slow", 2, 10, "b")).await;
     assert_eq!(cli.recv().await, tool_text("t-slow", 2, "slept b", false));
     cli.send(ask("p-done", "quick", "q")).await;
     assert_eq!(cli.recv().await, allowed("p-done", "quick", "q"));
@@ -414,23 +431,10 @@ async fn assert_withdrawn_callbacks_clean_up(request: fn(&str, &str, &str) -> Va
     let withdrawn_at = Instant::now();
     cli.cancel(&watching_id).await;
     cli.cancel(&stubborn_id).await;
-    log.wait_for(&format!("dropped {watching}")).await;
-    assert_eq!(
-        log.entries_for(&watching),
-        [
-            format!("start {watching}"),
-            format!("cancel seen {watching}"),
-            format!("cleaned {watching}"),
-            format!("dropped {watching}"),
-        ]
-    );
+    log.assert_cleaned_up(&watching).await;
     // The one that never returns is dropped once its grace is over.
     let dropped_at = log.wait_for(&format!("dropped {stubborn}")).await;
-    let held = dropped_at - withdrawn_at;
-    assert!(
-        held >= CANCEL_GRACE && held < CANCEL_GRACE + Duration::from_secs(2),
-        "{stubborn} dropped {held:?} after the cancel"
-    );
+    assert_dropped_after_the_grace(&stubborn, dropped_at - withdrawn_at, "the cancel");
     cli.silent_for(100).await;
 }
 
@@ -449,48 +453,49 @@ async fn panicking_tools_callbacks_and_hooks_get_exactly_one_answer_each() {
     let log = Arc::new(Log::default());
     let (_client, mut cli) = connect(options(&log)).await;
 
-    cli.send(act("t-now", 1, "panic_now", "t1")).await;
-    assert_eq!(
-        cli.recv().await,
-        tool_text("t-now", 1, "tool `act` panicked: t1 exploded", true)
-    );
-    cli.send(act("t-later", 2, "panic_later", "t2")).await;
-    assert_eq!(
-        cli.recv().await,
-        tool_text("t-later", 2, "tool `act` panicked: t2 exploded later", true)
-    );
-    cli.send(ask("p-now", "panic_now", "p1")).await;
-    assert_eq!(
-        cli.recv().await,
-        failure(
-            "p-now",
-            "the host's `can_use_tool` handler panicked: p1 exploded"
-        )
-    );
-    cli.send(ask("p-later", "panic_later", "p2")).await;
-    assert_eq!(
-        cli.recv().await,
-        failure(
-            "p-later",
-            "the host's `can_use_tool` handler panicked: p2 exploded later"
-        )
-    );
-    cli.send(hook("h-now", "panic_now", "h1")).await;
-    assert_eq!(
-        cli.recv().await,
-        failure(
-            "h-now",
-            "the host's `hook_callback` handler panicked: h1 exploded"
-        )
-    );
-    cli.send(hook("h-later", "panic_later", "h2")).await;
-    assert_eq!(
-        cli.recv().await,
-        failure(
-            "h-later",
-            "the host's `hook_callback` handler panicked: h2 exploded later"
-        )
-    );
+    let cases = [
+        (
+            act("t-now", 1, "panic_now", "t1"),
+            tool_text("t-now", 1, "tool `act` panicked: t1 exploded", true),
+        ),
+        (
+            act("t-later", 2, "panic_later", "t2"),
+            tool_text("t-later", 2, "tool `act` panicked: t2 exploded later", true),
+        ),
+        (
+            ask("p-now", "panic_now", "p1"),
+            failure(
+                "p-now",
+                "the host's `can_use_tool` handler panicked: p1 exploded",
+            ),
+        ),
+        (
+            ask("p-later", "panic_later", "p2"),
+            failure(
+                "p-later",
+                "the host's `can_use_tool` handler panicked: p2 exploded later",
+            ),
+        ),
+        (
+            hook("h-now", "panic_now", "h1"),
+            failure(
+                "h-now",
+                "the host's `hook_callback` handler panicked: h1 exploded",
+            ),
+        ),
+        (
+            hook("h-later", "panic_later", "h2"),
+            failure(
+                "h-later",
+                "the host's `hook_callback` handler panicked: h2 exploded later",
+            ),
+        ),
+    ];
+    for (request, answer) in cases {
+        let request_id = request["request_id"].clone();
+        cli.send(request).await;
+        assert_eq!(cli.recv().await, answer, "the answer to {request_id}");
+    }
     cli.silent_for(200).await;
     for tag in ["t1", "t2", "p1", "p2", "h1", "h2"] {
         assert!(log.has(&format!("dropped {tag}")), "{tag} was dropped");
@@ -501,26 +506,13 @@ async fn panicking_tools_callbacks_and_hooks_get_exactly_one_answer_each() {
 async fn a_request_id_sent_twice_while_running_is_answered_twice() {
     let log = Arc::new(Log::default());
     let (_client, mut cli) = connect(options(&log)).await;
-    cli.send(tool_call(
-        "dup",
-        1,
-        "slow",
-        json!({"ms": 100, "tag": "first"}),
-    ))
-    .await;
-    cli.send(tool_call(
-        "dup",
-        2,
-        "slow",
-        json!({"ms": 200, "tag": "second"}),
-    ))
-    .await;
+    cli.send(slow("dup", 1, 100, "first")).await;
+    cli.send(slow("dup", 2, 200, "second")).await;
     assert_eq!(cli.recv().await, tool_text("dup", 1, "slept first", false));
     assert_eq!(cli.recv().await, tool_text("dup", 2, "slept second", false));
 
     // In the other order of finishing, and mixed kinds.
-    cli.send(tool_call("dup2", 3, "slow", json!({"ms": 200, "tag": "a"})))
-        .await;
+    cli.send(slow("dup2", 3, 200, "a")).await;
     cli.send(json!({"type": "control_request", "request_id": "dup2", "request": {"subtype": "can_use_tool",
         "tool_name": "Bash", "input": {"mode": "quick", "tag": "b"}}}))
         .await;
@@ -539,16 +531,7 @@ async fn a_cancel_for_a_duplicated_request_id_withdraws_every_request_under_it()
     log.wait_for("start three").await;
     cli.cancel("dup").await;
     for tag in ["one", "two"] {
-        log.wait_for(&format!("dropped {tag}")).await;
-        assert_eq!(
-            log.entries_for(tag),
-            [
-                format!("start {tag}"),
-                format!("cancel seen {tag}"),
-                format!("cleaned {tag}"),
-                format!("dropped {tag}")
-            ]
-        );
+        log.assert_cleaned_up(tag).await;
     }
     log.wait_for("dropped three").await;
     cli.silent_for(100).await;
@@ -573,23 +556,11 @@ async fn at_the_session_end_every_running_handler_sees_its_token_and_is_dropped(
     let ended_at = Instant::now();
     cli.0.close();
     for tag in ["tw", "pw", "hw"] {
-        log.wait_for(&format!("dropped {tag}")).await;
-        assert_eq!(
-            log.entries_for(tag),
-            [
-                format!("start {tag}"),
-                format!("cancel seen {tag}"),
-                format!("cleaned {tag}"),
-                format!("dropped {tag}")
-            ]
-        );
+        log.assert_cleaned_up(tag).await;
     }
     for tag in ["ts", "ps", "hs"] {
         let held = log.wait_for(&format!("dropped {tag}")).await - ended_at;
-        assert!(
-            held >= CANCEL_GRACE && held < CANCEL_GRACE + Duration::from_secs(2),
-            "{tag} dropped {held:?} after the end"
-        );
+        assert_dropped_after_the_grace(tag, held, "the end");
     }
     drop(client);
     tasks_back_to(baseline).await;
@@ -600,13 +571,7 @@ async fn no_task_outlives_its_grace() {
     let log = Arc::new(Log::default());
     let (_client, mut cli) = connect(options(&log)).await;
     // The session's own tasks (reader, writer) are the baseline.
-    cli.send(tool_call(
-        "warm",
-        1,
-        "slow",
-        json!({"ms": 5, "tag": "warm"}),
-    ))
-    .await;
+    cli.send(slow("warm", 1, 5, "warm")).await;
     assert_eq!(cli.recv().await, tool_text("warm", 1, "slept warm", false));
     let baseline = alive_tasks();
 
