@@ -19,7 +19,9 @@ use tokio_util::sync::CancellationToken;
 
 mod common;
 
-use common::{Cli, Connecting, WAIT, failure, mcp_answer, success, tool_text};
+use common::{
+    Cli, Connecting, WAIT, failure, mcp_answer, string_argument, success, tool_text, u64_argument,
+};
 
 /// An answer "at once" arrives within this; the old behaviour waited for the handler, up to
 /// the whole grace.
@@ -130,12 +132,8 @@ fn faults_server(log: Arc<Log>) -> ToolServer {
         .property::<String>("tag", None, true);
     ToolServer::new("faults", "1.0.0")
         .with_tool(act, move |mut call: ToolCall| {
-            let mut text = |key: &str| {
-                call.take_argument(key)
-                    .and_then(|v| v.as_str().map(String::from))
-                    .unwrap_or_default()
-            };
-            let (mode, tag) = (text("mode"), text("tag"));
+            let mode = string_argument(&mut call, "mode");
+            let tag = string_argument(&mut call, "tag");
             let token = call.context().cancellation_token().clone();
             let log = log.clone();
             async move {
@@ -145,14 +143,8 @@ fn faults_server(log: Arc<Log>) -> ToolServer {
         })
         .unwrap()
         .with_tool(slow, |mut call: ToolCall| {
-            let ms = call
-                .take_argument("ms")
-                .and_then(|v| v.as_u64())
-                .unwrap_or(0);
-            let tag = call
-                .take_argument("tag")
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default();
+            let ms = u64_argument(&mut call, "ms");
+            let tag = string_argument(&mut call, "tag");
             async move {
                 tokio::time::sleep(Duration::from_millis(ms)).await;
                 format!("slept {tag}")

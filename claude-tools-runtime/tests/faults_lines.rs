@@ -18,7 +18,9 @@ use serde_json::{Value, json};
 
 mod common;
 
-use common::{Cli, Connecting, expect_item, failure, mcp_answer, result_frame, tool_text};
+use common::{
+    Cli, Connecting, expect_item, failure, mcp_answer, result_frame, string_argument, tool_text,
+};
 
 /// `echo` gives its `text` back; `len` says how many bytes it had.
 fn text_server() -> ToolServer {
@@ -28,19 +30,14 @@ fn text_server() -> ToolServer {
     len.input().property::<String>("text", None, true);
     let mut add = ToolDefBuilder::new("add");
     add.input().property::<f64>("a", None, true);
-    let text = |call: &mut ToolCall| {
-        call.take_argument("text")
-            .and_then(|v| v.as_str().map(String::from))
-            .unwrap_or_default()
-    };
     ToolServer::new("calc", "1.0.0")
         .with_tool(echo, move |mut call: ToolCall| {
-            let text = text(&mut call);
+            let text = string_argument(&mut call, "text");
             async move { text }
         })
         .unwrap()
         .with_tool(len, move |mut call: ToolCall| {
-            let len = text(&mut call).len();
+            let len = string_argument(&mut call, "text").len();
             async move { len.to_string() }
         })
         .unwrap()

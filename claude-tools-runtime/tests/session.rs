@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 mod common;
 
-use common::{Cli, Connecting, next_item, result_frame};
+use common::{Cli, Connecting, next_item, result_frame, string_argument, u64_argument};
 
 /// What the tools saw, for assertions.
 #[derive(Default)]
@@ -61,14 +61,8 @@ fn calc_server(log: Arc<Log>) -> ToolServer {
         })
         .unwrap()
         .with_tool(slow, |mut call: ToolCall| {
-            let ms = call
-                .take_argument("ms")
-                .and_then(|v| v.as_u64())
-                .unwrap_or(0);
-            let tag = call
-                .take_argument("tag")
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default();
+            let ms = u64_argument(&mut call, "ms");
+            let tag = string_argument(&mut call, "tag");
             let log = call.state::<Log>().unwrap();
             let context = call.context().clone();
             async move {

@@ -11,6 +11,7 @@ use claude_tools_runtime::Error;
 use claude_tools_runtime::client::Client;
 use claude_tools_runtime::message::Message;
 use claude_tools_runtime::options::Options;
+use claude_tools_runtime::tool::ToolCall;
 use claude_tools_runtime::transport::{MemoryCli, MemoryTransport};
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
@@ -179,4 +180,20 @@ pub fn tool_text(request_id: &str, id: u64, text: &str, is_error: bool) -> Value
         json!({"jsonrpc": "2.0", "id": id,
             "result": {"content": [{"type": "text", "text": text}], "isError": is_error}}),
     )
+}
+
+/// A tool call's argument `name` as text: empty when missing or not a string.
+#[allow(dead_code)]
+pub fn string_argument(call: &mut ToolCall, name: &str) -> String {
+    call.take_argument(name)
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+/// A tool call's argument `name` as a whole number: 0 when missing or not one.
+#[allow(dead_code)]
+pub fn u64_argument(call: &mut ToolCall, name: &str) -> u64 {
+    call.take_argument(name)
+        .and_then(|v| v.as_u64())
+        .unwrap_or(0)
 }
