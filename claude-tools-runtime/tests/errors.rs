@@ -7,67 +7,29 @@ use std::time::Duration;
 
 use claude_tools_runtime::Error;
 use claude_tools_runtime::client::Client;
-use claude_tools_runtime::message::Message;
 use claude_tools_runtime::options::Options;
-use claude_tools_runtime::transport::{MemoryCli, MemoryTransport};
 use serde_json::{Value, json};
+use tokio::task::JoinHandle;
 
-const WAIT: Duration = Duration::from_secs(5);
+mod common;
 
-/// Connects a client to a scripted CLI that answers `initialize` at once.
-async fn connect(options: Options) -> (Client, MemoryCli) {
-    let (transport, mut cli) = MemoryTransport::pair();
-    let client = tokio::spawn(Client::connect_with(options, transport));
-    let initialize = next_json(&mut cli).await;
-    answer(&mut cli, &initialize, json!({})).await;
-    let client = tokio::time::timeout(WAIT, client)
-        .await
-        .expect("connected in time")
-        .expect("the connect task ran")
-        .expect("connected");
-    (client, cli)
-}
-
-async fn next_json(cli: &mut MemoryCli) -> Value {
-    tokio::time::timeout(WAIT, cli.next_json())
-        .await
-        .expect("the host wrote in time")
-        .expect("a JSON line")
-        .expect("stdin still open")
-}
-
-async fn answer(cli: &mut MemoryCli, request: &Value, response: Value) {
-    cli.write_json(
-        &json!({"type": "control_response", "response": {"subtype": "success",
-        "request_id": request["request_id"], "response": response}}),
-    )
-    .await
-    .unwrap();
-}
-
-async fn next_item(client: &mut Client) -> Option<Result<Message, Error>> {
-    tokio::time::timeout(WAIT, client.next_message())
-        .await
-        .expect("an item in time")
-}
+use common::{connect_answering_initialize, failure, next_item};
 
 #[tokio::test]
 async fn bad_lines_are_survivable_items_and_an_exit_mid_run_is_fatal() {
-    let (mut client, mut cli) = connect(Options::new().max_line_size(256)).await;
+    let (mut client, mut cli) =
+        connect_answering_initialize(Options::new().max_line_size(256)).await;
     client.query("hello").await.unwrap();
-    let _prompt = next_json(&mut cli).await;
-    cli.write_line(&format!("{{\"pad\":\"{}\"}}", "x".repeat(512)))
-        .await
-        .unwrap();
-    cli.write_line("{\"type\": broken").await.unwrap();
-    cli.write_line("{\"type\":\"control_response\",\"response\":7}")
-        .await
-        .unwrap();
-    cli.write_json(&json!({"type": "assistant", "message": {"content": [{"type": "text", "text": "still here"}]}}))
-        .await
-        .unwrap();
-    cli.write_stderr("boom: the CLI crashed");
-    cli.exit(3);
+    let _prompt = cli.recv().await;
+    cli.send_line(&format!("{{\"pad\":\"{}\"}}", "x".repeat(512)))
+        .await;
+    cli.send_line("{\"type\": broken").await;
+    cli.send_line("{\"type\":\"control_response\",\"response\":7}")
+        .await;
+    cli.send(json!({"type": "assistant", "message": {"content": [{"type": "text", "text": "still here"}]}}))
+        .await;
+    cli.0.write_stderr("boom: the CLI crashed");
+    cli.0.exit(3);
 
     let mut seen = Vec::new();
     while let Some(item) = next_item(&mut client).await {
@@ -97,56 +59,50 @@ async fn bad_lines_are_survivable_items_and_an_exit_mid_run_is_fatal() {
     );
 }
 
+/// Sends control request `body` from its own task, which expects it to fail (`expected` says
+/// how) and hands the client back with the error.
+fn spawn_failing_request(
+    client: Client,
+    body: Value,
+    expected: &'static str,
+) -> JoinHandle<(Client, Error)> {
+    tokio::spawn(async move {
+        let error = client.control_request(body).await.expect_err(expected);
+        (client, error)
+    })
+}
+
 #[tokio::test]
 async fn a_refused_or_unanswered_control_request_is_survivable() {
     let options = Options::new().control_timeout(Duration::from_millis(200));
-    let (client, mut cli) = connect(options).await;
-    let refused = tokio::spawn(async move {
-        let error = client
-            .control_request(json!({"subtype": "no_such_thing"}))
-            .await
-            .expect_err("refused");
-        (client, error)
-    });
-    let request = next_json(&mut cli).await;
-    cli.write_json(
-        &json!({"type": "control_response", "response": {"subtype": "error",
-        "request_id": request["request_id"], "error": "Unsupported control request subtype"}}),
-    )
-    .await
-    .unwrap();
+    let (client, mut cli) = connect_answering_initialize(options).await;
+    let refused = spawn_failing_request(client, json!({"subtype": "no_such_thing"}), "refused");
+    let request = cli.recv().await;
+    let request_id = request["request_id"].as_str().unwrap();
+    cli.send(failure(request_id, "Unsupported control request subtype"))
+        .await;
     let (client, refused) = refused.await.unwrap();
     assert!(matches!(refused, Error::Control { .. }), "{refused}");
     assert!(!refused.is_fatal());
 
-    let unanswered = tokio::spawn(async move {
-        let error = client
-            .control_request(json!({"subtype": "get_context_usage"}))
-            .await
-            .expect_err("times out");
-        (client, error)
-    });
-    let ignored = next_json(&mut cli).await;
+    let unanswered =
+        spawn_failing_request(client, json!({"subtype": "get_context_usage"}), "times out");
+    let ignored = cli.recv().await;
     assert_eq!(ignored["request"]["subtype"], "get_context_usage");
     let (client, unanswered) = unanswered.await.unwrap();
     assert!(matches!(unanswered, Error::Timeout { .. }), "{unanswered}");
     assert!(!unanswered.is_fatal());
     // The session goes on.
     let asked = tokio::spawn(async move { client.mcp_status().await });
-    let request = loop {
-        let line = next_json(&mut cli).await;
-        if line["request"]["subtype"] == "mcp_status" {
-            break line;
-        }
-    };
-    answer(&mut cli, &request, json!({"mcpServers": []})).await;
+    let request = cli.recv_request("mcp_status").await;
+    cli.answer(&request, json!({"mcpServers": []})).await;
     assert_eq!(asked.await.unwrap().unwrap(), json!({"mcpServers": []}));
 }
 
 #[tokio::test]
 async fn errors_that_end_or_prevent_a_session_are_fatal() {
-    let (mut client, cli) = connect(Options::new()).await;
-    cli.close();
+    let (mut client, cli) = connect_answering_initialize(Options::new()).await;
+    cli.0.close();
     let exited = client.receive_response().await.expect_err("exited");
     assert!(matches!(exited, Error::ProcessExited { .. }), "{exited}");
     assert!(exited.is_fatal());

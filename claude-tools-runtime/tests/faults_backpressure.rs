@@ -7,14 +7,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use claude_tools_runtime::Error;
-use claude_tools_runtime::client::Client;
 use claude_tools_runtime::message::Message;
 use claude_tools_runtime::options::Options;
 use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder, ToolServer};
-use claude_tools_runtime::transport::{MemoryCli, MemoryTransport};
 use serde_json::{Value, json};
 
-const WAIT: Duration = Duration::from_secs(10);
+mod common;
+
+use common::{WAIT, connect_answering_initialize};
+
 /// What each pipe of the in-memory transport holds before its writer waits.
 const PIPE_CAPACITY: usize = 8 * 1024 * 1024;
 
@@ -65,32 +66,6 @@ fn answer_text(answer: &Value) -> (String, String) {
     )
 }
 
-async fn recv(cli: &mut MemoryCli) -> Value {
-    match tokio::time::timeout(WAIT, cli.next_json()).await {
-        Ok(Ok(Some(value))) => value,
-        other => panic!("expected a line from the host, got {other:?}"),
-    }
-}
-
-/// Connects and answers the host's `initialize`.
-async fn connect(options: Options) -> (Client, MemoryCli) {
-    let (transport, mut cli) = MemoryTransport::pair();
-    let client = tokio::spawn(Client::connect_with(options, transport));
-    let initialize = recv(&mut cli).await;
-    cli.write_json(
-        &json!({"type": "control_response", "response": {"subtype": "success",
-        "request_id": initialize["request_id"], "response": {}}}),
-    )
-    .await
-    .unwrap();
-    let client = tokio::time::timeout(WAIT, client)
-        .await
-        .unwrap()
-        .unwrap()
-        .unwrap();
-    (client, cli)
-}
-
 /// Waits until `calls` has not moved for 300 ms (the reader has stopped), and returns it.
 async fn settled(calls: &AtomicUsize) -> usize {
     let deadline = tokio::time::Instant::now() + WAIT;
@@ -118,15 +93,11 @@ async fn an_application_that_does_not_read_pauses_the_reader_at_the_queue_bound(
         .mcp_server(server(calls.clone(), 0))
         .message_queue_limit(LIMIT)
         .control_timeout(Duration::from_millis(300));
-    let (mut client, mut cli) = connect(options).await;
+    let (mut client, mut cli) = connect_answering_initialize(options).await;
     // Each message is followed by a tool call: the calls made tell how far the reader read.
     for seq in 0..LINES {
-        cli.write_json(&json!({"type": "x_note", "seq": seq}))
-            .await
-            .unwrap();
-        cli.write_json(&call(&format!("c{seq}"), "count"))
-            .await
-            .unwrap();
+        cli.send(json!({"type": "x_note", "seq": seq})).await;
+        cli.send(call(&format!("c{seq}"), "count")).await;
     }
     // The queue holds LIMIT messages and one more waits in the reader, which reads no further:
     // the call after that message is not read.
@@ -146,7 +117,7 @@ async fn an_application_that_does_not_read_pauses_the_reader_at_the_queue_bound(
     }
     let mut answers = Vec::new();
     while answers.len() < LINES {
-        let line = recv(&mut cli).await;
+        let line = cli.recv().await;
         if line["type"] == "control_response" {
             answers.push(answer_text(&line));
         }
@@ -167,11 +138,9 @@ async fn a_cli_that_does_not_read_its_stdin_pauses_the_reader_at_the_buffer_boun
     let options = Options::new()
         .mcp_server(server(calls.clone(), BLOB))
         .input_buffer_limit(LIMIT);
-    let (_client, mut cli) = connect(options).await;
+    let (_client, mut cli) = connect_answering_initialize(options).await;
     for i in 0..CALLS {
-        cli.write_json(&call(&format!("b{i}"), "blob"))
-            .await
-            .unwrap();
+        cli.send(call(&format!("b{i}"), "blob")).await;
         eprintln!("CLI wrote {i}");
     }
     // The pipe takes what fits; past that the outbox keeps at most one answer beyond the limit
@@ -185,7 +154,7 @@ async fn a_cli_that_does_not_read_its_stdin_pauses_the_reader_at_the_buffer_boun
     assert!(made < CALLS);
     // The CLI reads again: every answer arrives whole, in order.
     for i in 0..CALLS {
-        let (request_id, text) = answer_text(&recv(&mut cli).await);
+        let (request_id, text) = answer_text(&cli.recv().await);
         assert_eq!(request_id, format!("b{i}"));
         assert!(text.len() == BLOB && text.bytes().all(|b| b == b'b'));
     }
@@ -199,14 +168,14 @@ async fn an_answer_larger_than_the_buffer_bound_is_still_written_whole() {
     let options = Options::new()
         .mcp_server(server(calls.clone(), BLOB))
         .input_buffer_limit(1024);
-    let (_client, mut cli) = connect(options).await;
-    cli.write_json(&call("big", "blob")).await.unwrap();
-    cli.write_json(&call("after", "quick")).await.unwrap();
-    let (request_id, text) = answer_text(&recv(&mut cli).await);
+    let (_client, mut cli) = connect_answering_initialize(options).await;
+    cli.send(call("big", "blob")).await;
+    cli.send(call("after", "quick")).await;
+    let (request_id, text) = answer_text(&cli.recv().await);
     assert_eq!(request_id, "big");
     assert!(text.len() == BLOB && text.bytes().all(|b| b == b'b'));
     assert_eq!(
-        answer_text(&recv(&mut cli).await),
+        answer_text(&cli.recv().await),
         ("after".into(), "quick".into())
     );
 }
@@ -214,18 +183,19 @@ async fn an_answer_larger_than_the_buffer_bound_is_still_written_whole() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tool_that_blocks_its_thread_does_not_stall_other_calls() {
     let calls = Arc::new(AtomicUsize::new(0));
-    let (_client, mut cli) = connect(Options::new().mcp_server(server(calls, 0))).await;
-    cli.write_json(&call("slow", "block")).await.unwrap();
+    let (_client, mut cli) =
+        connect_answering_initialize(Options::new().mcp_server(server(calls, 0))).await;
+    cli.send(call("slow", "block")).await;
     // Let the blocking call start before the quick one is even written.
     tokio::time::sleep(Duration::from_millis(50)).await;
-    cli.write_json(&call("fast", "quick")).await.unwrap();
+    cli.send(call("fast", "quick")).await;
     // Answered while the first call still blocks its thread (for 3 s).
-    let first = tokio::time::timeout(Duration::from_millis(1500), cli.next_json())
+    let first = tokio::time::timeout(Duration::from_millis(1500), cli.0.next_json())
         .await
         .expect("the quick call waited for the blocking one")
         .unwrap()
         .unwrap();
     assert_eq!(answer_text(&first), ("fast".into(), "quick".into()));
-    let second = recv(&mut cli).await;
+    let second = cli.recv().await;
     assert_eq!(answer_text(&second), ("slow".into(), "unblocked".into()));
 }

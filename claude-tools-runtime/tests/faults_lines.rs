@@ -13,11 +13,14 @@ use claude_tools_runtime::client::Client;
 use claude_tools_runtime::message::Message;
 use claude_tools_runtime::options::Options;
 use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder, ToolServer};
-use claude_tools_runtime::transport::{MemoryCli, MemoryTransport};
 use claude_tools_runtime::{Error, RequestRef};
 use serde_json::{Value, json};
 
-const WAIT: Duration = Duration::from_secs(10);
+mod common;
+
+use common::{
+    Cli, Connecting, expect_item, failure, mcp_answer, result_frame, string_argument, tool_text,
+};
 
 /// `echo` gives its `text` back; `len` says how many bytes it had.
 fn text_server() -> ToolServer {
@@ -27,19 +30,14 @@ fn text_server() -> ToolServer {
     len.input().property::<String>("text", None, true);
     let mut add = ToolDefBuilder::new("add");
     add.input().property::<f64>("a", None, true);
-    let text = |call: &mut ToolCall| {
-        call.take_argument("text")
-            .and_then(|v| v.as_str().map(String::from))
-            .unwrap_or_default()
-    };
     ToolServer::new("calc", "1.0.0")
         .with_tool(echo, move |mut call: ToolCall| {
-            let text = text(&mut call);
+            let text = string_argument(&mut call, "text");
             async move { text }
         })
         .unwrap()
         .with_tool(len, move |mut call: ToolCall| {
-            let len = text(&mut call).len();
+            let len = string_argument(&mut call, "text").len();
             async move { len.to_string() }
         })
         .unwrap()
@@ -50,29 +48,8 @@ fn text_server() -> ToolServer {
         .unwrap()
 }
 
-struct Cli(MemoryCli);
-
+/// A check the CLI makes that the host is still in step.
 impl Cli {
-    /// The next line the host wrote, as text.
-    async fn recv_line(&mut self) -> String {
-        match tokio::time::timeout(WAIT, self.0.next_line()).await {
-            Ok(Ok(Some(line))) => line,
-            other => panic!("expected a line from the host, got {other:?}"),
-        }
-    }
-
-    async fn recv(&mut self) -> Value {
-        serde_json::from_str(&self.recv_line().await).unwrap()
-    }
-
-    async fn send_line(&mut self, line: &str) {
-        self.0.write_line(line).await.unwrap();
-    }
-
-    async fn send(&mut self, value: Value) {
-        self.0.write_json(&value).await.unwrap();
-    }
-
     /// A round trip that proves nothing was written before its answer: the host writes its
     /// answers in the order it reads the requests.
     async fn ping(&mut self, request_id: &str) {
@@ -105,41 +82,13 @@ fn call_message(id: u64, tool: &str, arguments: &str) -> String {
     )
 }
 
-fn mcp_answer(request_id: &str, reply: Value) -> Value {
-    json!({"type": "control_response", "response": {"subtype": "success", "request_id": request_id,
-        "response": {"mcp_response": reply}}})
-}
-
-fn tool_answer(request_id: &str, id: u64, text: &str, is_error: bool) -> Value {
-    mcp_answer(
-        request_id,
-        json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": text}],
-            "isError": is_error}}),
-    )
-}
-
-fn control_error(request_id: &str, error: &str) -> Value {
-    json!({"type": "control_response", "response": {"subtype": "error", "request_id": request_id,
-        "error": error}})
-}
-
-fn result_frame() -> Value {
-    json!({"type": "result", "subtype": "success", "is_error": false, "duration_ms": 10, "duration_api_ms": 5,
-        "num_turns": 1, "session_id": "s1", "result": "done", "total_cost_usd": 0.0, "usage": {}})
-}
-
 fn mcp_request(request_id: &str) -> Option<RequestRef> {
     Some(RequestRef::new(request_id, Some("mcp_message".into())))
 }
 
 /// A client with the `calc` server, past the startup (the MCP `initialize` included).
 async fn connect(options: Options) -> (Client, Cli) {
-    let (transport, cli) = MemoryTransport::pair();
-    let mut cli = Cli(cli);
-    let client = tokio::spawn(Client::connect_with(
-        options.mcp_server(text_server()),
-        transport,
-    ));
+    let (connecting, mut cli) = Connecting::start(options.mcp_server(text_server()));
     let initialize = cli.recv().await;
     cli.send_line(&mcp_line(
         "m-init",
@@ -147,29 +96,18 @@ async fn connect(options: Options) -> (Client, Cli) {
     ))
     .await;
     assert_eq!(cli.recv().await["response"]["request_id"], "m-init");
-    cli.send(
-        json!({"type": "control_response", "response": {"subtype": "success",
-        "request_id": initialize["request_id"], "response": {}}}),
-    )
-    .await;
-    let client = tokio::time::timeout(WAIT, client)
-        .await
-        .unwrap()
-        .unwrap()
-        .unwrap();
-    (client, cli)
+    cli.answer(&initialize, json!({})).await;
+    (connecting.client().await, cli)
 }
 
-async fn next_item(client: &mut Client) -> Result<Message, Error> {
-    match tokio::time::timeout(WAIT, client.next_message()).await {
-        Ok(Some(item)) => item,
-        other => panic!("expected an item on the message stream, got {other:?}"),
-    }
+/// The error serde_json reports for `text`, which must not be valid JSON.
+fn json_error_of(text: &str) -> String {
+    serde_json::from_str::<Value>(text).unwrap_err().to_string()
 }
 
 /// Asserts the next item is the result frame: nothing else came before it.
 async fn expect_result(client: &mut Client) {
-    match next_item(client).await {
+    match expect_item(client).await {
         Ok(Message::Result(_)) => {}
         other => panic!("expected the result, got {other:?}"),
     }
@@ -186,7 +124,7 @@ async fn lone_surrogates_reach_the_tool_as_replacement_characters() {
     .await;
     assert_eq!(
         cli.recv().await,
-        tool_answer("r1", 1, "a\u{fffd}b\u{fffd}c\u{1f600}", false)
+        tool_text("r1", 1, "a\u{fffd}b\u{fffd}c\u{1f600}", false)
     );
     // In a message for the user too, and in a request id (echoed as it came).
     cli.send_line(r#"{"type":"assistant","text":"x\udc00"}"#)
@@ -200,7 +138,7 @@ async fn lone_surrogates_reach_the_tool_as_replacement_characters() {
         r#"{"type":"control_response","response":{"subtype":"success","request_id":"r�","response":{"action":"decline"}}}"#
     );
     cli.send(result_frame()).await;
-    match next_item(&mut client).await {
+    match expect_item(&mut client).await {
         Ok(Message::Other(value)) => assert_eq!(value["text"], "x\u{fffd}"),
         other => panic!("expected the message, got {other:?}"),
     }
@@ -211,13 +149,11 @@ async fn lone_surrogates_reach_the_tool_as_replacement_characters() {
 async fn an_out_of_range_number_in_a_tool_call_is_an_is_error_result() {
     let (mut client, mut cli) = connect(Options::new()).await;
     let line = mcp_line("r2", &call_message(2, "add", r#"{"a":1e400}"#));
-    let parse_error = serde_json::from_str::<Value>(&line)
-        .unwrap_err()
-        .to_string();
+    let parse_error = json_error_of(&line);
     cli.send_line(&line).await;
     assert_eq!(
         cli.recv().await,
-        tool_answer(
+        tool_text(
             "r2",
             2,
             &format!(
@@ -233,10 +169,10 @@ async fn an_out_of_range_number_in_a_tool_call_is_an_is_error_result() {
         .await;
     assert_eq!(
         cli.recv().await,
-        tool_answer("r3", 3, "Some(Number(1e+300))", false)
+        tool_text("r3", 3, "Some(Number(1e+300))", false)
     );
     cli.send(result_frame()).await;
-    match next_item(&mut client).await {
+    match expect_item(&mut client).await {
         Err(Error::Json {
             line: reported,
             source,
@@ -258,14 +194,12 @@ async fn too_deep_arguments_are_an_is_error_result_and_other_methods_a_json_rpc_
     let (mut client, mut cli) = connect(Options::new()).await;
     let deep = format!("{{\"text\":{}1{}}}", "[".repeat(130), "]".repeat(130));
     let line = mcp_line("r4", &call_message(4, "echo", &deep));
-    let parse_error = serde_json::from_str::<Value>(&line)
-        .unwrap_err()
-        .to_string();
+    let parse_error = json_error_of(&line);
     assert!(parse_error.starts_with("recursion limit exceeded"));
     cli.send_line(&line).await;
     assert_eq!(
         cli.recv().await,
-        tool_answer(
+        tool_text(
             "r4",
             4,
             &format!(
@@ -281,9 +215,7 @@ async fn too_deep_arguments_are_an_is_error_result_and_other_methods_a_json_rpc_
         "r5",
         r#"{"method":"tools/list","params":{"cursor":1e999},"jsonrpc":"2.0","id":"list-1"}"#,
     );
-    let list_error = serde_json::from_str::<Value>(&list)
-        .unwrap_err()
-        .to_string();
+    let list_error = json_error_of(&list);
     cli.send_line(&list).await;
     assert_eq!(
         cli.recv().await,
@@ -307,7 +239,7 @@ async fn too_deep_arguments_are_an_is_error_result_and_other_methods_a_json_rpc_
     );
     cli.send(result_frame()).await;
     for request_id in ["r4", "r5", "r6"] {
-        match next_item(&mut client).await {
+        match expect_item(&mut client).await {
             Err(Error::Json { request, .. }) => assert_eq!(request, mcp_request(request_id)),
             other => panic!("expected a JSON error for {request_id}, got {other:?}"),
         }
@@ -321,10 +253,10 @@ async fn a_request_without_a_request_object_or_with_a_numeric_id_is_answered() {
     cli.send_line(r#"{"type":"control_request","request_id":"r7"}"#)
         .await;
     let missing = "The host could not read this control request: the control_request's `request` is missing or not an object";
-    assert_eq!(cli.recv().await, control_error("r7", missing));
+    assert_eq!(cli.recv().await, failure("r7", missing));
     cli.send_line(r#"{"type":"control_request","request_id":"r8","request":7}"#)
         .await;
-    assert_eq!(cli.recv().await, control_error("r8", missing));
+    assert_eq!(cli.recv().await, failure("r8", missing));
     // A numeric request_id is answered with the id as it came: a number.
     cli.send_line(
         r#"{"type":"control_request","request_id":12,"request":{"subtype":"can_use_tool","tool_name":"Bash","input":{}}}"#,
@@ -352,7 +284,7 @@ async fn a_request_without_a_request_object_or_with_a_numeric_id_is_answered() {
             "the control_request's request_id is not a string",
         ),
     ] {
-        match next_item(&mut client).await {
+        match expect_item(&mut client).await {
             Err(Error::Protocol {
                 message: reported,
                 request,
@@ -387,7 +319,7 @@ async fn a_20_mib_tool_call_is_served_with_default_options() {
         .await;
     assert_eq!(
         cli.recv().await,
-        tool_answer("big", 5, &text.len().to_string(), false)
+        tool_text("big", 5, &text.len().to_string(), false)
     );
     cli.send(result_frame()).await;
     expect_result(&mut client).await;
@@ -411,7 +343,7 @@ async fn an_over_cap_line_is_answered_with_its_size_and_the_cap() {
     };
     assert_eq!(
         cli.recv().await,
-        control_error(
+        failure(
             "r9",
             &format!(
                 "The host could not read this `mcp_message` request: {}",
@@ -429,7 +361,7 @@ async fn an_over_cap_line_is_answered_with_its_size_and_the_cap() {
     cli.send_line(&format!("{id_first}\r")).await;
     assert_eq!(
         cli.recv().await,
-        tool_answer(
+        tool_text(
             "r10",
             7,
             &format!(
@@ -449,7 +381,7 @@ async fn an_over_cap_line_is_answered_with_its_size_and_the_cap() {
         (id_first.len(), mcp_request("r10")),
         (message.len(), None),
     ] {
-        match next_item(&mut client).await {
+        match expect_item(&mut client).await {
             Err(Error::LineTooLong {
                 limit: 1024,
                 size: reported,
@@ -481,7 +413,7 @@ async fn no_line_cap_reads_every_line() {
         &call_message(8, "echo", r#"{"text":"hi"}"#),
     ))
     .await;
-    assert_eq!(cli.recv().await, tool_answer("r11", 8, "hi", false));
+    assert_eq!(cli.recv().await, tool_text("r11", 8, "hi", false));
     cli.send(result_frame()).await;
     expect_result(&mut client).await;
 }
@@ -498,12 +430,10 @@ async fn garbage_truncated_and_non_utf8_lines() {
     // Cut short after the subtype: answered.
     let truncated = r#"{"type":"control_request","request_id":"r12","request":{"subtype":"can_use_tool","tool_name":"Ba"#;
     cli.send_line(truncated).await;
-    let truncated_error = serde_json::from_str::<Value>(truncated)
-        .unwrap_err()
-        .to_string();
+    let truncated_error = json_error_of(truncated);
     assert_eq!(
         cli.recv().await,
-        control_error(
+        failure(
             "r12",
             &format!(
                 "The host could not read this `can_use_tool` request: it is not valid JSON ({truncated_error})"
@@ -519,7 +449,7 @@ async fn garbage_truncated_and_non_utf8_lines() {
         .to_string();
     assert_eq!(
         cli.recv().await,
-        control_error(
+        failure(
             "r13",
             &format!(
                 "The host could not read this `hook_callback` request: it is not valid JSON ({utf8_error})"
@@ -544,7 +474,7 @@ async fn garbage_truncated_and_non_utf8_lines() {
         ),
         (r#"{"type":"assistant""#, None),
     ] {
-        match next_item(&mut client).await {
+        match expect_item(&mut client).await {
             Err(Error::Json {
                 line,
                 request: reported,
@@ -565,7 +495,7 @@ async fn crlf_requests_unknown_subtypes_unknown_types_and_stray_answers() {
     // A CRLF-terminated request is served as usual.
     let call = mcp_line("r14", &call_message(9, "echo", r#"{"text":"crlf"}"#));
     cli.send_line(&format!("{call}\r")).await;
-    assert_eq!(cli.recv().await, tool_answer("r14", 9, "crlf", false));
+    assert_eq!(cli.recv().await, tool_text("r14", 9, "crlf", false));
     // An unknown subtype is refused by name.
     cli.send_line(
         r#"{"type":"control_request","request_id":"r15","request":{"subtype":"frobnicate"}}"#,
@@ -573,7 +503,7 @@ async fn crlf_requests_unknown_subtypes_unknown_types_and_stray_answers() {
     .await;
     assert_eq!(
         cli.recv().await,
-        control_error("r15", "Unsupported control request subtype: frobnicate")
+        failure("r15", "Unsupported control request subtype: frobnicate")
     );
     // An answer to nothing is ignored; an unknown message type is passed through.
     cli.send_line(r#"{"type":"control_response","response":{"subtype":"success","request_id":"nobody","response":{}}}"#)
@@ -581,7 +511,7 @@ async fn crlf_requests_unknown_subtypes_unknown_types_and_stray_answers() {
     cli.send_line(r#"{"type":"brand_new","x":1}"#).await;
     cli.ping("p3").await;
     cli.send(result_frame()).await;
-    match next_item(&mut client).await {
+    match expect_item(&mut client).await {
         Ok(Message::Other(value)) => assert_eq!(value, json!({"type": "brand_new", "x": 1})),
         other => panic!("expected the unknown message, got {other:?}"),
     }
@@ -601,9 +531,7 @@ async fn an_unreadable_answer_ends_the_host_request_at_once() {
     let answer = format!(
         r#"{{"type":"control_response","response":{{"subtype":"success","request_id":"{request_id}","response":{{"n":1e400}}}}}}"#
     );
-    let parse_error = serde_json::from_str::<Value>(&answer)
-        .unwrap_err()
-        .to_string();
+    let parse_error = json_error_of(&answer);
     cli.send_line(&answer).await;
     // Well before any timeout: the caller learns at once.
     match tokio::time::timeout(Duration::from_secs(2), set_model).await {
@@ -629,7 +557,7 @@ async fn an_unreadable_answer_ends_the_host_request_at_once() {
     cli.ping("p4").await;
     cli.send(result_frame()).await;
     let mut client = std::sync::Arc::try_unwrap(client).unwrap_or_else(|_| panic!("one owner"));
-    match next_item(&mut client).await {
+    match expect_item(&mut client).await {
         Err(Error::Json { line, request, .. }) => assert_eq!((line, request), (answer, None)),
         other => panic!("expected a JSON error, got {other:?}"),
     }

@@ -12,10 +12,12 @@ use claude_tools_runtime::options::Options;
 use claude_tools_runtime::permission::PermissionDecision;
 use claude_tools_runtime::query::query_with;
 use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder, ToolError, ToolServer};
-use claude_tools_runtime::transport::{MemoryCli, MemoryTransport};
+use claude_tools_runtime::transport::MemoryTransport;
 use serde_json::{Value, json};
 
-const WAIT: Duration = Duration::from_secs(5);
+mod common;
+
+use common::{Cli, Connecting, next_item, result_frame, string_argument, u64_argument};
 
 /// What the tools saw, for assertions.
 #[derive(Default)]
@@ -59,14 +61,8 @@ fn calc_server(log: Arc<Log>) -> ToolServer {
         })
         .unwrap()
         .with_tool(slow, |mut call: ToolCall| {
-            let ms = call
-                .take_argument("ms")
-                .and_then(|v| v.as_u64())
-                .unwrap_or(0);
-            let tag = call
-                .take_argument("tag")
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default();
+            let ms = u64_argument(&mut call, "ms");
+            let tag = string_argument(&mut call, "tag");
             let log = call.state::<Log>().unwrap();
             let context = call.context().clone();
             async move {
@@ -86,37 +82,8 @@ fn calc_server(log: Arc<Log>) -> ToolServer {
         .unwrap()
 }
 
-/// The CLI's end of the wire, with timeouts so a broken host fails instead of hanging.
-struct Cli(MemoryCli);
-
+/// The CLI's MCP steps with the `calc` server.
 impl Cli {
-    async fn recv(&mut self) -> Value {
-        match tokio::time::timeout(WAIT, self.0.next_json()).await {
-            Ok(Ok(Some(value))) => value,
-            other => panic!("expected a line from the host, got {other:?}"),
-        }
-    }
-
-    async fn send(&mut self, value: Value) {
-        self.0.write_json(&value).await.unwrap();
-    }
-
-    /// Asserts the host writes nothing for `ms`.
-    async fn silent_for(&mut self, ms: u64) {
-        if let Ok(line) = tokio::time::timeout(Duration::from_millis(ms), self.0.next_json()).await
-        {
-            panic!("expected silence, got {line:?}");
-        }
-    }
-
-    /// Asserts the host closed stdin.
-    async fn expect_eof(&mut self) {
-        match tokio::time::timeout(WAIT, self.0.next_json()).await {
-            Ok(Ok(None)) => {}
-            other => panic!("expected stdin to be closed, got {other:?}"),
-        }
-    }
-
     async fn mcp(&mut self, request_id: &str, message: Value) -> Value {
         self.send(json!({"type": "control_request", "request_id": request_id,
             "request": {"subtype": "mcp_message", "server_name": "calc", "message": message}}))
@@ -167,45 +134,22 @@ impl Cli {
 }
 
 async fn connect(options: Options) -> (Client, Cli) {
-    let (transport, cli) = MemoryTransport::pair();
-    let mut cli = Cli(cli);
-    let client = tokio::spawn(Client::connect_with(options, transport));
+    let (connecting, mut cli) = Connecting::start(options);
     let initialize = cli.startup().await;
     assert_eq!(
         initialize["request"],
         json!({"subtype": "initialize", "hooks": null})
     );
-    let client = tokio::time::timeout(WAIT, client)
-        .await
-        .unwrap()
-        .unwrap()
-        .unwrap();
-    (client, cli)
+    (connecting.client().await, cli)
 }
 
 /// Connects a client with no in-process server: the CLI answers `initialize` right away.
 /// Returns the host's `initialize` request too.
 async fn connect_without_servers(options: Options) -> (Client, Cli, Value) {
-    let (transport, cli) = MemoryTransport::pair();
-    let mut cli = Cli(cli);
-    let client = tokio::spawn(Client::connect_with(options, transport));
+    let (connecting, mut cli) = Connecting::start(options);
     let initialize = cli.recv().await;
-    cli.send(
-        json!({"type": "control_response", "response": {"subtype": "success",
-        "request_id": initialize["request_id"], "response": {}}}),
-    )
-    .await;
-    let client = tokio::time::timeout(WAIT, client)
-        .await
-        .unwrap()
-        .unwrap()
-        .unwrap();
-    (client, cli, initialize)
-}
-
-fn result_frame() -> Value {
-    json!({"type": "result", "subtype": "success", "is_error": false, "duration_ms": 10, "duration_api_ms": 5,
-        "num_turns": 1, "session_id": "s1", "result": "done", "total_cost_usd": 0.0, "usage": {}})
+    cli.answer(&initialize, json!({})).await;
+    (connecting.client().await, cli, initialize)
 }
 
 #[tokio::test]
@@ -549,10 +493,7 @@ async fn a_cli_that_exits_mid_call_gives_a_typed_error_with_the_stderr_tail() {
         .await;
     cli.0.write_stderr("fatal: out of cheese");
     cli.0.exit(7);
-    let next = tokio::time::timeout(WAIT, client.next_message())
-        .await
-        .unwrap();
-    match next {
+    match next_item(&mut client).await {
         Some(Err(Error::ProcessExited {
             code, stderr_tail, ..
         })) => {
@@ -561,12 +502,7 @@ async fn a_cli_that_exits_mid_call_gives_a_typed_error_with_the_stderr_tail() {
         }
         other => panic!("expected ProcessExited, got {other:?}"),
     }
-    assert!(
-        tokio::time::timeout(WAIT, client.next_message())
-            .await
-            .unwrap()
-            .is_none()
-    );
+    assert!(next_item(&mut client).await.is_none());
 }
 
 #[tokio::test]
@@ -646,11 +582,7 @@ async fn one_shot_query_without_host_callbacks_closes_stdin_after_the_prompt() {
     let mut cli = Cli(cli);
     let stream = tokio::spawn(query_with("hi", Options::new(), transport));
     let initialize = cli.recv().await;
-    cli.send(
-        json!({"type": "control_response", "response": {"subtype": "success",
-        "request_id": initialize["request_id"], "response": {}}}),
-    )
-    .await;
+    cli.answer(&initialize, json!({})).await;
     let _stream = stream.await.unwrap().unwrap();
     assert_eq!(cli.recv().await["type"], "user");
     cli.expect_eof().await;

@@ -3,15 +3,17 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use claude_tools_runtime::Error;
 use claude_tools_runtime::transport::{
-    CliSearch, Connection, ExitInfo, LaunchSpec, LineReader, ProcessTransport, Transport,
+    CliSearch, Connection, ExitInfo, LaunchSpec, LineReader, ProcessHandle, ProcessTransport,
+    Transport,
 };
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 
 /// A fresh directory under the system temp dir, removed on drop.
 struct TempDir(PathBuf);
@@ -448,23 +450,47 @@ async fn read_pids(
     pids
 }
 
+/// A script's connection in parts, with the pids it printed first already read.
+struct PidScript {
+    pids: Vec<u32>,
+    reader: LineReader<Pin<Box<dyn AsyncRead + Send>>>,
+    writer: Pin<Box<dyn AsyncWrite + Send>>,
+    process: Box<dyn ProcessHandle>,
+}
+
+/// Runs `script` with the default launch and reads the `n` pids it prints first.
+async fn run_script_reading_pids(dir: &TempDir, script: &str, n: usize) -> PidScript {
+    let Connection {
+        reader,
+        writer,
+        process,
+    } = run_script(dir, script, LaunchSpec::default()).await;
+    let mut reader = LineReader::new(reader);
+    let pids = read_pids(&mut reader, n).await;
+    PidScript {
+        pids,
+        reader,
+        writer,
+        process,
+    }
+}
+
 #[tokio::test]
 async fn stdout_ends_soon_after_the_exit_though_a_grandchild_holds_it() {
     let dir = TempDir::new();
-    let conn = run_script(
+    let PidScript {
+        pids,
+        mut reader,
+        mut process,
+        writer: _writer,
+    } = run_script_reading_pids(
         &dir,
         // The grandchild ignores SIGTERM: only stdout's grace after the exit ends the pipe.
         "(trap '' TERM; exec sleep 30) &\necho $!\necho last >&2\nexit 4\n",
-        LaunchSpec::default(),
+        1,
     )
     .await;
-    let Connection {
-        reader,
-        mut process,
-        writer: _writer,
-    } = conn;
-    let mut reader = LineReader::new(reader);
-    let grandchild = read_pids(&mut reader, 1).await[0];
+    let grandchild = pids[0];
     let start = Instant::now();
     let end = tokio::time::timeout(Duration::from_secs(5), reader.next_line())
         .await
@@ -495,19 +521,13 @@ async fn stdout_ends_soon_after_the_exit_though_a_grandchild_holds_it() {
 async fn kill_asks_the_group_to_terminate_first() {
     let dir = TempDir::new();
     // The shell handles SIGTERM (exits 7); its background sleep is in the same group.
-    let conn = run_script(
-        &dir,
-        "trap 'exit 7' TERM\nsleep 30 &\necho $!\nwait\n",
-        LaunchSpec::default(),
-    )
-    .await;
-    let Connection {
-        reader,
+    let PidScript {
+        pids,
+        reader: _reader,
         mut process,
         writer: _writer,
-    } = conn;
-    let mut reader = LineReader::new(reader);
-    let grandchild = read_pids(&mut reader, 1).await[0];
+    } = run_script_reading_pids(&dir, "trap 'exit 7' TERM\nsleep 30 &\necho $!\nwait\n", 1).await;
+    let grandchild = pids[0];
     process.kill();
     let exit = tokio::time::timeout(Duration::from_secs(5), process.wait())
         .await
@@ -519,32 +539,16 @@ async fn kill_asks_the_group_to_terminate_first() {
 #[tokio::test]
 async fn kill_falls_back_to_sigkill_when_sigterm_is_ignored() {
     let dir = TempDir::new();
-    let (pid, mut conn) = {
-        let conn = run_script(
-            &dir,
-            "trap '' TERM\necho $$\nexec sleep 30\n",
-            LaunchSpec::default(),
-        )
-        .await;
-        let Connection {
-            reader,
-            writer,
-            process,
-        } = conn;
-        let mut reader = LineReader::new(reader);
-        let pid = read_pids(&mut reader, 1).await[0];
-        (
-            pid,
-            Connection {
-                reader: Box::pin(reader.into_inner()),
-                writer,
-                process,
-            },
-        )
-    };
+    let PidScript {
+        pids,
+        reader: _reader,
+        writer: _writer,
+        mut process,
+    } = run_script_reading_pids(&dir, "trap '' TERM\necho $$\nexec sleep 30\n", 1).await;
+    let pid = pids[0];
     let start = Instant::now();
-    conn.process.kill();
-    let exit = tokio::time::timeout(Duration::from_secs(10), conn.process.wait())
+    process.kill();
+    let exit = tokio::time::timeout(Duration::from_secs(10), process.wait())
         .await
         .unwrap();
     assert_eq!((exit.code, exit.signal), (None, Some(9)));
@@ -560,19 +564,12 @@ async fn kill_falls_back_to_sigkill_when_sigterm_is_ignored() {
 #[tokio::test]
 async fn a_dropped_connection_ends_the_whole_group() {
     let dir = TempDir::new();
-    let conn = run_script(
-        &dir,
-        "sleep 30 &\necho $!\necho $$\nwait\n",
-        LaunchSpec::default(),
-    )
-    .await;
-    let Connection {
+    let PidScript {
+        pids,
         reader,
         writer,
         process,
-    } = conn;
-    let mut reader = LineReader::new(reader);
-    let pids = read_pids(&mut reader, 2).await;
+    } = run_script_reading_pids(&dir, "sleep 30 &\necho $!\necho $$\nwait\n", 2).await;
     drop((reader, writer, process));
     assert_reaped(pids[1]).await;
     assert_dead_within(pids[0], Duration::from_secs(5)).await;

@@ -1,14 +1,16 @@
 //! The runtime against the `fake-claude` binary: a real child process, real pipes, and a script
 //! that checks every line the host writes (a mismatch makes the fake exit 3 with a diagnostic).
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use claude_tools::prelude::*;
-use claude_tools::{Error, Message, Options, query};
-use claude_tools_testkit::TempDir;
-use claude_tools_testkit::fake_cli::{FakeScript, Transcript, canned};
+use claude_tools::{Error, Message, query};
+use claude_tools_testkit::fake_cli::canned;
 use serde_json::json;
+
+mod common;
+
+use common::Fake;
 
 #[tool_server(name = "calc", version = "1.0.0")]
 struct Calc;
@@ -24,41 +26,6 @@ async fn add(a: i64, b: i64) -> i64 {
 async fn nap(ms: u64) -> String {
     tokio::time::sleep(Duration::from_millis(ms)).await;
     format!("slept {ms} ms")
-}
-
-struct Fake {
-    _dir: TempDir,
-    script: PathBuf,
-    transcript: PathBuf,
-}
-
-impl Fake {
-    fn new(script: FakeScript) -> Self {
-        let dir = TempDir::new("fake-cli-session").unwrap();
-        let script_path = dir.path().join("script.json");
-        script.write_to(&script_path).unwrap();
-        let transcript = dir.path().join("transcript.jsonl");
-        Fake {
-            script: script_path,
-            transcript,
-            _dir: dir,
-        }
-    }
-
-    fn options(&self) -> Options {
-        Options::new()
-            .cli_path(env!("CARGO_BIN_EXE_scripted-cli"))
-            .env("FAKE_CLAUDE_SCRIPT", self.script.display().to_string())
-            .env(
-                "FAKE_CLAUDE_TRANSCRIPT",
-                self.transcript.display().to_string(),
-            )
-            .env("FAKE_CLAUDE_EXPECT_TIMEOUT_MS", "10000")
-    }
-
-    fn transcript(&self) -> Transcript {
-        Transcript::read(&self.transcript).unwrap()
-    }
 }
 
 async fn drain(mut stream: claude_tools::MessageStream) -> Vec<Message> {

@@ -17,8 +17,12 @@ use claude_tools_runtime::transport::{
     BoxFuture, Connection, ExitInfo, LaunchSpec, ProcessTransport, Transport,
 };
 use claude_tools_testkit::TempDir;
-use claude_tools_testkit::fake_cli::{FakeScript, Transcript, canned};
+use claude_tools_testkit::fake_cli::{FakeScript, canned};
 use serde_json::{Value, json};
+
+mod common;
+
+use common::Fake;
 
 #[tool_server(name = "slow", version = "1.0.0")]
 struct Slow;
@@ -84,40 +88,8 @@ impl Ending {
     }
 }
 
-struct Fake {
-    _dir: TempDir,
-    script: PathBuf,
-    transcript: PathBuf,
-}
-
+/// What only these tests read of the fake.
 impl Fake {
-    fn new(script: FakeScript) -> Self {
-        let dir = TempDir::new("faults-exit").unwrap();
-        let script_path = dir.path().join("script.json");
-        script.write_to(&script_path).unwrap();
-        let transcript = dir.path().join("transcript.jsonl");
-        Fake {
-            script: script_path,
-            transcript,
-            _dir: dir,
-        }
-    }
-
-    fn options(&self) -> Options {
-        Options::new()
-            .cli_path(env!("CARGO_BIN_EXE_scripted-cli"))
-            .env("FAKE_CLAUDE_SCRIPT", self.script.display().to_string())
-            .env(
-                "FAKE_CLAUDE_TRANSCRIPT",
-                self.transcript.display().to_string(),
-            )
-            .env("FAKE_CLAUDE_EXPECT_TIMEOUT_MS", "20000")
-    }
-
-    fn transcript(&self) -> Transcript {
-        Transcript::read(&self.transcript).unwrap()
-    }
-
     /// The fake's pid, from its transcript's header.
     fn pid(&self) -> u32 {
         let text = std::fs::read_to_string(&self.transcript).unwrap();
@@ -161,6 +133,15 @@ async fn within<T>(bound: Duration, what: &str, future: impl Future<Output = T>)
     tokio::time::timeout(bound, future)
         .await
         .unwrap_or_else(|_| panic!("{what}: no outcome within {bound:?}"))
+}
+
+/// The report of an exit with `code` after `stderr_tail` on stderr.
+fn exited_with_code(code: i32, stderr_tail: &str) -> ExitInfo {
+    ExitInfo {
+        code: Some(code),
+        signal: None,
+        stderr_tail: stderr_tail.into(),
+    }
 }
 
 fn block_call(tag: &str) -> FakeScript {
@@ -465,14 +446,7 @@ async fn requests_fail_soon_after_the_cli_closes_its_stdin() {
     let exit = within(Duration::from_secs(15), "disconnect", client.disconnect())
         .await
         .unwrap();
-    assert_eq!(
-        exit,
-        ExitInfo {
-            code: Some(5),
-            signal: None,
-            stderr_tail: "stdin closed".into()
-        }
-    );
+    assert_eq!(exit, exited_with_code(5, "stdin closed"));
     drop(dir);
 }
 
@@ -571,14 +545,7 @@ async fn grandchild_holding_stdout(argv: &[&str]) {
         "ended {result_to_end:?} after the result"
     );
     let exit = within(Duration::from_secs(5), "exit", stream.exit_status()).await;
-    assert_eq!(
-        exit,
-        ExitInfo {
-            code: Some(0),
-            signal: None,
-            stderr_tail: "bye".into()
-        }
-    );
+    assert_eq!(exit, exited_with_code(0, "bye"));
     let grandchild = grandchild.expect("the grandchild's pid");
     assert_gone_within(grandchild, Duration::from_secs(5), true).await;
     assert_reaped(&fake).await;
@@ -601,14 +568,7 @@ async fn disconnect_returns_while_a_grandchild_holds_stdout() {
     let exit = within(Duration::from_secs(5), "disconnect", client.disconnect())
         .await
         .unwrap();
-    assert_eq!(
-        exit,
-        ExitInfo {
-            code: Some(3),
-            signal: None,
-            stderr_tail: "bye".into()
-        }
-    );
+    assert_eq!(exit, exited_with_code(3, "bye"));
     assert_gone_within(grandchild, Duration::from_secs(5), true).await;
     assert_reaped(&fake).await;
 }
