@@ -63,8 +63,8 @@ impl AsyncRead for Chunked<'_> {
     }
 }
 
-/// What the reader should hand out, line by line: `Err(())` for a line over the cap.
-fn reference(data: &[u8], cap: usize) -> Vec<Result<Vec<u8>, ()>> {
+/// What the reader should hand out, line by line: `Err(size)` for a line over the cap.
+fn reference(data: &[u8], cap: usize) -> Vec<Result<Vec<u8>, usize>> {
     let mut out = Vec::new();
     let mut segments: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
     // The last segment is the unterminated tail (empty when the data ends with a newline).
@@ -72,7 +72,8 @@ fn reference(data: &[u8], cap: usize) -> Vec<Result<Vec<u8>, ()>> {
     for segment in segments.into_iter().chain([tail]) {
         let line = segment.strip_suffix(b"\r").unwrap_or(segment);
         if line.len() > cap {
-            out.push(Err(()));
+            // An over-cap line is reported with its size (without a final `\r`).
+            out.push(Err(line.len()));
         } else if !line.iter().all(u8::is_ascii_whitespace) {
             out.push(Ok(line.to_vec()));
         }
@@ -151,9 +152,9 @@ fuzz_target!(|input: Input| {
                 got.push(Ok(line));
             }
             Ok(None) => break,
-            Err(Error::LineTooLong { limit }) => {
+            Err(Error::LineTooLong { limit, size, .. }) => {
                 assert_eq!(limit, cap);
-                got.push(Err(()));
+                got.push(Err(size));
             }
             Err(other) => panic!("unexpected error: {other}"),
         }

@@ -177,16 +177,11 @@ fn line(u: &mut Unstructured<'_>, sent: &mut Vec<String>) -> Result<(Vec<u8>, Op
             if bytes.windows(3).any(|w| w == b"fz-") {
                 bytes.clear();
             }
-            // One line, never blank: blank input left after a request holds its answer back (a
-            // known defect, reported with its regression test in
-            // claude-tools-runtime/tests/fuzz_regressions.rs).
+            // One line (blank ones included: they must not hold an answer back).
             for byte in &mut bytes {
-                if byte.is_ascii_whitespace() {
+                if *byte == b'\n' {
                     *byte = b'_';
                 }
-            }
-            if bytes.is_empty() {
-                bytes.push(b'_');
             }
             bytes.push(b'\n');
             return Ok((bytes, None));
