@@ -203,6 +203,64 @@ impl SettingSource {
     }
 }
 
+/// A list of tool names, as [`Options::tools`], [`Options::allowed_tools`] and
+/// [`Options::disallowed_tools`] take it: an array, slice or `Vec` of `&str`, or a slice or
+/// `Vec` of `String`.
+///
+/// These few concrete list types, rather than any iterator of anything string-like, are what
+/// let an empty `[]` compile: only one of them is an array, so its item type is `&str`.
+/// The trait is sealed; collect other iterators into a `Vec` first.
+pub trait ToolNames: sealed::Sealed {
+    /// The names, owned.
+    fn into_names(self) -> Vec<String>;
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+impl<const N: usize> sealed::Sealed for [&str; N] {}
+impl<const N: usize> ToolNames for [&str; N] {
+    fn into_names(self) -> Vec<String> {
+        self.into_iter().map(String::from).collect()
+    }
+}
+
+impl<const N: usize> sealed::Sealed for &[&str; N] {}
+impl<const N: usize> ToolNames for &[&str; N] {
+    fn into_names(self) -> Vec<String> {
+        self.iter().copied().map(String::from).collect()
+    }
+}
+
+impl sealed::Sealed for &[&str] {}
+impl ToolNames for &[&str] {
+    fn into_names(self) -> Vec<String> {
+        self.iter().copied().map(String::from).collect()
+    }
+}
+
+impl sealed::Sealed for Vec<&str> {}
+impl ToolNames for Vec<&str> {
+    fn into_names(self) -> Vec<String> {
+        self.into_iter().map(String::from).collect()
+    }
+}
+
+impl sealed::Sealed for &[String] {}
+impl ToolNames for &[String] {
+    fn into_names(self) -> Vec<String> {
+        self.to_vec()
+    }
+}
+
+impl sealed::Sealed for Vec<String> {}
+impl ToolNames for Vec<String> {
+    fn into_names(self) -> Vec<String> {
+        self
+    }
+}
+
 /// A callback for each line the CLI writes to stderr.
 pub type StderrCallback = Arc<dyn Fn(&str) + Send + Sync>;
 
@@ -247,7 +305,7 @@ pub struct Options {
     pub(crate) max_line_size: Option<usize>,
     pub(crate) stderr: Option<StderrCallback>,
     pub(crate) servers: Vec<ToolServer>,
-    pub(crate) external_servers: BTreeMap<String, ExternalServer>,
+    pub(crate) external_servers: Vec<(String, ExternalServer)>,
     pub(crate) strict_mcp_config: bool,
     pub(crate) can_use_tool: Option<CanUseTool>,
     pub(crate) hooks: BTreeMap<String, Vec<HookMatcher>>,
@@ -355,35 +413,84 @@ impl Options {
         self
     }
 
-    /// The base set of built-in tools (`--tools`); an empty list disables them all.
-    pub fn tools<I, S>(mut self, tools: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.tools = Some(tools.into_iter().map(Into::into).collect());
+    /// Which built-in tools the model has (`--tools`), replacing any earlier list. Without this
+    /// call the CLI's default set applies; `["default"]` asks for it explicitly, and an empty
+    /// list leaves none (the same as [`no_builtin_tools`](Self::no_builtin_tools)). This
+    /// restricts what exists, not what is permitted: for that, see
+    /// [`allowed_tools`](Self::allowed_tools). Tools of our own servers are not affected.
+    ///
+    /// ```
+    /// use claude_tools_runtime::options::Options;
+    ///
+    /// let read_only = Options::new().tools(["Read", "Grep"]);
+    /// assert!(read_only.launch_spec().args.windows(2).any(|w| w == ["--tools", "Read,Grep"]));
+    ///
+    /// let none = Options::new().tools([]);
+    /// assert!(none.launch_spec().args.windows(2).any(|w| w == ["--tools", ""]));
+    /// ```
+    pub fn tools(mut self, tools: impl ToolNames) -> Self {
+        self.tools = Some(tools.into_names());
         self
     }
 
-    /// Tools allowed without asking (`--allowedTools`), e.g. `mcp__tickets__*`. Note that a rule
-    /// here means `can_use_tool` is not asked about that tool.
-    pub fn allowed_tools<I, S>(mut self, tools: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.allowed_tools.extend(tools.into_iter().map(Into::into));
+    /// Gives the model no built-in tools at all (`--tools ""`), only those of the MCP servers
+    /// configured here; the same as `tools([])`.
+    ///
+    /// ```
+    /// use claude_tools_runtime::options::Options;
+    ///
+    /// let args = Options::new().no_builtin_tools().launch_spec().args;
+    /// assert!(args.windows(2).any(|w| w == ["--tools", ""]));
+    /// ```
+    pub fn no_builtin_tools(self) -> Self {
+        self.tools([])
+    }
+
+    /// Sets the tools the model may use without asking (`--allowedTools`), e.g.
+    /// `mcp__tickets__*`, replacing any earlier list; [`allow_tool`](Self::allow_tool) adds one
+    /// to it instead. A rule here also means `can_use_tool` is not asked about that tool.
+    ///
+    /// ```
+    /// use claude_tools_runtime::options::Options;
+    ///
+    /// let options = Options::new()
+    ///     .allowed_tools(["Read"])
+    ///     .allowed_tools(["mcp__tickets__*"]) // replaces ["Read"]
+    ///     .allow_tool("mcp__calc__add"); // adds to it
+    /// let args = options.launch_spec().args;
+    /// assert!(args.windows(2).any(|w| w == ["--allowedTools", "mcp__tickets__*,mcp__calc__add"]));
+    /// ```
+    pub fn allowed_tools(mut self, tools: impl ToolNames) -> Self {
+        self.allowed_tools = tools.into_names();
         self
     }
 
-    /// Tools the model may not use (`--disallowedTools`).
-    pub fn disallowed_tools<I, S>(mut self, tools: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.disallowed_tools
-            .extend(tools.into_iter().map(Into::into));
+    /// Adds one tool (or rule, e.g. `Bash(git *)`) to those allowed without asking
+    /// (`--allowedTools`); see [`allowed_tools`](Self::allowed_tools).
+    pub fn allow_tool(mut self, tool: impl Into<String>) -> Self {
+        self.allowed_tools.push(tool.into());
+        self
+    }
+
+    /// Sets the tools the model may not use (`--disallowedTools`), replacing any earlier list;
+    /// [`disallow_tool`](Self::disallow_tool) adds one to it instead.
+    ///
+    /// ```
+    /// use claude_tools_runtime::options::Options;
+    ///
+    /// let options = Options::new().disallowed_tools(["WebFetch"]).disallow_tool("Bash");
+    /// let args = options.launch_spec().args;
+    /// assert!(args.windows(2).any(|w| w == ["--disallowedTools", "WebFetch,Bash"]));
+    /// ```
+    pub fn disallowed_tools(mut self, tools: impl ToolNames) -> Self {
+        self.disallowed_tools = tools.into_names();
+        self
+    }
+
+    /// Adds one tool (or rule) to those the model may not use (`--disallowedTools`); see
+    /// [`disallowed_tools`](Self::disallowed_tools).
+    pub fn disallow_tool(mut self, tool: impl Into<String>) -> Self {
+        self.disallowed_tools.push(tool.into());
         self
     }
 
@@ -549,16 +656,18 @@ impl Options {
     }
 
     /// Serves an in-process tool server; the model sees its tools as `mcp__{name}__{tool}`.
+    /// Each server needs a name of its own: a second server (in-process or
+    /// [external](Self::external_mcp_server)) under the same name is refused with
+    /// [`Error::InvalidOptions`](crate::Error::InvalidOptions) when the session starts.
     pub fn mcp_server(mut self, server: ToolServer) -> Self {
-        self.servers
-            .retain(|existing| existing.name() != server.name());
         self.servers.push(server);
         self
     }
 
-    /// Adds an MCP server the CLI runs itself, under `name`.
+    /// Adds an MCP server the CLI runs itself, under `name`, which no other server here may
+    /// use (see [`mcp_server`](Self::mcp_server)).
     pub fn external_mcp_server(mut self, name: impl Into<String>, server: ExternalServer) -> Self {
-        self.external_servers.insert(name.into(), server);
+        self.external_servers.push((name.into(), server));
         self
     }
 
@@ -821,12 +930,31 @@ impl Options {
             server
                 .check_state()
                 .map_err(|e| crate::Error::InvalidOptions(e.to_string()))?;
-            if self.external_servers.contains_key(server.name()) {
-                return Err(crate::Error::InvalidOptions(format!(
-                    "`{}` names both an in-process and an external MCP server",
-                    server.name()
-                )));
-            }
+        }
+        self.validate_server_names()
+    }
+
+    /// Every MCP server needs its own name: the name is its key in `--mcp-config` and the
+    /// `mcp__{name}__` prefix of its tools, so a second server under it would silently hide
+    /// the first. The error names the server and says which kinds clash.
+    fn validate_server_names(&self) -> crate::Result<()> {
+        let in_process = self.servers.iter().map(|server| (server.name(), true));
+        let external = self
+            .external_servers
+            .iter()
+            .map(|(name, _)| (name.as_str(), false));
+        let mut seen: BTreeMap<&str, bool> = BTreeMap::new();
+        for (name, is_in_process) in in_process.chain(external) {
+            let Some(&first_in_process) = seen.get(name) else {
+                seen.insert(name, is_in_process);
+                continue;
+            };
+            let message = match (first_in_process, is_in_process) {
+                (true, true) => format!("two in-process MCP servers are named `{name}`"),
+                (false, false) => format!("two external MCP servers are named `{name}`"),
+                _ => format!("`{name}` names both an in-process and an external MCP server"),
+            };
+            return Err(crate::Error::InvalidOptions(message));
         }
         Ok(())
     }
@@ -1237,6 +1365,125 @@ mod tests {
             .validate()
             .unwrap_err()
             .to_string();
-        assert!(clash.contains("`calc` names both"), "{clash}");
+        assert_eq!(
+            clash,
+            "invalid options: `calc` names both an in-process and an external MCP server"
+        );
+    }
+
+    fn validation_error(options: Options) -> String {
+        options.validate().map(|_| ()).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn two_servers_under_one_name_are_refused_by_name() {
+        let calc = || ToolServer::new("calc", "1.0.0");
+        let echo = || ExternalServer::stdio("echo-mcp", ["--quiet"]);
+        assert_eq!(
+            validation_error(Options::new().mcp_server(calc()).mcp_server(calc())),
+            "invalid options: two in-process MCP servers are named `calc`"
+        );
+        assert_eq!(
+            validation_error(
+                Options::new()
+                    .external_mcp_server("echo", echo())
+                    .external_mcp_server("echo", ExternalServer::http("http://127.0.0.1:1"))
+            ),
+            "invalid options: two external MCP servers are named `echo`"
+        );
+        // Whichever comes first, an in-process and an external server may not share a name.
+        assert_eq!(
+            validation_error(
+                Options::new()
+                    .external_mcp_server("calc", echo())
+                    .mcp_server(calc())
+            ),
+            "invalid options: `calc` names both an in-process and an external MCP server"
+        );
+        let distinct = Options::new()
+            .mcp_server(calc())
+            .mcp_server(ToolServer::new("notes", "1.0.0"))
+            .external_mcp_server("echo", echo());
+        assert!(distinct.validate().is_ok());
+    }
+
+    /// The value of `flag` in the launch argv, if it is there.
+    fn flag_value(options: &Options, flag: &str) -> Option<String> {
+        let args = options.launch_spec().args;
+        let at = args.iter().position(|arg| arg == flag)?;
+        args.get(at + 1).cloned()
+    }
+
+    #[test]
+    fn no_builtin_tools_and_an_empty_tools_list_pass_an_empty_tools_flag() {
+        // `--tools ""` is the CLI's "no built-in tools"; without a call the flag is absent.
+        assert_eq!(flag_value(&Options::new(), "--tools"), None);
+        for options in [Options::new().no_builtin_tools(), Options::new().tools([])] {
+            assert_eq!(
+                options.launch_spec().args,
+                [
+                    "--output-format",
+                    "stream-json",
+                    "--verbose",
+                    "--system-prompt",
+                    "",
+                    "--tools",
+                    "",
+                    "--input-format",
+                    "stream-json"
+                ]
+            );
+        }
+        let replaced = Options::new().tools(["Bash"]).no_builtin_tools();
+        assert_eq!(flag_value(&replaced, "--tools").as_deref(), Some(""));
+        let again = Options::new().no_builtin_tools().tools(["Read"]);
+        assert_eq!(flag_value(&again, "--tools").as_deref(), Some("Read"));
+    }
+
+    #[test]
+    fn tool_lists_replace_and_single_tools_append() {
+        let options = Options::new()
+            .allowed_tools(["Read", "Grep"])
+            .allowed_tools(["mcp__calc__*"])
+            .allow_tool("Bash(git *)")
+            .disallowed_tools(["WebFetch"])
+            .disallowed_tools(["Bash"])
+            .disallow_tool("Edit");
+        assert_eq!(
+            flag_value(&options, "--allowedTools").as_deref(),
+            Some("mcp__calc__*,Bash(git *)")
+        );
+        assert_eq!(
+            flag_value(&options, "--disallowedTools").as_deref(),
+            Some("Bash,Edit")
+        );
+        // An empty list clears what was there, and the flag goes away.
+        let cleared = options.allowed_tools([]).disallowed_tools([]);
+        assert_eq!(flag_value(&cleared, "--allowedTools"), None);
+        assert_eq!(flag_value(&cleared, "--disallowedTools"), None);
+    }
+
+    #[test]
+    fn tool_lists_take_arrays_slices_and_vecs_of_str_or_string() {
+        let owned: Vec<String> = vec!["Read".into(), "Grep".into()];
+        let borrowed: Vec<&str> = vec!["Read", "Grep"];
+        let lists = [
+            Options::new().tools(["Read", "Grep"]),
+            Options::new().tools(&["Read", "Grep"]),
+            Options::new().tools(borrowed.as_slice()),
+            Options::new().tools(borrowed),
+            Options::new().tools(owned.as_slice()),
+            Options::new().tools(owned),
+        ];
+        for options in lists {
+            assert_eq!(
+                flag_value(&options, "--tools").as_deref(),
+                Some("Read,Grep")
+            );
+        }
+        assert_eq!(
+            flag_value(&Options::new().tools(&[]), "--tools").as_deref(),
+            Some("")
+        );
     }
 }

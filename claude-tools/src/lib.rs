@@ -107,6 +107,7 @@ pub use claude_tools_runtime::message::{
 };
 pub use claude_tools_runtime::options::{
     AgentDefinition, ExternalServer, Options, PermissionMode, SettingSource, SystemPrompt,
+    ToolNames,
 };
 pub use claude_tools_runtime::permission::{
     PermissionDecision, PermissionRequest, PermissionUpdate,
