@@ -1467,9 +1467,12 @@ mod tests {
     fn tool_lists_take_arrays_slices_and_vecs_of_str_or_string() {
         let owned: Vec<String> = vec!["Read".into(), "Grep".into()];
         let borrowed: Vec<&str> = vec!["Read", "Grep"];
+        // Bound to names so the borrowed array forms are what is passed.
+        let array_ref: &[&str; 2] = &["Read", "Grep"];
+        let empty_ref: &[&str; 0] = &[];
         let lists = [
             Options::new().tools(["Read", "Grep"]),
-            Options::new().tools(&["Read", "Grep"]),
+            Options::new().tools(array_ref),
             Options::new().tools(borrowed.as_slice()),
             Options::new().tools(borrowed),
             Options::new().tools(owned.as_slice()),
@@ -1482,7 +1485,7 @@ mod tests {
             );
         }
         assert_eq!(
-            flag_value(&Options::new().tools(&[]), "--tools").as_deref(),
+            flag_value(&Options::new().tools(empty_ref), "--tools").as_deref(),
             Some("")
         );
     }
