@@ -1,7 +1,7 @@
 //! A hidden door to the private envelope parser, for the fuzz targets in `fuzz/` and the
 //! property tests. Not part of the API: it may change or go away without notice.
 //!
-//! It only calls [`Incoming::parse`] and reduces what came out to public, owned data, so the
+//! It only calls `Incoming::parse` and reduces what came out to public, owned data, so the
 //! parser's internals can change freely underneath.
 
 use crate::protocol::Incoming;

@@ -119,7 +119,7 @@ impl Client {
     ///
     /// An error is either fatal (the CLI exited, its pipes failed: the session is over, nothing
     /// but `None` follows) or survivable (one line the CLI wrote was not JSON, broke the
-    /// protocol or was too long: keep reading). [`Error::is_fatal`] tells which:
+    /// protocol or was too long: keep reading). [`Error::is_fatal`](crate::Error::is_fatal) tells which:
     ///
     /// ```no_run
     /// # use claude_tools_runtime::client::Client;
