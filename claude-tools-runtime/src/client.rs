@@ -112,7 +112,7 @@ impl Client {
         if !self.shared.accepts_input() {
             return Err(self.shared.unreachable_error().await);
         }
-        self.shared.send_user(&input.to_message("default"))
+        self.shared.send_user(&input.to_message("default")).await
     }
 
     /// The next message from the CLI, or an error; `None` once it has exited.

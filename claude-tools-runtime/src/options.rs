@@ -730,7 +730,11 @@ impl Options {
     /// Above the limit the session stops reading the CLI's stdout (so no new requests come, and
     /// no new answers pile up) until the CLI has read enough of its input. A single line larger
     /// than the limit (a huge tool result) is still written whole, never dropped or cut; the
-    /// limit only decides when reading pauses.
+    /// limit only decides when reading pauses. The host's own lines wait at the limit too: a
+    /// prompt (`Client::send`, a streamed `query` prompt) waits until the CLI reads or ends, a
+    /// control request (`interrupt`, `set_model`…) fails with
+    /// [`Error::Timeout`](crate::Error::Timeout) if no room comes within the control timeout.
+    /// (A tool's progress notifications are not held back: they are few and small.)
     pub fn input_buffer_limit(mut self, bytes: usize) -> Self {
         self.input_buffer_limit = Some(bytes);
         self

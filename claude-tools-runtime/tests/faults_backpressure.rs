@@ -199,3 +199,53 @@ async fn a_tool_that_blocks_its_thread_does_not_stall_other_calls() {
     let second = cli.recv().await;
     assert_eq!(answer_text(&second), ("slow".into(), "unblocked".into()));
 }
+
+#[tokio::test]
+async fn the_hosts_own_writes_wait_at_the_buffer_bound_and_all_arrive() {
+    const LIMIT: usize = 1024;
+    const PROMPT: usize = 1024 * 1024;
+    const PROMPTS: usize = 16;
+    let options = Options::new().input_buffer_limit(LIMIT);
+    let (mut client, mut cli) = connect_answering_initialize(options).await;
+    let sent = Arc::new(AtomicUsize::new(0));
+    let sending = {
+        let sent = sent.clone();
+        tokio::spawn(async move {
+            for i in 0..PROMPTS {
+                let text = format!("{i:02}{}", "p".repeat(PROMPT));
+                client
+                    .send(claude_tools_runtime::message::UserInput::text(text))
+                    .await
+                    .expect("the prompt is written");
+                sent.fetch_add(1, Ordering::SeqCst);
+            }
+            client
+        })
+    };
+    // The CLI reads nothing: the pipe takes what fits, the outbox at most one prompt past the
+    // limit, and further prompts wait instead of piling up in memory.
+    let written = settled(&sent).await;
+    assert!(
+        written * PROMPT <= PIPE_CAPACITY + LIMIT + PROMPT,
+        "{written} prompts of 1 MiB held for a CLI that does not read"
+    );
+    assert!(written < PROMPTS);
+    // The CLI reads again: every prompt arrives whole, in order.
+    for i in 0..PROMPTS {
+        let line = cli.recv().await;
+        let text = line["message"]["content"]
+            .as_str()
+            .or_else(|| line["message"]["content"][0]["text"].as_str())
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            text.starts_with(&format!("{i:02}")),
+            "prompt {i} out of order"
+        );
+        assert_eq!(text.len(), PROMPT + 2);
+    }
+    let _client = tokio::time::timeout(WAIT, sending)
+        .await
+        .expect("every send returns once the CLI reads")
+        .expect("the sending task");
+}

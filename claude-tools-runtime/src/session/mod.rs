@@ -296,7 +296,11 @@ impl Shared {
     /// Writes a user message (one prompt) and counts it, so the run stays open for its result.
     /// Fails with [`Shared::gone_error`] when the line cannot reach the CLI; see
     /// [`Shared::unreachable_error`] for the error after the wait for the exit report.
-    pub(crate) fn send_user(&self, message: &Value) -> Result<()> {
+    ///
+    /// Waits while more than the input buffer limit is unwritten (the CLI not reading its stdin),
+    /// as a write to a full pipe would: the host's own lines are bounded like the answers.
+    pub(crate) async fn send_user(&self, message: &Value) -> Result<()> {
+        self.out.wait_for_room().await;
         if !self.accepts_input() {
             return Err(self.gone_error());
         }
@@ -331,6 +335,17 @@ impl Shared {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
+        // The wait for room in the CLI's input counts against the control timeout.
+        let deadline = tokio::time::Instant::now() + self.control_timeout;
+        if tokio::time::timeout_at(deadline, self.out.wait_for_room())
+            .await
+            .is_err()
+        {
+            return Err(Error::Timeout {
+                subtype,
+                timeout: self.control_timeout,
+            });
+        }
         if !self.accepts_input() {
             return Err(self.unreachable_error().await);
         }
@@ -339,7 +354,7 @@ impl Shared {
         let (answer_tx, answer_rx) = oneshot::channel();
         lock(&self.pending).insert(request_id.clone(), answer_tx);
         self.write(&protocol::request(&request_id, body));
-        let answer = tokio::time::timeout(self.control_timeout, answer_rx);
+        let answer = tokio::time::timeout_at(deadline, answer_rx);
         // The CLI no longer reading (this request's write or any later one failed) ends the
         // wait at once: no answer can come.
         let broken = self.stdin_broken.cancelled();
