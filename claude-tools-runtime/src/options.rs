@@ -1327,8 +1327,7 @@ mod tests {
             ),
         ];
         for (options, expected) in cases {
-            let error = options.validate().map(|_| ()).unwrap_err();
-            assert_eq!(error.to_string(), expected);
+            assert_eq!(validation_error(options), expected);
         }
     }
 
@@ -1398,7 +1397,7 @@ mod tests {
     }
 
     fn validation_error(options: Options) -> String {
-        options.validate().map(|_| ()).unwrap_err().to_string()
+        options.validate().unwrap_err().to_string()
     }
 
     #[test]
