@@ -604,17 +604,15 @@ impl ContentBlock {
         let Value::Object(mut map) = value else {
             return ContentBlock::Other(value);
         };
+        // Only a string is taken: anything else (a `null` signature) stays in the map, to be
+        // written back as it came.
         fn take_str(map: &mut Map<String, Value>, key: &str) -> Option<String> {
-            match map.remove(key) {
-                Some(Value::String(s)) => Some(s),
-                _ => None,
-            }
-        }
-        // A `null` stays in the map, to be written back as it came.
-        fn take_str_if_string(map: &mut Map<String, Value>, key: &str) -> Option<String> {
-            match map.get(key) {
-                Some(Value::String(_)) => take_str(map, key),
-                _ => None,
+            match map.remove(key)? {
+                Value::String(s) => Some(s),
+                other => {
+                    map.insert(key.into(), other);
+                    None
+                }
             }
         }
         let kind = map.get("type").and_then(Value::as_str).unwrap_or_default();
@@ -653,7 +651,7 @@ impl ContentBlock {
             },
             "thinking" => ContentBlock::Thinking {
                 thinking: take_str(&mut map, "thinking").unwrap_or_default(),
-                signature: take_str_if_string(&mut map, "signature"),
+                signature: take_str(&mut map, "signature"),
                 extra: map,
             },
             "tool_use" => ContentBlock::ToolUse {

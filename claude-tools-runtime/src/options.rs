@@ -261,6 +261,18 @@ impl ToolNames for Vec<String> {
     }
 }
 
+/// One of the variables that tell the CLI who its host is (see [`Options::entrypoint`]).
+struct IdentityVar<'a> {
+    /// The environment variable.
+    name: &'static str,
+    /// The option that sets it, as errors name it.
+    option: &'static str,
+    /// The value that option set, if any.
+    value: Option<&'a str>,
+    /// The value without the option.
+    default: &'static str,
+}
+
 /// A callback for each line the CLI writes to stderr.
 pub type StderrCallback = Arc<dyn Fn(&str) + Send + Sync>;
 
@@ -889,22 +901,40 @@ impl Options {
         let user_names = |name: &str| {
             self.env.iter().any(|(k, _)| k == name) || self.env_remove.iter().any(|k| k == name)
         };
+        self.host_identity()
+            .into_iter()
+            .filter(|var| !user_names(var.name))
+            .map(|var| {
+                let value = var.value.unwrap_or(var.default);
+                (var.name.to_string(), value.to_string())
+            })
+            .collect()
+    }
+
+    /// The three host-identity variables, each with the option that sets it and its default:
+    /// the one list both [`host_identity_env`](Self::host_identity_env) and
+    /// [`validate_env`](Self::validate_env) read.
+    fn host_identity(&self) -> [IdentityVar<'_>; 3] {
         [
-            ("CLAUDE_CODE_ENTRYPOINT", &self.entrypoint, ENTRYPOINT),
-            (
-                "CLAUDE_AGENT_SDK_VERSION",
-                &self.agent_sdk_version,
-                AGENT_SDK_VERSION,
-            ),
-            ("CLAUDE_AGENT_SDK_CLIENT_APP", &self.client_app, CLIENT_APP),
+            IdentityVar {
+                name: "CLAUDE_CODE_ENTRYPOINT",
+                option: "Options::entrypoint",
+                value: self.entrypoint.as_deref(),
+                default: ENTRYPOINT,
+            },
+            IdentityVar {
+                name: "CLAUDE_AGENT_SDK_VERSION",
+                option: "Options::agent_sdk_version",
+                value: self.agent_sdk_version.as_deref(),
+                default: AGENT_SDK_VERSION,
+            },
+            IdentityVar {
+                name: "CLAUDE_AGENT_SDK_CLIENT_APP",
+                option: "Options::client_app",
+                value: self.client_app.as_deref(),
+                default: CLIENT_APP,
+            },
         ]
-        .into_iter()
-        .filter(|(name, _, _)| !user_names(name))
-        .map(|(name, value, default)| {
-            let value = value.as_deref().unwrap_or(default);
-            (name.to_string(), value.to_string())
-        })
-        .collect()
     }
 
     /// `{"mcpServers": {...}}`: in-process servers as `{"type":"sdk","name":…}` (their key is
@@ -989,15 +1019,11 @@ impl Options {
         }
         // These three reach the CLI's HTTP headers (User-Agent, x-client-app): a control
         // character there makes the CLI fail its requests, so refuse it here, by name.
-        let identity = [
-            ("Options::entrypoint", &self.entrypoint),
-            ("Options::agent_sdk_version", &self.agent_sdk_version),
-            ("Options::client_app", &self.client_app),
-        ];
-        for (option, value) in identity {
-            if let Some(value) = value
+        for var in self.host_identity() {
+            if let Some(value) = var.value
                 && value.chars().any(char::is_control)
             {
+                let option = var.option;
                 return invalid(format!("{option} {value:?} contains a control character"));
             }
         }
@@ -1305,8 +1331,7 @@ mod tests {
             ),
         ];
         for (options, expected) in cases {
-            let error = options.validate().map(|_| ()).unwrap_err();
-            assert_eq!(error.to_string(), expected);
+            assert_eq!(validation_error(options), expected);
         }
     }
 
@@ -1376,7 +1401,7 @@ mod tests {
     }
 
     fn validation_error(options: Options) -> String {
-        options.validate().map(|_| ()).unwrap_err().to_string()
+        options.validate().unwrap_err().to_string()
     }
 
     #[test]
