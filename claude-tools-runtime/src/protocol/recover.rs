@@ -48,10 +48,8 @@ impl RawId {
     /// The id for people: a string's text, a number's digits.
     pub(crate) fn text(&self) -> String {
         if self.0.starts_with('"') {
-            let quoted = self.0.as_bytes();
-            let repaired = replace_lone_surrogates(quoted);
-            serde_json::from_slice::<String>(repaired.as_deref().unwrap_or(quoted))
-                .unwrap_or_else(|_| self.0[1..self.0.len() - 1].to_string())
+            decode_string(self.0.as_bytes())
+                .unwrap_or_else(|| self.0[1..self.0.len() - 1].to_string())
         } else {
             self.0.clone()
         }
@@ -363,9 +361,7 @@ impl<'a> Scanner<'a> {
             return Some(String::from_utf8_lossy(raw).into_owned());
         }
         let quoted = &self.bytes[self.pos - raw.len() - 2..self.pos];
-        let repaired = replace_lone_surrogates(quoted);
-        let decoded = serde_json::from_slice::<String>(repaired.as_deref().unwrap_or(quoted));
-        Some(decoded.unwrap_or_else(|_| String::from_utf8_lossy(raw).into_owned()))
+        Some(decode_string(quoted).unwrap_or_else(|| String::from_utf8_lossy(raw).into_owned()))
     }
 
     /// A string or number value as its JSON text; `None` (the value skipped) for anything else
@@ -379,11 +375,7 @@ impl<'a> Scanner<'a> {
                 let text = std::str::from_utf8(quoted).ok()?;
                 // Echoed as written, so it must be a JSON string as written (lone surrogates
                 // are valid for the CLI's JavaScript parser).
-                let valid = replace_lone_surrogates(quoted).map_or_else(
-                    || serde_json::from_str::<String>(text).is_ok(),
-                    |fixed| serde_json::from_slice::<String>(&fixed).is_ok(),
-                );
-                valid.then(|| RawId(text.to_string()))
+                decode_string(quoted).map(|_| RawId(text.to_string()))
             }
             b'-' | b'0'..=b'9' => {
                 self.skip_value();
@@ -455,6 +447,13 @@ impl<'a> Scanner<'a> {
             }
         }
     }
+}
+
+/// A JSON string as written (quotes included) decoded, its lone surrogate escapes read as
+/// U+FFFD; `None` when it is not a valid JSON string even so.
+fn decode_string(quoted: &[u8]) -> Option<String> {
+    let repaired = replace_lone_surrogates(quoted);
+    serde_json::from_slice(repaired.as_deref().unwrap_or(quoted)).ok()
 }
 
 /// The line with each lone UTF-16 surrogate escape (`\ud800`–`\udfff` not part of a pair)
