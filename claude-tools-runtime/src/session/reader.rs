@@ -298,14 +298,7 @@ fn handle_line<'s>(
             fail_unreadable_answer(shared, &found, problem.fault());
             let answered = answer_unreadable(shared, &found, problem.fault());
             let error = match problem {
-                ParseError::Json(source) => match Error::json(line, source) {
-                    Error::Json { line, source, .. } => Error::Json {
-                        line,
-                        source,
-                        request: answered,
-                    },
-                    other => other,
-                },
+                ParseError::Json(source) => Error::json_in(line, source, answered),
                 ParseError::Protocol(message) => Error::Protocol {
                     message,
                     request: answered,
