@@ -185,7 +185,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 || (pending.len() == cap_with_cr && pending.last() != Some(&b'\r'))
             {
                 let (len, last) = (pending.len(), pending.last().copied().unwrap_or(0));
-                self.keep_prefix(self.start);
+                self.keep_prefix(self.start, self.filled);
                 self.dropped_len = len;
                 self.dropped_last = last;
                 self.discarding = true;
@@ -215,18 +215,17 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         }
     }
 
-    /// Keeps the start of the oversized line at `buf[start..]` for
-    /// [`dropped_prefix`](Self::dropped_prefix).
-    fn keep_prefix(&mut self, start: usize) {
-        let end = self.filled.min(start.saturating_add(DROPPED_PREFIX));
+    /// Keeps the start of the oversized line (or of what is read of it) at `buf[start..end]`
+    /// for [`dropped_prefix`](Self::dropped_prefix).
+    fn keep_prefix(&mut self, start: usize, end: usize) {
+        let end = end.min(start.saturating_add(DROPPED_PREFIX));
         self.dropped.clear();
         self.dropped.extend_from_slice(&self.buf[start..end]);
     }
 
     /// The error for a whole oversized line of `size` bytes at `buf[start..]`.
     fn refuse(&mut self, start: usize, size: usize) -> Error {
-        self.keep_prefix(start);
-        self.dropped.truncate(size);
+        self.keep_prefix(start, start + size);
         Error::LineTooLong {
             limit: self.max,
             size,
