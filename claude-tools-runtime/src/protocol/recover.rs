@@ -121,19 +121,19 @@ fn describe_json(error: &serde_json::Error) -> String {
 }
 
 /// Appends the answer owed to the control request `found` describes, which could not be read
-/// for `fault`. Returns whether it wrote one: not for a line that was no `control_request` or
-/// whose `request_id` could not be read (there is nothing to answer).
+/// for `fault`. Writes nothing for a line that was no `control_request` or whose `request_id`
+/// could not be read (there is nothing to answer).
 ///
 /// An `mcp_message` is answered in JSON-RPC when its id is known, so the fault reaches the tool's
 /// caller: a `tools/call` gets an `isError` result the model reads (it can correct its call),
 /// another method a `-32700` error, a notification the placeholder the CLI waits for. Anything
 /// else gets a control error naming the fault.
-pub(crate) fn write_answer(out: &mut Vec<u8>, found: &Found, fault: Fault<'_>) -> bool {
+pub(crate) fn write_answer(out: &mut Vec<u8>, found: &Found, fault: Fault<'_>) {
     if found.kind.as_deref() != Some("control_request") {
-        return false;
+        return;
     }
     let Some(request_id) = &found.request_id else {
-        return false;
+        return;
     };
     let detail = fault.describe();
     let subtype = found.subtype.as_deref();
@@ -190,17 +190,15 @@ pub(crate) fn write_answer(out: &mut Vec<u8>, found: &Found, fault: Fault<'_>) -
         );
         out.extend_from_slice(b"}}");
     });
-    true
 }
 
 /// A success line whose payload is `{"mcp_response": <what reply writes>}`.
-fn mcp_answer(out: &mut Vec<u8>, request_id: &RawId, reply: impl FnOnce(&mut Vec<u8>)) -> bool {
+fn mcp_answer(out: &mut Vec<u8>, request_id: &RawId, reply: impl FnOnce(&mut Vec<u8>)) {
     super::answer_line_raw(out, super::SUCCESS_HEAD, request_id.json(), |out| {
         out.extend_from_slice(br#","response":{"mcp_response":"#);
         reply(out);
         out.extend_from_slice(b"}}}");
     });
-    true
 }
 
 /// `{"jsonrpc":"2.0","id":<id>`, the id as it came.
@@ -631,7 +629,8 @@ mod tests {
 
     fn answer(found: &Found, fault: Fault<'_>) -> Option<String> {
         let mut out = Vec::new();
-        write_answer(&mut out, found, fault).then(|| String::from_utf8(out).unwrap())
+        write_answer(&mut out, found, fault);
+        (!out.is_empty()).then(|| String::from_utf8(out).unwrap())
     }
 
     #[test]
