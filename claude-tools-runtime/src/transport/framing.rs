@@ -126,15 +126,14 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         loop {
             if self.discarding {
                 let pending = &self.buf[self.start..self.filled];
-                match memchr(pending) {
+                let newline = memchr(pending);
+                let skipped = &pending[..newline.unwrap_or(pending.len())];
+                if let Some(&last) = skipped.last() {
+                    self.dropped_last = last;
+                }
+                self.dropped_len = self.dropped_len.saturating_add(skipped.len());
+                match newline {
                     Some(i) => {
-                        let last = if i > 0 {
-                            pending[i - 1]
-                        } else {
-                            self.dropped_last
-                        };
-                        self.dropped_len = self.dropped_len.saturating_add(i);
-                        self.dropped_last = last;
                         self.start += i + 1;
                         self.scanned = 0;
                         self.discarding = false;
@@ -142,10 +141,6 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                     }
                     None => {
                         // Nothing here is worth keeping.
-                        if let Some(&last) = pending.last() {
-                            self.dropped_last = last;
-                        }
-                        self.dropped_len = self.dropped_len.saturating_add(pending.len());
                         self.start = 0;
                         self.filled = 0;
                         self.scanned = 0;
