@@ -153,6 +153,15 @@ impl Error {
 
     /// A JSON error carrying at most 1 KiB of the offending line.
     pub fn json(line: &[u8], source: serde_json::Error) -> Self {
+        Self::json_in(line, source, None)
+    }
+
+    /// [`Error::json`] for a line that carried the control request `request`.
+    pub(crate) fn json_in(
+        line: &[u8],
+        source: serde_json::Error,
+        request: Option<RequestRef>,
+    ) -> Self {
         const KEEP: usize = 1024;
         let text = String::from_utf8_lossy(&line[..line.len().min(KEEP)]).into_owned();
         let line = if line.len() > KEEP {
@@ -163,7 +172,7 @@ impl Error {
         Error::Json {
             line,
             source,
-            request: None,
+            request,
         }
     }
 }

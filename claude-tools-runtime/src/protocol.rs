@@ -8,8 +8,8 @@
 //! parsed into a `Value` as before. Answers are serialised straight from borrowed structs.
 //!
 //! Only a line that fails both parses pays for more: it is read again with its lone surrogate
-//! escapes repaired, and failing that, scanned (in `recover`) for what its answer needs, so a
-//! request that cannot be parsed is still answered.
+//! escapes repaired, and failing that, the caller scans it ([`scan`], in `recover`) for what its
+//! answer needs, so a request that cannot be parsed is still answered.
 
 use std::borrow::Cow;
 
@@ -148,7 +148,7 @@ impl<'a> Incoming<'a> {
 
     /// Parses a line into a `Value`, then classifies it. A line serde_json refuses is tried
     /// once more with its lone surrogate escapes repaired (what JavaScript writes for a string
-    /// cut mid-pair); a line that still fails is scanned for what its answer needs.
+    /// cut mid-pair).
     fn parse_whole(line: &[u8]) -> Result<Incoming<'static>, ParseError> {
         let value = match serde_json::from_slice::<Value>(line) {
             Ok(value) => value,
@@ -159,18 +159,10 @@ impl<'a> Incoming<'a> {
                     tracing::debug!("read a line with lone surrogate escapes as U+FFFD");
                     value
                 }
-                None => {
-                    return Err(ParseError {
-                        problem: Problem::Json(error),
-                        found: Box::new(scan(line)),
-                    });
-                }
+                None => return Err(ParseError::Json(error)),
             },
         };
-        Self::classify(value).map_err(|problem| ParseError {
-            problem: Problem::Protocol(problem),
-            found: Box::new(scan(line)),
-        })
+        Self::classify(value).map_err(ParseError::Protocol)
     }
 
     /// Classifies a line already parsed into a `Value` (everything but the hot-path frames).
@@ -253,30 +245,22 @@ impl<'a> Incoming<'a> {
     }
 }
 
-/// Why a line could not be classified, and what could still be read from it.
+/// Why a line could not be classified. What its answer needs is read from the line by
+/// [`scan`], by whoever holds it.
 #[derive(Debug)]
-pub(crate) struct ParseError {
-    pub(crate) problem: Problem,
-    /// What its answer needs, as far as the line shows it (boxed: the hot path's `Result`
-    /// stays small).
-    pub(crate) found: Box<Found>,
-}
-
-/// What was wrong with a line.
-#[derive(Debug)]
-pub(crate) enum Problem {
+pub(crate) enum ParseError {
     /// Not valid JSON.
     Json(serde_json::Error),
     /// Valid JSON, broken frame.
     Protocol(String),
 }
 
-impl Problem {
-    /// The problem as a [`Fault`], to describe in an answer.
+impl ParseError {
+    /// The error as a [`Fault`], to describe in an answer.
     pub(crate) fn fault(&self) -> Fault<'_> {
         match self {
-            Problem::Json(error) => Fault::Json(error),
-            Problem::Protocol(problem) => Fault::Protocol(problem),
+            ParseError::Json(error) => Fault::Json(error),
+            ParseError::Protocol(problem) => Fault::Protocol(problem),
         }
     }
 }
@@ -506,24 +490,15 @@ mod tests {
         ));
         assert!(matches!(
             parse(json!({"type": "control_request", "request": {}})),
-            Err(ParseError {
-                problem: Problem::Protocol(_),
-                ..
-            })
+            Err(ParseError::Protocol(_))
         ));
         assert!(matches!(
             parse(json!({"type": "control_request", "request_id": "r3", "request": 7})),
-            Err(ParseError {
-                problem: Problem::Protocol(_),
-                ..
-            })
+            Err(ParseError::Protocol(_))
         ));
         assert!(matches!(
             Incoming::parse(b"{\"type\": broken"),
-            Err(ParseError {
-                problem: Problem::Json(_),
-                ..
-            })
+            Err(ParseError::Json(_))
         ));
     }
 
@@ -550,31 +525,25 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_line_carries_what_its_answer_needs() {
-        let Err(ParseError {
-            problem: Problem::Protocol(problem),
-            found,
-        }) = Incoming::parse(
-            br#"{"type":"control_request","request_id":7,"request":{"subtype":"can_use_tool"}}"#,
-        )
-        else {
+    fn a_failed_line_still_shows_what_its_answer_needs() {
+        let line =
+            br#"{"type":"control_request","request_id":7,"request":{"subtype":"can_use_tool"}}"#;
+        let Err(ParseError::Protocol(problem)) = Incoming::parse(line) else {
             panic!("a numeric request_id is refused");
         };
         assert_eq!(problem, "the control_request's request_id is not a string");
         assert_eq!(
-            found.request(),
+            scan(line).request(),
             Some(crate::error::RequestRef::new(
                 "7",
                 Some("can_use_tool".into())
             ))
         );
-        let Err(ParseError {
-            problem: Problem::Json(error),
-            found,
-        }) = Incoming::parse(br#"{"type":"control_request","request_id":"r2","request":{"subtype":"mcp_message","message":{"method":"tools/call","params":{"name":"add","arguments":{"a":1e400}},"jsonrpc":"2.0","id":9}}}"#)
-        else {
+        let line = br#"{"type":"control_request","request_id":"r2","request":{"subtype":"mcp_message","message":{"method":"tools/call","params":{"name":"add","arguments":{"a":1e400}},"jsonrpc":"2.0","id":9}}}"#;
+        let Err(ParseError::Json(error)) = Incoming::parse(line) else {
             panic!("an out-of-range number is refused");
         };
+        let found = scan(line);
         assert!(
             error.to_string().starts_with("number out of range"),
             "{error}"

@@ -48,10 +48,8 @@ impl RawId {
     /// The id for people: a string's text, a number's digits.
     pub(crate) fn text(&self) -> String {
         if self.0.starts_with('"') {
-            let quoted = self.0.as_bytes();
-            let repaired = replace_lone_surrogates(quoted);
-            serde_json::from_slice::<String>(repaired.as_deref().unwrap_or(quoted))
-                .unwrap_or_else(|_| self.0[1..self.0.len() - 1].to_string())
+            decode_string(self.0.as_bytes())
+                .unwrap_or_else(|| self.0[1..self.0.len() - 1].to_string())
         } else {
             self.0.clone()
         }
@@ -123,19 +121,19 @@ fn describe_json(error: &serde_json::Error) -> String {
 }
 
 /// Appends the answer owed to the control request `found` describes, which could not be read
-/// for `fault`. Returns whether it wrote one: not for a line that was no `control_request` or
-/// whose `request_id` could not be read (there is nothing to answer).
+/// for `fault`. Writes nothing for a line that was no `control_request` or whose `request_id`
+/// could not be read (there is nothing to answer).
 ///
 /// An `mcp_message` is answered in JSON-RPC when its id is known, so the fault reaches the tool's
 /// caller: a `tools/call` gets an `isError` result the model reads (it can correct its call),
 /// another method a `-32700` error, a notification the placeholder the CLI waits for. Anything
 /// else gets a control error naming the fault.
-pub(crate) fn write_answer(out: &mut Vec<u8>, found: &Found, fault: Fault<'_>) -> bool {
+pub(crate) fn write_answer(out: &mut Vec<u8>, found: &Found, fault: Fault<'_>) {
     if found.kind.as_deref() != Some("control_request") {
-        return false;
+        return;
     }
     let Some(request_id) = &found.request_id else {
-        return false;
+        return;
     };
     let detail = fault.describe();
     let subtype = found.subtype.as_deref();
@@ -192,17 +190,15 @@ pub(crate) fn write_answer(out: &mut Vec<u8>, found: &Found, fault: Fault<'_>) -
         );
         out.extend_from_slice(b"}}");
     });
-    true
 }
 
 /// A success line whose payload is `{"mcp_response": <what reply writes>}`.
-fn mcp_answer(out: &mut Vec<u8>, request_id: &RawId, reply: impl FnOnce(&mut Vec<u8>)) -> bool {
+fn mcp_answer(out: &mut Vec<u8>, request_id: &RawId, reply: impl FnOnce(&mut Vec<u8>)) {
     super::answer_line_raw(out, super::SUCCESS_HEAD, request_id.json(), |out| {
         out.extend_from_slice(br#","response":{"mcp_response":"#);
         reply(out);
         out.extend_from_slice(b"}}}");
     });
-    true
 }
 
 /// `{"jsonrpc":"2.0","id":<id>`, the id as it came.
@@ -363,9 +359,7 @@ impl<'a> Scanner<'a> {
             return Some(String::from_utf8_lossy(raw).into_owned());
         }
         let quoted = &self.bytes[self.pos - raw.len() - 2..self.pos];
-        let repaired = replace_lone_surrogates(quoted);
-        let decoded = serde_json::from_slice::<String>(repaired.as_deref().unwrap_or(quoted));
-        Some(decoded.unwrap_or_else(|_| String::from_utf8_lossy(raw).into_owned()))
+        Some(decode_string(quoted).unwrap_or_else(|| String::from_utf8_lossy(raw).into_owned()))
     }
 
     /// A string or number value as its JSON text; `None` (the value skipped) for anything else
@@ -379,11 +373,7 @@ impl<'a> Scanner<'a> {
                 let text = std::str::from_utf8(quoted).ok()?;
                 // Echoed as written, so it must be a JSON string as written (lone surrogates
                 // are valid for the CLI's JavaScript parser).
-                let valid = replace_lone_surrogates(quoted).map_or_else(
-                    || serde_json::from_str::<String>(text).is_ok(),
-                    |fixed| serde_json::from_slice::<String>(&fixed).is_ok(),
-                );
-                valid.then(|| RawId(text.to_string()))
+                decode_string(quoted).map(|_| RawId(text.to_string()))
             }
             b'-' | b'0'..=b'9' => {
                 self.skip_value();
@@ -455,6 +445,13 @@ impl<'a> Scanner<'a> {
             }
         }
     }
+}
+
+/// A JSON string as written (quotes included) decoded, its lone surrogate escapes read as
+/// U+FFFD; `None` when it is not a valid JSON string even so.
+fn decode_string(quoted: &[u8]) -> Option<String> {
+    let repaired = replace_lone_surrogates(quoted);
+    serde_json::from_slice(repaired.as_deref().unwrap_or(quoted)).ok()
 }
 
 /// The line with each lone UTF-16 surrogate escape (`\ud800`–`\udfff` not part of a pair)
@@ -632,7 +629,8 @@ mod tests {
 
     fn answer(found: &Found, fault: Fault<'_>) -> Option<String> {
         let mut out = Vec::new();
-        write_answer(&mut out, found, fault).then(|| String::from_utf8(out).unwrap())
+        write_answer(&mut out, found, fault);
+        (!out.is_empty()).then(|| String::from_utf8(out).unwrap())
     }
 
     #[test]

@@ -21,7 +21,7 @@ use super::run::CliState;
 use super::{MessageSender, Shared, ending, handlers, lock};
 use crate::error::{Error, RequestRef};
 use crate::message::Message;
-use crate::protocol::{self, ControlFailure, Fault, Found, Incoming, ParseError, Problem};
+use crate::protocol::{self, ControlFailure, Fault, Found, Incoming, ParseError};
 use crate::transport::{ExitInfo, LineReader, ProcessHandle};
 
 /// How long a CLI whose stdout has closed may take to exit before it is killed.
@@ -293,19 +293,13 @@ fn handle_line<'s>(
                 shared.progress.send_modify(|p| p.results += 1);
             }
         }
-        Err(ParseError { problem, found }) => {
+        Err(problem) => {
+            let found = protocol::scan(line);
             fail_unreadable_answer(shared, &found, problem.fault());
             let answered = answer_unreadable(shared, &found, problem.fault());
             let error = match problem {
-                Problem::Json(source) => match Error::json(line, source) {
-                    Error::Json { line, source, .. } => Error::Json {
-                        line,
-                        source,
-                        request: answered,
-                    },
-                    other => other,
-                },
-                Problem::Protocol(message) => Error::Protocol {
+                ParseError::Json(source) => Error::json_in(line, source, answered),
+                ParseError::Protocol(message) => Error::Protocol {
                     message,
                     request: answered,
                 },

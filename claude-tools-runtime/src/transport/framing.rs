@@ -126,15 +126,14 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         loop {
             if self.discarding {
                 let pending = &self.buf[self.start..self.filled];
-                match memchr(pending) {
+                let newline = memchr(pending);
+                let skipped = &pending[..newline.unwrap_or(pending.len())];
+                if let Some(&last) = skipped.last() {
+                    self.dropped_last = last;
+                }
+                self.dropped_len = self.dropped_len.saturating_add(skipped.len());
+                match newline {
                     Some(i) => {
-                        let last = if i > 0 {
-                            pending[i - 1]
-                        } else {
-                            self.dropped_last
-                        };
-                        self.dropped_len = self.dropped_len.saturating_add(i);
-                        self.dropped_last = last;
                         self.start += i + 1;
                         self.scanned = 0;
                         self.discarding = false;
@@ -142,10 +141,6 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                     }
                     None => {
                         // Nothing here is worth keeping.
-                        if let Some(&last) = pending.last() {
-                            self.dropped_last = last;
-                        }
-                        self.dropped_len = self.dropped_len.saturating_add(pending.len());
                         self.start = 0;
                         self.filled = 0;
                         self.scanned = 0;
@@ -185,7 +180,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 || (pending.len() == cap_with_cr && pending.last() != Some(&b'\r'))
             {
                 let (len, last) = (pending.len(), pending.last().copied().unwrap_or(0));
-                self.keep_prefix(self.start);
+                self.keep_prefix(self.start, self.filled);
                 self.dropped_len = len;
                 self.dropped_last = last;
                 self.discarding = true;
@@ -215,18 +210,17 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         }
     }
 
-    /// Keeps the start of the oversized line at `buf[start..]` for
-    /// [`dropped_prefix`](Self::dropped_prefix).
-    fn keep_prefix(&mut self, start: usize) {
-        let end = self.filled.min(start.saturating_add(DROPPED_PREFIX));
+    /// Keeps the start of the oversized line (or of what is read of it) at `buf[start..end]`
+    /// for [`dropped_prefix`](Self::dropped_prefix).
+    fn keep_prefix(&mut self, start: usize, end: usize) {
+        let end = end.min(start.saturating_add(DROPPED_PREFIX));
         self.dropped.clear();
         self.dropped.extend_from_slice(&self.buf[start..end]);
     }
 
     /// The error for a whole oversized line of `size` bytes at `buf[start..]`.
     fn refuse(&mut self, start: usize, size: usize) -> Error {
-        self.keep_prefix(start);
-        self.dropped.truncate(size);
+        self.keep_prefix(start, start + size);
         Error::LineTooLong {
             limit: self.max,
             size,
