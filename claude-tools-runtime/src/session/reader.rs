@@ -145,9 +145,12 @@ async fn run(shared: Arc<Shared>, mut reader: Reader, baton: Option<Arc<Baton>>)
             _ = &mut shutdown => break,
             line = reader.lines.next_line() => line,
         };
-        let mut first_poll = None;
-        match line {
-            Ok(Some(line)) => handle_line(&shared, line, &mut reader.messages, &mut first_poll),
+        let first_poll = match line {
+            Ok(Some(line)) => {
+                let mut first_poll = None;
+                handle_line(&shared, line, &mut reader.messages, &mut first_poll);
+                first_poll
+            }
             Ok(None) => break,
             // The reader skips the rest of an oversized line; the session goes on. A request
             // on it is still answered, from what its start shows.
@@ -161,12 +164,13 @@ async fn run(shared: Arc<Shared>, mut reader: Reader, baton: Option<Arc<Baton>>)
                 };
                 tracing::warn!(%error, "skipped an oversized line from the CLI");
                 let _ = reader.messages.send(Err(error));
+                None
             }
             Err(error) => {
                 let _ = reader.messages.send(Err(error));
                 break;
             }
-        }
+        };
         if let Some(request) = first_poll {
             reader = match &baton {
                 None => {
@@ -174,6 +178,7 @@ async fn run(shared: Arc<Shared>, mut reader: Reader, baton: Option<Arc<Baton>>)
                     reader
                 }
                 Some(baton) => {
+                    let request = request.detach();
                     baton.park(reader);
                     request.run(&shared);
                     match baton.unpark() {
@@ -241,11 +246,11 @@ async fn watchdog(shared: Arc<Shared>, baton: Arc<Baton>) {
 
 /// Dispatches one line; a request of the CLI is left in `first_poll` for the caller to run
 /// once the line is no longer borrowed.
-fn handle_line<'s>(
+fn handle_line<'s, 'l>(
     shared: &'s Arc<Shared>,
-    line: &[u8],
+    line: &'l [u8],
     messages: &mut MessageSender,
-    first_poll: &mut Option<FirstPoll<'s>>,
+    first_poll: &mut Option<FirstPoll<'s, 'l>>,
 ) {
     // The CLI (or a wrapper around it) may print debug text on stdout: skip what is not JSON.
     if line.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
