@@ -121,20 +121,16 @@ pub async fn query_with(
         let mut sent = 0usize;
         match prompt {
             Prompt::Text(text) => {
-                sent += usize::from(
-                    driver
-                        .send_user(&UserInput::text(text).to_message(""))
-                        .is_ok(),
-                );
+                sent += usize::from(driver.send_user(&UserInput::text(text).to_message("")));
             }
             Prompt::Messages(list) => {
                 for message in list {
-                    sent += usize::from(driver.send_user(&message.to_message("")).is_ok());
+                    sent += usize::from(driver.send_user(&message.to_message("")));
                 }
             }
             Prompt::Stream(mut stream) => {
                 while let Some(message) = poll_fn(|cx| stream.as_mut().poll_next(cx)).await {
-                    if driver.send_user(&message.to_message("")).is_err() {
+                    if !driver.send_user(&message.to_message("")) {
                         break;
                     }
                     sent += 1;

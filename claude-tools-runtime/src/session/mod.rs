@@ -294,15 +294,16 @@ impl Shared {
     }
 
     /// Writes a user message (one prompt) and counts it, so the run stays open for its result.
-    /// Fails with [`Shared::gone_error`] when the line cannot reach the CLI; see
-    /// [`Shared::unreachable_error`] for the error after the wait for the exit report.
-    pub(crate) fn send_user(&self, message: &Value) -> Result<()> {
+    /// `false` (nothing written) when the line cannot reach the CLI; a caller that reports it
+    /// fails with [`Shared::unreachable_error`].
+    #[must_use]
+    pub(crate) fn send_user(&self, message: &Value) -> bool {
         if !self.accepts_input() {
-            return Err(self.gone_error());
+            return false;
         }
         self.progress.send_modify(|p| p.prompts += 1);
         self.write(message);
-        Ok(())
+        true
     }
 
     /// Closes the CLI's stdin (once); the CLI then finishes and exits.
