@@ -367,14 +367,13 @@ async fn finish(
     shared.exit.send_replace(Some(exit.clone()));
     lock(&shared.pending).clear();
     // Every handler still running is withdrawn: its token fires, it gets its grace, then it is
-    // dropped; none is answered.
-    let withdrawn: Vec<_> = lock(&shared.inflight)
-        .drain()
-        .map(|(_, group)| group)
-        .collect();
-    for inflight in withdrawn {
+    // dropped; none is answered. (Taken out whole, so no lock is held while withdrawing.)
+    let withdrawn = std::mem::take(&mut *lock(&shared.inflight));
+    for inflight in withdrawn.into_values() {
         inflight.withdraw();
     }
+    // Not only the above: an aborted task drops its tool call (which fires the call's token)
+    // when the runtime next gets to it; the routers fire every registered call's token now.
     for router in shared.routers.values() {
         router.cancel_all();
     }
