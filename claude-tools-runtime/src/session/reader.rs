@@ -126,19 +126,20 @@ async fn run(shared: Arc<Shared>, mut reader: Reader, baton: Option<Arc<Baton>>)
                 _ = reader.messages.flush() => {}
             }
         }
-        if shared.out.over_limit() {
+        // Answers to requests already read wait while more are buffered, then go out in one
+        // write before the reader waits for input. (One look at the outbox per line: corking
+        // also tells whether it is over its limit.)
+        let cork = reader.lines.has_buffered_input();
+        if shared.out.set_corked(cork) {
             tokio::select! {
                 biased;
                 _ = &mut shutdown => break,
                 _ = shared.out.wait_for_room() => {}
             }
-        }
-        // Answers to requests already read wait while more are buffered, then go out in one
-        // write before the reader waits for input.
-        if reader.lines.has_buffered_input() {
-            shared.out.cork();
-        } else {
-            shared.out.uncork();
+            // Waiting for room wrote what was held.
+            if cork {
+                shared.out.cork();
+            }
         }
         let line = tokio::select! {
             biased;
