@@ -109,10 +109,10 @@ impl Client {
     /// Fails with [`Error::ProcessExited`](crate::Error::ProcessExited) (code or signal, stderr tail) once the CLI has
     /// exited.
     pub async fn send(&mut self, input: UserInput) -> Result<()> {
-        if !self.shared.accepts_input() {
+        if !self.shared.send_user(&input.to_message("default")).await {
             return Err(self.shared.unreachable_error().await);
         }
-        self.shared.send_user(&input.to_message("default")).await
+        Ok(())
     }
 
     /// The next message from the CLI, or an error; `None` once it has exited.

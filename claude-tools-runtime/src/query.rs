@@ -124,18 +124,17 @@ pub async fn query_with(
                 sent += usize::from(
                     driver
                         .send_user(&UserInput::text(text).to_message(""))
-                        .await
-                        .is_ok(),
+                        .await,
                 );
             }
             Prompt::Messages(list) => {
                 for message in list {
-                    sent += usize::from(driver.send_user(&message.to_message("")).await.is_ok());
+                    sent += usize::from(driver.send_user(&message.to_message("")).await);
                 }
             }
             Prompt::Stream(mut stream) => {
                 while let Some(message) = poll_fn(|cx| stream.as_mut().poll_next(cx)).await {
-                    if driver.send_user(&message.to_message("")).await.is_err() {
+                    if !driver.send_user(&message.to_message("")).await {
                         break;
                     }
                     sent += 1;

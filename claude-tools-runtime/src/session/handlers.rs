@@ -49,11 +49,11 @@ enum Answer {
     Error(String),
 }
 
-/// A request of the CLI taken out of its line, ready for its first poll. Owning everything it
-/// needs (its id is copied out of the line), it lets the reader hand its line buffer to another
-/// task while the first poll runs, in case the host's code blocks the thread.
-pub(super) struct FirstPoll<'s> {
-    request_id: String,
+/// A request of the CLI taken out of its line, ready for its first poll. Only its id may still
+/// borrow the line: [`FirstPoll::detach`] copies it out when the reader must hand its line
+/// buffer to another task while the first poll runs (in case the host's code blocks the thread).
+pub(super) struct FirstPoll<'s, 'l> {
+    request_id: Cow<'l, str>,
     work: Work<'s>,
 }
 
@@ -64,11 +64,11 @@ enum Work<'s> {
 }
 
 /// Takes a request out of its line.
-pub(super) fn prepare<'s>(
+pub(super) fn prepare<'s, 'l>(
     shared: &'s Shared,
-    request_id: Cow<'_, str>,
+    request_id: Cow<'l, str>,
     body: RequestBody<'_>,
-) -> FirstPoll<'s> {
+) -> FirstPoll<'s, 'l> {
     let work = match body {
         RequestBody::Mcp {
             server,
@@ -82,26 +82,29 @@ pub(super) fn prepare<'s>(
         },
         body => Work::Other(body.into_owned()),
     };
-    FirstPoll {
-        request_id: request_id.into_owned(),
-        work,
-    }
+    FirstPoll { request_id, work }
 }
 
-impl FirstPoll<'_> {
+impl<'s> FirstPoll<'s, '_> {
+    /// The request with its id copied out of the line, so the line buffer can move.
+    pub(super) fn detach(self) -> FirstPoll<'s, 'static> {
+        FirstPoll {
+            request_id: Cow::Owned(self.request_id.into_owned()),
+            work: self.work,
+        }
+    }
+
     /// Polls the request once and answers it, or moves it into its own task.
     pub(super) fn run(self, shared: &Arc<Shared>) {
         let FirstPoll { request_id, work } = self;
         match work {
-            Work::ToolCall(router, call) => {
-                serve_tool_call(shared, Cow::Owned(request_id), router, call)
-            }
+            Work::ToolCall(router, call) => serve_tool_call(shared, request_id, router, call),
             Work::Other(body) => serve(shared, request_id, body),
         }
     }
 }
 
-fn serve(shared: &Arc<Shared>, request_id: String, body: RequestBody<'static>) {
+fn serve(shared: &Arc<Shared>, request_id: Cow<'_, str>, body: RequestBody<'static>) {
     // Callbacks get a token that `control_cancel_request` fires. An `mcp_message` needs none:
     // the CLI cancels tool calls with `notifications/cancelled`, and aborting the request's task
     // drops the router's future, which cancels the call's own token and starts its grace.
@@ -119,7 +122,7 @@ fn serve(shared: &Arc<Shared>, request_id: String, body: RequestBody<'static>) {
         send_answer(shared, &request_id, answer);
         return;
     }
-    spawn_answer(shared, request_id, cancellation, pending);
+    spawn_answer(shared, request_id.into_owned(), cancellation, pending);
 }
 
 /// The hot path: a `tools/call` for a server of this session, started and polled once with no

@@ -294,19 +294,20 @@ impl Shared {
     }
 
     /// Writes a user message (one prompt) and counts it, so the run stays open for its result.
-    /// Fails with [`Shared::gone_error`] when the line cannot reach the CLI; see
-    /// [`Shared::unreachable_error`] for the error after the wait for the exit report.
+    /// `false` (nothing written) when the line cannot reach the CLI; a caller that reports it
+    /// fails with [`Shared::unreachable_error`].
     ///
     /// Waits while more than the input buffer limit is unwritten (the CLI not reading its stdin),
     /// as a write to a full pipe would: the host's own lines are bounded like the answers.
-    pub(crate) async fn send_user(&self, message: &Value) -> Result<()> {
+    #[must_use]
+    pub(crate) async fn send_user(&self, message: &Value) -> bool {
         self.out.wait_for_room().await;
         if !self.accepts_input() {
-            return Err(self.gone_error());
+            return false;
         }
         self.progress.send_modify(|p| p.prompts += 1);
         self.write(message);
-        Ok(())
+        true
     }
 
     /// Closes the CLI's stdin (once); the CLI then finishes and exits.

@@ -26,7 +26,7 @@ pub(crate) struct Outbox {
     queued: Notify,
     /// Wakes [`Outbox::wait_for_room`] once at most `limit` bytes are left unwritten.
     room: Notify,
-    /// Unwritten bytes above which [`Outbox::over_limit`] holds (the reader then stops reading).
+    /// Unwritten bytes above which the reader stops reading ([`Outbox::set_corked`] says so).
     limit: usize,
 }
 
@@ -148,18 +148,38 @@ impl Outbox {
 
     /// Writes the lines held since [`Outbox::cork`].
     pub(crate) fn uncork(&self) {
-        let mut state = self.lock();
+        self.uncork_locked(&mut self.lock());
+    }
+
+    fn uncork_locked(&self, state: &mut State) {
         if state.corked {
             state.corked = false;
             if !state.blocked && !state.pending.is_empty() {
-                self.push(&mut state);
+                self.push(state);
             }
         }
     }
 
+    /// [`Outbox::cork`] or [`Outbox::uncork`], then [`Outbox::over_limit`], under one lock:
+    /// the reader's look at the outbox before each line.
+    pub(crate) fn set_corked(&self, corked: bool) -> bool {
+        let mut state = self.lock();
+        if corked {
+            state.corked = true;
+        } else {
+            self.uncork_locked(&mut state);
+        }
+        self.exceeds_limit(&state)
+    }
+
     /// More than the limit is waiting to be written (the CLI is not reading its stdin).
+    #[cfg(test)]
     pub(crate) fn over_limit(&self) -> bool {
-        self.lock().pending.unwritten().len() > self.limit
+        self.exceeds_limit(&self.lock())
+    }
+
+    fn exceeds_limit(&self, state: &State) -> bool {
+        state.pending.unwritten().len() > self.limit
     }
 
     /// Writes what is held and waits until at most the limit is left unwritten (or stdin is

@@ -126,28 +126,32 @@ async fn run(shared: Arc<Shared>, mut reader: Reader, baton: Option<Arc<Baton>>)
                 _ = reader.messages.flush() => {}
             }
         }
-        if shared.out.over_limit() {
+        // Answers to requests already read wait while more are buffered, then go out in one
+        // write before the reader waits for input. (One look at the outbox per line: corking
+        // also tells whether it is over its limit.)
+        let cork = reader.lines.has_buffered_input();
+        if shared.out.set_corked(cork) {
             tokio::select! {
                 biased;
                 _ = &mut shutdown => break,
                 _ = shared.out.wait_for_room() => {}
             }
-        }
-        // Answers to requests already read wait while more are buffered, then go out in one
-        // write before the reader waits for input.
-        if reader.lines.has_buffered_input() {
-            shared.out.cork();
-        } else {
-            shared.out.uncork();
+            // Waiting for room wrote what was held.
+            if cork {
+                shared.out.cork();
+            }
         }
         let line = tokio::select! {
             biased;
             _ = &mut shutdown => break,
             line = reader.lines.next_line() => line,
         };
-        let mut first_poll = None;
-        match line {
-            Ok(Some(line)) => handle_line(&shared, line, &mut reader.messages, &mut first_poll),
+        let first_poll = match line {
+            Ok(Some(line)) => {
+                let mut first_poll = None;
+                handle_line(&shared, line, &mut reader.messages, &mut first_poll);
+                first_poll
+            }
             Ok(None) => break,
             // The reader skips the rest of an oversized line; the session goes on. A request
             // on it is still answered, from what its start shows.
@@ -161,12 +165,13 @@ async fn run(shared: Arc<Shared>, mut reader: Reader, baton: Option<Arc<Baton>>)
                 };
                 tracing::warn!(%error, "skipped an oversized line from the CLI");
                 let _ = reader.messages.send(Err(error));
+                None
             }
             Err(error) => {
                 let _ = reader.messages.send(Err(error));
                 break;
             }
-        }
+        };
         if let Some(request) = first_poll {
             reader = match &baton {
                 None => {
@@ -174,6 +179,7 @@ async fn run(shared: Arc<Shared>, mut reader: Reader, baton: Option<Arc<Baton>>)
                     reader
                 }
                 Some(baton) => {
+                    let request = request.detach();
                     baton.park(reader);
                     request.run(&shared);
                     match baton.unpark() {
@@ -241,11 +247,11 @@ async fn watchdog(shared: Arc<Shared>, baton: Arc<Baton>) {
 
 /// Dispatches one line; a request of the CLI is left in `first_poll` for the caller to run
 /// once the line is no longer borrowed.
-fn handle_line<'s>(
+fn handle_line<'s, 'l>(
     shared: &'s Arc<Shared>,
-    line: &[u8],
+    line: &'l [u8],
     messages: &mut MessageSender,
-    first_poll: &mut Option<FirstPoll<'s>>,
+    first_poll: &mut Option<FirstPoll<'s, 'l>>,
 ) {
     // The CLI (or a wrapper around it) may print debug text on stdout: skip what is not JSON.
     if line.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
@@ -356,14 +362,13 @@ async fn finish(
     shared.exit.send_replace(Some(exit.clone()));
     lock(&shared.pending).clear();
     // Every handler still running is withdrawn: its token fires, it gets its grace, then it is
-    // dropped; none is answered.
-    let withdrawn: Vec<_> = lock(&shared.inflight)
-        .drain()
-        .map(|(_, group)| group)
-        .collect();
-    for inflight in withdrawn {
+    // dropped; none is answered. (Taken out whole, so no lock is held while withdrawing.)
+    let withdrawn = std::mem::take(&mut *lock(&shared.inflight));
+    for inflight in withdrawn.into_values() {
         inflight.withdraw();
     }
+    // Not only the above: an aborted task drops its tool call (which fires the call's token)
+    // when the runtime next gets to it; the routers fire every registered call's token now.
     for router in shared.routers.values() {
         router.cancel_all();
     }
