@@ -270,6 +270,28 @@ async fn connect(options: Options) -> (Client, Cli) {
     (connecting.client().await, cli)
 }
 
+/// Sends tool call `id` (`mode`, tagged `tag`) as control request `request_id`, cancels it once
+/// its handler runs, and expects the `-32800` answer within [`AT_ONCE`]. Returns when the cancel
+/// was sent.
+async fn cancel_once_running(
+    cli: &mut Cli,
+    log: &Log,
+    request_id: &str,
+    id: u64,
+    mode: &str,
+    tag: &str,
+) -> Instant {
+    cli.send(act(request_id, id, mode, tag)).await;
+    log.wait_for(&format!("start {tag}")).await;
+    let cancelled_at = Instant::now();
+    cli.mcp_cancel("m-cancel", json!(id)).await;
+    assert_eq!(
+        cli.recv_within(AT_ONCE).await,
+        cancelled_answer(request_id, id)
+    );
+    cancelled_at
+}
+
 /// Asserts the handler tagged `tag` was `held` after `event` before it was dropped: the grace,
 /// and not much more.
 fn assert_dropped_after_the_grace(tag: &str, held: Duration, event: &str) {
@@ -345,13 +367,9 @@ async fn cancels_for_unknown_and_finished_ids_write_nothing_and_break_nothing() 
 async fn a_cancelled_tool_that_watches_its_token_answers_at_once_and_cleans_up() {
     let log = Arc::new(Log::default());
     let (_client, mut cli) = connect(options(&log)).await;
-    cli.send(act("t-w", 7, "watch", "w")).await;
-    log.wait_for("start w").await;
-
-    cli.mcp_cancel("m-cancel", json!(7)).await;
     // Answered at once, while the handler is still cleaning up (before the fix the answer
     // waited for the handler).
-    assert_eq!(cli.recv_within(AT_ONCE).await, cancelled_answer("t-w", 7));
+    cancel_once_running(&mut cli, &log, "t-w", 7, "watch", "w").await;
     assert!(log.has("cancel seen w"), "the token fired first");
     assert!(!log.has("cleaned w"), "answered before the cleanup ended");
 
@@ -364,12 +382,7 @@ async fn a_cancelled_tool_that_watches_its_token_answers_at_once_and_cleans_up()
 async fn a_cancelled_tool_that_ignores_its_token_answers_at_once_and_is_dropped_after_the_grace() {
     let log = Arc::new(Log::default());
     let (_client, mut cli) = connect(options(&log)).await;
-    cli.send(act("t-s", 8, "stubborn", "s")).await;
-    log.wait_for("start s").await;
-
-    let cancelled_at = Instant::now();
-    cli.mcp_cancel("m-cancel", json!(8)).await;
-    assert_eq!(cli.recv_within(AT_ONCE).await, cancelled_answer("t-s", 8));
+    let cancelled_at = cancel_once_running(&mut cli, &log, "t-s", 8, "stubborn", "s").await;
     assert!(!log.has("dropped s"), "the handler has its grace");
 
     let dropped_at = log.wait_for("dropped s").await;
