@@ -2,32 +2,57 @@
 //! kept, and the report with its tables of medians, in-round ratios and the targets.
 //! `CT_BENCH_OUT` keeps it away from the repository's results and `BENCHMARKS.md`.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use claude_tools_bench::env;
 use serde_json::Value;
 
-#[test]
-fn one_command_runs_interleaved_rounds_in_both_placements_and_writes_the_report() {
-    let out = std::env::temp_dir().join(format!("ct-bench-harness-{}", std::process::id()));
+/// Runs `ct-bench` with `args`, its output kept in a fresh directory named after `name` (and this
+/// process) in the temp dir, which it returns; fails the test if the command fails.
+fn ct_bench(name: &str, args: &[&str]) -> PathBuf {
+    let out = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let output = Command::new(env!("CARGO_BIN_EXE_ct-bench"))
-        .args(["run", "--rounds", "2", "--n", "40", "--k", "4"])
-        .args(["--drivers", "pingpong,floor,claude-tools"])
-        .args(["--placements", "same,split"])
+        .args(args)
         .env(env::OUT, &out)
         .output()
         .expect("running ct-bench");
     assert!(
         output.status.success(),
-        "ct-bench run failed:\n{}",
+        "ct-bench {} failed:\n{}",
+        args[0],
         String::from_utf8_lossy(&output.stderr)
     );
+    out
+}
 
-    let matrix: Value = serde_json::from_str(
-        &std::fs::read_to_string(out.join("results/matrix.json")).expect("matrix.json"),
-    )
-    .expect("matrix.json is JSON");
+/// The JSON file at `file` under `out`.
+fn read_json(out: &Path, file: &str) -> Value {
+    let text = std::fs::read_to_string(out.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file} is not JSON: {e}"))
+}
+
+#[test]
+fn one_command_runs_interleaved_rounds_in_both_placements_and_writes_the_report() {
+    let out = ct_bench(
+        "ct-bench-harness",
+        &[
+            "run",
+            "--rounds",
+            "2",
+            "--n",
+            "40",
+            "--k",
+            "4",
+            "--drivers",
+            "pingpong,floor,claude-tools",
+            "--placements",
+            "same,split",
+        ],
+    );
+
+    let matrix = read_json(&out, "results/matrix.json");
     let drivers = ["pingpong", "floor", "claude-tools"];
     let samples = matrix["samples"].as_array().expect("samples");
     assert_eq!(
@@ -118,10 +143,7 @@ fn rss_and_scale_runs_write_their_tables() {
             "{expected:?} missing from:\n{report}"
         );
     }
-    let rss: Value = serde_json::from_str(
-        &std::fs::read_to_string(out.join("results/rss.json")).expect("rss.json"),
-    )
-    .expect("rss.json is JSON");
+    let rss = read_json(&out, "results/rss.json");
     let runs = rss.as_array().expect("one run per driver");
     assert_eq!(runs.len(), 2, "{rss}");
     for run in runs {
@@ -135,10 +157,7 @@ fn rss_and_scale_runs_write_their_tables() {
         let every_tenth: Vec<u64> = (1..=10).map(|i| i * 50).collect();
         assert_eq!(sampled, every_tenth, "RSS sampled along the calls: {run}");
     }
-    let scale: Value = serde_json::from_str(
-        &std::fs::read_to_string(out.join("results/scale.json")).expect("scale.json"),
-    )
-    .expect("scale.json is JSON");
+    let scale = read_json(&out, "results/scale.json");
     let sessions: Vec<u64> = scale
         .as_array()
         .expect("one run per session count")
@@ -152,25 +171,14 @@ fn rss_and_scale_runs_write_their_tables() {
 
 #[test]
 fn soak_runs_one_session_through_every_phase_and_writes_its_section() {
-    let out = std::env::temp_dir().join(format!("ct-bench-harness-soak-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    let output = Command::new(env!("CARGO_BIN_EXE_ct-bench"))
-        .args([
+    let out = ct_bench(
+        "ct-bench-harness-soak",
+        &[
             "soak", "--n", "300", "--rounds", "3", "--conc-n", "50", "--k", "8",
-        ])
-        .env(env::OUT, &out)
-        .output()
-        .expect("running ct-bench");
-    assert!(
-        output.status.success(),
-        "ct-bench soak failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
+        ],
     );
 
-    let soak: Value = serde_json::from_str(
-        &std::fs::read_to_string(out.join("results/soak.json")).expect("soak.json"),
-    )
-    .expect("soak.json is JSON");
+    let soak = read_json(&out, "results/soak.json");
     assert_eq!(soak["error"], Value::Null, "{soak}");
     let stats = &soak["stats"];
     assert_eq!(

@@ -258,16 +258,40 @@ fn allowed(request_id: &str, mode: &str, tag: &str) -> Value {
     )
 }
 
-/// Connects a client to a scripted CLI, which answers `initialize` at once.
-async fn connect(options: Options) -> (Client, Cli) {
-    let (connecting, mut cli) = Connecting::start(options);
+/// Connects a client with the faults tools, callbacks and hook, writing to a fresh [`Log`], to a
+/// scripted CLI, which answers `initialize` at once.
+async fn connect() -> (Arc<Log>, Client, Cli) {
+    let log = Arc::new(Log::default());
+    let (connecting, mut cli) = Connecting::start(options(&log));
     let initialize = cli.recv().await;
     assert_eq!(
         initialize["request"]["hooks"],
         json!({"PreToolUse": [{"matcher": null, "hookCallbackIds": ["hook_0"]}]})
     );
     cli.answer(&initialize, json!({})).await;
-    (connecting.client().await, cli)
+    (log, connecting.client().await, cli)
+}
+
+/// Sends tool call `id` (`mode`, tagged `tag`) as control request `request_id`, cancels it once
+/// its handler runs, and expects the `-32800` answer within [`AT_ONCE`]. Returns when the cancel
+/// was sent.
+async fn cancel_once_running(
+    cli: &mut Cli,
+    log: &Log,
+    request_id: &str,
+    id: u64,
+    mode: &str,
+    tag: &str,
+) -> Instant {
+    cli.send(act(request_id, id, mode, tag)).await;
+    log.wait_for(&format!("start {tag}")).await;
+    let cancelled_at = Instant::now();
+    cli.mcp_cancel("m-cancel", json!(id)).await;
+    assert_eq!(
+        cli.recv_within(AT_ONCE).await,
+        cancelled_answer(request_id, id)
+    );
+    cancelled_at
 }
 
 /// Asserts the handler tagged `tag` was `held` after `event` before it was dropped: the grace,
@@ -301,8 +325,7 @@ async fn tasks_back_to(baseline: usize) {
 
 #[tokio::test]
 async fn cancels_for_unknown_and_finished_ids_write_nothing_and_break_nothing() {
-    let log = Arc::new(Log::default());
-    let (_client, mut cli) = connect(options(&log)).await;
+    let (_log, _client, mut cli) = connect().await;
 
     // Unknown ids: no line for a control_cancel_request, only the acknowledgement of the
     // notification's own mcp_message.
@@ -343,15 +366,10 @@ async fn cancels_for_unknown_and_finished_ids_write_nothing_and_break_nothing() 
 
 #[tokio::test]
 async fn a_cancelled_tool_that_watches_its_token_answers_at_once_and_cleans_up() {
-    let log = Arc::new(Log::default());
-    let (_client, mut cli) = connect(options(&log)).await;
-    cli.send(act("t-w", 7, "watch", "w")).await;
-    log.wait_for("start w").await;
-
-    cli.mcp_cancel("m-cancel", json!(7)).await;
+    let (log, _client, mut cli) = connect().await;
     // Answered at once, while the handler is still cleaning up (before the fix the answer
     // waited for the handler).
-    assert_eq!(cli.recv_within(AT_ONCE).await, cancelled_answer("t-w", 7));
+    cancel_once_running(&mut cli, &log, "t-w", 7, "watch", "w").await;
     assert!(log.has("cancel seen w"), "the token fired first");
     assert!(!log.has("cleaned w"), "answered before the cleanup ended");
 
@@ -362,14 +380,8 @@ async fn a_cancelled_tool_that_watches_its_token_answers_at_once_and_cleans_up()
 
 #[tokio::test]
 async fn a_cancelled_tool_that_ignores_its_token_answers_at_once_and_is_dropped_after_the_grace() {
-    let log = Arc::new(Log::default());
-    let (_client, mut cli) = connect(options(&log)).await;
-    cli.send(act("t-s", 8, "stubborn", "s")).await;
-    log.wait_for("start s").await;
-
-    let cancelled_at = Instant::now();
-    cli.mcp_cancel("m-cancel", json!(8)).await;
-    assert_eq!(cli.recv_within(AT_ONCE).await, cancelled_answer("t-s", 8));
+    let (log, _client, mut cli) = connect().await;
+    let cancelled_at = cancel_once_running(&mut cli, &log, "t-s", 8, "stubborn", "s").await;
     assert!(!log.has("dropped s"), "the handler has its grace");
 
     let dropped_at = log.wait_for("dropped s").await;
@@ -380,8 +392,7 @@ async fn a_cancelled_tool_that_ignores_its_token_answers_at_once_and_is_dropped_
 
 #[tokio::test]
 async fn a_withdrawn_tool_request_is_not_answered_and_its_tool_keeps_the_contract() {
-    let log = Arc::new(Log::default());
-    let (_client, mut cli) = connect(options(&log)).await;
+    let (log, _client, mut cli) = connect().await;
     cli.send(act("t-w", 1, "watch", "w")).await;
     cli.send(act("t-s", 2, "stubborn", "s")).await;
     log.wait_for("start s").await;
@@ -406,8 +417,7 @@ async fn a_withdrawn_tool_request_is_not_answered_and_its_tool_keeps_the_contrac
 async fn assert_withdrawn_callbacks_clean_up(request: fn(&str, &str, &str) -> Value, prefix: &str) {
     let (watching, stubborn) = (format!("{prefix}w"), format!("{prefix}s"));
     let (watching_id, stubborn_id) = (format!("{prefix}-w"), format!("{prefix}-s"));
-    let log = Arc::new(Log::default());
-    let (_client, mut cli) = connect(options(&log)).await;
+    let (log, _client, mut cli) = connect().await;
     cli.send(request(&watching_id, "watch", &watching)).await;
     cli.send(request(&stubborn_id, "stubborn", &stubborn)).await;
     log.wait_for(&format!("start {stubborn}")).await;
@@ -434,8 +444,7 @@ async fn a_withdrawn_hook_runs_its_cancellation_branch_and_gets_no_answer() {
 
 #[tokio::test]
 async fn panicking_tools_callbacks_and_hooks_get_exactly_one_answer_each() {
-    let log = Arc::new(Log::default());
-    let (_client, mut cli) = connect(options(&log)).await;
+    let (log, _client, mut cli) = connect().await;
 
     let cases = [
         (
@@ -488,8 +497,7 @@ async fn panicking_tools_callbacks_and_hooks_get_exactly_one_answer_each() {
 
 #[tokio::test]
 async fn a_request_id_sent_twice_while_running_is_answered_twice() {
-    let log = Arc::new(Log::default());
-    let (_client, mut cli) = connect(options(&log)).await;
+    let (_log, _client, mut cli) = connect().await;
     cli.send(slow("dup", 1, 100, "first")).await;
     cli.send(slow("dup", 2, 200, "second")).await;
     assert_eq!(cli.recv().await, tool_text("dup", 1, "slept first", false));
@@ -507,8 +515,7 @@ async fn a_request_id_sent_twice_while_running_is_answered_twice() {
 
 #[tokio::test]
 async fn a_cancel_for_a_duplicated_request_id_withdraws_every_request_under_it() {
-    let log = Arc::new(Log::default());
-    let (_client, mut cli) = connect(options(&log)).await;
+    let (log, _client, mut cli) = connect().await;
     cli.send(ask("dup", "watch", "one")).await;
     cli.send(ask("dup", "watch", "two")).await;
     cli.send(hook("dup", "stubborn", "three")).await;
@@ -523,9 +530,8 @@ async fn a_cancel_for_a_duplicated_request_id_withdraws_every_request_under_it()
 
 #[tokio::test]
 async fn at_the_session_end_every_running_handler_sees_its_token_and_is_dropped() {
-    let log = Arc::new(Log::default());
     let baseline = alive_tasks();
-    let (client, mut cli) = connect(options(&log)).await;
+    let (log, client, mut cli) = connect().await;
     cli.send(act("t-w", 1, "watch", "tw")).await;
     cli.send(act("t-s", 2, "stubborn", "ts")).await;
     cli.send(ask("p-w", "watch", "pw")).await;
@@ -552,8 +558,7 @@ async fn at_the_session_end_every_running_handler_sees_its_token_and_is_dropped(
 
 #[tokio::test]
 async fn no_task_outlives_its_grace() {
-    let log = Arc::new(Log::default());
-    let (_client, mut cli) = connect(options(&log)).await;
+    let (log, _client, mut cli) = connect().await;
     // The session's own tasks (reader, writer) are the baseline.
     cli.send(slow("warm", 1, 5, "warm")).await;
     assert_eq!(cli.recv().await, tool_text("warm", 1, "slept warm", false));

@@ -1,37 +1,26 @@
 //! Inputs the fuzz targets in `fuzz/` found, kept as tests (`fuzz/run` runs the targets).
 
+mod common;
+
 use std::time::Duration;
 
-use claude_tools_runtime::client::Client;
 use claude_tools_runtime::options::Options;
-use claude_tools_runtime::transport::{MemoryCli, MemoryTransport};
-use serde_json::{Value, json};
+use common::{connect_answering_initialize, success};
+use serde_json::json;
 
+/// The answer must come within this, not after some later input.
 const WAIT: Duration = Duration::from_secs(2);
 
-async fn recv(cli: &mut MemoryCli) -> Value {
-    match tokio::time::timeout(WAIT, cli.next_json()).await {
-        Ok(Ok(Some(value))) => value,
-        other => panic!("expected a line from the host within {WAIT:?}, got {other:?}"),
-    }
-}
-
-async fn connect() -> (Client, MemoryCli) {
-    let (transport, mut cli) = MemoryTransport::pair();
-    let client = tokio::spawn(Client::connect_with(Options::new(), transport));
-    let initialize = recv(&mut cli).await;
-    cli.write_json(
-        &json!({"type": "control_response", "response": {"subtype": "success",
-        "request_id": initialize["request_id"], "response": {}}}),
-    )
-    .await
-    .unwrap();
-    let client = tokio::time::timeout(WAIT, client)
-        .await
-        .unwrap()
-        .unwrap()
-        .unwrap();
-    (client, cli)
+/// Writes `bytes` in one write and expects the host's answer to the elicitation request `e1`
+/// they carry: a decline.
+async fn elicitation_is_declined(bytes: &[u8]) {
+    let (_client, mut cli) = connect_answering_initialize(Options::new()).await;
+    // One write, so the host reads all the lines at once.
+    cli.0.write_raw(bytes).await.unwrap();
+    assert_eq!(
+        cli.recv_within(WAIT).await,
+        success("e1", json!({"action": "decline"}))
+    );
 }
 
 /// Found by the `session` target (minimised by hand): a request read with another line before it
@@ -41,35 +30,20 @@ async fn connect() -> (Client, MemoryCli) {
 /// writes another line — which it never does while it waits for this answer.
 #[tokio::test]
 async fn an_answer_is_not_held_back_by_a_trailing_blank_line() {
-    let (_client, mut cli) = connect().await;
-    // One write, so the host reads all three lines at once.
-    cli.write_raw(
+    elicitation_is_declined(
         b"{\"type\":\"keep_alive\"}\n\
           {\"type\":\"control_request\",\"request_id\":\"e1\",\"request\":{\"subtype\":\"elicitation\"}}\n\
           \n",
     )
-    .await
-    .unwrap();
-    assert_eq!(
-        recv(&mut cli).await,
-        json!({"type": "control_response", "response": {"subtype": "success", "request_id": "e1",
-            "response": {"action": "decline"}}})
-    );
+    .await;
 }
 
 /// The same lines without the blank one are answered: the blank line is what holds it.
 #[tokio::test]
 async fn an_answer_without_a_trailing_blank_line_goes_out() {
-    let (_client, mut cli) = connect().await;
-    cli.write_raw(
+    elicitation_is_declined(
         b"{\"type\":\"keep_alive\"}\n\
           {\"type\":\"control_request\",\"request_id\":\"e1\",\"request\":{\"subtype\":\"elicitation\"}}\n",
     )
-    .await
-    .unwrap();
-    assert_eq!(
-        recv(&mut cli).await,
-        json!({"type": "control_response", "response": {"subtype": "success", "request_id": "e1",
-            "response": {"action": "decline"}}})
-    );
+    .await;
 }

@@ -1,10 +1,11 @@
 //! Property tests of the wire round-trips: framing over any chunking, the envelope parser's ids,
 //! and the answer writers carrying any JSON value and any string intact.
 
+mod common;
+
 use std::io;
 use std::pin::Pin;
 use std::task::{Context, Poll};
-use std::time::Duration;
 
 use claude_tools_runtime::__fuzz::{Classified, classify};
 use claude_tools_runtime::client::Client;
@@ -12,13 +13,12 @@ use claude_tools_runtime::hooks::{HookEvent, HookMatcher, HookOutput};
 use claude_tools_runtime::options::Options;
 use claude_tools_runtime::permission::PermissionDecision;
 use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder, ToolServer};
-use claude_tools_runtime::transport::{LineReader, MemoryCli, MemoryTransport};
+use claude_tools_runtime::transport::LineReader;
+use common::{Cli, Connecting, string_argument};
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
 use serde_json::{Number, Value, json};
 use tokio::io::{AsyncRead, ReadBuf};
-
-const WAIT: Duration = Duration::from_secs(5);
 
 /// Any JSON value, up to four levels deep.
 fn json_value() -> impl Strategy<Value = Value> {
@@ -156,25 +156,15 @@ fn echo_server() -> ToolServer {
     say.input().property::<String>("text", None, true);
     ToolServer::new("prop", "1.0.0")
         .with_tool(say, |mut call: ToolCall| {
-            let text = call
-                .take_argument("text")
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default();
+            let text = string_argument(&mut call, "text");
             async move { text }
         })
         .expect("the tool builds")
 }
 
-async fn recv(cli: &mut MemoryCli) -> Value {
-    match tokio::time::timeout(WAIT, cli.next_json()).await {
-        Ok(Ok(Some(value))) => value,
-        other => panic!("expected a line from the host, got {other:?}"),
-    }
-}
-
 /// A connected client whose permission callback allows with the model's input unchanged, with
 /// one hook (`hook_0`) and the `say` tool.
-async fn connect() -> (Client, MemoryCli) {
+async fn connect() -> (Client, Cli) {
     let options = Options::new()
         .mcp_server(echo_server())
         .can_use_tool(|_request| async move { PermissionDecision::allow() })
@@ -182,21 +172,10 @@ async fn connect() -> (Client, MemoryCli) {
             HookEvent::PreToolUse,
             HookMatcher::new(".*").callback(|_input| async move { HookOutput::new() }),
         );
-    let (transport, mut cli) = MemoryTransport::pair();
-    let client = tokio::spawn(Client::connect_with(options, transport));
-    let initialize = recv(&mut cli).await;
-    cli.write_json(
-        &json!({"type": "control_response", "response": {"subtype": "success",
-        "request_id": initialize["request_id"], "response": {}}}),
-    )
-    .await
-    .expect("the host reads");
-    let client = tokio::time::timeout(WAIT, client)
-        .await
-        .expect("connected in time")
-        .expect("no panic")
-        .expect("connected");
-    (client, cli)
+    let (connecting, mut cli) = Connecting::start(options);
+    let initialize = cli.recv().await;
+    cli.answer(&initialize, json!({})).await;
+    (connecting.client().await, cli)
 }
 
 proptest! {
@@ -212,12 +191,11 @@ proptest! {
         runtime().block_on(async {
             let (_client, mut cli) = connect().await;
             for (request_id, input, callback, text) in &cases {
-                cli.write_json(&json!({"type": "control_request", "request_id": request_id,
+                cli.send(json!({"type": "control_request", "request_id": request_id,
                     "request": {"subtype": "can_use_tool", "tool_name": "Bash", "input": input,
                         "permission_suggestions": []}}))
-                    .await
-                    .expect("the host reads");
-                let answer = recv(&mut cli).await;
+                    .await;
+                let answer = cli.recv().await;
                 assert_eq!(
                     answer,
                     json!({"type": "control_response", "response": {"subtype": "success",
@@ -226,25 +204,23 @@ proptest! {
                 );
 
                 let hook_id = format!("{callback}x");
-                cli.write_json(&json!({"type": "control_request", "request_id": request_id,
+                cli.send(json!({"type": "control_request", "request_id": request_id,
                     "request": {"subtype": "hook_callback", "callback_id": hook_id, "input": {}}}))
-                    .await
-                    .expect("the host reads");
+                    .await;
                 assert_eq!(
-                    recv(&mut cli).await,
+                    cli.recv().await,
                     json!({"type": "control_response", "response": {"subtype": "error",
                         "request_id": request_id,
                         "error": format!("No hook callback found for ID: {hook_id}")}})
                 );
 
-                cli.write_json(&json!({"type": "control_request", "request_id": request_id,
+                cli.send(json!({"type": "control_request", "request_id": request_id,
                     "request": {"subtype": "mcp_message", "server_name": "prop", "message":
                         {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
                          "params": {"name": "say", "arguments": {"text": text}}}}}))
-                    .await
-                    .expect("the host reads");
+                    .await;
                 assert_eq!(
-                    recv(&mut cli).await,
+                    cli.recv().await,
                     json!({"type": "control_response", "response": {"subtype": "success",
                         "request_id": request_id, "response": {"mcp_response":
                             {"jsonrpc": "2.0", "id": request_id, "result":

@@ -127,11 +127,7 @@ async fn run(u: &mut Unstructured<'_>, router: &McpRouter) -> Result<()> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .start_paused(true)
-        .build()
-    else {
+    let Some(runtime) = claude_tools_fuzz::runtime(true) else {
         return;
     };
     let router = McpRouter::new(Fuzz::server());

@@ -322,11 +322,7 @@ fn record(line: &str, answers: &mut HashMap<String, usize>) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .start_paused(true)
-        .build()
-    else {
+    let Some(runtime) = claude_tools_fuzz::runtime(true) else {
         return;
     };
     runtime.block_on(run(data));

@@ -1,10 +1,21 @@
-//! What the fuzz targets share: JSON values built from the fuzzer's bytes, and the tool servers
-//! they drive.
+//! What the fuzz targets share: JSON values built from the fuzzer's bytes, the tool servers
+//! they drive, and the runtime they run on.
 
 use arbitrary::{Result, Unstructured};
 use serde_json::{Map, Number, Value};
 
 pub mod echo;
+
+/// A current-thread tokio runtime with timers for one fuzz input; with `paused`, its clock is
+/// paused, so a sleeping tool or callback costs no real time. `None` if it cannot be built (the
+/// input is then skipped).
+pub fn runtime(paused: bool) -> Option<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .start_paused(paused)
+        .build()
+        .ok()
+}
 
 /// How deep generated JSON nests. Deep nesting is a known, separate defect (serde_json's
 /// recursion limit); the targets look for other bugs.

@@ -4,9 +4,10 @@
 //! `initialize`, where the TypeScript SDK announces it); answers the host's `initialize`; runs the
 //! MCP handshake over `mcp_message` (initialize → `notifications/initialized` → `tools/list`); on the
 //! user message runs N sequential `tools/call` round trips of `add(a, b)` and N more with K in
-//! flight (or `$CT_BENCH_CONC_ROUNDS` rounds of `$CT_BENCH_CONC_N`), checking every answer (control `request_id`, JSON-RPC id, `isError`, the sum); writes
-//! [`RunStats`] as JSON to `$CT_BENCH_STATS`; emits a `result` and `session_state_changed: idle`;
-//! and exits at stdin EOF. Anything unexpected ends it with exit code 2 and a message on stderr.
+//! flight (or `$CT_BENCH_CONC_ROUNDS` rounds of `$CT_BENCH_CONC_N`), checking every answer
+//! (control `request_id`, JSON-RPC id, `isError`, the sum); writes [`RunStats`] as JSON to
+//! `$CT_BENCH_STATS`; emits a `result` and `session_state_changed: idle`; and exits at stdin EOF.
+//! Anything unexpected ends it with exit code 2 and a message on stderr.
 
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::process::exit;

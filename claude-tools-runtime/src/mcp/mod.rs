@@ -532,22 +532,20 @@ impl Drop for RunningCall {
     fn drop(&mut self) {
         if let Some(call) = self.call.take() {
             self.registration.cancellation.cancel();
-            run_out_grace(call);
+            // A drop cannot wait: the grace runs in a task of its own. Outside a tokio runtime
+            // (or one shutting down) the handler is dropped now.
+            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                runtime.spawn(run_out_grace(call));
+            }
         }
     }
 }
 
-/// Lets a cancelled handler run on in a task of its own for up to [`CANCEL_GRACE`], its result
-/// discarded, then drops it. Outside a tokio runtime (or one shutting down) it is dropped now.
-fn run_out_grace(call: CallFuture) {
-    match tokio::runtime::Handle::try_current() {
-        Ok(runtime) => {
-            runtime.spawn(async move {
-                let _ = tokio::time::timeout(CANCEL_GRACE, call).await;
-            });
-        }
-        Err(_) => drop(call),
-    }
+/// Steps 3 and 4 of the contract at [`CANCEL_GRACE`], for a tool call as for a withdrawn
+/// callback: polls the cancelled `handler` on for up to [`CANCEL_GRACE`], its output discarded,
+/// then drops it.
+pub(crate) async fn run_out_grace(handler: impl Future) {
+    let _ = tokio::time::timeout(CANCEL_GRACE, handler).await;
 }
 
 fn already_running(id: Value) -> Reply {

@@ -11,9 +11,10 @@
 //! `spawn_blocking`, as a blocked thread is one worker fewer for everything else.)
 //!
 //! Withdrawal (`control_cancel_request`, or the session ending) keeps the one cancellation
-//! contract described at [`CANCEL_GRACE`]: a permission callback's or hook's token fires, nothing
-//! is written for it, and its task keeps polling it for up to [`CANCEL_GRACE`] so its
-//! cancellation branch runs, then drops it. An `mcp_message`'s task is aborted instead: dropping
+//! contract described at [`CANCEL_GRACE`](crate::mcp::CANCEL_GRACE): a permission callback's
+//! or hook's token fires, nothing is written for it, and its task keeps polling it for up to
+//! `CANCEL_GRACE` ([`run_out_grace`], as a cancelled tool call's handler) so its cancellation
+//! branch runs, then drops it. An `mcp_message`'s task is aborted instead: dropping
 //! the router's future hands a running tool its own token and grace, in the router.
 //!
 //! A `request_id` the CLI sends again while a request with that id is still running is not an
@@ -37,7 +38,7 @@ use tokio_util::sync::CancellationToken;
 use super::{Handler, InFlight, Shared, Taken, lock};
 use crate::catch_unwind::{CatchUnwind, panic_message};
 use crate::hooks::HookInput;
-use crate::mcp::{CANCEL_GRACE, McpMessage, McpRouter, Reply, Started, ToolCallRequest};
+use crate::mcp::{McpMessage, McpRouter, Reply, Started, ToolCallRequest, run_out_grace};
 use crate::permission::PermissionRequest;
 use crate::protocol::{self, RequestBody};
 
@@ -197,9 +198,9 @@ fn spawn_answer(
     }
 }
 
-/// `answer`, unless `token` fires first: then `answer` is polled on for up to [`CANCEL_GRACE`]
-/// (the callback sees its token and runs its cancellation branch), its outcome discarded, and
-/// dropped.
+/// `answer`, unless `token` fires first: then `answer` is polled on for up to the grace (the
+/// callback sees its token and runs its cancellation branch), its outcome discarded, and dropped
+/// ([`run_out_grace`]).
 async fn until_withdrawn(
     answer: impl Future<Output = Answer>,
     token: &CancellationToken,
@@ -208,7 +209,7 @@ async fn until_withdrawn(
     tokio::select! {
         biased;
         () = token.cancelled() => {
-            let _ = tokio::time::timeout(CANCEL_GRACE, answer).await;
+            run_out_grace(answer).await;
             None
         }
         answer = &mut answer => Some(answer),

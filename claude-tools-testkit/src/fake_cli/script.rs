@@ -142,6 +142,16 @@ fn opt_u64(obj: &Map<String, Value>, key: &str) -> Result<Option<u64>, String> {
     }
 }
 
+fn opt_string(obj: &Map<String, Value>, key: &str) -> Result<Option<String>, String> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_str()
+            .map(|s| Some(s.to_string()))
+            .ok_or_else(|| format!("`{key}` must be a string")),
+    }
+}
+
 impl Step {
     /// Reads a step from its JSON object form.
     pub fn from_json(value: &Value) -> Result<Step, String> {
@@ -192,10 +202,7 @@ impl Step {
                     .as_i64()
                     .and_then(|c| i32::try_from(c).ok())
                     .ok_or("`exit` takes an integer code")?,
-                stderr: match obj.get("stderr") {
-                    None | Some(Value::Null) => None,
-                    Some(v) => Some(v.as_str().ok_or("`stderr` must be a string")?.to_string()),
-                },
+                stderr: opt_string(obj, "stderr")?,
             },
             "signal" => Step::Signal {
                 signal: main
@@ -203,10 +210,7 @@ impl Step {
                     .and_then(|c| i32::try_from(c).ok())
                     .filter(|c| *c > 0)
                     .ok_or("`signal` takes a positive signal number")?,
-                stderr: match obj.get("stderr") {
-                    None | Some(Value::Null) => None,
-                    Some(v) => Some(v.as_str().ok_or("`stderr` must be a string")?.to_string()),
-                },
+                stderr: opt_string(obj, "stderr")?,
             },
             "spawn" => Step::Spawn {
                 argv: main
@@ -218,10 +222,7 @@ impl Step {
                     })
                     .filter(|argv| !argv.is_empty())
                     .ok_or("`spawn` takes a non-empty array of strings (the argv)")?,
-                pid_var: match obj.get("pid_var") {
-                    None | Some(Value::Null) => None,
-                    Some(v) => Some(v.as_str().ok_or("`pid_var` must be a string")?.to_string()),
-                },
+                pid_var: opt_string(obj, "pid_var")?,
             },
             "close_stdout" => match main {
                 Value::Bool(true) => Step::CloseStdout,
@@ -245,10 +246,7 @@ impl Step {
                     .collect::<Result<Vec<_>, _>>()?;
                 Step::Repeat {
                     times: num("repeat")?,
-                    var: match obj.get("var") {
-                        None | Some(Value::Null) => None,
-                        Some(v) => Some(v.as_str().ok_or("`var` must be a string")?.to_string()),
-                    },
+                    var: opt_string(obj, "var")?,
                     from: match obj.get("from") {
                         None => 0,
                         Some(v) => v.as_i64().ok_or("`from` must be an integer")?,
