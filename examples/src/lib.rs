@@ -1,6 +1,12 @@
-//! Shared code of the examples: the runner every example's `main` uses ([`run`]), the demo's
-//! tools ([`triage`]) and its scripted model ([`demo_script`]).
+//! Shared code of the examples: the runner every example's `main` uses ([`run`]), the examples'
+//! tools and scripts ([`tickets`], [`user_lookup`], [`demo_script`] with [`triage`]), and the
+//! SQLite wrapper the database examples share ([`db`]). The example binaries in
+//! `examples/examples/` stay thin, so the end-to-end tests run the same code through the real
+//! CLI.
 
+pub mod db;
 pub mod demo_script;
 pub mod run;
+pub mod tickets;
 pub mod triage;
+pub mod user_lookup;

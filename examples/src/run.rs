@@ -607,7 +607,9 @@ impl<'a> Transcript<'a> {
                     let text = content.map(|c| c.text()).unwrap_or_default();
                     let text = text.trim().to_string();
                     let mark = if is_error { "ERROR " } else { "" };
-                    self.out.line(&format!("  <- {tool}: {mark}{text}"));
+                    // Continuation lines indented under the result, so the transcript reads.
+                    let shown = text.replace('\n', "\n       ");
+                    self.out.line(&format!("  <- {tool}: {mark}{shown}"));
                     self.entries.push(Entry::ToolResult {
                         id: id.to_string(),
                         tool,
