@@ -1,11 +1,12 @@
-//! Shared code of the examples: the runner every example's `main` uses ([`run`]), the examples'
-//! tools and scripts ([`tickets`], [`user_lookup`], [`demo_script`] with [`triage`]), and the
-//! SQLite wrapper the database examples share ([`db`]). The example binaries in
+//! Shared code of the examples: the runner every example's `main` uses ([`run`]); the examples'
+//! tools and scripts ([`quickstart`], [`tickets`], [`user_lookup`], and [`demo_script`] with
+//! [`triage`]); the SQLite wrapper the database examples share ([`db`]). The example binaries in
 //! `examples/examples/` stay thin, so the end-to-end tests run the same code through the real
 //! CLI.
 
 pub mod db;
 pub mod demo_script;
+pub mod quickstart;
 pub mod run;
 pub mod tickets;
 pub mod triage;

@@ -485,3 +485,69 @@ pub fn example(db: &Path) -> Result<Example, DbError> {
         .server(Tickets::server().with_state(board))
         .allowed_tools(TOOLS))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use claude_tools_testkit::TempDir;
+
+    fn annotations(server: &ToolServer, tool: &str) -> serde_json::Value {
+        server
+            .list_tools()
+            .into_iter()
+            .find(|t| t["name"] == tool)
+            .map(|t| t["annotations"].clone())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn the_annotations_say_what_each_tool_does() {
+        let server = Tickets::server();
+        assert_eq!(
+            annotations(&server, "create_ticket"),
+            json!({"destructiveHint": false, "idempotentHint": false})
+        );
+        assert_eq!(
+            annotations(&server, "list_tickets"),
+            json!({"readOnlyHint": true})
+        );
+        assert_eq!(
+            annotations(&server, "close_ticket"),
+            json!({"destructiveHint": true, "idempotentHint": true})
+        );
+    }
+
+    #[tokio::test]
+    async fn bad_input_is_an_error_result_and_filters_narrow_the_list() {
+        let dir = TempDir::new("tickets-unit").unwrap();
+        let server = Tickets::server().with_state(Board::open(&dir.path().join("b.db")).unwrap());
+        let call = |tool: &'static str, args| server.call(tool, args, ToolContext::new());
+        let long = "x".repeat(81);
+        let refused = call("create_ticket", json!({"title": long, "kind": "bug"})).await;
+        assert!(refused.is_error);
+        assert_eq!(
+            refused.text_content(),
+            "The title is 81 characters long; keep it to 80 or fewer."
+        );
+        let bad_kind = call("create_ticket", json!({"title": "x", "kind": "regression"})).await;
+        assert!(bad_kind.is_error, "{}", bad_kind.text_content());
+        let feature = json!({"title": "Dark mode", "kind": "feature", "assignee": "linus"});
+        assert!(!call("create_ticket", feature).await.is_error);
+        let features = call("list_tickets", json!({"kind": "feature"})).await;
+        assert_eq!(
+            features.text_content(),
+            "1 ticket:\n#2 [feature] Dark mode (linus, open)"
+        );
+        let grace = call(
+            "list_tickets",
+            json!({"assignee": "grace", "status": "all"}),
+        )
+        .await;
+        assert_eq!(
+            grace.text_content(),
+            "1 ticket:\n#1 [chore] Upgrade the CI runners (grace, open)"
+        );
+        let closed = call("list_tickets", json!({"status": "closed"})).await;
+        assert_eq!(closed.text_content(), "No tickets match.");
+    }
+}

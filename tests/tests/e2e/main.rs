@@ -5,6 +5,9 @@
 //! model server was sent back (recorded by the server, `<system-reminder>` blocks stripped).
 //! Without the CLI the tests skip with a banner, unless `CI` is set, where they fail.
 
+mod examples_quickstart;
+mod examples_tickets;
+mod examples_user_lookup;
 mod harness;
 mod sdk_host;
 mod tools;
