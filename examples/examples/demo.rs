@@ -12,28 +12,10 @@
 //! [`triage`](claude_tools_examples::triage) board and quotes their answers. Either way the tools
 //! are ordinary `#[tool]` functions sharing a `Board`, served in-process over the CLI's control
 //! protocol, and the transcript shows each call with its arguments and result. The
-//! [runner](claude_tools_examples::run) finds the CLI and isolates its HOME and config.
-
-use std::process::ExitCode;
-
-use claude_tools_examples::demo_script;
-use claude_tools_examples::run::Example;
-use claude_tools_examples::triage::{Board, Triage};
-
-const SYSTEM_PROMPT: &str = "You triage bug reports with the triage tools: find the owning team \
-of each area, file one ticket per report, then list the open tickets and summarise them briefly.";
+//! [runner](claude_tools_examples::run) finds the CLI and isolates its HOME and config; the demo
+//! itself is [`demo_script::example`](claude_tools_examples::demo_script::example).
 
 #[tokio::main]
-async fn main() -> ExitCode {
-    Example::new("demo", demo_script::PROMPT, demo_script::script())
-        .system_prompt(SYSTEM_PROMPT)
-        .server(Triage::server().with_state(Board::with_default_owners()))
-        .allowed_tools([
-            "mcp__triage__find_owner",
-            "mcp__triage__create_ticket",
-            "mcp__triage__list_tickets",
-            "mcp__triage__close_ticket",
-        ])
-        .main()
-        .await
+async fn main() -> std::process::ExitCode {
+    claude_tools_examples::demo_script::example().main().await
 }

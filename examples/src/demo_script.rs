@@ -55,3 +55,23 @@ pub fn script() -> Script {
              The board now reports: {{{{tool_result:{list}}}}}"
         )))
 }
+
+/// The demo's system prompt.
+pub const SYSTEM_PROMPT: &str = "You triage bug reports with the triage tools: find the owning \
+team of each area, file one ticket per report, then list the open tickets and summarise them \
+briefly.";
+
+/// The demo as `scripts/demo` runs it: the [`triage`](crate::triage) board with its default
+/// owners, its four tools, the prompt and this script.
+pub fn example() -> crate::run::Example {
+    use crate::triage::{Board, Triage};
+    crate::run::Example::new("demo", PROMPT, script())
+        .system_prompt(SYSTEM_PROMPT)
+        .server(Triage::server().with_state(Board::with_default_owners()))
+        .allowed_tools([
+            "mcp__triage__find_owner",
+            "mcp__triage__create_ticket",
+            "mcp__triage__list_tickets",
+            "mcp__triage__close_ticket",
+        ])
+}

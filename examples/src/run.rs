@@ -43,6 +43,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use claude_tools::options::SystemPrompt;
@@ -199,6 +200,9 @@ pub struct Run {
     pub server: Option<ModelServer>,
     /// Wall time of the run.
     pub elapsed: Duration,
+    /// Everything the run printed (or would have printed, when [quiet](Example::quiet)), one
+    /// `\n` after each line.
+    pub printed: String,
 }
 
 impl Run {
@@ -433,11 +437,14 @@ impl Example {
         };
         let home = TempDir::new(&format!("example-{}", self.name))?;
         let options = self.isolated_options(&cli, home.path(), server.as_ref())?;
-        let out = Printer { quiet: self.quiet };
+        let out = Printer {
+            quiet: self.quiet,
+            ..Printer::default()
+        };
         self.print_header(&out, server.as_ref());
 
         let started = Instant::now();
-        let mut transcript = Transcript::new(&self.servers, out);
+        let mut transcript = Transcript::new(&self.servers, out.clone());
         let mut stream = query(self.prompt.as_str(), options).await?;
         while let Some(item) = stream.next().await {
             match item {
@@ -447,12 +454,13 @@ impl Example {
                 Err(error) => eprintln!("[skipped: {error}]"),
             }
         }
-        let run = transcript.finish(model, server, started.elapsed());
+        let mut run = transcript.finish(model, server, started.elapsed());
         drop(home);
         if run.result.is_none() {
             return Err(RunError::NoResult);
         }
         print_footer(&out, &run);
+        run.printed = out.take();
         Ok(run)
     }
 
@@ -521,10 +529,11 @@ impl Example {
     }
 }
 
-/// Prints unless quiet.
-#[derive(Clone, Copy)]
+/// Prints unless quiet, and keeps a copy of everything (for [`Run::printed`]).
+#[derive(Clone, Default)]
 struct Printer {
     quiet: bool,
+    copy: Arc<Mutex<String>>,
 }
 
 impl Printer {
@@ -534,6 +543,13 @@ impl Printer {
             use std::io::Write;
             let _ = writeln!(std::io::stdout().lock(), "{text}");
         }
+        let mut copy = self.copy.lock().unwrap_or_else(|p| p.into_inner());
+        copy.push_str(text);
+        copy.push('\n');
+    }
+
+    fn take(&self) -> String {
+        std::mem::take(&mut *self.copy.lock().unwrap_or_else(|p| p.into_inner()))
     }
 }
 
@@ -674,6 +690,7 @@ impl<'a> Transcript<'a> {
             model_replies: self.replies.len(),
             server,
             elapsed,
+            printed: String::new(),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The quickstart (`cargo run -p claude-tools-examples --example quickstart`) and the demo
-//! (`scripts/demo`) through the example runner, the real CLI and their scripted models.
+//! (`scripts/demo`) through the example runner, the real CLI and their scripted models; for the
+//! demo, the exact transcript the runner prints.
 
 use claude_tools_examples::quickstart::{self, TOOL_USE_IDS};
 use claude_tools_examples::run::{Entry, ModelChoice};
@@ -81,4 +82,90 @@ async fn the_quickstart_adds_converts_and_the_model_reads_the_failed_conversion(
     );
     let result = run.result.as_ref().unwrap();
     assert_eq!((run.model_replies, result.num_turns), (3, 4));
+}
+
+/// The lines `scripts/demo` prints (the README shows them), but the figures that change from
+/// run to run: the model server's port and the timings.
+fn stable_lines(printed: &str) -> Vec<String> {
+    printed
+        .lines()
+        .map(|line| {
+            if let Some((before, _)) = line.split_once("http://127.0.0.1:") {
+                format!("{before}http://127.0.0.1:PORT (set ANTHROPIC_API_KEY for the real one)")
+            } else if let Some((before, _)) = line.split_once(" | duration: ") {
+                format!("{before} | duration: ...")
+            } else {
+                line.to_string()
+            }
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_prints_the_transcript_the_readme_shows() {
+    let Some(cli) = cli("examples_demo_transcript") else {
+        return;
+    };
+    let run = within(
+        "the demo",
+        claude_tools_examples::demo_script::example()
+            .cli_path(&cli)
+            .quiet()
+            .run(ModelChoice::Scripted),
+    )
+    .await
+    .expect("the run finishes");
+    assert!(run.is_success(), "{:#?}", run.result);
+    // `list_tickets` answers `Json`, whose key order depends on serde_json's features: its two
+    // lines are compared as JSON below.
+    let board = json!({"count": 2, "tickets": [
+        {"id": 1, "title": "SSO login fails", "area": "auth", "priority": "high", "team": "identity"},
+        {"id": 2, "title": "Customers charged twice", "area": "billing", "priority": "high", "team": "payments"}
+    ]});
+    let mut lines = stable_lines(&run.printed);
+    for (index, prefix) in [(18, "  <- list_tickets: "), (24, "The board now reports: ")] {
+        let json_text = lines[index]
+            .strip_prefix(prefix)
+            .unwrap_or_else(|| panic!("line {index}: {}", lines[index]));
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(json_text).unwrap(),
+            board
+        );
+        lines[index] = format!("{prefix}BOARD");
+    }
+    // The two lookups run concurrently (read-only): their results print as they finish.
+    lines[10..12].sort();
+    assert_eq!(
+        lines,
+        [
+            "model:  scripted, served by this process on http://127.0.0.1:PORT (set ANTHROPIC_API_KEY for the real one)",
+            "tools:  mcp__triage__find_owner, mcp__triage__create_ticket, mcp__triage__list_tickets, mcp__triage__close_ticket",
+            "",
+            "> Two bug reports came in: SSO logins fail, and some customers were charged twice. Find out who owns each area, file a ticket for each, and tell me what is open.",
+            "",
+            "[Claude Code 2.1.330; in-process server `triage`: connected]",
+            "",
+            "assistant: I'll look up who owns the auth and billing areas.",
+            "  -> find_owner {\"area\":\"auth\"}",
+            "  -> find_owner {\"area\":\"billing\"}",
+            "  <- find_owner: The auth area is owned by the identity team",
+            "  <- find_owner: The billing area is owned by the payments team",
+            "assistant: Filing one ticket per report.",
+            "  -> create_ticket {\"area\":\"auth\",\"priority\":\"high\",\"title\":\"SSO login fails\"}",
+            "  -> create_ticket {\"area\":\"billing\",\"priority\":\"high\",\"title\":\"Customers charged twice\"}",
+            "  <- create_ticket: Created ticket #1 'SSO login fails' (high) for the identity team",
+            "  <- create_ticket: Created ticket #2 'Customers charged twice' (high) for the payments team",
+            "  -> list_tickets {}",
+            "  <- list_tickets: BOARD",
+            "",
+            "== final answer",
+            "Both reports are filed:",
+            "- Created ticket #1 'SSO login fails' (high) for the identity team",
+            "- Created ticket #2 'Customers charged twice' (high) for the payments team",
+            "The board now reports: BOARD",
+            "",
+            "model replies: 4 (the CLI counts 6 turns) | duration: ...",
+            "network: 4 model requests to 127.0.0.1, 0 attempts to go anywhere else",
+        ]
+    );
 }
