@@ -9,9 +9,12 @@
 //! with `--scripted` — the embedded scripted model ([`claude_tools_testkit::model_server`])
 //! playing the example's script on 127.0.0.1. The CLI runs with a throwaway HOME and config
 //! directory, and is found through `CLAUDE_CODE_CLI`, `PATH`, or the workspace's
-//! `.cache/claude-cli` (see [`find_cli`] for the message when it is missing). Tests call
-//! [`Example::run`] instead, which returns the [`Run`]: the transcript as [`Entry`] values, every
-//! message, the result and the model server's recordings.
+//! `.cache/claude-cli` (see [`find_cli`] for the message when it is missing). An example with
+//! options of its own takes them out of [`Args`] first ([`Args::take_value`]), hands the rest to
+//! [`Example::main_with`], and can add header lines with [`Example::note`]. Tests call
+//! [`Example::run`] instead (with [`Example::cli_path`] and [`Example::quiet`]), which returns
+//! the [`Run`]: the transcript as [`Entry`] values, what was printed, every message, the result
+//! and the scripted model server's recordings.
 //!
 //! ```no_run
 //! use claude_tools::prelude::*;
@@ -293,7 +296,13 @@ pub enum RunError {
 ///
 /// Fails with [`RunError::CliNotFound`], whose message says how to install the CLI.
 pub fn find_cli() -> Result<PathBuf, RunError> {
-    let search = CliSearch::from_env();
+    let cached = claude_tools_testkit::workspace_cli_path();
+    let cached = std::path::absolute(&cached).unwrap_or(cached);
+    find_cli_in(&CliSearch::from_env(), cached)
+}
+
+/// [`find_cli`] over a given search and workspace cache path.
+fn find_cli_in(search: &CliSearch, cached: PathBuf) -> Result<PathBuf, RunError> {
     match search.find(None) {
         Ok(found) => Ok(found),
         // An explicit CLAUDE_CODE_CLI that names nothing is an error, not a reason to run another.
@@ -301,8 +310,6 @@ pub fn find_cli() -> Result<PathBuf, RunError> {
             Err(RunError::CliNotFound { searched })
         }
         Err(claude_tools::Error::CliNotFound { mut searched }) => {
-            let cached = claude_tools_testkit::workspace_cli_path();
-            let cached = std::path::absolute(&cached).unwrap_or(cached);
             if cached.is_file() {
                 return Ok(cached);
             }
@@ -760,6 +767,31 @@ mod tests {
             script.contains(&pinned),
             "scripts/install-cli does not pin {PINNED_CLI_VERSION}"
         );
+    }
+
+    #[test]
+    fn the_cli_is_searched_then_taken_from_the_workspace_cache_or_reported_missing() {
+        let dir = claude_tools_testkit::TempDir::new("find-cli").unwrap();
+        let cached = dir.path().join("claude");
+        let nowhere = CliSearch::default();
+        // Nothing anywhere: the cache is the last place listed.
+        match find_cli_in(&nowhere, cached.clone()) {
+            Err(RunError::CliNotFound { searched }) => assert_eq!(searched, [cached.clone()]),
+            other => panic!("{other:?}"),
+        }
+        std::fs::write(&cached, "#!/bin/sh\n").unwrap();
+        assert_eq!(find_cli_in(&nowhere, cached.clone()).unwrap(), cached);
+        // CLAUDE_CODE_CLI naming nothing is not overridden by the cache.
+        let explicit = CliSearch {
+            env_cli: Some(dir.path().join("missing").into_os_string()),
+            ..CliSearch::default()
+        };
+        match find_cli_in(&explicit, cached) {
+            Err(RunError::CliNotFound { searched }) => {
+                assert_eq!(searched, [dir.path().join("missing")])
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
