@@ -776,7 +776,9 @@ mod tests {
         let nowhere = CliSearch::default();
         // Nothing anywhere: the cache is the last place listed.
         match find_cli_in(&nowhere, cached.clone()) {
-            Err(RunError::CliNotFound { searched }) => assert_eq!(searched, [cached.clone()]),
+            Err(RunError::CliNotFound { searched }) => {
+                assert_eq!(searched, std::slice::from_ref(&cached))
+            }
             other => panic!("{other:?}"),
         }
         std::fs::write(&cached, "#!/bin/sh\n").unwrap();
