@@ -314,10 +314,13 @@ pub async fn query_user(
 ) -> Result<Json<User>, LookupError> {
     let tool_use_id = context.tool_use_id().map(str::to_string);
     let lookup = directory.find(query, tool_use_id);
-    // The user may interrupt while the database is busy: stop waiting and say so.
+    // The user may interrupt while the database is busy: stop waiting and say so (the query
+    // itself, short, runs to its end on the blocking pool). Checked first, so a call cancelled
+    // before it starts never waits.
     let (user, _) = tokio::select! {
-        found = lookup => found?,
+        biased;
         () = context.cancellation_token().cancelled() => return Err(LookupError::Cancelled),
+        found = lookup => found?,
     };
     Ok(Json(user))
 }
@@ -453,6 +456,51 @@ pub fn example(db: &Path, clock: Clock) -> Result<Example, DbError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_model_sees_only_its_own_parameters_not_the_extractors() {
+        let tools = Users::server().list_tools();
+        let properties = |name: &str| -> Vec<String> {
+            let tool = tools.iter().find(|t| t["name"] == name).unwrap();
+            let properties = tool["inputSchema"]["properties"].as_object().unwrap();
+            properties.keys().cloned().collect()
+        };
+        assert_eq!(properties("query_user"), ["query"]);
+        assert_eq!(properties("get_time"), ["user"]);
+    }
+
+    #[tokio::test]
+    async fn a_cancelled_lookup_says_so_and_a_found_one_is_logged_with_its_call_id() {
+        let dir = claude_tools_testkit::TempDir::new("users-unit").unwrap();
+        let directory = Directory::open(&dir.path().join("u.db")).unwrap();
+        let server = Users::server()
+            .with_state(directory.clone())
+            .with_state(Clock::System);
+        let cancelled = ToolContext::new().with_tool_use_id("toolu_cancelled");
+        cancelled.cancellation_token().cancel();
+        let result = server
+            .call("query_user", json!({"query": "ada"}), cancelled)
+            .await;
+        assert!(result.is_error);
+        assert_eq!(result.text_content(), "The lookup was cancelled.");
+        let context = ToolContext::new().with_tool_use_id("toolu_found");
+        let found = server
+            .call("query_user", json!({"query": "GRACE@example.com"}), context)
+            .await;
+        assert!(!found.is_error, "{}", found.text_content());
+        assert_eq!(
+            found.structured_content.unwrap()["name"],
+            json!("Grace Hopper")
+        );
+        assert_eq!(
+            directory.lookups().unwrap(),
+            [Lookup {
+                tool_use_id: Some("toolu_found".to_string()),
+                query: "GRACE@example.com".to_string(),
+                found: Some("grace".to_string()),
+            }]
+        );
+    }
 
     #[test]
     fn dates_and_offsets_format_as_the_calendar_says() {
