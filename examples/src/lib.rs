@@ -2,4 +2,5 @@
 //! ([`demo_script`]).
 
 pub mod demo_script;
+pub mod guidelines;
 pub mod triage;
