@@ -3,4 +3,6 @@
 
 pub mod demo_script;
 pub mod guidelines;
+pub mod mixed_servers;
+pub mod permissions;
 pub mod triage;
