@@ -149,9 +149,12 @@ impl Guidelines {
         ids
     }
 
-    /// A document's full text.
+    /// A document's full text (without the file's final newline).
     pub fn get(&self, id: &str) -> Option<&'static str> {
-        self.documents.iter().find(|d| d.id == id).map(|d| d.text)
+        self.documents
+            .iter()
+            .find(|d| d.id == id)
+            .map(|d| d.text.trim_end())
     }
 
     /// The `limit` best documents for `query`, best first; documents sharing no term with the
@@ -454,7 +457,7 @@ mod tests {
         let full = call("get_guideline", json!({"id": "releases"})).await;
         assert_eq!(
             full["content"][0]["text"],
-            include_str!("../guidelines/releases.md")
+            include_str!("../guidelines/releases.md").trim_end()
         );
     }
 }

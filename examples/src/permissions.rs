@@ -161,6 +161,42 @@ async fn export_customers(customers: State<Customers>) -> String {
     csv
 }
 
+/// Which guard took a [`Decision`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Guard {
+    /// The `PreToolUse` hook.
+    Hook,
+    /// The `can_use_tool` permission callback.
+    Permission,
+}
+
+/// One decision of a guard, as [`Policy::log`] records it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    /// Who decided.
+    pub guard: Guard,
+    /// The tool, e.g. `mcp__crm__delete_customer`.
+    pub tool: String,
+    /// The input the model gave it.
+    pub input: Value,
+    /// What was decided, e.g. `allowed with {"limit":3,"query":"acme"}` or `denied: …`.
+    pub verdict: String,
+}
+
+impl std::fmt::Display for Decision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let guard = match self.guard {
+            Guard::Hook => "hook",
+            Guard::Permission => "permission",
+        };
+        write!(
+            f,
+            "{guard}: {} {} -> {}",
+            self.tool, self.input, self.verdict
+        )
+    }
+}
+
 /// The host's guards and what they did.
 ///
 /// [`permit`](Self::permit) is the `can_use_tool` callback, [`pre_tool_use`](Self::pre_tool_use)
@@ -168,7 +204,7 @@ async fn export_customers(customers: State<Customers>) -> String {
 /// appended to [`log`](Self::log) (and printed, unless the policy is [`quiet`](Self::quiet)).
 #[derive(Debug, Clone, Default)]
 pub struct Policy {
-    log: Arc<Mutex<Vec<String>>>,
+    log: Arc<Mutex<Vec<Decision>>>,
     print: bool,
 }
 
@@ -186,19 +222,25 @@ impl Policy {
         Policy::default()
     }
 
-    /// The decisions so far, oldest first, e.g. `hook: mcp__crm__export_customers {} -> blocked`.
-    pub fn log(&self) -> Vec<String> {
+    /// The decisions so far, oldest first.
+    pub fn log(&self) -> Vec<Decision> {
         self.log.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
-    fn record(&self, line: String) {
+    fn record(&self, guard: Guard, tool: &str, input: &Value, verdict: String) {
+        let decision = Decision {
+            guard,
+            tool: tool.to_string(),
+            input: input.clone(),
+            verdict,
+        };
         if self.print {
-            println!("  [{line}]");
+            println!("  [{decision}]");
         }
         self.log
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .push(line);
+            .push(decision);
     }
 
     /// The `crm` server (with its sample customers), the permission callback and the hook,
@@ -233,10 +275,12 @@ impl Policy {
             PermissionDecision::Allow { .. } => "allowed".to_string(),
             PermissionDecision::Deny { message, .. } => format!("denied: {message}"),
         };
-        self.record(format!(
-            "permission: {} {} -> {verdict}",
-            request.tool_name, request.input
-        ));
+        self.record(
+            Guard::Permission,
+            &request.tool_name,
+            &request.input,
+            verdict,
+        );
         decision
     }
 
@@ -263,10 +307,10 @@ impl Policy {
         let tool = input.tool_name().unwrap_or("?");
         let arguments = input.tool_input().cloned().unwrap_or(Value::Null);
         if tool == "mcp__crm__export_customers" {
-            self.record(format!("hook: {tool} {arguments} -> blocked"));
+            self.record(Guard::Hook, tool, &arguments, "blocked".into());
             HookOutput::new().deny_tool(EXPORT_BLOCKED)
         } else {
-            self.record(format!("hook: {tool} {arguments} -> no objection"));
+            self.record(Guard::Hook, tool, &arguments, "no objection".into());
             HookOutput::new()
         }
     }
