@@ -33,6 +33,8 @@ use claude_tools::prelude::*;
 use claude_tools_testkit::model_server::{Script, Turn};
 use serde_json::json;
 
+use crate::run::Example;
+
 /// The bundled corpus: `(id, markdown)`; the first line of each is `# <title>`.
 const CORPUS: [(&str, &str); 5] = [
     ("api-design", include_str!("../guidelines/api-design.md")),
@@ -367,6 +369,22 @@ pub fn script() -> Script {
 /// The example's server with its index.
 pub fn server() -> ToolServer {
     GuidelinesServer::server().with_state(Guidelines::bundled())
+}
+
+/// The example as its `main` runs it: the server with the bundled index, both tools allowed.
+pub fn example() -> Example {
+    Example::new("guidelines", PROMPT, script())
+        .system_prompt(
+            "You answer questions about the team's engineering guidelines. Search them with \
+             the guidelines tools (several searches if the question has several parts), read a \
+             whole guideline when a hit looks relevant, and quote what you found.",
+        )
+        .note(format!(
+            "corpus: {} bundled guidelines, indexed in memory (BM25)",
+            CORPUS.len()
+        ))
+        .server(server())
+        .allowed_tools(TOOLS)
 }
 
 #[cfg(test)]

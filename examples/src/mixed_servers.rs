@@ -33,6 +33,8 @@ use claude_tools::prelude::*;
 use claude_tools_testkit::model_server::{Script, Turn};
 use serde_json::json;
 
+use crate::run::Example;
+
 /// The argument that makes the example binary serve the echo MCP server on stdio instead of
 /// running the example.
 pub const ECHO_MCP_FLAG: &str = "--echo-mcp";
@@ -80,11 +82,15 @@ pub fn echo_server_in(program: &Path) -> ExternalServer {
     ExternalServer::stdio(program.display().to_string(), [ECHO_MCP_FLAG])
 }
 
-/// Both servers on `options`, their two tools allowed.
-pub fn install(options: Options, external: ExternalServer) -> Options {
-    options
-        .mcp_server(Inventory::server())
-        .external_mcp_server(EXTERNAL_NAME, external)
+/// The example as its `main` runs it: the in-process `inventory` server, `external` declared
+/// as the `echo` server, one tool of each allowed.
+pub fn example(external: ExternalServer) -> Example {
+    Example::new("mixed_servers", PROMPT, script())
+        .system_prompt(
+            "You check stock levels with the inventory tool and send messages with the echo tool.",
+        )
+        .server(Inventory::server())
+        .options(|options| options.external_mcp_server(EXTERNAL_NAME, external))
         .allowed_tools(TOOLS)
 }
 

@@ -29,6 +29,8 @@ use claude_tools::{HookInput, PermissionRequest};
 use claude_tools_testkit::model_server::{Script, Turn};
 use serde_json::{Value, json};
 
+use crate::run::Example;
+
 /// The most customers one `find_customers` call may return; the permission callback clamps a
 /// larger `limit` to this.
 pub const MAX_LIMIT: u64 = 3;
@@ -200,7 +202,7 @@ impl std::fmt::Display for Decision {
 /// The host's guards and what they did.
 ///
 /// [`permit`](Self::permit) is the `can_use_tool` callback, [`pre_tool_use`](Self::pre_tool_use)
-/// the hook; [`Policy::install`] puts both, and the server, on the options. Every decision is
+/// the hook; [`Policy::install`] puts both on the options. Every decision is
 /// appended to [`log`](Self::log) (and printed, unless the policy is [`quiet`](Self::quiet)).
 #[derive(Debug, Clone, Default)]
 pub struct Policy {
@@ -243,14 +245,12 @@ impl Policy {
             .push(decision);
     }
 
-    /// The `crm` server (with its sample customers), the permission callback and the hook,
-    /// added to `options`. The `crm` tools must not be in `allowed_tools`: the CLI asks the
-    /// callback only about tools it does not already allow.
+    /// The permission callback and the hook, added to `options`. The `crm` tools must not be in
+    /// `allowed_tools`: the CLI asks the callback only about tools it does not already allow.
     pub fn install(&self, options: Options) -> Options {
         let permit = self.clone();
         let hook = self.clone();
         options
-            .mcp_server(Crm::server().with_state(Customers::sample()))
             .can_use_tool(move |request| {
                 let permit = permit.clone();
                 async move { permit.permit(request) }
@@ -285,7 +285,8 @@ impl Policy {
     }
 
     /// The permission rules: `find_customers` runs with its `limit` clamped to [`MAX_LIMIT`],
-    /// `delete_customer` is denied ([`DELETE_DENIED`]), anything else runs as asked.
+    /// `delete_customer` is denied ([`DELETE_DENIED`]), the other `crm` tools (and the CLI's
+    /// `ToolSearch`) run as asked, and every other tool is denied.
     pub fn decide(&self, tool: &str, input: &Value) -> PermissionDecision {
         match tool {
             "mcp__crm__find_customers" => match input.get("limit").and_then(Value::as_u64) {
@@ -297,7 +298,13 @@ impl Policy {
                 _ => PermissionDecision::allow(),
             },
             "mcp__crm__delete_customer" => PermissionDecision::deny(DELETE_DENIED),
-            _ => PermissionDecision::allow(),
+            tool if tool.starts_with("mcp__crm__") => PermissionDecision::allow(),
+            // How the CLI finds deferred MCP tools when its tool search is on (the real API).
+            "ToolSearch" => PermissionDecision::allow(),
+            // Bash, Write, …: a real model could reach for them; this agent has no business there.
+            other => PermissionDecision::deny(format!(
+                "{other} is not available here; use the crm tools"
+            )),
         }
     }
 
@@ -314,6 +321,22 @@ impl Policy {
             HookOutput::new()
         }
     }
+}
+
+/// The example as its `main` runs it: the `crm` server with the sample customers, `policy`'s
+/// callback and hook, no tool pre-allowed (so the callback is asked about each).
+pub fn example(policy: &Policy) -> Example {
+    Example::new("permissions", PROMPT, script())
+        .system_prompt(
+            "You manage the customer database with the crm tools. When a tool is denied or \
+             blocked, report why instead of working around it.",
+        )
+        .note(
+            "guards: a can_use_tool callback (clamps limits, denies deletes) and a PreToolUse \
+             hook (logs, blocks exports); no tool is pre-allowed, so both see every crm call",
+        )
+        .server(Crm::server().with_state(Customers::sample()))
+        .options(|options| policy.install(options))
 }
 
 /// The example's prompt.
@@ -381,6 +404,10 @@ mod tests {
         assert_eq!(
             policy.decide("mcp__crm__export_customers", &json!({})),
             PermissionDecision::allow()
+        );
+        assert_eq!(
+            policy.decide("Bash", &json!({"command": "rm -rf /"})),
+            PermissionDecision::deny("Bash is not available here; use the crm tools")
         );
     }
 

@@ -1,21 +1,23 @@
-//! The mixed servers example through the real CLI: its scripted model calls the in-process
-//! `inventory` server and the external stdio echo server in one turn.
+//! The mixed servers example through the real CLI, run as its `main` runs it (the shared
+//! runner, the scripted model): one tool of the in-process `inventory` server and one of the
+//! external stdio echo server, called in one turn.
 
 use claude_tools::ExternalServer;
-use claude_tools_examples::mixed_servers::{PROMPT, TOOL_USE_IDS, TOOLS, install, script};
+use claude_tools_examples::mixed_servers::{TOOL_USE_IDS, TOOLS, example};
+use claude_tools_examples::run::{Entry, ModelChoice};
 use serde_json::json;
 
-use crate::harness::{json_lines, success_text, tr, world};
-use crate::run_query;
+use crate::harness::{cli, json_lines, within};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_mixed_servers_example_calls_a_tool_of_each_server() {
-    let Some(w) = world("examples_mixed_servers", script()).await else {
+    let Some(cli) = cli("examples_mixed_servers") else {
         return;
     };
-    // The testkit's echo server, logging what it receives (the example binary serves the same
-    // server from its own executable).
-    let log = w.path("echo-calls.jsonl");
+    // The testkit's echo server (the example binary serves the same one from its own
+    // executable), logging what it receives.
+    let log_dir = claude_tools_testkit::TempDir::new("e2e-mixed").expect("temp dir");
+    let log = log_dir.path().join("echo-calls.jsonl");
     let echo = ExternalServer::Stdio {
         command: env!("CARGO_BIN_EXE_echo-mcp").to_string(),
         args: Vec::new(),
@@ -25,32 +27,59 @@ async fn the_mixed_servers_example_calls_a_tool_of_each_server() {
         )]
         .into(),
     };
-    let messages = run_query(PROMPT, install(w.options(), echo)).await;
+    let run = within(
+        "the mixed servers example",
+        example(echo)
+            .cli_path(cli)
+            .quiet()
+            .run(ModelChoice::Scripted),
+    )
+    .await
+    .expect("the example runs");
     let [stock, echoed] = TOOL_USE_IDS;
 
+    let mut transcript = run.transcript.clone();
+    // Two calls in one turn: the CLI may report their results in either order.
+    transcript[3..5].sort_by_key(|entry| format!("{entry:?}"));
+    let result = |id: &str, tool: &str, text: &str| Entry::ToolResult {
+        id: id.to_string(),
+        tool: tool.to_string(),
+        text: text.to_string(),
+        is_error: false,
+    };
     assert_eq!(
-        w.server.tools_offered(0).map(|mut names| {
-            names.retain(|name| name.starts_with("mcp__"));
-            names.sort();
-            names
-        }),
-        Some(vec![TOOLS[1].to_string(), TOOLS[0].to_string()])
+        transcript,
+        [
+            Entry::Assistant("Asking the inventory and the echo server.".into()),
+            Entry::ToolCall {
+                id: stock.into(),
+                tool: "stock_level".into(),
+                input: json!({"sku": "MUG-BLUE"})
+            },
+            Entry::ToolCall {
+                id: echoed.into(),
+                tool: "mcp__echo__echo".into(),
+                input: json!({"text": "restock checked"})
+            },
+            result(echoed, "mcp__echo__echo", "echo: restock checked"),
+            result(stock, "stock_level", "MUG-BLUE (blue mug): 17 in stock"),
+            Entry::Assistant(
+                "In-process inventory: MUG-BLUE (blue mug): 17 in stock\n\
+                 External echo server: echo: restock checked"
+                    .into()
+            ),
+        ]
     );
+    assert!(run.is_success());
+    // The external server really received the call.
     assert_eq!(
         json_lines(&log),
         [json!({"name": "echo", "arguments": {"text": "restock checked"}})]
     );
-    assert_eq!(
-        w.tool_results(),
-        [
-            tr(stock, "MUG-BLUE (blue mug): 17 in stock", false),
-            tr(echoed, "echo: restock checked", false),
-        ]
-    );
-    assert_eq!(
-        success_text(&messages),
-        "In-process inventory: MUG-BLUE (blue mug): 17 in stock\n\
-         External echo server: echo: restock checked"
-    );
-    w.assert_offline();
+    let server = run.server.as_ref().expect("the scripted model");
+    let mut offered = server.tools_offered(0).expect("a first turn");
+    offered.retain(|name| name.starts_with("mcp__"));
+    offered.sort();
+    assert_eq!(offered, [TOOLS[1], TOOLS[0]]);
+    assert_eq!(server.proxy_attempts().len(), 0);
 }

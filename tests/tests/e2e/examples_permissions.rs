@@ -1,14 +1,31 @@
-//! The permissions-and-hooks example through the real CLI: its scripted model asks for 50
-//! customers, deletes one and exports the list; the example's permission callback and hook
-//! decide.
+//! The permissions-and-hooks example through the real CLI, run as its `main` runs it (the
+//! shared runner, the scripted model): the model asks for 50 customers, deletes one and exports
+//! the list; the example's permission callback and hook decide.
 
 use claude_tools_examples::permissions::{
-    DELETE_DENIED, Decision, EXPORT_BLOCKED, Guard, PROMPT, Policy, TOOL_USE_IDS, script,
+    DELETE_DENIED, Decision, EXPORT_BLOCKED, Guard, Policy, TOOL_USE_IDS, example,
 };
+use claude_tools_examples::run::{Entry, ModelChoice};
 use serde_json::{Value, json};
 
-use crate::harness::{success_text, tool_uses, tr, world};
-use crate::run_query;
+use crate::harness::{cli, tr, within};
+
+fn call(id: &str, tool: &str, input: Value) -> Entry {
+    Entry::ToolCall {
+        id: id.to_string(),
+        tool: tool.to_string(),
+        input,
+    }
+}
+
+fn result(id: &str, tool: &str, text: &str, is_error: bool) -> Entry {
+    Entry::ToolResult {
+        id: id.to_string(),
+        tool: tool.to_string(),
+        text: text.to_string(),
+        is_error,
+    }
+}
 
 fn decision(guard: Guard, tool: &str, input: Value, verdict: &str) -> Decision {
     Decision {
@@ -21,42 +38,62 @@ fn decision(guard: Guard, tool: &str, input: Value, verdict: &str) -> Decision {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_permissions_example_rewrites_denies_and_blocks() {
-    let Some(w) = world("examples_permissions", script()).await else {
+    let Some(cli) = cli("examples_permissions") else {
         return;
     };
     let policy = Policy::quiet();
-    let messages = run_query(PROMPT, policy.install(w.options())).await;
+    let run = within(
+        "the permissions example",
+        example(&policy)
+            .cli_path(cli)
+            .quiet()
+            .run(ModelChoice::Scripted),
+    )
+    .await
+    .expect("the example runs");
     let [find, delete, export] = TOOL_USE_IDS;
 
-    // The model asked for 50 customers...
-    assert_eq!(
-        tool_uses(&messages)[0],
-        (
-            find.to_string(),
-            "mcp__crm__find_customers".to_string(),
-            json!({"query": "acme", "limit": 50})
-        )
-    );
-    // ...the tool ran with the clamped limit and says so; the model read the denial message
-    // and the hook's block reason as error results.
+    // The model asked for 50 customers; the tool ran with the clamped limit and says so. The
+    // model read the callback's denial and the hook's block reason as error results.
     let found = "3 of 5 customers matching `acme` (limit 3): #1 Acme Corp (Berlin); \
                  #2 Acme Corp. (Berlin); #3 Acme Logistics (Rotterdam)";
     let blocked = format!("PreToolUse:mcp__crm__export_customers hook error: {EXPORT_BLOCKED}");
+    let mut transcript = run.transcript.clone();
+    // The delete and the export share a turn: the CLI may report their results in either order.
+    transcript[6..8].sort_by_key(|entry| format!("{entry:?}"));
     assert_eq!(
-        w.tool_results(),
+        transcript,
+        [
+            Entry::Assistant("Looking up the Acme customers.".into()),
+            call(
+                find,
+                "find_customers",
+                json!({"query": "acme", "limit": 50})
+            ),
+            result(find, "find_customers", found, false),
+            Entry::Assistant("Removing the duplicate and exporting the list.".into()),
+            call(delete, "delete_customer", json!({"id": 2})),
+            call(export, "export_customers", json!({})),
+            result(delete, "delete_customer", DELETE_DENIED, true),
+            result(export, "export_customers", &blocked, true),
+            Entry::Assistant(format!(
+                "Found: {found}\nDelete: {DELETE_DENIED}\nExport: {blocked}"
+            )),
+        ]
+    );
+    assert!(run.is_success());
+    let server = run.server.as_ref().expect("the scripted model");
+    assert_eq!(
+        server.tool_results(),
         [
             tr(find, found, false),
             tr(delete, DELETE_DENIED, true),
             tr(export, &blocked, true)
         ]
     );
-    assert_eq!(
-        success_text(&messages),
-        format!("Found: {found}\nDelete: {DELETE_DENIED}\nExport: {blocked}")
-    );
+    assert_eq!(server.proxy_attempts().len(), 0);
 
     // The hook saw every call; the callback was asked only about the two the hook let through.
-    // (The delete and the export share a turn: their relative order is the CLI's, so sort.)
     let mut log = policy.log();
     log.sort_by(|a, b| (a.guard, &a.tool).cmp(&(b.guard, &b.tool)));
     let search = json!({"query": "acme", "limit": 50});
@@ -90,5 +127,4 @@ async fn the_permissions_example_rewrites_denies_and_blocks() {
             ),
         ]
     );
-    w.assert_offline();
 }
