@@ -169,7 +169,9 @@ pub async fn run(prompt: &str, options: Options, print: bool) -> claude_tools::R
     let mut lines = Vec::new();
     let mut say = |line: String| {
         if print {
-            println!("{line}");
+            // Not `println!`: a closed pipe (`| head`) must not panic the example.
+            use std::io::Write;
+            let _ = writeln!(std::io::stdout().lock(), "{line}");
         }
         lines.push(line);
     };

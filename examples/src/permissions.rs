@@ -237,7 +237,9 @@ impl Policy {
             verdict,
         };
         if self.print {
-            println!("  [{decision}]");
+            // Not `println!`: a closed pipe (`| head`) must not panic the example.
+            use std::io::Write;
+            let _ = writeln!(std::io::stdout().lock(), "  [{decision}]");
         }
         self.log
             .lock()
