@@ -1,12 +1,18 @@
-//! Shared code of the examples: the runner every example's `main` uses ([`run`]), the demo's
-//! tools ([`triage`]) and its scripted model ([`demo_script`]), and the tools, scripts and
-//! settings of the [`permissions`], [`guidelines`] and [`mixed_servers`] examples, and the
-//! [`notes_agent`] of the agent example.
+//! Shared code of the examples: the runner every example's `main` uses ([`run`]); the examples'
+//! tools and scripts ([`quickstart`], [`tickets`], [`user_lookup`], [`permissions`],
+//! [`guidelines`], [`mixed_servers`], [`notes_agent`], and [`demo_script`] with [`triage`]);
+//! the SQLite wrapper the database examples share ([`db`]). The example binaries in
+//! `examples/examples/` stay thin, so the end-to-end tests run the same code through the real
+//! CLI.
 
+pub mod db;
 pub mod demo_script;
 pub mod guidelines;
 pub mod mixed_servers;
 pub mod notes_agent;
 pub mod permissions;
+pub mod quickstart;
 pub mod run;
+pub mod tickets;
 pub mod triage;
+pub mod user_lookup;

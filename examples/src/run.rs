@@ -227,7 +227,18 @@ impl Run {
             .collect()
     }
 
-    /// Every tool result: `(tool, text, is_error)`.
+    /// The result of the call `tool_use_id`: `(text, is_error)`. Results of calls made in one
+    /// turn arrive in the order they finish, so look them up by id.
+    pub fn tool_result(&self, tool_use_id: &str) -> Option<(&str, bool)> {
+        self.transcript.iter().find_map(|entry| match entry {
+            Entry::ToolResult {
+                id, text, is_error, ..
+            } if id == tool_use_id => Some((text.as_str(), *is_error)),
+            _ => None,
+        })
+    }
+
+    /// Every tool result in the order it arrived: `(tool, text, is_error)`.
     pub fn tool_results(&self) -> Vec<(String, String, bool)> {
         self.transcript
             .iter()
@@ -607,7 +618,9 @@ impl<'a> Transcript<'a> {
                     let text = content.map(|c| c.text()).unwrap_or_default();
                     let text = text.trim().to_string();
                     let mark = if is_error { "ERROR " } else { "" };
-                    self.out.line(&format!("  <- {tool}: {mark}{text}"));
+                    // Continuation lines indented under the result, so the transcript reads.
+                    let shown = text.replace('\n', "\n       ");
+                    self.out.line(&format!("  <- {tool}: {mark}{shown}"));
                     self.entries.push(Entry::ToolResult {
                         id: id.to_string(),
                         tool,
