@@ -308,4 +308,28 @@ mod tests {
         );
         assert_eq!(advice("Credit balance is too low"), None);
     }
+
+    fn outcome(result: serde_json::Value) -> Outcome {
+        Outcome {
+            lines: Vec::new(),
+            result: serde_json::from_value(result).expect("a result message"),
+        }
+    }
+
+    #[test]
+    fn a_failed_turn_is_explained_and_a_successful_one_is_not() {
+        let not_logged_in = outcome(json!({"subtype": "success", "is_error": true,
+            "result": "Not logged in · Please run /login", "terminal_reason": "api_error"}));
+        assert_eq!(
+            not_logged_in.failure(),
+            advice("Not logged in · Please run /login")
+        );
+        let out_of_turns = outcome(json!({"subtype": "error_max_turns", "is_error": true}));
+        assert_eq!(
+            out_of_turns.failure().as_deref(),
+            Some("the agent's turn failed (error_max_turns): no details")
+        );
+        let done = outcome(json!({"subtype": "success", "is_error": false, "result": "ok"}));
+        assert_eq!(done.failure(), None);
+    }
 }
