@@ -147,9 +147,11 @@ fn debug_reads_like_display_so_main_prints_the_helpful_text() {
     // `fn main() -> Result<(), Error>` prints `Error: {error:?}`.
     assert_eq!(
         format!("Error: {not_found:?}"),
-        "Error: Claude Code CLI not found; looked in: /usr/local/bin/claude, \
-         /home/me/.claude/local/claude. Install it with `npm install \
-         @anthropic-ai/claude-code@<version>` (or set CLAUDE_CODE_CLI / Options::cli_path)"
+        "Error: the Claude Code CLI was not found. Install it (`npm install -g \
+         @anthropic-ai/claude-code@2.1.330`, or into the project: `npm install --prefix \
+         .cache/claude-cli @anthropic-ai/claude-code@2.1.330`), or name the executable with the \
+         CLAUDE_CODE_CLI environment variable or Options::cli_path. Looked in: \
+         /usr/local/bin/claude, /home/me/.claude/local/claude"
     );
     let errors = [
         not_found,
