@@ -120,14 +120,14 @@ pub enum Error {
     InvalidOptions(String),
 }
 
-/// `Result<T, claude_tools_runtime::Error>`.
+/// `Result<T, claude_tools::Error>`.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     /// Whether the session cannot go on after this error (see [the type's docs](Error)).
     ///
     /// ```
-    /// use claude_tools_runtime::Error;
+    /// use claude_tools::Error;
     ///
     /// assert!(Error::Closed.is_fatal());
     /// let skipped = Error::LineTooLong { limit: 1024, size: 4096, request: None };

@@ -6,6 +6,7 @@
 //! state reaches it through extractors, and mistakes are compile errors.
 //!
 #![doc = include_str!("../docs/getting-started.md")]
+#![warn(missing_docs)]
 
 pub mod guide;
 
