@@ -8,6 +8,8 @@
 //! token at fault, with what to do), then expands. After an error the item is still emitted, so
 //! one mistake gives one error and no "cannot find function" cascade.
 
+#![warn(missing_docs)]
+
 use proc_macro::TokenStream;
 
 mod attr;

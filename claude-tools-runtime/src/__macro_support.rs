@@ -41,6 +41,7 @@ use crate::schema::SchemaError;
     note = "a parameter the model does not fill in must implement claude_tools::ToolParam, like State<T>, \
             ToolContext or Input<T>"
 )]
+#[doc(hidden)]
 pub trait ModelArgument: DeserializeOwned {}
 
 impl<T: DeserializeOwned> ModelArgument for T {}
@@ -51,6 +52,7 @@ impl<T: DeserializeOwned> ModelArgument for T {}
     label = "the model needs a schema to fill in a `{Self}`",
     note = "add #[derive(JsonSchema)] (from schemars) next to #[derive(Deserialize)] on the type"
 )]
+#[doc(hidden)]
 pub trait ArgumentSchema: JsonSchema {}
 
 impl<T: JsonSchema> ArgumentSchema for T {}
@@ -64,6 +66,7 @@ impl<T: JsonSchema> ArgumentSchema for T {}
     note = "patterns like `State(db): State<Db>` or `Input(req): Input<Req>` are only for extractors \
             (types implementing claude_tools::ToolParam)"
 )]
+#[doc(hidden)]
 pub trait NamedParameter {}
 
 /// A zero-sized stand-in for a parameter of type `T`, the receiver of the dispatch traits.
@@ -98,6 +101,7 @@ impl<T> Param<T> {
 }
 
 /// Level 1: extractors.
+#[doc(hidden)]
 pub trait ViaToolParam<T> {
     fn __ct_param(&self) -> Param<T>;
     fn __ct_pattern_param(&self) -> Param<T>;
@@ -117,6 +121,7 @@ impl<T: ToolParam> ViaToolParam<T> for &&&Slot<T> {
 }
 
 /// Level 2: optional model arguments (absent or `null` is `None`).
+#[doc(hidden)]
 pub trait ViaOptionalArgument<T> {
     fn __ct_param(&self) -> Param<T>;
     fn __ct_pattern_param(&self) -> Param<T>
@@ -146,6 +151,7 @@ impl<T: DeserializeOwned + JsonSchema> ViaOptionalArgument<Option<T>> for &&Slot
 }
 
 /// Level 3: deserializable types, which must also have a schema to be required model arguments.
+#[doc(hidden)]
 pub trait ViaRequiredArgument<T> {
     fn __ct_param(&self) -> Param<T>
     where
@@ -180,6 +186,7 @@ impl<T: DeserializeOwned> ViaRequiredArgument<T> for &Slot<T> {
 }
 
 /// Level 4: everything else, which is an error: the methods' bounds carry the diagnostics.
+#[doc(hidden)]
 pub trait ViaAnything<T> {
     fn __ct_param(&self) -> Param<T>
     where
@@ -246,6 +253,7 @@ pub fn extraction_failed(error: ToolError) -> ToolFuture {
 
 /// Implemented once per (server, tool name): a second tool with the same name in one server makes
 /// two impls of the same trait for the same type, which rustc reports as E0119 at both tools.
+#[doc(hidden)]
 pub trait UniqueToolName<const NAME_HASH: u64> {}
 
 /// FNV-1a of a tool name, evaluated at compile time.

@@ -45,10 +45,10 @@ pub(crate) async fn open(
 /// A session with the Claude Code CLI that stays open across prompts.
 ///
 /// ```no_run
-/// use claude_tools_runtime::client::Client;
-/// use claude_tools_runtime::options::Options;
+/// use claude_tools::Client;
+/// use claude_tools::options::Options;
 ///
-/// # async fn run() -> claude_tools_runtime::Result<()> {
+/// # async fn run() -> claude_tools::Result<()> {
 /// let mut client = Client::connect(Options::new().max_turns(3)).await?;
 /// client.query("What is 2 + 2?").await?;
 /// for message in client.receive_response().await? {
@@ -122,8 +122,8 @@ impl Client {
     /// protocol or was too long: keep reading). [`Error::is_fatal`](crate::Error::is_fatal) tells which:
     ///
     /// ```no_run
-    /// # use claude_tools_runtime::client::Client;
-    /// # async fn run(client: &mut Client) -> claude_tools_runtime::Result<()> {
+    /// # use claude_tools::Client;
+    /// # async fn run(client: &mut Client) -> claude_tools::Result<()> {
     /// while let Some(item) = client.next_message().await {
     ///     match item {
     ///         Ok(message) if message.is_result() => break,
@@ -139,8 +139,13 @@ impl Client {
         self.messages.recv().await
     }
 
-    /// Every message up to and including the next `result`. Fails on the first error,
-    /// survivable ones included (to skip those, read with [`Client::next_message`]), and with
+    /// Every message up to and including the next `result`: the strict shortcut.
+    ///
+    /// It fails on the first error, survivable ones included, and the messages it had read in
+    /// this call are dropped with the error; a next call reads on after the bad line. This is
+    /// deliberate: a shortcut that returned `Ok` would hide that a line of the turn was lost.
+    /// To keep every message and skip survivable errors, read with [`Client::next_message`]
+    /// and [`Error::is_fatal`](crate::Error::is_fatal). Fails with
     /// [`Error::ProcessExited`](crate::Error::ProcessExited) when the CLI exits first.
     pub async fn receive_response(&mut self) -> Result<Vec<Message>> {
         let mut messages = Vec::new();

@@ -26,12 +26,10 @@ use std::time::Duration;
 #[derive(thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// The CLI executable was not found.
-    #[error(
-        "Claude Code CLI not found; looked in: {}. Install it with `npm install @anthropic-ai/claude-code@<version>` \
-         (or set CLAUDE_CODE_CLI / Options::cli_path)",
-        searched.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
-    )]
+    /// The CLI executable was not found. Its message says how to install one and how to name
+    /// it, then lists where it looked (see
+    /// [`CliSearch`](crate::transport::CliSearch) for the order).
+    #[error("{}", cli_not_found(searched))]
     CliNotFound {
         /// Every place that was searched, in order.
         searched: Vec<PathBuf>,
@@ -122,14 +120,14 @@ pub enum Error {
     InvalidOptions(String),
 }
 
-/// `Result<T, claude_tools_runtime::Error>`.
+/// `Result<T, claude_tools::Error>`.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     /// Whether the session cannot go on after this error (see [the type's docs](Error)).
     ///
     /// ```
-    /// use claude_tools_runtime::Error;
+    /// use claude_tools::Error;
     ///
     /// assert!(Error::Closed.is_fatal());
     /// let skipped = Error::LineTooLong { limit: 1024, size: 4096, request: None };
@@ -205,6 +203,23 @@ impl std::fmt::Display for RequestRef {
             None => write!(f, "request {}", self.request_id),
         }
     }
+}
+
+/// What to do first (install, or name the executable), then every place looked at: the list
+/// can be long, and a user acts on the first sentence.
+fn cli_not_found(searched: &[PathBuf]) -> String {
+    let version = crate::transport::process::CLI_VERSION;
+    let places = searched
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "the Claude Code CLI was not found. Install it (`npm install -g @anthropic-ai/claude-code@{version}`, \
+         or into the project: `npm install --prefix .cache/claude-cli @anthropic-ai/claude-code@{version}`), \
+         or name the executable with the CLAUDE_CODE_CLI environment variable or Options::cli_path. \
+         Looked in: {places}"
+    )
 }
 
 /// ` (in `mcp_message` request r7)`, or nothing.

@@ -121,7 +121,7 @@ impl HookInput {
 /// A hook's answer. The default (`HookOutput::new()`) has no opinion (`{}`).
 ///
 /// ```
-/// use claude_tools_runtime::hooks::HookOutput;
+/// use claude_tools::hooks::HookOutput;
 ///
 /// let output = HookOutput::new().deny_tool("writes are frozen today");
 /// assert_eq!(

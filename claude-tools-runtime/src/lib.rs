@@ -16,6 +16,8 @@
 //!   [`hooks`].
 //! - [`error`]: the one error type.
 
+#![warn(missing_docs)]
+
 pub mod client;
 pub mod error;
 pub mod hooks;

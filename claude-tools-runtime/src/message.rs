@@ -18,6 +18,7 @@ use serde_json::{Map, Value, json};
 
 /// One message from the CLI.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Message {
     /// `system`: session init, status, and other notices.
     System(SystemMessage),
@@ -351,6 +352,7 @@ impl SystemMessage {
 
 /// The state of a session, from `system/session_state_changed`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum SessionState {
     /// Nothing running: the run has ended.
     Idle,
@@ -386,6 +388,7 @@ impl SessionState {
 
 /// The fields of `system/init`: what the session starts with.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct SystemInit {
     /// The model.
     #[serde(default)]
@@ -425,6 +428,7 @@ impl SystemInit {
 
 /// One MCP server in `system/init`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct McpServerStatus {
     /// The server's key.
     pub name: String,
@@ -525,6 +529,7 @@ pub struct AssistantBody {
 /// `content: null`) stays in `extra` too, so that [`to_value`](Self::to_value) gives the block
 /// back as it came.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum ContentBlock {
     /// Text.
     Text {
@@ -752,6 +757,7 @@ impl Serialize for ContentBlock {
 /// Message or tool-result content: a string, or content blocks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum MessageContent {
     /// Plain text.
     Text(String),
@@ -868,6 +874,7 @@ pub struct UserBody {
 
 /// How a turn ended: the `subtype` of a `result`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ResultSubtype {
     /// `success` (which may still carry `is_error: true`, e.g. for an API error).
     Success,
@@ -1039,7 +1046,7 @@ impl StreamEvent {
 /// A user message the host sends: text, or content blocks such as images.
 ///
 /// ```
-/// use claude_tools_runtime::message::UserInput;
+/// use claude_tools::message::UserInput;
 ///
 /// let input = UserInput::text("What is in this picture?").with_image("image/png", "iVBORw0KGgo=");
 /// assert_eq!(input.to_message("")["message"]["content"][1]["source"]["media_type"], "image/png");

@@ -17,6 +17,7 @@ pub use crate::transport::DEFAULT_MAX_LINE_SIZE;
 
 /// The system prompt.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum SystemPrompt {
     /// No system prompt of Claude Code's (`--system-prompt ""`), like the official SDKs' default.
     #[default]
@@ -32,6 +33,7 @@ pub enum SystemPrompt {
 
 /// The CLI's permission modes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PermissionMode {
     /// Ask for anything not allowed by a rule.
     Default,
@@ -65,6 +67,7 @@ impl PermissionMode {
 ///
 /// Its `Debug` shows header and environment names, never their values (`<redacted>`).
 #[derive(Clone, PartialEq)]
+#[non_exhaustive]
 pub enum ExternalServer {
     /// A subprocess speaking MCP over stdio.
     Stdio {
@@ -171,6 +174,7 @@ impl ExternalServer {
 
 /// A subagent definition, sent in `initialize`.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct AgentDefinition {
     /// When to use the agent.
     pub description: String,
@@ -182,8 +186,43 @@ pub struct AgentDefinition {
     pub model: Option<String>,
 }
 
+impl AgentDefinition {
+    /// An agent used when `description` applies, running with `prompt` as its system prompt,
+    /// with every tool and the session's model.
+    ///
+    /// ```
+    /// use claude_tools::AgentDefinition;
+    ///
+    /// let reviewer = AgentDefinition::new("Reviews a diff", "You review diffs.")
+    ///     .tools(["Read", "Grep"])
+    ///     .model("haiku");
+    /// assert_eq!(reviewer.tools, Some(vec!["Read".to_string(), "Grep".to_string()]));
+    /// ```
+    pub fn new(description: impl Into<String>, prompt: impl Into<String>) -> Self {
+        Self {
+            description: description.into(),
+            prompt: prompt.into(),
+            tools: None,
+            model: None,
+        }
+    }
+
+    /// Only these tools.
+    pub fn tools(mut self, tools: impl ToolNames) -> Self {
+        self.tools = Some(tools.into_names());
+        self
+    }
+
+    /// This model (`sonnet`, `opus`, `haiku`, `inherit`, or a model id).
+    pub fn model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
+        self
+    }
+}
+
 /// Where the CLI reads settings from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SettingSource {
     /// `~/.claude/settings.json`.
     User,
@@ -279,7 +318,7 @@ pub type StderrCallback = Arc<dyn Fn(&str) + Send + Sync>;
 /// How a session is launched and what it serves. Built with chained setters:
 ///
 /// ```
-/// use claude_tools_runtime::options::{Options, PermissionMode};
+/// use claude_tools::options::{Options, PermissionMode};
 ///
 /// let options = Options::new()
 ///     .model("claude-sonnet-4-5")
@@ -432,7 +471,7 @@ impl Options {
     /// [`allowed_tools`](Self::allowed_tools). Tools of our own servers are not affected.
     ///
     /// ```
-    /// use claude_tools_runtime::options::Options;
+    /// use claude_tools::options::Options;
     ///
     /// let read_only = Options::new().tools(["Read", "Grep"]);
     /// assert!(read_only.launch_spec().args.windows(2).any(|w| w == ["--tools", "Read,Grep"]));
@@ -449,7 +488,7 @@ impl Options {
     /// configured here; the same as `tools([])`.
     ///
     /// ```
-    /// use claude_tools_runtime::options::Options;
+    /// use claude_tools::options::Options;
     ///
     /// let args = Options::new().no_builtin_tools().launch_spec().args;
     /// assert!(args.windows(2).any(|w| w == ["--tools", ""]));
@@ -463,7 +502,7 @@ impl Options {
     /// to it instead. A rule here also means `can_use_tool` is not asked about that tool.
     ///
     /// ```
-    /// use claude_tools_runtime::options::Options;
+    /// use claude_tools::options::Options;
     ///
     /// let options = Options::new()
     ///     .allowed_tools(["Read"])
@@ -488,7 +527,7 @@ impl Options {
     /// [`disallow_tool`](Self::disallow_tool) adds one to it instead.
     ///
     /// ```
-    /// use claude_tools_runtime::options::Options;
+    /// use claude_tools::options::Options;
     ///
     /// let options = Options::new().disallowed_tools(["WebFetch"]).disallow_tool("Bash");
     /// let args = options.launch_spec().args;

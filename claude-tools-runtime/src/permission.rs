@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 /// What the CLI asks: may this tool run with this input?
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct PermissionRequest {
     /// The tool, e.g. `mcp__tickets__create_ticket` or `Bash`.
     pub tool_name: String,
@@ -25,6 +26,26 @@ pub struct PermissionRequest {
 }
 
 impl PermissionRequest {
+    /// A request to run `tool_name` with `input`, with no suggestions, no `tool_use` id and a
+    /// fresh cancellation token: what a unit test of a permission callback builds.
+    ///
+    /// ```
+    /// use claude_tools::PermissionRequest;
+    ///
+    /// let request = PermissionRequest::new("mcp__tickets__close_ticket", serde_json::json!({"id": 7}));
+    /// assert_eq!(request.tool_name, "mcp__tickets__close_ticket");
+    /// ```
+    pub fn new(tool_name: impl Into<String>, input: Value) -> Self {
+        Self {
+            tool_name: tool_name.into(),
+            input,
+            suggestions: Vec::new(),
+            tool_use_id: None,
+            raw: Map::new(),
+            cancellation: CancellationToken::new(),
+        }
+    }
+
     pub(crate) fn from_request(
         request: Map<String, Value>,
         cancellation: CancellationToken,
@@ -73,6 +94,7 @@ impl PermissionRequest {
 
 /// The host's answer.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum PermissionDecision {
     /// Let the tool run.
     Allow {
@@ -154,6 +176,7 @@ impl PermissionDecision {
 /// A permission rule change, as the CLI suggests and accepts them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
+#[non_exhaustive]
 pub enum PermissionUpdate {
     /// Add rules.
     AddRules {

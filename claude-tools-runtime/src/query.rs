@@ -80,10 +80,10 @@ impl std::fmt::Debug for Prompt {
 /// [`MessageStream`]'s "Did the run succeed?".
 ///
 /// ```no_run
-/// use claude_tools_runtime::options::Options;
-/// use claude_tools_runtime::query::query;
+/// use claude_tools::options::Options;
+/// use claude_tools::query;
 ///
-/// # async fn run() -> claude_tools_runtime::Result<()> {
+/// # async fn run() -> claude_tools::Result<()> {
 /// let mut messages = query("Say hello", Options::new()).await?;
 /// while let Some(item) = messages.next().await {
 ///     match item {

@@ -30,7 +30,7 @@
 //! reported when the server is built, never a silently broken tool.
 //!
 //! ```
-//! use claude_tools_runtime::schema::InputSchemaBuilder;
+//! use claude_tools::schema::InputSchemaBuilder;
 //! use serde_json::json;
 //!
 //! let mut input = InputSchemaBuilder::new();

@@ -18,10 +18,10 @@ use crate::transport::ExitInfo;
 /// every item would end the session on a line it could have survived:
 ///
 /// ```no_run
-/// use claude_tools_runtime::options::Options;
-/// use claude_tools_runtime::query::query;
+/// use claude_tools::options::Options;
+/// use claude_tools::query;
 ///
-/// # async fn run() -> claude_tools_runtime::Result<()> {
+/// # async fn run() -> claude_tools::Result<()> {
 /// let mut messages = query("Say hello", Options::new()).await?;
 /// while let Some(item) = messages.next().await {
 ///     match item {
@@ -83,9 +83,10 @@ impl MessageStream {
         self.session.wait_exit().await
     }
 
-    /// Reads to the end and returns every message, failing on the first error, survivable ones
-    /// included (to skip those, loop over [`next`](Self::next) with
-    /// [`Error::is_fatal`](crate::Error::is_fatal)).
+    /// Reads to the end and returns every message: the strict shortcut. It fails on the first
+    /// error, survivable ones included, dropping the messages read so far (a run that lost a
+    /// line does not pass for a complete one). To keep every message and skip survivable
+    /// errors, loop over [`next`](Self::next) with [`Error::is_fatal`](crate::Error::is_fatal).
     pub async fn collect(mut self) -> Result<Vec<Message>> {
         let mut messages = Vec::new();
         while let Some(message) = self.next().await {

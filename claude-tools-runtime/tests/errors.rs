@@ -13,7 +13,7 @@ use tokio::task::JoinHandle;
 
 mod common;
 
-use common::{connect_answering_initialize, failure, next_item};
+use common::{connect_answering_initialize, failure, next_item, result_frame};
 
 #[tokio::test]
 async fn bad_lines_are_survivable_items_and_an_exit_mid_run_is_fatal() {
@@ -147,9 +147,11 @@ fn debug_reads_like_display_so_main_prints_the_helpful_text() {
     // `fn main() -> Result<(), Error>` prints `Error: {error:?}`.
     assert_eq!(
         format!("Error: {not_found:?}"),
-        "Error: Claude Code CLI not found; looked in: /usr/local/bin/claude, \
-         /home/me/.claude/local/claude. Install it with `npm install \
-         @anthropic-ai/claude-code@<version>` (or set CLAUDE_CODE_CLI / Options::cli_path)"
+        "Error: the Claude Code CLI was not found. Install it (`npm install -g \
+         @anthropic-ai/claude-code@2.1.330`, or into the project: `npm install --prefix \
+         .cache/claude-cli @anthropic-ai/claude-code@2.1.330`), or name the executable with the \
+         CLAUDE_CODE_CLI environment variable or Options::cli_path. Looked in: \
+         /usr/local/bin/claude, /home/me/.claude/local/claude"
     );
     let errors = [
         not_found,
@@ -175,4 +177,36 @@ fn debug_reads_like_display_so_main_prints_the_helpful_text() {
         assert_eq!(format!("{error:#?}"), error.to_string());
     }
     assert_eq!(format!("{:?}", Error::Closed), "the session is closed");
+}
+
+/// The strict shortcut, as documented: `receive_response` stops at the first error, survivable
+/// ones included, and returns it; the messages it had read in that call go with it, and the
+/// next call reads on after the bad line, up to the `result`.
+#[tokio::test]
+async fn receive_response_stops_at_a_survivable_error_and_the_next_call_reads_on() {
+    let (mut client, mut cli) = connect_answering_initialize(Options::new()).await;
+    client.query("hello").await.unwrap();
+    let _prompt = cli.recv().await;
+    let assistant = |text: &str| json!({"type": "assistant", "message": {"content": [{"type": "text", "text": text}]}});
+    cli.send(assistant("before")).await;
+    cli.send_line("{\"type\": broken").await;
+    cli.send(assistant("after")).await;
+    cli.send(result_frame()).await;
+
+    let error = client.receive_response().await.expect_err("the bad line");
+    assert!(matches!(error, Error::Json { .. }), "{error}");
+    assert!(!error.is_fatal());
+    let rest = client
+        .receive_response()
+        .await
+        .expect("the rest of the turn");
+    let texts: Vec<String> = rest
+        .iter()
+        .map(|m| {
+            m.as_assistant()
+                .map(|a| a.text())
+                .unwrap_or_else(|| m.message_type().into())
+        })
+        .collect();
+    assert_eq!(texts, ["after", "result"]);
 }

@@ -116,11 +116,7 @@ async fn stdin_to_stdout_round_trip_and_exit_code() {
     );
     assert_eq!(
         conn.process.wait().await,
-        ExitInfo {
-            code: Some(0),
-            signal: None,
-            stderr_tail: String::new()
-        }
+        ExitInfo::new(Some(0), None, String::new())
     );
     // Waiting again gives the same answer; killing after the exit is a no-op.
     conn.process.kill();
@@ -183,14 +179,7 @@ async fn stderr_tail_and_callback_and_exit_code() {
     assert_eq!(out, ["out"]);
     let exit = conn.process.wait().await;
     let expected: Vec<String> = (11..=60).map(|i| format!("err {i}")).collect();
-    assert_eq!(
-        exit,
-        ExitInfo {
-            code: Some(3),
-            signal: None,
-            stderr_tail: expected.join("\n")
-        }
-    );
+    assert_eq!(exit, ExitInfo::new(Some(3), None, expected.join("\n")));
     assert_eq!(conn.process.stderr_tail(), expected.join("\n"));
     let all: Vec<String> = (1..=60).map(|i| format!("err {i}")).collect();
     assert_eq!(*seen.lock().unwrap(), all);
@@ -505,14 +494,7 @@ async fn stdout_ends_soon_after_the_exit_though_a_grandchild_holds_it() {
     let exit = tokio::time::timeout(Duration::from_secs(5), process.wait())
         .await
         .unwrap();
-    assert_eq!(
-        exit,
-        ExitInfo {
-            code: Some(4),
-            signal: None,
-            stderr_tail: "last".into()
-        }
-    );
+    assert_eq!(exit, ExitInfo::new(Some(4), None, "last"));
     // Left behind in the CLI's group, the grandchild is ended with it (SIGKILL after 2 s).
     assert_dead_within(grandchild, Duration::from_secs(5)).await;
 }

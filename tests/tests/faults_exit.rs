@@ -63,11 +63,7 @@ impl Ending {
             Ending::Code(code) => (Some(code), None),
             Ending::Signal(signal) => (None, Some(signal)),
         };
-        ExitInfo {
-            code,
-            signal,
-            stderr_tail: LAST_WORDS.into(),
-        }
+        ExitInfo::new(code, signal, LAST_WORDS)
     }
 
     /// Asserts `error` is exactly this ending's report.
@@ -137,11 +133,7 @@ async fn within<T>(bound: Duration, what: &str, future: impl Future<Output = T>)
 
 /// The report of an exit with `code` after `stderr_tail` on stderr.
 fn exited_with_code(code: i32, stderr_tail: &str) -> ExitInfo {
-    ExitInfo {
-        code: Some(code),
-        signal: None,
-        stderr_tail: stderr_tail.into(),
-    }
+    ExitInfo::new(Some(code), None, stderr_tail)
 }
 
 fn block_call(tag: &str) -> FakeScript {

@@ -253,13 +253,7 @@ struct NoProcess;
 
 impl ProcessHandle for NoProcess {
     fn wait(&mut self) -> BoxFuture<'_, ExitInfo> {
-        Box::pin(async {
-            ExitInfo {
-                code: Some(0),
-                signal: None,
-                stderr_tail: String::new(),
-            }
-        })
+        Box::pin(async { ExitInfo::new(Some(0), None, String::new()) })
     }
 
     fn kill(&mut self) {}

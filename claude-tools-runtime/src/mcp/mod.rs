@@ -98,8 +98,8 @@ type ProgressSink = dyn Fn(&Value, f64, Option<f64>, Option<&str>) + Send + Sync
 /// state (running calls, negotiated version).
 ///
 /// ```
-/// use claude_tools_runtime::mcp::McpRouter;
-/// use claude_tools_runtime::tool::{ToolDefBuilder, ToolServer};
+/// use claude_tools::mcp::McpRouter;
+/// use claude_tools::tools::{ToolDefBuilder, ToolServer};
 /// use serde_json::json;
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {

@@ -15,7 +15,7 @@ pub type RequestId = Value;
 /// cancellation, or report progress. It is cheap to clone.
 ///
 /// ```
-/// use claude_tools_runtime::tool::ToolContext;
+/// use claude_tools::tools::ToolContext;
 ///
 /// async fn slow_work(ctx: ToolContext) -> String {
 ///     tokio::select! {

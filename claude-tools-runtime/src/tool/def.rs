@@ -100,7 +100,7 @@ pub const META_SEARCH_HINT: &str = "anthropic/searchHint";
 /// Builds a [`ToolDef`]; what `#[tool]` expands to, and the way to define a tool by hand.
 ///
 /// ```
-/// use claude_tools_runtime::tool::ToolDefBuilder;
+/// use claude_tools::tools::ToolDefBuilder;
 ///
 /// let mut builder = ToolDefBuilder::new("add");
 /// builder.description("Add two numbers").read_only(true);

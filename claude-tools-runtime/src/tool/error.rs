@@ -9,7 +9,7 @@ use std::fmt;
 /// makes the blanket conversion possible.)
 ///
 /// ```
-/// use claude_tools_runtime::tool::ToolError;
+/// use claude_tools::tools::ToolError;
 ///
 /// fn parse(n: &str) -> Result<u32, ToolError> {
 ///     if n.is_empty() {

@@ -11,7 +11,7 @@
 //! thread is one worker fewer. Run such work with `tokio::task::spawn_blocking` and await it:
 //!
 //! ```
-//! use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder, ToolError, ToolServer};
+//! use claude_tools::tools::{ToolCall, ToolDefBuilder, ToolError, ToolServer};
 //!
 //! let server = ToolServer::new("math", "1.0.0").with_tool(
 //!     ToolDefBuilder::new("primes_below_a_million"),

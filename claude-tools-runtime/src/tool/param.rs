@@ -79,7 +79,7 @@ impl ToolCall {
 /// `Deserialize` and `JsonSchema`. Implement it for your own extractors.
 ///
 /// ```
-/// use claude_tools_runtime::tool::{ToolCall, ToolError, ToolParam};
+/// use claude_tools::tools::{ToolCall, ToolError, ToolParam};
 ///
 /// /// The tool_use id, or "local" outside the CLI.
 /// struct CallId(String);
@@ -126,7 +126,7 @@ impl ToolParam for ToolContext {
 /// The whole tool input as one struct: its fields are the input schema's properties.
 ///
 /// ```
-/// use claude_tools_runtime::tool::Input;
+/// use claude_tools::tools::Input;
 /// use schemars::JsonSchema;
 /// use serde::Deserialize;
 ///

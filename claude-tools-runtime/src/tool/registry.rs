@@ -23,7 +23,8 @@ pub trait ServerDefinition: 'static {
     const INSTRUCTIONS: Option<&'static str>;
 }
 
-/// One `#[tool]`, as submitted to `inventory` by the macro.
+/// One `#[tool]`, as submitted to `inventory` by the macro. Macro support, not public API.
+#[doc(hidden)]
 #[derive(Debug)]
 pub struct ToolRegistration {
     server: fn() -> TypeId,

@@ -11,6 +11,7 @@ use crate::schema::{self, SchemaError};
 
 /// One MCP content block of a tool result.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Content {
     /// `{"type":"text","text":…}`
     Text(String),
@@ -36,7 +37,7 @@ impl Content {
 /// An image result: base64 data and a MIME type.
 ///
 /// ```
-/// use claude_tools_runtime::tool::Image;
+/// use claude_tools::tools::Image;
 ///
 /// let image = Image::from_bytes(b"\x89PNG", "image/png");
 /// assert_eq!(image.data(), "iVBORw==");

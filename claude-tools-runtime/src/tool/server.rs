@@ -89,7 +89,7 @@ pub enum ServerBuildError {
 /// [`ToolServer::call`] let you unit-test tools:
 ///
 /// ```
-/// use claude_tools_runtime::tool::{ToolContext, ToolDefBuilder, ToolServer};
+/// use claude_tools::tools::{ToolContext, ToolDefBuilder, ToolServer};
 /// use serde_json::json;
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {

@@ -2,10 +2,10 @@
 //! embedder, and no process is started.
 //!
 //! ```
-//! # use claude_tools_runtime::transport::{LaunchSpec, Transport, memory::MemoryTransport};
+//! # use claude_tools::transport::{LaunchSpec, Transport, memory::MemoryTransport};
 //! # use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 //! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> claude_tools_runtime::Result<()> {
+//! # async fn main() -> claude_tools::Result<()> {
 //! let (transport, mut cli) = MemoryTransport::pair();
 //! let launch = LaunchSpec { args: vec!["--verbose".into()], ..LaunchSpec::default() };
 //! let mut conn = Box::new(transport).connect(launch).await?;

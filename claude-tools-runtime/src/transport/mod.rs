@@ -16,6 +16,7 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// How the CLI ended.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ExitInfo {
     /// The exit code, when the process exited normally.
     pub code: Option<i32>,
@@ -26,6 +27,16 @@ pub struct ExitInfo {
 }
 
 impl ExitInfo {
+    /// How a process ended: its exit code (when it exited), the signal that ended it (when one
+    /// did) and the last lines of its stderr. For [`ProcessHandle`] implementations.
+    pub fn new(code: Option<i32>, signal: Option<i32>, stderr_tail: impl Into<String>) -> Self {
+        Self {
+            code,
+            signal,
+            stderr_tail: stderr_tail.into(),
+        }
+    }
+
     /// Whether the CLI exited normally with code 0.
     pub fn success(&self) -> bool {
         self.code == Some(0)

@@ -26,6 +26,10 @@ use crate::error::{Error, Result};
 /// The environment variable naming the CLI executable.
 pub const CLI_PATH_ENV: &str = "CLAUDE_CODE_CLI";
 
+/// The Claude Code CLI version this release of claude-tools is tested with (its end-to-end
+/// suite runs against it); the install command of [`Error::CliNotFound`] names it.
+pub const CLI_VERSION: &str = "2.1.330";
+
 /// Lines of stderr kept for error reports.
 const TAIL_MAX_LINES: usize = 50;
 /// Bytes of stderr kept for error reports.
