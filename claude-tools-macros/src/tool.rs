@@ -129,9 +129,11 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     match tool {
         Some(tool) if errors.is_empty() => {
             let registration = expand_registration(&function, &tool);
+            let tool_ref = expand_tool_ref(&function, &tool);
             quote! {
                 #function
                 #registration
+                #tool_ref
             }
         }
         _ => {
@@ -510,6 +512,43 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
                     __ct_describe,
                     __ct_handle,
                 )
+            }
+        };
+    }
+}
+
+/// The tool's name as a type: a braced struct named after the fn (type namespace only, so it
+/// does not clash with the fn), implementing `ToolRef`, so that `Options::allow::<my_tool>()`
+/// and `my_tool::QUALIFIED` are checked by the compiler.
+fn expand_tool_ref(function: &ItemFn, tool: &Tool) -> TokenStream {
+    let private = quote!(::claude_tools::__private);
+    let vis = &function.vis;
+    let fn_ident = &function.sig.ident;
+    let server = &tool.server;
+    let name = LitStr::new(&tool.name, tool.name_span);
+    let doc = format!(
+        "The name of the tool `{}` (fn `{}`), checked by the compiler: \
+         `Options::allow::<{}>()`, `{}::QUALIFIED`. See `claude_tools::tools::ToolRef`.",
+        tool.name,
+        unraw(fn_ident),
+        fn_ident,
+        fn_ident,
+    );
+    quote_spanned! {fn_ident.span()=>
+        #[doc = #doc]
+        #[allow(non_camel_case_types, dead_code)]
+        #vis struct #fn_ident {}
+
+        const _: () = {
+            const __CT_SERVER_NAME: &str = #private::ServerInfo::of::<#server>().name;
+            const __CT_QUALIFIED_LEN: usize = #private::qualified_name_len(__CT_SERVER_NAME, #name);
+            const __CT_QUALIFIED: [u8; __CT_QUALIFIED_LEN] =
+                #private::qualified_name_bytes::<__CT_QUALIFIED_LEN>(__CT_SERVER_NAME, #name);
+
+            impl #private::ToolRef for #fn_ident {
+                const NAME: &'static str = #name;
+                const SERVER: &'static str = __CT_SERVER_NAME;
+                const QUALIFIED: &'static str = #private::qualified_name_str(&__CT_QUALIFIED);
             }
         };
     }

@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use crate::hooks::{HookEvent, HookMatcher};
 use crate::permission::{CanUseTool, PermissionDecision, PermissionRequest};
 use crate::redact;
-use crate::tool::ToolServer;
+use crate::tool::{ToolRef, ToolServer};
 use crate::transport::LaunchSpec;
 
 pub use crate::transport::DEFAULT_MAX_LINE_SIZE;
@@ -503,6 +503,58 @@ impl Options {
     /// [`disallowed_tools`](Self::disallowed_tools).
     pub fn disallow_tool(mut self, tool: impl Into<String>) -> Self {
         self.disallowed_tools.push(tool.into());
+        self
+    }
+
+    /// Allows tool `T` without asking (`--allowedTools`), named by the type `#[tool]` emits
+    /// for it, so a misspelt tool is a compile error instead of a rule that matches nothing
+    /// (see [`ToolRef`](crate::tool::ToolRef)). Adds to the list, like
+    /// [`allow_tool`](Self::allow_tool).
+    pub fn allow<T: ToolRef>(self) -> Self {
+        self.allow_tool(T::QUALIFIED)
+    }
+
+    /// Refuses tool `T` (`--disallowedTools`), named by the type `#[tool]` emits for it (see
+    /// [`allow`](Self::allow)). Adds to the list, like [`disallow_tool`](Self::disallow_tool).
+    pub fn disallow<T: ToolRef>(self) -> Self {
+        self.disallow_tool(T::QUALIFIED)
+    }
+
+    /// Allows every tool of `server` without asking, with the server-wide rule `mcp__{name}`
+    /// (which the CLI matches against every `mcp__{name}__*` tool, including tools the server
+    /// gains later). Adds to the list, like [`allow_tool`](Self::allow_tool).
+    ///
+    /// ```
+    /// use claude_tools_runtime::options::Options;
+    /// use claude_tools_runtime::tool::ToolServer;
+    ///
+    /// let shop = ToolServer::new("shop", "1.0.0");
+    /// let args = Options::new().allow_server(&shop).mcp_server(shop).launch_spec().args;
+    /// assert!(args.windows(2).any(|w| w == ["--allowedTools", "mcp__shop"]));
+    /// ```
+    pub fn allow_server(self, server: &ToolServer) -> Self {
+        self.allow_tool(format!("mcp__{}", server.name()))
+    }
+
+    /// Allows without asking the tools of `server` annotated read-only (`#[tool(read_only)]`,
+    /// `ToolDefBuilder::read_only(true)`), each by its qualified name; the others still go
+    /// through the permission mode and `can_use_tool`. Adds to the list, like
+    /// [`allow_tool`](Self::allow_tool).
+    ///
+    /// ```
+    /// use claude_tools_runtime::options::Options;
+    /// use claude_tools_runtime::tool::{ToolDefBuilder, ToolServer};
+    ///
+    /// let shop = ToolServer::new("shop", "1.0.0")
+    ///     .with_typed_tool(ToolDefBuilder::new("search").read_only(true), || async { "" })
+    ///     .and_then(|shop| shop.with_typed_tool("buy", || async { "" }))
+    ///     .unwrap();
+    /// let args = Options::new().allow_read_only_tools(&shop).launch_spec().args;
+    /// assert!(args.windows(2).any(|w| w == ["--allowedTools", "mcp__shop__search"]));
+    /// ```
+    pub fn allow_read_only_tools(mut self, server: &ToolServer) -> Self {
+        self.allowed_tools
+            .extend(server.read_only_qualified_names());
         self
     }
 
