@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use claude_tools_runtime::tool::{
-    Content, Image, Input, IntoToolResult, Json, ProgressReporter, ServerBuildError, State, ToolCall,
-    ToolContext, ToolDefBuilder, ToolError, ToolParam, ToolResult, ToolServer,
+    Content, Image, Input, IntoToolResult, Json, ProgressReporter, ServerBuildError, State,
+    ToolCall, ToolContext, ToolDefBuilder, ToolError, ToolParam, ToolResult, ToolServer,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -48,7 +48,10 @@ fn search_def() -> ToolDefBuilder {
 
 async fn search(State(catalogue): State<Catalogue>, args: SearchArgs) -> String {
     catalogue.searches.fetch_add(1, Ordering::SeqCst);
-    let hits = catalogue.items.iter().filter(|item| item.contains(&*args.query));
+    let hits = catalogue
+        .items
+        .iter()
+        .filter(|item| item.contains(&*args.query));
     let hits: Vec<&str> = hits.take(args.limit.unwrap_or(10)).copied().collect();
     hits.join(", ")
 }
@@ -199,7 +202,9 @@ async fn every_extractor_in_any_position_and_the_context_of_the_call() {
         .with_progress(ProgressReporter::new(
             json!("token"),
             Arc::new(move |token, progress, total, message| {
-                sink.lock().unwrap().push(json!([token, progress, total, message]));
+                sink.lock()
+                    .unwrap()
+                    .push(json!([token, progress, total, message]));
             }),
         ));
     let result = server.call("note", json!({"text": "hi"}), context).await;
@@ -276,14 +281,26 @@ async fn every_result_type_a_tool_fn_may_return() {
         .and_then(|s| s.with_typed_tool("raw", || async { ToolResult::error("raw") }))
         .unwrap();
 
-    assert_eq!(call(&server, "unit", Value::Null).await, ().into_tool_result());
-    assert_eq!(call(&server, "number", Value::Null).await, ToolResult::text("42"));
-    assert_eq!(call(&server, "text", Value::Null).await, ToolResult::text("text"));
+    assert_eq!(
+        call(&server, "unit", Value::Null).await,
+        ().into_tool_result()
+    );
+    assert_eq!(
+        call(&server, "number", Value::Null).await,
+        ToolResult::text("42")
+    );
+    assert_eq!(
+        call(&server, "text", Value::Null).await,
+        ToolResult::text("text")
+    );
     assert_eq!(
         call(&server, "image", Value::Null).await.to_json(),
         json!({"content": [{"type": "image", "data": "iVBORw==", "mimeType": "image/png"}], "isError": false})
     );
-    assert_eq!(call(&server, "blocks", Value::Null).await.text_content(), "a\nb");
+    assert_eq!(
+        call(&server, "blocks", Value::Null).await.text_content(),
+        "a\nb"
+    );
     assert_eq!(
         call(&server, "json", Value::Null).await.to_json(),
         json!({
@@ -296,7 +313,10 @@ async fn every_result_type_a_tool_fn_may_return() {
         call(&server, "fails", Value::Null).await,
         ToolResult::error("out of stock")
     );
-    assert_eq!(call(&server, "raw", Value::Null).await, ToolResult::error("raw"));
+    assert_eq!(
+        call(&server, "raw", Value::Null).await,
+        ToolResult::error("raw")
+    );
 
     // A `Json<T>` output (also inside a `Result`) sets the output schema, as for `#[tool]`.
     let output = json!({
@@ -306,7 +326,10 @@ async fn every_result_type_a_tool_fn_may_return() {
     });
     for tool in ["json", "fails"] {
         let def = server.tool(tool).unwrap().def();
-        assert_eq!(def.output_schema.clone().map(Value::Object), Some(output.clone()));
+        assert_eq!(
+            def.output_schema.clone().map(Value::Object),
+            Some(output.clone())
+        );
     }
     assert_eq!(server.tool("text").unwrap().def().output_schema, None);
 }
@@ -326,8 +349,14 @@ async fn a_move_closure_runs_a_clone_per_call_so_its_captures_reach_the_future()
             move || async move { calls.fetch_add(1, Ordering::SeqCst) + 1 }
         })
         .unwrap();
-    assert_eq!(call(&server, "count", Value::Null).await, ToolResult::text("1"));
-    assert_eq!(call(&server, "count_moved", Value::Null).await, ToolResult::text("2"));
+    assert_eq!(
+        call(&server, "count", Value::Null).await,
+        ToolResult::text("1")
+    );
+    assert_eq!(
+        call(&server, "count_moved", Value::Null).await,
+        ToolResult::text("2")
+    );
     assert_eq!(calls.load(Ordering::SeqCst), 2);
 }
 
@@ -362,8 +391,13 @@ fn two_tools_with_one_name_and_bad_names_are_refused() {
             tool: "search".into()
         }
     );
-    let error = shop().with_typed_tool("no spaces", || async {}).unwrap_err();
-    assert!(matches!(error, ServerBuildError::InvalidName(_)), "{error:?}");
+    let error = shop()
+        .with_typed_tool("no spaces", || async {})
+        .unwrap_err();
+    assert!(
+        matches!(error, ServerBuildError::InvalidName(_)),
+        "{error:?}"
+    );
 }
 
 #[test]
@@ -406,19 +440,20 @@ fn raw_hand_built_tools_get_the_always_load_default_too_unless_they_opt_out() {
     assert_eq!(meta, [Some(json!({"anthropic/alwaysLoad": true})), None]);
 
     // A builder alone, with no server, keeps no key: the default is the server's.
-    assert!(ToolDefBuilder::new("alone").build().unwrap().meta.is_empty());
+    assert!(
+        ToolDefBuilder::new("alone")
+            .build()
+            .unwrap()
+            .meta
+            .is_empty()
+    );
 }
 
 #[test]
 fn qualified_names_of_a_server_and_of_its_read_only_tools() {
     let server = shop()
         .with_typed_tool("buy", || async {})
-        .and_then(|s| {
-            s.with_typed_tool(
-                ToolDefBuilder::new("browse").read_only(true),
-                || async {},
-            )
-        })
+        .and_then(|s| s.with_typed_tool(ToolDefBuilder::new("browse").read_only(true), || async {}))
         .unwrap();
     assert_eq!(
         server.qualified_names(),

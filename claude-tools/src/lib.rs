@@ -91,6 +91,7 @@
 //! session pauses reading the CLI's output until the other side catches up.
 
 pub use claude_tools_macros::{tool, tool_server};
+pub use claude_tools_runtime::tool::ToolRef;
 pub use claude_tools_runtime::tool::{
     Content, Image, Input, IntoToolResult, Json, ServerBuildError, State, ToolCall, ToolContext,
     ToolDef, ToolDefBuilder, ToolError, ToolParam, ToolResult, ToolServer,
@@ -117,6 +118,7 @@ pub use claude_tools_runtime::stream::MessageStream;
 
 /// The names most tool code needs: `use claude_tools::prelude::*;`.
 pub mod prelude {
+    pub use crate::ToolRef;
     pub use crate::{
         Client, Content, HookEvent, HookMatcher, HookOutput, Image, Input, Json, Message, Options,
         PermissionDecision, State, ToolContext, ToolError, ToolResult, ToolServer, query, tool,

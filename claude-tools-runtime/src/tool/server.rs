@@ -313,7 +313,8 @@ impl ToolServer {
     /// assert_eq!(server.qualified_name("serch"), None);
     /// ```
     pub fn qualified_name(&self, tool: &str) -> Option<String> {
-        self.tool(tool).map(|tool| qualify(&self.inner.name, &tool.name))
+        self.tool(tool)
+            .map(|tool| qualify(&self.inner.name, &tool.name))
     }
 
     /// The qualified names (`mcp__{server}__{tool}`) of every tool of the server, sorted: what
