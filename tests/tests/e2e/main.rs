@@ -8,6 +8,7 @@
 mod harness;
 mod sdk_host;
 mod tools;
+mod typed;
 
 use std::time::Duration;
 
