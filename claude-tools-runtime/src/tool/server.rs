@@ -84,8 +84,10 @@ pub enum ServerBuildError {
 
 /// An MCP server of in-process tools, with the application state its tools share.
 ///
-/// Build one from a `#[tool_server]` type (`MyServer::server()`), or by hand with
-/// [`ToolServer::new`] and [`ToolServer::with_tool`]. It is cheap to clone and can be shared by
+/// Build one from a `#[tool_server]` type (`MyServer::server()`), or at run time with
+/// [`ToolServer::new`] and [`ToolServer::with_typed_tool`] (typed arguments and extractors, as
+/// a `#[tool]` fn has) or [`ToolServer::with_tool`] (the raw call, for schemas built by hand);
+/// a server of a type can be given run-time tools too. It is cheap to clone and can be shared by
 /// any number of sessions. With no CLI at all, [`ToolServer::list_tools`] and
 /// [`ToolServer::call`] let you unit-test tools:
 ///
@@ -124,7 +126,8 @@ struct ServerInner {
 }
 
 impl ToolServer {
-    /// An empty server; add tools with [`ToolServer::with_tool`].
+    /// An empty server; add tools with [`ToolServer::with_typed_tool`] or
+    /// [`ToolServer::with_tool`].
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
         Self {
             inner: Arc::new(ServerInner {
