@@ -87,13 +87,14 @@ impl<T: DeserializeOwned + JsonSchema + Send + 'static> ToolFnParam<ViaArguments
 /// message saying to write `async move`. Write the parameter types on a closure
 /// (`|args: SearchArgs| async move { … }`): nothing else tells the compiler what they are.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not an async tool handler",
-    label = "expected an async fn or a closure returning a future",
-    note = "a run-time tool's handler is async: write the closure as `|args: MyArgs| async move {{ ... }}` \
-            (or pass an `async fn`); a closure that returns its result directly is not accepted",
-    note = "each parameter is an extractor (State<T>, ToolContext, Input<T>, any claude_tools::ToolParam) \
-            or the arguments type (Deserialize + JsonSchema), with its type written out; the future's \
-            output implements claude_tools::IntoToolResult (String, Json<T>, Result<T, E>, ...)"
+    message = "`{Self}` cannot be the handler of a run-time tool",
+    label = "not an async fn or closure of extractors and arguments",
+    note = "a closure that returns its result directly is not accepted: make it async, \
+            `|args: MyArgs| async move {{ ... }}` (or pass an `async fn`)",
+    note = "each parameter is an extractor (State<T>, ToolContext, Input<T>, any claude_tools::ToolParam; \
+            for shared state take State<T>, not Arc<T>) or the tool's arguments (a type with \
+            Deserialize + JsonSchema), with its type written out",
+    note = "the future's output implements claude_tools::IntoToolResult (String, Json<T>, Result<T, E>, ...)"
 )]
 pub trait ToolFn<M>: Clone + Send + Sync + 'static {
     /// Adds the parameters' contributions and the output schema to the tool's definition.
