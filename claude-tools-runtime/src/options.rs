@@ -517,7 +517,7 @@ impl Options {
 
     /// Allows tool `T` without asking (`--allowedTools`), named by the type `#[tool]` emits
     /// for it, so a misspelt tool is a compile error instead of a rule that matches nothing
-    /// (see [`ToolRef`](crate::tool::ToolRef)). Adds to the list, like
+    /// (see [`ToolRef`]). Adds to the list, like
     /// [`allow_tool`](Self::allow_tool).
     pub fn allow<T: ToolRef>(self) -> Self {
         self.allow_tool(T::QUALIFIED)
