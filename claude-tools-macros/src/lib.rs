@@ -224,6 +224,34 @@ mod tool;
 /// assert_eq!(tool["outputSchema"]["required"], serde_json::json!(["lines"]));
 /// ```
 ///
+/// # The tool's name as a type
+///
+/// Next to the fn, `#[tool]` emits an empty braced struct with the fn's name and visibility
+/// (`struct search_products {}`), implementing `claude_tools::ToolRef`. A braced struct lives
+/// only in the type namespace, so it does not clash with the fn; it lets permission rules name
+/// the tool in a way the compiler checks, where a hand-typed `"mcp__shop__search_prodcts"`
+/// would silently allow nothing. (A module or type of the same name in the same module as the
+/// fn clashes with it: rename one.)
+///
+/// ```
+/// use claude_tools::prelude::*;
+///
+/// #[tool_server(name = "shop", version = "1.0.0")]
+/// pub struct Shop;
+///
+/// /// Find products.
+/// #[tool(server = Shop, read_only)]
+/// async fn search_products(query: String) -> String {
+///     query
+/// }
+///
+/// assert_eq!(search_products::QUALIFIED, "mcp__shop__search_products");
+/// assert_eq!((search_products::SERVER, search_products::NAME), ("shop", "search_products"));
+/// let options = Options::new().mcp_server(Shop::server()).allow::<search_products>();
+/// # let args = options.launch_spec().args;
+/// # assert!(args.windows(2).any(|w| w == ["--allowedTools", "mcp__shop__search_products"]));
+/// ```
+///
 /// # Compile-time checks
 ///
 /// Each of these is a compile error on the token at fault, saying what to do: a missing or

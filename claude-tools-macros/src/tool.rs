@@ -129,9 +129,11 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     match tool {
         Some(tool) if errors.is_empty() => {
             let registration = expand_registration(&function, &tool);
+            let tool_ref = expand_tool_ref_type(&function);
             quote! {
                 #function
                 #registration
+                #tool_ref
             }
         }
         _ => {
@@ -380,6 +382,7 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
     };
     let name = LitStr::new(&tool.name, tool.name_span);
     let name_span = tool.name_span;
+    let tool_ref_impl = expand_tool_ref_impl(function, tool);
 
     // Builder calls of `describe`.
     let mut settings = Vec::new();
@@ -486,6 +489,7 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
             #server_info
             #output_fns
             #name_checks
+            #tool_ref_impl
             #(#param_items)*
 
             fn __ct_describe() -> #private::ToolDefBuilder {
@@ -512,5 +516,44 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
                 )
             }
         };
+    }
+}
+
+/// The tool's name as a type: a braced struct named after the fn (type namespace only, so it
+/// does not clash with the fn), with the fn's visibility, so that `Options::allow::<my_tool>()`
+/// and `my_tool::QUALIFIED` are checked by the compiler.
+fn expand_tool_ref_type(function: &ItemFn) -> TokenStream {
+    let vis = &function.vis;
+    let fn_ident = &function.sig.ident;
+    let doc = format!(
+        "The name of the tool of fn `{}`, checked by the compiler: `Options::allow::<{}>()`, \
+         `{}::QUALIFIED` (see `claude_tools::ToolRef`).",
+        unraw(fn_ident),
+        fn_ident,
+        fn_ident,
+    );
+    quote_spanned! {fn_ident.span()=>
+        #[doc = #doc]
+        #[allow(non_camel_case_types, dead_code)]
+        #vis struct #fn_ident {}
+    }
+}
+
+/// The `ToolRef` impl of the marker type, inside the registration's `const _` block: it reads
+/// the server's name from `__CT_SERVER`, so a bad `server = ...` is still reported once.
+fn expand_tool_ref_impl(function: &ItemFn, tool: &Tool) -> TokenStream {
+    let private = quote!(::claude_tools::__private);
+    let fn_ident = &function.sig.ident;
+    let name = LitStr::new(&tool.name, tool.name_span);
+    quote_spanned! {fn_ident.span()=>
+        const __CT_QUALIFIED_LEN: usize = #private::qualified_name_len(__CT_SERVER.name, #name);
+        const __CT_QUALIFIED: [u8; __CT_QUALIFIED_LEN] =
+            #private::qualified_name_bytes::<__CT_QUALIFIED_LEN>(__CT_SERVER.name, #name);
+
+        impl #private::ToolRef for #fn_ident {
+            const NAME: &'static str = #name;
+            const SERVER: &'static str = __CT_SERVER.name;
+            const QUALIFIED: &'static str = #private::qualified_name_str(&__CT_QUALIFIED);
+        }
     }
 }

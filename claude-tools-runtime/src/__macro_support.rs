@@ -32,6 +32,10 @@ pub use crate::tool::{
 
 use crate::schema::SchemaError;
 
+// What the marker type of a tool's name (`ToolRef`) expands to.
+pub use crate::tool::ToolRef;
+pub use crate::tool::names::{qualified_name_bytes, qualified_name_str};
+
 /// What a parameter that is not a [`ToolParam`] must be first: deserializable.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",

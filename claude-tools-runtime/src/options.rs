@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use crate::hooks::{HookEvent, HookMatcher};
 use crate::permission::{CanUseTool, PermissionDecision, PermissionRequest};
 use crate::redact;
-use crate::tool::ToolServer;
+use crate::tool::{ToolRef, ToolServer};
 use crate::transport::LaunchSpec;
 
 pub use crate::transport::DEFAULT_MAX_LINE_SIZE;
@@ -501,6 +501,15 @@ impl Options {
     /// `mcp__tickets__*`, replacing any earlier list; [`allow_tool`](Self::allow_tool) adds one
     /// to it instead. A rule here also means `can_use_tool` is not asked about that tool.
     ///
+    /// Rules are strings the CLI matches, so a typo would allow nothing. Two checks catch it:
+    /// a rule `mcp__{server}__{tool}` for one of the [`mcp_server`](Self::mcp_server)s given
+    /// here must name one of its tools (or hold a `*`), or the session refuses to start with an
+    /// [`InvalidOptions`](crate::Error::InvalidOptions) error naming the rule; and the typed
+    /// forms need no string at all: [`allow`](Self::allow) (a `#[tool]` fn's name, checked by
+    /// the compiler), [`allow_server`](Self::allow_server),
+    /// [`allow_read_only_tools`](Self::allow_read_only_tools), or the names
+    /// [`ToolServer::qualified_names`] returns.
+    ///
     /// ```
     /// use claude_tools::options::Options;
     ///
@@ -542,6 +551,58 @@ impl Options {
     /// [`disallowed_tools`](Self::disallowed_tools).
     pub fn disallow_tool(mut self, tool: impl Into<String>) -> Self {
         self.disallowed_tools.push(tool.into());
+        self
+    }
+
+    /// Allows tool `T` without asking (`--allowedTools`), named by the type `#[tool]` emits
+    /// for it, so a misspelt tool is a compile error instead of a rule that matches nothing
+    /// (see [`ToolRef`]). Adds to the list, like
+    /// [`allow_tool`](Self::allow_tool).
+    pub fn allow<T: ToolRef>(self) -> Self {
+        self.allow_tool(T::QUALIFIED)
+    }
+
+    /// Refuses tool `T` (`--disallowedTools`), named by the type `#[tool]` emits for it (see
+    /// [`allow`](Self::allow)). Adds to the list, like [`disallow_tool`](Self::disallow_tool).
+    pub fn disallow<T: ToolRef>(self) -> Self {
+        self.disallow_tool(T::QUALIFIED)
+    }
+
+    /// Allows every tool of `server` without asking, with the server-wide rule `mcp__{name}`
+    /// (which the CLI matches against every `mcp__{name}__*` tool, including tools the server
+    /// gains later). Adds to the list, like [`allow_tool`](Self::allow_tool).
+    ///
+    /// ```
+    /// use claude_tools_runtime::options::Options;
+    /// use claude_tools_runtime::tool::ToolServer;
+    ///
+    /// let shop = ToolServer::new("shop", "1.0.0");
+    /// let args = Options::new().allow_server(&shop).mcp_server(shop).launch_spec().args;
+    /// assert!(args.windows(2).any(|w| w == ["--allowedTools", "mcp__shop"]));
+    /// ```
+    pub fn allow_server(self, server: &ToolServer) -> Self {
+        self.allow_tool(format!("mcp__{}", server.name()))
+    }
+
+    /// Allows without asking the tools of `server` annotated read-only (`#[tool(read_only)]`,
+    /// `ToolDefBuilder::read_only(true)`), each by its qualified name; the others still go
+    /// through the permission mode and `can_use_tool`. Adds to the list, like
+    /// [`allow_tool`](Self::allow_tool).
+    ///
+    /// ```
+    /// use claude_tools_runtime::options::Options;
+    /// use claude_tools_runtime::tool::{ToolDefBuilder, ToolServer};
+    ///
+    /// let shop = ToolServer::new("shop", "1.0.0")
+    ///     .with_typed_tool(ToolDefBuilder::new("search").read_only(true), || async { "" })
+    ///     .and_then(|shop| shop.with_typed_tool("buy", || async { "" }))
+    ///     .unwrap();
+    /// let args = Options::new().allow_read_only_tools(&shop).launch_spec().args;
+    /// assert!(args.windows(2).any(|w| w == ["--allowedTools", "mcp__shop__search"]));
+    /// ```
+    pub fn allow_read_only_tools(mut self, server: &ToolServer) -> Self {
+        self.allowed_tools
+            .extend(server.read_only_qualified_names());
         self
     }
 
@@ -1004,7 +1065,56 @@ impl Options {
                 .check_state()
                 .map_err(|e| crate::Error::InvalidOptions(e.to_string()))?;
         }
-        self.validate_server_names()
+        self.validate_server_names()?;
+        self.validate_tool_rules()
+    }
+
+    /// A permission rule naming a tool of one of our in-process servers must name a tool that
+    /// server has: `mcp__shop__serch` would otherwise allow (or deny) nothing, silently. Rules
+    /// with a `*`, the server-wide `mcp__shop`, and rules for other servers are left alone.
+    fn validate_tool_rules(&self) -> crate::Result<()> {
+        let lists = [
+            ("allowed_tools", &self.allowed_tools),
+            ("disallowed_tools", &self.disallowed_tools),
+        ];
+        for (option, rules) in lists {
+            for rule in rules {
+                if let Some(message) = self.unknown_tool_in(rule) {
+                    return Err(crate::Error::InvalidOptions(format!("{option}: {message}")));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Why `rule` names no tool of the in-process server it is prefixed with, if it does not.
+    /// A server whose name contains `__` makes prefixes ambiguous: the rule is fine when any
+    /// server it may be prefixed with has the tool.
+    fn unknown_tool_in(&self, rule: &str) -> Option<String> {
+        let rest = rule.strip_prefix("mcp__")?;
+        let mut problem = None;
+        for server in &self.servers {
+            let Some(tool) = rest
+                .strip_prefix(server.name())
+                .and_then(|rest| rest.strip_prefix("__"))
+            else {
+                continue;
+            };
+            if tool.contains('*') || server.tool(tool).is_some() {
+                return None;
+            }
+            let tools: Vec<&str> = server.tools().iter().map(|tool| tool.name()).collect();
+            problem.get_or_insert_with(|| {
+                format!(
+                    "`{rule}` names no tool: in-process server `{}` has no tool `{tool}` (its tools: \
+                     {}); name tools with Options::allow::<tool_fn>() or \
+                     ToolServer::qualified_name to have them checked",
+                    server.name(),
+                    tools.join(", ")
+                )
+            });
+        }
+        problem
     }
 
     /// Every MCP server needs its own name: the name is its key in `--mcp-config` and the
@@ -1441,6 +1551,59 @@ mod tests {
 
     fn validation_error(options: Options) -> String {
         options.validate().unwrap_err().to_string()
+    }
+
+    fn shop() -> ToolServer {
+        ToolServer::new("shop", "1.0.0")
+            .with_typed_tool("search", || async { "" })
+            .and_then(|shop| shop.with_typed_tool("buy", || async { "" }))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_rule_naming_a_tool_our_server_lacks_is_refused_by_name() {
+        assert_eq!(
+            validation_error(
+                Options::new()
+                    .mcp_server(shop())
+                    .allow_tool("mcp__shop__serch")
+            ),
+            "invalid options: allowed_tools: `mcp__shop__serch` names no tool: in-process server \
+             `shop` has no tool `serch` (its tools: buy, search); name tools with \
+             Options::allow::<tool_fn>() or ToolServer::qualified_name to have them checked"
+        );
+        assert_eq!(
+            validation_error(
+                Options::new()
+                    .mcp_server(shop())
+                    .disallow_tool("mcp__shop__")
+            ),
+            "invalid options: disallowed_tools: `mcp__shop__` names no tool: in-process server \
+             `shop` has no tool `` (its tools: buy, search); name tools with \
+             Options::allow::<tool_fn>() or ToolServer::qualified_name to have them checked"
+        );
+    }
+
+    #[test]
+    fn rules_for_existing_tools_wildcards_whole_servers_and_other_servers_pass() {
+        let options = Options::new()
+            .mcp_server(shop())
+            .mcp_server(
+                ToolServer::new("shop__eu", "1.0.0")
+                    .with_typed_tool("ship", || async { "" })
+                    .unwrap(),
+            )
+            .allowed_tools([
+                "mcp__shop__search",
+                "mcp__shop__*",
+                "mcp__shop",
+                "mcp__shop__eu__ship",
+                "mcp__elsewhere__anything",
+                "Read",
+                "Bash(git *)",
+            ])
+            .disallow_tool("mcp__shop__buy");
+        assert!(options.validate().is_ok());
     }
 
     #[test]

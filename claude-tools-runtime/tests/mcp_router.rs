@@ -509,7 +509,8 @@ async fn tools_list_lists_every_tool() {
                         "type": "object",
                         "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
                         "required": ["a", "b"]
-                    }
+                    },
+                    "_meta": {"anthropic/alwaysLoad": true}
                 },
                 {
                     "name": "echo",
@@ -519,7 +520,8 @@ async fn tools_list_lists_every_tool() {
                         "properties": {"text": {"type": "string", "description": "What to echo"}},
                         "required": ["text"]
                     },
-                    "annotations": {"readOnlyHint": true}
+                    "annotations": {"readOnlyHint": true},
+                    "_meta": {"anthropic/alwaysLoad": true}
                 }
             ]})
         )

@@ -11,6 +11,7 @@
 pub mod guide;
 
 pub use claude_tools_macros::{tool, tool_server};
+pub use claude_tools_runtime::tool::ToolRef;
 pub use claude_tools_runtime::tool::{
     Content, Image, Input, IntoToolResult, Json, ServerBuildError, State, ToolCall, ToolContext,
     ToolDef, ToolDefBuilder, ToolError, ToolParam, ToolResult, ToolServer,
@@ -37,6 +38,7 @@ pub use claude_tools_runtime::stream::MessageStream;
 
 /// The names most tool code needs: `use claude_tools::prelude::*;`.
 pub mod prelude {
+    pub use crate::ToolRef;
     pub use crate::{
         Client, Content, HookEvent, HookMatcher, HookOutput, Image, Input, Json, Message, Options,
         PermissionDecision, State, ToolContext, ToolError, ToolResult, ToolServer, query, tool,

@@ -119,6 +119,9 @@ pub struct ToolDefBuilder {
     input: InputSchemaBuilder,
     output: Option<Result<Map<String, Value>, SchemaError>>,
     required_state: Vec<StateRequirement>,
+    /// `None` until [`always_load`](Self::always_load) is called: the server then applies its
+    /// default (`true`, or its `#[tool_server(always_load = ...)]`).
+    always_load: Option<bool>,
 }
 
 impl ToolDefBuilder {
@@ -133,6 +136,7 @@ impl ToolDefBuilder {
             input: InputSchemaBuilder::new(),
             output: None,
             required_state: Vec::new(),
+            always_load: None,
         }
     }
 
@@ -186,14 +190,20 @@ impl ToolDefBuilder {
     }
 
     /// `_meta["anthropic/alwaysLoad"]`: `true` keeps the tool out of the CLI's ToolSearch
-    /// deferral so the model sees it on the first turn. `false` removes the key.
+    /// deferral so the model sees it on the first turn. `false` leaves the key out.
+    ///
+    /// A tool that does not call this gets its server's default when it is added to a
+    /// [`ToolServer`](super::ToolServer): `true`, as for `#[tool]` fns, unless the server comes
+    /// from a `#[tool_server(always_load = false)]`. [`build`](Self::build) alone, with no
+    /// server, leaves the key out.
     pub fn always_load(&mut self, value: bool) -> &mut Self {
-        if value {
-            self.meta.insert(META_ALWAYS_LOAD.into(), Value::Bool(true));
-        } else {
-            self.meta.remove(META_ALWAYS_LOAD);
-        }
+        self.always_load = Some(value);
         self
+    }
+
+    /// Applies the server's `alwaysLoad` default, unless the tool chose for itself.
+    pub(crate) fn default_always_load(&mut self, value: bool) {
+        self.always_load.get_or_insert(value);
     }
 
     /// `_meta["anthropic/searchHint"]`.
@@ -232,6 +242,10 @@ impl ToolDefBuilder {
     pub(crate) fn build_parts(self) -> Result<(ToolDef, Vec<StateRequirement>), SchemaError> {
         let input_schema = self.input.finish()?;
         let output_schema = self.output.transpose()?;
+        let mut meta = self.meta;
+        if self.always_load == Some(true) {
+            meta.insert(META_ALWAYS_LOAD.into(), Value::Bool(true));
+        }
         let def = ToolDef {
             name: self.name,
             title: self.title,
@@ -239,8 +253,43 @@ impl ToolDefBuilder {
             input_schema,
             output_schema,
             annotations: self.annotations,
-            meta: self.meta,
+            meta,
         };
         Ok((def, self.required_state))
+    }
+}
+
+/// A tool with only a name, described by its arguments type and its doc-less handler.
+impl From<&str> for ToolDefBuilder {
+    fn from(name: &str) -> Self {
+        Self::new(name)
+    }
+}
+
+/// A tool with only a name, described by its arguments type and its doc-less handler.
+impl From<String> for ToolDefBuilder {
+    fn from(name: String) -> Self {
+        Self::new(name)
+    }
+}
+
+/// Takes the definition out of a builder, leaving a fresh one with the same name: what lets a
+/// chain of setters be passed where a definition is wanted, as with `std::process::Command`:
+///
+/// ```
+/// use claude_tools_runtime::tool::{ToolDefBuilder, ToolServer};
+///
+/// let server = ToolServer::new("demo", "1.0.0")
+///     .with_typed_tool(
+///         ToolDefBuilder::new("ping").description("Answers pong").read_only(true),
+///         || async { "pong" },
+///     )
+///     .unwrap();
+/// assert_eq!(server.tool("ping").unwrap().def().annotations.read_only, Some(true));
+/// ```
+impl From<&mut ToolDefBuilder> for ToolDefBuilder {
+    fn from(builder: &mut ToolDefBuilder) -> Self {
+        let fresh = ToolDefBuilder::new(builder.name.clone());
+        std::mem::replace(builder, fresh)
     }
 }

@@ -30,6 +30,8 @@
 mod context;
 mod def;
 mod error;
+mod handler;
+pub(crate) mod names;
 mod param;
 mod registry;
 mod result;
@@ -39,6 +41,8 @@ mod state;
 pub use context::{ProgressReporter, ProgressSink, RequestId, ToolContext};
 pub use def::{ToolAnnotations, ToolDef, ToolDefBuilder};
 pub use error::{ArgumentError, ToolError};
+pub use handler::{ToolFn, ToolFnParam, ViaArguments, ViaExtractor};
+pub use names::ToolRef;
 pub use param::{Input, ToolCall, ToolParam};
 pub use registry::{ServerDefinition, ToolRegistration};
 pub use result::{Content, Image, IntoToolResult, Json, ToolResult};

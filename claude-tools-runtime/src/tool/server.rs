@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::context::ToolContext;
 use super::def::{ToolDef, ToolDefBuilder};
+use super::handler::ToolFn;
 use super::param::ToolCall;
 use super::registry::{ServerDefinition, ToolRegistration};
 use super::result::ToolResult;
@@ -83,8 +84,10 @@ pub enum ServerBuildError {
 
 /// An MCP server of in-process tools, with the application state its tools share.
 ///
-/// Build one from a `#[tool_server]` type (`MyServer::server()`), or by hand with
-/// [`ToolServer::new`] and [`ToolServer::with_tool`]. It is cheap to clone and can be shared by
+/// Build one from a `#[tool_server]` type (`MyServer::server()`), or at run time with
+/// [`ToolServer::new`] and [`ToolServer::with_typed_tool`] (typed arguments and extractors, as
+/// a `#[tool]` fn has) or [`ToolServer::with_tool`] (the raw call, for schemas built by hand);
+/// a server of a type can be given run-time tools too. It is cheap to clone and can be shared by
 /// any number of sessions. With no CLI at all, [`ToolServer::list_tools`] and
 /// [`ToolServer::call`] let you unit-test tools:
 ///
@@ -118,10 +121,13 @@ struct ServerInner {
     /// Sorted by name, so `tools/list` is stable and lookup is a binary search.
     tools: Vec<Tool>,
     state: Arc<StateMap>,
+    /// The `alwaysLoad` of tools that do not set it: `true`, or the `#[tool_server]`'s.
+    always_load: bool,
 }
 
 impl ToolServer {
-    /// An empty server; add tools with [`ToolServer::with_tool`].
+    /// An empty server; add tools with [`ToolServer::with_typed_tool`] or
+    /// [`ToolServer::with_tool`].
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
         Self {
             inner: Arc::new(ServerInner {
@@ -130,6 +136,7 @@ impl ToolServer {
                 instructions: None,
                 tools: Vec::new(),
                 state: Arc::default(),
+                always_load: true,
             }),
         }
     }
@@ -140,6 +147,7 @@ impl ToolServer {
         if let Some(instructions) = S::INSTRUCTIONS {
             server = server.with_instructions(instructions);
         }
+        Arc::make_mut(&mut server.inner).always_load = S::ALWAYS_LOAD;
         let server_type = TypeId::of::<S>();
         let mut tools = Vec::new();
         for registration in inventory::iter::<ToolRegistration> {
@@ -155,10 +163,16 @@ impl ToolServer {
         Ok(server)
     }
 
-    /// Adds a tool defined by hand.
+    /// Adds a tool defined by hand, whose handler takes the raw [`ToolCall`] and reads its
+    /// arguments itself. [`with_typed_tool`](Self::with_typed_tool) is usually what you want:
+    /// it derives the schema from an arguments type and deserializes the arguments for you.
+    ///
+    /// The definition's input schema is whatever `def.input()` was given. A tool that does not
+    /// call [`ToolDefBuilder::always_load`] gets `_meta["anthropic/alwaysLoad"]: true`, as a
+    /// `#[tool]` fn does (or its `#[tool_server(always_load = ...)]`, for the server of a type).
     pub fn with_tool<F, Fut, R>(
         mut self,
-        def: ToolDefBuilder,
+        def: impl Into<ToolDefBuilder>,
         handler: F,
     ) -> Result<Self, ServerBuildError>
     where
@@ -170,6 +184,75 @@ impl ToolServer {
             let future = handler(call);
             Box::pin(async move { future.await.into_tool_result() })
         });
+        Arc::make_mut(&mut self.inner).add(def.into(), handler)?;
+        Ok(self)
+    }
+
+    /// Adds a typed tool defined at run time: an async fn or closure whose parameters are
+    /// extractors ([`State<T>`](super::State), [`ToolContext`], any
+    /// [`ToolParam`](super::ToolParam)) and the tool's arguments, a type implementing
+    /// `Deserialize + JsonSchema`. It is the run-time twin of a `#[tool]` fn taking
+    /// [`Input<T>`](super::Input), built by the same code:
+    ///
+    /// - the input schema is the arguments type's, with the same Claude-safe rewrites and
+    ///   errors as a `#[tool]`'s (a tool without an arguments type takes no arguments);
+    /// - arguments that do not fit end the call with an `isError` result naming the field, and
+    ///   the handler does not run;
+    /// - the future may output anything a `#[tool]` fn may return
+    ///   ([`IntoToolResult`](super::IntoToolResult)), and a [`Json<T>`](super::Json) output
+    ///   sets the output schema;
+    /// - `_meta["anthropic/alwaysLoad"]` is `true` unless `def` says otherwise.
+    ///
+    /// `def` is a [`ToolDefBuilder`] (or a setter chain on one, or just the tool's name); its
+    /// description, title, annotations and `_meta` are kept. The handler must be async (see
+    /// [`ToolFn`] for what it may be); write its parameter types out.
+    ///
+    /// ```
+    /// use claude_tools_runtime::tool::{State, ToolContext, ToolDefBuilder, ToolServer};
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use serde_json::json;
+    ///
+    /// struct Catalogue(Vec<&'static str>);
+    ///
+    /// #[derive(Deserialize, JsonSchema)]
+    /// struct SearchArgs {
+    ///     /// Words to look for
+    ///     query: String,
+    ///     /// At most this many hits
+    ///     limit: Option<usize>,
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let server = ToolServer::new("shop", "1.0.0")
+    ///     .with_state(Catalogue(vec!["red mug", "blue mug", "red hat"]))
+    ///     .with_typed_tool(
+    ///         ToolDefBuilder::new("search").description("Search the catalogue").read_only(true),
+    ///         |State(catalogue): State<Catalogue>, args: SearchArgs| async move {
+    ///             let hits = catalogue.0.iter().filter(|item| item.contains(&*args.query));
+    ///             hits.take(args.limit.unwrap_or(10)).copied().collect::<Vec<_>>().join(", ")
+    ///         },
+    ///     )
+    ///     .unwrap();
+    ///
+    /// let search = server.tool("search").unwrap().def();
+    /// assert_eq!(search.input_schema["required"], json!(["query"]));
+    /// assert_eq!(search.meta["anthropic/alwaysLoad"], json!(true));
+    ///
+    /// let result = server.call("search", json!({"query": "red"}), ToolContext::new()).await;
+    /// assert_eq!(result.text_content(), "red mug, red hat");
+    /// let result = server.call("search", json!({"limit": 1}), ToolContext::new()).await;
+    /// assert!(result.is_error);
+    /// # });
+    /// ```
+    pub fn with_typed_tool<M, H: ToolFn<M>>(
+        mut self,
+        def: impl Into<ToolDefBuilder>,
+        handler: H,
+    ) -> Result<Self, ServerBuildError> {
+        let mut def = def.into();
+        H::describe(&mut def);
+        let handler: ToolHandler = Arc::new(move |call| handler.clone().call(call));
         Arc::make_mut(&mut self.inner).add(def, handler)?;
         Ok(self)
     }
@@ -219,6 +302,44 @@ impl ToolServer {
             .binary_search_by(|tool| (*tool.name).cmp(name))
             .ok()
             .map(|index| &tools[index])
+    }
+
+    /// The name the CLI and the model know tool `tool` by, `mcp__{server}__{tool}`, or `None`
+    /// when the server has no such tool: a typo is found here, not in a permission rule that
+    /// silently matches nothing.
+    ///
+    /// ```
+    /// use claude_tools_runtime::tool::ToolServer;
+    ///
+    /// let server = ToolServer::new("shop", "1.0.0").with_typed_tool("search", || async { "" }).unwrap();
+    /// assert_eq!(server.qualified_name("search").as_deref(), Some("mcp__shop__search"));
+    /// assert_eq!(server.qualified_name("serch"), None);
+    /// ```
+    pub fn qualified_name(&self, tool: &str) -> Option<String> {
+        self.tool(tool)
+            .map(|tool| qualify(&self.inner.name, &tool.name))
+    }
+
+    /// The qualified names (`mcp__{server}__{tool}`) of every tool of the server, sorted: what
+    /// [`Options::allowed_tools`](crate::options::Options::allowed_tools) takes.
+    pub fn qualified_names(&self) -> Vec<String> {
+        self.qualified_names_where(|_| true)
+    }
+
+    /// The qualified names of the tools annotated read-only (`#[tool(read_only)]`,
+    /// [`ToolDefBuilder::read_only`]`(true)`), sorted.
+    pub fn read_only_qualified_names(&self) -> Vec<String> {
+        self.qualified_names_where(|def| def.annotations.read_only == Some(true))
+    }
+
+    /// The qualified names of the tools whose definition passes `keep`, sorted.
+    pub fn qualified_names_where(&self, keep: impl Fn(&ToolDef) -> bool) -> Vec<String> {
+        self.inner
+            .tools
+            .iter()
+            .filter(|tool| keep(&tool.def))
+            .map(|tool| qualify(&self.inner.name, &tool.name))
+            .collect()
     }
 
     /// The `tools` array of a `tools/list` result.
@@ -312,9 +433,10 @@ impl std::fmt::Debug for ToolServer {
 impl ServerInner {
     fn add(
         &mut self,
-        builder: ToolDefBuilder,
+        mut builder: ToolDefBuilder,
         handler: ToolHandler,
     ) -> Result<(), ServerBuildError> {
+        builder.default_always_load(self.always_load);
         let tool = builder.name().to_string();
         check_names(&self.name, &tool)?;
         let (def, required_state) =
@@ -380,6 +502,11 @@ fn check_names(server: &str, tool: &str) -> Result<(), ServerBuildError> {
         )));
     }
     Ok(())
+}
+
+/// `mcp__{server}__{tool}`.
+fn qualify(server: &str, tool: &str) -> String {
+    format!("mcp__{server}__{tool}")
 }
 
 fn json_kind(value: &Value) -> &'static str {

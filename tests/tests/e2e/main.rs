@@ -15,6 +15,7 @@ mod examples_user_lookup;
 mod harness;
 mod sdk_host;
 mod tools;
+mod typed;
 
 use std::time::Duration;
 
