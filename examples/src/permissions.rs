@@ -276,6 +276,8 @@ impl Policy {
             } if *input != request.input => format!("allowed with {input}"),
             PermissionDecision::Allow { .. } => "allowed".to_string(),
             PermissionDecision::Deny { message, .. } => format!("denied: {message}"),
+            // PermissionDecision is #[non_exhaustive]; `decide` builds only the two above.
+            _ => "another decision".to_string(),
         };
         self.record(
             Guard::Permission,
