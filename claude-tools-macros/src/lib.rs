@@ -13,6 +13,7 @@ use proc_macro::TokenStream;
 mod attr;
 mod docs;
 mod errors;
+mod json_schema;
 mod names;
 mod server;
 mod tool;
@@ -295,4 +296,30 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn tool_server(attr: TokenStream, item: TokenStream) -> TokenStream {
     server::expand(attr.into(), item.into()).into()
+}
+
+/// schemars' `#[derive(JsonSchema)]`, usable in a crate that does not depend on schemars:
+/// re-exported as `claude_tools::JsonSchema` (and in the prelude), it implements
+/// `claude_tools::JsonSchema`, the schemars version the tools speak. It reads the same
+/// attributes (doc comments, `#[serde(...)]`, `#[schemars(...)]`) and gives the same schema.
+///
+/// ```
+/// use claude_tools::prelude::*;
+///
+/// /// Where to look.
+/// #[derive(Deserialize, JsonSchema)]
+/// pub struct Query {
+///     /// Words to find
+///     pub words: String,
+///     #[serde(default)]
+///     pub limit: u32,
+/// }
+///
+/// let schema = claude_tools::schemars::schema_for!(Query);
+/// assert_eq!(schema.get("title"), Some(&serde_json::json!("Query")));
+/// assert_eq!(schema.get("required"), Some(&serde_json::json!(["words"])));
+/// ```
+#[proc_macro_derive(JsonSchema, attributes(schemars, serde, validate, garde))]
+pub fn derive_json_schema(input: TokenStream) -> TokenStream {
+    json_schema::expand(input.into()).into()
 }
