@@ -472,19 +472,14 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
         type __CtOutput = #output;
         const __CT_OUTPUT: #private::ResultFns<__CtOutput> = #private::result_fns::<__CtOutput>();
     };
-    // The name, one char per parameter of `UniqueToolName` (padded with its default), so that
-    // a duplicate's error names the tool; see `UniqueToolName` for the last parameter.
-    let name_chars = tool
-        .name
-        .chars()
-        .chain(std::iter::repeat('\0'))
-        .take(names::MAX_QUALIFIED)
-        .map(|c| LitChar::new(c, name_span));
+    // The name, one char per parameter of `UniqueToolName` (the rest keep their default), so
+    // that a duplicate's error names the tool; see `UniqueToolName` for the first parameter.
+    let name_chars = tool.name.chars().map(|c| LitChar::new(c, name_span));
     let name_checks = quote_spanned! {name_span=>
         struct __CtThisTool;
         impl #private::UniqueToolName<
-            #(#name_chars,)*
             <#private::Pick<{ <__CtServer>::__CT_SERVER_CRATE }> as #private::Choose<(), __CtThisTool>>::Out,
+            #(#name_chars),*
         > for __CtServer {}
         const _: () = ::core::assert!(
             #private::qualified_name_len(__CT_SERVER.name, #name) <= #private::MAX_QUALIFIED_NAME_LEN,

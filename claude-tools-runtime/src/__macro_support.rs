@@ -412,8 +412,9 @@ pub fn extraction_failed(error: ToolError) -> ToolFuture {
 
 /// Implemented once per (server, tool name) by `#[tool]`, so that two tools of one server with
 /// the same name are a compile error (E0119) at both tools. The name is spelled out in the
-/// parameters, one character each, so that the error's first line names it: "conflicting
-/// implementations of trait `UniqueToolName<'r', 'e', 'a', 'd'>` for type `Files`".
+/// parameters after the first, one character each, so that the error's first line names it:
+/// "conflicting implementations of trait `UniqueToolName<(), 'r', 'e', 'a', 'd'>` for type
+/// `Files`" (the unused ones keep their default, which rustc leaves out).
 ///
 /// `L` keeps the impl legal where the orphan rule allows no impl for the server alone: in the
 /// server's own crate it is `()`, the default, so that every tool of the server in that crate
@@ -422,6 +423,7 @@ pub fn extraction_failed(error: ToolError) -> ToolFuture {
 /// duplicates there are found when the server is built ([`ServerBuildError::DuplicateTool`]).
 /// [`Choose`] picks `L` from `<Server>::__CT_SERVER_CRATE` (see [`NotTheServerCrate`]).
 pub trait UniqueToolName<
+    L: ?Sized = (),
     const C0: char = '\0',
     const C1: char = '\0',
     const C2: char = '\0',
@@ -486,7 +488,6 @@ pub trait UniqueToolName<
     const C61: char = '\0',
     const C62: char = '\0',
     const C63: char = '\0',
-    L: ?Sized = (),
 >
 {
 }
