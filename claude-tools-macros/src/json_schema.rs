@@ -99,7 +99,7 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
         const _: () = {
             #[derive(#schemars::JsonSchema)]
             #[schemars(crate = "::claude_tools::__private::schemars")]
-            #[allow(dead_code, non_camel_case_types, clippy::all)]
+            #[allow(dead_code, non_camel_case_types, missing_docs, unreachable_pub, clippy::all)]
             #copy
 
             #[automatically_derived]

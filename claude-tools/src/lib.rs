@@ -92,7 +92,11 @@
 
 pub use claude_tools_macros::{tool, tool_server};
 
-/// The version of claude-tools, as in its `Cargo.toml`.
+/// The version of claude-tools, as in its `Cargo.toml` (for logs and bug reports).
+///
+/// ```
+/// assert!(claude_tools::VERSION.starts_with("0."));
+/// ```
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The schemars release the tools speak: a type described by a schema implements

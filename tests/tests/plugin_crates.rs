@@ -69,13 +69,13 @@ fn two_sibling_crates_giving_a_server_the_same_tool_name_fail_its_build_naming_b
             server: "clash".to_string(),
             tool: "lookup".to_string(),
             first: Some("tests/fixtures/other-plugin/src/lib.rs:8".to_string()),
-            second: Some("tests/fixtures/plugin-tools/src/lib.rs:59".to_string()),
+            second: Some("tests/fixtures/plugin-tools/src/lib.rs:63".to_string()),
         }
     );
     assert_eq!(
         error.to_string(),
         "server `clash` has two tools named `lookup` (at tests/fixtures/other-plugin/src/lib.rs:8 \
-         and tests/fixtures/plugin-tools/src/lib.rs:59): tool names must be unique in a server; \
+         and tests/fixtures/plugin-tools/src/lib.rs:63): tool names must be unique in a server; \
          rename one with #[tool(name = \"...\")]"
     );
 }
