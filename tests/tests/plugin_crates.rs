@@ -79,3 +79,26 @@ fn two_sibling_crates_giving_a_server_the_same_tool_name_fail_its_build_naming_b
          rename one with #[tool(name = \"...\")]"
     );
 }
+
+#[test]
+fn a_duplicate_added_by_hand_has_no_location_to_name() {
+    let error = Shop::server()
+        .with_tool(claude_tools::ToolDefBuilder::new("ping"), |_| async {
+            "again"
+        })
+        .expect_err("ping is a tool of shop already");
+    assert_eq!(
+        error,
+        ServerBuildError::DuplicateTool {
+            server: "shop".to_string(),
+            tool: "ping".to_string(),
+            first: None,
+            second: Some("tests/fixtures/plugin-server/src/lib.rs:13".to_string()),
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "server `shop` has two tools named `ping` (one at tests/fixtures/plugin-server/src/lib.rs:13): \
+         tool names must be unique in a server; rename one with #[tool(name = \"...\")]"
+    );
+}
