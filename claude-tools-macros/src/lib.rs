@@ -15,6 +15,7 @@ use proc_macro::TokenStream;
 mod attr;
 mod docs;
 mod errors;
+mod json_schema;
 mod names;
 mod server;
 mod tool;
@@ -257,16 +258,24 @@ mod tool;
 /// Each of these is a compile error on the token at fault, saying what to do: a missing or
 /// unknown `server` (or one that is not a `#[tool_server]`), an unknown option, an invalid tool
 /// name, `mcp__{server}__{tool}` longer than 64 characters, two tools with the same name in one
-/// server (from any files of the crate: rustc reports conflicting implementations of
-/// `UniqueToolName` at both tools), a generic, `unsafe` or `self` fn, a parameter that borrows
+/// server (from any files of the server's crate, or a crate and one it depends on: rustc
+/// reports conflicting implementations of `UniqueToolName<(), 'n', 'a', 'm', 'e'>` for the
+/// server type at both tools), a generic, `unsafe` or `self` fn, a parameter that borrows
 /// or is `impl Trait`, a model parameter without `Deserialize` or `JsonSchema`, a model
 /// parameter written as a pattern, and a return type that cannot become a tool result.
 ///
 /// # Where it goes
 ///
-/// On a free fn (not a method), in the crate that defines the server: the registration
-/// implements a marker trait for the server type, which Rust's orphan rules allow only there.
-/// Tools are collected with `inventory`, so they can live in any module or file of the crate.
+/// On a free fn (not a method), in any module or file of any crate: tools are collected with
+/// `inventory`. A tool may live in another crate than its server (a workspace split by domain,
+/// plugin crates): `#[tool(server = shop::Shop)]` in a crate that depends on `shop`. Two things
+/// differ there:
+///
+/// - the program must link that crate: a crate nothing names is left out, and so are its
+///   tools. Name it once where the server is built, `use shop_plugin as _;` if nothing else;
+/// - two tools with the same name in crates that cannot see each other (two plugin crates) are
+///   found when the server is built: `Shop::server()` panics, and `Shop::try_server()` returns
+///   `ServerBuildError::DuplicateTool`, naming the tool, the server and where both tools are.
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     tool::expand(attr.into(), item.into()).into()
@@ -325,4 +334,30 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn tool_server(attr: TokenStream, item: TokenStream) -> TokenStream {
     server::expand(attr.into(), item.into()).into()
+}
+
+/// schemars' `#[derive(JsonSchema)]`, usable in a crate that does not depend on schemars:
+/// re-exported as `claude_tools::JsonSchema` (and in the prelude), it implements
+/// `claude_tools::JsonSchema`, the schemars version the tools speak. It reads the same
+/// attributes (doc comments, `#[serde(...)]`, `#[schemars(...)]`) and gives the same schema.
+///
+/// ```
+/// use claude_tools::prelude::*;
+///
+/// /// Where to look.
+/// #[derive(Deserialize, JsonSchema)]
+/// pub struct Query {
+///     /// Words to find
+///     pub words: String,
+///     #[serde(default)]
+///     pub limit: u32,
+/// }
+///
+/// let schema = claude_tools::schemars::schema_for!(Query);
+/// assert_eq!(schema.get("title"), Some(&serde_json::json!("Query")));
+/// assert_eq!(schema.get("required"), Some(&serde_json::json!(["words"])));
+/// ```
+#[proc_macro_derive(JsonSchema, attributes(schemars, serde, validate, garde))]
+pub fn derive_json_schema(input: TokenStream) -> TokenStream {
+    json_schema::expand(input.into()).into()
 }

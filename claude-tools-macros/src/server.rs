@@ -148,6 +148,12 @@ fn expand_server(item: &ItemStruct, args: &ServerArgs, valid: bool) -> TokenStre
         // Generated for every server; a program may use only one of the two.
         #[allow(dead_code)]
         impl #ident {
+            // Visible only in this crate: the tools of this crate check their names for
+            // duplicates at compile time; elsewhere they read `false` from
+            // `NotTheServerCrate` and leave that check to the server's build.
+            #[doc(hidden)]
+            pub(crate) const __CT_SERVER_CRATE: bool = true;
+
             #[doc = #server_doc]
             #[must_use]
             pub fn server() -> #private::ToolServer {

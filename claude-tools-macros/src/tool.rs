@@ -8,7 +8,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
-use syn::{FnArg, Ident, ItemFn, LitInt, LitStr, Pat, Path, ReturnType, Type};
+use syn::{FnArg, Ident, ItemFn, LitChar, LitInt, LitStr, Pat, Path, ReturnType, Type};
 
 use crate::attr::{self, Kind, Value};
 use crate::docs::{self, Doc};
@@ -341,8 +341,12 @@ fn check_param_type(ty: &Type, errors: &mut Errors) {
             if lifetime.ident != "static" {
                 self.errors.push(syn::Error::new(
                     lifetime.span(),
-                    "a #[tool] parameter cannot borrow: the tool's future must own its \
-                     inputs, so the only lifetime a parameter type may name is 'static",
+                    format!(
+                        "a #[tool] parameter cannot borrow: a type with a lifetime (here `{lifetime}`) \
+                         borrows from the call's input, and the tool's future must own its inputs; \
+                         give the type owned fields (String for &'a str, Vec<T> for &'a [T]) and no \
+                         lifetime parameter"
+                    ),
                 ));
             }
         }
@@ -433,10 +437,13 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
             Some(doc) => quote!(::core::option::Option::Some(#doc)),
             None => quote!(::core::option::Option::None),
         };
+        // The receiver spanned at the type too: an error from an inherent dispatch method
+        // points at the receiver, which would otherwise be the attribute.
+        let slot = quote_spanned!(ty_span=> ::claude_tools::__private::Slot);
         param_items.push(quote_spanned! {ty_span=>
             type #alias = #ty;
             fn #dispatch() -> #private::Param<#alias> {
-                (&&&&#private::Slot::<#alias>::NEW).#method()
+                (&&&&#slot::<#alias>::NEW).#method()
             }
         });
         describe_params.push(quote! {
@@ -457,11 +464,8 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
         quote!(#fn_ident(#(#args),*))
     };
 
-    let assert_message = format!(
-        "the tool name mcp__<server>__{} is longer than the 64 characters the Claude Code CLI \
-         accepts: shorten it with #[tool(name = \"...\")] or shorten the server's name",
-        tool.name
-    );
+    // `file!()` and `line!()` of the fn's name: where a build error about the tool points.
+    let location = quote_spanned!(fn_ident.span()=> ::core::file!(), ::core::line!());
 
     let server_info = quote_spanned! {server_span=>
         type __CtServer = #server;
@@ -471,11 +475,19 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
         type __CtOutput = #output;
         const __CT_OUTPUT: #private::ResultFns<__CtOutput> = #private::result_fns::<__CtOutput>();
     };
+    // The name, one char per parameter of `UniqueToolName` (the rest keep their default), so
+    // that a duplicate's error names the tool; see `UniqueToolName` for the first parameter.
+    let name_chars = tool.name.chars().map(|c| LitChar::new(c, name_span));
     let name_checks = quote_spanned! {name_span=>
-        impl #private::UniqueToolName<{ #private::tool_name_hash(#name) }> for __CtServer {}
+        struct __CtThisTool;
+        impl #private::UniqueToolName<
+            <#private::Pick<{ <__CtServer>::__CT_SERVER_CRATE }> as #private::Choose<(), __CtThisTool>>::Out,
+            #(#name_chars),*
+        > for __CtServer {}
         const _: () = ::core::assert!(
             #private::qualified_name_len(__CT_SERVER.name, #name) <= #private::MAX_QUALIFIED_NAME_LEN,
-            #assert_message
+            "{}",
+            #private::name_too_long(__CT_SERVER.name, #name).as_str()
         );
     };
 
@@ -485,6 +497,10 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
             use #private::{
                 ViaAnything as _, ViaOptionalArgument as _, ViaRequiredArgument as _, ViaToolParam as _,
             };
+            #[allow(unused_imports)]
+            use #private::ViaDeserializeOnly as _;
+            #[allow(unused_imports)]
+            use #private::NotTheServerCrate as _;
 
             #server_info
             #output_fns
@@ -514,6 +530,7 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
                     __ct_describe,
                     __ct_handle,
                 )
+                .at(#location)
             }
         };
     }

@@ -3,14 +3,19 @@
 //!
 //! Parameters are classified by trait, never by a type's name: for every parameter the macro
 //! writes `(&&&&Slot::<T>::NEW).__ct_param()` (once, in a fn of its own) and method resolution
-//! picks the first of four impls whose bounds hold (autoref specialisation):
+//! picks the first of these methods whose impl's bounds hold (autoref specialisation):
 //!
 //! 1. `&&&Slot<T>` where `T: ToolParam` — an extractor (`State<T>`, `ToolContext`, `Input<T>`…);
 //! 2. `&&Slot<Option<T>>` where `T: Deserialize + JsonSchema` — an optional model argument;
-//! 3. `&Slot<T>` where `T: Deserialize` — a required model argument; its method demands
-//!    `T: ArgumentSchema`, so a type that forgot `JsonSchema` gets that trait's diagnostic;
-//! 4. `Slot<T>` — anything else; its method demands `T: ModelArgument` (`Deserialize`), so a type
-//!    that is neither an extractor nor a model argument gets one diagnostic, at its type.
+//! 3. `&Slot<T>` where `T: Deserialize + JsonSchema` — a required model argument;
+//! 4. errors, each with its own diagnostic in its method's bound: first inherent methods of
+//!    `Slot<X>` for the known mistakes (`Vec<T>`, `Option<T>`, `HashMap<K, V>`, `BTreeMap<K, V>`
+//!    of a deserializable type without a schema; `State<T>` whose `T` is not `Send + Sync`;
+//!    `Arc<T>`, which should be `State<T>`), then `Slot<T>` where `T: Deserialize` (a type that
+//!    forgot `JsonSchema`);
+//! 5. `Slot<T>` by value — anything else; its method demands `T: ModelArgument` (`Deserialize`),
+//!    so a type that is neither an extractor nor a model argument gets one diagnostic, at its
+//!    type.
 //!
 //! The result is a [`Param<T>`] of fn pointers that `describe` and `call` both use, so a bad
 //! parameter type is reported once. Parameters written as patterns call `__ct_pattern_param`
@@ -24,6 +29,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 pub use std::any::TypeId;
+
+use crate::tool::State;
 
 pub use crate::tool::{
     ArgumentError, IntoToolResult, ServerBuildError, ServerDefinition, ToolCall, ToolDefBuilder,
@@ -41,7 +48,7 @@ pub use crate::tool::names::{qualified_name_bytes, qualified_name_str};
     message = "`{Self}` cannot be a tool parameter",
     label = "the model cannot send a `{Self}`",
     note = "a parameter the model fills in must implement serde::Deserialize and schemars::JsonSchema: \
-            add #[derive(Deserialize, JsonSchema)] to the type",
+            add #[derive(Deserialize, JsonSchema)] to the type (both derives are in claude_tools::prelude)",
     note = "a parameter the model does not fill in must implement claude_tools::ToolParam, like State<T>, \
             ToolContext or Input<T>"
 )]
@@ -50,11 +57,26 @@ pub trait ModelArgument: DeserializeOwned {}
 
 impl<T: DeserializeOwned> ModelArgument for T {}
 
+/// The schema of a deserializable type inside a container parameter (`Vec<T>`, `Option<T>`, a
+/// map's values), whose error names the container and the type at fault.
+#[diagnostic::on_unimplemented(
+    message = "`{Container}` cannot be a tool parameter: the `{Self}` in it has no JSON Schema",
+    label = "the model needs a schema to fill in the `{Self}`s of a `{Container}`",
+    note = "add #[derive(JsonSchema)] (claude_tools::JsonSchema) next to #[derive(Deserialize)] on `{Self}`",
+    note = "a type that derives JsonSchema and still gets this error derives another schemars major \
+            version's (a schemars 0.8 dependency?): derive claude_tools::JsonSchema instead"
+)]
+pub trait SchemaIn<Container: ?Sized>: JsonSchema {}
+
+impl<T: JsonSchema, Container: ?Sized> SchemaIn<Container> for T {}
+
 /// What a deserializable parameter must also be: described by a JSON Schema.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter: it has no JSON Schema",
     label = "the model needs a schema to fill in a `{Self}`",
-    note = "add #[derive(JsonSchema)] (from schemars) next to #[derive(Deserialize)] on the type"
+    note = "add #[derive(JsonSchema)] (claude_tools::JsonSchema) next to #[derive(Deserialize)] on the type",
+    note = "a type that derives JsonSchema and still gets this error derives another schemars major \
+            version's (a schemars 0.8 dependency?): derive claude_tools::JsonSchema instead"
 )]
 #[doc(hidden)]
 pub trait ArgumentSchema: JsonSchema {}
@@ -73,12 +95,137 @@ impl<T: JsonSchema> ArgumentSchema for T {}
 #[doc(hidden)]
 pub trait NamedParameter {}
 
-/// A zero-sized stand-in for a parameter of type `T`, the receiver of the dispatch traits.
+/// Demanded of `T` in a `State<T>` parameter that is not an extractor, which happens only when
+/// `T` is not `Send + Sync + 'static`.
+#[diagnostic::on_unimplemented(
+    message = "`State<{Self}>` cannot be a tool parameter: `{Self}` is not `Send + Sync`",
+    label = "the server shares one `{Self}` with every call, on any thread",
+    note = "use thread-safe types in the state (`Mutex<T>` or `RwLock<T>` around what the tools \
+            change, `AtomicU32` instead of `Cell<u32>`, `Arc` instead of `Rc`)"
+)]
+pub trait SharedState {}
+
+impl<T: Send + Sync + 'static> SharedState for T {}
+
+/// Never implemented: demanded of `T` in an `Arc<T>` parameter that the model cannot send.
+#[diagnostic::on_unimplemented(
+    message = "`Arc<{Self}>` cannot be a tool parameter: take shared state as `State<{Self}>`",
+    label = "the model cannot send an `Arc<{Self}>`, and it is not an extractor",
+    note = "register the value on the server with `.with_state(value)`, or `.with_shared_state(arc)` \
+            to share an `Arc` you keep, and take `State<{Self}>`, which derefs to `{Self}`"
+)]
+pub trait SharedThroughState {}
+
+/// A zero-sized stand-in for a parameter of type `T`, the receiver of the dispatch traits. `Copy`,
+/// so that level 5 can take it by value.
 pub struct Slot<T>(PhantomData<fn() -> T>);
+
+impl<T> Clone for Slot<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Slot<T> {}
 
 impl<T> Slot<T> {
     /// The slot of `T`.
     pub const NEW: Self = Slot(PhantomData);
+}
+
+// Two known mistakes get their own diagnostic instead of level 4's "not a model argument". An
+// inherent method is found at the same step as level 4 (receiver `&Slot<_>`) and wins over it,
+// while levels 1 to 3 are still tried first: a `State<T>` that is an extractor, or an `Arc<T>`
+// the model can send (serde's `rc` feature), never gets here.
+
+// A container of a deserializable type without a schema: the error names the container and that
+// type. When
+// the bounds hold, the container is a model argument, handled by level 2 or 3 (these methods
+// then delegate to them, never reached).
+
+impl<T: DeserializeOwned> Slot<Vec<T>> {
+    /// A `Vec<T>` whose `T` has no schema.
+    pub fn __ct_param(&self) -> Param<Vec<T>>
+    where
+        T: SchemaIn<Vec<T>>,
+    {
+        ViaRequiredArgument::__ct_param(&&Slot::<Vec<T>>::NEW)
+    }
+}
+
+impl<T: DeserializeOwned> Slot<Option<T>> {
+    /// An `Option<T>` whose `T` has no schema.
+    pub fn __ct_param(&self) -> Param<Option<T>>
+    where
+        T: SchemaIn<Option<T>>,
+    {
+        ViaOptionalArgument::__ct_param(&&&Slot::<Option<T>>::NEW)
+    }
+}
+
+impl<K, V, S> Slot<std::collections::HashMap<K, V, S>>
+where
+    K: DeserializeOwned + JsonSchema + Eq + std::hash::Hash,
+    V: DeserializeOwned,
+    S: std::hash::BuildHasher + Default,
+{
+    /// A `HashMap<K, V>` whose `V` has no schema.
+    pub fn __ct_param(&self) -> Param<std::collections::HashMap<K, V, S>>
+    where
+        V: SchemaIn<std::collections::HashMap<K, V, S>>,
+    {
+        ViaRequiredArgument::__ct_param(&&Slot::<std::collections::HashMap<K, V, S>>::NEW)
+    }
+}
+
+impl<K, V> Slot<std::collections::BTreeMap<K, V>>
+where
+    K: DeserializeOwned + JsonSchema + Ord,
+    V: DeserializeOwned,
+{
+    /// A `BTreeMap<K, V>` whose `V` has no schema.
+    pub fn __ct_param(&self) -> Param<std::collections::BTreeMap<K, V>>
+    where
+        V: SchemaIn<std::collections::BTreeMap<K, V>>,
+    {
+        ViaRequiredArgument::__ct_param(&&Slot::<std::collections::BTreeMap<K, V>>::NEW)
+    }
+}
+
+impl<T> Slot<State<T>> {
+    /// A `State<T>` whose `T` is not `Send + Sync`.
+    pub fn __ct_param(&self) -> Param<State<T>>
+    where
+        T: SharedState,
+    {
+        unreachable!("a State<T> with T: Send + Sync + 'static is handled by level 1")
+    }
+
+    /// `State(value): State<T>` whose `T` is not `Send + Sync`.
+    pub fn __ct_pattern_param(&self) -> Param<State<T>>
+    where
+        T: SharedState,
+    {
+        unreachable!("a State<T> with T: Send + Sync + 'static is handled by level 1")
+    }
+}
+
+impl<T: ?Sized> Slot<std::sync::Arc<T>> {
+    /// An `Arc<T>` the model cannot send.
+    pub fn __ct_param(&self) -> Param<std::sync::Arc<T>>
+    where
+        T: SharedThroughState,
+    {
+        unreachable!("SharedThroughState has no implementations")
+    }
+
+    /// An `Arc<T>` bound by a pattern.
+    pub fn __ct_pattern_param(&self) -> Param<std::sync::Arc<T>>
+    where
+        T: SharedThroughState,
+    {
+        unreachable!("SharedThroughState has no implementations")
+    }
 }
 
 /// What one parameter contributes to a tool: how it is described, how it is extracted.
@@ -154,7 +301,7 @@ impl<T: DeserializeOwned + JsonSchema> ViaOptionalArgument<Option<T>> for &&Slot
     }
 }
 
-/// Level 3: deserializable types, which must also have a schema to be required model arguments.
+/// Level 3: required model arguments (deserializable, with a schema).
 #[doc(hidden)]
 pub trait ViaRequiredArgument<T> {
     fn __ct_param(&self) -> Param<T>
@@ -165,7 +312,7 @@ pub trait ViaRequiredArgument<T> {
         T: NamedParameter;
 }
 
-impl<T: DeserializeOwned> ViaRequiredArgument<T> for &Slot<T> {
+impl<T: DeserializeOwned + JsonSchema> ViaRequiredArgument<T> for &Slot<T> {
     fn __ct_param(&self) -> Param<T>
     where
         T: ArgumentSchema,
@@ -189,26 +336,44 @@ impl<T: DeserializeOwned> ViaRequiredArgument<T> for &Slot<T> {
     }
 }
 
-/// Level 4: everything else, which is an error: the methods' bounds carry the diagnostics.
-#[doc(hidden)]
-pub trait ViaAnything<T> {
+/// Level 4: a deserializable type without a schema, which is an error: the method's bound
+/// carries the diagnostic. (The containers, `State<T>` and `Arc<T>` have inherent methods at
+/// this step, which win over it.)
+pub trait ViaDeserializeOnly<T> {
     fn __ct_param(&self) -> Param<T>
     where
+        T: ArgumentSchema;
+}
+
+impl<T: DeserializeOwned> ViaDeserializeOnly<T> for Slot<T> {
+    fn __ct_param(&self) -> Param<T>
+    where
+        T: ArgumentSchema,
+    {
+        unreachable!("every DeserializeOwned + JsonSchema type is handled by level 3")
+    }
+}
+
+/// Level 5, taking the slot by value so that it comes after every `&self` method of level 4:
+/// everything else, which is an error: the methods' bounds carry the diagnostics.
+pub trait ViaAnything<T> {
+    fn __ct_param(self) -> Param<T>
+    where
         T: ModelArgument;
-    fn __ct_pattern_param(&self) -> Param<T>
+    fn __ct_pattern_param(self) -> Param<T>
     where
         T: NamedParameter;
 }
 
 impl<T> ViaAnything<T> for Slot<T> {
-    fn __ct_param(&self) -> Param<T>
+    fn __ct_param(self) -> Param<T>
     where
         T: ModelArgument,
     {
-        unreachable!("every DeserializeOwned type is handled by level 3")
+        unreachable!("every DeserializeOwned type is handled by level 4")
     }
 
-    fn __ct_pattern_param(&self) -> Param<T>
+    fn __ct_pattern_param(self) -> Param<T>
     where
         T: NamedParameter,
     {
@@ -255,22 +420,114 @@ pub fn extraction_failed(error: ToolError) -> ToolFuture {
     ready(ToolResult::error(error.to_string()))
 }
 
-/// Implemented once per (server, tool name): a second tool with the same name in one server makes
-/// two impls of the same trait for the same type, which rustc reports as E0119 at both tools.
+/// Implemented once per (server, tool name) by `#[tool]`, so that two tools of one server with
+/// the same name are a compile error (E0119) at both tools. The name is spelled out in the
+/// parameters after the first, one character each, so that the error's first line names it:
+/// "conflicting implementations of trait `UniqueToolName<(), 'r', 'e', 'a', 'd'>` for type
+/// `Files`" (the unused ones keep their default, which rustc leaves out).
+///
+/// `L` keeps the impl legal where the orphan rule allows no impl for the server alone: in the
+/// server's own crate it is `()`, the default, so that every tool of the server in that crate
+/// implements the same trait for the same type; in any other crate (tools in a plugin crate) it
+/// is a type local to the tool, which the orphan rule accepts and which never conflicts, so that
+/// duplicates there are found when the server is built ([`ServerBuildError::DuplicateTool`]).
+/// [`Choose`] picks `L` from `<Server>::__CT_SERVER_CRATE` (see [`NotTheServerCrate`]).
 #[doc(hidden)]
-pub trait UniqueToolName<const NAME_HASH: u64> {}
+pub trait UniqueToolName<
+    L: ?Sized = (),
+    const C0: char = '\0',
+    const C1: char = '\0',
+    const C2: char = '\0',
+    const C3: char = '\0',
+    const C4: char = '\0',
+    const C5: char = '\0',
+    const C6: char = '\0',
+    const C7: char = '\0',
+    const C8: char = '\0',
+    const C9: char = '\0',
+    const C10: char = '\0',
+    const C11: char = '\0',
+    const C12: char = '\0',
+    const C13: char = '\0',
+    const C14: char = '\0',
+    const C15: char = '\0',
+    const C16: char = '\0',
+    const C17: char = '\0',
+    const C18: char = '\0',
+    const C19: char = '\0',
+    const C20: char = '\0',
+    const C21: char = '\0',
+    const C22: char = '\0',
+    const C23: char = '\0',
+    const C24: char = '\0',
+    const C25: char = '\0',
+    const C26: char = '\0',
+    const C27: char = '\0',
+    const C28: char = '\0',
+    const C29: char = '\0',
+    const C30: char = '\0',
+    const C31: char = '\0',
+    const C32: char = '\0',
+    const C33: char = '\0',
+    const C34: char = '\0',
+    const C35: char = '\0',
+    const C36: char = '\0',
+    const C37: char = '\0',
+    const C38: char = '\0',
+    const C39: char = '\0',
+    const C40: char = '\0',
+    const C41: char = '\0',
+    const C42: char = '\0',
+    const C43: char = '\0',
+    const C44: char = '\0',
+    const C45: char = '\0',
+    const C46: char = '\0',
+    const C47: char = '\0',
+    const C48: char = '\0',
+    const C49: char = '\0',
+    const C50: char = '\0',
+    const C51: char = '\0',
+    const C52: char = '\0',
+    const C53: char = '\0',
+    const C54: char = '\0',
+    const C55: char = '\0',
+    const C56: char = '\0',
+    const C57: char = '\0',
+    const C58: char = '\0',
+    const C59: char = '\0',
+    const C60: char = '\0',
+    const C61: char = '\0',
+    const C62: char = '\0',
+    const C63: char = '\0',
+>
+{
+}
 
-/// FNV-1a of a tool name, evaluated at compile time.
-pub const fn tool_name_hash(name: &str) -> u64 {
-    let bytes = name.as_bytes();
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut i = 0;
-    while i < bytes.len() {
-        hash ^= bytes[i] as u64;
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        i += 1;
-    }
-    hash
+/// What a tool's expansion reads as `<Server>::__CT_SERVER_CRATE`: `false` wherever the
+/// `pub(crate)` inherent constant `#[tool_server]` defines (`true`) is not visible, that is in
+/// every crate but the server's (method probing skips an inherent item that is not accessible).
+pub trait NotTheServerCrate {
+    /// `false`: this crate cannot see the server's own constant.
+    const __CT_SERVER_CRATE: bool = false;
+}
+
+impl<T: ?Sized> NotTheServerCrate for T {}
+
+/// A type-level `if`: `<Pick<{c}> as Choose<A, B>>::Out` is `A` when `c`, else `B`.
+pub struct Pick<const CONDITION: bool>;
+
+/// See [`Pick`].
+pub trait Choose<A: ?Sized, B: ?Sized> {
+    /// The chosen type.
+    type Out: ?Sized;
+}
+
+impl<A: ?Sized, B: ?Sized> Choose<A, B> for Pick<true> {
+    type Out = A;
+}
+
+impl<A: ?Sized, B: ?Sized> Choose<A, B> for Pick<false> {
+    type Out = B;
 }
 
 /// The length of `mcp__{server}__{tool}`, evaluated at compile time.
@@ -280,6 +537,80 @@ pub const fn qualified_name_len(server: &str, tool: &str) -> usize {
 
 /// The longest `mcp__{server}__{tool}` the Claude Code CLI accepts.
 pub const MAX_QUALIFIED_NAME_LEN: usize = crate::tool::MAX_QUALIFIED_TOOL_NAME;
+
+/// Text built at compile time, for a const assertion's message (a const panic can print a
+/// `&str` but not format one). Longer text is cut.
+pub struct ConstText {
+    bytes: [u8; 512],
+    len: usize,
+}
+
+impl ConstText {
+    /// `text` followed by `more`.
+    pub const fn then(mut self, more: &str) -> Self {
+        let more = more.as_bytes();
+        let mut i = 0;
+        while i < more.len() && self.len < self.bytes.len() {
+            self.bytes[self.len] = more[i];
+            self.len += 1;
+            i += 1;
+        }
+        self
+    }
+
+    /// The text followed by `number` in decimal.
+    pub const fn then_number(mut self, number: usize) -> Self {
+        let mut digits = [0u8; 20];
+        let mut count = 0;
+        let mut rest = number;
+        loop {
+            digits[count] = b'0' + (rest % 10) as u8;
+            count += 1;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        while count > 0 && self.len < self.bytes.len() {
+            count -= 1;
+            self.bytes[self.len] = digits[count];
+            self.len += 1;
+        }
+        self
+    }
+
+    /// The text (cut at a character boundary, should the buffer have been too short).
+    pub const fn as_str(&self) -> &str {
+        let mut len = self.len;
+        loop {
+            match core::str::from_utf8(self.bytes.split_at(len).0) {
+                Ok(text) => return text,
+                Err(_) => len -= 1,
+            }
+        }
+    }
+}
+
+/// What `#[tool]` reports when `mcp__{server}__{tool}` is too long: the full name, its length
+/// and what to do.
+pub const fn name_too_long(server: &str, tool: &str) -> ConstText {
+    ConstText {
+        bytes: [0; 512],
+        len: 0,
+    }
+    .then("the tool's full name `mcp__")
+    .then(server)
+    .then("__")
+    .then(tool)
+    .then("` is ")
+    .then_number(qualified_name_len(server, tool))
+    .then(" characters, longer than the ")
+    .then_number(MAX_QUALIFIED_NAME_LEN)
+    .then(
+        " the Claude Code CLI accepts: shorten the tool's name with #[tool(name = \"...\")] \
+         or the server's name in #[tool_server(name = \"...\")]",
+    )
+}
 
 /// What `MyServer::server()` calls: builds the server or panics with the reason. A server that
 /// cannot be built is a programming error (a schema Claude would refuse), found the first time

@@ -388,7 +388,9 @@ fn two_tools_with_one_name_and_bad_names_are_refused() {
         error,
         ServerBuildError::DuplicateTool {
             server: "shop".into(),
-            tool: "search".into()
+            tool: "search".into(),
+            first: None,
+            second: None,
         }
     );
     let error = shop()

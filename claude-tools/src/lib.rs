@@ -12,14 +12,40 @@ pub mod guide;
 
 pub use claude_tools_macros::{tool, tool_server};
 pub use claude_tools_runtime::tool::ToolRef;
+
+/// The version of claude-tools, as in its `Cargo.toml` (for logs and bug reports).
+///
+/// ```
+/// assert!(claude_tools::VERSION.starts_with("0."));
+/// ```
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The schemars release the tools speak: a type described by a schema implements
+/// [`JsonSchema`](trait@JsonSchema) of this crate.
+pub use schemars;
+/// serde's derives and traits. The derives name the `serde` crate, so a crate that uses them
+/// depends on serde 1 itself (as any serde user does).
+pub use serde::{Deserialize, Serialize};
+
+// `JsonSchema` is schemars' trait (type namespace) and claude-tools' derive (macro namespace):
+// the glob brings schemars' trait and derive, the named import shadows the derive alone with the
+// one that needs no schemars dependency in the deriving crate.
+mod json_schema_trait {
+    pub use schemars::JsonSchema;
+}
+#[doc(inline)]
+pub use claude_tools_macros::JsonSchema;
 pub use claude_tools_runtime::tool::{
-    Content, Image, Input, IntoToolResult, Json, ServerBuildError, State, ToolCall, ToolContext,
-    ToolDef, ToolDefBuilder, ToolError, ToolParam, ToolResult, ToolServer,
+    CancellationToken, Content, Image, Input, IntoToolResult, Json, ProgressReporter,
+    ServerBuildError, State, ToolCall, ToolContext, ToolDef, ToolDefBuilder, ToolError, ToolParam,
+    ToolResult, ToolServer,
 };
 pub use claude_tools_runtime::{
     Error, RequestRef, Result, hooks, mcp, message, options, permission, schema, tool as tools,
     transport,
 };
+#[doc(inline)]
+pub use json_schema_trait::*;
 
 pub use claude_tools_runtime::client::Client;
 pub use claude_tools_runtime::hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
@@ -40,9 +66,10 @@ pub use claude_tools_runtime::stream::MessageStream;
 pub mod prelude {
     pub use crate::ToolRef;
     pub use crate::{
-        Client, Content, HookEvent, HookMatcher, HookOutput, Image, Input, Json, Message, Options,
-        PermissionDecision, State, ToolContext, ToolError, ToolResult, ToolServer, query, tool,
-        tool_server,
+        CancellationToken, Client, Content, Deserialize, HookEvent, HookMatcher, HookOutput, Image,
+        Input, Json, JsonSchema, Message, Options, PermissionDecision, PermissionRequest,
+        ProgressReporter, ResultMessage, Serialize, State, ToolContext, ToolError, ToolResult,
+        ToolServer, query, tool, tool_server,
     };
 }
 

@@ -50,5 +50,8 @@ pub use server::{
     MAX_QUALIFIED_TOOL_NAME, ServerBuildError, Tool, ToolFuture, ToolHandler, ToolServer,
 };
 pub use state::{MissingState, State};
+/// The token a tool's [`ToolContext::cancellation_token`] is: tokio-util's, re-exported so that a
+/// tool author needs no tokio-util dependency to name it.
+pub use tokio_util::sync::CancellationToken;
 
 pub(crate) use server::CallFuture;

@@ -30,6 +30,8 @@ pub struct ToolRegistration {
     server: fn() -> TypeId,
     describe: fn() -> ToolDefBuilder,
     handler: fn(ToolCall) -> ToolFuture,
+    /// `file:line` of the tool's fn, for the errors that name it.
+    location: Option<(&'static str, u32)>,
 }
 
 impl ToolRegistration {
@@ -43,7 +45,20 @@ impl ToolRegistration {
             server,
             describe,
             handler,
+            location: None,
         }
+    }
+
+    /// Records where the tool's fn is (`file!()`, `line!()`), so that a server build error
+    /// about it (two tools with one name, maybe in two crates) can say where to look.
+    pub const fn at(mut self, file: &'static str, line: u32) -> Self {
+        self.location = Some((file, line));
+        self
+    }
+
+    /// `file:line` of the tool's fn, when recorded.
+    pub(crate) fn location(&self) -> Option<String> {
+        self.location.map(|(file, line)| format!("{file}:{line}"))
     }
 
     pub(crate) fn belongs_to(&self, server: TypeId) -> bool {

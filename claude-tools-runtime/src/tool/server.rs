@@ -31,6 +31,8 @@ pub struct Tool {
     def: ToolDef,
     handler: ToolHandler,
     required_state: Vec<StateRequirement>,
+    /// `file:line` of a `#[tool]` fn; `None` for a tool added by hand.
+    location: Option<String>,
 }
 
 impl Tool {
@@ -67,15 +69,22 @@ pub enum ServerBuildError {
         /// What is wrong with the schema.
         error: SchemaError,
     },
-    /// Two tools share a name.
+    /// Two tools share a name. Within the crate that defines a `#[tool_server]`, this is a
+    /// compile error; tools in other crates (plugin crates) can only be checked here.
     #[error(
-        "server `{server}` has two tools named `{tool}`: tool names must be unique in a server"
+        "server `{server}` has two tools named `{tool}`{}: tool names must be unique in a \
+         server; rename one with #[tool(name = \"...\")]",
+        locations_text(.first.as_deref(), .second.as_deref())
     )]
     DuplicateTool {
         /// The server's name.
         server: String,
         /// The duplicated name.
         tool: String,
+        /// `file:line` of one of the two, when known (`#[tool]` fns; not tools added by hand).
+        first: Option<String>,
+        /// `file:line` of the other, when known.
+        second: Option<String>,
     },
     /// A name the CLI or the Anthropic API would refuse.
     #[error("{0}")]
@@ -153,12 +162,16 @@ impl ToolServer {
         for registration in inventory::iter::<ToolRegistration> {
             if registration.belongs_to(server_type) {
                 let handler = registration.handler();
-                tools.push((registration.describe(), Arc::new(handler) as ToolHandler));
+                tools.push((
+                    registration.describe(),
+                    Arc::new(handler) as ToolHandler,
+                    registration.location(),
+                ));
             }
         }
         let inner = Arc::make_mut(&mut server.inner);
-        for (builder, handler) in tools {
-            inner.add(builder, handler)?;
+        for (builder, handler, location) in tools {
+            inner.add_at(builder, handler, location)?;
         }
         Ok(server)
     }
@@ -433,8 +446,18 @@ impl std::fmt::Debug for ToolServer {
 impl ServerInner {
     fn add(
         &mut self,
+        builder: ToolDefBuilder,
+        handler: ToolHandler,
+    ) -> Result<(), ServerBuildError> {
+        self.add_at(builder, handler, None)
+    }
+
+    /// Adds a tool whose fn is at `location` (`file:line`), when known.
+    fn add_at(
+        &mut self,
         mut builder: ToolDefBuilder,
         handler: ToolHandler,
+        location: Option<String>,
     ) -> Result<(), ServerBuildError> {
         builder.default_always_load(self.always_load);
         let tool = builder.name().to_string();
@@ -451,10 +474,18 @@ impl ServerInner {
             .tools
             .binary_search_by(|existing| (*existing.name).cmp(&tool))
         {
-            Ok(_) => Err(ServerBuildError::DuplicateTool {
-                server: self.name.clone(),
-                tool,
-            }),
+            Ok(existing) => {
+                // In a stable order: the registration order is the linker's.
+                let mut locations = [self.tools[existing].location.clone(), location];
+                locations.sort();
+                let [first, second] = locations;
+                Err(ServerBuildError::DuplicateTool {
+                    server: self.name.clone(),
+                    tool,
+                    first,
+                    second,
+                })
+            }
             Err(position) => {
                 let name: Arc<str> = tool.into();
                 self.tools.insert(
@@ -464,11 +495,22 @@ impl ServerInner {
                         def,
                         handler,
                         required_state,
+                        location,
                     },
                 );
                 Ok(())
             }
         }
+    }
+}
+
+/// " (at a.rs:1 and b.rs:2)", " (one at a.rs:1)" or "": where the two tools of a
+/// [`ServerBuildError::DuplicateTool`] are.
+fn locations_text(first: Option<&str>, second: Option<&str>) -> String {
+    match (first, second) {
+        (Some(first), Some(second)) => format!(" (at {first} and {second})"),
+        (Some(one), None) | (None, Some(one)) => format!(" (one at {one})"),
+        (None, None) => String::new(),
     }
 }
 

@@ -18,6 +18,21 @@ async fn strict_tool(value: u32, _ctx: ToolContext) -> u32 {
 #[tool(server = Strict)]
 fn strict_sync() {}
 
+/// A documented input, with claude-tools' own `JsonSchema` derive.
+#[derive(Deserialize, JsonSchema)]
+pub struct Point {
+    /// Across
+    pub x: i32,
+    /// Down
+    pub y: i32,
+}
+
+/// A tool taking it.
+#[tool(server = Strict)]
+fn strict_point(point: Point) -> i32 {
+    point.x + point.y
+}
+
 fn main() {
-    assert_eq!(Strict::server().tools().len(), 2);
+    assert_eq!(Strict::server().tools().len(), 3);
 }
