@@ -6,6 +6,7 @@
 //! Without the CLI the tests skip with a banner, unless `CI` is set, where they fail.
 
 mod harness;
+mod model_view;
 mod sdk_host;
 mod tools;
 
