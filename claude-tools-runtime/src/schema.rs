@@ -25,9 +25,45 @@
 //!   schemas (serialization) an `Option` field is required and may be `null`, since serde writes
 //!   it as `null`.
 //!
+//! - a tuple (`(A, B)`, a tuple struct), which schemars writes with `prefixItems` (refused by
+//!   Claude's strict tool use), is `{"type": "array", "description": "2 items, in this order:
+//!   integer, string", "minItems": 2, "maxItems": 2, "items": {"anyOf": [A, B]}}` (`items` is
+//!   the one element schema when all are the same): the exact shape is in the description.
+//!
 //! A type that cannot meet this — a recursive type, an enum or a non-struct as the whole input, a
 //! `Json<T>` output that is not an object — is a [`SchemaError`] naming the type and what to do,
 //! reported when the server is built, never a silently broken tool.
+//!
+//! # Order
+//!
+//! The model reads a schema top to bottom, so it is written in declaration order: properties in
+//! the order they are added (a tool's parameters), struct fields and `required` as declared, at
+//! every depth, and the values of a unit enum as its variants are declared (see
+//! [`InputSchemaBuilder::variant_order_of`]; an output schema, which the model does not read,
+//! keeps schemars' grouping of documented variants after undocumented ones). Each schema object
+//! starts with `type`, then `description`. A `Json<T>` result's text is serde's output, so in
+//! declaration order as well.
+//!
+//! This needs `serde_json`'s `preserve_order` feature (and schemars' feature of that name), which
+//! claude-tools enables. Cargo unifies features, so **every `serde_json::Map` in a program that
+//! depends on claude-tools keeps insertion order** instead of sorting its keys: a `Value` prints
+//! its keys in the order they were inserted or parsed, `Map::remove` is `swap_remove` (use
+//! `shift_remove` to keep the order), and `Value` equality still ignores key order. Code that
+//! relied on sorted output (JSON text compared in a test, say) must sort explicitly.
+//!
+//! # Descriptions
+//!
+//! Every `description` of a generated schema (a parameter's doc, and the doc comments schemars
+//! takes from struct fields, enum variants and types) is the prose of a doc comment, as
+//! [`doc_description`] makes it: nothing from the first heading on, no Rust code blocks, links
+//! as their text. [`make_claude_safe`] on a hand-written schema leaves descriptions as written.
+//!
+//! With `#[serde(flatten)]`, schemars copies the flattened struct's doc comment into the
+//! containing schema when that has no description of its own: a documented field, or a doc
+//! comment on the containing struct, wins, so document one of them when the flattened struct's
+//! doc would mislead. (The schema carries nothing that tells a flattened doc from the
+//! container's own, so it cannot be dropped after the fact; on a whole input, `Input<T>`, the
+//! container's description is not sent at all.)
 //!
 //! ```
 //! use claude_tools_runtime::schema::InputSchemaBuilder;
