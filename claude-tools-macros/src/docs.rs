@@ -74,6 +74,21 @@ impl Doc {
         }
     }
 
+    /// Whether the doc's first line is a Markdown heading (`# Examples`), so that it has no
+    /// prose before its first section.
+    fn starts_with_heading(&self) -> bool {
+        let Doc::Text(text) = self else {
+            return false;
+        };
+        let first = text.lines().next().unwrap_or("").trim_start();
+        let hashes = first.chars().take_while(|c| *c == '#').count();
+        (1..=6).contains(&hashes)
+            && first[hashes..]
+                .chars()
+                .next()
+                .is_none_or(char::is_whitespace)
+    }
+
     /// The description as an expression of type `&'static str`, if there is one.
     pub(crate) fn to_expr(&self) -> Option<TokenStream> {
         match self {
@@ -94,6 +109,10 @@ pub(crate) fn tool_description(
 ) -> Option<TokenStream> {
     if let Some(lit) = attribute {
         return Some(lit.to_token_stream());
+    }
+    if !full_doc && doc.starts_with_heading() {
+        // Nothing before the first section: the model would get no description.
+        return None;
     }
     let doc = doc.to_expr()?;
     Some(if full_doc {

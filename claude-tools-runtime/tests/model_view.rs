@@ -453,3 +453,78 @@ fn tuples_become_items_with_their_shape_in_the_description() {
         }),
     );
 }
+
+/// Paging of the results (only about the two paging fields).
+#[derive(Deserialize, JsonSchema)]
+struct Paging {
+    page: u32,
+    per_page: u32,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Search {
+    text: String,
+    #[serde(flatten)]
+    paging: Paging,
+}
+
+/// A search with paging.
+#[derive(Deserialize, JsonSchema)]
+struct DocumentedSearch {
+    text: String,
+    #[serde(flatten)]
+    paging: Paging,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Request {
+    /// What to search, and which page
+    documented_field: Search,
+    documented_type: DocumentedSearch,
+    neither: Search,
+}
+
+#[test]
+fn a_flattened_structs_doc_never_overrides_a_field_or_container_doc() {
+    let properties = json!({
+        "text": {"type": "string"},
+        "page": {"type": "integer", "minimum": 0},
+        "per_page": {"type": "integer", "minimum": 0}
+    });
+    let required = json!(["text", "page", "per_page"]);
+    let schema = prop::<Request>();
+    // The field's own doc wins.
+    assert_json_text(
+        &schema["properties"]["documented_field"],
+        &json!({
+            "type": "object",
+            "description": "What to search, and which page",
+            "properties": properties,
+            "required": required
+        }),
+    );
+    // The containing struct's doc wins.
+    assert_eq!(
+        schema["properties"]["documented_type"]["description"],
+        "A search with paging."
+    );
+    // With neither, schemars lends the container the flattened struct's doc (see the schema
+    // module docs: nothing in the schema tells it apart from the container's own).
+    assert_eq!(
+        schema["properties"]["neither"]["description"],
+        "Paging of the results (only about the two paging fields)."
+    );
+    // A parameter's doc wins, and a whole input sends no container description at all.
+    let mut input = InputSchemaBuilder::new();
+    input.property::<Search>("search", Some("The search"), true);
+    assert_eq!(
+        Value::Object(input.finish().unwrap())["properties"]["search"]["description"],
+        "The search"
+    );
+    let mut input = InputSchemaBuilder::new();
+    input.flatten::<Search>();
+    assert_json_text(
+        &Value::Object(input.finish().unwrap()),
+        &json!({"type": "object", "properties": properties, "required": required}),
+    );
+}

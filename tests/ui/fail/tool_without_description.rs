@@ -12,6 +12,12 @@ async fn undocumented(count: u32) -> u32 {
     count
 }
 
+/// # Examples
+///
+/// Only a section: the model would get no description either.
+#[tool(server = Quiet)]
+async fn only_a_section() {}
+
 /// Documented: no warning.
 #[tool(server = Quiet)]
 async fn documented() {}
