@@ -528,3 +528,26 @@ fn a_flattened_structs_doc_never_overrides_a_field_or_container_doc() {
         &json!({"type": "object", "properties": properties, "required": required}),
     );
 }
+
+/// Recurses through two fields: walking every path would take 2^depth steps.
+#[derive(Deserialize, JsonSchema)]
+struct Tree {
+    priority: Priority,
+    left: Option<Box<Tree>>,
+    right: Option<Box<Tree>>,
+}
+
+#[test]
+fn a_type_recursing_through_two_fields_is_walked_in_bounded_time() {
+    let mut input = InputSchemaBuilder::new();
+    input
+        .variant_order_of::<Tree>()
+        .property::<Tree>("tree", None, true);
+    // Recursive, so an error, but reached at once (not after 2^32 probe steps).
+    assert_eq!(
+        input.finish().unwrap_err().message(),
+        "parameter `tree`: `Tree` is recursive (it contains itself), so its schema cannot be \
+         inlined as Claude needs: bound the nesting with a non-recursive type, or take that part \
+         as serde_json::Value"
+    );
+}

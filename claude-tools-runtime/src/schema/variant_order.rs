@@ -26,12 +26,15 @@ pub(super) fn probe<T: DeserializeOwned>() -> Vec<&'static [&'static str]> {
     // Each failing run adds one field to `skip`, so the loop ends; the bound is a backstop.
     for _ in 0..MAX_RUNS {
         state.failed_at = None;
+        state.budget = MAX_VALUES;
         let result = T::deserialize(Probe {
             state: &mut state,
             path: Vec::new(),
         });
         match (result, state.failed_at.take()) {
-            (Err(_), Some(path)) if !state.skip.contains(&path) => state.skip.push(path),
+            (Err(_), Some(path)) if state.budget > 0 && !state.skip.contains(&path) => {
+                state.skip.push(path)
+            }
             _ => break,
         }
     }
@@ -40,6 +43,9 @@ pub(super) fn probe<T: DeserializeOwned>() -> Vec<&'static [&'static str]> {
 
 /// How deep the walk goes: a recursive type through `Option` or `Vec` would never end.
 const MAX_DEPTH: usize = 32;
+/// How many values one walk may feed: a type that recurses through two fields would otherwise
+/// take 2^MAX_DEPTH of them. A walk that runs out stops, keeping what it found.
+const MAX_VALUES: usize = 10_000;
 const MAX_RUNS: usize = 256;
 
 #[derive(Default)]
@@ -49,6 +55,8 @@ struct State {
     skip: Vec<Vec<usize>>,
     /// The innermost field whose value failed in this run.
     failed_at: Option<Vec<usize>>,
+    /// Values this run may still feed.
+    budget: usize,
 }
 
 struct Probe<'a> {
@@ -58,9 +66,10 @@ struct Probe<'a> {
 
 impl Probe<'_> {
     fn child(&mut self, index: usize) -> Result<Probe<'_>, Error> {
-        if self.path.len() >= MAX_DEPTH {
-            return Err(de::Error::custom("too deep"));
+        if self.path.len() >= MAX_DEPTH || self.state.budget == 0 {
+            return Err(de::Error::custom("too deep or too large"));
         }
+        self.state.budget -= 1;
         let mut path = self.path.clone();
         path.push(index);
         Ok(Probe {
