@@ -5,10 +5,15 @@
 //! margin of a `/** ... */` block), trailing whitespace trimmed, and leading and trailing blank
 //! lines dropped. Paragraphs and Markdown are kept as written: the model reads them as they are.
 //! A `#[doc = some_macro!(..)]` that is not a literal is concatenated verbatim with `concat!`.
+//!
+//! What reaches the model is decided at run time by `schema::doc_description` (sections from the
+//! first heading, Rust code blocks and link syntax left out), the one rule for tool, parameter,
+//! field and variant docs: parameter docs go through it in the input schema, and the tool's doc
+//! through [`tool_description`].
 
-use proc_macro2::TokenStream;
-use quote::quote;
-use syn::{Attribute, Expr, ExprLit, Lit, Meta};
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::{Attribute, Expr, ExprLit, Lit, LitStr, Meta};
 
 /// A description gathered from doc attributes.
 pub(crate) enum Doc {
@@ -69,6 +74,21 @@ impl Doc {
         }
     }
 
+    /// Whether the doc's first line is a Markdown heading (`# Examples`), so that it has no
+    /// prose before its first section.
+    fn starts_with_heading(&self) -> bool {
+        let Doc::Text(text) = self else {
+            return false;
+        };
+        let first = text.lines().next().unwrap_or("").trim_start();
+        let hashes = first.chars().take_while(|c| *c == '#').count();
+        (1..=6).contains(&hashes)
+            && first[hashes..]
+                .chars()
+                .next()
+                .is_none_or(char::is_whitespace)
+    }
+
     /// The description as an expression of type `&'static str`, if there is one.
     pub(crate) fn to_expr(&self) -> Option<TokenStream> {
         match self {
@@ -76,6 +96,47 @@ impl Doc {
             Doc::Text(text) => Some(quote!(#text)),
             Doc::Concat(pieces) => Some(quote!(::core::concat!(#(#pieces),*))),
         }
+    }
+}
+
+/// The tool description as an expression of a type `ToolDefBuilder::description` takes:
+/// `description = "..."` as written; otherwise the doc comment, whole with `full_doc`, or as
+/// `doc_description` makes it (the default).
+pub(crate) fn tool_description(
+    attribute: Option<&LitStr>,
+    doc: &Doc,
+    full_doc: bool,
+) -> Option<TokenStream> {
+    if let Some(lit) = attribute {
+        return Some(lit.to_token_stream());
+    }
+    if !full_doc && doc.starts_with_heading() {
+        // Nothing before the first section: the model would get no description.
+        return None;
+    }
+    let doc = doc.to_expr()?;
+    Some(if full_doc {
+        doc
+    } else {
+        quote!(::claude_tools::__private::doc_description(#doc))
+    })
+}
+
+/// A warning at `span` that tool `name` has no description. A stable proc macro cannot emit a
+/// warning itself, so this uses a deprecated item: rustc prints its note where it is used.
+pub(crate) fn missing_description_warning(name: &str, span: Span) -> TokenStream {
+    let note = format!(
+        "tool `{name}` has no description, so the model sees only its name: add a `///` doc \
+         comment on the fn saying what the tool does and when to use it, or set \
+         #[tool(description = \"...\")]"
+    );
+    quote_spanned! {span=>
+        const _: () = {
+            #[deprecated(note = #note)]
+            #[allow(non_upper_case_globals)]
+            const tool_without_description: () = ();
+            tool_without_description
+        };
     }
 }
 

@@ -64,11 +64,20 @@ mod tool;
 /// - **Name**: the fn's name (without `r#`), or `name = "..."`. It must match
 ///   `[A-Za-z0-9_-]{1,64}`, and `mcp__{server}__{tool}` must fit in 64 characters; both are
 ///   checked at compile time.
-/// - **Description**: the fn's doc comment, every paragraph, joined line by line as written
-///   (the margin after `///` removed, blank lines kept), or `description = "..."`.
-/// - **Input schema**: one property per model parameter (see below), described by the
-///   parameter's own doc comment (`/// ...` on the parameter; it is removed from the emitted fn,
-///   where rustc would reject it). `Option<T>` parameters are not required, and `null` or an
+/// - **Description**: the prose of the fn's doc comment, the part a model needs: the summary
+///   and the paragraphs up to the first heading (`# Examples`, `# Errors`…, which are left
+///   out), with intra-doc links as their text (``[`Store`]`` → `` `Store` ``,
+///   `[the guide](crate::guide)` → `the guide`) and Rust code blocks (doctests) left out; code
+///   blocks in another language (`json`, `text`…) are kept. The rule is
+///   `claude_tools_runtime::schema::doc_description`, and the same rule applies to parameter
+///   docs and to the doc comments of your types' fields and variants. To send something else,
+///   `description = "..."` is sent as written, and `full_doc` sends the whole doc comment. A
+///   tool with neither a doc comment nor `description` compiles with a warning saying how to
+///   add one (the model would see only its name).
+/// - **Input schema**: one property per model parameter (see below), in the order of the
+///   parameters, described by the parameter's own doc comment (`/// ...` on the parameter; it
+///   is removed from the emitted fn, where rustc would reject it). Struct fields and enum values
+///   keep their declaration order too. `Option<T>` parameters are not required, and `null` or an
 ///   absent argument is `None`.
 /// - **Output schema**: for `Json<T>` (or `Result<Json<T>, E>`), the schema of `T`.
 ///
@@ -168,7 +177,8 @@ mod tool;
 /// |---|---|
 /// | `server = Path` | **required**: the [`macro@tool_server`] struct this tool belongs to |
 /// | `name = "..."` | the tool name (default: the fn's name) |
-/// | `description = "..."` | the description (default: the fn's doc comment) |
+/// | `description = "..."` | the description, sent as written (default: the prose of the fn's doc comment) |
+/// | `full_doc` | send the whole doc comment (headings, code blocks, link syntax) instead of its prose |
 /// | `title = "..."` | a human-readable title (`title` and `annotations.title`) |
 /// | `read_only`, `destructive`, `idempotent`, `open_world` | MCP annotation hints; alone they mean `= true`, and `= false` states the opposite explicitly |
 /// | `max_result_chars = N` | `_meta["anthropic/maxResultSizeChars"]`: let the CLI pass results up to N characters before persisting them to a file |

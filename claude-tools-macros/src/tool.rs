@@ -19,6 +19,7 @@ const OPTIONS: &[(&str, Kind)] = &[
     ("server", Kind::Path),
     ("name", Kind::Str),
     ("description", Kind::Str),
+    ("full_doc", Kind::Flag),
     ("title", Kind::Str),
     ("read_only", Kind::Flag),
     ("destructive", Kind::Flag),
@@ -35,6 +36,8 @@ struct ToolArgs {
     server: Option<Path>,
     name: Option<LitStr>,
     description: Option<LitStr>,
+    /// Send the whole doc comment, not only its prose (see `docs::tool_description`).
+    full_doc: bool,
     title: Option<LitStr>,
     /// `(builder method, value)` for the four MCP annotations, in the order given.
     annotations: Vec<(Ident, bool)>,
@@ -104,6 +107,7 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
                     ("server", Value::Path(path)) => parsed.server = Some(path),
                     ("name", Value::Str(lit)) => parsed.name = Some(lit),
                     ("description", Value::Str(lit)) => parsed.description = Some(lit),
+                    ("full_doc", Value::Flag(value, _)) => parsed.full_doc = value,
                     ("title", Value::Str(lit)) => parsed.title = Some(lit),
                     (
                         "read_only" | "destructive" | "idempotent" | "open_world",
@@ -130,10 +134,15 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         Some(tool) if errors.is_empty() => {
             let registration = expand_registration(&function, &tool);
             let tool_ref = expand_tool_ref_type(&function);
+            let warning = match tool.description {
+                None => docs::missing_description_warning(&tool.name, function.sig.ident.span()),
+                Some(_) => TokenStream::new(),
+            };
             quote! {
                 #function
                 #registration
                 #tool_ref
+                #warning
             }
         }
         _ => {
@@ -286,10 +295,11 @@ fn validate(
         }
     };
 
-    let description = match &args.description {
-        Some(lit) => Some(lit.to_token_stream()),
-        None => Doc::from_attrs(&function.attrs).to_expr(),
-    };
+    let description = docs::tool_description(
+        args.description.as_ref(),
+        &Doc::from_attrs(&function.attrs),
+        args.full_doc,
+    );
 
     Some(Tool {
         server: server?,

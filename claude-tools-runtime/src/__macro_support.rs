@@ -38,6 +38,7 @@ pub use crate::tool::{
 };
 
 use crate::schema::SchemaError;
+pub use crate::schema::doc_description;
 
 // What the marker type of a tool's name (`ToolRef`) expands to.
 pub use crate::tool::ToolRef;
@@ -284,7 +285,9 @@ impl<T: DeserializeOwned + JsonSchema> ViaOptionalArgument<Option<T>> for &&Slot
     fn __ct_param(&self) -> Param<Option<T>> {
         Param {
             describe: |name, doc, tool| {
-                tool.input().property::<Option<T>>(name, doc, false);
+                tool.input()
+                    .variant_order_of::<T>()
+                    .property::<Option<T>>(name, doc, false);
             },
             extract: |name, call| match call.take_argument(name) {
                 None | Some(Value::Null) => Ok(None),
@@ -319,7 +322,9 @@ impl<T: DeserializeOwned + JsonSchema> ViaRequiredArgument<T> for &Slot<T> {
     {
         Param {
             describe: |name, doc, tool| {
-                tool.input().property::<T>(name, doc, true);
+                tool.input()
+                    .variant_order_of::<T>()
+                    .property::<T>(name, doc, true);
             },
             extract: |name, call| match call.take_argument(name) {
                 Some(value) => deserialize_argument(name, value, call),

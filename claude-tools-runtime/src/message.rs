@@ -251,9 +251,11 @@ impl WireForm {
                 wire: None,
                 typed: Some(value.clone()),
             });
-        WireForm {
-            fields: changed.chain(added).collect(),
-        }
+        let mut fields: Vec<WireField> = changed.chain(added).collect();
+        // By key, so that equal messages compare equal whatever order their lines had (with
+        // serde_json's preserve_order, maps iterate in the order the keys were written).
+        fields.sort_by(|a, b| a.key.cmp(&b.key));
+        WireForm { fields }
     }
 
     /// `message` serialized, with the wire form put back for every field whose typed value is
@@ -268,7 +270,7 @@ impl WireForm {
                 }
                 match &field.wire {
                     Some(wire) => map.insert(field.key.clone(), wire.clone()),
-                    None => map.remove(&field.key),
+                    None => map.shift_remove(&field.key),
                 };
             }
         }

@@ -1271,7 +1271,9 @@ mod tests {
             .env_remove("ANTHROPIC_API_KEY")
             .cwd("/work");
         let launch = options.launch_spec();
-        let mcp = r#"{"mcpServers":{"calc":{"name":"calc","type":"sdk"},"echo":{"args":["--quiet"],"command":"echo-mcp","type":"stdio"}}}"#;
+        // serde_json's preserve_order: keys in the order they are inserted (external servers,
+        // then in-process ones), not sorted.
+        let mcp = r#"{"mcpServers":{"echo":{"type":"stdio","command":"echo-mcp","args":["--quiet"]},"calc":{"type":"sdk","name":"calc"}}}"#;
         assert_eq!(
             launch.args,
             [

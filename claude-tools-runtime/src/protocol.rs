@@ -24,6 +24,10 @@ mod recover;
 pub(crate) use recover::{Fault, Found, scan, write_answer};
 
 /// One line from the CLI's stdout, classified.
+// `Request` is the large variant (serde_json's `preserve_order` makes a `Map` larger), and
+// also the hot one: boxing it would cost an allocation per tool call, for a value that lives on
+// the stack for one line.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub(crate) enum Incoming<'a> {
     /// A request the host must answer.

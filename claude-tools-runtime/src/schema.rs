@@ -25,9 +25,45 @@
 //!   schemas (serialization) an `Option` field is required and may be `null`, since serde writes
 //!   it as `null`.
 //!
+//! - a tuple (`(A, B)`, a tuple struct), which schemars writes with `prefixItems` (refused by
+//!   Claude's strict tool use), is `{"type": "array", "description": "2 items, in this order:
+//!   integer, string", "minItems": 2, "maxItems": 2, "items": {"anyOf": [A, B]}}` (`items` is
+//!   the one element schema when all are the same): the exact shape is in the description.
+//!
 //! A type that cannot meet this — a recursive type, an enum or a non-struct as the whole input, a
 //! `Json<T>` output that is not an object — is a [`SchemaError`] naming the type and what to do,
 //! reported when the server is built, never a silently broken tool.
+//!
+//! # Order
+//!
+//! The model reads a schema top to bottom, so it is written in declaration order: properties in
+//! the order they are added (a tool's parameters), struct fields and `required` as declared, at
+//! every depth, and the values of a unit enum as its variants are declared (see
+//! [`InputSchemaBuilder::variant_order_of`]; an output schema, which the model does not read,
+//! keeps schemars' grouping of documented variants after undocumented ones). Each schema object
+//! starts with `type`, then `description`. A `Json<T>` result's text is serde's output, so in
+//! declaration order as well.
+//!
+//! This needs `serde_json`'s `preserve_order` feature (and schemars' feature of that name), which
+//! claude-tools enables. Cargo unifies features, so **every `serde_json::Map` in a program that
+//! depends on claude-tools keeps insertion order** instead of sorting its keys: a `Value` prints
+//! its keys in the order they were inserted or parsed, `Map::remove` is `swap_remove` (use
+//! `shift_remove` to keep the order), and `Value` equality still ignores key order. Code that
+//! relied on sorted output (JSON text compared in a test, say) must sort explicitly.
+//!
+//! # Descriptions
+//!
+//! Every `description` of a generated schema (a parameter's doc, and the doc comments schemars
+//! takes from struct fields, enum variants and types) is the prose of a doc comment, as
+//! [`doc_description`] makes it: nothing from the first heading on, no Rust code blocks, links
+//! as their text. [`make_claude_safe`] on a hand-written schema leaves descriptions as written.
+//!
+//! With `#[serde(flatten)]`, schemars copies the flattened struct's doc comment into the
+//! containing schema when that has no description of its own: a documented field, or a doc
+//! comment on the containing struct, wins, so document one of them when the flattened struct's
+//! doc would mislead. (The schema carries nothing that tells a flattened doc from the
+//! container's own, so it cannot be dropped after the fact; on a whole input, `Input<T>`, the
+//! container's description is not sent at all.)
 //!
 //! ```
 //! use claude_tools::schema::InputSchemaBuilder;
@@ -51,7 +87,13 @@
 
 use schemars::JsonSchema;
 use schemars::generate::{SchemaGenerator, SchemaSettings};
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
+
+mod description;
+mod variant_order;
+
+pub use description::doc_description;
 
 /// A type whose schema Claude would not accept, and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -139,6 +181,7 @@ pub struct InputSchemaBuilder {
     properties: Map<String, Value>,
     required: Vec<String>,
     additional_properties: Option<Value>,
+    variant_orders: Vec<&'static [&'static str]>,
     error: Option<SchemaError>,
 }
 
@@ -156,12 +199,17 @@ impl InputSchemaBuilder {
             properties: Map::new(),
             required: Vec::new(),
             additional_properties: None,
+            variant_orders: Vec::new(),
             error: None,
         }
     }
 
     /// Adds property `name` of type `T`. `description` (a parameter's doc comment) replaces the
-    /// type's own description. An `Option<T>` parameter is usually added with `required: false`.
+    /// type's own description; like every description of the schema, it is sent as
+    /// [`doc_description`] makes it. An `Option<T>` parameter is usually added with
+    /// `required: false`.
+    ///
+    /// Properties are listed in the order they are added (the order of a tool's parameters).
     pub fn property<T: JsonSchema + ?Sized>(
         &mut self,
         name: &str,
@@ -190,8 +238,9 @@ impl InputSchemaBuilder {
     }
 
     /// Adds every field of struct `T` as a property (the whole input as one struct, as
-    /// [`Input<T>`](crate::tool::Input) does). `T` must have an object schema without a root
-    /// `oneOf`/`anyOf`/`allOf`: a struct, or a map with string keys.
+    /// [`Input<T>`](crate::tool::Input) does), in the order the fields are declared. `T` must
+    /// have an object schema without a root `oneOf`/`anyOf`/`allOf`: a struct, or a map with
+    /// string keys.
     pub fn flatten<T: JsonSchema + ?Sized>(&mut self) -> &mut Self {
         let root = Value::from(self.generator.root_schema_for::<T>());
         let type_name = short_type_name::<T>();
@@ -249,6 +298,26 @@ impl InputSchemaBuilder {
         self
     }
 
+    /// Lists the values of the unit enums inside `T` in the order `T` declares them.
+    ///
+    /// schemars groups the undocumented variants of an enum whose variants are only partly
+    /// documented ahead of the documented ones; the declaration order is read instead from `T`'s
+    /// `Deserialize` impl, which serde's derive gives the variant names in declaration order.
+    /// `#[tool]` calls it for each parameter type and for `Input<T>`; call it when building a
+    /// schema by hand with [`property`](Self::property) or [`flatten`](Self::flatten).
+    ///
+    /// Enums that `T`'s impl cannot be walked to keep schemars' order: those behind a field that
+    /// rejects a placeholder value (a `Uuid` parsed from a string, a `deserialize_with`), and
+    /// those inside a struct with a `#[serde(flatten)]` field.
+    pub fn variant_order_of<T: DeserializeOwned>(&mut self) -> &mut Self {
+        for variants in variant_order::probe::<T>() {
+            if !self.variant_orders.contains(&variants) {
+                self.variant_orders.push(variants);
+            }
+        }
+        self
+    }
+
     fn insert(&mut self, name: &str, schema: Value, required: bool) {
         if self.properties.insert(name.to_string(), schema).is_some() {
             self.fail(format!(
@@ -285,7 +354,13 @@ impl InputSchemaBuilder {
             schema.insert("additionalProperties".into(), additional);
         }
         let mut schema = Value::Object(schema);
-        make_claude_safe(&mut schema);
+        rewrite(
+            &mut schema,
+            &Rewrite {
+                descriptions: true,
+                variant_orders: &self.variant_orders,
+            },
+        );
         match schema {
             Value::Object(map) => Ok(map),
             _ => Err(SchemaError::new(
@@ -306,9 +381,15 @@ pub fn output_schema<T: JsonSchema + ?Sized>() -> Result<Map<String, Value>, Sch
         return Err(SchemaError::new(recursive_message(reference, &type_name)));
     }
     if let Value::Object(root) = &mut schema {
-        root.remove("title");
+        root.shift_remove("title");
     }
-    make_claude_safe(&mut schema);
+    rewrite(
+        &mut schema,
+        &Rewrite {
+            descriptions: true,
+            variant_orders: &[],
+        },
+    );
     if let Value::Object(root) = &mut schema
         && !root.contains_key("type")
         && all_variants_are_objects(root)
@@ -347,8 +428,27 @@ fn all_variants_are_objects(root: &Map<String, Value>) -> bool {
 }
 
 /// Rewrites a schema in place into the subset Claude accepts (see the module docs). It does not
-/// inline `$ref`s (generate with inlining for that) and does not check the root.
+/// inline `$ref`s (generate with inlining for that) and does not check the root. Descriptions
+/// are kept as written (only generated schemas apply [`doc_description`]).
 pub fn make_claude_safe(schema: &mut Value) {
+    rewrite(
+        schema,
+        &Rewrite {
+            descriptions: false,
+            variant_orders: &[],
+        },
+    );
+}
+
+/// How [`rewrite`] treats what the Claude-safe subset leaves open.
+struct Rewrite<'a> {
+    /// Apply [`doc_description`] to every `description` (they come from doc comments).
+    descriptions: bool,
+    /// Variant names in declaration order (see [`InputSchemaBuilder::variant_order_of`]).
+    variant_orders: &'a [&'static [&'static str]],
+}
+
+fn rewrite(schema: &mut Value, how: &Rewrite<'_>) {
     if let Value::Bool(accepts) = schema {
         *schema = if *accepts {
             Value::Object(Map::new())
@@ -360,14 +460,22 @@ pub fn make_claude_safe(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
     };
-    object.remove("$schema");
-    object.remove("nullable");
+    object.shift_remove("$schema");
+    object.shift_remove("nullable");
     if let Some(Value::String(format)) = object.get("format")
         && !STANDARD_FORMATS.contains(&format.as_str())
     {
-        object.remove("format");
+        object.shift_remove("format");
     }
     merge_nullable_union(object);
+    if how.descriptions
+        && let Some(Value::String(doc)) = object.get_mut("description")
+    {
+        *doc = doc_description(doc);
+        if doc.is_empty() {
+            object.shift_remove("description");
+        }
+    }
     for key in [
         "properties",
         "patternProperties",
@@ -375,12 +483,12 @@ pub fn make_claude_safe(schema: &mut Value) {
         "dependentSchemas",
     ] {
         if let Some(Value::Object(map)) = object.get_mut(key) {
-            map.values_mut().for_each(make_claude_safe);
+            map.values_mut().for_each(|sub| rewrite(sub, how));
         }
     }
     for key in ["oneOf", "anyOf", "allOf", "prefixItems"] {
         if let Some(Value::Array(items)) = object.get_mut(key) {
-            items.iter_mut().for_each(make_claude_safe);
+            items.iter_mut().for_each(|sub| rewrite(sub, how));
         }
     }
     for key in [
@@ -394,16 +502,42 @@ pub fn make_claude_safe(schema: &mut Value) {
         "unevaluatedItems",
     ] {
         if let Some(sub) = object.get_mut(key) {
-            make_claude_safe(sub);
+            rewrite(sub, how);
         }
     }
     // `additionalProperties: false` is the idiom every client knows; keep booleans there.
     for key in ["additionalProperties", "unevaluatedProperties"] {
         if let Some(sub @ Value::Object(_)) = object.get_mut(key) {
-            make_claude_safe(sub);
+            rewrite(sub, how);
         }
     }
-    fold_unit_enum(object);
+    fold_unit_enum(object, how.variant_orders);
+    tuple_as_items(object);
+    lead_with(object, &["type", "description"]);
+}
+
+/// Moves `keys` (those present) to the front, in that order: every schema then reads `type`,
+/// then `description`, then the rest, whatever order the rewrites left the keys in.
+fn lead_with(object: &mut Map<String, Value>, keys: &[&str]) {
+    let present: Vec<&str> = keys
+        .iter()
+        .copied()
+        .filter(|key| object.contains_key(*key))
+        .collect();
+    if object
+        .keys()
+        .take(present.len())
+        .eq(present.iter().copied())
+    {
+        return;
+    }
+    let mut rest = std::mem::take(object);
+    for key in present {
+        if let Some(value) = rest.shift_remove(key) {
+            object.insert(key.to_string(), value);
+        }
+    }
+    object.extend(rest);
 }
 
 /// schemars writes `Option<E>`, for an `E` whose schema has no `type` (an enum written as
@@ -441,7 +575,7 @@ fn merge_nullable_union(object: &mut Map<String, Value>) {
     if combinator == "oneOf" && object.contains_key("oneOf") {
         return;
     }
-    let Some(Value::Array(mut branches)) = object.remove("anyOf") else {
+    let Some(Value::Array(mut branches)) = object.shift_remove("anyOf") else {
         return;
     };
     let Value::Object(mut inner) = branches.swap_remove(inner_index) else {
@@ -457,14 +591,15 @@ fn merge_nullable_union(object: &mut Map<String, Value>) {
 
 /// schemars writes a unit enum as `{"type": "string", "enum": [...]}` when no variant has a doc
 /// comment, and otherwise as a `oneOf` mixing `{"enum": [...]}` groups (undocumented variants)
-/// and `{"const": v, "description": doc}` entries. Fold such a `oneOf` into one `enum` (in
-/// schemars' order of the branches), with the variant docs appended to the description.
-fn fold_unit_enum(object: &mut Map<String, Value>) {
+/// and `{"const": v, "description": doc}` entries. Fold such a `oneOf` into one `enum`, with the
+/// variant docs appended to the description. The values keep the declaration order when one of
+/// `variant_orders` names them all, and schemars' order of the branches otherwise.
+fn fold_unit_enum(object: &mut Map<String, Value>, variant_orders: &[&'static [&'static str]]) {
     let Some(Value::Array(branches)) = object.get("oneOf") else {
         return;
     };
-    let mut values: Vec<Value> = Vec::with_capacity(branches.len());
-    let mut docs = Vec::new();
+    // Each value with its doc, if it has one.
+    let mut values: Vec<(Value, Option<String>)> = Vec::with_capacity(branches.len());
     for branch in branches {
         let Value::Object(branch) = branch else {
             return;
@@ -487,12 +622,32 @@ fn fold_unit_enum(object: &mut Map<String, Value>) {
             if matches!(value, Value::Array(_) | Value::Object(_)) {
                 return;
             }
-            if let Some(Value::String(doc)) = branch.get("description") {
-                docs.push(format!("- {}: {}", enum_label(value), one_line(doc)));
-            }
-            values.push(value.clone());
+            let doc = match branch.get("description") {
+                Some(Value::String(doc)) => {
+                    Some(format!("- {}: {}", enum_label(value), one_line(doc)))
+                }
+                _ => None,
+            };
+            values.push((value.clone(), doc));
         }
     }
+    // The shortest list that names them all: aliases lengthen a list, and another enum may use
+    // a superset of these names.
+    let order = variant_orders
+        .iter()
+        .filter(|order| names_all(order, &values))
+        .min_by_key(|order| order.len());
+    if let Some(order) = order {
+        // Stable: `null` (an `Option`'s) and values the order does not name stay last.
+        values.sort_by_key(|(value, _)| {
+            value
+                .as_str()
+                .and_then(|name| order.iter().position(|v| v == &name))
+                .unwrap_or(usize::MAX)
+        });
+    }
+    let (values, docs): (Vec<Value>, Vec<Option<String>>) = values.into_iter().unzip();
+    let docs: Vec<String> = docs.into_iter().flatten().collect();
     let mut kinds: Vec<Value> = Vec::new();
     for value in &values {
         let kind = Value::String(
@@ -509,7 +664,7 @@ fn fold_unit_enum(object: &mut Map<String, Value>) {
             kinds.push(kind);
         }
     }
-    object.remove("oneOf");
+    object.shift_remove("oneOf");
     object.insert(
         "type".into(),
         match kinds.len() {
@@ -519,13 +674,86 @@ fn fold_unit_enum(object: &mut Map<String, Value>) {
     );
     object.insert("enum".into(), Value::Array(values));
     if !docs.is_empty() {
-        let docs = docs.join("\n");
-        let description = match object.get("description") {
-            Some(Value::String(own)) if !own.is_empty() => format!("{own}\n{docs}"),
-            _ => docs,
-        };
-        object.insert("description".into(), Value::String(description));
+        append_description(object, &docs.join("\n"));
     }
+}
+
+/// Appends `text` to the description, on a new line when there is one.
+fn append_description(object: &mut Map<String, Value>, text: &str) {
+    let description = match object.get("description") {
+        Some(Value::String(own)) if !own.is_empty() => format!("{own}\n{text}"),
+        _ => text.to_string(),
+    };
+    object.insert("description".into(), Value::String(description));
+}
+
+/// schemars writes a tuple `(A, B)` (or a tuple struct) as `{"type": "array", "prefixItems":
+/// [A, B], "minItems": 2, "maxItems": 2}`, and Claude's strict tool use refuses `prefixItems`.
+/// Rewrite it as `items` accepting any element's schema (`anyOf` them, or the one schema when
+/// they are all the same), keep the length bounds, and state the exact shape in the description:
+/// `2 items, in this order: integer, string`.
+fn tuple_as_items(object: &mut Map<String, Value>) {
+    if !matches!(object.get("prefixItems"), Some(Value::Array(_))) {
+        return;
+    }
+    let Some(Value::Array(elements)) = object.shift_remove("prefixItems") else {
+        return;
+    };
+    let shape: Vec<String> = elements.iter().map(brief_type).collect();
+    let mut distinct: Vec<Value> = Vec::with_capacity(elements.len());
+    // A tuple with a tail (`items` next to `prefixItems`) accepts the tail's schema too;
+    // `items: false` only repeats what `maxItems` says.
+    let tail = match object.shift_remove("items") {
+        Some(tail @ Value::Object(_)) => Some(tail),
+        _ => None,
+    };
+    for element in elements.into_iter().chain(tail) {
+        if !distinct.contains(&element) {
+            distinct.push(element);
+        }
+    }
+    let items = match distinct.len() {
+        0 => return,
+        1 => distinct.swap_remove(0),
+        _ => serde_json::json!({"anyOf": distinct}),
+    };
+    object.insert("items".into(), items);
+    append_description(
+        object,
+        &format!("{} items, in this order: {}", shape.len(), shape.join(", ")),
+    );
+}
+
+/// A few words for a schema, for a tuple's shape: `integer`, `string or null`, `"a" | "b"`.
+fn brief_type(schema: &Value) -> String {
+    if let Some(Value::Array(values)) = schema.get("enum") {
+        return values
+            .iter()
+            .map(Value::to_string)
+            .collect::<Vec<_>>()
+            .join(" | ");
+    }
+    match schema.get("type") {
+        Some(Value::String(kind)) => kind.clone(),
+        Some(Value::Array(kinds)) => kinds
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" or "),
+        _ => match schema.get("const") {
+            Some(value) => value.to_string(),
+            None => "any value".to_string(),
+        },
+    }
+}
+
+/// Whether `order` names every string value of an enum that has at least one.
+fn names_all(order: &[&str], values: &[(Value, Option<String>)]) -> bool {
+    let mut names = values
+        .iter()
+        .filter_map(|(value, _)| value.as_str())
+        .peekable();
+    names.peek().is_some() && names.all(|name| order.contains(&name))
 }
 
 fn enum_label(value: &Value) -> String {

@@ -458,7 +458,7 @@ async fn every_method_and_error_path() {
             ok(
                 json!(32),
                 text(
-                    r#"{"cancelled":false,"request_id":32,"tool_use_id":"toolu_01ABC"}"#,
+                    r#"{"tool_use_id":"toolu_01ABC","request_id":32,"cancelled":false}"#,
                     false,
                 ),
             ),
@@ -469,7 +469,7 @@ async fn every_method_and_error_path() {
             ok(
                 json!("call-33"),
                 text(
-                    r#"{"cancelled":false,"request_id":"call-33","tool_use_id":null}"#,
+                    r#"{"tool_use_id":null,"request_id":"call-33","cancelled":false}"#,
                     false,
                 ),
             ),

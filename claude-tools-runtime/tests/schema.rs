@@ -183,9 +183,10 @@ fn options_vecs_and_maps() {
         prop::<(i32, String)>(),
         json!({
             "type": "array",
-            "prefixItems": [{"type": "integer"}, {"type": "string"}],
             "minItems": 2,
-            "maxItems": 2
+            "maxItems": 2,
+            "items": {"anyOf": [{"type": "integer"}, {"type": "string"}]},
+            "description": "2 items, in this order: integer, string"
         })
     );
 }
@@ -458,7 +459,7 @@ fn a_whole_input_struct_becomes_the_properties() {
                 "extra": {},
                 "tags": {"type": "object", "additionalProperties": {"type": "string"}}
             },
-            "required": ["extra", "tags", "ticketTitle"]
+            "required": ["ticketTitle", "extra", "tags"]
         })
     );
     assert_claude_safe(&schema);

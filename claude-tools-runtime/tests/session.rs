@@ -181,7 +181,7 @@ async fn startup_serves_mcp_before_initialize_is_answered_and_passes_the_flags()
             "--allowedTools",
             "mcp__calc__add",
             "--mcp-config",
-            r#"{"mcpServers":{"calc":{"name":"calc","type":"sdk"}}}"#,
+            r#"{"mcpServers":{"calc":{"type":"sdk","name":"calc"}}}"#,
             "--input-format",
             "stream-json",
         ]

@@ -73,7 +73,7 @@ async fn a_one_shot_query_plays_the_observed_session() {
     let transcript = fake.transcript();
     assert_eq!(
         transcript.arg_value("--mcp-config"),
-        Some(r#"{"mcpServers":{"calc":{"name":"calc","type":"sdk"}}}"#)
+        Some(r#"{"mcpServers":{"calc":{"type":"sdk","name":"calc"}}}"#)
     );
     assert_eq!(
         transcript

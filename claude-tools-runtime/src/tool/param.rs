@@ -147,7 +147,7 @@ pub struct Input<T>(pub T);
 
 impl<T: DeserializeOwned + JsonSchema + Send + 'static> ToolParam for Input<T> {
     fn describe(_: &'static str, _: Option<&'static str>, tool: &mut ToolDefBuilder) {
-        tool.input().flatten::<T>();
+        tool.input().variant_order_of::<T>().flatten::<T>();
     }
 
     fn extract(_: &'static str, call: &mut ToolCall) -> Result<Self, ToolError> {

@@ -34,6 +34,7 @@ async fn every_option() -> &'static str {
 #[tool(server = Opts, always_load = false, read_only = false)]
 async fn doc_from_macro() {}
 
+/// A tool of the flagged server.
 #[tool(server = crate::Flagged, r#name = "flag")]
 async fn flag() {}
 
