@@ -14,6 +14,7 @@ mod attr;
 mod docs;
 mod errors;
 mod names;
+mod param_attrs;
 mod server;
 mod tool;
 

@@ -119,6 +119,7 @@ pub struct ToolDefBuilder {
     input: InputSchemaBuilder,
     output: Option<Result<Map<String, Value>, SchemaError>>,
     required_state: Vec<StateRequirement>,
+    deny_unknown_arguments: bool,
 }
 
 impl ToolDefBuilder {
@@ -133,6 +134,7 @@ impl ToolDefBuilder {
             input: InputSchemaBuilder::new(),
             output: None,
             required_state: Vec::new(),
+            deny_unknown_arguments: false,
         }
     }
 
@@ -203,6 +205,18 @@ impl ToolDefBuilder {
         self
     }
 
+    /// Rejects calls carrying arguments that are not properties of the input schema, and says so
+    /// in the schema (`"additionalProperties": false`, which Claude's strict tool use needs).
+    ///
+    /// Off by default: like serde without `deny_unknown_fields`, a tool ignores arguments it
+    /// does not know. When on, a call with unknown arguments gets an `isError` result naming each
+    /// of them and the accepted ones. `false` adds nothing; it does not lift a whole-input
+    /// struct's own `#[serde(deny_unknown_fields)]`.
+    pub fn deny_unknown_arguments(&mut self, deny: bool) -> &mut Self {
+        self.deny_unknown_arguments = deny;
+        self
+    }
+
     /// The input schema under construction.
     pub fn input(&mut self) -> &mut InputSchemaBuilder {
         &mut self.input
@@ -230,7 +244,10 @@ impl ToolDefBuilder {
     }
 
     pub(crate) fn build_parts(self) -> Result<(ToolDef, Vec<StateRequirement>), SchemaError> {
-        let input_schema = self.input.finish()?;
+        let mut input_schema = self.input.finish()?;
+        if self.deny_unknown_arguments {
+            deny_additional_properties(&mut input_schema)?;
+        }
         let output_schema = self.output.transpose()?;
         let def = ToolDef {
             name: self.name,
@@ -242,5 +259,20 @@ impl ToolDefBuilder {
             meta: self.meta,
         };
         Ok((def, self.required_state))
+    }
+}
+
+/// Sets `"additionalProperties": false`, unless the input already accepts extra properties of
+/// some schema (a whole-input struct with a `#[serde(flatten)]` map), which would contradict it.
+fn deny_additional_properties(schema: &mut Map<String, Value>) -> Result<(), SchemaError> {
+    match schema.get("additionalProperties") {
+        None | Some(Value::Bool(false)) => {
+            schema.insert("additionalProperties".into(), Value::Bool(false));
+            Ok(())
+        }
+        Some(_) => Err(SchemaError::new(
+            "deny_unknown_arguments contradicts the input's own extra properties (a \
+             #[serde(flatten)] map in the whole-input struct): drop one of the two",
+        )),
     }
 }

@@ -47,4 +47,5 @@ pub use server::{
 };
 pub use state::{MissingState, State};
 
+pub(crate) use error::render_argument_errors;
 pub(crate) use server::CallFuture;

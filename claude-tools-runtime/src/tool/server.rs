@@ -30,6 +30,11 @@ pub struct Tool {
     def: ToolDef,
     handler: ToolHandler,
     required_state: Vec<StateRequirement>,
+    /// The input schema says `additionalProperties: false`: calls with other arguments fail.
+    deny_unknown_arguments: bool,
+    /// The handler reports the problems found before it ran together with its own (a
+    /// `#[tool]`'s does); any other handler is not called when there are some.
+    reports_argument_errors: bool,
 }
 
 impl Tool {
@@ -150,7 +155,7 @@ impl ToolServer {
         }
         let inner = Arc::make_mut(&mut server.inner);
         for (builder, handler) in tools {
-            inner.add(builder, handler)?;
+            inner.add_tool(builder, handler, true)?;
         }
         Ok(server)
     }
@@ -278,12 +283,22 @@ impl ToolServer {
                 )));
             }
         };
-        let call = ToolCall::new(
+        let mut call = ToolCall::new(
             tool.name.clone(),
             arguments,
             context,
             self.inner.state.clone(),
         );
+        if tool.deny_unknown_arguments {
+            let properties = tool.def.input_schema.get("properties");
+            call.reject_unknown_arguments(properties.and_then(Value::as_object));
+            if !tool.reports_argument_errors && call.has_argument_errors() {
+                let errors = call.take_argument_errors();
+                return Err(ToolResult::error(super::render_argument_errors(
+                    name, &errors,
+                )));
+            }
+        }
         Ok(CallFuture {
             tool: tool.name.clone(),
             inner: CatchUnwind::pinned((tool.handler)(call)),
@@ -315,6 +330,15 @@ impl ServerInner {
         builder: ToolDefBuilder,
         handler: ToolHandler,
     ) -> Result<(), ServerBuildError> {
+        self.add_tool(builder, handler, false)
+    }
+
+    fn add_tool(
+        &mut self,
+        builder: ToolDefBuilder,
+        handler: ToolHandler,
+        reports_argument_errors: bool,
+    ) -> Result<(), ServerBuildError> {
         let tool = builder.name().to_string();
         check_names(&self.name, &tool)?;
         let (def, required_state) =
@@ -339,9 +363,12 @@ impl ServerInner {
                     position,
                     Tool {
                         name,
+                        deny_unknown_arguments: def.input_schema.get("additionalProperties")
+                            == Some(&Value::Bool(false)),
                         def,
                         handler,
                         required_state,
+                        reports_argument_errors,
                     },
                 );
                 Ok(())
