@@ -39,11 +39,11 @@ pub(crate) enum Default {
 
 impl Default {
     /// The expression of the default, spanned so that a type error points at the attribute.
-    pub(crate) fn to_expr(&self, ty: &TokenStream) -> TokenStream {
+    pub(crate) fn to_expr(&self) -> TokenStream {
         match self {
-            Default::Trait(span) => {
-                quote_spanned!(*span=> <#ty as ::core::default::Default>::default())
-            }
+            // The type comes from the fn's return type: a type without `Default` is then
+            // reported at the attribute's `default`.
+            Default::Trait(span) => quote_spanned!(*span=> ::core::default::Default::default()),
             Default::Fn(path) => quote_spanned!(path.span()=> #path()),
             Default::Expr(expr) => expr.to_token_stream(),
         }
@@ -57,7 +57,7 @@ pub(crate) struct ParamAttrs {
     /// The wire name, when it is not the Rust name.
     pub(crate) rename: Option<LitStr>,
     /// The first `#[serde]`/`#[arg]` attribute, for errors about the parameter as a whole.
-    pub(crate) span: Option<Span>,
+    pub(crate) attr: Option<TokenStream>,
 }
 
 impl ParamAttrs {
@@ -91,7 +91,7 @@ fn parse(attrs: &[Attribute], errors: &mut Errors) -> ParamAttrs {
         doc: Doc::from_attrs(attrs),
         default: None,
         rename: None,
-        span: None,
+        attr: None,
     };
     for attr in attrs {
         let path = attr.path();
@@ -107,7 +107,7 @@ fn parse(attrs: &[Attribute], errors: &mut Errors) -> ParamAttrs {
             ));
             continue;
         }
-        parsed.span.get_or_insert(attr.span());
+        parsed.attr.get_or_insert_with(|| attr.to_token_stream());
         let result = attr.parse_nested_meta(|meta| {
             let key = meta.path.to_token_stream().to_string();
             match key.as_str() {
@@ -139,6 +139,13 @@ fn parse(attrs: &[Attribute], errors: &mut Errors) -> ParamAttrs {
                     Ok(())
                 }
                 "rename" => {
+                    if !meta.input.peek(Token![=]) {
+                        return Err(meta.error(
+                            "`rename` takes the wire name as a string: `rename = \"wire_name\"` \
+                             (serde's `rename(deserialize = ..)` form is not supported on a tool \
+                             parameter: a parameter is only ever deserialized)",
+                        ));
+                    }
                     let lit: LitStr = meta.value()?.parse().map_err(|_| {
                         meta.error("`rename` takes a string: `rename = \"wire_name\"`")
                     })?;

@@ -259,8 +259,8 @@ fn validate(
                     }
                     pattern => {
                         if argument_only {
-                            errors.push(syn::Error::new(
-                                attrs.span.unwrap_or_else(|| pattern.span()),
+                            errors.push(syn::Error::new_spanned(
+                                attrs.attr.as_ref().unwrap_or(&pattern.to_token_stream()),
                                 "a parameter written as a pattern is an extractor, filled in by \
                                  the server, so it takes no default and no rename: these apply \
                                  only to `name: Type` parameters the model fills in",
@@ -457,7 +457,7 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
         match &param.default {
             Some(default) => {
                 let default_fn = format_ident!("__ct_default_{}", index);
-                let value = default.to_expr(&alias.to_token_stream());
+                let value = default.to_expr();
                 param_items.push(quote! {
                     fn #default_fn() -> #alias {
                         #value
