@@ -156,7 +156,9 @@ pub trait ToolParam: Sized + Send + 'static {
     }
 
     /// Extracts the parameter's value for one call. An `Err` ends the call with an `isError`
-    /// result carrying its message.
+    /// result carrying its message. Every parameter of a `#[tool]` is extracted before the call
+    /// fails, and an error made with [`ToolCall::invalid_arguments`] is listed with the other
+    /// parameters' argument problems in one message.
     fn extract(name: &'static str, call: &mut ToolCall) -> Result<Self, ToolError>;
 }
 
