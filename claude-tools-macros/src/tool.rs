@@ -496,15 +496,20 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
         quote!(#fn_ident(#(#args),*))
     };
     // Every parameter is extracted before any error is reported, so that the model learns of
-    // all its mistakes at once; the good path moves the values out, allocating nothing.
+    // all its mistakes at once; the good path moves the values out, allocating nothing. The
+    // block ends the `Result`s' scope before the handler runs, so that the call's future does
+    // not keep room for them across the handler's `.await`.
     let call_or_fail = quote! {
-        match (#(#args,)*) {
-            (#(::core::result::Result::Ok(#args),)*) if #private::call_is_clean(&__ct_call) => {
-                ::core::mem::drop(__ct_call);
-                __CT_OUTPUT.convert(#invoke)
+        let (#(#args,)*) = {
+            #(#extract_params)*
+            match (#(#args,)*) {
+                (#(::core::result::Result::Ok(#args),)*)
+                    if #private::call_is_clean(&__ct_call) => (#(#args,)*),
+                (#(#args,)*) => return #private::failed_call(__ct_call, [#(#args.err()),*]),
             }
-            (#(#args,)*) => #private::failed_call(__ct_call, [#(#args.err()),*]),
-        }
+        };
+        ::core::mem::drop(__ct_call);
+        __CT_OUTPUT.convert(#invoke)
     };
 
     let assert_message = format!(
@@ -552,7 +557,6 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
 
             fn __ct_handle(mut __ct_call: #private::ToolCall) -> #private::ToolFuture {
                 #private::call_future(async move {
-                    #(#extract_params)*
                     #call_or_fail
                 })
             }

@@ -22,8 +22,10 @@ use std::fmt;
 pub struct ToolError {
     message: String,
     /// The argument problems the message was made from (empty for any other error), so that a
-    /// tool's extraction can report every bad argument of a call at once.
-    arguments: Vec<ArgumentError>,
+    /// tool's extraction can report every bad argument of a call at once. Boxed: a tool's
+    /// `Result<T, ToolError>`s stay as small as a `String` makes them.
+    #[allow(clippy::box_collection, reason = "one word in every call, not three")]
+    arguments: Option<Box<Vec<ArgumentError>>>,
 }
 
 impl ToolError {
@@ -31,7 +33,7 @@ impl ToolError {
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
-            arguments: Vec::new(),
+            arguments: None,
         }
     }
 
@@ -40,16 +42,16 @@ impl ToolError {
     pub(crate) fn invalid_arguments(tool: &str, arguments: Vec<ArgumentError>) -> Self {
         Self {
             message: render_argument_errors(tool, &arguments),
-            arguments,
+            arguments: Some(Box::new(arguments)),
         }
     }
 
-    /// The argument problems this error reports (empty when it is not about the arguments).
+    /// The argument problems this error reports, or the error itself when it is not about the
+    /// arguments.
     pub(crate) fn into_argument_errors(self) -> Result<Vec<ArgumentError>, Self> {
-        if self.arguments.is_empty() {
-            Err(self)
-        } else {
-            Ok(self.arguments)
+        match self.arguments {
+            Some(arguments) => Ok(*arguments),
+            None => Err(self),
         }
     }
 
