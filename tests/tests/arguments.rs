@@ -556,3 +556,30 @@ async fn a_hand_built_tool_can_deny_unknown_arguments_too() {
         text("HI")
     );
 }
+
+#[tool_server(name = "labels")]
+pub struct Labels;
+
+#[derive(Deserialize, JsonSchema)]
+pub struct Tagged {
+    /// The item
+    pub item: String,
+    /// Any other label, by name
+    #[serde(flatten)]
+    pub labels: std::collections::HashMap<String, String>,
+}
+
+/// Label an item: its input takes any extra property, which denying unknown ones contradicts.
+#[tool(server = Labels, deny_unknown_arguments)]
+async fn label(Input(tagged): Input<Tagged>) -> String {
+    format!("{} ({} labels)", tagged.item, tagged.labels.len())
+}
+
+#[test]
+fn denying_unknown_arguments_of_an_input_that_takes_any_is_a_build_error() {
+    assert_eq!(
+        Labels::try_server().unwrap_err().to_string(),
+        "tool `label` of server `labels`: deny_unknown_arguments contradicts the input's own extra \
+         properties (a #[serde(flatten)] map in the whole-input struct): drop one of the two"
+    );
+}
