@@ -17,6 +17,7 @@ mod docs;
 mod errors;
 mod json_schema;
 mod names;
+mod param_attrs;
 mod server;
 mod tool;
 
@@ -97,9 +98,19 @@ mod tool;
 /// `_: ToolContext`); a model argument needs a plain `name: Type`. The property name is the
 /// identifier exactly, without `r#` (`r#type: String` is the property `type`); a leading `_`
 /// is kept (`_note: String` is the property `_note`), so the schema says what the code says.
-/// Parameters are extracted in order, and the first that fails ends the call with an
-/// `isError` result naming the argument, for example
-/// ``Invalid arguments for tool `add`: argument `a`: invalid type: string "x", expected i64``.
+/// Every parameter is extracted before the call fails, so that one `isError` result names
+/// every missing and invalid argument with its path, and the model fixes them all in its next
+/// call: ``Invalid arguments for tool `add`: argument `a`: invalid type: string "x", expected
+/// i64`` for one problem, a list for several:
+///
+/// ```text
+/// Invalid arguments for tool `search` (2 problems):
+/// - argument `query`: missing required argument
+/// - argument `tags[0]`: invalid type: integer `1`, expected a string
+/// ```
+///
+/// serde stops at the first error in a whole-input struct (`Input<T>`); the required
+/// properties of its schema that the call leaves out are listed with that error.
 ///
 /// ```
 /// use claude_tools::prelude::*;
@@ -132,6 +143,80 @@ mod tool;
 /// ```
 ///
 /// Parameters must own their data (`String`, not `&str`): the call's future is `'static`.
+///
+/// # Defaults and renames
+///
+/// A model parameter may take a default, used when the model leaves the argument out (the
+/// property is then not required, and the schema shows `"default": <value>` when the value's
+/// type is `Serialize`), and a wire name other than its Rust name (the property, and the name in
+/// errors; the Rust name is then not accepted). serde's own spelling works, with serde's
+/// meaning, and `#[arg(..)]` adds what serde has no attribute for, a default expression:
+///
+/// | attribute | meaning |
+/// |---|---|
+/// | `#[serde(default)]`, `#[arg(default)]` | `Default::default()` when absent |
+/// | `#[serde(default = "path::to_fn")]` | `path::to_fn()` when absent |
+/// | `#[arg(default = <expr>)]` | `<expr>` (of the parameter's type) when absent |
+/// | `#[serde(rename = "name")]`, `#[arg(rename = "name")]` | the argument is called `name` |
+///
+/// On an `Option<T>` parameter, as with serde, an absent argument is the default and `null` is
+/// `None`. The name `arg` was chosen because the model sends a tool's *arguments* and every
+/// error names an `argument`; `#[tool]` takes these attributes off the fn it emits, so they
+/// never reach another macro. Any other attribute on a parameter (`#[serde(alias = ..)]`,
+/// `#[schemars(..)]`, `#[cfg(..)]`, a typo) is a compile error listing these; lint attributes
+/// (`#[allow(..)]`) stay on the fn. Extractors take neither a default nor a rename.
+///
+/// ```
+/// use claude_tools::prelude::*;
+///
+/// #[tool_server(name = "shop")]
+/// pub struct Shop;
+///
+/// fn ten() -> u32 {
+///     10
+/// }
+///
+/// /// Search the catalogue.
+/// #[tool(server = Shop, read_only)]
+/// async fn search(
+///     /// What to look for
+///     query: String,
+///     /// At most this many hits
+///     #[serde(default = "ten")]
+///     limit: u32,
+///     /// The category
+///     #[arg(default = "books".to_string())]
+///     category: String,
+///     /// The highest price, in euros
+///     #[serde(rename = "maxPriceEur")]
+///     max_price_eur: Option<f64>,
+/// ) -> String {
+///     format!("{query}: {limit} in {category} under {max_price_eur:?}")
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let server = Shop::server();
+/// let schema = &server.list_tools()[0]["inputSchema"];
+/// assert_eq!(schema["properties"]["limit"]["default"], 10);
+/// assert_eq!(schema["properties"]["category"]["default"], "books");
+/// assert_eq!(schema["required"], serde_json::json!(["query"]));
+/// let arguments = serde_json::json!({"query": "dune", "maxPriceEur": 9.5});
+/// let result = server.call("search", arguments, ToolContext::new()).await;
+/// assert_eq!(result.text_content(), "dune: 10 in books under Some(9.5)");
+/// # });
+/// ```
+///
+/// # Unknown arguments
+///
+/// By default a tool ignores arguments it has no parameter for, as serde ignores unknown
+/// fields. `deny_unknown_arguments` (on the tool, or on its [`macro@tool_server`] for every
+/// tool that does not say `deny_unknown_arguments = false`) rejects them instead, like serde's
+/// `deny_unknown_fields`: the input schema says `"additionalProperties": false` (what Claude's
+/// strict tool use needs), and a call carrying other arguments gets an `isError` result naming
+/// each of them and the accepted ones, with any other argument problem of the call:
+/// ``Invalid arguments for tool `convert`: unknown argument `currency`: the tool accepts only
+/// `amount`, `digits` ``. A whole-input struct with `#[serde(deny_unknown_fields)]` has the same
+/// schema and the same check without the option.
 ///
 /// # Return types
 ///
@@ -184,6 +269,7 @@ mod tool;
 /// | `max_result_chars = N` | `_meta["anthropic/maxResultSizeChars"]`: let the CLI pass results up to N characters before persisting them to a file |
 /// | `always_load`, `always_load = false` | `_meta["anthropic/alwaysLoad"]`: keep the tool out of the CLI's deferred ToolSearch (default: the server's setting) |
 /// | `search_hint = "..."` | `_meta["anthropic/searchHint"]`: words the CLI's ToolSearch matches |
+/// | `deny_unknown_arguments`, `deny_unknown_arguments = false` | reject arguments that are not parameters, and say `"additionalProperties": false` (default: the server's setting, itself lenient by default); see [Unknown arguments](#unknown-arguments) |
 ///
 /// `read_only` matters in practice: the Claude Code CLI runs several calls to one server
 /// concurrently only for tools annotated read-only.
@@ -272,7 +358,9 @@ mod tool;
 /// reports conflicting implementations of `UniqueToolName<(), 'n', 'a', 'm', 'e'>` for the
 /// server type at both tools), a generic, `unsafe` or `self` fn, a parameter that borrows
 /// or is `impl Trait`, a model parameter without `Deserialize` or `JsonSchema`, a model
-/// parameter written as a pattern, and a return type that cannot become a tool result.
+/// parameter written as a pattern, an unsupported attribute on a parameter, a default or a
+/// rename on an extractor, a default of the wrong type, and a return type that cannot become a
+/// tool result.
 ///
 /// # Where it goes
 ///
@@ -338,6 +426,7 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// | `version = "..."` | the version in `serverInfo` (default: the crate's `CARGO_PKG_VERSION`) |
 /// | `always_load`, `always_load = false` | whether tools carry `_meta["anthropic/alwaysLoad"]: true` unless they say otherwise (default: `true`, so the model sees them on the first turn instead of through the CLI's ToolSearch) |
 /// | `instructions = "..."` | instructions reported in the MCP `initialize` result |
+/// | `deny_unknown_arguments`, `deny_unknown_arguments = false` | whether its tools reject arguments that are not their parameters (and say `"additionalProperties": false`) unless they say otherwise (default: `false`, lenient) |
 ///
 /// A missing or invalid name, an unknown option or a generic struct is a compile error on the
 /// token at fault.

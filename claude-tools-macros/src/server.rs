@@ -14,6 +14,7 @@ const OPTIONS: &[(&str, Kind)] = &[
     ("version", Kind::Str),
     ("always_load", Kind::Flag),
     ("instructions", Kind::Str),
+    ("deny_unknown_arguments", Kind::Flag),
 ];
 
 /// The options of one `#[tool_server(...)]`.
@@ -23,6 +24,7 @@ struct ServerArgs {
     version: Option<LitStr>,
     always_load: Option<bool>,
     instructions: Option<LitStr>,
+    deny_unknown_arguments: Option<bool>,
 }
 
 pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
@@ -53,6 +55,9 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
                     ("version", Value::Str(lit)) => parsed.version = Some(lit),
                     ("always_load", Value::Flag(value, _)) => parsed.always_load = Some(value),
                     ("instructions", Value::Str(lit)) => parsed.instructions = Some(lit),
+                    ("deny_unknown_arguments", Value::Flag(value, _)) => {
+                        parsed.deny_unknown_arguments = Some(value);
+                    }
                     _ => {}
                 }
             })
@@ -119,6 +124,7 @@ fn expand_server(item: &ItemStruct, args: &ServerArgs, valid: bool) -> TokenStre
         None => quote!(::core::env!("CARGO_PKG_VERSION")),
     };
     let always_load = args.always_load.unwrap_or(true);
+    let deny_unknown_arguments = args.deny_unknown_arguments.unwrap_or(false);
     let instructions = match &args.instructions {
         Some(lit) => quote!(::core::option::Option::Some(#lit)),
         None => quote!(::core::option::Option::None),
@@ -143,6 +149,7 @@ fn expand_server(item: &ItemStruct, args: &ServerArgs, valid: bool) -> TokenStre
             const VERSION: &'static str = #version;
             const ALWAYS_LOAD: bool = #always_load;
             const INSTRUCTIONS: ::core::option::Option<&'static str> = #instructions;
+            const DENY_UNKNOWN_ARGUMENTS: bool = #deny_unknown_arguments;
         }
 
         // Generated for every server; a program may use only one of the two.

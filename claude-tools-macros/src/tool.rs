@@ -14,6 +14,7 @@ use crate::attr::{self, Kind, Value};
 use crate::docs::{self, Doc};
 use crate::errors::Errors;
 use crate::names;
+use crate::param_attrs::{self, Default, ParamAttrs};
 
 const OPTIONS: &[(&str, Kind)] = &[
     ("server", Kind::Path),
@@ -28,6 +29,7 @@ const OPTIONS: &[(&str, Kind)] = &[
     ("max_result_chars", Kind::Int),
     ("always_load", Kind::Flag),
     ("search_hint", Kind::Str),
+    ("deny_unknown_arguments", Kind::Flag),
 ];
 
 /// The options of one `#[tool(...)]`.
@@ -44,11 +46,12 @@ struct ToolArgs {
     max_result_chars: Option<LitInt>,
     always_load: Option<bool>,
     search_hint: Option<LitStr>,
+    deny_unknown_arguments: Option<bool>,
 }
 
 /// How a parameter is bound.
 enum Binding {
-    /// `name: Type`: the name is the schema property (leading `r#` stripped).
+    /// `name: Type`: the name is the schema property (leading `r#` stripped), unless renamed.
     Named(String),
     /// A pattern (`State(db): State<Db>`, `_: ToolContext`): only extractors may use one; the
     /// string is the name handed to the extractor.
@@ -60,6 +63,10 @@ struct Param {
     binding: Binding,
     ty: Type,
     doc: Doc,
+    /// What the parameter takes when the model leaves it out.
+    default: Option<Default>,
+    /// It has a default or a rename, so it must be a model argument.
+    argument_only: bool,
 }
 
 /// Everything the expansion needs.
@@ -94,9 +101,9 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             return quote!(#item #compile_errors);
         }
     };
-    // Take the parameters' doc comments off before anything else: the fn is emitted without
-    // them whatever happens next.
-    let param_docs = strip_param_docs(&mut function);
+    // Take the parameters' doc comments and other attributes off before anything else: the fn
+    // is emitted without them whatever happens next.
+    let param_attrs = param_attrs::strip(&mut function, &mut errors);
 
     let mut parsed = ToolArgs::default();
     let mut given = Vec::new();
@@ -118,6 +125,9 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
                     ("max_result_chars", Value::Int(lit)) => parsed.max_result_chars = Some(lit),
                     ("always_load", Value::Flag(value, _)) => parsed.always_load = Some(value),
                     ("search_hint", Value::Str(lit)) => parsed.search_hint = Some(lit),
+                    ("deny_unknown_arguments", Value::Flag(value, _)) => {
+                        parsed.deny_unknown_arguments = Some(value);
+                    }
                     _ => {}
                 }
             })
@@ -129,7 +139,7 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
 
-    let tool = validate(&function, parsed, &given, param_docs, &mut errors);
+    let tool = validate(&function, parsed, &given, param_attrs, &mut errors);
     match tool {
         Some(tool) if errors.is_empty() => {
             let registration = expand_registration(&function, &tool);
@@ -173,29 +183,11 @@ fn is_fn(item: &TokenStream) -> bool {
     false
 }
 
-/// Removes the `#[doc]` attributes of the parameters, returning each parameter's description.
-fn strip_param_docs(function: &mut ItemFn) -> Vec<Doc> {
-    function
-        .sig
-        .inputs
-        .iter_mut()
-        .map(|input| {
-            let attrs = match input {
-                FnArg::Receiver(receiver) => &mut receiver.attrs,
-                FnArg::Typed(typed) => &mut typed.attrs,
-            };
-            let doc = Doc::from_attrs(attrs);
-            attrs.retain(|attr| !docs::is_doc(attr));
-            doc
-        })
-        .collect()
-}
-
 fn validate(
     function: &ItemFn,
     args: ToolArgs,
     given: &[String],
-    param_docs: Vec<Doc>,
+    param_attrs: Vec<ParamAttrs>,
     errors: &mut Errors,
 ) -> Option<Tool> {
     let sig = &function.sig;
@@ -259,7 +251,7 @@ fn validate(
     }
 
     let mut params = Vec::new();
-    for (input, doc) in sig.inputs.iter().zip(param_docs) {
+    for (input, attrs) in sig.inputs.iter().zip(param_attrs) {
         match input {
             FnArg::Receiver(receiver) => errors.push(syn::Error::new(
                 receiver.self_token.span,
@@ -268,14 +260,32 @@ fn validate(
             )),
             FnArg::Typed(typed) => {
                 check_param_type(&typed.ty, errors);
+                let argument_only = attrs.is_argument_only();
                 let binding = match &*typed.pat {
-                    Pat::Ident(pat) if pat.subpat.is_none() => Binding::Named(unraw(&pat.ident)),
-                    pattern => Binding::Pattern(extractor_name(pattern)),
+                    Pat::Ident(pat) if pat.subpat.is_none() => {
+                        Binding::Named(match &attrs.rename {
+                            Some(rename) => rename.value(),
+                            None => unraw(&pat.ident),
+                        })
+                    }
+                    pattern => {
+                        if argument_only {
+                            errors.push(syn::Error::new_spanned(
+                                attrs.attr.as_ref().unwrap_or(&pattern.to_token_stream()),
+                                "a parameter written as a pattern is an extractor, filled in by \
+                                 the server, so it takes no default and no rename: these apply \
+                                 only to `name: Type` parameters the model fills in",
+                            ));
+                        }
+                        Binding::Pattern(extractor_name(pattern))
+                    }
                 };
                 params.push(Param {
                     binding,
                     ty: (*typed.ty).clone(),
-                    doc,
+                    doc: attrs.doc,
+                    default: attrs.default,
+                    argument_only,
                 });
             }
         }
@@ -425,6 +435,11 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
     if let Some(hint) = &tool.args.search_hint {
         settings.push(quote!(__ct_tool.search_hint(#hint);));
     }
+    let deny_unknown = match tool.args.deny_unknown_arguments {
+        Some(value) => quote!(#value),
+        None => quote!(__CT_SERVER.deny_unknown_arguments),
+    };
+    settings.push(quote!(__ct_tool.deny_unknown_arguments(#deny_unknown);));
 
     // Per parameter: a type alias (so an unknown type is reported once), the dispatch that
     // classifies it (so a type that fits nothing is reported once, at the type), its entry in
@@ -440,6 +455,9 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
         let ty = &param.ty;
         let ty_span = ty.span();
         let (name, method) = match &param.binding {
+            Binding::Named(name) if param.argument_only => {
+                (name.as_str(), quote_spanned!(ty_span=> __ct_argument))
+            }
             Binding::Named(name) => (name.as_str(), quote_spanned!(ty_span=> __ct_param)),
             Binding::Pattern(name) => (name.as_str(), quote_spanned!(ty_span=> __ct_pattern_param)),
         };
@@ -456,15 +474,39 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
                 (&&&&#slot::<#alias>::NEW).#method()
             }
         });
-        describe_params.push(quote! {
-            #dispatch().describe(#name, #doc, &mut __ct_tool);
-        });
-        extract_params.push(quote! {
-            let #arg = match #dispatch().extract(#name, &mut __ct_call) {
-                ::core::result::Result::Ok(value) => value,
-                ::core::result::Result::Err(error) => return #private::failed(error),
-            };
-        });
+        match &param.default {
+            Some(default) => {
+                let default_fn = format_ident!("__ct_default_{}", index);
+                let value = default.to_expr();
+                param_items.push(quote! {
+                    fn #default_fn() -> #alias {
+                        #value
+                    }
+                });
+                describe_params.push(quote! {
+                    #dispatch().describe_defaulted(
+                        #name,
+                        #doc,
+                        (&&#private::DefaultValue(&#default_fn())).__ct_default_json(),
+                        &mut __ct_tool,
+                    );
+                });
+                extract_params.push(quote! {
+                    let #arg = match #dispatch().extract_present(#name, &mut __ct_call) {
+                        ::core::option::Option::Some(result) => result,
+                        ::core::option::Option::None => ::core::result::Result::Ok(#default_fn()),
+                    };
+                });
+            }
+            None => {
+                describe_params.push(quote! {
+                    #dispatch().describe(#name, #doc, &mut __ct_tool);
+                });
+                extract_params.push(quote! {
+                    let #arg = #dispatch().extract(#name, &mut __ct_call);
+                });
+            }
+        }
         args.push(arg);
     }
 
@@ -472,6 +514,22 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
         quote!(#fn_ident(#(#args),*).await)
     } else {
         quote!(#fn_ident(#(#args),*))
+    };
+    // Every parameter is extracted before any error is reported, so that the model learns of
+    // all its mistakes at once; the good path moves the values out, allocating nothing. The
+    // block ends the `Result`s' scope before the handler runs, so that the call's future does
+    // not keep room for them across the handler's `.await`.
+    let call_or_fail = quote! {
+        let (#(#args,)*) = {
+            #(#extract_params)*
+            match (#(#args,)*) {
+                (#(::core::result::Result::Ok(#args),)*)
+                    if #private::call_is_clean(&__ct_call) => (#(#args,)*),
+                (#(#args,)*) => return #private::failed_call(__ct_call, [#(#args.err()),*]),
+            }
+        };
+        ::core::mem::drop(__ct_call);
+        __CT_OUTPUT.convert(#invoke)
     };
 
     // `file!()` and `line!()` of the fn's name: where a build error about the tool points.
@@ -505,7 +563,8 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
         const _: () = {
             #[allow(unused_imports)]
             use #private::{
-                ViaAnything as _, ViaOptionalArgument as _, ViaRequiredArgument as _, ViaToolParam as _,
+                DefaultJson as _, NoDefaultJson as _, ViaAnything as _, ViaOptionalArgument as _,
+                ViaRequiredArgument as _, ViaToolParam as _,
             };
             #[allow(unused_imports)]
             use #private::ViaDeserializeOnly as _;
@@ -528,9 +587,7 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
 
             fn __ct_handle(mut __ct_call: #private::ToolCall) -> #private::ToolFuture {
                 #private::call_future(async move {
-                    #(#extract_params)*
-                    ::core::mem::drop(__ct_call);
-                    __CT_OUTPUT.convert(#invoke)
+                    #call_or_fail
                 })
             }
 

@@ -233,6 +233,11 @@ impl<T: ?Sized> Slot<std::sync::Arc<T>> {
 pub struct Param<T> {
     describe: fn(&'static str, Option<&'static str>, &mut ToolDefBuilder),
     extract: fn(&'static str, &mut ToolCall) -> Result<T, ToolError>,
+    /// For a model argument with a default (`#[arg(default)]`, `#[serde(default)]`): added as
+    /// an optional property carrying `default`.
+    describe_defaulted: fn(&'static str, Option<&'static str>, Option<Value>, &mut ToolDefBuilder),
+    /// For a model argument with a default: `None` when the model left it out.
+    extract_present: fn(&'static str, &mut ToolCall) -> Option<Result<T, ToolError>>,
 }
 
 impl<T> Param<T> {
@@ -250,13 +255,48 @@ impl<T> Param<T> {
     pub fn extract(&self, name: &'static str, call: &mut ToolCall) -> Result<T, ToolError> {
         (self.extract)(name, call)
     }
+
+    /// Adds the parameter, which has a default, to the tool's definition: not required, and
+    /// with `"default": default` when the default value serializes.
+    pub fn describe_defaulted(
+        &self,
+        name: &'static str,
+        doc: Option<&'static str>,
+        default: Option<Value>,
+        tool: &mut ToolDefBuilder,
+    ) {
+        (self.describe_defaulted)(name, doc, default, tool);
+    }
+
+    /// Extracts the parameter, which has a default: `None` when the call leaves it out.
+    pub fn extract_present(
+        &self,
+        name: &'static str,
+        call: &mut ToolCall,
+    ) -> Option<Result<T, ToolError>> {
+        (self.extract_present)(name, call)
+    }
 }
+
+/// Never implemented: demanded of an extractor parameter that carries `#[arg(...)]` or
+/// `#[serde(...)]`, which only mean something for an argument the model fills in.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not filled in by the model, so it takes no default and no rename",
+    label = "an extractor: the server provides it, not the model",
+    note = "#[arg(default = ..)], #[arg(rename = \"..\")] and #[serde(default | rename)] apply only to \
+            parameters the model fills in (types implementing Deserialize and JsonSchema)",
+    note = "remove the attribute from this parameter"
+)]
+pub trait ModelFilled {}
 
 /// Level 1: extractors.
 #[doc(hidden)]
 pub trait ViaToolParam<T> {
     fn __ct_param(&self) -> Param<T>;
     fn __ct_pattern_param(&self) -> Param<T>;
+    fn __ct_argument(&self) -> Param<T>
+    where
+        T: ModelFilled;
 }
 
 impl<T: ToolParam> ViaToolParam<T> for &&&Slot<T> {
@@ -264,11 +304,20 @@ impl<T: ToolParam> ViaToolParam<T> for &&&Slot<T> {
         Param {
             describe: T::describe,
             extract: T::extract,
+            describe_defaulted: |name, doc, _, tool| T::describe(name, doc, tool),
+            extract_present: |name, call| Some(T::extract(name, call)),
         }
     }
 
     fn __ct_pattern_param(&self) -> Param<T> {
         self.__ct_param()
+    }
+
+    fn __ct_argument(&self) -> Param<T>
+    where
+        T: ModelFilled,
+    {
+        unreachable!("ModelFilled has no implementations")
     }
 }
 
@@ -279,6 +328,7 @@ pub trait ViaOptionalArgument<T> {
     fn __ct_pattern_param(&self) -> Param<T>
     where
         T: NamedParameter;
+    fn __ct_argument(&self) -> Param<T>;
 }
 
 impl<T: DeserializeOwned + JsonSchema> ViaOptionalArgument<Option<T>> for &&Slot<Option<T>> {
@@ -293,6 +343,17 @@ impl<T: DeserializeOwned + JsonSchema> ViaOptionalArgument<Option<T>> for &&Slot
                 None | Some(Value::Null) => Ok(None),
                 Some(value) => deserialize_argument(name, value, call).map(Some),
             },
+            describe_defaulted: |name, doc, default, tool| {
+                tool.input()
+                    .property_with_default::<Option<T>>(name, doc, default);
+            },
+            // As serde's `#[serde(default)]`: absent is the default, `null` is `None`.
+            extract_present: |name, call| {
+                call.take_argument(name).map(|value| match value {
+                    Value::Null => Ok(None),
+                    value => deserialize_argument(name, value, call).map(Some),
+                })
+            },
         }
     }
 
@@ -300,6 +361,10 @@ impl<T: DeserializeOwned + JsonSchema> ViaOptionalArgument<Option<T>> for &&Slot
     where
         Option<T>: NamedParameter,
     {
+        self.__ct_param()
+    }
+
+    fn __ct_argument(&self) -> Param<Option<T>> {
         self.__ct_param()
     }
 }
@@ -313,6 +378,9 @@ pub trait ViaRequiredArgument<T> {
     fn __ct_pattern_param(&self) -> Param<T>
     where
         T: NamedParameter;
+    fn __ct_argument(&self) -> Param<T>
+    where
+        T: ArgumentSchema;
 }
 
 impl<T: DeserializeOwned + JsonSchema> ViaRequiredArgument<T> for &Slot<T> {
@@ -330,6 +398,13 @@ impl<T: DeserializeOwned + JsonSchema> ViaRequiredArgument<T> for &Slot<T> {
                 Some(value) => deserialize_argument(name, value, call),
                 None => Err(call.invalid_arguments(&ArgumentError::missing(name))),
             },
+            describe_defaulted: |name, doc, default, tool| {
+                tool.input().property_with_default::<T>(name, doc, default);
+            },
+            extract_present: |name, call| {
+                call.take_argument(name)
+                    .map(|value| deserialize_argument(name, value, call))
+            },
         }
     }
 
@@ -338,6 +413,13 @@ impl<T: DeserializeOwned + JsonSchema> ViaRequiredArgument<T> for &Slot<T> {
         T: NamedParameter,
     {
         unreachable!("NamedParameter has no implementations")
+    }
+
+    fn __ct_argument(&self) -> Param<T>
+    where
+        T: ArgumentSchema,
+    {
+        self.__ct_param()
     }
 }
 
@@ -368,6 +450,9 @@ pub trait ViaAnything<T> {
     fn __ct_pattern_param(self) -> Param<T>
     where
         T: NamedParameter;
+    fn __ct_argument(&self) -> Param<T>
+    where
+        T: ModelArgument;
 }
 
 impl<T> ViaAnything<T> for Slot<T> {
@@ -383,6 +468,13 @@ impl<T> ViaAnything<T> for Slot<T> {
         T: NamedParameter,
     {
         unreachable!("NamedParameter has no implementations")
+    }
+
+    fn __ct_argument(&self) -> Param<T>
+    where
+        T: ModelArgument,
+    {
+        unreachable!("every DeserializeOwned type is handled by level 3")
     }
 }
 
@@ -404,6 +496,70 @@ fn deserialize_argument<T: DeserializeOwned>(
             error.into_inner().to_string(),
         ))
     })
+}
+
+/// A parameter's default value, the receiver of the two [`DefaultJson`] impls: the schema gets
+/// `"default"` only when the value's type is `Serialize` (autoref specialisation again).
+pub struct DefaultValue<'a, T>(pub &'a T);
+
+/// The JSON of a default value, or `None` when it has none.
+pub trait DefaultJson {
+    fn __ct_default_json(&self) -> Option<Value>;
+}
+
+impl<T: serde::Serialize> DefaultJson for &DefaultValue<'_, T> {
+    fn __ct_default_json(&self) -> Option<Value> {
+        serde_json::to_value(self.0).ok()
+    }
+}
+
+/// Fallback: a default whose type does not serialize is left out of the schema.
+pub trait NoDefaultJson {
+    fn __ct_default_json(&self) -> Option<Value>;
+}
+
+impl<T> NoDefaultJson for DefaultValue<'_, T> {
+    fn __ct_default_json(&self) -> Option<Value> {
+        None
+    }
+}
+
+/// The result of a call whose parameters could not all be extracted: every argument problem
+/// (the parameters' in their order, then those found before the handler ran, such as unknown
+/// arguments) in one message; any other extraction error (a missing `State<T>`) comes first.
+pub fn failed_call<const N: usize>(
+    mut call: ToolCall,
+    errors: [Option<ToolError>; N],
+) -> ToolResult {
+    let mut found: Vec<ArgumentError> = Vec::new();
+    let mut others: Vec<String> = Vec::new();
+    for error in errors.into_iter().flatten() {
+        match error.into_argument_errors() {
+            Ok(problems) => found.extend(problems),
+            Err(other) => others.push(other.to_string()),
+        }
+    }
+    found.extend(call.take_argument_errors());
+    // The same problem reported twice (a whole-input struct and a parameter naming the same
+    // missing property) is listed once.
+    let mut arguments: Vec<ArgumentError> = Vec::with_capacity(found.len());
+    for problem in found {
+        if !arguments.contains(&problem) {
+            arguments.push(problem);
+        }
+    }
+    if !arguments.is_empty() {
+        others.push(crate::tool::render_argument_errors(
+            call.tool_name(),
+            &arguments,
+        ));
+    }
+    ToolResult::error(others.join("\n"))
+}
+
+/// Whether the call can go ahead: nothing was found wrong with it before the handler ran.
+pub fn call_is_clean(call: &ToolCall) -> bool {
+    !call.has_argument_errors()
 }
 
 /// Boxes a handler's future, converting its output into a [`ToolResult`].
@@ -638,6 +794,8 @@ pub struct ServerInfo {
     pub name: &'static str,
     /// `ServerDefinition::ALWAYS_LOAD`.
     pub always_load: bool,
+    /// `ServerDefinition::DENY_UNKNOWN_ARGUMENTS`.
+    pub deny_unknown_arguments: bool,
 }
 
 impl ServerInfo {
@@ -646,6 +804,7 @@ impl ServerInfo {
         Self {
             name: S::NAME,
             always_load: S::ALWAYS_LOAD,
+            deny_unknown_arguments: S::DENY_UNKNOWN_ARGUMENTS,
         }
     }
 }

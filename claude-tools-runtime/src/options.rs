@@ -573,8 +573,8 @@ impl Options {
     /// gains later). Adds to the list, like [`allow_tool`](Self::allow_tool).
     ///
     /// ```
-    /// use claude_tools_runtime::options::Options;
-    /// use claude_tools_runtime::tool::ToolServer;
+    /// use claude_tools::Options;
+    /// use claude_tools::ToolServer;
     ///
     /// let shop = ToolServer::new("shop", "1.0.0");
     /// let args = Options::new().allow_server(&shop).mcp_server(shop).launch_spec().args;
@@ -590,8 +590,8 @@ impl Options {
     /// [`allow_tool`](Self::allow_tool).
     ///
     /// ```
-    /// use claude_tools_runtime::options::Options;
-    /// use claude_tools_runtime::tool::{ToolDefBuilder, ToolServer};
+    /// use claude_tools::Options;
+    /// use claude_tools::{ToolDefBuilder, ToolServer};
     ///
     /// let shop = ToolServer::new("shop", "1.0.0")
     ///     .with_typed_tool(ToolDefBuilder::new("search").read_only(true), || async { "" })

@@ -103,7 +103,7 @@ pub struct SchemaError {
 }
 
 impl SchemaError {
-    fn new(message: impl Into<String>) -> Self {
+    pub(crate) fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
         }
@@ -234,6 +234,29 @@ impl InputSchemaBuilder {
             }
         }
         self.insert(name, schema, required);
+        self
+    }
+
+    /// Adds property `name` of type `T`, which the tool fills in itself when the model leaves it
+    /// out: not required, and carrying `"default": default` when given (a parameter with
+    /// `#[arg(default = ..)]` or `#[serde(default)]`).
+    pub fn property_with_default<T: JsonSchema + ?Sized>(
+        &mut self,
+        name: &str,
+        description: Option<&str>,
+        default: Option<Value>,
+    ) -> &mut Self {
+        self.property::<T>(name, description, false);
+        if let Some(default) = default
+            && let Some(schema) = self.properties.get_mut(name)
+        {
+            if *schema == Value::Bool(true) {
+                *schema = Value::Object(Map::new());
+            }
+            if let Value::Object(object) = schema {
+                object.insert("default".into(), default);
+            }
+        }
         self
     }
 

@@ -389,7 +389,10 @@ async fn every_method_and_error_path() {
             call(json!(24), "add", json!({"a": 2})),
             ok(
                 json!(24),
-                text("Invalid arguments for tool `add`: missing field `b`", true),
+                text(
+                    "Invalid arguments for tool `add`: argument `b`: missing required argument",
+                    true,
+                ),
             ),
         ),
         (

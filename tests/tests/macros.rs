@@ -281,7 +281,7 @@ async fn struct_input_is_the_whole_arguments() {
     );
     assert_eq!(
         call(&server, "sum_range", json!({"from": 1})).await,
-        error("Invalid arguments for tool `sum_range`: missing field `to`")
+        error("Invalid arguments for tool `sum_range`: argument `to`: missing required argument")
     );
 }
 

@@ -26,7 +26,7 @@
 /// enum variants, nested types).
 ///
 /// ```
-/// use claude_tools_runtime::schema::doc_description;
+/// use claude_tools::schema::doc_description;
 ///
 /// let doc = [
 ///     "Looks up a ticket in the [`Store`] by id.",

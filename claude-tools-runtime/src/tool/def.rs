@@ -122,6 +122,7 @@ pub struct ToolDefBuilder {
     /// `None` until [`always_load`](Self::always_load) is called: the server then applies its
     /// default (`true`, or its `#[tool_server(always_load = ...)]`).
     always_load: Option<bool>,
+    deny_unknown_arguments: bool,
 }
 
 impl ToolDefBuilder {
@@ -137,6 +138,7 @@ impl ToolDefBuilder {
             output: None,
             required_state: Vec::new(),
             always_load: None,
+            deny_unknown_arguments: false,
         }
     }
 
@@ -213,6 +215,18 @@ impl ToolDefBuilder {
         self
     }
 
+    /// Rejects calls carrying arguments that are not properties of the input schema, and says so
+    /// in the schema (`"additionalProperties": false`, which Claude's strict tool use needs).
+    ///
+    /// Off by default: like serde without `deny_unknown_fields`, a tool ignores arguments it
+    /// does not know. When on, a call with unknown arguments gets an `isError` result naming each
+    /// of them and the accepted ones. `false` adds nothing; it does not lift a whole-input
+    /// struct's own `#[serde(deny_unknown_fields)]`.
+    pub fn deny_unknown_arguments(&mut self, deny: bool) -> &mut Self {
+        self.deny_unknown_arguments = deny;
+        self
+    }
+
     /// The input schema under construction.
     pub fn input(&mut self) -> &mut InputSchemaBuilder {
         &mut self.input
@@ -240,7 +254,10 @@ impl ToolDefBuilder {
     }
 
     pub(crate) fn build_parts(self) -> Result<(ToolDef, Vec<StateRequirement>), SchemaError> {
-        let input_schema = self.input.finish()?;
+        let mut input_schema = self.input.finish()?;
+        if self.deny_unknown_arguments {
+            deny_additional_properties(&mut input_schema)?;
+        }
         let output_schema = self.output.transpose()?;
         let mut meta = self.meta;
         if self.always_load == Some(true) {
@@ -277,7 +294,7 @@ impl From<String> for ToolDefBuilder {
 /// chain of setters be passed where a definition is wanted, as with `std::process::Command`:
 ///
 /// ```
-/// use claude_tools_runtime::tool::{ToolDefBuilder, ToolServer};
+/// use claude_tools::{ToolDefBuilder, ToolServer};
 ///
 /// let server = ToolServer::new("demo", "1.0.0")
 ///     .with_typed_tool(
@@ -291,5 +308,20 @@ impl From<&mut ToolDefBuilder> for ToolDefBuilder {
     fn from(builder: &mut ToolDefBuilder) -> Self {
         let fresh = ToolDefBuilder::new(builder.name.clone());
         std::mem::replace(builder, fresh)
+    }
+}
+
+/// Sets `"additionalProperties": false`, unless the input already accepts extra properties of
+/// some schema (a whole-input struct with a `#[serde(flatten)]` map), which would contradict it.
+fn deny_additional_properties(schema: &mut Map<String, Value>) -> Result<(), SchemaError> {
+    match schema.get("additionalProperties") {
+        None | Some(Value::Bool(false)) => {
+            schema.insert("additionalProperties".into(), Value::Bool(false));
+            Ok(())
+        }
+        Some(_) => Err(SchemaError::new(
+            "deny_unknown_arguments contradicts the input's own extra properties (a \
+             #[serde(flatten)] map in the whole-input struct): drop one of the two",
+        )),
     }
 }

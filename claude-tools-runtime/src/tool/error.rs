@@ -21,6 +21,11 @@ use std::fmt;
 /// ```
 pub struct ToolError {
     message: String,
+    /// The argument problems the message was made from (empty for any other error), so that a
+    /// tool's extraction can report every bad argument of a call at once. Boxed: a tool's
+    /// `Result<T, ToolError>`s stay as small as a `String` makes them.
+    #[allow(clippy::box_collection, reason = "one word in every call, not three")]
+    arguments: Option<Box<Vec<ArgumentError>>>,
 }
 
 impl ToolError {
@@ -28,6 +33,25 @@ impl ToolError {
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
+            arguments: None,
+        }
+    }
+
+    /// The error of a call whose arguments do not fit tool `tool`: one message listing every
+    /// problem.
+    pub(crate) fn invalid_arguments(tool: &str, arguments: Vec<ArgumentError>) -> Self {
+        Self {
+            message: render_argument_errors(tool, &arguments),
+            arguments: Some(Box::new(arguments)),
+        }
+    }
+
+    /// The argument problems this error reports, or the error itself when it is not about the
+    /// arguments.
+    pub(crate) fn into_argument_errors(self) -> Result<Vec<ArgumentError>, Self> {
+        match self.arguments {
+            Some(arguments) => Ok(*arguments),
+            None => Err(self),
         }
     }
 
@@ -107,3 +131,25 @@ impl fmt::Display for ArgumentError {
 }
 
 impl std::error::Error for ArgumentError {}
+
+/// The text the model reads for a call whose arguments do not fit: one problem on one line
+/// (`Invalid arguments for tool `t`: argument `a`: ...`), several as a list, one per line, so the
+/// model can fix them all in its next call.
+pub(crate) fn render_argument_errors(tool: &str, errors: &[ArgumentError]) -> String {
+    use std::fmt::Write as _;
+
+    match errors {
+        [error] => format!("Invalid arguments for tool `{tool}`: {error}"),
+        errors => {
+            let mut text = format!(
+                "Invalid arguments for tool `{tool}` ({} problems):",
+                errors.len()
+            );
+            for error in errors {
+                // Writing to a String cannot fail.
+                let _ = write!(text, "\n- {error}");
+            }
+            text
+        }
+    }
+}

@@ -19,6 +19,11 @@ pub struct ToolCall {
     arguments: Map<String, Value>,
     context: ToolContext,
     state: Arc<StateMap>,
+    /// Problems found before the handler ran (unknown arguments), reported together with the
+    /// handler's own extraction errors. `None` for a good call: boxed, so that it adds one
+    /// word to every call's future, not three.
+    #[allow(clippy::box_collection, reason = "one word in every call, not three")]
+    argument_errors: Option<Box<Vec<ArgumentError>>>,
 }
 
 impl ToolCall {
@@ -33,6 +38,7 @@ impl ToolCall {
             arguments,
             context,
             state,
+            argument_errors: None,
         }
     }
 
@@ -62,12 +68,70 @@ impl ToolCall {
     }
 
     /// Formats an argument problem the way the model reads it.
+    ///
+    /// The error keeps `error` too: when a `#[tool]` fn has several parameters, the problems of
+    /// all of them reach the model in one result.
     pub fn invalid_arguments(&self, error: &ArgumentError) -> ToolError {
-        ToolError::new(format!(
-            "Invalid arguments for tool `{}`: {error}",
-            self.tool
-        ))
+        ToolError::invalid_arguments(&self.tool, vec![error.clone()])
     }
+
+    /// Takes every argument that is not one of `properties` (the input schema's) out of the
+    /// call, and records them as one problem naming each of them and the accepted ones.
+    pub(crate) fn reject_unknown_arguments(&mut self, properties: Option<&Map<String, Value>>) {
+        let is_known = |name: &str| properties.is_some_and(|known| known.contains_key(name));
+        if self.arguments.keys().all(|name| is_known(name)) {
+            return;
+        }
+        let unknown: Vec<String> = self
+            .arguments
+            .keys()
+            .filter(|name| !is_known(name))
+            .cloned()
+            .collect();
+        for name in &unknown {
+            self.arguments.remove(name);
+        }
+        self.argument_errors
+            .get_or_insert_with(Box::default)
+            .push(unknown_arguments(&unknown, properties));
+    }
+
+    /// Whether a problem was found before the handler ran.
+    pub(crate) fn has_argument_errors(&self) -> bool {
+        self.argument_errors.is_some()
+    }
+
+    /// The problems found before the handler ran.
+    pub(crate) fn take_argument_errors(&mut self) -> Vec<ArgumentError> {
+        self.argument_errors
+            .take()
+            .map_or_else(Vec::new, |errors| *errors)
+    }
+}
+
+/// `unknown arguments `a`, `b`: the tool accepts only `x`, `y``.
+fn unknown_arguments(unknown: &[String], properties: Option<&Map<String, Value>>) -> ArgumentError {
+    let quoted = |names: &mut dyn Iterator<Item = &String>| {
+        names
+            .map(|name| format!("`{name}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let what = if unknown.len() == 1 {
+        "unknown argument"
+    } else {
+        "unknown arguments"
+    };
+    let accepted = match properties {
+        Some(known) if !known.is_empty() => {
+            format!("the tool accepts only {}", quoted(&mut known.keys()))
+        }
+        _ => "the tool takes no arguments".to_string(),
+    };
+    ArgumentError::whole(format!(
+        "{what} {}: {accepted}",
+        quoted(&mut unknown.iter())
+    ))
 }
 
 /// A handler parameter that is not a model argument: it is extracted from the [`ToolCall`]
@@ -97,7 +161,9 @@ pub trait ToolParam: Sized + Send + 'static {
     }
 
     /// Extracts the parameter's value for one call. An `Err` ends the call with an `isError`
-    /// result carrying its message.
+    /// result carrying its message. Every parameter of a `#[tool]` is extracted before the call
+    /// fails, and an error made with [`ToolCall::invalid_arguments`] is listed with the other
+    /// parameters' argument problems in one message.
     fn extract(name: &'static str, call: &mut ToolCall) -> Result<Self, ToolError>;
 }
 
@@ -156,13 +222,61 @@ impl<T: DeserializeOwned + JsonSchema + Send + 'static> ToolParam for Input<T> {
         serde_path_to_error::deserialize::<_, T>(arguments)
             .map(Input)
             .map_err(|error| {
-                let path = error.path().to_string();
-                let argument_error = if path == "." {
-                    ArgumentError::whole(error.into_inner().to_string())
-                } else {
-                    ArgumentError::for_argument(path, error.into_inner().to_string())
-                };
-                call.invalid_arguments(&argument_error)
+                let errors = whole_input_errors::<T>(&call.arguments, error);
+                ToolError::invalid_arguments(&call.tool, errors)
             })
     }
+}
+
+/// Every problem of a whole-input struct that serde can be made to tell: serde stops at its
+/// first error, so each required property (of the schema the model was given) that is absent is
+/// listed first, then serde's own error with its path, unless it only repeats a missing one.
+fn whole_input_errors<T: JsonSchema>(
+    arguments: &Map<String, Value>,
+    error: serde_path_to_error::Error<serde_json::Error>,
+) -> Vec<ArgumentError> {
+    let mut errors: Vec<ArgumentError> = required_properties::<T>()
+        .into_iter()
+        .filter(|name| !arguments.contains_key(name))
+        .map(|name| ArgumentError::missing(&name))
+        .collect();
+    let path = error.path().to_string();
+    let message = error.into_inner().to_string();
+    let serde_error = if path == "." {
+        match missing_field(&message) {
+            Some(name) => ArgumentError::missing(name),
+            None => ArgumentError::whole(message),
+        }
+    } else {
+        ArgumentError::for_argument(path.replace(".[", "["), message)
+    };
+    if !errors.contains(&serde_error) {
+        errors.push(serde_error);
+    }
+    errors
+}
+
+/// The `required` list of `T`'s input schema (built again: this runs only for a failed call).
+fn required_properties<T: JsonSchema>() -> Vec<String> {
+    let mut builder = crate::schema::InputSchemaBuilder::new();
+    builder.flatten::<T>();
+    match builder
+        .finish()
+        .ok()
+        .and_then(|mut schema| schema.remove("required"))
+    {
+        Some(Value::Array(names)) => names
+            .into_iter()
+            .filter_map(|name| match name {
+                Value::String(name) => Some(name),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// `x` of serde_json's "missing field `x`" (at the root; the message carries no position then).
+fn missing_field(message: &str) -> Option<&str> {
+    message.strip_prefix("missing field `")?.strip_suffix('`')
 }

@@ -21,6 +21,9 @@ pub trait ServerDefinition: 'static {
     const ALWAYS_LOAD: bool;
     /// Instructions reported in the MCP `initialize` result.
     const INSTRUCTIONS: Option<&'static str>;
+    /// Whether its tools reject unknown arguments unless they say otherwise
+    /// (`#[tool_server(deny_unknown_arguments)]`).
+    const DENY_UNKNOWN_ARGUMENTS: bool = false;
 }
 
 /// One `#[tool]`, as submitted to `inventory` by the macro. Macro support, not public API.

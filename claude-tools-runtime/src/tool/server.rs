@@ -33,6 +33,11 @@ pub struct Tool {
     required_state: Vec<StateRequirement>,
     /// `file:line` of a `#[tool]` fn; `None` for a tool added by hand.
     location: Option<String>,
+    /// The input schema says `additionalProperties: false`: calls with other arguments fail.
+    deny_unknown_arguments: bool,
+    /// The handler reports the problems found before it ran together with its own (a
+    /// `#[tool]`'s does); any other handler is not called when there are some.
+    reports_argument_errors: bool,
 }
 
 impl Tool {
@@ -171,7 +176,7 @@ impl ToolServer {
         }
         let inner = Arc::make_mut(&mut server.inner);
         for (builder, handler, location) in tools {
-            inner.add_at(builder, handler, location)?;
+            inner.add_tool(builder, handler, location, true)?;
         }
         Ok(server)
     }
@@ -221,7 +226,7 @@ impl ToolServer {
     /// [`ToolFn`] for what it may be); write its parameter types out.
     ///
     /// ```
-    /// use claude_tools_runtime::tool::{State, ToolContext, ToolDefBuilder, ToolServer};
+    /// use claude_tools::{State, ToolContext, ToolDefBuilder, ToolServer};
     /// use schemars::JsonSchema;
     /// use serde::Deserialize;
     /// use serde_json::json;
@@ -322,7 +327,7 @@ impl ToolServer {
     /// silently matches nothing.
     ///
     /// ```
-    /// use claude_tools_runtime::tool::ToolServer;
+    /// use claude_tools::ToolServer;
     ///
     /// let server = ToolServer::new("shop", "1.0.0").with_typed_tool("search", || async { "" }).unwrap();
     /// assert_eq!(server.qualified_name("search").as_deref(), Some("mcp__shop__search"));
@@ -412,12 +417,22 @@ impl ToolServer {
                 )));
             }
         };
-        let call = ToolCall::new(
+        let mut call = ToolCall::new(
             tool.name.clone(),
             arguments,
             context,
             self.inner.state.clone(),
         );
+        if tool.deny_unknown_arguments {
+            let properties = tool.def.input_schema.get("properties");
+            call.reject_unknown_arguments(properties.and_then(Value::as_object));
+            if !tool.reports_argument_errors && call.has_argument_errors() {
+                let errors = call.take_argument_errors();
+                return Err(ToolResult::error(super::render_argument_errors(
+                    name, &errors,
+                )));
+            }
+        }
         Ok(CallFuture {
             tool: tool.name.clone(),
             inner: CatchUnwind::pinned((tool.handler)(call)),
@@ -449,15 +464,16 @@ impl ServerInner {
         builder: ToolDefBuilder,
         handler: ToolHandler,
     ) -> Result<(), ServerBuildError> {
-        self.add_at(builder, handler, None)
+        self.add_tool(builder, handler, None, false)
     }
 
     /// Adds a tool whose fn is at `location` (`file:line`), when known.
-    fn add_at(
+    fn add_tool(
         &mut self,
         mut builder: ToolDefBuilder,
         handler: ToolHandler,
         location: Option<String>,
+        reports_argument_errors: bool,
     ) -> Result<(), ServerBuildError> {
         builder.default_always_load(self.always_load);
         let tool = builder.name().to_string();
@@ -492,10 +508,13 @@ impl ServerInner {
                     position,
                     Tool {
                         name,
+                        deny_unknown_arguments: def.input_schema.get("additionalProperties")
+                            == Some(&Value::Bool(false)),
                         def,
                         handler,
                         required_state,
                         location,
+                        reports_argument_errors,
                     },
                 );
                 Ok(())

@@ -5,6 +5,7 @@
 //! model server was sent back (recorded by the server, `<system-reminder>` blocks stripped).
 //! Without the CLI the tests skip with a banner, unless `CI` is set, where they fail.
 
+mod arguments;
 mod examples_agent;
 mod examples_guidelines;
 mod examples_mixed_servers;
