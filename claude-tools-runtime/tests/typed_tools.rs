@@ -133,7 +133,9 @@ async fn bad_arguments_are_an_is_error_result_naming_the_field_and_the_handler_d
     let result = call(&server, "search", json!({"limit": 1})).await;
     assert_eq!(
         result,
-        ToolResult::error("Invalid arguments for tool `search`: missing field `query`")
+        ToolResult::error(
+            "Invalid arguments for tool `search`: argument `query`: missing required argument"
+        )
     );
     let result = call(&server, "search", json!("red")).await;
     assert_eq!(

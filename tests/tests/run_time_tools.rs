@@ -108,8 +108,9 @@ async fn both_answer_every_call_alike() {
             ),
             (
                 true,
-                "Invalid arguments for tool `search`: argument `limit`: invalid value: integer \
-                 `-1`, expected u32"
+                "Invalid arguments for tool `search` (2 problems):\n\
+                 - argument `words`: missing required argument\n\
+                 - argument `limit`: invalid value: integer `-1`, expected u32"
                     .to_string()
             ),
             (

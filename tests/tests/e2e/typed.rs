@@ -113,7 +113,7 @@ async fn a_typed_run_time_tool_answers_through_the_cli_and_allow_server_allows_e
     let messages = run_query("find something red and buy it", options).await;
 
     assert_eq!(success_text(&messages), "red mug | bought red mug");
-    let bad = "Invalid arguments for tool `search`: missing field `query`";
+    let bad = "Invalid arguments for tool `search`: argument `query`: missing required argument";
     // The two searches of the first turn run concurrently (read-only): sorted by id.
     let mut results = w.tool_results();
     results.sort();
