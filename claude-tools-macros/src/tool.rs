@@ -618,6 +618,7 @@ fn expand_tool_ref_type(function: &ItemFn) -> TokenStream {
     );
     quote_spanned! {fn_ident.span()=>
         #[doc = #doc]
+        #[doc(hidden)]
         #[allow(non_camel_case_types, dead_code)]
         #vis struct #fn_ident {}
     }
