@@ -5,12 +5,14 @@
 //! start the Claude Code CLI are compiled, not run).
 //!
 //! 1. [Defining tools](defining_tools): parameters, doc comments, optional arguments,
-//!    whole-input structs, results and errors.
-//! 2. [Schemas](schemas): what the model sees of a tool, and what Claude accepts.
+//!    defaults and renames, unknown arguments, whole-input structs, results and errors.
+//! 2. [Schemas](schemas): what the model sees of a tool, in what order, and what Claude
+//!    accepts.
 //! 3. [State and context](state_and_context): application state, the call's context,
 //!    cancellation and progress.
-//! 4. [Servers and names](servers_and_names): tool servers, the `mcp__server__tool` names,
-//!    `alwaysLoad` and ToolSearch, tools defined at run time.
+//! 4. [Servers and names](servers_and_names): tool servers, tools in other crates, the
+//!    `mcp__server__tool` names and their typed forms, `alwaysLoad` and ToolSearch, tools
+//!    defined at run time.
 //! 5. [Running agents](running_agents): `query`, `Client`, options, the message stream, errors
 //!    and the exit status.
 //! 6. [Permissions and hooks](permissions_and_hooks): which tools may run, a permission
