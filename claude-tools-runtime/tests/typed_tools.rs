@@ -477,3 +477,51 @@ fn qualified_names_of_a_server_and_of_its_read_only_tools() {
         ["mcp__shop__buy"]
     );
 }
+
+/// Two arguments types and an unknown argument: every problem reaches the model in one result,
+/// as for a `#[tool]` fn, and the handler does not run.
+#[tokio::test]
+async fn every_argument_problem_of_a_typed_tool_comes_back_at_once() {
+    #[derive(Deserialize, JsonSchema)]
+    struct Paging {
+        /// The page of hits
+        page: u32,
+    }
+    let mut def = ToolDefBuilder::new("search");
+    def.description("Search the catalogue")
+        .deny_unknown_arguments(true);
+    let server = ToolServer::new("shop", "1.0.0")
+        .with_state(catalogue())
+        .with_typed_tool(
+            def,
+            |State(catalogue): State<Catalogue>, args: SearchArgs, paging: Paging| async move {
+                catalogue.searches.fetch_add(1, Ordering::SeqCst);
+                format!("{} {}", args.query, paging.page)
+            },
+        )
+        .unwrap();
+    let result = call(&server, "search", json!({"page": "two", "extra": 1})).await;
+    assert_eq!(
+        result,
+        ToolResult::error(
+            "Invalid arguments for tool `search` (3 problems):\n\
+             - argument `query`: missing required argument\n\
+             - argument `page`: invalid type: string \"two\", expected u32\n\
+             - unknown argument `extra`: the tool accepts only `query`, `limit`, `page`"
+        )
+    );
+    let good = call(&server, "search", json!({"query": "mug", "page": 2})).await;
+    assert_eq!(good, ToolResult::text("mug 2"));
+}
+
+/// Two tools added by hand with one name: the advice fits tools built by hand (there is no
+/// `#[tool]` attribute to change).
+#[test]
+fn a_duplicate_added_by_hand_is_told_to_rename_it_not_to_use_the_attribute() {
+    let error = shop().with_typed_tool("search", || async {}).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "server `shop` has two tools named `search`: tool names must be unique in a server; \
+         give one of them another name"
+    );
+}

@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 use super::def::ToolDefBuilder;
 use super::error::ToolError;
 use super::param::{Input, ToolCall, ToolParam};
-use super::result::{IntoToolResult, ToolResult};
+use super::result::IntoToolResult;
 use super::server::ToolFuture;
 
 /// The name extractors of a run-time tool are handed: a closure's parameters have no names the
@@ -111,6 +111,11 @@ fn describe_output<R: IntoToolResult>(tool: &mut ToolDefBuilder) {
     }
 }
 
+/// How a call whose arguments are wrong is answered: the same code as `#[tool]`'s.
+mod failure {
+    pub(super) use crate::__macro_support::{call_is_clean, failed_call};
+}
+
 macro_rules! impl_tool_fn {
     ($($param:ident $marker:ident),*) => {
         impl<F, Fut, R, $($param, $marker,)*> ToolFn<($($marker,)* $($param,)*)> for F
@@ -128,14 +133,16 @@ macro_rules! impl_tool_fn {
             #[allow(non_snake_case, unused_mut)]
             fn call(self, mut call: ToolCall) -> ToolFuture {
                 Box::pin(async move {
-                    $(
-                        let $param = match <$param as ToolFnParam<$marker>>::extract(&mut call) {
-                            Ok(value) => value,
-                            Err(error) => return ToolResult::error(error.to_string()),
-                        };
-                    )*
-                    drop(call);
-                    self($($param),*).await.into_tool_result()
+                    // Every parameter is extracted before the call can fail, as `#[tool]` does,
+                    // so that the model reads every argument problem in one result.
+                    $(let $param = <$param as ToolFnParam<$marker>>::extract(&mut call);)*
+                    match ($($param,)*) {
+                        ($(Ok($param),)*) if failure::call_is_clean(&call) => {
+                            drop(call);
+                            self($($param),*).await.into_tool_result()
+                        }
+                        ($($param,)*) => failure::failed_call(call, [$($param.err(),)*]),
+                    }
                 })
             }
         }

@@ -78,8 +78,9 @@ pub enum ServerBuildError {
     /// compile error; tools in other crates (plugin crates) can only be checked here.
     #[error(
         "server `{server}` has two tools named `{tool}`{}: tool names must be unique in a \
-         server; rename one with #[tool(name = \"...\")]",
-        locations_text(.first.as_deref(), .second.as_deref())
+         server; {}",
+        locations_text(.first.as_deref(), .second.as_deref()),
+        rename_hint(.first.is_some() || .second.is_some())
     )]
     DuplicateTool {
         /// The server's name.
@@ -271,7 +272,9 @@ impl ToolServer {
         let mut def = def.into();
         H::describe(&mut def);
         let handler: ToolHandler = Arc::new(move |call| handler.clone().call(call));
-        Arc::make_mut(&mut self.inner).add(def, handler)?;
+        // The handler extracts every parameter and reports their problems together with those
+        // found before it ran (unknown arguments), as a `#[tool]`'s does.
+        Arc::make_mut(&mut self.inner).add_tool(def, handler, None, true)?;
         Ok(self)
     }
 
@@ -525,6 +528,16 @@ impl ServerInner {
 
 /// " (at a.rs:1 and b.rs:2)", " (one at a.rs:1)" or "": where the two tools of a
 /// [`ServerBuildError::DuplicateTool`] are.
+/// How to fix a duplicate: a `#[tool]` fn (whose location is known) is renamed with its
+/// attribute; two tools added by hand, by the name their definition is given.
+fn rename_hint(has_tool_fn: bool) -> &'static str {
+    if has_tool_fn {
+        "rename one with #[tool(name = \"...\")]"
+    } else {
+        "give one of them another name"
+    }
+}
+
 fn locations_text(first: Option<&str>, second: Option<&str>) -> String {
     match (first, second) {
         (Some(first), Some(second)) => format!(" (at {first} and {second})"),
