@@ -528,7 +528,11 @@ impl Example {
                 server.base_url()
             )),
         }
-        out.line(&format!("tools:  {}", self.allowed.join(", ")));
+        if self.allowed.is_empty() {
+            out.line("tools:  none pre-allowed: each call needs permission");
+        } else {
+            out.line(&format!("tools:  {}", self.allowed.join(", ")));
+        }
         for note in &self.notes {
             out.line(note);
         }
