@@ -332,8 +332,13 @@ impl InputSchemaBuilder {
     /// Enums that `T`'s impl cannot be walked to keep schemars' order: those behind a field that
     /// rejects a placeholder value (a `Uuid` parsed from a string, a `deserialize_with`), and
     /// those inside a struct with a `#[serde(flatten)]` field.
+    ///
+    /// The walk runs `T`'s own `Deserialize` impl on placeholder input: an impl that panics on
+    /// it (a `deserialize_with` fn that assumes a format) does not take the server build down;
+    /// its enums keep schemars' order.
     pub fn variant_order_of<T: DeserializeOwned>(&mut self) -> &mut Self {
-        for variants in variant_order::probe::<T>() {
+        let probed = std::panic::catch_unwind(variant_order::probe::<T>);
+        for variants in probed.unwrap_or_default() {
             if !self.variant_orders.contains(&variants) {
                 self.variant_orders.push(variants);
             }

@@ -525,3 +525,28 @@ fn a_duplicate_added_by_hand_is_told_to_rename_it_not_to_use_the_attribute() {
          give one of them another name"
     );
 }
+
+/// Reading the enums' declaration order runs the arguments type's own `Deserialize` impl on
+/// placeholder input: one that panics there still gives a tool (with schemars' order).
+#[test]
+fn an_arguments_type_whose_deserialize_panics_on_placeholders_still_builds() {
+    fn strict<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Ok(text.parse().expect("digits only"))
+    }
+    #[derive(Deserialize, JsonSchema)]
+    #[allow(dead_code)]
+    struct Args {
+        /// A count, written in digits
+        #[serde(deserialize_with = "strict")]
+        #[schemars(with = "String")]
+        count: u32,
+    }
+    let server = ToolServer::new("shop", "1.0.0")
+        .with_typed_tool("count", |args: Args| async move { args.count })
+        .unwrap();
+    assert_eq!(
+        server.list_tools()[0]["inputSchema"]["properties"]["count"],
+        json!({"type": "string", "description": "A count, written in digits"})
+    );
+}
