@@ -801,8 +801,11 @@ impl Options {
     /// `sdk_mcp_manifests_parked` (`"parked"` per server when taken). A CLI that does not take a
     /// manifest handshakes over `mcp_message` as usual, which the session answers in any case.
     ///
-    /// Off by default: with the pinned CLI (2.1.330) the handshake is skipped, but spawn →
-    /// `system/init` was not measurably faster (see `BENCHMARKS.md`).
+    /// Off by default, because the CLI gains nothing measurable from it: with the pinned CLI
+    /// (2.1.330) the round trips are skipped, but spawn → `system/init` moved from a median of
+    /// 824 ms to 803 ms with one server and from 887 ms to 849 ms with five, well inside the
+    /// spread between runs (interquartile ranges of 110 to 225 ms; `ct-bench-manifests` in
+    /// `bench/`, 2 cores). The servers' answers take microseconds; the CLI's own start dominates.
     ///
     /// ```
     /// use claude_tools::options::Options;
