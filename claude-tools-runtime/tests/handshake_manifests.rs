@@ -182,3 +182,30 @@ async fn a_manifest_the_cli_does_not_take_falls_back_to_the_handshake_over_mcp_m
     drop(client);
     tokio::time::sleep(Duration::from_millis(1)).await;
 }
+
+#[test]
+fn on_external_servers_stay_in_mcp_config_and_no_server_means_no_manifest_fields() {
+    use claude_tools_runtime::options::ExternalServer;
+    let options = Options::new()
+        .mcp_server(greeter())
+        .external_mcp_server("echo", ExternalServer::stdio("echo-mcp", ["--quiet"]))
+        .handshake_manifests(true);
+    let args = options.launch_spec().args;
+    let config = args.iter().position(|arg| arg == "--mcp-config").unwrap();
+    assert_eq!(
+        args[config + 1],
+        r#"{"mcpServers":{"echo":{"type":"stdio","command":"echo-mcp","args":["--quiet"]}}}"#
+    );
+    let args = Options::new().handshake_manifests(true).launch_spec().args;
+    assert!(!args.contains(&"--mcp-config".to_string()), "{args:?}");
+}
+
+#[tokio::test]
+async fn on_without_in_process_servers_the_initialize_request_is_unchanged() {
+    let (_client, _cli, initialize) =
+        connect(Options::new().handshake_manifests(true), json!({})).await;
+    assert_eq!(
+        initialize["request"],
+        json!({"subtype": "initialize", "hooks": null})
+    );
+}
