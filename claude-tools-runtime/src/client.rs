@@ -34,10 +34,40 @@ pub(crate) async fn open(
     let (initialize, hooks) = options.initialize_request();
     let (shared, messages) = Shared::start(options, hooks, connection);
     match shared.request(initialize).await {
-        Ok(info) => Ok((shared, messages, info)),
+        Ok(info) => {
+            if options.handshake_manifests {
+                log_manifest_outcomes(options, &info);
+            }
+            Ok((shared, messages, info))
+        }
         Err(error) => {
             shared.shutdown();
             Err(error)
+        }
+    }
+}
+
+/// Says, per in-process server, whether the CLI took its handshake manifest
+/// (`sdk_mcp_manifests_parked` in the `initialize` answer). Nothing else depends on it: a server
+/// whose manifest was not taken handshakes over `mcp_message`, which the session answers.
+fn log_manifest_outcomes(options: &Options, info: &Value) {
+    let outcomes = info.get("sdk_mcp_manifests_parked");
+    for server in &options.servers {
+        let name = server.name();
+        match outcomes.and_then(|outcomes| outcomes.get(name)) {
+            Some(Value::String(outcome)) if outcome == "parked" => {
+                tracing::debug!(server = name, "the CLI took the handshake manifest");
+            }
+            Some(outcome) => tracing::info!(
+                server = name,
+                %outcome,
+                "the CLI did not take the handshake manifest; it handshakes over mcp_message"
+            ),
+            None => tracing::info!(
+                server = name,
+                "the CLI reported nothing about the handshake manifest (it may predate them); \
+                 it handshakes over mcp_message"
+            ),
         }
     }
 }

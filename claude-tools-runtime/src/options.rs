@@ -358,6 +358,7 @@ pub struct Options {
     pub(crate) servers: Vec<ToolServer>,
     pub(crate) external_servers: Vec<(String, ExternalServer)>,
     pub(crate) strict_mcp_config: bool,
+    pub(crate) handshake_manifests: bool,
     pub(crate) can_use_tool: Option<CanUseTool>,
     pub(crate) hooks: BTreeMap<String, Vec<HookMatcher>>,
     pub(crate) control_timeout: Option<Duration>,
@@ -789,6 +790,38 @@ impl Options {
         self
     }
 
+    /// Hands the CLI each in-process server's MCP handshake in the `initialize` request, as the
+    /// official TypeScript SDK does (off by default).
+    ///
+    /// On: the in-process servers are named in the `initialize` request (`sdkMcpServers`)
+    /// instead of `--mcp-config`, with their `initialize` and `tools/list` results
+    /// (`sdkMcpServerManifests`), so the CLI can answer its own MCP client from them and skip the
+    /// `initialize`, `notifications/initialized` and `tools/list` round trips over `mcp_message`.
+    /// Whether it did is in [`Client::server_info`](crate::client::Client::server_info) under
+    /// `sdk_mcp_manifests_parked` (`"parked"` per server when taken). A CLI that does not take a
+    /// manifest handshakes over `mcp_message` as usual, which the session answers in any case.
+    ///
+    /// Off by default, because the CLI gains nothing measurable from it: with the pinned CLI
+    /// (2.1.330) the round trips are skipped, but spawn → `system/init` moved from a median of
+    /// 824 ms to 803 ms with one server and from 887 ms to 849 ms with five, well inside the
+    /// spread between runs (interquartile ranges of 110 to 225 ms; `ct-bench-manifests` in
+    /// `bench/`, 2 cores). The servers' answers take microseconds; the CLI's own start dominates.
+    ///
+    /// ```
+    /// use claude_tools::options::Options;
+    /// use claude_tools::tools::ToolServer;
+    ///
+    /// let options = Options::new()
+    ///     .mcp_server(ToolServer::new("calc", "1.0.0"))
+    ///     .handshake_manifests(true);
+    /// // The server is named in the initialize request, not on the command line.
+    /// assert!(!options.launch_spec().args.contains(&"--mcp-config".to_string()));
+    /// ```
+    pub fn handshake_manifests(mut self, on: bool) -> Self {
+        self.handshake_manifests = on;
+        self
+    }
+
     /// Ask this callback before any tool runs that no rule allows. Launches the CLI with
     /// `--permission-prompt-tool stdio`.
     pub fn can_use_tool<F, Fut>(mut self, callback: F) -> Self
@@ -1040,14 +1073,22 @@ impl Options {
     /// `{"mcpServers": {...}}`: in-process servers as `{"type":"sdk","name":…}` (their key is
     /// their name, which is what the CLI's `mcp__{key}__` prefix uses), external ones as given.
     fn mcp_config(&self) -> Option<Value> {
-        if self.servers.is_empty() && self.external_servers.is_empty() {
+        // With manifests the in-process servers are named in `initialize` instead: the CLI
+        // connects the ones from `--mcp-config` before it reads that request, so it would not
+        // use their manifests.
+        let in_process: &[ToolServer] = if self.handshake_manifests {
+            &[]
+        } else {
+            &self.servers
+        };
+        if in_process.is_empty() && self.external_servers.is_empty() {
             return None;
         }
         let mut servers = Map::new();
         for (name, server) in &self.external_servers {
             servers.insert(name.clone(), server.to_json());
         }
-        for server in &self.servers {
+        for server in in_process {
             servers.insert(
                 server.name().to_string(),
                 json!({"type": "sdk", "name": server.name()}),
@@ -1228,6 +1269,18 @@ impl Options {
                 })
                 .collect();
             body.insert("agents".into(), Value::Object(agents));
+        }
+        if self.handshake_manifests && !self.servers.is_empty() {
+            let names = self.servers.iter().map(|server| json!(server.name()));
+            body.insert("sdkMcpServers".into(), Value::Array(names.collect()));
+            let manifests = self.servers.iter().map(|server| {
+                let manifest = crate::mcp::handshake_manifest(server);
+                (server.name().to_string(), manifest)
+            });
+            body.insert(
+                "sdkMcpServerManifests".into(),
+                Value::Object(manifests.collect()),
+            );
         }
         (Value::Object(body), callbacks)
     }

@@ -348,28 +348,10 @@ impl McpRouter {
         self.connection
             .protocol_version
             .store(index + 1, Ordering::Release);
-
-        let mut tools = Map::new();
-        tools.insert("listChanged".into(), Value::Bool(false));
-        let mut capabilities = Map::new();
-        capabilities.insert("tools".into(), Value::Object(tools));
-        let mut server_info = Map::new();
-        server_info.insert("name".into(), Value::String(self.server.name().into()));
-        server_info.insert(
-            "version".into(),
-            Value::String(self.server.version().into()),
-        );
-        let mut result = Map::new();
-        result.insert(
-            "protocolVersion".into(),
-            Value::String(SUPPORTED_PROTOCOL_VERSIONS[index].into()),
-        );
-        result.insert("capabilities".into(), Value::Object(capabilities));
-        result.insert("serverInfo".into(), Value::Object(server_info));
-        if let Some(instructions) = self.server.instructions() {
-            result.insert("instructions".into(), Value::String(instructions.into()));
-        }
-        jsonrpc::success(id, Value::Object(result))
+        jsonrpc::success(
+            id,
+            initialize_result(&self.server, SUPPORTED_PROTOCOL_VERSIONS[index]),
+        )
     }
 
     async fn call_tool(&self, id: Value, params: Option<Value>) -> Value {
@@ -603,6 +585,41 @@ fn invalid_request(id: Value, reason: &str) -> Value {
         "Invalid Request",
         Some(Value::String(reason.into())),
     )
+}
+
+/// The `initialize` result `server` answers for `version`: what the router replies, and what a
+/// handshake manifest carries.
+fn initialize_result(server: &ToolServer, version: &str) -> Value {
+    let mut tools = Map::new();
+    tools.insert("listChanged".into(), Value::Bool(false));
+    let mut capabilities = Map::new();
+    capabilities.insert("tools".into(), Value::Object(tools));
+    let mut server_info = Map::new();
+    server_info.insert("name".into(), Value::String(server.name().into()));
+    server_info.insert("version".into(), Value::String(server.version().into()));
+    let mut result = Map::new();
+    result.insert("protocolVersion".into(), Value::String(version.into()));
+    result.insert("capabilities".into(), Value::Object(capabilities));
+    result.insert("serverInfo".into(), Value::Object(server_info));
+    if let Some(instructions) = server.instructions() {
+        result.insert("instructions".into(), Value::String(instructions.into()));
+    }
+    Value::Object(result)
+}
+
+/// The `sdkMcpServerManifests` entry of `server`: its `initialize` result for
+/// [`LATEST_PROTOCOL_VERSION`] (the version the CLI asks for; the CLI ignores an entry of another
+/// version) and its `tools/list` result, exactly as the router would answer them.
+pub(crate) fn handshake_manifest(server: &ToolServer) -> Value {
+    let mut tools_list = Map::new();
+    tools_list.insert("tools".into(), Value::Array(server.list_tools()));
+    let mut manifest = Map::new();
+    manifest.insert(
+        "initializeResult".into(),
+        initialize_result(server, LATEST_PROTOCOL_VERSION),
+    );
+    manifest.insert("toolsListResult".into(), Value::Object(tools_list));
+    Value::Object(manifest)
 }
 
 fn progress_notification(

@@ -13,6 +13,7 @@ mod examples_permissions;
 mod examples_quickstart;
 mod examples_tickets;
 mod examples_user_lookup;
+mod handshake_manifests;
 mod harness;
 mod model_view;
 mod sdk_host;
