@@ -270,9 +270,9 @@ async fn notifications_and_client_responses_get_no_reply() {
         peer.next().await.unwrap(),
         json!({"jsonrpc": "2.0", "id": "last", "result": {}})
     );
+    // The id-less tools/call never ran: `slow` reports on `started` when it runs.
+    assert!(peer.started.try_recv().is_err());
     assert_eq!(peer.finish().await, Vec::<Value>::new());
-    // The id-less tools/call never ran.
-    // (`slow` reports on `started` when it runs; nothing was sent.)
 }
 
 #[tokio::test]

@@ -1,7 +1,8 @@
 //! The stdio example (`examples/examples/stdio_server.rs`) driven by the official MCP Python
 //! SDK's client (PyPI `mcp`, pinned in `scripts/install-python-mcp`): a client no one here wrote
 //! initializes, lists every tool with its schemas, calls each (a success, an `isError` result,
-//! a structured result, progress), an unknown tool and one with bad arguments.
+//! a structured result, progress), an unknown tool and one with bad arguments, and abandons a
+//! long call (the SDK cancels it) and goes on.
 //!
 //! Without the SDK's venv (`.cache/python-mcp`) the test skips with a banner, unless `CI` is
 //! set, where it fails.
@@ -138,6 +139,12 @@ fn the_python_sdk_client_lists_and_calls_every_tool_of_the_stdio_example() {
             "Invalid arguments for tool `to_fahrenheit`: argument `celsius`: invalid type: string \"hot\", expected f64",
             true
         )
+    );
+    // Abandoned at its first progress: the SDK sent `notifications/cancelled`, the call never
+    // finished, and the server went on answering.
+    assert_eq!(
+        report["cancel"],
+        json!({"finished": false, "next_call": text_result("0 °C is 32 °F", false)})
     );
     assert_eq!(report["ping"], "ok");
 }
