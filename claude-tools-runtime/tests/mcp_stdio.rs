@@ -87,6 +87,10 @@ struct Peer {
 }
 
 fn start(grace: Duration) -> Peer {
+    start_with(grace, claude_tools::options::DEFAULT_MAX_LINE_SIZE)
+}
+
+fn start_with(grace: Duration, max_line_size: usize) -> Peer {
     // One pipe each way, so that each direction closes on its own.
     let (to_server, from_client) = tokio::io::duplex(1 << 16);
     let (to_client, from_server) = tokio::io::duplex(1 << 16);
@@ -94,6 +98,7 @@ fn start(grace: Duration) -> Peer {
     let serving = tokio::spawn(
         serve(server(started_tx), from_client, to_client)
             .shutdown_grace(grace)
+            .max_line_size(max_line_size)
             .into_future(),
     );
     Peer {
@@ -455,4 +460,39 @@ async fn a_closed_output_ends_serve_with_the_io_error() {
         .unwrap();
     let outcome = tokio::time::timeout(WAIT, serving).await.unwrap().unwrap();
     assert_eq!(outcome.unwrap_err().kind(), std::io::ErrorKind::BrokenPipe);
+}
+
+#[tokio::test]
+async fn a_line_over_the_cap_is_dropped_and_answered_and_the_next_one_is_served() {
+    let mut peer = start_with(Duration::from_secs(5), 64);
+    // Sent in pieces, so the cap is crossed while the line streams in.
+    let long = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{{\"pad\":\"{}\"}}}}\n",
+        "x".repeat(100)
+    );
+    let (head, tail) = long.as_bytes().split_at(40);
+    peer.send_raw(head).await;
+    tokio::task::yield_now().await;
+    peer.send_raw(tail).await;
+    assert_eq!(
+        peer.next().await.unwrap(),
+        json!({"jsonrpc": "2.0", "id": null, "error": {
+            "code": -32600,
+            "message": "Invalid Request",
+            "data": format!("a message of {} bytes is over the 64-byte line cap", long.len())
+        }})
+    );
+    // A line of exactly the cap (newline included) is served, also when it comes in pieces.
+    let ping = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}";
+    let exact = format!("{ping}{}\n", " ".repeat(64 - ping.len() - 1));
+    assert_eq!(exact.len(), 64);
+    let (head, tail) = exact.as_bytes().split_at(10);
+    peer.send_raw(head).await;
+    tokio::task::yield_now().await;
+    peer.send_raw(tail).await;
+    assert_eq!(
+        peer.next().await.unwrap(),
+        json!({"jsonrpc": "2.0", "id": 2, "result": {}})
+    );
+    assert_eq!(peer.finish().await, Vec::<Value>::new());
 }

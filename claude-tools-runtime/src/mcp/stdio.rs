@@ -16,7 +16,8 @@
 //!   [`ToolContext::report_progress`](crate::tool::ToolContext::report_progress) written out as
 //!   `notifications/progress`, always before the call's result;
 //! - a line that is not JSON is answered `-32700 "Parse error"` with `id: null`, and the server
-//!   reads on; blank lines are skipped;
+//!   reads on; blank lines are skipped; a line longer than [`Serve::max_line_size`] is skipped
+//!   without being held in memory and answered `-32600 "Invalid Request"` with `id: null`;
 //! - at end of input the server stops reading, lets the calls still running finish and answer
 //!   for up to [`Serve::shutdown_grace`], cancels the rest, flushes and returns `Ok(())`.
 //!
@@ -36,6 +37,7 @@ use tokio::task::JoinSet;
 
 use super::{McpMessage, McpRouter, Reply, jsonrpc};
 use crate::tool::ToolServer;
+use crate::transport::DEFAULT_MAX_LINE_SIZE;
 
 /// How long [`serve`] lets running calls finish after the end of input, unless
 /// [`Serve::shutdown_grace`] says otherwise.
@@ -87,6 +89,7 @@ where
         reader,
         writer,
         shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
+        max_line_size: DEFAULT_MAX_LINE_SIZE,
     }
 }
 
@@ -122,6 +125,7 @@ pub struct Serve<R, W> {
     reader: R,
     writer: W,
     shutdown_grace: Duration,
+    max_line_size: usize,
 }
 
 impl<R, W> Serve<R, W> {
@@ -131,6 +135,14 @@ impl<R, W> Serve<R, W> {
         self.shutdown_grace = grace;
         self
     }
+
+    /// The cap on one incoming line, in bytes, newline included (default
+    /// [`DEFAULT_MAX_LINE_SIZE`], 64 MiB). A longer line is dropped as it streams in, never held
+    /// whole, and answered `-32600` with `id: null`; the next line is read as usual.
+    pub fn max_line_size(mut self, bytes: usize) -> Self {
+        self.max_line_size = bytes;
+        self
+    }
 }
 
 impl<R, W> std::fmt::Debug for Serve<R, W> {
@@ -138,6 +150,7 @@ impl<R, W> std::fmt::Debug for Serve<R, W> {
         f.debug_struct("Serve")
             .field("server", &self.server)
             .field("shutdown_grace", &self.shutdown_grace)
+            .field("max_line_size", &self.max_line_size)
             .finish_non_exhaustive()
     }
 }
@@ -173,6 +186,7 @@ where
         reader,
         writer,
         shutdown_grace,
+        max_line_size,
     } = serve;
     // One queue for replies and progress alike: a call's progress is queued before its result,
     // so it is written first.
@@ -184,28 +198,36 @@ where
     let mut reader = BufReader::new(reader);
     let mut writer = LineWriter { inner: writer };
     let mut calls = JoinSet::new();
-    let mut line = Vec::new();
+    let mut line = Lines::new(max_line_size);
 
     loop {
         tokio::select! {
             biased;
             Some(message) = queued.recv() => writer.write(message).await?,
             Some(joined) = calls.join_next(), if !calls.is_empty() => note_panic(joined),
-            // `read_until` is cancel safe: bytes read before another branch won stay in `line`.
-            read = reader.read_until(b'\n', &mut line) => {
-                let at_end = match read {
-                    Ok(0) => true,
-                    Ok(_) => false,
+            // `fill_buf` is cancel safe: it only fills the reader's buffer, consumed below.
+            filled = reader.fill_buf() => {
+                let chunk = match filled {
+                    Ok(chunk) => chunk,
                     Err(error) => {
                         router.cancel_all();
                         return Err(error);
                     }
                 };
+                let at_end = chunk.is_empty();
+                let (used, complete) = line.feed(chunk);
+                reader.consume(used);
                 // The last line may lack its newline.
-                if let Some(message) = read_message(&line, &mut writer).await? {
-                    dispatch(message, &router, &outbound, &mut calls).await;
+                if complete || at_end {
+                    match line.take() {
+                        Ok(bytes) => {
+                            if let Some(message) = read_message(&bytes, &mut writer).await? {
+                                dispatch(message, &router, &outbound, &mut calls).await;
+                            }
+                        }
+                        Err(skipped) => writer.write(too_long(skipped, max_line_size)).await?,
+                    }
                 }
-                line.clear();
                 if at_end {
                     break;
                 }
@@ -239,6 +261,59 @@ where
         writer.write(message).await?;
     }
     writer.inner.flush().await
+}
+
+/// Assembles incoming lines from the reader's chunks, dropping a line past the cap as it comes.
+struct Lines {
+    line: Vec<u8>,
+    cap: usize,
+    /// How many bytes of the current line were dropped (0 while it is under the cap).
+    skipped: usize,
+}
+
+impl Lines {
+    fn new(cap: usize) -> Self {
+        Self {
+            line: Vec::new(),
+            cap,
+            skipped: 0,
+        }
+    }
+
+    /// Takes from `chunk` up to and including its first newline: how many bytes were used, and
+    /// whether they completed a line.
+    fn feed(&mut self, chunk: &[u8]) -> (usize, bool) {
+        let (used, complete) = match chunk.iter().position(|&byte| byte == b'\n') {
+            Some(newline) => (newline + 1, true),
+            None => (chunk.len(), false),
+        };
+        if self.skipped == 0 && self.line.len() + used <= self.cap {
+            self.line.extend_from_slice(&chunk[..used]);
+        } else {
+            self.skipped += self.line.len() + used;
+            self.line = Vec::new();
+        }
+        (used, complete)
+    }
+
+    /// The line read so far, or how many bytes of it were dropped; starts the next one.
+    fn take(&mut self) -> Result<Vec<u8>, usize> {
+        let skipped = std::mem::take(&mut self.skipped);
+        let line = std::mem::take(&mut self.line);
+        if skipped == 0 { Ok(line) } else { Err(skipped) }
+    }
+}
+
+fn too_long(skipped: usize, cap: usize) -> Outbound {
+    tracing::debug!(skipped, cap, "MCP stdio: a line over the cap was dropped");
+    Outbound::Reply(Reply::Json(jsonrpc::error(
+        Value::Null,
+        jsonrpc::INVALID_REQUEST,
+        "Invalid Request",
+        Some(Value::String(format!(
+            "a message of {skipped} bytes is over the {cap}-byte line cap"
+        ))),
+    )))
 }
 
 /// Reads one line as a message: `None` for a blank line, or for one already answered (a parse
