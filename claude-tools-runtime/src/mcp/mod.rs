@@ -33,11 +33,16 @@
 //! - Progress (`ToolContext::report_progress`) becomes `notifications/progress` with the call's
 //!   `params._meta.progressToken`, handed to the [`McpRouter::with_notifier`] callback; without a
 //!   notifier or a token it is dropped.
+//!
+//! To serve a [`ToolServer`] to any MCP client over stdin/stdout rather than in-process, see
+//! [`stdio`] ([`ToolServer::serve_stdio`]).
 
 pub mod jsonrpc;
 mod message;
+pub mod stdio;
 
 pub use message::{McpMessage, ToolCallRequest};
+pub use stdio::{Serve, serve};
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;

@@ -11,6 +11,7 @@ mod examples_guidelines;
 mod examples_mixed_servers;
 mod examples_permissions;
 mod examples_quickstart;
+mod examples_stdio_server;
 mod examples_tickets;
 mod examples_user_lookup;
 mod handshake_manifests;

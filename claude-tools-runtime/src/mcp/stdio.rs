@@ -1,0 +1,439 @@
+//! Serving a [`ToolServer`] as a standalone MCP server over a byte stream: stdin/stdout for
+//! [`ToolServer::serve_stdio`], any `AsyncRead`/`AsyncWrite` pair for [`serve`].
+//!
+//! The wire is MCP's stdio transport: one JSON-RPC message per line, UTF-8, no embedded
+//! newlines. The same [`McpRouter`] as in-process answers, so schemas and results are the same;
+//! what differs is what plain JSON-RPC wants and the CLI's control protocol does not:
+//!
+//! - a notification (no `id`) gets **no** reply, and a message that is itself a response (no
+//!   `method`, a `result` or an `error`) is ignored;
+//! - every request runs in a task of its own, so `tools/call`s run concurrently and their
+//!   replies go out as they finish, in any order;
+//! - `notifications/cancelled` fires the call's cancellation token and the cancelled request is
+//!   **not** answered, as the MCP cancellation rules ask (the handler keeps its
+//!   [`CANCEL_GRACE`](super::CANCEL_GRACE) in the background);
+//! - a `tools/call` with `params._meta.progressToken` has its
+//!   [`ToolContext::report_progress`](crate::tool::ToolContext::report_progress) written out as
+//!   `notifications/progress`, always before the call's result;
+//! - a line that is not JSON is answered `-32700 "Parse error"` with `id: null`, and the server
+//!   reads on; blank lines are skipped; a line longer than [`Serve::max_line_size`] is skipped
+//!   without being held in memory and answered `-32600 "Invalid Request"` with `id: null`;
+//! - at end of input the server stops reading, lets the calls still running finish and answer
+//!   for up to [`Serve::shutdown_grace`], cancels the rest, flushes and returns `Ok(())`.
+//!
+//! The writer carries protocol only: nothing else is ever written to it. Diagnostics go through
+//! `tracing` (a binary serving on stdout should send its subscriber to stderr).
+
+use std::future::{Future, IntoFuture};
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+
+use super::{McpMessage, McpRouter, Reply, jsonrpc};
+use crate::tool::ToolServer;
+use crate::transport::DEFAULT_MAX_LINE_SIZE;
+
+/// How long [`serve`] lets running calls finish after the end of input, unless
+/// [`Serve::shutdown_grace`] says otherwise.
+pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// Serves `server` as an MCP server over `reader` (client → server) and `writer`
+/// (server → client), one JSON-RPC message per line; see the [module docs](self).
+///
+/// Await the returned [`Serve`] (it is [`IntoFuture`]); it resolves when `reader` reaches its
+/// end and the shutdown is done, or with the I/O error that ended the connection.
+///
+/// ```
+/// use claude_tools::mcp::stdio::serve;
+/// use claude_tools::tools::{ToolDefBuilder, ToolServer};
+/// use tokio::io::{AsyncReadExt, AsyncWriteExt};
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let server = ToolServer::new("demo", "1.0.0")
+///     .with_tool(ToolDefBuilder::new("hello"), |_call| async { "hi" })
+///     .unwrap();
+/// let (mut client, server_side) = tokio::io::duplex(4096);
+/// let (from_client, to_client) = tokio::io::split(server_side);
+/// let serving = tokio::spawn(serve(server, from_client, to_client).into_future());
+///
+/// client
+///     .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"hello\"}}\n")
+///     .await
+///     .unwrap();
+/// client.shutdown().await.unwrap(); // end of input: the server answers, then returns
+/// let mut replies = String::new();
+/// client.read_to_string(&mut replies).await.unwrap();
+/// assert_eq!(
+///     replies,
+///     "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"hi\"}],\"isError\":false}}\n"
+/// );
+/// serving.await.unwrap().unwrap();
+/// # });
+/// ```
+///
+/// (`IntoFuture` is in the prelude since Rust 2021; `into_future()` is needed only to hand the
+/// future to `tokio::spawn`.)
+pub fn serve<R, W>(server: ToolServer, reader: R, writer: W) -> Serve<R, W>
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    Serve {
+        server,
+        reader,
+        writer,
+        shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
+        max_line_size: DEFAULT_MAX_LINE_SIZE,
+    }
+}
+
+impl ToolServer {
+    /// Serves this server as a standalone MCP server on the process's stdin and stdout: what
+    /// Claude Code (`claude mcp add`, or `--mcp-config` with `{"type": "stdio", "command": …}`),
+    /// Claude Desktop or any MCP client launches. Returns when stdin ends (see [`serve`]).
+    ///
+    /// Keep stdout for the protocol: log to stderr.
+    ///
+    /// ```no_run
+    /// use claude_tools::tools::{ToolDefBuilder, ToolServer};
+    ///
+    /// #[tokio::main]
+    /// async fn main() -> std::io::Result<()> {
+    ///     ToolServer::new("demo", "1.0.0")
+    ///         .with_tool(ToolDefBuilder::new("hello"), |_call| async { "hi" })
+    ///         .expect("a valid server")
+    ///         .serve_stdio()
+    ///         .await
+    /// }
+    /// ```
+    pub fn serve_stdio(self) -> Serve<tokio::io::Stdin, tokio::io::Stdout> {
+        serve(self, tokio::io::stdin(), tokio::io::stdout())
+    }
+}
+
+/// A [`ToolServer`] about to be served over a byte stream, made by [`serve`] or
+/// [`ToolServer::serve_stdio`]. Await it to run the server.
+#[must_use = "a Serve does nothing until it is awaited"]
+pub struct Serve<R, W> {
+    server: ToolServer,
+    reader: R,
+    writer: W,
+    shutdown_grace: Duration,
+    max_line_size: usize,
+}
+
+impl<R, W> Serve<R, W> {
+    /// How long calls still running at the end of input may go on to answer before they are
+    /// cancelled ([`DEFAULT_SHUTDOWN_GRACE`] unless set).
+    pub fn shutdown_grace(mut self, grace: Duration) -> Self {
+        self.shutdown_grace = grace;
+        self
+    }
+
+    /// The cap on one incoming line, in bytes, newline included (default
+    /// [`DEFAULT_MAX_LINE_SIZE`], 64 MiB). A longer line is dropped as it streams in, never held
+    /// whole, and answered `-32600` with `id: null`; the next line is read as usual.
+    pub fn max_line_size(mut self, bytes: usize) -> Self {
+        self.max_line_size = bytes;
+        self
+    }
+}
+
+impl<R, W> std::fmt::Debug for Serve<R, W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Serve")
+            .field("server", &self.server)
+            .field("shutdown_grace", &self.shutdown_grace)
+            .field("max_line_size", &self.max_line_size)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R, W> IntoFuture for Serve<R, W>
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    type Output = io::Result<()>;
+    type IntoFuture = Pin<Box<dyn Future<Output = io::Result<()>> + Send>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(run(self))
+    }
+}
+
+/// What goes out on the writer, in the order it was queued.
+enum Outbound {
+    /// A reply to a request.
+    Reply(Reply),
+    /// A server → client notification (`notifications/progress`).
+    Notification(Value),
+}
+
+async fn run<R, W>(serve: Serve<R, W>) -> io::Result<()>
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let Serve {
+        server,
+        reader,
+        writer,
+        shutdown_grace,
+        max_line_size,
+    } = serve;
+    // One queue for replies and progress alike: a call's progress is queued before its result,
+    // so it is written first.
+    let (outbound, mut queued) = mpsc::unbounded_channel();
+    let notifications = outbound.clone();
+    let router = McpRouter::new(server).with_notifier(Arc::new(move |notification| {
+        let _ = notifications.send(Outbound::Notification(notification));
+    }));
+    let mut reader = BufReader::new(reader);
+    let mut writer = LineWriter { inner: writer };
+    let mut calls = JoinSet::new();
+    let mut line = Lines::new(max_line_size);
+
+    loop {
+        tokio::select! {
+            biased;
+            Some(message) = queued.recv() => writer.write(message).await?,
+            Some(joined) = calls.join_next(), if !calls.is_empty() => note_panic(joined),
+            // `fill_buf` is cancel safe: it only fills the reader's buffer, consumed below.
+            filled = reader.fill_buf() => {
+                let chunk = match filled {
+                    Ok(chunk) => chunk,
+                    Err(error) => {
+                        router.cancel_all();
+                        return Err(error);
+                    }
+                };
+                let at_end = chunk.is_empty();
+                let (used, complete) = line.feed(chunk);
+                reader.consume(used);
+                // The last line may lack its newline.
+                if complete || at_end {
+                    match line.take() {
+                        Ok(bytes) => {
+                            if let Some(message) = read_message(&bytes, &mut writer).await? {
+                                dispatch(message, &router, &outbound, &mut calls).await;
+                            }
+                        }
+                        Err(skipped) => writer.write(too_long(skipped, max_line_size)).await?,
+                    }
+                }
+                if at_end {
+                    break;
+                }
+            }
+        }
+    }
+
+    tracing::debug!(
+        running = calls.len(),
+        "MCP stdio: end of input, finishing the running calls"
+    );
+    let deadline = tokio::time::sleep(shutdown_grace);
+    tokio::pin!(deadline);
+    loop {
+        tokio::select! {
+            biased;
+            Some(message) = queued.recv() => writer.write(message).await?,
+            joined = calls.join_next() => match joined {
+                Some(joined) => note_panic(joined),
+                None => break,
+            },
+            () = &mut deadline => {
+                tracing::debug!(running = calls.len(), "MCP stdio: shutdown grace over, cancelling");
+                router.cancel_all();
+                calls.shutdown().await;
+                break;
+            }
+        }
+    }
+    while let Ok(message) = queued.try_recv() {
+        writer.write(message).await?;
+    }
+    writer.inner.flush().await
+}
+
+/// Assembles incoming lines from the reader's chunks, dropping a line past the cap as it comes.
+struct Lines {
+    line: Vec<u8>,
+    cap: usize,
+    /// How many bytes of the current line were dropped (0 while it is under the cap).
+    skipped: usize,
+}
+
+impl Lines {
+    fn new(cap: usize) -> Self {
+        Self {
+            line: Vec::new(),
+            cap,
+            skipped: 0,
+        }
+    }
+
+    /// Takes from `chunk` up to and including its first newline: how many bytes were used, and
+    /// whether they completed a line.
+    fn feed(&mut self, chunk: &[u8]) -> (usize, bool) {
+        let (used, complete) = match chunk.iter().position(|&byte| byte == b'\n') {
+            Some(newline) => (newline + 1, true),
+            None => (chunk.len(), false),
+        };
+        if self.skipped == 0 && self.line.len() + used <= self.cap {
+            self.line.extend_from_slice(&chunk[..used]);
+        } else {
+            self.skipped += self.line.len() + used;
+            self.line = Vec::new();
+        }
+        (used, complete)
+    }
+
+    /// The line read so far, or how many bytes of it were dropped; starts the next one.
+    fn take(&mut self) -> Result<Vec<u8>, usize> {
+        let skipped = std::mem::take(&mut self.skipped);
+        let line = std::mem::take(&mut self.line);
+        if skipped == 0 { Ok(line) } else { Err(skipped) }
+    }
+}
+
+fn too_long(skipped: usize, cap: usize) -> Outbound {
+    tracing::debug!(skipped, cap, "MCP stdio: a line over the cap was dropped");
+    Outbound::Reply(Reply::Json(jsonrpc::error(
+        Value::Null,
+        jsonrpc::INVALID_REQUEST,
+        "Invalid Request",
+        Some(Value::String(format!(
+            "a message of {skipped} bytes is over the {cap}-byte line cap"
+        ))),
+    )))
+}
+
+/// Reads one line as a message: `None` for a blank line, or for one already answered (a parse
+/// error, written here).
+async fn read_message<W: AsyncWrite + Unpin>(
+    line: &[u8],
+    writer: &mut LineWriter<W>,
+) -> io::Result<Option<McpMessage>> {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
+    // A well-formed `tools/call` is read typed; anything else that is JSON goes to the router
+    // as a `Value` (a `tools/call` with bad params, too, for the router's `-32602`).
+    if let Ok(message) = serde_json::from_slice::<McpMessage>(line) {
+        return Ok(Some(message));
+    }
+    match serde_json::from_slice::<Value>(line) {
+        Ok(value) => Ok(Some(McpMessage::Other(value))),
+        Err(error) => {
+            tracing::debug!(%error, "MCP stdio: a line that is not JSON");
+            let reply = jsonrpc::error(
+                Value::Null,
+                jsonrpc::PARSE_ERROR,
+                "Parse error",
+                Some(Value::String(error.to_string())),
+            );
+            writer.write(Outbound::Reply(Reply::Json(reply))).await?;
+            Ok(None)
+        }
+    }
+}
+
+/// Routes one message: a notification is handled here, at once and in order (so a
+/// cancellation takes effect before the next line is read) and not answered; a response from
+/// the client is dropped; a request runs in a task of its own and queues its reply.
+async fn dispatch(
+    message: McpMessage,
+    router: &McpRouter,
+    outbound: &mpsc::UnboundedSender<Outbound>,
+    calls: &mut JoinSet<()>,
+) {
+    if let McpMessage::Other(Value::Object(fields)) = &message {
+        let has_method = fields.get("method").is_some_and(Value::is_string);
+        if has_method && !fields.contains_key("id") {
+            // The router handles a notification without awaiting anything; the placeholder
+            // reply it makes for the CLI's control protocol is dropped.
+            let _ = router.handle_message(message).await;
+            return;
+        }
+        if !has_method && (fields.contains_key("result") || fields.contains_key("error")) {
+            tracing::debug!("MCP stdio: ignoring a response from the client");
+            return;
+        }
+    }
+    let router = router.clone();
+    let outbound = outbound.clone();
+    calls.spawn(async move {
+        let reply = router.handle_message(message).await;
+        if is_cancelled(&reply) {
+            // MCP: the receiver of a cancellation does not answer the cancelled request.
+            return;
+        }
+        let _ = outbound.send(Outbound::Reply(reply));
+    });
+}
+
+/// Whether `reply` is the router's answer to a cancelled `tools/call`.
+fn is_cancelled(reply: &Reply) -> bool {
+    match reply {
+        Reply::Json(value) => {
+            value.pointer("/error/code").and_then(Value::as_i64) == Some(jsonrpc::REQUEST_CANCELLED)
+        }
+        Reply::ToolResult { .. } => false,
+    }
+}
+
+fn note_panic(joined: Result<(), tokio::task::JoinError>) {
+    // The router catches handler panics; a task can only fail here if the router itself did.
+    if let Err(error) = joined
+        && error.is_panic()
+    {
+        tracing::error!(%error, "MCP stdio: a request task panicked");
+    }
+}
+
+/// Writes one message per line and flushes it, so a client waiting on it sees it at once.
+struct LineWriter<W> {
+    inner: W,
+}
+
+impl<W: AsyncWrite + Unpin> LineWriter<W> {
+    async fn write(&mut self, message: Outbound) -> io::Result<()> {
+        let serialized = match &message {
+            Outbound::Reply(reply) => serde_json::to_vec(reply),
+            Outbound::Notification(notification) => serde_json::to_vec(notification),
+        };
+        let mut line = match serialized {
+            Ok(line) => line,
+            Err(error) => {
+                // Only a tool result can fail to serialise (a non-finite number in it); its
+                // request still gets an answer.
+                tracing::error!(%error, "MCP stdio: a reply did not serialise");
+                let Outbound::Reply(reply) = message else {
+                    return Ok(());
+                };
+                let id = match reply {
+                    Reply::ToolResult { id, .. } => id,
+                    Reply::Json(value) => value.get("id").cloned().unwrap_or(Value::Null),
+                };
+                let fallback = jsonrpc::error(
+                    id,
+                    jsonrpc::INTERNAL_ERROR,
+                    "Internal error",
+                    Some(Value::String(error.to_string())),
+                );
+                fallback.to_string().into_bytes()
+            }
+        };
+        line.push(b'\n');
+        self.inner.write_all(&line).await?;
+        self.inner.flush().await
+    }
+}

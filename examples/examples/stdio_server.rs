@@ -1,0 +1,31 @@
+//! A standalone MCP server on stdin/stdout: the `units` tool server, for Claude Code, Claude
+//! Desktop or any MCP client to start.
+//!
+//! ```text
+//! cargo build -p claude-tools-examples --example stdio_server
+//! ```
+//!
+//! Register the built binary with Claude Code:
+//!
+//! ```text
+//! claude mcp add units -- /path/to/target/debug/examples/stdio_server
+//! ```
+//!
+//! or hand it to one run with `claude --mcp-config units.json`, where `units.json` is
+//!
+//! ```json
+//! {"mcpServers": {"units": {"type": "stdio", "command": "/path/to/target/debug/examples/stdio_server", "args": []}}}
+//! ```
+//!
+//! (from Rust: `Options::external_mcp_server("units", ExternalServer::stdio(command, args))`).
+//! The model then sees `mcp__units__to_fahrenheit`, `mcp__units__word_stats` and
+//! `mcp__units__count_to`. The server speaks newline-delimited JSON-RPC on stdin/stdout until
+//! stdin closes; stdout carries nothing but the protocol. The tools are in
+//! `examples/src/stdio_server.rs`.
+
+use claude_tools_examples::stdio_server::Units;
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    Units::server().serve_stdio().await
+}
