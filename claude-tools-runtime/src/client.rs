@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::error::Result;
+use crate::mcp::{LiveToolError, ToolServerHandle};
 use crate::message::{Message, UserInput};
 use crate::options::{Options, PermissionMode};
 use crate::session::{MessageReceiver, Shared};
@@ -196,6 +197,26 @@ impl Client {
         self.shared
             .request(json!({"subtype": "rewind_files", "user_message_id": user_message_id}))
             .await
+    }
+
+    /// A handle to the tools of in-process server `name` (one given to
+    /// [`Options::mcp_server`](crate::options::Options::mcp_server)), to add, remove, enable
+    /// and disable tools while the session runs. Each change is sent to the CLI as
+    /// `notifications/tools/list_changed`; the CLI fetches `tools/list` again at once, and the
+    /// model's next request carries the new list (see [`ToolServerHandle`] for calls in flight).
+    /// An unknown name is [`LiveToolError::UnknownServer`], which lists the session's servers.
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # async fn run(client: &mut Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let calc = client.tool_server("calc")?;
+    /// calc.add_typed_tool("pi", || async { "3.14159" })?;
+    /// calc.disable_tool("divide")?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn tool_server(&self, name: &str) -> std::result::Result<ToolServerHandle, LiveToolError> {
+        self.shared.tool_server(name)
     }
 
     /// Sends any other control request (`{"subtype": ..., ...}`) and returns the CLI's answer.

@@ -35,8 +35,10 @@
 //!   notifier or a token it is dropped.
 
 pub mod jsonrpc;
+mod live;
 mod message;
 
+pub use live::{LiveToolError, TOOLS_LIST_CHANGED, ToolServerHandle};
 pub use message::{McpMessage, ToolCallRequest};
 
 use std::collections::HashMap;
@@ -121,8 +123,10 @@ type ProgressSink = dyn Fn(&Value, f64, Option<f64>, Option<&str>) + Send + Sync
 /// ```
 #[derive(Clone)]
 pub struct McpRouter {
-    server: ToolServer,
+    /// The tool set, which [`ToolServerHandle`]s may change while the router serves it.
+    tools: Arc<live::LiveTools>,
     connection: Arc<Connection>,
+    notifier: Option<Notifier>,
     progress: Option<Arc<ProgressSink>>,
 }
 
@@ -191,8 +195,9 @@ impl McpRouter {
     /// A router for one connection (one CLI session) to `server`.
     pub fn new(server: ToolServer) -> Self {
         Self {
-            server,
+            tools: Arc::new(live::LiveTools::new(server)),
             connection: Arc::default(),
+            notifier: None,
             progress: None,
         }
     }
@@ -201,16 +206,28 @@ impl McpRouter {
     /// [`ToolContext::report_progress`] and the call's `progressToken`) to `notifier`. Without
     /// one, progress is dropped. `notifier` is called on the reporting handler's thread and
     /// should only enqueue the message.
+    ///
+    /// The same callback sends `notifications/tools/list_changed` when a
+    /// [`ToolServerHandle`] changes the tool set.
     pub fn with_notifier(mut self, notifier: Notifier) -> Self {
+        self.notifier = Some(notifier.clone());
         self.progress = Some(Arc::new(move |token: &Value, progress, total, message| {
             notifier(progress_notification(token, progress, total, message));
         }));
         self
     }
 
-    /// The server behind this router.
-    pub fn server(&self) -> &ToolServer {
-        &self.server
+    /// The server behind this router, with the tools it serves now (a snapshot: later changes
+    /// through a [`ToolServerHandle`] do not alter it).
+    pub fn server(&self) -> ToolServer {
+        self.tools.active()
+    }
+
+    /// A handle to change the tools this router serves while it runs; each change is sent to
+    /// the client as `notifications/tools/list_changed` through the
+    /// [notifier](McpRouter::with_notifier) (set the notifier first).
+    pub fn tool_server_handle(&self) -> ToolServerHandle {
+        ToolServerHandle::new(self.tools.clone(), self.notifier.clone())
     }
 
     /// The protocol version negotiated by the last `initialize`, if there was one.
@@ -299,7 +316,8 @@ impl McpRouter {
             "tools/call" => self.call_tool(id, params).await,
             "tools/list" => {
                 let mut result = Map::new();
-                result.insert("tools".into(), Value::Array(self.server.list_tools()));
+                let tools = self.tools.active().list_tools();
+                result.insert("tools".into(), Value::Array(tools));
                 jsonrpc::success(id, Value::Object(result))
             }
             "initialize" => self.initialize(id, params),
@@ -353,12 +371,10 @@ impl McpRouter {
         tools.insert("listChanged".into(), Value::Bool(false));
         let mut capabilities = Map::new();
         capabilities.insert("tools".into(), Value::Object(tools));
+        let server = self.tools.active();
         let mut server_info = Map::new();
-        server_info.insert("name".into(), Value::String(self.server.name().into()));
-        server_info.insert(
-            "version".into(),
-            Value::String(self.server.version().into()),
-        );
+        server_info.insert("name".into(), Value::String(server.name().into()));
+        server_info.insert("version".into(), Value::String(server.version().into()));
         let mut result = Map::new();
         result.insert(
             "protocolVersion".into(),
@@ -366,7 +382,7 @@ impl McpRouter {
         );
         result.insert("capabilities".into(), Value::Object(capabilities));
         result.insert("serverInfo".into(), Value::Object(server_info));
-        if let Some(instructions) = self.server.instructions() {
+        if let Some(instructions) = server.instructions() {
             result.insert("instructions".into(), Value::String(instructions.into()));
         }
         jsonrpc::success(id, Value::Object(result))
@@ -445,7 +461,8 @@ impl McpRouter {
         {
             return Started::Done(already_running(id));
         }
-        let mut call = match self.server.start_call(&name, arguments, context) {
+        // The call resolves its tool in this snapshot and keeps it, whatever changes later.
+        let mut call = match self.tools.active().start_call(&name, arguments, context) {
             Ok(call) => call,
             Err(result) => return Started::Done(Reply::ToolResult { id, result }),
         };
@@ -562,7 +579,7 @@ fn already_running(id: Value) -> Reply {
 impl std::fmt::Debug for McpRouter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("McpRouter")
-            .field("server", &self.server)
+            .field("server", &self.server())
             .field("protocol_version", &self.protocol_version())
             .field("in_flight_calls", &self.in_flight_calls())
             .field("notifier", &self.progress.is_some())

@@ -170,7 +170,8 @@ impl Handler {
     }
 }
 
-/// Forwards what an in-process server emits on its own (progress notifications) to the CLI, as
+/// Forwards what an in-process server emits on its own (progress notifications,
+/// `notifications/tools/list_changed`) to the CLI, as
 /// the official TypeScript SDK does: a host→CLI `mcp_message` request, which the CLI merely
 /// acknowledges (the acknowledgement matches no waiter and is dropped).
 fn server_notifier(
@@ -381,6 +382,24 @@ impl Shared {
                 Err(Error::Timeout {
                     subtype,
                     timeout: self.control_timeout,
+                })
+            }
+        }
+    }
+
+    /// A handle to the live tool set of in-process server `name`.
+    pub(crate) fn tool_server(
+        &self,
+        name: &str,
+    ) -> std::result::Result<crate::mcp::ToolServerHandle, crate::mcp::LiveToolError> {
+        match self.routers.get(name) {
+            Some(router) => Ok(router.tool_server_handle()),
+            None => {
+                let mut known: Vec<String> = self.routers.keys().cloned().collect();
+                known.sort();
+                Err(crate::mcp::LiveToolError::UnknownServer {
+                    server: name.to_string(),
+                    known,
                 })
             }
         }
