@@ -14,6 +14,7 @@ mod examples_quickstart;
 mod examples_tickets;
 mod examples_user_lookup;
 mod harness;
+mod live_tools;
 mod model_view;
 mod sdk_host;
 mod tools;

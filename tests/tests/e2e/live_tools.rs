@@ -1,0 +1,138 @@
+//! Live tool lists through the real CLI: the host changes an in-process server's tools between
+//! two turns of one `Client`. What the CLI 2.1.330 does with `notifications/tools/list_changed`
+//! for an sdk server, as observed on the wire:
+//!
+//! - it acknowledges the host's `mcp_message`, then fetches `tools/list` again at once (one
+//!   fetch per notification);
+//! - the next turn's `system/init` lists exactly the new set, and a tool added is in the next
+//!   model request's `tools`;
+//! - a tool removed or disabled stays in the model request's `tools` for the rest of the
+//!   session (the CLI seems to keep every tool it has sent, likely for the prompt cache), but a call to
+//!   it never reaches the host: the CLI answers the model with an error result itself.
+
+use claude_tools_runtime::client::Client;
+use claude_tools_runtime::message::Message;
+use claude_tools_runtime::tool::ToolServer;
+use claude_tools_testkit::model_server::{RecordedRequest, Script, Turn};
+use serde_json::{Value, json};
+
+use crate::harness::{raw, success_text, within, world};
+
+/// The names of server `live`'s tools in one recorded model request, in the order sent.
+fn live_tools(request: &RecordedRequest) -> Vec<String> {
+    let tools = request
+        .body
+        .as_ref()
+        .and_then(|body| body["tools"].as_array().cloned())
+        .unwrap_or_default();
+    names(&tools)
+}
+
+fn names(tools: &[Value]) -> Vec<String> {
+    tools
+        .iter()
+        .filter_map(|tool| tool.as_str().or_else(|| tool["name"].as_str()))
+        .filter(|name| name.starts_with("mcp__live__"))
+        .map(String::from)
+        .collect()
+}
+
+/// Server `live`'s tools in a turn's `system/init` message.
+fn init_tools(messages: &[Message]) -> Vec<String> {
+    let init = messages
+        .iter()
+        .map(raw)
+        .find(|m| m["type"] == "system" && m["subtype"] == "init")
+        .expect("a system/init message");
+    names(
+        init["tools"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_next_model_request_carries_tools_added_and_disabled_between_turns() {
+    let script = Script::new()
+        .turn(Turn::text("First turn."))
+        .turn(
+            Turn::text("Calling both.")
+                .and_tool_use("toolu_live_gamma", "mcp__live__gamma", json!({}))
+                .and_tool_use("toolu_live_beta", "mcp__live__beta", json!({})),
+        )
+        .turn(Turn::text(
+            "gamma: {{tool_result:toolu_live_gamma}}; beta: {{tool_result:toolu_live_beta}}",
+        ));
+    let Some(w) = world("live_tools", script).await else {
+        return;
+    };
+    let calls = std::sync::Arc::new(std::sync::Mutex::new(Vec::<&str>::new()));
+    let (beta_calls, gamma_calls) = (calls.clone(), calls.clone());
+    let server = ToolServer::new("live", "1.0.0")
+        .with_typed_tool("alpha", || async { "a" })
+        .unwrap()
+        .with_typed_tool("beta", move || {
+            beta_calls.lock().unwrap().push("beta");
+            async { "b" }
+        })
+        .unwrap();
+    let options = w
+        .options()
+        .mcp_server(server)
+        // The whole server: gamma does not exist yet when the options are checked.
+        .allowed_tools(["mcp__live"]);
+    let (first, second) = within("live tools scenario", async {
+        let mut client = Client::connect(options).await.expect("connect");
+        client.query("one").await.unwrap();
+        let first = client.receive_response().await.expect("first response");
+
+        let live = client
+            .tool_server("live")
+            .expect("the server is in-process");
+        live.add_typed_tool("gamma", move || {
+            gamma_calls.lock().unwrap().push("gamma");
+            async { "c" }
+        })
+        .unwrap();
+        live.disable_tool("beta").unwrap();
+
+        client.query("two").await.unwrap();
+        let second = client.receive_response().await.expect("second response");
+        client.disconnect().await.expect("disconnect");
+        (first, second)
+    })
+    .await;
+
+    assert_eq!(success_text(&first), "First turn.");
+    assert_eq!(init_tools(&first), ["mcp__live__alpha", "mcp__live__beta"]);
+    assert_eq!(
+        init_tools(&second),
+        ["mcp__live__alpha", "mcp__live__gamma"]
+    );
+    let turns = w.turns();
+    assert_eq!(turns.len(), 3, "{turns:#?}");
+    assert_eq!(
+        live_tools(&turns[0]),
+        ["mcp__live__alpha", "mcp__live__beta"]
+    );
+    // gamma is new; beta, disabled, is still sent (see the module docs).
+    assert_eq!(
+        live_tools(&turns[1]),
+        ["mcp__live__alpha", "mcp__live__beta", "mcp__live__gamma"]
+    );
+    let refused = "<tool_use_error>Error: No such tool available: mcp__live__beta. Its MCP server \
+                   'live' is connected but does not offer this tool here. Continue without it.\
+                   </tool_use_error>";
+    assert_eq!(
+        w.tool_results(),
+        [
+            ("toolu_live_gamma".to_string(), "c".to_string(), false),
+            ("toolu_live_beta".to_string(), refused.to_string(), true),
+        ]
+    );
+    assert_eq!(success_text(&second), format!("gamma: c; beta: {refused}"));
+    // The disabled tool never ran; the added one did.
+    assert_eq!(*calls.lock().unwrap(), ["gamma"]);
+    w.assert_offline();
+}
