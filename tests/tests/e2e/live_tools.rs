@@ -12,7 +12,7 @@
 
 use claude_tools_runtime::client::Client;
 use claude_tools_runtime::message::Message;
-use claude_tools_runtime::tool::ToolServer;
+use claude_tools_runtime::tool::{ToolContext, ToolServer};
 use claude_tools_testkit::model_server::{RecordedRequest, Script, Turn};
 use serde_json::{Value, json};
 
@@ -77,8 +77,12 @@ async fn the_next_model_request_carries_tools_added_and_disabled_between_turns()
             async { "b" }
         })
         .unwrap();
+    let Some(cli) = crate::harness::cli("live_tools") else {
+        return;
+    };
     let options = w
         .options()
+        .cli_path(tap(&cli, w.home.path()))
         .mcp_server(server)
         // The whole server: gamma does not exist yet when the options are checked.
         .allowed_tools(["mcp__live"]);
@@ -134,5 +138,129 @@ async fn the_next_model_request_carries_tools_added_and_disabled_between_turns()
     assert_eq!(success_text(&second), format!("gamma: c; beta: {refused}"));
     // The disabled tool never ran; the added one did.
     assert_eq!(*calls.lock().unwrap(), ["gamma"]);
+
+    // On the wire: two notifications, each acknowledged, and one `tools/list` per notification
+    // after the first at startup.
+    let to_cli = wire(w.home.path(), "wire.in");
+    let notifications: Vec<&Value> = to_cli
+        .iter()
+        .filter(|line| line["request"]["message"]["method"] == "notifications/tools/list_changed")
+        .collect();
+    assert_eq!(notifications.len(), 2, "{to_cli:#?}");
+    let from_cli = wire(w.home.path(), "wire.out");
+    for line in &notifications {
+        assert!(
+            from_cli.contains(
+                &json!({"type": "control_response", "response": {"subtype": "success",
+                "request_id": line["request_id"]}})
+            ),
+            "{line} acknowledged"
+        );
+    }
+    let lists = from_cli
+        .iter()
+        .filter(|line| line["request"]["message"]["method"] == "tools/list")
+        .count();
+    assert_eq!(lists, 3);
+    w.assert_offline();
+}
+
+/// A wrapper around the CLI that copies its stdin and stdout to `wire.in` and `wire.out` in
+/// `dir`: the host's notifications and the CLI's acknowledgements are not on the message stream.
+fn tap(cli: &std::path::Path, dir: &std::path::Path) -> std::path::PathBuf {
+    let script = dir.join("claude-tap");
+    let text = format!(
+        "#!/bin/sh\ntee \"{dir}/wire.in\" | \"{cli}\" \"$@\" | tee \"{dir}/wire.out\"\n",
+        dir = dir.display(),
+        cli = cli.display()
+    );
+    std::fs::write(&script, text).expect("tap script");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    script
+}
+
+fn wire(dir: &std::path::Path, name: &str) -> Vec<Value> {
+    crate::harness::json_lines(&dir.join(name))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_reported_by_a_tool_reaches_the_cli_with_the_calls_progress_token() {
+    let script = Script::new()
+        .turn(Turn::text("Working.").and_tool_use("toolu_live_work", "mcp__live__work", json!({})))
+        .turn(Turn::text("Done: {{tool_result}}"));
+    let Some(w) = world("live_progress", script).await else {
+        return;
+    };
+    let Some(cli) = crate::harness::cli("live_progress") else {
+        return;
+    };
+    let server = ToolServer::new("live", "1.0.0")
+        .with_typed_tool("work", |ctx: ToolContext| async move {
+            for step in 1..=3 {
+                ctx.report_progress(f64::from(step), Some(3.0), Some(&format!("step {step}")));
+            }
+            "worked"
+        })
+        .unwrap();
+    let options = w
+        .options()
+        .cli_path(tap(&cli, w.home.path()))
+        .mcp_server(server)
+        .allowed_tools(["mcp__live"]);
+    let messages = within("progress scenario", async {
+        let mut client = Client::connect(options).await.expect("connect");
+        client.query("work").await.unwrap();
+        let messages = client.receive_response().await.expect("response");
+        client.disconnect().await.expect("disconnect");
+        messages
+    })
+    .await;
+    assert_eq!(success_text(&messages), "Done: worked");
+
+    let from_cli = wire(w.home.path(), "wire.out");
+    let call = from_cli
+        .iter()
+        .find(|line| line["request"]["message"]["method"] == "tools/call")
+        .expect("the CLI called the tool");
+    let token = call["request"]["message"]["params"]["_meta"]["progressToken"].clone();
+    assert!(token.is_number(), "{call}");
+    let to_cli = wire(w.home.path(), "wire.in");
+    let progress: Vec<&Value> = to_cli
+        .iter()
+        .filter(|line| line["request"]["message"]["method"] == "notifications/progress")
+        .collect();
+    let expected: Vec<Value> = (1..=3)
+        .map(|step| {
+            json!({"subtype": "mcp_message", "server_name": "live", "message": {"jsonrpc": "2.0",
+                "method": "notifications/progress", "params": {"progressToken": token,
+                "progress": f64::from(step), "total": 3.0, "message": format!("step {step}")}}})
+        })
+        .collect();
+    let sent: Vec<Value> = progress
+        .iter()
+        .map(|line| line["request"].clone())
+        .collect();
+    assert_eq!(sent, expected);
+    // The CLI acknowledges each one with a plain success, and shows none on its output.
+    for line in &progress {
+        let ack = from_cli
+            .iter()
+            .find(|answer| answer["response"]["request_id"] == line["request_id"])
+            .expect("an acknowledgement");
+        assert_eq!(
+            ack,
+            &json!({"type": "control_response", "response": {"subtype": "success",
+                "request_id": line["request_id"]}})
+        );
+    }
+    assert!(
+        !messages
+            .iter()
+            .map(raw)
+            .any(|m| m.to_string().contains("step 1")),
+        "{:#?}",
+        crate::harness::dump(&messages)
+    );
     w.assert_offline();
 }
