@@ -33,6 +33,12 @@
 //! - Progress (`ToolContext::report_progress`) becomes `notifications/progress` with the call's
 //!   `params._meta.progressToken`, handed to the [`McpRouter::with_notifier`] callback; without a
 //!   notifier or a token it is dropped.
+//! - The tool set can change while the router serves it, through a [`ToolServerHandle`]
+//!   ([`McpRouter::tool_server_handle`]): each change that alters the list hands
+//!   `notifications/tools/list_changed` to the notifier. `initialize` still answers
+//!   `listChanged: false`: the Claude Code CLI re-fetches an sdk server's tools on that
+//!   notification whatever the capability says (observed with 2.1.330; see
+//!   `tests/tests/e2e/live_tools.rs`).
 
 pub mod jsonrpc;
 mod live;
@@ -226,6 +232,28 @@ impl McpRouter {
     /// A handle to change the tools this router serves while it runs; each change is sent to
     /// the client as `notifications/tools/list_changed` through the
     /// [notifier](McpRouter::with_notifier) (set the notifier first).
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use claude_tools::mcp::McpRouter;
+    /// use claude_tools::ToolServer;
+    /// use serde_json::json;
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let sent = Arc::new(Mutex::new(Vec::new()));
+    /// let sink = sent.clone();
+    /// let router = McpRouter::new(ToolServer::new("demo", "1.0.0"))
+    ///     .with_notifier(Arc::new(move |message| sink.lock().unwrap().push(message)));
+    /// router.tool_server_handle().add_typed_tool("hello", || async { "hi" }).unwrap();
+    ///
+    /// assert_eq!(
+    ///     *sent.lock().unwrap(),
+    ///     [json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})]
+    /// );
+    /// let list = router.handle(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})).await;
+    /// assert_eq!(list["result"]["tools"][0]["name"], "hello");
+    /// # });
+    /// ```
     pub fn tool_server_handle(&self) -> ToolServerHandle {
         ToolServerHandle::new(self.tools.clone(), self.notifier.clone())
     }
