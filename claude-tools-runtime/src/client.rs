@@ -219,6 +219,26 @@ impl Client {
         self.shared.tool_server(name)
     }
 
+    /// Adds in-process server `server` to the running session and returns a handle to its
+    /// tools. The CLI is sent `mcp_set_servers` naming every in-process server it is to serve
+    /// (the request replaces the CLI's whole set, so the others are named too); it then
+    /// connects to the new server, and the model is offered its tools from the next turn.
+    ///
+    /// A name already in use is [`LiveToolError::DuplicateServer`] (as [`Error::Live`](crate::Error::Live)).
+    /// Permission rules were checked at connect time: allow the new tools with
+    /// [`Client::set_permission_mode`] or a `can_use_tool` callback, or name them in
+    /// [`Options::allowed_tools`](crate::options::Options::allowed_tools) as `mcp__{server}`.
+    pub async fn add_server(&self, server: crate::tool::ToolServer) -> Result<ToolServerHandle> {
+        self.shared.add_server(server).await
+    }
+
+    /// Stops serving in-process server `name` (one given at connect time or added) and
+    /// returns the CLI's receipt (`{"added":[],"removed":[name],"errors":{}}`). An unknown
+    /// name is [`LiveToolError::UnknownServer`] (as [`Error::Live`](crate::Error::Live)).
+    pub async fn remove_server(&self, name: &str) -> Result<Value> {
+        self.shared.remove_server(name).await
+    }
+
     /// Sends any other control request (`{"subtype": ..., ...}`) and returns the CLI's answer.
     pub async fn control_request(&self, body: Value) -> Result<Value> {
         self.shared.request(body).await

@@ -236,3 +236,85 @@ async fn handles_share_one_set_and_changes_from_many_threads_all_land() {
     assert_eq!(again.enabled_tools().len(), 10);
     assert_eq!(cli.tool_names("m1").await.len(), 10);
 }
+
+#[tokio::test]
+async fn adding_and_removing_servers_sends_the_whole_set_and_routes_the_new_server() {
+    let (client, mut cli) = connect(server()).await;
+    let extra = ToolServer::new("extra", "1.0.0")
+        .with_typed_tool("x", || async { "from x" })
+        .unwrap();
+
+    let adding = tokio::spawn(async move {
+        let handle = client.add_server(extra).await;
+        (client, handle)
+    });
+    let request = cli.recv_request("mcp_set_servers").await;
+    assert_eq!(
+        request["request"],
+        json!({"subtype": "mcp_set_servers", "servers": {
+            "extra": {"type": "sdk", "name": "extra"},
+            "live": {"type": "sdk", "name": "live"}}})
+    );
+    cli.answer(
+        &request,
+        json!({"added": ["extra"], "removed": [], "errors": {}}),
+    )
+    .await;
+    let (client, handle) = adding.await.unwrap();
+    assert_eq!(handle.unwrap().enabled_tools(), ["x"]);
+
+    // The CLI now talks to the new server through the same mcp_message requests.
+    cli.send(json!({"type": "control_request", "request_id": "x-1",
+        "request": {"subtype": "mcp_message", "server_name": "extra", "message":
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x"}}}}))
+        .await;
+    assert_eq!(
+        cli.recv().await,
+        json!({"type": "control_response", "response": {"subtype": "success", "request_id": "x-1",
+            "response": {"mcp_response": {"jsonrpc": "2.0", "id": 1, "result": {"isError": false,
+                "content": [{"type": "text", "text": "from x"}]}}}}})
+    );
+    // Its handle sends list_changed under its own name.
+    client
+        .tool_server("extra")
+        .unwrap()
+        .add_typed_tool("y", || async { "" })
+        .unwrap();
+    let line = cli.recv().await;
+    assert_eq!(line["request"]["server_name"], "extra");
+    assert_eq!(
+        line["request"]["message"]["method"],
+        "notifications/tools/list_changed"
+    );
+
+    let duplicate = client
+        .add_server(ToolServer::new("live", "2.0.0"))
+        .await
+        .unwrap_err();
+    assert!(matches!(
+        duplicate,
+        claude_tools_runtime::Error::Live(LiveToolError::DuplicateServer { ref server }) if server == "live"
+    ));
+    cli.silent_for(100).await;
+
+    let removing = tokio::spawn(async move {
+        let receipt = client.remove_server("live").await;
+        (client, receipt)
+    });
+    let request = cli.recv_request("mcp_set_servers").await;
+    assert_eq!(
+        request["request"],
+        json!({"subtype": "mcp_set_servers", "servers": {"extra": {"type": "sdk", "name": "extra"}}})
+    );
+    let receipt = json!({"added": [], "removed": ["live"], "errors": {}});
+    cli.answer(&request, receipt.clone()).await;
+    let (client, answer) = removing.await.unwrap();
+    assert_eq!(answer.unwrap(), receipt);
+
+    let unknown = client.remove_server("live").await.unwrap_err();
+    assert_eq!(
+        unknown.to_string(),
+        "no in-process server named `live`; the session's servers are: extra"
+    );
+    cli.silent_for(100).await;
+}

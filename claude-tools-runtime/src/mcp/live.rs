@@ -80,6 +80,12 @@ pub enum LiveToolError {
         /// The names of the session's in-process servers, sorted.
         known: Vec<String>,
     },
+    /// The session already has an in-process server of that name.
+    #[error("the session already has an in-process server named `{server}`")]
+    DuplicateServer {
+        /// The name asked for.
+        server: String,
+    },
     /// The new tool cannot be added (a duplicate name, an invalid name or schema).
     #[error(transparent)]
     Build(#[from] ServerBuildError),

@@ -264,3 +264,83 @@ async fn progress_reported_by_a_tool_reaches_the_cli_with_the_calls_progress_tok
     );
     w.assert_offline();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_added_between_turns_is_offered_and_one_removed_is_not() {
+    let script = Script::new()
+        .turn(Turn::text("First turn."))
+        .turn(Turn::text("Calling extra.").and_tool_use("toolu_live_x", "mcp__extra__x", json!({})))
+        .turn(Turn::text("extra said: {{tool_result}}"));
+    let Some(w) = world("live_servers", script).await else {
+        return;
+    };
+    let first_server = ToolServer::new("live", "1.0.0")
+        .with_typed_tool("alpha", || async { "a" })
+        .unwrap();
+    let extra = ToolServer::new("extra", "1.0.0")
+        .with_typed_tool("x", || async { "from x" })
+        .unwrap();
+    let options = w
+        .options()
+        .mcp_server(first_server)
+        .allowed_tools(["mcp__live", "mcp__extra"]);
+    let (receipt, status, second) = within("live servers scenario", async {
+        let mut client = Client::connect(options).await.expect("connect");
+        client.query("one").await.unwrap();
+        client.receive_response().await.expect("first response");
+
+        let handle = client.add_server(extra).await.expect("added");
+        assert_eq!(handle.enabled_tools(), ["x"]);
+        let duplicate = client
+            .add_server(ToolServer::new("extra", "2.0.0"))
+            .await
+            .unwrap_err();
+        assert_eq!(
+            duplicate.to_string(),
+            "the session already has an in-process server named `extra`"
+        );
+        let receipt = client.remove_server("live").await.expect("removed");
+        let unknown = client.remove_server("live").await.unwrap_err();
+        assert_eq!(
+            unknown.to_string(),
+            "no in-process server named `live`; the session's servers are: extra"
+        );
+
+        client.query("two").await.unwrap();
+        let second = client.receive_response().await.expect("second response");
+        let status = client.mcp_status().await.expect("status");
+        client.disconnect().await.expect("disconnect");
+        (receipt, status, second)
+    })
+    .await;
+
+    assert_eq!(
+        receipt,
+        json!({"added": [], "removed": ["live"], "errors": {}})
+    );
+    assert_eq!(success_text(&second), "extra said: from x");
+    let turns = w.turns();
+    assert_eq!(turns.len(), 3, "{turns:#?}");
+    let mcp_tools = |request: &RecordedRequest| -> Vec<String> {
+        let tools = request.body.as_ref().map(|b| b["tools"].clone());
+        tools
+            .and_then(|t| t.as_array().cloned())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|t| t["name"].as_str())
+            .filter(|n| n.starts_with("mcp__"))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(mcp_tools(&turns[0]), ["mcp__live__alpha"]);
+    assert_eq!(mcp_tools(&turns[1]), ["mcp__extra__x"]);
+    let servers: Vec<(Value, Value)> = status["mcpServers"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|s| (s["name"].clone(), s["status"].clone()))
+        .collect();
+    assert_eq!(servers, [(json!("extra"), json!("connected"))]);
+    w.assert_offline();
+}
