@@ -311,6 +311,10 @@ async fn adding_and_removing_servers_sends_the_whole_set_and_routes_the_new_serv
     let (client, answer) = removing.await.unwrap();
     assert_eq!(answer.unwrap(), receipt);
 
+    assert!(matches!(
+        client.tool_server("live"),
+        Err(LiveToolError::UnknownServer { .. })
+    ));
     let unknown = client.remove_server("live").await.unwrap_err();
     assert_eq!(
         unknown.to_string(),

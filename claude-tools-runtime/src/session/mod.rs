@@ -426,7 +426,8 @@ impl Shared {
         &self,
         name: &str,
     ) -> std::result::Result<crate::mcp::ToolServerHandle, crate::mcp::LiveToolError> {
-        match self.router(name) {
+        let served = lock(&self.live_servers).served.contains(name);
+        match self.router(name).filter(|_| served) {
             Some(router) => Ok(router.tool_server_handle()),
             None => Err(self.unknown_server(name)),
         }

@@ -9,6 +9,9 @@
 //! - a tool removed or disabled stays in the model request's `tools` for the rest of the
 //!   session (the CLI seems to keep every tool it has sent, likely for the prompt cache), but a call to
 //!   it never reaches the host: the CLI answers the model with an error result itself.
+//! - `mcp_set_servers` replaces the CLI's whole set of sdk servers (those of `--mcp-config`
+//!   included); an added server is connected at once and a removed server's tools are gone
+//!   from the next model request.
 
 use claude_tools_runtime::client::Client;
 use claude_tools_runtime::message::Message;
