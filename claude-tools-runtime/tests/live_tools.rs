@@ -322,3 +322,29 @@ async fn adding_and_removing_servers_sends_the_whole_set_and_routes_the_new_serv
     );
     cli.silent_for(100).await;
 }
+
+#[tokio::test]
+async fn an_update_is_all_or_nothing_and_sends_one_notification() {
+    let (client, mut cli) = connect(server()).await;
+    let live = client.tool_server("live").unwrap();
+
+    live.update(|tools| {
+        tools.add_typed_tool("gamma", || async { "c" })?;
+        tools.disable_tool("beta")?;
+        tools.remove_tool("alpha")
+    })
+    .unwrap();
+    cli.expect_list_changed().await;
+    cli.silent_for(100).await; // one line for the three changes
+    assert_eq!(cli.tool_names("m1").await, ["gamma"]);
+
+    let refused = live.update(|tools| {
+        tools.enable_tool("beta")?;
+        tools.remove_tool("alpha") // gone already
+    });
+    assert!(matches!(refused, Err(LiveToolError::UnknownTool { ref tool, .. }) if tool == "alpha"));
+    cli.silent_for(100).await;
+    assert_eq!(live.enabled_tools(), ["gamma"]);
+    assert_eq!(live.disabled_tools(), ["beta"]);
+    assert_eq!(cli.tool_names("m2").await, ["gamma"]);
+}

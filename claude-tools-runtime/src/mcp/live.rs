@@ -167,10 +167,7 @@ impl ToolServerHandle {
         Fut: Future<Output = R> + Send + 'static,
         R: IntoToolResult,
     {
-        self.change(|state| {
-            state.all = state.all.clone().with_tool(def, handler)?;
-            Ok(true)
-        })
+        self.update(|tools| tools.add_tool(def, handler))
     }
 
     /// Adds a typed tool, as [`ToolServer::with_typed_tool`] does (same schema, checks and
@@ -181,46 +178,79 @@ impl ToolServerHandle {
         def: impl Into<ToolDefBuilder>,
         handler: H,
     ) -> Result<(), LiveToolError> {
-        self.change(|state| {
-            state.all = state.all.clone().with_typed_tool(def, handler)?;
-            Ok(true)
-        })
+        self.update(|tools| tools.add_typed_tool(def, handler))
     }
 
     /// Removes tool `name` (enabled or disabled) and sends `notifications/tools/list_changed`.
     pub fn remove_tool(&self, name: &str) -> Result<(), LiveToolError> {
-        self.change(|state| {
-            let mut all = state.all.clone();
-            if !all.remove_tool(name) {
-                return Err(unknown_tool(&state.all, name));
-            }
-            state.all = all;
-            let was_enabled = !state.disabled.remove(name);
-            Ok(was_enabled)
-        })
+        self.update(|tools| tools.remove_tool(name))
     }
 
     /// Hides tool `name` from `tools/list` and refuses new calls to it (an `isError` result
     /// naming the tool), until [`enable_tool`](Self::enable_tool). Sends
     /// `notifications/tools/list_changed` when the tool was enabled.
     pub fn disable_tool(&self, name: &str) -> Result<(), LiveToolError> {
-        self.change(|state| {
-            if state.all.tool(name).is_none() {
-                return Err(unknown_tool(&state.all, name));
-            }
-            Ok(state.disabled.insert(name.to_string()))
-        })
+        self.update(|tools| tools.disable_tool(name))
     }
 
     /// Serves a disabled tool again. Sends `notifications/tools/list_changed` when the tool was
     /// disabled.
     pub fn enable_tool(&self, name: &str) -> Result<(), LiveToolError> {
-        self.change(|state| {
-            if state.all.tool(name).is_none() {
-                return Err(unknown_tool(&state.all, name));
+        self.update(|tools| tools.enable_tool(name))
+    }
+
+    /// Applies several changes at once: all or none (the first error undoes the others), seen
+    /// together by calls that start afterwards, and told to the client with one notification
+    /// (so the CLI fetches `tools/list` once).
+    ///
+    /// ```
+    /// use claude_tools::ToolServer;
+    /// use claude_tools::mcp::McpRouter;
+    ///
+    /// let server = ToolServer::new("shop", "1.0.0")
+    ///     .with_typed_tool("search", || async { "" }).unwrap()
+    ///     .with_typed_tool("refund", || async { "" }).unwrap();
+    /// let shop = McpRouter::new(server).tool_server_handle();
+    /// shop.update(|tools| {
+    ///     tools.add_typed_tool("checkout", || async { "paid" })?;
+    ///     tools.disable_tool("refund")
+    /// })
+    /// .unwrap();
+    /// assert_eq!(shop.enabled_tools(), ["checkout", "search"]);
+    ///
+    /// // All or none: the unknown name undoes the removal before it.
+    /// let refused = shop.update(|tools| {
+    ///     tools.remove_tool("search")?;
+    ///     tools.enable_tool("nope")
+    /// });
+    /// assert!(refused.is_err());
+    /// assert_eq!(shop.enabled_tools(), ["checkout", "search"]);
+    /// ```
+    pub fn update(
+        &self,
+        edit: impl FnOnce(&mut ToolSetEdit) -> Result<(), LiveToolError>,
+    ) -> Result<(), LiveToolError> {
+        let changed = {
+            let mut state = self.tools.write();
+            let mut draft = ToolSetEdit {
+                all: state.all.clone(),
+                disabled: state.disabled.clone(),
+                changed: false,
+            };
+            edit(&mut draft)?;
+            if draft.changed {
+                state.active = draft.all.without_tools(&draft.disabled);
+                state.all = draft.all;
+                state.disabled = draft.disabled;
             }
-            Ok(state.disabled.remove(name))
-        })
+            draft.changed
+        };
+        // After the lock is released and the set republished, so that the client's
+        // `tools/list` sees the change.
+        if changed {
+            self.notify_list_changed();
+        }
+        Ok(())
     }
 
     /// Sends `notifications/tools/list_changed` (for changes the client cannot see otherwise,
@@ -230,25 +260,88 @@ impl ToolServerHandle {
             notifier(list_changed_notification());
         }
     }
+}
 
-    /// Applies `edit` under the write lock; `Ok(true)` means the list changed: the served set
-    /// is republished, then the client told (after, so that its `tools/list` sees the change).
-    fn change(
-        &self,
-        edit: impl FnOnce(&mut LiveState) -> Result<bool, LiveToolError>,
+/// The changes of one [`ToolServerHandle::update`], made on a draft of the tool set.
+pub struct ToolSetEdit {
+    all: ToolServer,
+    disabled: BTreeSet<String>,
+    /// Whether the served list differs (a no-op, such as disabling a disabled tool, does not).
+    changed: bool,
+}
+
+impl ToolSetEdit {
+    /// [`ToolServerHandle::add_tool`], within the update.
+    pub fn add_tool<F, Fut, R>(
+        &mut self,
+        def: impl Into<ToolDefBuilder>,
+        handler: F,
+    ) -> Result<(), LiveToolError>
+    where
+        F: Fn(ToolCall) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = R> + Send + 'static,
+        R: IntoToolResult,
+    {
+        self.all = self.all.clone().with_tool(def, handler)?;
+        self.changed = true;
+        Ok(())
+    }
+
+    /// [`ToolServerHandle::add_typed_tool`], within the update.
+    pub fn add_typed_tool<M, H: ToolFn<M>>(
+        &mut self,
+        def: impl Into<ToolDefBuilder>,
+        handler: H,
     ) -> Result<(), LiveToolError> {
-        let changed = {
-            let mut state = self.tools.write();
-            let changed = edit(&mut state)?;
-            if changed {
-                state.active = state.all.without_tools(&state.disabled);
-            }
-            changed
-        };
-        if changed {
-            self.notify_list_changed();
+        self.all = self.all.clone().with_typed_tool(def, handler)?;
+        self.changed = true;
+        Ok(())
+    }
+
+    /// [`ToolServerHandle::remove_tool`], within the update.
+    pub fn remove_tool(&mut self, name: &str) -> Result<(), LiveToolError> {
+        if !self.all.remove_tool(name) {
+            return Err(unknown_tool(&self.all, name));
+        }
+        // Removing a disabled tool changes nothing the client sees.
+        if !self.disabled.remove(name) {
+            self.changed = true;
         }
         Ok(())
+    }
+
+    /// [`ToolServerHandle::disable_tool`], within the update.
+    pub fn disable_tool(&mut self, name: &str) -> Result<(), LiveToolError> {
+        self.check_known(name)?;
+        if self.disabled.insert(name.to_string()) {
+            self.changed = true;
+        }
+        Ok(())
+    }
+
+    /// [`ToolServerHandle::enable_tool`], within the update.
+    pub fn enable_tool(&mut self, name: &str) -> Result<(), LiveToolError> {
+        self.check_known(name)?;
+        if self.disabled.remove(name) {
+            self.changed = true;
+        }
+        Ok(())
+    }
+
+    fn check_known(&self, name: &str) -> Result<(), LiveToolError> {
+        match self.all.tool(name) {
+            Some(_) => Ok(()),
+            None => Err(unknown_tool(&self.all, name)),
+        }
+    }
+}
+
+impl std::fmt::Debug for ToolSetEdit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolSetEdit")
+            .field("all", &self.all)
+            .field("disabled", &self.disabled)
+            .finish_non_exhaustive()
     }
 }
 

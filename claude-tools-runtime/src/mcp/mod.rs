@@ -44,7 +44,7 @@ pub mod jsonrpc;
 mod live;
 mod message;
 
-pub use live::{LiveToolError, TOOLS_LIST_CHANGED, ToolServerHandle};
+pub use live::{LiveToolError, TOOLS_LIST_CHANGED, ToolServerHandle, ToolSetEdit};
 pub use message::{McpMessage, ToolCallRequest};
 
 use std::collections::HashMap;
