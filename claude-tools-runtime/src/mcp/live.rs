@@ -93,7 +93,8 @@ pub enum LiveToolError {
 
 /// A handle to the tools of an in-process server while a session serves it: add, remove,
 /// enable and disable tools, and the client (the Claude Code CLI) is told with
-/// `notifications/tools/list_changed`, so the model's next request carries the new list.
+/// `notifications/tools/list_changed`, and the CLI fetches `tools/list` again before its next
+/// turn (what the model is then offered: [`Client::tool_server`](crate::client::Client::tool_server)).
 ///
 /// Get one with [`Client::tool_server`](crate::client::Client::tool_server) (or
 /// [`McpRouter::tool_server_handle`](super::McpRouter::tool_server_handle)). It is cheap to
