@@ -441,7 +441,7 @@ impl Shared {
         lock(&self.live_servers).added.get(name).cloned()
     }
 
-    /// Every router, the added ones included (to cancel their calls at the session's end).
+    /// The routers of the servers added since the start (to cancel their calls at the end).
     pub(crate) fn added_routers(&self) -> Vec<McpRouter> {
         lock(&self.live_servers).added.values().cloned().collect()
     }
