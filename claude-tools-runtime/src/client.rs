@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::error::Result;
+use crate::mcp::{LiveToolError, ToolServerHandle};
 use crate::message::{Message, UserInput};
 use crate::options::{Options, PermissionMode};
 use crate::session::{MessageReceiver, Shared};
@@ -226,6 +227,49 @@ impl Client {
         self.shared
             .request(json!({"subtype": "rewind_files", "user_message_id": user_message_id}))
             .await
+    }
+
+    /// A handle to the tools of in-process server `name` (one given to
+    /// [`Options::mcp_server`](crate::options::Options::mcp_server)), to add, remove, enable
+    /// and disable tools while the session runs. Each change is sent to the CLI as
+    /// `notifications/tools/list_changed`; the CLI fetches `tools/list` again at once, and the
+    /// model's next request offers the tools added. The CLI (2.1.330) keeps a tool taken away
+    /// in later model requests but refuses calls to it itself, without asking the host; to
+    /// hide it from the model entirely, [remove its server](Client::remove_server). See
+    /// [`ToolServerHandle`] for calls in flight.
+    /// An unknown name is [`LiveToolError::UnknownServer`], which lists the session's servers.
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # async fn run(client: &mut Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// let calc = client.tool_server("calc")?;
+    /// calc.add_typed_tool("pi", || async { "3.14159" })?;
+    /// calc.disable_tool("divide")?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn tool_server(&self, name: &str) -> std::result::Result<ToolServerHandle, LiveToolError> {
+        self.shared.tool_server(name)
+    }
+
+    /// Adds in-process server `server` to the running session and returns a handle to its
+    /// tools. The CLI is sent `mcp_set_servers` naming every in-process server it is to serve
+    /// (the request replaces the CLI's whole set, so the others are named too); it then
+    /// connects to the new server, and the model is offered its tools from the next turn.
+    ///
+    /// A name already in use is [`LiveToolError::DuplicateServer`] (as [`Error::Live`](crate::Error::Live)).
+    /// Permission rules were checked at connect time: allow the new tools with
+    /// [`Client::set_permission_mode`] or a `can_use_tool` callback, or name them in
+    /// [`Options::allowed_tools`](crate::options::Options::allowed_tools) as `mcp__{server}`.
+    pub async fn add_server(&self, server: crate::tool::ToolServer) -> Result<ToolServerHandle> {
+        self.shared.add_server(server).await
+    }
+
+    /// Stops serving in-process server `name` (one given at connect time or added) and
+    /// returns the CLI's receipt (`{"added":[],"removed":[name],"errors":{}}`). An unknown
+    /// name is [`LiveToolError::UnknownServer`] (as [`Error::Live`](crate::Error::Live)).
+    pub async fn remove_server(&self, name: &str) -> Result<Value> {
+        self.shared.remove_server(name).await
     }
 
     /// Sends any other control request (`{"subtype": ..., ...}`) and returns the CLI's answer.

@@ -118,6 +118,10 @@ pub enum Error {
     /// The options are inconsistent.
     #[error("invalid options: {0}")]
     InvalidOptions(String),
+    /// A change to the session's in-process servers or their tools was refused (an unknown or
+    /// taken name); nothing changed.
+    #[error(transparent)]
+    Live(#[from] crate::mcp::LiveToolError),
 }
 
 /// `Result<T, claude_tools::Error>`.
@@ -145,7 +149,8 @@ impl Error {
             | Error::Json { .. }
             | Error::LineTooLong { .. }
             | Error::Control { .. }
-            | Error::Timeout { .. } => false,
+            | Error::Timeout { .. }
+            | Error::Live(..) => false,
         }
     }
 

@@ -49,6 +49,7 @@ pub use json_schema_trait::*;
 
 pub use claude_tools_runtime::client::Client;
 pub use claude_tools_runtime::hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
+pub use claude_tools_runtime::mcp::{LiveToolError, ToolServerHandle};
 pub use claude_tools_runtime::message::{
     AssistantMessage, ContentBlock, Message, ResultMessage, SystemMessage, UserInput, UserMessage,
 };

@@ -33,14 +33,22 @@
 //! - Progress (`ToolContext::report_progress`) becomes `notifications/progress` with the call's
 //!   `params._meta.progressToken`, handed to the [`McpRouter::with_notifier`] callback; without a
 //!   notifier or a token it is dropped.
+//! - The tool set can change while the router serves it, through a [`ToolServerHandle`]
+//!   ([`McpRouter::tool_server_handle`]): each change that alters the list hands
+//!   `notifications/tools/list_changed` to the notifier. `initialize` still answers
+//!   `listChanged: false`: the Claude Code CLI re-fetches an sdk server's tools on that
+//!   notification whatever the capability says (observed with 2.1.330; see
+//!   `tests/tests/e2e/live_tools.rs`).
 //!
 //! To serve a [`ToolServer`] to any MCP client over stdin/stdout rather than in-process, see
 //! [`stdio`] ([`ToolServer::serve_stdio`]).
 
 pub mod jsonrpc;
+mod live;
 mod message;
 pub mod stdio;
 
+pub use live::{LiveToolError, TOOLS_LIST_CHANGED, ToolServerHandle, ToolSetEdit};
 pub use message::{McpMessage, ToolCallRequest};
 pub use stdio::{Serve, serve};
 
@@ -126,8 +134,10 @@ type ProgressSink = dyn Fn(&Value, f64, Option<f64>, Option<&str>) + Send + Sync
 /// ```
 #[derive(Clone)]
 pub struct McpRouter {
-    server: ToolServer,
+    /// The tool set, which [`ToolServerHandle`]s may change while the router serves it.
+    tools: Arc<live::LiveTools>,
     connection: Arc<Connection>,
+    notifier: Option<Notifier>,
     progress: Option<Arc<ProgressSink>>,
 }
 
@@ -196,8 +206,9 @@ impl McpRouter {
     /// A router for one connection (one CLI session) to `server`.
     pub fn new(server: ToolServer) -> Self {
         Self {
-            server,
+            tools: Arc::new(live::LiveTools::new(server)),
             connection: Arc::default(),
+            notifier: None,
             progress: None,
         }
     }
@@ -206,16 +217,50 @@ impl McpRouter {
     /// [`ToolContext::report_progress`] and the call's `progressToken`) to `notifier`. Without
     /// one, progress is dropped. `notifier` is called on the reporting handler's thread and
     /// should only enqueue the message.
+    ///
+    /// The same callback sends `notifications/tools/list_changed` when a
+    /// [`ToolServerHandle`] changes the tool set.
     pub fn with_notifier(mut self, notifier: Notifier) -> Self {
+        self.notifier = Some(notifier.clone());
         self.progress = Some(Arc::new(move |token: &Value, progress, total, message| {
             notifier(progress_notification(token, progress, total, message));
         }));
         self
     }
 
-    /// The server behind this router.
-    pub fn server(&self) -> &ToolServer {
-        &self.server
+    /// The server behind this router, with the tools it serves now (a snapshot: later changes
+    /// through a [`ToolServerHandle`] do not alter it).
+    pub fn server(&self) -> ToolServer {
+        self.tools.active()
+    }
+
+    /// A handle to change the tools this router serves while it runs; each change is sent to
+    /// the client as `notifications/tools/list_changed` through the
+    /// [notifier](McpRouter::with_notifier) (set the notifier first).
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use claude_tools::mcp::McpRouter;
+    /// use claude_tools::ToolServer;
+    /// use serde_json::json;
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let sent = Arc::new(Mutex::new(Vec::new()));
+    /// let sink = sent.clone();
+    /// let router = McpRouter::new(ToolServer::new("demo", "1.0.0"))
+    ///     .with_notifier(Arc::new(move |message| sink.lock().unwrap().push(message)));
+    /// router.tool_server_handle().add_typed_tool("hello", || async { "hi" }).unwrap();
+    ///
+    /// assert_eq!(
+    ///     *sent.lock().unwrap(),
+    ///     [json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})]
+    /// );
+    /// let list = router.handle(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})).await;
+    /// assert_eq!(list["result"]["tools"][0]["name"], "hello");
+    /// # });
+    /// ```
+    pub fn tool_server_handle(&self) -> ToolServerHandle {
+        ToolServerHandle::new(self.tools.clone(), self.notifier.clone())
     }
 
     /// The protocol version negotiated by the last `initialize`, if there was one.
@@ -304,7 +349,8 @@ impl McpRouter {
             "tools/call" => self.call_tool(id, params).await,
             "tools/list" => {
                 let mut result = Map::new();
-                result.insert("tools".into(), Value::Array(self.server.list_tools()));
+                let tools = self.tools.active().list_tools();
+                result.insert("tools".into(), Value::Array(tools));
                 jsonrpc::success(id, Value::Object(result))
             }
             "initialize" => self.initialize(id, params),
@@ -353,9 +399,10 @@ impl McpRouter {
         self.connection
             .protocol_version
             .store(index + 1, Ordering::Release);
+        let server = self.tools.active();
         jsonrpc::success(
             id,
-            initialize_result(&self.server, SUPPORTED_PROTOCOL_VERSIONS[index]),
+            initialize_result(&server, SUPPORTED_PROTOCOL_VERSIONS[index]),
         )
     }
 
@@ -432,7 +479,8 @@ impl McpRouter {
         {
             return Started::Done(already_running(id));
         }
-        let mut call = match self.server.start_call(&name, arguments, context) {
+        // The call resolves its tool in this snapshot and keeps it, whatever changes later.
+        let mut call = match self.tools.active().start_call(&name, arguments, context) {
             Ok(call) => call,
             Err(result) => return Started::Done(Reply::ToolResult { id, result }),
         };
@@ -549,7 +597,7 @@ fn already_running(id: Value) -> Reply {
 impl std::fmt::Debug for McpRouter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("McpRouter")
-            .field("server", &self.server)
+            .field("server", &self.server())
             .field("protocol_version", &self.protocol_version())
             .field("in_flight_calls", &self.in_flight_calls())
             .field("notifier", &self.progress.is_some())

@@ -274,7 +274,7 @@ async fn answer(
 ) -> Answer {
     let (subtype, mut request) = match body {
         RequestBody::Mcp { server, message } => {
-            let reply = match shared.routers.get(&*server) {
+            let reply = match shared.router(&server) {
                 Some(router) => router.handle_message(message).await,
                 None => Reply::Json(json!({
                     "jsonrpc": "2.0",

@@ -170,7 +170,8 @@ impl Handler {
     }
 }
 
-/// Forwards what an in-process server emits on its own (progress notifications) to the CLI, as
+/// Forwards what an in-process server emits on its own (progress notifications,
+/// `notifications/tools/list_changed`) to the CLI, as
 /// the official TypeScript SDK does: a host→CLI `mcp_message` request, which the CLI merely
 /// acknowledges (the acknowledgement matches no waiter and is dropped).
 fn server_notifier(
@@ -188,6 +189,31 @@ fn server_notifier(
     })
 }
 
+/// The in-process servers changed while the session runs.
+struct LiveServers {
+    /// Servers added by [`Shared::add_server`], by name.
+    added: HashMap<String, McpRouter>,
+    /// The names of the in-process servers the CLI is to serve now.
+    served: std::collections::BTreeSet<String>,
+}
+
+impl LiveServers {
+    /// `{"subtype":"mcp_set_servers","servers":{name:{"type":"sdk","name":name},...}}`.
+    fn set_servers_request(&self) -> Value {
+        let servers: serde_json::Map<String, Value> = self
+            .served
+            .iter()
+            .map(|name| {
+                (
+                    name.clone(),
+                    serde_json::json!({"type": "sdk", "name": name}),
+                )
+            })
+            .collect();
+        serde_json::json!({"subtype": "mcp_set_servers", "servers": servers})
+    }
+}
+
 /// Everything the session's tasks share.
 pub(crate) struct Shared {
     out: Arc<Outbox>,
@@ -196,6 +222,10 @@ pub(crate) struct Shared {
     /// The CLI's requests being handled, by request id.
     inflight: Mutex<HashMap<String, InFlight>>,
     routers: HashMap<String, McpRouter>,
+    /// The in-process servers added while the session runs ([`Shared::add_server`]), and the
+    /// names of every in-process server the CLI is to serve now.
+    live_servers: Mutex<LiveServers>,
+    notifications: Arc<AtomicU64>,
     can_use_tool: Option<CanUseTool>,
     hooks: Vec<HookCallback>,
     next_request: AtomicU64,
@@ -247,7 +277,7 @@ impl Shared {
             .build_hasher()
             .finish() as u32;
         let notifications = Arc::new(AtomicU64::new(1));
-        let routers = options
+        let routers: HashMap<String, McpRouter> = options
             .servers
             .iter()
             .map(|server| {
@@ -264,6 +294,11 @@ impl Shared {
             out,
             pending: Mutex::default(),
             inflight: Mutex::default(),
+            live_servers: Mutex::new(LiveServers {
+                added: HashMap::new(),
+                served: routers.keys().cloned().collect(),
+            }),
+            notifications,
             routers,
             can_use_tool: options.can_use_tool.clone(),
             hooks,
@@ -384,6 +419,91 @@ impl Shared {
                 })
             }
         }
+    }
+
+    /// A handle to the live tool set of in-process server `name`.
+    pub(crate) fn tool_server(
+        &self,
+        name: &str,
+    ) -> std::result::Result<crate::mcp::ToolServerHandle, crate::mcp::LiveToolError> {
+        let served = lock(&self.live_servers).served.contains(name);
+        match self.router(name).filter(|_| served) {
+            Some(router) => Ok(router.tool_server_handle()),
+            None => Err(self.unknown_server(name)),
+        }
+    }
+
+    /// The router of in-process server `name`: one given at the start, or one added since.
+    pub(crate) fn router(&self, name: &str) -> Option<McpRouter> {
+        if let Some(router) = self.routers.get(name) {
+            return Some(router.clone());
+        }
+        lock(&self.live_servers).added.get(name).cloned()
+    }
+
+    /// The routers of the servers added since the start (to cancel their calls at the end).
+    pub(crate) fn added_routers(&self) -> Vec<McpRouter> {
+        lock(&self.live_servers).added.values().cloned().collect()
+    }
+
+    fn unknown_server(&self, name: &str) -> crate::mcp::LiveToolError {
+        let mut known: Vec<String> = lock(&self.live_servers).served.iter().cloned().collect();
+        known.sort();
+        crate::mcp::LiveToolError::UnknownServer {
+            server: name.to_string(),
+            known,
+        }
+    }
+
+    /// Adds in-process server `server` and asks the CLI to serve it (`mcp_set_servers`, which
+    /// names every in-process server the CLI is to keep: the request replaces the whole set).
+    pub(crate) async fn add_server(
+        &self,
+        server: crate::tool::ToolServer,
+    ) -> Result<crate::mcp::ToolServerHandle> {
+        let name = server.name().to_string();
+        let (router, servers) = {
+            let mut live = lock(&self.live_servers);
+            if self.routers.contains_key(&name) || live.added.contains_key(&name) {
+                return Err(crate::mcp::LiveToolError::DuplicateServer { server: name }.into());
+            }
+            let notifier = server_notifier(
+                &name,
+                self.out.clone(),
+                self.notifications.clone(),
+                self.id_salt,
+            );
+            let router = McpRouter::new(server).with_notifier(notifier);
+            live.added.insert(name.clone(), router.clone());
+            live.served.insert(name.clone());
+            (router, live.set_servers_request())
+        };
+        if let Err(error) = self.request(servers).await {
+            // The CLI refused or did not answer: the server is not served, so it is not kept.
+            let mut live = lock(&self.live_servers);
+            live.added.remove(&name);
+            live.served.remove(&name);
+            return Err(error);
+        }
+        Ok(router.tool_server_handle())
+    }
+
+    /// Asks the CLI to stop serving in-process server `name` (given at the start or added).
+    pub(crate) async fn remove_server(&self, name: &str) -> Result<Value> {
+        let servers = {
+            let mut live = lock(&self.live_servers);
+            if !live.served.remove(name) {
+                drop(live);
+                return Err(self.unknown_server(name).into());
+            }
+            // A router given at the start stays (answering nothing the CLI still asks for is
+            // harmless); an added one goes, with its calls cancelled.
+            if let Some(router) = live.added.remove(name) {
+                router.cancel_all();
+            }
+            live.set_servers_request()
+        };
+        self.request(servers).await
     }
 
     /// A receiver of the run's progress.

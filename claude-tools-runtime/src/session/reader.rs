@@ -372,6 +372,9 @@ async fn finish(
     for router in shared.routers.values() {
         router.cancel_all();
     }
+    for router in shared.added_routers() {
+        router.cancel_all();
+    }
     let progress = *shared.progress.borrow();
     let cut_short =
         progress.prompts > progress.results || (progress.prompts == 0 && !closed_by_host);

@@ -443,6 +443,35 @@ impl ToolServer {
     }
 }
 
+impl ToolServer {
+    /// Takes tool `name` out; `false` when there is none.
+    pub(crate) fn remove_tool(&mut self, name: &str) -> bool {
+        match self
+            .inner
+            .tools
+            .binary_search_by(|tool| (*tool.name).cmp(name))
+        {
+            Ok(index) => {
+                Arc::make_mut(&mut self.inner).tools.remove(index);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// This server without the tools `hide` names (same state, name, version, instructions).
+    pub(crate) fn without_tools(&self, hide: &std::collections::BTreeSet<String>) -> ToolServer {
+        if hide.is_empty() {
+            return self.clone();
+        }
+        let mut inner = (*self.inner).clone();
+        inner.tools.retain(|tool| !hide.contains(&*tool.name));
+        ToolServer {
+            inner: Arc::new(inner),
+        }
+    }
+}
+
 impl std::fmt::Debug for ToolServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ToolServer")

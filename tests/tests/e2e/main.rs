@@ -16,6 +16,7 @@ mod examples_tickets;
 mod examples_user_lookup;
 mod handshake_manifests;
 mod harness;
+mod live_tools;
 mod model_view;
 mod sdk_host;
 mod tools;
