@@ -17,7 +17,6 @@
 //! with the key, the real model answers (words after `--` replace the prompt).
 //! The logic lives in `examples/src/tickets.rs`; the e2e test `examples_tickets` runs it.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use claude_tools_examples::run::Args;
@@ -26,14 +25,7 @@ use claude_tools_examples::tickets;
 #[tokio::main]
 async fn main() -> ExitCode {
     let mut args = Args::from_env();
-    let db = args
-        .take_value("--db")
-        .or_else(|| {
-            std::env::var(tickets::DB_ENV)
-                .ok()
-                .filter(|v| !v.is_empty())
-        })
-        .map_or_else(tickets::default_db_path, PathBuf::from);
+    let db = args.take_path("--db", tickets::DB_ENV, tickets::default_db_path);
     match tickets::example(&db) {
         Ok(example) => example.main_with(args).await,
         Err(error) => {

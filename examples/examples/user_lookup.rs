@@ -15,7 +15,6 @@
 //! key, the real model answers (words after `--` replace the prompt). The logic lives in
 //! `examples/src/user_lookup.rs`; the e2e test `examples_user_lookup` runs it.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use claude_tools_examples::run::Args;
@@ -24,14 +23,7 @@ use claude_tools_examples::user_lookup::{self, Clock};
 #[tokio::main]
 async fn main() -> ExitCode {
     let mut args = Args::from_env();
-    let db = args
-        .take_value("--db")
-        .or_else(|| {
-            std::env::var(user_lookup::DB_ENV)
-                .ok()
-                .filter(|v| !v.is_empty())
-        })
-        .map_or_else(user_lookup::default_db_path, PathBuf::from);
+    let db = args.take_path("--db", user_lookup::DB_ENV, user_lookup::default_db_path);
     match user_lookup::example(&db, Clock::System) {
         Ok(example) => example.main_with(args).await,
         Err(error) => {

@@ -132,6 +132,20 @@ impl Args {
         parsed
     }
 
+    /// A file path from `--flag PATH` (or `--flag=PATH`), else from the environment variable
+    /// `env` when it is set and not empty, else `default()`: how the database examples pick
+    /// their file.
+    pub fn take_path(
+        &mut self,
+        flag: &str,
+        env: &str,
+        default: impl FnOnce() -> PathBuf,
+    ) -> PathBuf {
+        self.take_value(flag)
+            .or_else(|| std::env::var(env).ok().filter(|value| !value.is_empty()))
+            .map_or_else(default, PathBuf::from)
+    }
+
     /// Removes `--name VALUE` or `--name=VALUE` from the words and returns the value (the last
     /// one when given twice).
     pub fn take_value(&mut self, name: &str) -> Option<String> {
@@ -744,6 +758,20 @@ mod tests {
 
     fn words(args: &[&str]) -> Args {
         Args::parse(args.iter().map(|a| a.to_string()))
+    }
+
+    #[test]
+    fn a_path_comes_from_its_flag_else_the_default() {
+        let unset = "CLAUDE_TOOLS_EXAMPLES_TEST_NEVER_SET";
+        let mut args = words(&["--db", "/tmp/a.sqlite3", "hello"]);
+        let path = args.take_path("--db", unset, || PathBuf::from("default"));
+        assert_eq!(path, PathBuf::from("/tmp/a.sqlite3"));
+        let mut args = words(&["--db=/tmp/b.sqlite3"]);
+        let path = args.take_path("--db", unset, || PathBuf::from("default"));
+        assert_eq!(path, PathBuf::from("/tmp/b.sqlite3"));
+        let mut args = words(&["hello"]);
+        let path = args.take_path("--db", unset, || PathBuf::from("default"));
+        assert_eq!(path, PathBuf::from("default"));
     }
 
     #[test]
