@@ -7,6 +7,7 @@
 
 mod arguments;
 mod examples_agent;
+mod examples_api_key;
 mod examples_guidelines;
 mod examples_mixed_servers;
 mod examples_permissions;
