@@ -43,6 +43,12 @@ impl LiveTools {
         self.read().active.clone()
     }
 
+    /// Runs `f` on the tools served now without taking a snapshot: for the per-call path,
+    /// where `f` (resolving the tool and building its future) keeps nothing borrowed.
+    pub(crate) fn with_active<R>(&self, f: impl FnOnce(&ToolServer) -> R) -> R {
+        f(&self.read().active)
+    }
+
     fn read(&self) -> RwLockReadGuard<'_, LiveState> {
         // Every write replaces whole values after all checks passed: a panic cannot leave the
         // state half changed, so a poisoned lock is still good.

@@ -480,7 +480,10 @@ impl McpRouter {
             return Started::Done(already_running(id));
         }
         // The call resolves its tool in this snapshot and keeps it, whatever changes later.
-        let mut call = match self.tools.active().start_call(&name, arguments, context) {
+        let started = self
+            .tools
+            .with_active(|tools| tools.start_call(&name, arguments, context));
+        let mut call = match started {
             Ok(call) => call,
             Err(result) => return Started::Done(Reply::ToolResult { id, result }),
         };

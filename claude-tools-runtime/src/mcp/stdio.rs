@@ -31,13 +31,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use super::{McpMessage, McpRouter, Reply, jsonrpc};
+use crate::Error;
 use crate::tool::ToolServer;
-use crate::transport::DEFAULT_MAX_LINE_SIZE;
+use crate::transport::{DEFAULT_MAX_LINE_SIZE, LineReader};
 
 /// How long [`serve`] lets running calls finish after the end of input, unless
 /// [`Serve::shutdown_grace`] says otherwise.
@@ -195,43 +196,37 @@ where
     let router = McpRouter::new(server).with_notifier(Arc::new(move |notification| {
         let _ = notifications.send(Outbound::Notification(notification));
     }));
-    let mut reader = BufReader::new(reader);
+    // The runtime's framing, as for the CLI's stdout. Its cap counts a line without its line
+    // ending; this one counts the newline too (`Serve::max_line_size`).
+    let mut reader = LineReader::with_max_line_size(reader, max_line_size.saturating_sub(1));
     let mut writer = LineWriter { inner: writer };
     let mut calls = JoinSet::new();
-    let mut line = Lines::new(max_line_size);
 
     loop {
         tokio::select! {
             biased;
             Some(message) = queued.recv() => writer.write(message).await?,
             Some(joined) = calls.join_next(), if !calls.is_empty() => note_panic(joined),
-            // `fill_buf` is cancel safe: it only fills the reader's buffer, consumed below.
-            filled = reader.fill_buf() => {
-                let chunk = match filled {
-                    Ok(chunk) => chunk,
-                    Err(error) => {
-                        router.cancel_all();
-                        return Err(error);
-                    }
-                };
-                let at_end = chunk.is_empty();
-                let (used, complete) = line.feed(chunk);
-                reader.consume(used);
-                // The last line may lack its newline.
-                if complete || at_end {
-                    match line.take() {
-                        Ok(bytes) => {
-                            if let Some(message) = read_message(&bytes, &mut writer).await? {
-                                dispatch(message, &router, &outbound, &mut calls).await;
-                            }
-                        }
-                        Err(skipped) => writer.write(too_long(skipped, max_line_size)).await?,
+            // `next_line` is cancel safe: a line half read stays in the reader.
+            line = reader.next_line() => match line {
+                Ok(Some(line)) => {
+                    if let Some(message) = read_message(line, &mut writer).await? {
+                        dispatch(message, &router, &outbound, &mut calls).await;
                     }
                 }
-                if at_end {
-                    break;
+                Ok(None) => break,
+                Err(Error::LineTooLong { size, .. }) => {
+                    // `size` leaves the newline out; the cap and the reply count it.
+                    writer.write(too_long(size + 1, max_line_size)).await?;
                 }
-            }
+                Err(error) => {
+                    router.cancel_all();
+                    return Err(match error {
+                        Error::Io(error) => error,
+                        other => io::Error::other(other),
+                    });
+                }
+            },
         }
     }
 
@@ -263,47 +258,6 @@ where
     writer.inner.flush().await
 }
 
-/// Assembles incoming lines from the reader's chunks, dropping a line past the cap as it comes.
-struct Lines {
-    line: Vec<u8>,
-    cap: usize,
-    /// How many bytes of the current line were dropped (0 while it is under the cap).
-    skipped: usize,
-}
-
-impl Lines {
-    fn new(cap: usize) -> Self {
-        Self {
-            line: Vec::new(),
-            cap,
-            skipped: 0,
-        }
-    }
-
-    /// Takes from `chunk` up to and including its first newline: how many bytes were used, and
-    /// whether they completed a line.
-    fn feed(&mut self, chunk: &[u8]) -> (usize, bool) {
-        let (used, complete) = match chunk.iter().position(|&byte| byte == b'\n') {
-            Some(newline) => (newline + 1, true),
-            None => (chunk.len(), false),
-        };
-        if self.skipped == 0 && self.line.len() + used <= self.cap {
-            self.line.extend_from_slice(&chunk[..used]);
-        } else {
-            self.skipped += self.line.len() + used;
-            self.line = Vec::new();
-        }
-        (used, complete)
-    }
-
-    /// The line read so far, or how many bytes of it were dropped; starts the next one.
-    fn take(&mut self) -> Result<Vec<u8>, usize> {
-        let skipped = std::mem::take(&mut self.skipped);
-        let line = std::mem::take(&mut self.line);
-        if skipped == 0 { Ok(line) } else { Err(skipped) }
-    }
-}
-
 fn too_long(skipped: usize, cap: usize) -> Outbound {
     tracing::debug!(skipped, cap, "MCP stdio: a line over the cap was dropped");
     Outbound::Reply(Reply::Json(jsonrpc::error(
@@ -316,15 +270,12 @@ fn too_long(skipped: usize, cap: usize) -> Outbound {
     )))
 }
 
-/// Reads one line as a message: `None` for a blank line, or for one already answered (a parse
-/// error, written here).
+/// Reads one (non-blank) line as a message: `None` for one already answered (a parse error,
+/// written here).
 async fn read_message<W: AsyncWrite + Unpin>(
     line: &[u8],
     writer: &mut LineWriter<W>,
 ) -> io::Result<Option<McpMessage>> {
-    if line.iter().all(u8::is_ascii_whitespace) {
-        return Ok(None);
-    }
     // A well-formed `tools/call` is read typed; anything else that is JSON goes to the router
     // as a `Value` (a `tools/call` with bad params, too, for the router's `-32602`).
     if let Ok(message) = serde_json::from_slice::<McpMessage>(line) {
