@@ -399,7 +399,7 @@ mod tests {
             (
                 call.id,
                 call.name.as_str(),
-                call.arguments,
+                call.arguments.into_value(),
                 call.tool_use_id.as_deref(),
                 call.progress_token
             ),

@@ -8,6 +8,7 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 use crate::json_str::JsonStr;
+use crate::tool::Arguments;
 
 /// One JSON-RPC message for an in-process server.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,8 +26,9 @@ pub struct ToolCallRequest {
     pub id: Value,
     /// The tool.
     pub name: String,
-    /// Its arguments (`null` when absent).
-    pub arguments: Value,
+    /// Its arguments, read without building a map (see [`Arguments`]); the default when
+    /// absent or `null`.
+    pub arguments: Arguments,
     /// `params._meta["claudecode/toolUseId"]`.
     pub tool_use_id: Option<Arc<str>>,
     /// `params._meta.progressToken`.
@@ -54,7 +56,7 @@ impl From<Value> for McpMessage {
 struct CallParams<'a> {
     name: String,
     #[serde(default)]
-    arguments: Option<Value>,
+    arguments: Option<Arguments>,
     #[serde(rename = "_meta", borrow, default)]
     meta: Option<CallMeta<'a>>,
 }
@@ -74,7 +76,7 @@ impl CallParams<'_> {
         let mut params = Map::new();
         params.insert("name".into(), Value::String(self.name));
         if let Some(arguments) = self.arguments {
-            params.insert("arguments".into(), arguments);
+            params.insert("arguments".into(), arguments.into_value());
         }
         if let Some(meta) = self.meta {
             let mut fields = Map::new();
@@ -145,7 +147,7 @@ impl<'de> Visitor<'de> for MessageVisitor {
             return Ok(McpMessage::ToolCall(ToolCallRequest {
                 id: id.unwrap_or(Value::Null),
                 name: params.name,
-                arguments: params.arguments.unwrap_or(Value::Null),
+                arguments: params.arguments.unwrap_or_default(),
                 tool_use_id,
                 progress_token,
             }));

@@ -66,7 +66,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::tool::{CallFuture, ProgressReporter, ToolContext, ToolResult, ToolServer};
+use crate::tool::{Arguments, CallFuture, ProgressReporter, ToolContext, ToolResult, ToolServer};
 use jsonrpc::IdKey;
 
 /// The MCP protocol versions this router speaks, oldest first.
@@ -424,7 +424,10 @@ impl McpRouter {
                 );
             }
         };
-        let arguments = params.remove("arguments").unwrap_or(Value::Null);
+        let arguments = params
+            .remove("arguments")
+            .map(Arguments::from)
+            .unwrap_or_default();
         let (mut tool_use_id, mut progress_token) = (None, None);
         if let Some(Value::Object(mut meta)) = params.remove("_meta") {
             if let Some(Value::String(id)) = meta.remove(TOOL_USE_ID_META) {

@@ -27,6 +27,7 @@
 //! assert!(server.is_ok());
 //! ```
 
+mod arguments;
 mod context;
 mod def;
 mod error;
@@ -38,6 +39,7 @@ mod result;
 mod server;
 mod state;
 
+pub use arguments::Arguments;
 pub use context::{ProgressReporter, ProgressSink, RequestId, ToolContext};
 pub use def::{ToolAnnotations, ToolDef, ToolDefBuilder};
 pub use error::{ArgumentError, ToolError};

@@ -1,12 +1,13 @@
 //! What a handler receives: the [`ToolCall`], and the [`ToolParam`] trait that turns it into
 //! non-model parameters ([`State<T>`], [`ToolContext`], [`Input<T>`], or your own extractors).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use super::arguments::Entries;
 use super::context::ToolContext;
 use super::def::ToolDefBuilder;
 use super::error::{ArgumentError, ToolError};
@@ -16,7 +17,11 @@ use super::state::{State, StateMap};
 #[derive(Debug)]
 pub struct ToolCall {
     tool: Arc<str>,
-    arguments: Map<String, Value>,
+    /// The arguments not taken yet, read without building a `Map` (see [`Entries`]).
+    arguments: Entries,
+    /// The `Map` [`ToolCall::arguments`] hands out, built on the first ask and dropped when an
+    /// argument is taken. Boxed: one word in every call, which seldom needs it.
+    arguments_map: OnceLock<Box<Map<String, Value>>>,
     context: ToolContext,
     state: Arc<StateMap>,
     /// Problems found before the handler ran (unknown arguments), reported together with the
@@ -29,13 +34,14 @@ pub struct ToolCall {
 impl ToolCall {
     pub(crate) fn new(
         tool: Arc<str>,
-        arguments: Map<String, Value>,
+        arguments: Entries,
         context: ToolContext,
         state: Arc<StateMap>,
     ) -> Self {
         Self {
             tool,
             arguments,
+            arguments_map: OnceLock::new(),
             context,
             state,
             argument_errors: None,
@@ -47,14 +53,21 @@ impl ToolCall {
         &self.tool
     }
 
-    /// The arguments the model sent.
+    /// The arguments the model sent (less those taken out), in the order it sent them.
+    ///
+    /// The map is built on the first call (the arguments are held in a cheaper form until a
+    /// handler asks for them), and again after [`take_argument`](ToolCall::take_argument).
     pub fn arguments(&self) -> &Map<String, Value> {
-        &self.arguments
+        self.arguments_map
+            .get_or_init(|| Box::new(self.arguments.to_map()))
     }
 
-    /// Takes one argument out of the call (so it is deserialized without a copy).
+    /// Takes one argument out of the call (so it is deserialized without a copy). The other
+    /// arguments keep their order.
     pub fn take_argument(&mut self, name: &str) -> Option<Value> {
-        self.arguments.remove(name)
+        let taken = self.arguments.take(name)?;
+        self.arguments_map.take();
+        Some(taken)
     }
 
     /// The call's context.
@@ -79,17 +92,17 @@ impl ToolCall {
     /// call, and records them as one problem naming each of them and the accepted ones.
     pub(crate) fn reject_unknown_arguments(&mut self, properties: Option<&Map<String, Value>>) {
         let is_known = |name: &str| properties.is_some_and(|known| known.contains_key(name));
-        if self.arguments.keys().all(|name| is_known(name)) {
+        if self.arguments.names().all(is_known) {
             return;
         }
         let unknown: Vec<String> = self
             .arguments
-            .keys()
+            .names()
             .filter(|name| !is_known(name))
-            .cloned()
+            .map(str::to_string)
             .collect();
         for name in &unknown {
-            self.arguments.remove(name);
+            self.take_argument(name);
         }
         self.argument_errors
             .get_or_insert_with(Box::default)
@@ -217,9 +230,13 @@ impl<T: DeserializeOwned + JsonSchema + Send + 'static> ToolParam for Input<T> {
     }
 
     fn extract(_: &'static str, call: &mut ToolCall) -> Result<Self, ToolError> {
-        // Borrowed: named parameters next to the struct may still take their arguments.
-        let arguments = Value::Object(call.arguments.clone());
-        serde_path_to_error::deserialize::<_, T>(arguments)
+        // Borrowed: named parameters next to the struct may still take their arguments. Read
+        // straight from the arguments when that works; otherwise (an error to report, or a
+        // type that is not read as a map) from a `Map` of them, whose errors the model reads.
+        if let Ok(input) = call.arguments.deserialize::<T>() {
+            return Ok(Input(input));
+        }
+        serde_path_to_error::deserialize::<_, T>(Value::Object(call.arguments.to_map()))
             .map(Input)
             .map_err(|error| {
                 let errors = whole_input_errors::<T>(&call.arguments, error);
@@ -232,12 +249,12 @@ impl<T: DeserializeOwned + JsonSchema + Send + 'static> ToolParam for Input<T> {
 /// first error, so each required property (of the schema the model was given) that is absent is
 /// listed first, then serde's own error with its path, unless it only repeats a missing one.
 fn whole_input_errors<T: JsonSchema>(
-    arguments: &Map<String, Value>,
+    arguments: &Entries,
     error: serde_path_to_error::Error<serde_json::Error>,
 ) -> Vec<ArgumentError> {
     let mut errors: Vec<ArgumentError> = required_properties::<T>()
         .into_iter()
-        .filter(|name| !arguments.contains_key(name))
+        .filter(|name| !arguments.contains(name))
         .map(|name| ArgumentError::missing(&name))
         .collect();
     let path = error.path().to_string();

@@ -6,8 +6,9 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use super::arguments::Arguments;
 use super::context::ToolContext;
 use super::def::{ToolDef, ToolDefBuilder};
 use super::handler::ToolFn;
@@ -391,7 +392,7 @@ impl ToolServer {
     /// Calls a tool. Every failure is a result the model can read: an unknown tool, arguments
     /// that are not an object or do not fit the parameters, a handler error, a handler panic.
     pub async fn call(&self, name: &str, arguments: Value, context: ToolContext) -> ToolResult {
-        match self.start_call(name, arguments, context) {
+        match self.start_call(name, Arguments::from(arguments), context) {
             Ok(future) => future.await,
             Err(result) => result,
         }
@@ -401,7 +402,7 @@ impl ToolServer {
     pub(crate) fn start_call(
         &self,
         name: &str,
-        arguments: Value,
+        arguments: Arguments,
         context: ToolContext,
     ) -> Result<CallFuture, ToolResult> {
         let Some(tool) = self.tool(name) else {
@@ -410,10 +411,9 @@ impl ToolServer {
                 self.inner.name
             )));
         };
-        let arguments = match arguments {
-            Value::Object(map) => map,
-            Value::Null => Map::new(),
-            other => {
+        let arguments = match arguments.into_entries() {
+            Ok(entries) => entries,
+            Err(other) => {
                 return Err(ToolResult::error(format!(
                     "Invalid arguments for tool `{name}`: expected a JSON object, got {}",
                     json_kind(&other)
