@@ -35,8 +35,9 @@ enum Kind {
     Null,
     /// An object.
     Object(Entries),
-    /// Anything else (a string, a number, an array…).
-    Other(Value),
+    /// Anything else (a string, a number, an array…), boxed: a `Value` is 80 bytes with
+    /// `preserve_order`, and the arguments are moved along with every call.
+    Other(Box<Value>),
 }
 
 impl Arguments {
@@ -45,7 +46,7 @@ impl Arguments {
         match self.kind {
             Kind::Null => Value::Null,
             Kind::Object(entries) => Value::Object(entries.into_map()),
-            Kind::Other(value) => value,
+            Kind::Other(value) => *value,
         }
     }
 
@@ -55,7 +56,7 @@ impl Arguments {
         match self.kind {
             Kind::Null => Ok(Entries::default()),
             Kind::Object(entries) => Ok(entries),
-            Kind::Other(value) => Err(value),
+            Kind::Other(value) => Err(*value),
         }
     }
 }
@@ -65,7 +66,7 @@ impl From<Value> for Arguments {
         let kind = match value {
             Value::Null => Kind::Null,
             Value::Object(map) => Kind::Object(Entries::from_map(map)),
-            other => Kind::Other(other),
+            other => Kind::Other(Box::new(other)),
         };
         Arguments { kind }
     }
@@ -240,6 +241,21 @@ impl Entries {
             .find(|entry| entry.value.is_some() && &names[entry.start..entry.end] == name)?
             .value
             .take()
+    }
+
+    /// Takes out every argument whose name `keep` refuses, in one pass; returns their names in
+    /// order.
+    pub(crate) fn take_unless(&mut self, keep: impl Fn(&str) -> bool) -> Vec<String> {
+        let Entries { names, entries } = self;
+        let mut taken = Vec::new();
+        for entry in entries.iter_mut() {
+            let name = &names[entry.start..entry.end];
+            if entry.value.is_some() && !keep(name) {
+                entry.value = None;
+                taken.push(name.to_string());
+            }
+        }
+        taken
     }
 
     /// The entries not taken yet, as a `Map` (their values cloned).

@@ -95,15 +95,8 @@ impl ToolCall {
         if self.arguments.names().all(is_known) {
             return;
         }
-        let unknown: Vec<String> = self
-            .arguments
-            .names()
-            .filter(|name| !is_known(name))
-            .map(str::to_string)
-            .collect();
-        for name in &unknown {
-            self.take_argument(name);
-        }
+        let unknown = self.arguments.take_unless(is_known);
+        self.arguments_map.take();
         self.argument_errors
             .get_or_insert_with(Box::default)
             .push(unknown_arguments(&unknown, properties));
