@@ -8,7 +8,7 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 use crate::json_str::JsonStr;
-use crate::tool::Arguments;
+use crate::tool::{Arguments, Token};
 
 /// One JSON-RPC message for an in-process server.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,8 +65,14 @@ struct CallParams<'a> {
 struct CallMeta<'a> {
     #[serde(rename = "claudecode/toolUseId", borrow, default)]
     tool_use_id: Option<JsonStr<'a>>,
-    #[serde(rename = "progressToken", default)]
-    progress_token: Option<Value>,
+    #[serde(rename = "progressToken", default, deserialize_with = "token")]
+    progress_token: Option<Token>,
+}
+
+/// A `progressToken`, read as a `Value` and held as a [`Token`]: the params are moved several
+/// times while they are read, and a `Value` would make them too large to move inline.
+fn token<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Token>, D::Error> {
+    Ok(Option::<Value>::deserialize(deserializer)?.map(Token::from))
 }
 
 impl CallParams<'_> {
@@ -87,7 +93,7 @@ impl CallParams<'_> {
                 );
             }
             if let Some(token) = meta.progress_token {
-                fields.insert("progressToken".into(), token);
+                fields.insert("progressToken".into(), token.into_value());
             }
             params.insert("_meta".into(), Value::Object(fields));
         }
@@ -140,7 +146,7 @@ impl<'de> Visitor<'de> for MessageVisitor {
             let (tool_use_id, progress_token) = match params.meta {
                 Some(meta) => (
                     meta.tool_use_id.map(|id| Arc::from(&*id)),
-                    meta.progress_token,
+                    meta.progress_token.map(Token::into_value),
                 ),
                 None => (None, None),
             };

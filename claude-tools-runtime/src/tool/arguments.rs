@@ -216,6 +216,11 @@ impl Entries {
         &self.names[entry.start..entry.end]
     }
 
+    /// The name's bytes: comparing them needs no check of char boundaries.
+    fn name_bytes(&self, entry: &Entry) -> &[u8] {
+        &self.names.as_bytes()[entry.start..entry.end]
+    }
+
     /// The entries not taken yet, in order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
         self.entries
@@ -235,8 +240,8 @@ impl Entries {
 
     /// Takes argument `name` out.
     pub(crate) fn take(&mut self, name: &str) -> Option<Value> {
-        let Entries { names, entries } = self;
-        entries
+        let (names, name) = (self.names.as_bytes(), name.as_bytes());
+        self.entries
             .iter_mut()
             .find(|entry| entry.value.is_some() && &names[entry.start..entry.end] == name)?
             .value
@@ -299,11 +304,11 @@ impl Entries {
     fn has_repeated_names(&self) -> bool {
         let count = self.entries.len();
         if count <= PAIRWISE_UP_TO {
-            (0..count).any(|i| {
-                let name = self.name(&self.entries[i]);
+            self.entries.iter().enumerate().any(|(i, entry)| {
+                let name = self.name_bytes(entry);
                 self.entries[i + 1..]
                     .iter()
-                    .any(|later| self.name(later) == name)
+                    .any(|later| self.name_bytes(later) == name)
             })
         } else {
             let mut seen = HashSet::with_capacity(count);
