@@ -51,6 +51,12 @@
 //! `shift_remove` to keep the order), and `Value` equality still ignores key order. Code that
 //! relied on sorted output (JSON text compared in a test, say) must sort explicitly.
 //!
+//! Tool calls hardly pay for the feature: a call's arguments are not read into a `Map` (an
+//! `IndexMap` with a hash table, with the feature) but into a list of entries,
+//! [`Arguments`](crate::tool::Arguments), so the router's part of a call costs what it cost
+//! without `preserve_order`, and a whole call through a session about 2% more instructions
+//! (BENCHMARKS.md, "Cost of declaration order").
+//!
 //! # Descriptions
 //!
 //! Every `description` of a generated schema (a parameter's doc, and the doc comments schemars
