@@ -6,8 +6,10 @@
 //!
 //! The binaries: `ct-bench` (the harness), `ct-bench-fake-cli` (the fast fake Claude Code CLI),
 //! `ct-bench-floor` (a hand-written responder with no framework), `ct-bench-pingpong` (a raw pipe
-//! ping-pong), `ct-bench-claude-tools` (the claude-tools driver, feature `claude-tools`) and
-//! `ct-bench-big-answer` (the host CPU of one huge tool answer, feature `claude-tools`).
+//! ping-pong), `ct-bench-claude-tools` (the claude-tools driver, feature `claude-tools`),
+//! `ct-bench-big-answer` (the host CPU of one huge tool answer, feature `claude-tools`) and
+//! `ct-bench-hot-path` (the in-process hot path of a tool call, for instruction counts under
+//! callgrind, feature `claude-tools`).
 
 pub mod procfs;
 pub mod stats;
