@@ -213,6 +213,14 @@ impl Replica {
         }
     }
 
+    /// The replica `name` over a store chosen at run time ([`Database::open`]).
+    pub fn from_boxed(name: impl Into<String>, store: Box<dyn TicketStore>) -> Replica {
+        Replica {
+            name: name.into(),
+            store,
+        }
+    }
+
     /// The replica's name.
     pub fn name(&self) -> &str {
         &self.name
