@@ -36,6 +36,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
+use claude_tools::mcp::http::HttpServer;
 use claude_tools::prelude::*;
 
 use crate::tickets::{MAX_TITLE_CHARS, StatusFilter, TicketKind};
@@ -477,6 +478,40 @@ impl Config {
             replica: replica.unwrap_or_else(|| "replica".to_string()),
             token: token.or(token_env).filter(|token| !token.is_empty()),
         })
+    }
+}
+
+/// Serves `replica`'s board on `listener` at [`MCP_PATH`] (requiring `token` as a bearer token
+/// when given) until `shutdown` resolves; then stops accepting, lets the calls in progress
+/// answer, and returns.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    replica: Replica,
+    token: Option<String>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let mut http = HttpServer::new(SharedTickets::server().with_state(replica)).path(MCP_PATH);
+    if let Some(token) = token {
+        http = http.bearer_token(token);
+    }
+    http.serve(listener).with_graceful_shutdown(shutdown).await
+}
+
+/// Resolves at the first `SIGTERM` (how service managers and orchestrators stop a process) or
+/// ctrl-c (`SIGINT`).
+pub async fn shutdown_signal() {
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                terminate.recv().await;
+            }
+            // Without a SIGTERM handler, ctrl-c alone stops the server.
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = terminate => {}
     }
 }
 
