@@ -105,7 +105,7 @@ async fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     eprintln!(
-        "replica {} serving the board in {} at {url}{}",
+        "tickets_http: replica `{}` serving the board in {} at {url}{}",
         config.replica,
         config.database,
         if config.token.is_some() {

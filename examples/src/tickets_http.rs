@@ -160,10 +160,10 @@ impl Filter {
 #[non_exhaustive]
 pub enum StoreError {
     /// PostgreSQL reported an error, or the connection to it failed.
-    #[error("database error: {0}")]
+    #[error("database error: {}", with_causes(.0))]
     Postgres(#[from] tokio_postgres::Error),
     /// No PostgreSQL connection could be had from the pool.
-    #[error("no database connection: {0}")]
+    #[error("no database connection: {}", with_causes(.0))]
     Pool(#[from] deadpool_postgres::PoolError),
     /// The PostgreSQL pool could not be set up (a bad URL, for one).
     #[error("cannot set up the database pool: {0}")]
@@ -174,6 +174,21 @@ pub enum StoreError {
     /// A row holds something the schema's checks should have refused.
     #[error("corrupt row: {0}")]
     Corrupt(String),
+}
+
+/// `error: its cause: its cause's cause`: tokio-postgres keeps the reason a connection failed
+/// ("Connection refused") in the source chain, not in its message.
+fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(next) = cause {
+        let next_text = next.to_string();
+        if !text.ends_with(&next_text) {
+            text = format!("{text}: {next_text}");
+        }
+        cause = next.source();
+    }
+    text
 }
 
 /// What a [`TicketStore`] method returns: a boxed future, so the store can sit behind

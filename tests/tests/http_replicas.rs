@@ -8,7 +8,7 @@
 //! so what is proven is what any MCP client behind the same nginx would see.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
 use std::net::SocketAddr;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Arc;
@@ -33,7 +33,7 @@ struct ReplicaProcess {
 
 impl ReplicaProcess {
     /// Starts `tickets_http --listen 127.0.0.1:0 --database <database> --replica <name>` and
-    /// reads the URL it prints first.
+    /// reads the URL it prints first (its stderr is kept for the message should it not start).
     fn start(name: &str, database: &str, token: Option<&str>) -> ReplicaProcess {
         let binary = claude_tools_tests::example_binary("tickets_http");
         let mut command = Command::new(binary);
@@ -43,35 +43,45 @@ impl ReplicaProcess {
             .env_remove("TICKETS_HTTP_TOKEN")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .stderr(Stdio::piped());
         if let Some(token) = token {
             command.env("TICKETS_HTTP_TOKEN", token);
         }
         let mut child = command.spawn().expect("the tickets_http example starts");
         let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = child.stderr.take().expect("piped stderr");
         let (sender, first_line) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let mut line = String::new();
             let _ = BufReader::new(stdout).read_line(&mut line);
             let _ = sender.send(line);
         });
+        // Drained for the process's whole life, so it never blocks on a full pipe.
+        let (stderr_sender, stderr_lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                let _ = stderr_sender.send(line);
+            }
+        });
+        let mut fail = |why: String| -> ! {
+            let _ = child.kill();
+            let _ = child.wait();
+            let stderr: Vec<String> = stderr_lines.try_iter().collect();
+            panic!("replica {name} {why}; its stderr:\n{}", stderr.join("\n"));
+        };
         let line = match first_line.recv_timeout(Duration::from_secs(60)) {
             Ok(line) => line,
-            Err(_) => {
-                let _ = child.kill();
-                panic!("replica {name} printed no URL within 60 s");
-            }
+            Err(_) => fail("printed no URL within 60 s".into()),
         };
         let addr = line
             .trim()
             .strip_prefix("http://")
             .and_then(|rest| rest.strip_suffix("/mcp"))
-            .and_then(|addr| addr.parse().ok())
-            .unwrap_or_else(|| {
-                let _ = child.kill();
-                panic!("replica {name} printed {line:?}, not http://ADDR/mcp")
-            });
-        ReplicaProcess { child, addr }
+            .and_then(|addr| addr.parse().ok());
+        match addr {
+            Some(addr) => ReplicaProcess { child, addr },
+            None => fail(format!("printed {line:?}, not http://ADDR/mcp")),
+        }
     }
 
     fn url(&self) -> String {
@@ -481,6 +491,12 @@ async fn a_replica_killed_mid_run_loses_no_acknowledged_write() {
             Answer::ToolError(text) => panic!("{title}: unexpected tool error {text}"),
         }
     }
+    let _ = writeln!(
+        std::io::stderr(),
+        "kill test: {acknowledged_at_kill} acknowledged at the kill, {} tickets on the board, \
+         failed: {failures:?}",
+        board.len()
+    );
     // Only requests that were in flight to b (or sent on a connection nginx kept to it) failed.
     assert!(
         failures.len() <= 2 * WRITERS,
@@ -506,15 +522,27 @@ async fn a_replica_killed_mid_run_loses_no_acknowledged_write() {
         })
         .collect();
     assert_eq!(replicas, BTreeSet::from(["a", "b", "setup"]));
-    // Ids come from the database: one per ticket, whichever replica filed it.
-    let succeeded = answers
+    // Ids come from the database: each acknowledged write got its own, whichever replica
+    // filed it; the board holds those, plus #1, plus at most the failed writes that were
+    // committed before their replica died (their client was told they failed, not that they
+    // were filed).
+    let acknowledged_ids: Vec<i64> = answers
         .iter()
         .flatten()
-        .filter(|(_, answer)| matches!(answer, Answer::Done(_)))
-        .count();
+        .filter_map(|(_, answer)| match answer {
+            Answer::Done(text) => Some(created(text).0),
+            _ => None,
+        })
+        .collect();
+    let succeeded = acknowledged_ids.len();
+    assert_eq!(
+        acknowledged_ids.iter().collect::<BTreeSet<_>>().len(),
+        succeeded,
+        "an id was handed out twice: {acknowledged_ids:?}"
+    );
     assert!(succeeded > acknowledged_at_kill);
     assert!(
-        board.len() >= 1 + succeeded && board.len() <= 1 + succeeded + failures.len(),
+        (1 + succeeded..=1 + succeeded + failures.len()).contains(&board.len()),
         "{} tickets for {succeeded} acknowledged and {} failed writes",
         board.len(),
         failures.len()
