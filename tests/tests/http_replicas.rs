@@ -607,8 +607,16 @@ async fn the_sqlite_board_is_served_over_http_and_survives_a_restart() {
     );
 }
 
-/// Two stores (two replicas' worth of pools) on one database insert the same title at once:
-/// the unique index, not a read-then-write check, decides, so exactly one is filed.
+/// How many creates race in [`concurrent_replicas_file_a_title_once`]: one per connection of
+/// the two stores' pools, so all of them wait on the table lock at once.
+const RACERS: usize = 16;
+
+/// Two stores (two replicas' worth of pools) on one database file the same title at the same
+/// instant: every create has looked for an open twin and found none, and all their inserts are
+/// held at a table lock, then released together. The unique index, not the read-then-write
+/// check, decides, so exactly one is filed and the others are told which one. (Without the
+/// index all sixteen are filed; without the advisory lock the two replicas' simultaneous
+/// start fails in `CREATE TABLE`.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_replicas_file_a_title_once() {
     if !services_or_skip("concurrent_replicas_file_a_title_once") {
@@ -619,7 +627,16 @@ async fn concurrent_replicas_file_a_title_once() {
     // Both replicas start (and migrate) at once: the advisory lock makes them take turns.
     let (a, b) = tokio::join!(PostgresStore::connect(&url), PostgresStore::connect(&url));
     let stores = [a.expect("replica a's store"), b.expect("replica b's store")];
-    let attempts: Vec<_> = (0..16)
+    // Inserts take ROW EXCLUSIVE on the table, which EXCLUSIVE blocks; the creates' look-ups
+    // (ACCESS SHARE) pass.
+    let (gate, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .expect("a connection of the test's own");
+    tokio::spawn(connection);
+    gate.batch_execute("BEGIN; LOCK TABLE tickets IN EXCLUSIVE MODE")
+        .await
+        .expect("lock the tickets table");
+    let attempts: Vec<_> = (0..RACERS)
         .map(|i| {
             let store = stores[i % 2].clone();
             tokio::spawn(async move {
@@ -634,6 +651,29 @@ async fn concurrent_replicas_file_a_title_once() {
             })
         })
         .collect();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let waiting: i64 = gate
+            .query_one(
+                "SELECT count(*) FROM pg_locks WHERE relation = 'tickets'::regclass
+                   AND mode = 'RowExclusiveLock' AND NOT granted",
+                &[],
+            )
+            .await
+            .expect("count the waiting inserts")
+            .get(0);
+        if waiting == RACERS as i64 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{waiting} of {RACERS} inserts waiting after 30 s"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    gate.batch_execute("COMMIT")
+        .await
+        .expect("release the lock");
     let mut outcomes = Vec::new();
     for attempt in attempts {
         outcomes.push(attempt.await.expect("a task").expect("a committed answer"));
