@@ -32,13 +32,14 @@
 //! | `GET` or `DELETE` on the path (a server→client stream, ending a session) | `405 Method Not Allowed`, `Allow: POST`: a stateless server has neither |
 //! | an `Origin` header that is not allowed ([`HttpServer::allowed_origins`]; by default only loopback origins) | `403 Forbidden` |
 //! | refused by the [auth hook](HttpServer::authorize) or the [bearer token](HttpServer::bearer_token) | `401 Unauthorized`, `WWW-Authenticate: Bearer` (with `error="invalid_token"` when a token was sent) |
+//! | an auth hook still undecided at the request timeout | `503 Service Unavailable` |
 //! | an `MCP-Protocol-Version` header naming a version not in [`SUPPORTED_PROTOCOL_VERSIONS`] | `400 Bad Request` |
 //! | a `Content-Type` other than `application/json` (parameters such as `charset` allowed), or none | `415 Unsupported Media Type` |
 //! | an `Accept` header that admits neither `application/json` nor `text/event-stream` | `406 Not Acceptable` |
 //! | a body over [`HttpServer::max_body_size`] (by its `Content-Length`, or as it streams in) | `413 Payload Too Large`, without reading the rest |
 //! | a body that is not JSON | `400`, `-32700 "Parse error"` |
 //! | a JSON array (a JSON-RPC batch) | `400`, `-32600 "Invalid Request"`: batching was removed from MCP in 2025-06-18, and no client sends one |
-//! | any other JSON that is not a JSON-RPC message (not an object, bad `jsonrpc`, bad `id`) | `400`, `-32600 "Invalid Request"` |
+//! | any other JSON that is not a JSON-RPC message (not an object, no `method` and no `result`/`error`, bad `jsonrpc`, bad `id`) | `400`, `-32600 "Invalid Request"` |
 //! | a notification (a `method`, no `id`) or a response (a `result` or an `error`, no `method`) | `202 Accepted`, no body |
 //! | a request | `200`, its JSON-RPC reply as `application/json` (JSON-RPC errors such as `-32601` included) |
 //! | a `tools/call` with `params._meta.progressToken` from a client whose `Accept` names `text/event-stream` | `200`, `text/event-stream`: one `notifications/progress` event per [`report_progress`](crate::tool::ToolContext::report_progress), then the reply, then the stream ends |
@@ -117,7 +118,9 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 pub use super::stdio::DEFAULT_SHUTDOWN_GRACE;
-use super::{McpMessage, McpRouter, Reply, SUPPORTED_PROTOCOL_VERSIONS, Started, jsonrpc};
+use super::{
+    McpMessage, McpRouter, Reply, SUPPORTED_PROTOCOL_VERSIONS, Started, ToolServerHandle, jsonrpc,
+};
 use crate::tool::{ToolResult, ToolServer};
 
 /// The path clients POST to unless [`HttpServer::path`] says otherwise.
@@ -294,6 +297,14 @@ impl HttpServer {
             Box::pin(hook(headers)) as AuthFuture
         })));
         self
+    }
+
+    /// A handle to change the served tools while the server runs: a change applies to every
+    /// request that starts after it, on every connection. Stateless HTTP has no stream to push
+    /// `notifications/tools/list_changed` on, so none is sent (and `initialize` says
+    /// `listChanged: false`); clients see the new list at their next `tools/list`.
+    pub fn tool_server_handle(&self) -> ToolServerHandle {
+        self.router.tool_server_handle()
     }
 
     /// Serves on `listener` (HTTP/1.1) until the [graceful shutdown](HttpServe::with_graceful_shutdown)
@@ -656,7 +667,17 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
         span.record("outcome", "rejected");
         return refusal;
     }
-    if let Some(refusal) = check_auth(shared, &parts.headers).await {
+    // A hook that hangs (its database down) must not hold the request past its deadline.
+    let auth = tokio::time::timeout_at(deadline, check_auth(shared, &parts.headers)).await;
+    let refusal = auth.unwrap_or_else(|_| {
+        Some(transport_error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            TRANSPORT_ERROR,
+            "Service Unavailable",
+            "the authorization check did not finish within the server's request timeout",
+        ))
+    });
+    if let Some(refusal) = refusal {
         span.record("outcome", "rejected");
         return refusal;
     }
@@ -980,6 +1001,15 @@ async fn other_message(
     let is_response =
         method.is_none() && (fields.contains_key("result") || fields.contains_key("error"));
     if is_notification || is_response {
+        if fields.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+            span.record("outcome", "rejected");
+            return transport_error(
+                StatusCode::BAD_REQUEST,
+                jsonrpc::INVALID_REQUEST,
+                "Invalid Request",
+                "`jsonrpc` must be \"2.0\"",
+            );
+        }
         // Nothing to do for either in stateless mode (see the module docs on
         // `notifications/cancelled`).
         span.record("outcome", "accepted");
