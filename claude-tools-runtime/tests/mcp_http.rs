@@ -1224,3 +1224,29 @@ async fn each_request_has_a_span_with_its_method_tool_id_status_and_outcome_and_
     let events = recorder.events.lock().unwrap().join("\n");
     assert!(!events.contains("SECRET-ARGUMENT"), "{events}");
 }
+
+#[tokio::test]
+async fn a_call_whose_params_come_before_its_method_still_streams_progress() {
+    let server = start(|http| http).await;
+    let reply = server
+        .post(r#"{"params":{"_meta":{"progressToken":"tok"},"name":"progress"},"id":5,"jsonrpc":"2.0","method":"tools/call"}"#)
+        .await;
+    assert_eq!(reply.header("content-type"), Some("text/event-stream"));
+    assert_eq!(
+        reply.body,
+        "event: message\n\
+         data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"tok\",\"progress\":1.0,\"total\":2.0,\"message\":\"half\"}}\n\n\
+         event: message\n\
+         data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"tok\",\"progress\":2.0,\"total\":2.0}}\n\n\
+         event: message\n\
+         data: {\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"done\"}],\"isError\":false}}\n\n"
+    );
+    // Without a name it is the router's -32602, as JSON.
+    server
+        .post(r#"{"params":{},"id":6,"jsonrpc":"2.0","method":"tools/call"}"#)
+        .await
+        .assert_json(
+            200,
+            json!({"jsonrpc": "2.0", "id": 6, "error": {"code": -32602, "message": "Invalid params", "data": "tools/call needs `params.name`, the tool's name as a string"}}),
+        );
+}

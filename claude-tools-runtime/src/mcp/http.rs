@@ -709,8 +709,38 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             span.record("id", tracing::field::display(&call.id));
             tool_call(shared, call, accepts, deadline, span).await
         }
-        McpMessage::Other(value) => other_message(shared, value, accepts, deadline, span).await,
+        McpMessage::Other(value) => match as_tool_call(value) {
+            Ok(call) => {
+                span.record("method", "tools/call");
+                span.record("tool", call.name.as_str());
+                span.record("id", tracing::field::display(&call.id));
+                tool_call(shared, call, accepts, deadline, span).await
+            }
+            Err(value) => other_message(shared, value, accepts, deadline, span).await,
+        },
     }
+}
+
+/// A well-formed `tools/call` the typed reader left as JSON (its `params` came before its
+/// `method`), so that it gets the same progress, timeout and shutdown handling.
+fn as_tool_call(value: Value) -> Result<super::ToolCallRequest, Value> {
+    let Value::Object(mut fields) = value else {
+        return Err(value);
+    };
+    let well_formed = fields.get("method").and_then(Value::as_str) == Some("tools/call")
+        && fields.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
+        && matches!(fields.get("id"), Some(Value::Number(_) | Value::String(_)))
+        && fields
+            .get("params")
+            .and_then(|params| params.get("name"))
+            .is_some_and(Value::is_string);
+    if !well_formed {
+        return Err(Value::Object(fields));
+    }
+    let id = fields.remove("id").unwrap_or_default();
+    let params = fields.remove("params");
+    // `params.name` was checked: the conversion cannot refuse it.
+    super::tool_call_request(id, params).map_err(|_| Value::Null)
 }
 
 fn check_origin(shared: &Shared, headers: &HeaderMap) -> Option<Response> {
