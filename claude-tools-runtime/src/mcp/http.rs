@@ -45,8 +45,10 @@
 //! | a `tools/call` with `params._meta.progressToken` from a client whose `Accept` names `text/event-stream` | `200`, `text/event-stream`: one `notifications/progress` event per [`report_progress`](crate::tool::ToolContext::report_progress), then the reply, then the stream ends |
 //! | a request from a client that accepts only `text/event-stream` | the reply as a one-event SSE stream |
 //!
-//! Every refusal with a 4xx status carries a JSON-RPC error body with `id: null` (code `-32000`
-//! unless the table names one; the message names the reason), `Content-Type: application/json`.
+//! Every refusal (4xx, 503) carries a JSON-RPC error body with `id: null` (code
+//! [`TRANSPORT_ERROR`], `-32000`, unless the table names one; the message names the reason, the
+//! `data` says more), `Content-Type: application/json`; the official SDKs hand that error to the
+//! caller as it is.
 //!
 //! # Time limits, cancellation and shutdown
 //!
@@ -65,8 +67,11 @@
 //!   request.
 //! - **`notifications/cancelled`** is answered `202` and cancels nothing: request ids belong to
 //!   each client, and without sessions the server cannot tell whose id `7` a notification
-//!   means, so honouring it could cancel another client's call. Clients (the official SDKs)
-//!   close the request instead, which does cancel.
+//!   means, so honouring it could cancel another client's call. A client cancels by closing
+//!   the request, which does cancel. (The official Python SDK 2.3.0 does so from protocol
+//!   revision 2026 on; at the revisions this server speaks it posts `notifications/cancelled`
+//!   and stops reading, so the abandoned call runs to its end, its timeout, or the client's
+//!   disconnect.)
 //! - **Graceful shutdown** ([`HttpServe::with_graceful_shutdown`]): when the signal resolves the
 //!   listener is closed (new connections are refused), idle keep-alive connections are closed,
 //!   and requests in flight may finish for up to [`HttpServe::shutdown_grace`] (default
@@ -87,6 +92,10 @@
 //! Each request runs in a `tracing` span `mcp_http` with the fields `method` (JSON-RPC), `tool`,
 //! `id`, `status` (HTTP) and `outcome` (`result`, `tool_error`, `error`, `accepted`, `rejected`,
 //! `timeout`, `shutdown`, `disconnected`). Argument values and results are never logged.
+//!
+//! The tool set can change while the server runs ([`HttpServer::tool_server_handle`]): each
+//! request uses the set current when it starts. No `notifications/tools/list_changed` can be
+//! pushed without a session's stream; clients see the change at their next `tools/list`.
 //!
 //! The server speaks HTTP/1.1 (what the MCP clients use; put a TLS-terminating proxy in front
 //! for HTTPS or HTTP/2). To serve MCP next to routes of your own, mount
@@ -667,17 +676,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
         span.record("outcome", "rejected");
         return refusal;
     }
-    // A hook that hangs (its database down) must not hold the request past its deadline.
-    let auth = tokio::time::timeout_at(deadline, check_auth(shared, &parts.headers)).await;
-    let refusal = auth.unwrap_or_else(|_| {
-        Some(transport_error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            TRANSPORT_ERROR,
-            "Service Unavailable",
-            "the authorization check did not finish within the server's request timeout",
-        ))
-    });
-    if let Some(refusal) = refusal {
+    if let Some(refusal) = check_auth(shared, &parts.headers, deadline).await {
         span.record("outcome", "rejected");
         return refusal;
     }
@@ -793,13 +792,24 @@ fn is_loopback_origin(origin: &str) -> bool {
     port_ok && (host.eq_ignore_ascii_case("localhost") || host == "127.0.0.1" || host == "[::1]")
 }
 
-async fn check_auth(shared: &Shared, headers: &HeaderMap) -> Option<Response> {
+async fn check_auth(shared: &Shared, headers: &HeaderMap, deadline: Instant) -> Option<Response> {
     let decision = match shared.auth.as_ref()? {
         Auth::Bearer(expected) => match bearer_token_of(headers) {
             Some(token) if constant_time_eq(token.as_bytes(), expected) => AuthDecision::Allow,
             _ => AuthDecision::Deny,
         },
-        Auth::Hook(hook) => hook(headers).await,
+        // A hook that hangs (its database down) must not hold the request past its deadline.
+        Auth::Hook(hook) => match tokio::time::timeout_at(deadline, hook(headers)).await {
+            Ok(decision) => decision,
+            Err(_) => {
+                return Some(transport_error(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    TRANSPORT_ERROR,
+                    "Service Unavailable",
+                    "the authorization check did not finish within the server's request timeout",
+                ));
+            }
+        },
     };
     if decision == AuthDecision::Allow {
         return None;
