@@ -164,6 +164,12 @@ impl McpClient {
     /// POSTs one request; the HTTP status and the JSON-RPC reply (from a JSON body or the last
     /// message of an SSE stream).
     async fn request(&self, method: &str, params: Value) -> Result<(u16, Value), String> {
+        let (status, _, reply) = self.exchange(method, params).await?;
+        Ok((status, reply))
+    }
+
+    /// [`McpClient::request`], with the response's `Content-Type` too.
+    async fn exchange(&self, method: &str, params: Value) -> Result<(u16, String, Value), String> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         let mut request = self
@@ -178,14 +184,16 @@ impl McpClient {
         }
         let response = request.send().await.map_err(|e| format!("send: {e}"))?;
         let status = response.status().as_u16();
-        let is_sse = response
+        let content_type = response
             .headers()
             .get("content-type")
             .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.starts_with("text/event-stream"));
+            .unwrap_or_default()
+            .to_string();
+        let is_sse = content_type.starts_with("text/event-stream");
         let text = response.text().await.map_err(|e| format!("body: {e}"))?;
         if status != 200 {
-            return Ok((status, Value::String(text)));
+            return Ok((status, content_type, Value::String(text)));
         }
         let reply = if is_sse {
             text.lines()
@@ -199,7 +207,7 @@ impl McpClient {
         if reply["id"] != json!(id) {
             return Err(format!("reply to another request: {reply}"));
         }
-        Ok((status, reply))
+        Ok((status, content_type, reply))
     }
 
     async fn call(&self, tool: &str, arguments: Value) -> Answer {
@@ -409,6 +417,20 @@ async fn two_replicas_behind_nginx_spread_the_calls_and_share_one_board() {
     let board = a.list_all().await;
     assert_eq!(b.list_all().await, board);
     assert_eq!(balanced.list_all().await, board);
+    // A call with a progress token is answered as an SSE stream, and it passes nginx as one.
+    let (status, content_type, streamed) = balanced
+        .exchange(
+            "tools/call",
+            json!({
+                "name": "list_tickets",
+                "arguments": {"status": "all"},
+                "_meta": {"progressToken": "p1"}
+            }),
+        )
+        .await
+        .expect("a streamed call through nginx");
+    assert_eq!((status, content_type.as_str()), (200, "text/event-stream"));
+    assert_eq!(streamed["result"]["content"][0]["text"], json!(board));
     assert_eq!(
         listed(&board).len(),
         1 + 6 + 2,
