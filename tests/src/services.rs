@@ -296,8 +296,14 @@ impl Postgres {
             stop_signal: libc::SIGINT,
             group: false,
         };
+        // pg_isready tells "accepting connections" from "starting up"; without it (a bin dir
+        // found through PATH may lack it), an open port has to do.
         let pg_isready = bin.join("pg_isready");
+        let has_pg_isready = pg_isready.is_file();
         wait_until_ready("postgres", &mut server, log, || {
+            if !has_pg_isready {
+                return TcpStream::connect(("127.0.0.1", port)).is_ok();
+            }
             Command::new(&pg_isready)
                 .args(["-q", "-h", "127.0.0.1", "-U", "postgres", "-p"])
                 .arg(port.to_string())
