@@ -8,7 +8,7 @@
 //! so what is proven is what any MCP client behind the same nginx would see.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Arc;
@@ -513,8 +513,8 @@ async fn a_replica_killed_mid_run_loses_no_acknowledged_write() {
             Answer::ToolError(text) => panic!("{title}: unexpected tool error {text}"),
         }
     }
-    let _ = writeln!(
-        std::io::stderr(),
+    // Shown when the test fails (libtest captures it otherwise).
+    eprintln!(
         "kill test: {acknowledged_at_kill} acknowledged at the kill, {} tickets on the board, \
          failed: {failures:?}",
         board.len()
