@@ -1,5 +1,7 @@
 //! Shared helpers of the integration tests.
 
+pub mod services;
+
 use std::path::PathBuf;
 use std::process::Command;
 

@@ -1,0 +1,132 @@
+//! The tickets board as a remote MCP server over Streamable HTTP, with its state in PostgreSQL
+//! (any number of replicas behind a load balancer) or SQLite (one machine).
+//!
+//! ```text
+//! cargo run -p claude-tools-examples --example tickets_http -- \
+//!     --database sqlite:/tmp/board.sqlite3 --listen 127.0.0.1:8080
+//! ```
+//!
+//! Options: `--database postgres://USER@HOST:PORT/DB` or `--database sqlite:PATH` (required),
+//! `--listen ADDR` (default `127.0.0.1:8080`; port 0 picks a free one), `--replica NAME` (recorded
+//! on every ticket this process files, as `created_by`; default `replica`), `--token TOKEN` or
+//! `TICKETS_HTTP_TOKEN=TOKEN` (clients must then send `Authorization: Bearer TOKEN`). The first
+//! line on stdout is the URL to POST to, e.g. `http://127.0.0.1:8080/mcp`. `SIGTERM` or ctrl-c
+//! stops it gracefully: it stops accepting connections, the calls in progress answer, and it
+//! exits 0.
+//!
+//! Add it to Claude Code with
+//!
+//! ```text
+//! claude mcp add --transport http tickets http://127.0.0.1:8080/mcp
+//! ```
+//!
+//! # Many replicas behind nginx
+//!
+//! The server is stateless (no MCP session) and keeps every ticket in the database, so any
+//! replica can answer any request. Start a PostgreSQL database, then two replicas on it:
+//!
+//! ```text
+//! tickets_http --database postgres://app@127.0.0.1:5432/board --listen 127.0.0.1:8081 --replica a
+//! tickets_http --database postgres://app@127.0.0.1:5432/board --listen 127.0.0.1:8082 --replica b
+//! ```
+//!
+//! and put nginx in front of them:
+//!
+//! ```text
+//! upstream tickets {
+//!     server 127.0.0.1:8081;
+//!     server 127.0.0.1:8082;
+//!     keepalive 16;                       # reuse connections to the replicas
+//! }
+//! server {
+//!     listen 127.0.0.1:8080;
+//!     location /mcp {
+//!         proxy_pass http://tickets;
+//!         proxy_http_version 1.1;         # keepalive to the upstream needs HTTP/1.1 ...
+//!         proxy_set_header Connection ""; # ... and no `Connection: close`
+//!         proxy_set_header Host $http_host;
+//!         proxy_buffering off;            # progress arrives as an SSE stream: pass it as written
+//!         proxy_read_timeout 300s;        # long tool calls
+//!     }
+//! }
+//! ```
+//!
+//! Keep nginx's default `proxy_next_upstream` (do not add `non_idempotent`): when a replica
+//! dies, requests not yet sent go to the other one, but a `create_ticket` already sent is
+//! answered `502` rather than sent again, since it might have been filed already. A `200` with a
+//! "Created ticket #N" result means ticket #N is committed in the database.
+//! `tests/tests/http_replicas.rs` runs exactly this deployment: calls spread over both replicas,
+//! each sees the other's writes, and killing one mid-run loses no acknowledged write.
+//!
+//! The tools and stores are in `examples/src/tickets_http.rs`.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use claude_tools_examples::tickets_http::{self, Config, MCP_PATH, Replica, TOKEN_ENV};
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let config = match Config::parse(std::env::args().skip(1), std::env::var(TOKEN_ENV).ok()) {
+        Ok(config) => config,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let store = match config.database.open().await {
+        Ok(store) => store,
+        Err(error) => {
+            eprintln!("cannot open the board at {}: {error}", config.database);
+            return ExitCode::FAILURE;
+        }
+    };
+    let listener = match tokio::net::TcpListener::bind(config.listen).await {
+        Ok(listener) => listener,
+        Err(error) => {
+            eprintln!("cannot listen on {}: {error}", config.listen);
+            return ExitCode::FAILURE;
+        }
+    };
+    let url = match listener.local_addr() {
+        Ok(addr) => format!("http://{addr}{MCP_PATH}"),
+        Err(error) => {
+            eprintln!("cannot read the listening address: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // The URL is the first line on stdout, flushed at once: scripts and tests read it to learn
+    // the port when `--listen` asked for port 0.
+    let mut stdout = std::io::stdout();
+    if writeln!(stdout, "{url}")
+        .and_then(|()| stdout.flush())
+        .is_err()
+    {
+        return ExitCode::FAILURE;
+    }
+    eprintln!(
+        "tickets_http: replica `{}` serving the board in {} at {url}{}",
+        config.replica,
+        config.database,
+        if config.token.is_some() {
+            " (bearer token required)"
+        } else {
+            ""
+        }
+    );
+    let replica = Replica::from_boxed(config.replica, store);
+    match tickets_http::serve(
+        listener,
+        replica,
+        config.token,
+        tickets_http::shutdown_signal(),
+    )
+    .await
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("serving failed: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,664 @@
+//! The tickets board served over MCP Streamable HTTP, with its state in the user's own database:
+//! PostgreSQL when several replicas share it, SQLite for one machine.
+//!
+//! The tools are those of the [`tickets`](crate::tickets) example (`create_ticket`,
+//! `list_tickets`, `close_ticket`, same arguments, same validation, same answers) with one
+//! addition: every ticket records the replica that filed it (`created_by`), shown in each answer,
+//! so a client (or a test) sees which replica served a write behind a load balancer.
+//!
+//! The process holds no ticket state. Everything lives in the database behind a [`TicketStore`]:
+//! ids come from the database (an identity column, an `AUTOINCREMENT` key), the "one open ticket
+//! per title" rule is a unique index rather than a read-then-write check, and closing is one
+//! conditional `UPDATE`. So any number of replicas may serve the same board, and a write is
+//! committed before its tool answers: a client that got "Created ticket #7" has ticket #7 in the
+//! database even if the replica dies the next instant.
+//!
+//! ```
+//! use claude_tools::prelude::*;
+//! use claude_tools_examples::tickets_http::{Replica, SharedTickets, SqliteStore};
+//!
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! let dir = claude_tools_testkit::TempDir::new("tickets-http-doc").unwrap();
+//! let store = SqliteStore::open(&dir.path().join("board.sqlite3")).unwrap();
+//! let server = SharedTickets::server().with_state(Replica::new("a", store));
+//! let call = |args| server.call("create_ticket", args, ToolContext::new());
+//! let created = call(serde_json::json!({"title": "Login fails", "kind": "bug"})).await;
+//! assert_eq!(
+//!     created.text_content(),
+//!     "Created ticket #2 [bug] 'Login fails', unassigned (filed by a)."
+//! );
+//! # });
+//! ```
+//!
+//! The binary (`examples/examples/tickets_http.rs`) adds the command line ([`Config`]) and the
+//! HTTP serving ([`serve`]).
+
+use std::future::Future;
+use std::pin::Pin;
+
+use claude_tools::mcp::http::HttpServer;
+use claude_tools::prelude::*;
+
+use crate::tickets::{MAX_TITLE_CHARS, StatusFilter, TicketKind};
+
+mod postgres;
+mod sqlite;
+
+pub use postgres::PostgresStore;
+pub use sqlite::SqliteStore;
+
+/// The server: the same tool names as the in-process [`Tickets`](crate::tickets::Tickets)
+/// example (`mcp__tickets__<tool>` when added to Claude Code as `tickets`).
+#[tool_server(
+    name = "tickets",
+    version = "1.0.0",
+    instructions = "A shared project board: file, list and close tickets."
+)]
+pub struct SharedTickets;
+
+/// The tools of [`SharedTickets`], sorted by name, as `tools/list` returns them.
+pub const TOOLS: [&str; 3] = ["close_ticket", "create_ticket", "list_tickets"];
+
+/// The team a new board starts with.
+pub const TEAM: [&str; 3] = ["ada", "grace", "linus"];
+
+/// The `created_by` of the ticket a new board starts with (#1, an open chore for `grace`).
+pub const SEED_CREATOR: &str = "setup";
+
+/// One stored ticket.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedTicket {
+    /// Its id, assigned by the database.
+    pub id: i64,
+    /// Its title.
+    pub title: String,
+    /// What it is about.
+    pub kind: TicketKind,
+    /// Who works on it.
+    pub assignee: Option<String>,
+    /// Whether it has been closed.
+    pub closed: bool,
+    /// The replica that filed it.
+    pub created_by: String,
+}
+
+impl SharedTicket {
+    /// `#2 [bug] Login fails (ada, open, filed by a)`: one line of [`list_tickets`].
+    pub fn line(&self) -> String {
+        let who = self.assignee.as_deref().unwrap_or("unassigned");
+        let status = if self.closed { "closed" } else { "open" };
+        format!(
+            "#{} [{}] {} ({who}, {status}, filed by {})",
+            self.id,
+            self.kind.as_str(),
+            self.title,
+            self.created_by
+        )
+    }
+}
+
+/// A ticket to file, already validated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewTicket {
+    /// The trimmed title.
+    pub title: String,
+    /// What it is about.
+    pub kind: TicketKind,
+    /// Who works on it.
+    pub assignee: Option<String>,
+    /// The replica filing it.
+    pub created_by: String,
+}
+
+/// What filing a ticket did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Filed {
+    /// Filed and committed, with this id.
+    Created(i64),
+    /// Not filed: the assignee is not on the team (the team, sorted, for the message).
+    UnknownAssignee(Vec<String>),
+    /// Not filed: an open ticket has the same title (case-insensitively), this one.
+    Duplicate(i64),
+}
+
+/// What closing a ticket did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Closed {
+    /// It was open and is now closed (committed).
+    Closed,
+    /// It was closed already; nothing changed.
+    AlreadyClosed,
+    /// There is no such ticket.
+    Missing,
+}
+
+/// Which tickets to list: `None` filters are off.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Filter {
+    /// Open, closed or all.
+    pub status: StatusFilter,
+    /// Only this kind.
+    pub kind: Option<TicketKind>,
+    /// Only this assignee.
+    pub assignee: Option<String>,
+}
+
+impl Filter {
+    /// Every ticket.
+    pub fn all() -> Filter {
+        Filter {
+            status: StatusFilter::All,
+            kind: None,
+            assignee: None,
+        }
+    }
+}
+
+/// Why the database could not do what a tool asked. The tool answers with an `isError` result
+/// carrying this message: a failed write is never reported as done.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// PostgreSQL reported an error, or the connection to it failed.
+    #[error("database error: {}", with_causes(.0))]
+    Postgres(#[from] tokio_postgres::Error),
+    /// No PostgreSQL connection could be had from the pool.
+    #[error("no database connection: {}", with_causes(.0))]
+    Pool(#[from] deadpool_postgres::PoolError),
+    /// The PostgreSQL pool could not be set up (a bad URL, for one).
+    #[error("cannot set up the database pool: {0}")]
+    PoolSetup(#[from] deadpool_postgres::CreatePoolError),
+    /// SQLite reported an error.
+    #[error(transparent)]
+    Sqlite(#[from] crate::db::DbError),
+    /// A row holds something the schema's checks should have refused.
+    #[error("corrupt row: {0}")]
+    Corrupt(String),
+}
+
+/// `error: its cause: its cause's cause`: tokio-postgres keeps the reason a connection failed
+/// ("Connection refused") in the source chain, not in its message.
+fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(next) = cause {
+        let next_text = next.to_string();
+        if !text.ends_with(&next_text) {
+            text = format!("{text}: {next_text}");
+        }
+        cause = next.source();
+    }
+    text
+}
+
+/// What a [`TicketStore`] method returns: a boxed future, so the store can sit behind
+/// `dyn TicketStore` (one binary, either database).
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
+/// Where the board lives. Each method's write is committed before its future resolves.
+pub trait TicketStore: Send + Sync + 'static {
+    /// Files `ticket` unless its assignee is unknown or an open ticket has its title.
+    fn create(&self, ticket: NewTicket) -> StoreFuture<'_, Filed>;
+    /// The tickets matching `filter`, oldest first.
+    fn list(&self, filter: Filter) -> StoreFuture<'_, Vec<SharedTicket>>;
+    /// Closes ticket `id`, recording `reason`.
+    fn close(&self, id: i64, reason: Option<String>) -> StoreFuture<'_, Closed>;
+}
+
+/// One replica's view of the board: its name (recorded on each ticket it files) and the store
+/// (registered with [`ToolServer::with_state`], read through `State<Replica>`).
+pub struct Replica {
+    name: String,
+    store: Box<dyn TicketStore>,
+}
+
+impl std::fmt::Debug for Replica {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Replica")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Replica {
+    /// The replica `name` over `store`.
+    pub fn new(name: impl Into<String>, store: impl TicketStore) -> Replica {
+        Replica {
+            name: name.into(),
+            store: Box::new(store),
+        }
+    }
+
+    /// The replica `name` over a store chosen at run time ([`Database::open`]).
+    pub fn from_boxed(name: impl Into<String>, store: Box<dyn TicketStore>) -> Replica {
+        Replica {
+            name: name.into(),
+            store,
+        }
+    }
+
+    /// The replica's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The store.
+    pub fn store(&self) -> &dyn TicketStore {
+        self.store.as_ref()
+    }
+}
+
+/// File a new ticket on the project board.
+///
+/// Returns the new ticket's id. Titles are a short summary (at most 80 characters); the
+/// assignee, when given, must be a member of the team. A ticket whose title matches an open
+/// ticket's is not filed twice.
+#[tool(server = SharedTickets, destructive = false, idempotent = false)]
+pub async fn create_ticket(
+    replica: State<Replica>,
+    /// A short summary of the problem or request
+    title: String,
+    /// What kind of work it is
+    kind: TicketKind,
+    /// Who should work on it (a team member's name); unassigned when omitted
+    assignee: Option<String>,
+) -> Result<String, ToolError> {
+    let title = checked_title(&title)?;
+    let ticket = NewTicket {
+        title: title.clone(),
+        kind,
+        assignee: assignee.clone(),
+        created_by: replica.name.clone(),
+    };
+    match replica.store.create(ticket).await? {
+        Filed::Created(id) => {
+            let who = assignee.map_or("unassigned".to_string(), |a| format!("assigned to {a}"));
+            Ok(format!(
+                "Created ticket #{id} [{}] '{title}', {who} (filed by {}).",
+                kind.as_str(),
+                replica.name
+            ))
+        }
+        Filed::UnknownAssignee(team) => Err(ToolError::new(format!(
+            "Unknown assignee `{}`. The team is: {}.",
+            assignee.unwrap_or_default(),
+            team.join(", ")
+        ))),
+        Filed::Duplicate(twin) => Err(ToolError::new(format!(
+            "Ticket #{twin} '{title}' is already open; not filing it twice."
+        ))),
+    }
+}
+
+/// The trimmed title, or the error the model reads when it is empty or too long.
+fn checked_title(title: &str) -> Result<String, ToolError> {
+    let title = title.trim();
+    if title.is_empty() {
+        return Err(ToolError::new(
+            "The title is empty: give the ticket a short summary.",
+        ));
+    }
+    let length = title.chars().count();
+    if length > MAX_TITLE_CHARS {
+        return Err(ToolError::new(format!(
+            "The title is {length} characters long; keep it to {MAX_TITLE_CHARS} or fewer."
+        )));
+    }
+    Ok(title.to_string())
+}
+
+/// List tickets on the project board, oldest first.
+#[tool(server = SharedTickets, read_only)]
+pub async fn list_tickets(
+    replica: State<Replica>,
+    /// Which tickets: `open` (the default), `closed` or `all`
+    status: Option<StatusFilter>,
+    /// Only tickets of this kind
+    kind: Option<TicketKind>,
+    /// Only tickets assigned to this team member
+    assignee: Option<String>,
+) -> Result<String, ToolError> {
+    let filter = Filter {
+        status: status.unwrap_or(StatusFilter::Open),
+        kind,
+        assignee,
+    };
+    let tickets = replica.store.list(filter).await?;
+    Ok(match tickets.len() {
+        0 => "No tickets match.".to_string(),
+        1 => format!("1 ticket:\n{}", tickets[0].line()),
+        n => format!(
+            "{n} tickets:\n{}",
+            tickets
+                .iter()
+                .map(SharedTicket::line)
+                .collect::<Vec<_>>()
+                .join("\n")
+        ),
+    })
+}
+
+/// Close a ticket, with an optional reason.
+///
+/// Closing a ticket that is already closed changes nothing and says so.
+//
+// Annotations as in the in-process example: closing changes an existing ticket, and closing
+// twice leaves the board as closing once does.
+#[tool(server = SharedTickets, destructive, idempotent)]
+pub async fn close_ticket(
+    replica: State<Replica>,
+    /// The ticket's id
+    id: i64,
+    /// Why it is closed
+    reason: Option<String>,
+) -> Result<String, ToolError> {
+    match replica.store.close(id, reason.clone()).await? {
+        Closed::Closed => Ok(match reason {
+            Some(reason) => format!("Closed ticket #{id} ({reason})."),
+            None => format!("Closed ticket #{id}."),
+        }),
+        Closed::AlreadyClosed => Ok(format!("Ticket #{id} was already closed.")),
+        Closed::Missing => Err(ToolError::new(format!(
+            "There is no ticket #{id}. List the tickets to find its id."
+        ))),
+    }
+}
+
+/// The kind stored in a row, or [`StoreError::Corrupt`].
+fn parse_kind(text: &str) -> Result<TicketKind, StoreError> {
+    [TicketKind::Bug, TicketKind::Feature, TicketKind::Chore]
+        .into_iter()
+        .find(|kind| kind.as_str() == text)
+        .ok_or_else(|| StoreError::Corrupt(format!("unknown ticket kind `{text}`")))
+}
+
+/// The status column's value a filter selects, `None` for every status.
+fn status_value(status: StatusFilter) -> Option<&'static str> {
+    match status {
+        StatusFilter::Open => Some("open"),
+        StatusFilter::Closed => Some("closed"),
+        StatusFilter::All => None,
+    }
+}
+
+/// The environment variable with the bearer token clients must send (`--token` wins over it;
+/// an environment variable keeps the token out of `ps`).
+pub const TOKEN_ENV: &str = "TICKETS_HTTP_TOKEN";
+
+/// The address served when `--listen` is not given.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+
+/// The path clients POST to.
+pub const MCP_PATH: &str = "/mcp";
+
+/// Where the board lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Database {
+    /// A PostgreSQL URL (`postgres://…` or `postgresql://…`): shared by every replica.
+    Postgres(String),
+    /// A SQLite file (`sqlite:PATH`): one machine.
+    Sqlite(std::path::PathBuf),
+}
+
+impl Database {
+    /// Parses `postgres://…`, `postgresql://…` or `sqlite:PATH`.
+    pub fn parse(text: &str) -> Result<Database, String> {
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            Ok(Database::Postgres(text.to_string()))
+        } else if let Some(path) = text.strip_prefix("sqlite:").filter(|p| !p.is_empty()) {
+            Ok(Database::Sqlite(path.into()))
+        } else {
+            Err(format!(
+                "`{text}` is not a database: give postgres://user@host:port/dbname or sqlite:PATH"
+            ))
+        }
+    }
+
+    /// Connects (PostgreSQL) or opens (SQLite) the board, creating and seeding it when new.
+    pub async fn open(&self) -> Result<Box<dyn TicketStore>, StoreError> {
+        Ok(match self {
+            Database::Postgres(url) => Box::new(PostgresStore::connect(url).await?),
+            Database::Sqlite(path) => {
+                let path = path.clone();
+                let store = tokio::task::spawn_blocking(move || SqliteStore::open(&path))
+                    .await
+                    .map_err(crate::db::DbError::from)??;
+                Box::new(store)
+            }
+        })
+    }
+}
+
+impl std::fmt::Display for Database {
+    /// The database without its password, for logs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Database::Postgres(url) => match url.split_once('@') {
+                Some((scheme_user, host)) => match scheme_user.rsplit_once(':') {
+                    Some((user, _password)) if user.contains("//") => {
+                        write!(f, "{user}:***@{host}")
+                    }
+                    _ => f.write_str(url),
+                },
+                None => f.write_str(url),
+            },
+            Database::Sqlite(path) => write!(f, "sqlite:{}", path.display()),
+        }
+    }
+}
+
+/// The command line of the `tickets_http` binary:
+/// `--database postgres://…|sqlite:PATH [--listen ADDR] [--replica NAME] [--token TOKEN]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// Where to listen ([`DEFAULT_LISTEN`] by default; port 0 picks a free one).
+    pub listen: std::net::SocketAddr,
+    /// Where the board lives.
+    pub database: Database,
+    /// This replica's name, recorded on the tickets it files (default: `replica`).
+    pub replica: String,
+    /// The bearer token clients must send, if any (`--token`, else [`TOKEN_ENV`]).
+    pub token: Option<String>,
+}
+
+/// The usage line printed on a bad command line.
+pub const USAGE: &str = "usage: tickets_http --database postgres://USER@HOST:PORT/DB|sqlite:PATH \
+[--listen ADDR] [--replica NAME] [--token TOKEN]";
+
+impl Config {
+    /// Parses `args` (without the program name); `token_env` is the value of [`TOKEN_ENV`].
+    pub fn parse(
+        args: impl IntoIterator<Item = String>,
+        token_env: Option<String>,
+    ) -> Result<Config, String> {
+        let mut args = crate::run::Args::parse(args);
+        if args.help {
+            return Err(USAGE.to_string());
+        }
+        let listen = args.take_value("--listen");
+        let database = args.take_value("--database");
+        let replica = args.take_value("--replica");
+        let token = args.take_value("--token");
+        if args.scripted || !args.words.is_empty() {
+            return Err(format!("unexpected arguments {:?}\n{USAGE}", args.words));
+        }
+        let listen = listen.as_deref().unwrap_or(DEFAULT_LISTEN);
+        let listen = listen
+            .parse()
+            .map_err(|_| format!("`{listen}` is not an address like 127.0.0.1:8080"))?;
+        let database = database.ok_or_else(|| format!("--database is missing\n{USAGE}"))?;
+        Ok(Config {
+            listen,
+            database: Database::parse(&database)?,
+            replica: replica.unwrap_or_else(|| "replica".to_string()),
+            token: token.or(token_env).filter(|token| !token.is_empty()),
+        })
+    }
+}
+
+/// Serves `replica`'s board on `listener` at [`MCP_PATH`] (requiring `token` as a bearer token
+/// when given) until `shutdown` resolves; then stops accepting, lets the calls in progress
+/// answer, and returns.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    replica: Replica,
+    token: Option<String>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let mut http = HttpServer::new(SharedTickets::server().with_state(replica)).path(MCP_PATH);
+    if let Some(token) = token {
+        http = http.bearer_token(token);
+    }
+    http.serve(listener).with_graceful_shutdown(shutdown).await
+}
+
+/// Resolves at the first `SIGTERM` (how service managers and orchestrators stop a process) or
+/// ctrl-c (`SIGINT`).
+pub async fn shutdown_signal() {
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                terminate.recv().await;
+            }
+            // Without a SIGTERM handler, ctrl-c alone stops the server.
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = terminate => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Config, String> {
+        Config::parse(args.iter().map(|s| s.to_string()), None)
+    }
+
+    #[test]
+    fn the_command_line_names_the_database_the_replica_and_the_address() {
+        let config = parse(&[
+            "--database",
+            "postgres://app:secret@127.0.0.1:5432/board",
+            "--listen=127.0.0.1:0",
+            "--replica",
+            "a",
+        ])
+        .unwrap();
+        assert_eq!(
+            config,
+            Config {
+                listen: "127.0.0.1:0".parse().unwrap(),
+                database: Database::Postgres("postgres://app:secret@127.0.0.1:5432/board".into()),
+                replica: "a".into(),
+                token: None,
+            }
+        );
+        assert_eq!(
+            config.database.to_string(),
+            "postgres://app:***@127.0.0.1:5432/board"
+        );
+        let sqlite = parse(&["--database", "sqlite:/tmp/b.db", "--token", "t"]).unwrap();
+        assert_eq!(sqlite.database, Database::Sqlite("/tmp/b.db".into()));
+        assert_eq!(sqlite.token.as_deref(), Some("t"));
+        assert_eq!(sqlite.listen, DEFAULT_LISTEN.parse().unwrap());
+        let from_env = Config::parse(
+            ["--database".to_string(), "sqlite:x".to_string()],
+            Some("e".into()),
+        )
+        .unwrap();
+        assert_eq!(from_env.token.as_deref(), Some("e"));
+    }
+
+    #[test]
+    fn a_bad_command_line_says_what_is_wrong() {
+        assert_eq!(
+            parse(&["--database", "mysql://x"]).unwrap_err(),
+            "`mysql://x` is not a database: give postgres://user@host:port/dbname or sqlite:PATH"
+        );
+        assert_eq!(
+            parse(&[]).unwrap_err(),
+            format!("--database is missing\n{USAGE}")
+        );
+        assert_eq!(
+            parse(&["--database", "sqlite:x", "--listen", "nowhere"]).unwrap_err(),
+            "`nowhere` is not an address like 127.0.0.1:8080"
+        );
+        assert_eq!(
+            parse(&["--database", "sqlite:x", "stray"]).unwrap_err(),
+            format!("unexpected arguments [\"stray\"]\n{USAGE}")
+        );
+    }
+
+    #[tokio::test]
+    async fn the_sqlite_store_files_lists_and_closes_with_the_replica_recorded() {
+        let dir = claude_tools_testkit::TempDir::new("tickets-http-unit").unwrap();
+        let store = SqliteStore::open(&dir.path().join("b.db")).unwrap();
+        let server = SharedTickets::server().with_state(Replica::new("r1", store));
+        let call = |tool: &'static str, args| server.call(tool, args, ToolContext::new());
+        let created = call(
+            "create_ticket",
+            serde_json::json!({"title": "Dark mode", "kind": "feature", "assignee": "linus"}),
+        )
+        .await;
+        assert_eq!(
+            created.text_content(),
+            "Created ticket #2 [feature] 'Dark mode', assigned to linus (filed by r1)."
+        );
+        let twin = call(
+            "create_ticket",
+            serde_json::json!({"title": "dark MODE", "kind": "bug"}),
+        )
+        .await;
+        assert!(twin.is_error);
+        assert_eq!(
+            twin.text_content(),
+            "Ticket #2 'dark MODE' is already open; not filing it twice."
+        );
+        let stranger = call(
+            "create_ticket",
+            serde_json::json!({"title": "x", "kind": "bug", "assignee": "bob"}),
+        )
+        .await;
+        assert!(stranger.is_error);
+        assert_eq!(
+            stranger.text_content(),
+            "Unknown assignee `bob`. The team is: ada, grace, linus."
+        );
+        let closed = call(
+            "close_ticket",
+            serde_json::json!({"id": 2, "reason": "done"}),
+        )
+        .await;
+        assert_eq!(closed.text_content(), "Closed ticket #2 (done).");
+        let again = call("close_ticket", serde_json::json!({"id": 2})).await;
+        assert_eq!(again.text_content(), "Ticket #2 was already closed.");
+        let missing = call("close_ticket", serde_json::json!({"id": 99})).await;
+        assert!(missing.is_error);
+        assert_eq!(
+            missing.text_content(),
+            "There is no ticket #99. List the tickets to find its id."
+        );
+        // A closed title may be filed again.
+        let refiled = call(
+            "create_ticket",
+            serde_json::json!({"title": "Dark mode", "kind": "feature"}),
+        )
+        .await;
+        assert_eq!(
+            refiled.text_content(),
+            "Created ticket #3 [feature] 'Dark mode', unassigned (filed by r1)."
+        );
+        let all = call("list_tickets", serde_json::json!({"status": "all"})).await;
+        assert_eq!(
+            all.text_content(),
+            "3 tickets:\n\
+             #1 [chore] Upgrade the CI runners (grace, open, filed by setup)\n\
+             #2 [feature] Dark mode (linus, closed, filed by r1)\n\
+             #3 [feature] Dark mode (unassigned, open, filed by r1)"
+        );
+    }
+}

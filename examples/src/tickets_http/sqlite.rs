@@ -1,0 +1,184 @@
+//! The board in a SQLite file, for one machine.
+
+use std::path::Path;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::{
+    Closed, Filed, Filter, NewTicket, SEED_CREATOR, SharedTicket, StoreError, StoreFuture, TEAM,
+    TicketStore, parse_kind, status_value,
+};
+use crate::db::Db;
+
+/// The tables: those of the in-process [`tickets`](crate::tickets) example plus `created_by`,
+/// and the unique index that keeps one open ticket per title whatever writes the file.
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS members (name TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS tickets (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    title TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('bug', 'feature', 'chore')),
+    assignee TEXT REFERENCES members(name),
+    status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed')),
+    close_reason TEXT,
+    created_by TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS tickets_one_open_per_title
+    ON tickets (lower(title)) WHERE status = 'open';
+";
+
+/// The board in a SQLite file (see [`crate::db`] for how calls stay off the async runtime's
+/// threads). Cloning shares the connection.
+#[derive(Debug, Clone)]
+pub struct SqliteStore {
+    db: Db,
+}
+
+impl SqliteStore {
+    /// Opens the board in the file at `path`, creating and seeding it when new. Blocking.
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        let db = Db::open(path, SCHEMA)?;
+        // A writer that finds the file locked by another process waits for it a while instead
+        // of failing at once.
+        db.blocking(|conn| conn.busy_timeout(std::time::Duration::from_secs(5)))?;
+        db.blocking(seed_if_new)?;
+        Ok(SqliteStore { db })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        self.db.path()
+    }
+}
+
+fn seed_if_new(conn: &mut Connection) -> rusqlite::Result<()> {
+    // IMMEDIATE: the write lock is taken before the count, so two processes opening a new file
+    // at once cannot both seed it.
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let members: i64 = tx.query_row("SELECT count(*) FROM members", [], |r| r.get(0))?;
+    if members == 0 {
+        for name in TEAM {
+            tx.execute("INSERT INTO members (name) VALUES (?1)", [name])?;
+        }
+        tx.execute(
+            "INSERT INTO tickets (title, kind, assignee, created_by) VALUES (?1, ?2, ?3, ?4)",
+            params!["Upgrade the CI runners", "chore", "grace", SEED_CREATOR],
+        )?;
+    }
+    tx.commit()
+}
+
+fn create(conn: &mut Connection, ticket: &NewTicket) -> rusqlite::Result<Filed> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    if let Some(name) = &ticket.assignee {
+        let known = tx
+            .query_row("SELECT 1 FROM members WHERE name = ?1", [name], |_| Ok(()))
+            .optional()?
+            .is_some();
+        if !known {
+            let mut statement = tx.prepare_cached("SELECT name FROM members ORDER BY name")?;
+            let team = statement
+                .query_map([], |row| row.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            return Ok(Filed::UnknownAssignee(team));
+        }
+    }
+    // The transaction holds the write lock: no other process can file the twin in between.
+    let twin: Option<i64> = tx
+        .query_row(
+            "SELECT id FROM tickets WHERE status = 'open' AND lower(title) = lower(?1)",
+            [&ticket.title],
+            |row| row.get(0),
+        )
+        .optional()?;
+    let filed = match twin {
+        Some(twin) => Filed::Duplicate(twin),
+        None => {
+            tx.execute(
+                "INSERT INTO tickets (title, kind, assignee, created_by) VALUES (?1, ?2, ?3, ?4)",
+                params![
+                    ticket.title,
+                    ticket.kind.as_str(),
+                    ticket.assignee,
+                    ticket.created_by
+                ],
+            )?;
+            Filed::Created(tx.last_insert_rowid())
+        }
+    };
+    tx.commit()?;
+    Ok(filed)
+}
+
+/// The rows matching `filter`; a kind the schema should have refused comes back as the inner
+/// error.
+type Rows = Result<Vec<SharedTicket>, StoreError>;
+
+fn select(conn: &Connection, filter: &Filter) -> rusqlite::Result<Rows> {
+    let mut statement = conn.prepare_cached(
+        "SELECT id, title, kind, assignee, status, created_by FROM tickets
+         WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR kind = ?2)
+           AND (?3 IS NULL OR assignee = ?3)
+         ORDER BY id",
+    )?;
+    let mut rows = statement.query(params![
+        status_value(filter.status),
+        filter.kind.map(|kind| kind.as_str()),
+        filter.assignee
+    ])?;
+    let mut tickets = Vec::new();
+    while let Some(row) = rows.next()? {
+        let kind: String = row.get("kind")?;
+        let kind = match parse_kind(&kind) {
+            Ok(kind) => kind,
+            Err(corrupt) => return Ok(Err(corrupt)),
+        };
+        tickets.push(SharedTicket {
+            id: row.get("id")?,
+            title: row.get("title")?,
+            kind,
+            assignee: row.get("assignee")?,
+            closed: row.get::<_, String>("status")? == "closed",
+            created_by: row.get("created_by")?,
+        });
+    }
+    Ok(Ok(tickets))
+}
+
+fn close(conn: &mut Connection, id: i64, reason: Option<&str>) -> rusqlite::Result<Closed> {
+    let changed = conn.execute(
+        "UPDATE tickets SET status = 'closed', close_reason = ?2 WHERE id = ?1 AND status = 'open'",
+        params![id, reason],
+    )?;
+    if changed == 1 {
+        return Ok(Closed::Closed);
+    }
+    let exists = conn
+        .query_row("SELECT 1 FROM tickets WHERE id = ?1", [id], |_| Ok(()))
+        .optional()?
+        .is_some();
+    Ok(if exists {
+        Closed::AlreadyClosed
+    } else {
+        Closed::Missing
+    })
+}
+
+impl TicketStore for SqliteStore {
+    fn create(&self, ticket: NewTicket) -> StoreFuture<'_, Filed> {
+        Box::pin(async move { Ok(self.db.run(move |conn| create(conn, &ticket)).await?) })
+    }
+
+    fn list(&self, filter: Filter) -> StoreFuture<'_, Vec<SharedTicket>> {
+        Box::pin(async move { self.db.run(move |conn| select(conn, &filter)).await? })
+    }
+
+    fn close(&self, id: i64, reason: Option<String>) -> StoreFuture<'_, Closed> {
+        Box::pin(async move {
+            Ok(self
+                .db
+                .run(move |conn| close(conn, id, reason.as_deref()))
+                .await?)
+        })
+    }
+}
