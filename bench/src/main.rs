@@ -9,6 +9,9 @@
 //!                   rounds (10) of M calls (10,000) with K in flight (100); RSS before and after
 //! ct-bench compile                                    100 #[tool] fns vs rmcp's #[tool_router]
 //! ct-bench all      (run, rss, scale, compile)
+//! ct-bench http     [--rounds R] [--n N] [--warmup W] [--conc 1,32] [--drivers a,b] [--placements split,same,none]
+//!                   tools/call over MCP Streamable HTTP: claude-tools, rmcp, the TypeScript SDK
+//!                   (N measured calls per level, default 20,000; 3 rounds; placement split)
 //! ct-bench report   rewrite BENCHMARKS.md from the latest results
 //! ```
 //!
@@ -17,6 +20,7 @@
 //! With `CT_BENCH_OUT=<folder>`, both go to that folder instead.
 
 mod compile;
+mod http;
 mod report;
 mod runs;
 
@@ -91,6 +95,12 @@ pub struct Args {
     pub k_given: Option<u64>,
     /// Calls per round of the soak's concurrent phase (`None`: 10,000).
     pub conc_n: Option<u64>,
+    /// Whether `--placements` was given (`http` defaults to `split` alone).
+    pub placements_given: bool,
+    /// `http`: warm-up calls before each measured level (`None`: 2,000).
+    pub warmup: Option<u64>,
+    /// `http`: concurrency levels (`None`: 1 and 32).
+    pub conc: Option<Vec<u64>>,
 }
 
 impl Default for Args {
@@ -107,6 +117,9 @@ impl Default for Args {
             rounds_given: None,
             k_given: None,
             conc_n: None,
+            placements_given: false,
+            warmup: None,
+            conc: None,
         }
     }
 }
@@ -144,7 +157,17 @@ fn parse_args(raw: &[String]) -> Result<(String, Args), String> {
                 args.placements = value("--placements")?
                     .split(',')
                     .map(str::to_string)
-                    .collect()
+                    .collect();
+                args.placements_given = true;
+            }
+            "--warmup" => args.warmup = Some(number("--warmup", value("--warmup")?)?),
+            "--conc" => {
+                args.conc = Some(
+                    value("--conc")?
+                        .split(',')
+                        .map(|c| number("--conc", c.to_string()))
+                        .collect::<Result<_, _>>()?,
+                )
             }
             "--sessions" => {
                 args.sessions = value("--sessions")?
@@ -161,16 +184,25 @@ fn parse_args(raw: &[String]) -> Result<(String, Args), String> {
             word => return Err(format!("unexpected argument {word}")),
         }
     }
+    let command = command.unwrap_or_else(|| "run".into());
+    // `none` (nothing pinned) is the HTTP bench's alone: the in-process matrix always pins.
+    let known: &[&str] = if command == "http" {
+        &["same", "split", "none"]
+    } else {
+        &["same", "split"]
+    };
     for p in &args.placements {
-        if p != "same" && p != "split" {
-            return Err(format!("unknown placement {p} (same, split)"));
+        if !known.contains(&p.as_str()) {
+            return Err(format!("unknown placement {p} ({})", known.join(", ")));
         }
     }
-    Ok((command.unwrap_or_else(|| "run".into()), args))
+    Ok((command, args))
 }
 
-const USAGE: &str = "usage: ct-bench [run|rss|scale|soak|compile|all|report] [--rounds R] [--n N] [--py-n N] [--k K] \
-[--conc-n M] [--drivers pingpong,floor,claude-tools,typescript,python] [--placements same,split] [--sessions 1,10,50]";
+const USAGE: &str = "usage: ct-bench [run|rss|scale|soak|compile|all|http|report] [--rounds R] [--n N] [--py-n N] [--k K] \
+[--conc-n M] [--drivers pingpong,floor,claude-tools,typescript,python] [--placements same,split] [--sessions 1,10,50]\n\
+       ct-bench http [--rounds R] [--n N] [--warmup W] [--conc 1,32] [--drivers claude-tools,rmcp,typescript] \
+[--placements split,same,none]";
 
 fn main() -> ExitCode {
     let raw: Vec<String> = std::env::args().skip(1).collect();
@@ -202,6 +234,10 @@ fn main() -> ExitCode {
             .and_then(|()| runs::run_rss(&paths, &args))
             .and_then(|()| runs::run_scale(&paths, &args))
             .and_then(|()| compile::run_compile(&paths)),
+        #[cfg(feature = "http")]
+        "http" => http::run_http(&paths, &args),
+        #[cfg(not(feature = "http"))]
+        "http" => Err("ct-bench was built without the `http` feature".into()),
         "report" => Ok(()),
         other => Err(format!("unknown command {other}\n{USAGE}")),
     };
@@ -250,6 +286,24 @@ mod tests {
             (args.n_given, args.rounds_given, args.k_given),
             (None, None, None)
         );
+        let (cmd, args) = parse_args(&strings(&[
+            "http",
+            "--conc",
+            "1,8",
+            "--warmup",
+            "5",
+            "--placements",
+            "none,split",
+        ]))
+        .unwrap();
+        assert_eq!(cmd, "http");
+        assert_eq!(
+            (args.conc, args.warmup, args.placements_given),
+            (Some(vec![1, 8]), Some(5), true)
+        );
+        assert_eq!(args.placements, strings(&["none", "split"]));
+        assert!(parse_args(&strings(&["run", "--placements", "none"])).is_err());
+        assert!(parse_args(&strings(&["http", "--conc", "1,x"])).is_err());
         let (cmd, args) = parse_args(&strings(&[
             "soak", "--n", "500", "--rounds", "2", "--conc-n", "50", "--k", "8",
         ]))

@@ -7,6 +7,7 @@ use claude_tools_bench::stats::median;
 
 use crate::Paths;
 use crate::compile::CompileResult;
+use crate::http::HttpBench;
 use crate::runs::{self, Matrix, RssRun, Sample, ScaleRun, SoakRun};
 
 /// The current UTC time, `YYYY-MM-DD HH:MM UTC`.
@@ -536,9 +537,10 @@ pub fn write_benchmarks_md(paths: &Paths) -> Result<(), String> {
     let scale: Option<Vec<ScaleRun>> = runs::load(paths, "scale");
     let compile: Option<CompileResult> = runs::load(paths, "compile");
     let soak: Option<SoakRun> = runs::load(paths, "soak");
+    let http: Option<HttpBench> = runs::load(paths, "http");
     let _ = writeln!(
         out,
-        "\n## How to run\n\n```sh\nbench/run            # the matrix below: every driver, interleaved rounds, both placements\nbench/run all        # plus RSS over 100k calls, multi-session scale and macro compile cost\nbench/run run --rounds 3 --drivers floor,claude-tools --placements same   # a subset\nbench/run soak       # on demand: one session through 1,000,000 calls, then 10 × 10,000 with 100 in flight\n```\n"
+        "\n## How to run\n\n```sh\nbench/run            # the matrix below: every driver, interleaved rounds, both placements\nbench/run all        # plus RSS over 100k calls, multi-session scale and macro compile cost\nbench/run run --rounds 3 --drivers floor,claude-tools --placements same   # a subset\nbench/run soak       # on demand: one session through 1,000,000 calls, then 10 × 10,000 with 100 in flight\nbench/run http       # on demand: tools/call over MCP Streamable HTTP against rmcp and the TypeScript SDK\n```\n"
     );
     let _ = writeln!(
         out,
@@ -587,6 +589,9 @@ pub fn write_benchmarks_md(paths: &Paths) -> Result<(), String> {
         let _ = writeln!(out, "\n## Soak: one session, many calls\n");
         out.push_str(&soak_table(soak));
     }
+    if let Some(h) = &http {
+        out.push_str(&http_section(h));
+    }
     if let Some(c) = &compile {
         let _ = writeln!(
             out,
@@ -595,6 +600,65 @@ pub fn write_benchmarks_md(paths: &Paths) -> Result<(), String> {
         out.push_str(&crate::compile::table(c));
     }
     std::fs::write(&paths.report, out).map_err(|e| format!("{}: {e}", paths.report.display()))
+}
+
+/// The Streamable HTTP section: what is measured and how, then the tables of the latest run.
+pub fn http_section(h: &HttpBench) -> String {
+    let mut out = String::new();
+    let command = format!(
+        "bench/run http --rounds {} --n {} --warmup {} --conc {} --drivers {} --placements {}",
+        h.rounds,
+        h.requests,
+        h.warmup,
+        h.concurrency
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
+        h.servers.join(","),
+        h.placements.join(",")
+    );
+    let _ = writeln!(
+        out,
+        "\n## Remote MCP over Streamable HTTP\n\n\
+         `tools/call` of the same `add(a, b)` (integer terms, the sum as text) over MCP Streamable \
+         HTTP, stateless, against three servers: **claude-tools** (`ct-bench-http-claude-tools`: \
+         `claude_tools::mcp::http` with its defaults), **rmcp** (`ct-bench-http-rmcp`: rmcp's \
+         `StreamableHttpService` on axum, `legacy_session_mode` off, `json_response` on) and \
+         **typescript** (`bench/drivers/http_ts_server.mjs`: the official SDK's \
+         `StreamableHTTPServerTransport` with `sessionIdGenerator: undefined` and \
+         `enableJsonResponse: true`, a fresh server and transport per request on \
+         `createMcpExpressApp()`, as the SDK's stateless example does). Each is started fresh \
+         per round as a child process on a free 127.0.0.1 port and gets a client's handshake \
+         (`initialize`, `notifications/initialized`, `tools/list`: no session id may be issued, \
+         `add` must be listed with integer `a` and `b`). The load generator is one Rust thread \
+         (a current-thread tokio runtime driving C keep-alive HTTP/1.1 connections, each with \
+         one call in flight) that checks every answer (status, JSON-RPC id, `isError`, the sum); \
+         a wrong answer fails the run. Latency is from the request's write to the end of its \
+         response.\n\n\
+         The machine has 2 cores, so the load generator and the server share them. The `split` \
+         placement (`taskset -c 0` for the server, the load generator pinned to CPU 1) keeps \
+         them from competing for one core and gives the steadiest figures; it also gives each \
+         server one core (the Rust servers' tokio runtimes then run one worker, like node's one \
+         thread). The load generator's own CPU per call is shown: it stays well under the time \
+         per call, so it is not what limits throughput. Only in-round ratios compare well \
+         across runs.\n\n\
+         Date: {}. Machine: {}.\nRevision: {}. Compared: {}.\nCommand: `{command}`.\n",
+        h.date,
+        h.machine,
+        if h.revision.is_empty() {
+            "not recorded"
+        } else {
+            &h.revision
+        },
+        if h.versions.is_empty() {
+            "not recorded".to_string()
+        } else {
+            h.versions.join(", ")
+        }
+    );
+    out.push_str(&crate::http::tables(h));
+    out
 }
 
 #[cfg(test)]
