@@ -41,8 +41,11 @@
 //!   `tests/tests/e2e/live_tools.rs`).
 //!
 //! To serve a [`ToolServer`] to any MCP client over stdin/stdout rather than in-process, see
-//! [`stdio`] ([`ToolServer::serve_stdio`]).
+//! [`stdio`] ([`ToolServer::serve_stdio`]); over MCP Streamable HTTP, see `http` (cargo feature
+//! `http`, `ToolServer::serve_http`).
 
+#[cfg(feature = "http")]
+pub mod http;
 pub mod jsonrpc;
 mod live;
 mod message;
@@ -207,6 +210,20 @@ impl McpRouter {
     pub fn new(server: ToolServer) -> Self {
         Self {
             tools: Arc::new(live::LiveTools::new(server)),
+            connection: Arc::default(),
+            notifier: None,
+            progress: None,
+        }
+    }
+
+    /// A router for a new connection to the same live tool set: the tools are shared (no copy),
+    /// the connection state (running calls by id, negotiated version) is fresh and the router
+    /// has no notifier. The stateless HTTP transport answers each request on one of these, so
+    /// two clients using the same JSON-RPC id never meet.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn new_connection(&self) -> McpRouter {
+        Self {
+            tools: self.tools.clone(),
             connection: Arc::default(),
             notifier: None,
             progress: None,

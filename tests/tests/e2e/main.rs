@@ -9,6 +9,7 @@ mod arguments;
 mod examples_agent;
 mod examples_api_key;
 mod examples_guidelines;
+mod examples_http_server;
 mod examples_mixed_servers;
 mod examples_permissions;
 mod examples_quickstart;

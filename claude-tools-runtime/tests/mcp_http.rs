@@ -1,0 +1,1012 @@
+//! The Streamable HTTP MCP server (`claude_tools::mcp::http`) on a real listener on 127.0.0.1,
+//! spoken to in raw HTTP/1.1 over TCP, so every status, header and body byte is the server's own:
+//! each rule of the module docs' table, timeouts, graceful shutdown, concurrent clients and
+//! disconnects.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use claude_tools::mcp::http::{AuthDecision, HttpServer, axum};
+use claude_tools::tools::{ToolDefBuilder, ToolError, ToolServer};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{Barrier, mpsc, oneshot};
+use tokio::task::JoinHandle;
+
+/// Bounds every wait of these tests: long enough for a loaded machine, short enough that a hang
+/// fails rather than stalls.
+const WAIT: Duration = Duration::from_secs(10);
+
+/// The headers an MCP client sends with every POST.
+const MCP_HEADERS: [(&str, &str); 2] = [
+    ("content-type", "application/json"),
+    ("accept", "application/json, text/event-stream"),
+];
+
+fn tools(events: mpsc::UnboundedSender<String>) -> ToolServer {
+    let mut echo = ToolDefBuilder::new("echo");
+    echo.description("Echo the text back");
+    echo.input()
+        .property::<String>("text", Some("What to echo"), true);
+    let rendezvous = Arc::new(Barrier::new(2));
+    let events_slow = events.clone();
+    ToolServer::new("http-test", "0.4.0")
+        .with_tool(echo, |mut call| async move {
+            let text = call.take_argument("text").unwrap_or_default();
+            format!("ECHO:{}", text.as_str().unwrap_or_default())
+        })
+        .unwrap()
+        .with_tool(ToolDefBuilder::new("fail"), |_| async {
+            Err::<String, _>(ToolError::new("disk on fire"))
+        })
+        .unwrap()
+        .with_tool(ToolDefBuilder::new("progress"), |call| async move {
+            let context = call.context();
+            context.report_progress(1.0, Some(2.0), Some("half"));
+            tokio::task::yield_now().await;
+            context.report_progress(2.0, Some(2.0), None);
+            "done"
+        })
+        .unwrap()
+        // Finishes only when two calls run at the same time.
+        .with_tool(ToolDefBuilder::new("rendezvous"), move |call| {
+            let rendezvous = rendezvous.clone();
+            async move {
+                rendezvous.wait().await;
+                format!(
+                    "met {}",
+                    call.context().request_id().unwrap_or(&Value::Null)
+                )
+            }
+        })
+        .unwrap()
+        // Waits for its cancellation, then reports it through `events`.
+        .with_tool(ToolDefBuilder::new("wait_for_cancel"), move |call| {
+            let events = events.clone();
+            async move {
+                let _ = events.send("wait_for_cancel".into());
+                call.context().report_progress(1.0, None, Some("waiting"));
+                call.context().cancelled().await;
+                let _ = events.send("cancelled".into());
+                "stopped"
+            }
+        })
+        .unwrap()
+        // Sleeps `ms` milliseconds, then answers.
+        .with_tool(ToolDefBuilder::new("slow"), move |mut call| {
+            let events = events_slow.clone();
+            async move {
+                let ms = call
+                    .take_argument("ms")
+                    .and_then(|ms| ms.as_u64())
+                    .unwrap_or(0);
+                let _ = events.send("slow".into());
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+                format!("slept {ms} ms")
+            }
+        })
+        .unwrap()
+}
+
+/// A server under test on 127.0.0.1.
+struct Running {
+    addr: SocketAddr,
+    events: mpsc::UnboundedReceiver<String>,
+    shutdown: Option<oneshot::Sender<()>>,
+    serving: JoinHandle<std::io::Result<()>>,
+}
+
+async fn start(configure: impl FnOnce(HttpServer) -> HttpServer) -> Running {
+    start_with_grace(configure, Duration::from_secs(5)).await
+}
+
+async fn start_with_grace(
+    configure: impl FnOnce(HttpServer) -> HttpServer,
+    grace: Duration,
+) -> Running {
+    let (events_tx, events) = mpsc::unbounded_channel();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (shutdown, signal) = oneshot::channel::<()>();
+    let serve = configure(HttpServer::new(tools(events_tx)))
+        .serve(listener)
+        .shutdown_grace(grace)
+        .with_graceful_shutdown(async {
+            let _ = signal.await;
+        });
+    Running {
+        addr,
+        events,
+        shutdown: Some(shutdown),
+        serving: tokio::spawn(serve.into_future()),
+    }
+}
+
+impl Running {
+    async fn event(&mut self) -> String {
+        tokio::time::timeout(WAIT, self.events.recv())
+            .await
+            .expect("a tool event in time")
+            .expect("the tools are alive")
+    }
+
+    /// Starts the graceful shutdown.
+    fn shut_down(&mut self) {
+        let _ = self.shutdown.take().expect("not shut down yet").send(());
+    }
+
+    /// Waits for the server to return, within `limit`.
+    async fn stopped(self, limit: Duration) -> std::io::Result<()> {
+        tokio::time::timeout(limit, self.serving)
+            .await
+            .expect("the server returned in time")
+            .expect("the server task did not panic")
+    }
+
+    async fn post(&self, body: &str) -> Reply {
+        exchange(self.addr, &request("POST", "/mcp", &MCP_HEADERS, body)).await
+    }
+
+    async fn post_with(&self, headers: &[(&str, &str)], body: &str) -> Reply {
+        exchange(self.addr, &request("POST", "/mcp", headers, body)).await
+    }
+}
+
+/// One HTTP response as read off the wire (chunked bodies decoded).
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|error| panic!("not JSON ({error}): {:?}", self.body))
+    }
+
+    /// Asserts a JSON reply with `status` and `body`.
+    fn assert_json(&self, status: u16, body: Value) {
+        assert_eq!(self.status, status, "{self:?}");
+        assert_eq!(self.header("content-type"), Some("application/json"));
+        assert_eq!(self.json(), body);
+    }
+}
+
+fn request(method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Vec<u8> {
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\ncontent-length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    head.push_str(body);
+    head.into_bytes()
+}
+
+async fn exchange(addr: SocketAddr, request: &[u8]) -> Reply {
+    let mut stream = TcpStream::connect(addr).await.expect("connect");
+    stream.write_all(request).await.expect("send the request");
+    read_reply(&mut stream).await
+}
+
+/// Reads one response: its head, then a body of `content-length` bytes, chunked, or up to EOF.
+async fn read_reply(stream: &mut TcpStream) -> Reply {
+    tokio::time::timeout(WAIT, read_reply_unbounded(stream))
+        .await
+        .expect("a response in time")
+}
+
+async fn read_reply_unbounded(stream: &mut TcpStream) -> Reply {
+    let mut bytes = Vec::new();
+    let head_end = loop {
+        if let Some(end) = find(&bytes, b"\r\n\r\n") {
+            break end;
+        }
+        let mut chunk = [0u8; 4096];
+        let read = stream.read(&mut chunk).await.expect("read the response");
+        assert!(
+            read > 0,
+            "the connection closed before a response: {bytes:?}"
+        );
+        bytes.extend_from_slice(&chunk[..read]);
+    };
+    let head = String::from_utf8(bytes[..head_end].to_vec()).unwrap();
+    let mut rest = bytes[head_end + 4..].to_vec();
+    let mut lines = head.split("\r\n");
+    let status = lines.next().unwrap().split(' ').nth(1).unwrap();
+    let headers: Vec<(String, String)> = lines
+        .map(|line| {
+            let (name, value) = line.split_once(':').unwrap();
+            (name.trim().to_ascii_lowercase(), value.trim().to_string())
+        })
+        .collect();
+    let mut reply = Reply {
+        status: status.parse().unwrap(),
+        headers,
+        body: String::new(),
+    };
+    let body = if let Some(length) = reply.header("content-length") {
+        let length: usize = length.parse().unwrap();
+        while rest.len() < length {
+            let mut chunk = [0u8; 4096];
+            let read = stream.read(&mut chunk).await.unwrap();
+            assert!(read > 0, "the body ended early");
+            rest.extend_from_slice(&chunk[..read]);
+        }
+        rest.truncate(length);
+        rest
+    } else if reply.header("transfer-encoding") == Some("chunked") {
+        read_chunked(stream, rest).await
+    } else {
+        stream.read_to_end(&mut rest).await.unwrap();
+        rest
+    };
+    reply.body = String::from_utf8(body).unwrap();
+    reply
+}
+
+async fn read_chunked(stream: &mut TcpStream, mut buffered: Vec<u8>) -> Vec<u8> {
+    let mut body = Vec::new();
+    loop {
+        while find(&buffered, b"\r\n").is_none() {
+            fill(stream, &mut buffered).await;
+        }
+        let line_end = find(&buffered, b"\r\n").unwrap();
+        let size = usize::from_str_radix(
+            std::str::from_utf8(&buffered[..line_end]).unwrap().trim(),
+            16,
+        )
+        .unwrap();
+        buffered.drain(..line_end + 2);
+        while buffered.len() < size + 2 {
+            fill(stream, &mut buffered).await;
+        }
+        if size == 0 {
+            return body;
+        }
+        body.extend_from_slice(&buffered[..size]);
+        buffered.drain(..size + 2);
+    }
+}
+
+async fn fill(stream: &mut TcpStream, buffered: &mut Vec<u8>) {
+    let mut chunk = [0u8; 4096];
+    let read = stream.read(&mut chunk).await.unwrap();
+    assert!(read > 0, "the chunked body ended early");
+    buffered.extend_from_slice(&chunk[..read]);
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .position(|window| window == needle)
+}
+
+fn call(id: Value, tool: &str, arguments: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}})
+        .to_string()
+}
+
+fn text_result(id: Value, text: &str, is_error: bool) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": {
+        "content": [{"type": "text", "text": text}],
+        "isError": is_error
+    }})
+}
+
+fn refusal(code: i64, message: &str, data: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message, "data": data}})
+}
+
+// ---------------------------------------------------------------------------------------------
+// The protocol.
+
+#[tokio::test]
+async fn initialize_negotiates_and_issues_no_session() {
+    let server = start(|http| http).await;
+    let reply = server
+        .post(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#)
+        .await;
+    reply.assert_json(
+        200,
+        json!({"jsonrpc": "2.0", "id": 0, "result": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {"tools": {"listChanged": false}},
+            "serverInfo": {"name": "http-test", "version": "0.4.0"}
+        }}),
+    );
+    assert_eq!(reply.header("mcp-session-id"), None);
+}
+
+#[tokio::test]
+async fn tools_list_is_the_servers_list() {
+    let server = start(|http| http).await;
+    let reply = server
+        .post(r#"{"jsonrpc":"2.0","id":"l","method":"tools/list"}"#)
+        .await;
+    let (events, _) = mpsc::unbounded_channel();
+    reply.assert_json(
+        200,
+        json!({"jsonrpc": "2.0", "id": "l", "result": {"tools": tools(events).list_tools()}}),
+    );
+}
+
+#[tokio::test]
+async fn a_tools_call_is_answered_as_json() {
+    let server = start(|http| http).await;
+    server
+        .post(&call(json!(1), "echo", json!({"text": "hi"})))
+        .await
+        .assert_json(200, text_result(json!(1), "ECHO:hi", false));
+    server
+        .post(&call(json!(2), "fail", json!({})))
+        .await
+        .assert_json(200, text_result(json!(2), "disk on fire", true));
+    server
+        .post(&call(json!(3), "nope", json!({})))
+        .await
+        .assert_json(
+            200,
+            text_result(
+                json!(3),
+                "Tool `nope` not found on server `http-test`",
+                true,
+            ),
+        );
+    // JSON-RPC errors of a well-formed request are replies, with 200.
+    server
+        .post(r#"{"jsonrpc":"2.0","id":4,"method":"resources/list"}"#)
+        .await
+        .assert_json(
+            200,
+            json!({"jsonrpc": "2.0", "id": 4, "error": {"code": -32601, "message": "Method not found", "data": "resources/list"}}),
+        );
+}
+
+const PROGRESS_CALL: &str = r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"progress","arguments":{},"_meta":{"progressToken":"tok"}}}"#;
+
+#[tokio::test]
+async fn a_call_with_a_progress_token_streams_its_progress_then_its_result_as_sse() {
+    let server = start(|http| http).await;
+    let reply = server.post(PROGRESS_CALL).await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("content-type"), Some("text/event-stream"));
+    assert_eq!(reply.header("cache-control"), Some("no-cache"));
+    assert_eq!(
+        reply.body,
+        "event: message\n\
+         data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"tok\",\"progress\":1.0,\"total\":2.0,\"message\":\"half\"}}\n\n\
+         event: message\n\
+         data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"tok\",\"progress\":2.0,\"total\":2.0}}\n\n\
+         event: message\n\
+         data: {\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"done\"}],\"isError\":false}}\n\n"
+    );
+}
+
+#[tokio::test]
+async fn accept_decides_between_json_and_sse_leniently() {
+    let server = start(|http| http).await;
+    let json_only = [
+        ("content-type", "application/json"),
+        ("accept", "application/json"),
+    ];
+    // Progress cannot be streamed to a JSON-only client: it gets the result alone.
+    server
+        .post_with(&json_only, PROGRESS_CALL)
+        .await
+        .assert_json(200, text_result(json!(5), "done", false));
+    // No Accept at all: JSON.
+    server
+        .post_with(
+            &[("content-type", "application/json")],
+            &call(json!(6), "echo", json!({"text": "a"})),
+        )
+        .await
+        .assert_json(200, text_result(json!(6), "ECHO:a", false));
+    // A client that reads only SSE gets its reply as one event.
+    let sse_only = server
+        .post_with(
+            &[
+                ("content-type", "application/json"),
+                ("accept", "text/event-stream"),
+            ],
+            &call(json!(7), "echo", json!({"text": "b"})),
+        )
+        .await;
+    assert_eq!(sse_only.status, 200);
+    assert_eq!(sse_only.header("content-type"), Some("text/event-stream"));
+    assert_eq!(
+        sse_only.body,
+        format!(
+            "event: message\ndata: {}\n\n",
+            text_result(json!(7), "ECHO:b", false)
+        )
+    );
+    // Neither: 406.
+    server
+        .post_with(
+            &[
+                ("content-type", "application/json"),
+                ("accept", "text/html"),
+            ],
+            &call(json!(8), "echo", json!({"text": "c"})),
+        )
+        .await
+        .assert_json(
+            406,
+            refusal(
+                -32000,
+                "Not Acceptable",
+                "the client must accept `application/json` or `text/event-stream`",
+            ),
+        );
+}
+
+#[tokio::test]
+async fn notifications_and_responses_are_accepted_with_202_and_no_body() {
+    let server = start(|http| http).await;
+    for message in [
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+        r#"{"jsonrpc":"2.0","id":9,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":9,"error":{"code":-1,"message":"no"}}"#,
+    ] {
+        let reply = server.post(message).await;
+        assert_eq!((reply.status, reply.body.as_str()), (202, ""), "{message}");
+    }
+}
+
+#[tokio::test]
+async fn notifications_cancelled_cannot_cancel_another_clients_call() {
+    let mut server = start(|http| http).await;
+    let addr = server.addr;
+    let running = tokio::spawn(async move {
+        exchange(
+            addr,
+            &request(
+                "POST",
+                "/mcp",
+                &MCP_HEADERS,
+                &call(json!(1), "slow", json!({"ms": 300})),
+            ),
+        )
+        .await
+    });
+    assert_eq!(server.event().await, "slow");
+    let cancel = server
+        .post(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#)
+        .await;
+    assert_eq!(cancel.status, 202);
+    running
+        .await
+        .unwrap()
+        .assert_json(200, text_result(json!(1), "slept 300 ms", false));
+}
+
+#[tokio::test]
+async fn get_and_delete_are_405() {
+    let server = start(|http| http).await;
+    for method in ["GET", "DELETE"] {
+        let reply = exchange(server.addr, &request(method, "/mcp", &MCP_HEADERS, "")).await;
+        reply.assert_json(
+            405,
+            refusal(
+                -32000,
+                "Method Not Allowed",
+                "this MCP server is stateless: POST each JSON-RPC message; it has no GET stream and no session to DELETE",
+            ),
+        );
+        assert_eq!(reply.header("allow"), Some("POST"));
+    }
+}
+
+#[tokio::test]
+async fn bad_json_is_400_parse_error_and_bad_messages_400_invalid_request() {
+    let server = start(|http| http).await;
+    server.post("{\"jsonrpc\":").await.assert_json(
+        400,
+        refusal(
+            -32700,
+            "Parse error",
+            "EOF while parsing a value at line 1 column 11",
+        ),
+    );
+    server
+        .post(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#)
+        .await
+        .assert_json(
+            400,
+            refusal(
+                -32600,
+                "Invalid Request",
+                "JSON-RPC batches are not supported (MCP removed them in 2025-06-18): POST one message per request",
+            ),
+        );
+    server.post("3").await.assert_json(
+        400,
+        refusal(
+            -32600,
+            "Invalid Request",
+            "a JSON-RPC message must be a JSON object",
+        ),
+    );
+    server
+        .post(r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#)
+        .await
+        .assert_json(
+            400,
+            json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32600, "message": "Invalid Request", "data": "`jsonrpc` must be \"2.0\""}}),
+        );
+    server.post(r#"{"jsonrpc":"2.0","id":1}"#).await.assert_json(
+        400,
+        json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32600, "message": "Invalid Request", "data": "a request needs a `method` string"}}),
+    );
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_json_by_content_type_is_415() {
+    let server = start(|http| http).await;
+    let body = call(json!(1), "echo", json!({"text": "x"}));
+    let expected = refusal(
+        -32000,
+        "Unsupported Media Type",
+        "the body must be one JSON-RPC message with `Content-Type: application/json`",
+    );
+    server
+        .post_with(&[("content-type", "text/plain")], &body)
+        .await
+        .assert_json(415, expected.clone());
+    server
+        .post_with(&[("accept", "application/json")], &body)
+        .await
+        .assert_json(415, expected);
+    server
+        .post_with(
+            &[("content-type", "Application/JSON; charset=utf-8")],
+            &body,
+        )
+        .await
+        .assert_json(200, text_result(json!(1), "ECHO:x", false));
+}
+
+#[tokio::test]
+async fn an_unknown_protocol_version_header_is_400() {
+    let server = start(|http| http).await;
+    let body = call(json!(1), "echo", json!({"text": "v"}));
+    server
+        .post_with(
+            &[
+                ("content-type", "application/json"),
+                ("mcp-protocol-version", "1999-01-01"),
+            ],
+            &body,
+        )
+        .await
+        .assert_json(
+            400,
+            refusal(
+                -32000,
+                "Bad Request",
+                "unsupported MCP-Protocol-Version `1999-01-01`; this server supports 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25",
+            ),
+        );
+    server
+        .post_with(
+            &[
+                ("content-type", "application/json"),
+                ("mcp-protocol-version", "2025-11-25"),
+            ],
+            &body,
+        )
+        .await
+        .assert_json(200, text_result(json!(1), "ECHO:v", false));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Origins, size, auth.
+
+#[tokio::test]
+async fn a_foreign_origin_is_403_and_loopback_origins_pass() {
+    let server = start(|http| http).await;
+    let body = call(json!(1), "echo", json!({"text": "o"}));
+    let with_origin =
+        |origin: &'static str| [("content-type", "application/json"), ("origin", origin)];
+    server
+        .post_with(&with_origin("http://evil.example"), &body)
+        .await
+        .assert_json(
+            403,
+            refusal(
+                -32000,
+                "Forbidden",
+                "origin `http://evil.example` is not allowed",
+            ),
+        );
+    server
+        .post_with(&with_origin("http://localhost.evil.example"), &body)
+        .await
+        .assert_json(
+            403,
+            refusal(
+                -32000,
+                "Forbidden",
+                "origin `http://localhost.evil.example` is not allowed",
+            ),
+        );
+    for origin in [
+        "http://localhost:5173",
+        "http://127.0.0.1:8080",
+        "https://[::1]",
+    ] {
+        server
+            .post_with(&with_origin(origin), &body)
+            .await
+            .assert_json(200, text_result(json!(1), "ECHO:o", false));
+    }
+}
+
+#[tokio::test]
+async fn allowed_origins_replace_the_loopback_default() {
+    let server = start(|http| http.allowed_origins(["https://app.example.com/"])).await;
+    let body = call(json!(1), "echo", json!({"text": "o"}));
+    server
+        .post_with(
+            &[
+                ("content-type", "application/json"),
+                ("origin", "https://APP.example.com"),
+            ],
+            &body,
+        )
+        .await
+        .assert_json(200, text_result(json!(1), "ECHO:o", false));
+    server
+        .post_with(
+            &[
+                ("content-type", "application/json"),
+                ("origin", "http://localhost:5173"),
+            ],
+            &body,
+        )
+        .await
+        .assert_json(
+            403,
+            refusal(
+                -32000,
+                "Forbidden",
+                "origin `http://localhost:5173` is not allowed",
+            ),
+        );
+}
+
+#[tokio::test]
+async fn an_oversize_body_is_413_without_being_read() {
+    let server = start(|http| http.max_body_size(64)).await;
+    let expected = refusal(
+        -32000,
+        "Payload Too Large",
+        "the body is over this server's 64-byte cap",
+    );
+    // Declared too large: answered from the head alone, though not a byte of the 100 MB body
+    // is ever sent.
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(
+            b"POST /mcp HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100000000\r\n\r\n{",
+        )
+        .await
+        .unwrap();
+    read_reply(&mut stream)
+        .await
+        .assert_json(413, expected.clone());
+
+    // Streamed without a length: cut off at the cap.
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    let chunk = " ".repeat(100);
+    stream
+        .write_all(
+            format!(
+                "POST /mcp HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n64\r\n{chunk}\r\n0\r\n\r\n"
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+    read_reply(&mut stream).await.assert_json(413, expected);
+
+    // Under the cap: served.
+    server
+        .post(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
+        .await
+        .assert_json(200, json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+}
+
+#[tokio::test]
+async fn a_bearer_token_is_required_when_set() {
+    let server = start(|http| http.bearer_token("s3cret")).await;
+    let body = call(json!(1), "echo", json!({"text": "t"}));
+    let expected = refusal(
+        -32000,
+        "Unauthorized",
+        "this server requires `Authorization: Bearer <token>` with a valid token",
+    );
+    let missing = server.post(&body).await;
+    missing.assert_json(401, expected.clone());
+    assert_eq!(missing.header("www-authenticate"), Some("Bearer"));
+    let wrong = server
+        .post_with(
+            &[
+                ("content-type", "application/json"),
+                ("authorization", "Bearer s3creT"),
+            ],
+            &body,
+        )
+        .await;
+    wrong.assert_json(401, expected);
+    assert_eq!(
+        wrong.header("www-authenticate"),
+        Some("Bearer error=\"invalid_token\"")
+    );
+    server
+        .post_with(
+            &[
+                ("content-type", "application/json"),
+                ("authorization", "Bearer s3cret"),
+            ],
+            &body,
+        )
+        .await
+        .assert_json(200, text_result(json!(1), "ECHO:t", false));
+}
+
+#[tokio::test]
+async fn a_custom_authorize_hook_decides_from_the_headers() {
+    let asked = Arc::new(AtomicUsize::new(0));
+    let counted = asked.clone();
+    let server = start(move |http| {
+        http.authorize(move |headers| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            let key = headers
+                .get("x-api-key")
+                .and_then(|value| value.to_str().ok())
+                .map(str::to_owned);
+            async move {
+                // A database lookup would await here.
+                tokio::task::yield_now().await;
+                if key.as_deref() == Some("key-1") {
+                    AuthDecision::Allow
+                } else {
+                    AuthDecision::Deny
+                }
+            }
+        })
+    })
+    .await;
+    let body = call(json!(1), "echo", json!({"text": "k"}));
+    let denied = server
+        .post_with(
+            &[("content-type", "application/json"), ("x-api-key", "key-2")],
+            &body,
+        )
+        .await;
+    assert_eq!(denied.status, 401);
+    assert_eq!(denied.header("www-authenticate"), Some("Bearer"));
+    server
+        .post_with(
+            &[("content-type", "application/json"), ("x-api-key", "key-1")],
+            &body,
+        )
+        .await
+        .assert_json(200, text_result(json!(1), "ECHO:k", false));
+    assert_eq!(asked.load(Ordering::SeqCst), 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time, concurrency, disconnects, shutdown.
+
+#[tokio::test]
+async fn a_call_over_the_request_timeout_is_cancelled_and_answered_as_a_tool_error() {
+    let mut server = start(|http| http.request_timeout(Duration::from_millis(300))).await;
+    let started = std::time::Instant::now();
+    let reply = server
+        .post(&call(json!(1), "wait_for_cancel", json!({})))
+        .await;
+    reply.assert_json(
+        200,
+        text_result(
+            json!(1),
+            "tool `wait_for_cancel` did not finish within the server's 0.3 s request timeout and was cancelled",
+            true,
+        ),
+    );
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert_eq!(server.event().await, "wait_for_cancel");
+    // The handler saw its cancellation token fire.
+    assert_eq!(server.event().await, "cancelled");
+
+    // The same over SSE: the progress so far, then the timeout's result.
+    let reply = server
+        .post(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait_for_cancel","_meta":{"progressToken":1}}}"#)
+        .await;
+    assert_eq!(
+        reply.body,
+        format!(
+            "event: message\ndata: {}\n\nevent: message\ndata: {}\n\n",
+            json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 1.0, "message": "waiting"}}),
+            text_result(
+                json!(2),
+                "tool `wait_for_cancel` did not finish within the server's 0.3 s request timeout and was cancelled",
+                true
+            )
+        )
+    );
+    assert_eq!(server.event().await, "wait_for_cancel");
+    assert_eq!(server.event().await, "cancelled");
+}
+
+#[tokio::test]
+async fn two_clients_using_the_same_id_at_once_do_not_collide() {
+    let server = start(|http| http).await;
+    let body = call(json!(1), "rendezvous", json!({}));
+    // Each call finishes only once both run: with one connection state for both, the second
+    // would be refused as a duplicate id and the first would never finish.
+    let (a, b) = tokio::join!(server.post(&body), server.post(&body));
+    a.assert_json(200, text_result(json!(1), "met 1", false));
+    b.assert_json(200, text_result(json!(1), "met 1", false));
+}
+
+#[tokio::test]
+async fn a_client_disconnecting_cancels_its_call() {
+    let mut server = start(|http| http).await;
+    for body in [
+        call(json!(1), "wait_for_cancel", json!({})),
+        // Streamed as SSE: the body drives the call.
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait_for_cancel","_meta":{"progressToken":"p"}}}"#.to_string(),
+    ] {
+        let mut stream = TcpStream::connect(server.addr).await.unwrap();
+        stream
+            .write_all(&request("POST", "/mcp", &MCP_HEADERS, &body))
+            .await
+            .unwrap();
+        assert_eq!(server.event().await, "wait_for_cancel");
+        drop(stream);
+        // The token fires on the disconnect itself, not at the 60 s request timeout.
+        let cancelled = tokio::time::timeout(Duration::from_secs(2), server.events.recv()).await;
+        assert_eq!(
+            cancelled.expect("cancelled within 2 s").as_deref(),
+            Some("cancelled"),
+            "{body}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn graceful_shutdown_lets_a_running_call_finish_and_refuses_new_connections() {
+    let mut server = start(|http| http).await;
+    let addr = server.addr;
+    let running = tokio::spawn(async move {
+        exchange(
+            addr,
+            &request(
+                "POST",
+                "/mcp",
+                &MCP_HEADERS,
+                &call(json!(1), "slow", json!({"ms": 800})),
+            ),
+        )
+        .await
+    });
+    // An idle keep-alive connection does not hold the shutdown up.
+    let mut idle = TcpStream::connect(addr).await.unwrap();
+    idle.write_all(
+        format!(
+            "POST /mcp HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 40\r\n\r\n{}",
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
+        )
+        .as_bytes(),
+    )
+    .await
+    .unwrap();
+    read_reply(&mut idle)
+        .await
+        .assert_json(200, json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+    assert_eq!(server.event().await, "slow");
+    server.shut_down();
+
+    // New connections are refused once the server has seen the signal.
+    let refused = tokio::time::timeout(WAIT, async {
+        loop {
+            if TcpStream::connect(addr).await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+    assert!(refused.is_ok(), "the listener was not closed");
+    // The idle connection was closed by the server.
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(WAIT, idle.read_to_end(&mut rest)).await;
+    assert_eq!(read.expect("closed in time").unwrap(), 0);
+
+    running
+        .await
+        .unwrap()
+        .assert_json(200, text_result(json!(1), "slept 800 ms", false));
+    server.stopped(WAIT).await.unwrap();
+}
+
+#[tokio::test]
+async fn after_the_shutdown_grace_running_calls_are_cancelled_and_answered() {
+    let mut server = start_with_grace(|http| http, Duration::from_millis(200)).await;
+    let addr = server.addr;
+    let running = tokio::spawn(async move {
+        exchange(
+            addr,
+            &request(
+                "POST",
+                "/mcp",
+                &MCP_HEADERS,
+                &call(json!(1), "wait_for_cancel", json!({})),
+            ),
+        )
+        .await
+    });
+    assert_eq!(server.event().await, "wait_for_cancel");
+    let started = std::time::Instant::now();
+    server.shut_down();
+    running.await.unwrap().assert_json(
+        200,
+        text_result(
+            json!(1),
+            "the server shut down before tool `wait_for_cancel` finished; the call was cancelled",
+            true,
+        ),
+    );
+    assert_eq!(server.event().await, "cancelled");
+    server.stopped(Duration::from_secs(3)).await.unwrap();
+    assert!(started.elapsed() < Duration::from_secs(3));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mounting.
+
+#[tokio::test]
+async fn the_router_mounts_into_an_axum_app_at_its_path() {
+    let (events, _events) = mpsc::unbounded_channel();
+    let app = axum::Router::new()
+        .route("/health", axum::routing::get(|| async { "ok" }))
+        .merge(HttpServer::new(tools(events)).path("rpc").into_router());
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+
+    exchange(
+        addr,
+        &request(
+            "POST",
+            "/rpc",
+            &MCP_HEADERS,
+            &call(json!(1), "echo", json!({"text": "m"})),
+        ),
+    )
+    .await
+    .assert_json(200, text_result(json!(1), "ECHO:m", false));
+    let health = exchange(addr, &request("GET", "/health", &[], "")).await;
+    assert_eq!((health.status, health.body.as_str()), (200, "ok"));
+    let elsewhere = exchange(addr, &request("POST", "/mcp", &MCP_HEADERS, "{}")).await;
+    assert_eq!(elsewhere.status, 404);
+}

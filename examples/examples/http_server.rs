@@ -1,0 +1,62 @@
+//! A remote MCP server over Streamable HTTP: the `units` tool server (the same tools as the
+//! `stdio_server` example, in `examples/src/stdio_server.rs`), for Claude Code or any MCP client
+//! to call over the network.
+//!
+//! ```text
+//! cargo run -p claude-tools-examples --example http_server -- --listen 127.0.0.1:8080
+//! ```
+//!
+//! The first line on stdout is the endpoint's URL (`http://127.0.0.1:8080/mcp`; with
+//! `--listen 127.0.0.1:0` the system picks the port and this line tells it). Without `--listen`
+//! the server listens on `127.0.0.1:8080`. When the environment variable `UNITS_MCP_TOKEN` is
+//! set and not empty, every request must carry `Authorization: Bearer <that token>`. Ctrl-C
+//! shuts the server down gracefully (calls in flight get five seconds to finish).
+//!
+//! Register it with Claude Code:
+//!
+//! ```text
+//! claude mcp add --transport http units http://127.0.0.1:8080/mcp
+//! claude mcp add --transport http units http://127.0.0.1:8080/mcp --header "Authorization: Bearer $UNITS_MCP_TOKEN"
+//! ```
+//!
+//! or hand it to one run with `claude --mcp-config units.json`, where `units.json` is
+//!
+//! ```json
+//! {"mcpServers": {"units": {"type": "http", "url": "http://127.0.0.1:8080/mcp"}}}
+//! ```
+//!
+//! (add `"headers": {"Authorization": "Bearer …"}` with a token; from Rust:
+//! `Options::external_mcp_server("units", ExternalServer::http(url))`). The model then sees
+//! `mcp__units__to_fahrenheit`, `mcp__units__word_stats` and `mcp__units__count_to`.
+//!
+//! The server is stateless: run as many copies as you like behind a load balancer. It answers
+//! only loopback browser origins; see `claude_tools::mcp::http` for every rule.
+
+use claude_tools::mcp::http::HttpServer;
+use claude_tools_examples::run::Args;
+use claude_tools_examples::stdio_server::Units;
+
+/// The environment variable holding the bearer token clients must send, if set.
+const TOKEN_ENV: &str = "UNITS_MCP_TOKEN";
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    let mut args = Args::from_env();
+    let listen = args
+        .take_value("--listen")
+        .unwrap_or_else(|| "127.0.0.1:8080".to_string());
+    let listener = tokio::net::TcpListener::bind(&listen).await?;
+    let mut server = HttpServer::new(Units::server());
+    if let Some(token) = std::env::var(TOKEN_ENV).ok().filter(|t| !t.is_empty()) {
+        server = server.bearer_token(token);
+    }
+    // The URL goes out first and alone on its line, flushed: tests and scripts read the port
+    // from it.
+    println!("http://{}/mcp", listener.local_addr()?);
+    server
+        .serve(listener)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+}

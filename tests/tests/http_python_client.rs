@@ -1,0 +1,195 @@
+//! The Streamable HTTP example (`examples/examples/http_server.rs`) driven by the official MCP
+//! Python SDK's client over `mcp.client.streamable_http` (PyPI `mcp`, pinned in
+//! `scripts/install-python-mcp`): a client no one here wrote initializes over HTTP with a bearer
+//! token, lists every tool with its schemas, calls each (a success, an `isError` result, a
+//! structured result, progress streamed as SSE), an unknown tool and one with bad arguments,
+//! abandons a long call and goes on; and a client without the token is refused.
+//!
+//! Without the SDK's venv (`.cache/python-mcp`) the test skips with a banner, unless `CI` is
+//! set, where it fails.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use claude_tools_examples::stdio_server::Units;
+use serde_json::{Value, json};
+
+/// The token the example requires (through its `UNITS_MCP_TOKEN` environment variable).
+const TOKEN: &str = "python-client-token";
+
+/// The venv's interpreter, or `None` (after a loud banner) when it is not installed and `CI` is
+/// unset. With `CI` set, a missing venv fails the test.
+fn python_mcp(test: &str) -> Option<PathBuf> {
+    let python = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.cache/python-mcp/bin/python");
+    if python.exists() {
+        return Some(python);
+    }
+    let hint = "run scripts/install-python-mcp (or scripts/test)";
+    if std::env::var_os("CI").is_some() {
+        panic!("{test}: the MCP Python SDK is not installed and CI is set; {hint}");
+    }
+    // Written to the stderr handle itself: libtest captures `eprintln!` of passing tests.
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n\
+         !!! SKIPPED {test}: the MCP Python SDK is not installed at {} ({hint})\n\
+         !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n",
+        python.display()
+    );
+    None
+}
+
+/// The example server, killed when dropped.
+struct ExampleServer {
+    child: Child,
+    url: String,
+}
+
+impl Drop for ExampleServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts the example on a port of the system's choosing and reads its URL off its first line.
+fn start_example() -> ExampleServer {
+    let binary = claude_tools_tests::example_binary("http_server");
+    let mut child = Command::new(binary)
+        .args(["--listen", "127.0.0.1:0"])
+        .env("UNITS_MCP_TOKEN", TOKEN)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the example starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut url = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut url)
+        .expect("the example prints its URL");
+    let url = url.trim().to_string();
+    assert!(
+        url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"),
+        "{url:?}"
+    );
+    ExampleServer { child, url }
+}
+
+/// Runs the client script against `url` and returns its report, within a minute.
+fn run_client(python: &PathBuf, url: &str) -> Value {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("python/http_client.py");
+    let mut child = Command::new(python)
+        .arg(script)
+        .arg(url)
+        .arg(TOKEN)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python starts");
+    let started = Instant::now();
+    while child.try_wait().expect("wait on python").is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("the Python MCP client did not finish within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().expect("python's output");
+    assert!(
+        output.status.success(),
+        "the Python MCP client failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "the client printed no JSON report ({error}):\n{}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}
+
+fn text_result(text: &str, is_error: bool) -> Value {
+    json!({"content": [{"type": "text", "text": text}], "isError": is_error, "resultType": "complete"})
+}
+
+#[test]
+fn the_python_sdk_client_lists_and_calls_every_tool_of_the_http_example() {
+    let Some(python) = python_mcp("http_python_client") else {
+        return;
+    };
+    let server = start_example();
+    let report = run_client(&python, &server.url);
+
+    assert_eq!(
+        report["initialize"],
+        json!({
+            "protocolVersion": "2025-11-25",
+            "serverInfo": {"name": "units", "version": "1.0.0"},
+            "instructions": "Unit conversions and text statistics.",
+            "capabilities": {"tools": {"listChanged": false}}
+        })
+    );
+    // The client read the very schemas the in-process path serves.
+    assert_eq!(report["tools"], Value::Array(Units::server().list_tools()));
+    let names: Vec<&str> = report["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        claude_tools_examples::stdio_server::TOOLS,
+        "every tool is listed"
+    );
+    assert_eq!(
+        report["tools"][2]["outputSchema"]["required"],
+        json!(["words", "chars", "longest"])
+    );
+
+    let calls = &report["calls"];
+    assert_eq!(calls["hot"], text_result("100 °C is 212 °F", false));
+    assert_eq!(
+        calls["cold"],
+        text_result("-300 °C is below absolute zero (-273.15 °C)", true)
+    );
+    assert_eq!(
+        calls["words"],
+        json!({
+            "content": [{"type": "text", "text": r#"{"words":4,"chars":19,"longest":"quick"}"#}],
+            "structuredContent": {"words": 4, "chars": 19, "longest": "quick"},
+            "isError": false,
+            "resultType": "complete"
+        })
+    );
+    assert_eq!(calls["count"], text_result("counted to 3", false));
+    // Streamed as SSE events before the result.
+    assert_eq!(
+        calls["count_progress"],
+        json!([[1.0, 3.0, "at 1"], [2.0, 3.0, "at 2"], [3.0, 3.0, "at 3"]])
+    );
+    assert_eq!(
+        calls["unknown"],
+        text_result("Tool `no_such_tool` not found on server `units`", true)
+    );
+    assert_eq!(
+        calls["bad_arguments"],
+        text_result(
+            "Invalid arguments for tool `to_fahrenheit`: argument `celsius`: invalid type: string \"hot\", expected f64",
+            true
+        )
+    );
+    // Abandoned at its first progress: the call never finished for the client, and the server
+    // went on answering.
+    assert_eq!(
+        report["cancel"],
+        json!({"finished": false, "next_call": text_result("0 °C is 32 °F", false)})
+    );
+    assert_eq!(report["ping"], "ok");
+    // Our 401's JSON-RPC error body is what the SDK raised.
+    assert_eq!(report["without_token"], json!(["MCPError: Unauthorized"]));
+}
