@@ -16,7 +16,8 @@
 //! ```
 //!
 //! Each kind of result is kept in `bench/results/<kind>.json` (git-ignored) and every command ends
-//! by rewriting `BENCHMARKS.md` at the repository root from the latest results of every kind.
+//! by rewriting `BENCHMARKS.md` at the repository root from the latest results of every kind,
+//! except `http`, which replaces only its own section.
 //! With `CT_BENCH_OUT=<folder>`, both go to that folder instead.
 
 mod compile;
@@ -241,7 +242,12 @@ fn main() -> ExitCode {
         "report" => Ok(()),
         other => Err(format!("unknown command {other}\n{USAGE}")),
     };
-    let written = report::write_benchmarks_md(&paths);
+    // `http` replaces its own section only: BENCHMARKS.md also holds sections written by hand.
+    let written = if command == "http" {
+        report::write_http_section(&paths)
+    } else {
+        report::write_benchmarks_md(&paths)
+    };
     match (result, written) {
         (Ok(()), Ok(())) => ExitCode::SUCCESS,
         (Err(e), _) | (_, Err(e)) => {

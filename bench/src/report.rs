@@ -602,6 +602,54 @@ pub fn write_benchmarks_md(paths: &Paths) -> Result<(), String> {
     std::fs::write(&paths.report, out).map_err(|e| format!("{}: {e}", paths.report.display()))
 }
 
+/// The heading of the Streamable HTTP section.
+const HTTP_HEADING: &str = "## Remote MCP over Streamable HTTP";
+
+/// `ct-bench http`'s report: only the Streamable HTTP section of `BENCHMARKS.md` is replaced
+/// (or inserted before the compile cost, or appended), so sections written by hand and the
+/// other kinds' figures stay as they are. Without a report yet, the whole report is written.
+pub fn write_http_section(paths: &Paths) -> Result<(), String> {
+    let Some(h) = runs::load::<HttpBench>(paths, "http") else {
+        return Ok(());
+    };
+    let Ok(doc) = std::fs::read_to_string(&paths.report) else {
+        return write_benchmarks_md(paths);
+    };
+    let updated = splice_section(&doc, HTTP_HEADING, &http_section(&h));
+    std::fs::write(&paths.report, updated).map_err(|e| format!("{}: {e}", paths.report.display()))
+}
+
+/// `doc` with the level-2 section titled `heading` replaced by `section` (itself starting
+/// with that heading); without one, `section` goes before the compile cost section, or last.
+fn splice_section(doc: &str, heading: &str, section: &str) -> String {
+    let section = section.trim();
+    let line_start = |pos: usize| pos == 0 || doc.as_bytes()[pos - 1] == b'\n';
+    let found = doc
+        .match_indices(heading)
+        .map(|(i, _)| i)
+        .find(|&i| line_start(i) && doc[i + heading.len()..].starts_with('\n'));
+    let (before, after) = match found {
+        Some(start) => {
+            let body = start + heading.len();
+            let end = doc[body..].find("\n## ").map(|i| body + i + 1);
+            (&doc[..start], end.map(|end| &doc[end..]))
+        }
+        None => match doc.find("\n## Compile cost of the macros\n") {
+            Some(i) => (&doc[..i + 1], Some(&doc[i + 1..])),
+            None => (doc, None),
+        },
+    };
+    let mut out = before.trim_end().to_string();
+    out.push_str("\n\n");
+    out.push_str(section);
+    out.push('\n');
+    if let Some(after) = after {
+        out.push('\n');
+        out.push_str(after);
+    }
+    out
+}
+
 /// The Streamable HTTP section: what is measured and how, then the tables of the latest run.
 pub fn http_section(h: &HttpBench) -> String {
     let mut out = String::new();
@@ -620,7 +668,7 @@ pub fn http_section(h: &HttpBench) -> String {
     );
     let _ = writeln!(
         out,
-        "\n## Remote MCP over Streamable HTTP\n\n\
+        "\n{HTTP_HEADING}\n\n\
          `tools/call` of the same `add(a, b)` (integer terms, the sum as text) over MCP Streamable \
          HTTP, stateless, against three servers: **claude-tools** (`ct-bench-http-claude-tools`: \
          `claude_tools::mcp::http` with its defaults), **rmcp** (`ct-bench-http-rmcp`: rmcp's \
@@ -714,6 +762,30 @@ mod tests {
         assert!(
             text.contains("seq p50 ≤ 1.5× the floor | 1.20× | met"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn the_http_section_is_replaced_in_place_or_inserted() {
+        let section = "## Remote MCP over Streamable HTTP\n\nnew figures\n";
+        let doc = "# B\n\n## Hand-written\n\nkeep\n\n## Remote MCP over Streamable HTTP\n\nold\n\n## Compile cost of the macros\n\nc\n";
+        assert_eq!(
+            splice_section(doc, HTTP_HEADING, section),
+            "# B\n\n## Hand-written\n\nkeep\n\n## Remote MCP over Streamable HTTP\n\nnew figures\n\n## Compile cost of the macros\n\nc\n"
+        );
+        let last = "# B\n\n## Remote MCP over Streamable HTTP\n\nold\n";
+        assert_eq!(
+            splice_section(last, HTTP_HEADING, section),
+            "# B\n\n## Remote MCP over Streamable HTTP\n\nnew figures\n"
+        );
+        let without = "# B\n\n## Soak\n\ns\n\n## Compile cost of the macros\n\nc\n";
+        assert_eq!(
+            splice_section(without, HTTP_HEADING, section),
+            "# B\n\n## Soak\n\ns\n\n## Remote MCP over Streamable HTTP\n\nnew figures\n\n## Compile cost of the macros\n\nc\n"
+        );
+        assert_eq!(
+            splice_section("# B\n", HTTP_HEADING, section),
+            "# B\n\n## Remote MCP over Streamable HTTP\n\nnew figures\n"
         );
     }
 

@@ -18,11 +18,19 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
+/// A report written by hand before the run: `ct-bench http` must keep it.
+const HAND_WRITTEN: &str = "# Benchmarks\n\n## Written by hand\n\nkept as it is\n";
+
 /// Runs `ct-bench http` for `servers` with a few calls at C = 1 and 4, its output kept in a
-/// fresh folder under the temp dir (returned); fails the test if the command fails.
-fn ct_bench_http(name: &str, servers: &str) -> PathBuf {
+/// fresh folder under the temp dir (returned), which starts with `report` as its
+/// `BENCHMARKS.md` if given; fails the test if the command fails.
+fn ct_bench_http(name: &str, servers: &str, report: Option<&str>) -> PathBuf {
     let out = std::env::temp_dir().join(format!("ct-bench-http-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
+    if let Some(report) = report {
+        std::fs::create_dir_all(&out).expect("output folder");
+        std::fs::write(out.join("BENCHMARKS.md"), report).expect("seeding the report");
+    }
     let output = Command::new(env!("CARGO_BIN_EXE_ct-bench"))
         .args([
             "http",
@@ -93,7 +101,13 @@ fn assert_served(out: &Path, servers: &[&str]) {
 
 #[test]
 fn the_rust_servers_answer_every_checked_call() {
-    let out = ct_bench_http("rust", "claude-tools,rmcp");
+    let out = ct_bench_http("rust", "claude-tools,rmcp", Some(HAND_WRITTEN));
+    let report = std::fs::read_to_string(out.join("BENCHMARKS.md")).expect("the report");
+    assert!(report.starts_with(HAND_WRITTEN), "{report}");
+    assert!(
+        report[HAND_WRITTEN.len()..].starts_with("\n## Remote MCP over Streamable HTTP\n"),
+        "{report}"
+    );
     assert_served(&out, &["claude-tools", "rmcp"]);
 }
 
@@ -113,7 +127,7 @@ fn the_typescript_sdk_server_answers_every_checked_call() {
         );
         return;
     }
-    let out = ct_bench_http("typescript", "typescript");
+    let out = ct_bench_http("typescript", "typescript", None);
     assert_served(&out, &["typescript"]);
 }
 
