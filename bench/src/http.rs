@@ -81,6 +81,9 @@ pub struct HttpBench {
     pub rounds: usize,
     /// Measured calls per server, concurrency level and round.
     pub requests: u64,
+    /// Measured calls for the TypeScript server (slow: ~2 ms per call on the 2-core VM).
+    #[serde(default)]
+    pub ts_requests: u64,
     /// Warm-up calls before them.
     pub warmup: u64,
     /// Concurrency levels.
@@ -196,10 +199,12 @@ pub fn tables(b: &HttpBench) -> String {
         out,
         "{} rounds, servers interleaved (each round starts one server further on), each server \
          started fresh per round; per concurrency level C: C keep-alive connections, {} warm-up \
-         calls, then {} measured calls, every answer checked. Medians over rounds.\n",
+         calls, then {} measured calls (TypeScript: {}), every answer checked. Medians over \
+         rounds.\n",
         b.rounds,
         fmt(Some(b.warmup as f64), 0),
-        fmt(Some(b.requests as f64), 0)
+        fmt(Some(b.requests as f64), 0),
+        fmt(Some(b.ts_requests.min(b.requests) as f64), 0)
     );
     for p in &b.placements {
         for &c in &b.concurrency {
@@ -618,6 +623,7 @@ mod runner {
         }
         let rounds = args.rounds_given.unwrap_or(3);
         let requests = args.n_given.unwrap_or(20_000);
+        let ts_requests = args.ts_n.unwrap_or(5_000).min(requests);
         let warmup = args.warmup.unwrap_or(2_000);
         let concurrency = args.conc.clone().unwrap_or_else(|| vec![1, 32]);
         if concurrency.contains(&0) {
@@ -637,6 +643,7 @@ mod runner {
             versions: versions(paths),
             rounds,
             requests,
+            ts_requests,
             warmup,
             concurrency: concurrency.clone(),
             servers: specs.iter().map(|s| s.name.to_string()).collect(),
@@ -658,7 +665,14 @@ mod runner {
                         .collect();
                     let stderr_path = tmp.join(format!("http-{}.stderr", spec.name));
                     let samples = match start(spec, placement != "none", &stderr_path) {
-                        Ok(running) => run_server(&running, placement, &levels, warmup, requests),
+                        Ok(running) => {
+                            let n = if spec.name == "typescript" {
+                                ts_requests
+                            } else {
+                                requests
+                            };
+                            run_server(&running, placement, &levels, warmup, n)
+                        }
                         Err(e) => levels.iter().map(|l| failed_sample(l, e.clone())).collect(),
                     };
                     for s in samples {
@@ -806,6 +820,7 @@ mod tests {
             versions: vec![],
             rounds: 2,
             requests: 100,
+            ts_requests: 100,
             warmup: 10,
             concurrency: vec![1],
             servers: vec!["claude-tools".into(), "rmcp".into()],
@@ -851,6 +866,7 @@ mod tests {
             versions: vec![],
             rounds: 1,
             requests: 100,
+            ts_requests: 100,
             warmup: 10,
             concurrency: vec![1],
             servers: vec!["claude-tools".into(), "rmcp".into()],

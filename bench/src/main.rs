@@ -9,9 +9,11 @@
 //!                   rounds (10) of M calls (10,000) with K in flight (100); RSS before and after
 //! ct-bench compile                                    100 #[tool] fns vs rmcp's #[tool_router]
 //! ct-bench all      (run, rss, scale, compile)
-//! ct-bench http     [--rounds R] [--n N] [--warmup W] [--conc 1,32] [--drivers a,b] [--placements split,same,none]
+//! ct-bench http     [--rounds R] [--n N] [--ts-n N] [--warmup W] [--conc 1,32] [--drivers a,b]
+//!                   [--placements split,same,none]
 //!                   tools/call over MCP Streamable HTTP: claude-tools, rmcp, the TypeScript SDK
-//!                   (N measured calls per level, default 20,000; 3 rounds; placement split)
+//!                   (N measured calls per level, default 20,000, TypeScript 5,000; 2,000 warm-up
+//!                   calls; 3 rounds; placement split)
 //! ct-bench report   rewrite BENCHMARKS.md from the latest results
 //! ```
 //!
@@ -102,6 +104,8 @@ pub struct Args {
     pub warmup: Option<u64>,
     /// `http`: concurrency levels (`None`: 1 and 32).
     pub conc: Option<Vec<u64>>,
+    /// `http`: measured calls per level for the TypeScript server (`None`: 5,000, at most N).
+    pub ts_n: Option<u64>,
 }
 
 impl Default for Args {
@@ -121,6 +125,7 @@ impl Default for Args {
             placements_given: false,
             warmup: None,
             conc: None,
+            ts_n: None,
         }
     }
 }
@@ -162,6 +167,7 @@ fn parse_args(raw: &[String]) -> Result<(String, Args), String> {
                 args.placements_given = true;
             }
             "--warmup" => args.warmup = Some(number("--warmup", value("--warmup")?)?),
+            "--ts-n" => args.ts_n = Some(number("--ts-n", value("--ts-n")?)?),
             "--conc" => {
                 args.conc = Some(
                     value("--conc")?
@@ -202,7 +208,7 @@ fn parse_args(raw: &[String]) -> Result<(String, Args), String> {
 
 const USAGE: &str = "usage: ct-bench [run|rss|scale|soak|compile|all|http|report] [--rounds R] [--n N] [--py-n N] [--k K] \
 [--conc-n M] [--drivers pingpong,floor,claude-tools,typescript,python] [--placements same,split] [--sessions 1,10,50]\n\
-       ct-bench http [--rounds R] [--n N] [--warmup W] [--conc 1,32] [--drivers claude-tools,rmcp,typescript] \
+       ct-bench http [--rounds R] [--n N] [--ts-n N] [--warmup W] [--conc 1,32] [--drivers claude-tools,rmcp,typescript] \
 [--placements split,same,none]";
 
 fn main() -> ExitCode {
@@ -298,14 +304,16 @@ mod tests {
             "1,8",
             "--warmup",
             "5",
+            "--ts-n",
+            "7",
             "--placements",
             "none,split",
         ]))
         .unwrap();
         assert_eq!(cmd, "http");
         assert_eq!(
-            (args.conc, args.warmup, args.placements_given),
-            (Some(vec![1, 8]), Some(5), true)
+            (args.conc, args.warmup, args.ts_n, args.placements_given),
+            (Some(vec![1, 8]), Some(5), Some(7), true)
         );
         assert_eq!(args.placements, strings(&["none", "split"]));
         assert!(parse_args(&strings(&["run", "--placements", "none"])).is_err());

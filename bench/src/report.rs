@@ -654,9 +654,10 @@ fn splice_section(doc: &str, heading: &str, section: &str) -> String {
 pub fn http_section(h: &HttpBench) -> String {
     let mut out = String::new();
     let command = format!(
-        "bench/run http --rounds {} --n {} --warmup {} --conc {} --drivers {} --placements {}",
+        "bench/run http --rounds {} --n {} --ts-n {} --warmup {} --conc {} --drivers {} --placements {}",
         h.rounds,
         h.requests,
+        h.ts_requests,
         h.warmup,
         h.concurrency
             .iter()
