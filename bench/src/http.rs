@@ -75,6 +75,10 @@ pub struct HttpBench {
     pub machine: String,
     /// The repository's revision.
     pub revision: String,
+    /// The machine's 1-minute load average when the run started and when it ended (other
+    /// work on the machine moves every figure).
+    #[serde(default)]
+    pub load_average: (f64, f64),
     /// Versions of what was compared (`rmcp 3.11.0`, `@modelcontextprotocol/sdk 1.32.2`, ...).
     pub versions: Vec<String>,
     /// Rounds.
@@ -584,6 +588,14 @@ mod runner {
         ))
     }
 
+    /// The 1-minute load average from `/proc/loadavg` (NaN when unreadable).
+    fn load_average() -> f64 {
+        std::fs::read_to_string("/proc/loadavg")
+            .ok()
+            .and_then(|t| t.split_whitespace().next()?.parse().ok())
+            .unwrap_or(f64::NAN)
+    }
+
     /// `rmcp x.y.z` from the workspace's Cargo.lock, `@modelcontextprotocol/sdk x.y.z` and
     /// `express x.y.z` from bench/node_modules.
     fn versions(paths: &Paths) -> Vec<String> {
@@ -640,6 +652,7 @@ mod runner {
             date: report::now_utc(),
             machine: report::machine(),
             revision: report::revision(paths),
+            load_average: (load_average(), 0.0),
             versions: versions(paths),
             rounds,
             requests,
@@ -700,6 +713,7 @@ mod runner {
                 }
             }
         }
+        bench.load_average.1 = load_average();
         save(paths, "http", &bench)?;
         println!("{}", tables(&bench));
         let failures = bench.samples.iter().filter(|s| s.error.is_some()).count();
@@ -817,6 +831,7 @@ mod tests {
             date: String::new(),
             machine: String::new(),
             revision: String::new(),
+            load_average: (0.0, 0.0),
             versions: vec![],
             rounds: 2,
             requests: 100,
@@ -863,6 +878,7 @@ mod tests {
             date: String::new(),
             machine: String::new(),
             revision: String::new(),
+            load_average: (0.0, 0.0),
             versions: vec![],
             rounds: 1,
             requests: 100,

@@ -545,9 +545,10 @@ pub fn write_benchmarks_md(paths: &Paths) -> Result<(), String> {
     let _ = writeln!(
         out,
         "`bench/run` builds the bench in release mode, installs the pinned SDKs into git-ignored folders \
-         (`bench/.venv`: claude-agent-sdk 0.2.187; `bench/node_modules`: @anthropic-ai/claude-agent-sdk 0.3.330, zod 4.6.7) \
+         (`bench/.venv`: claude-agent-sdk 0.2.187; `bench/node_modules`: @anthropic-ai/claude-agent-sdk 0.3.330, zod 4.6.7, \
+         and for the HTTP bench @modelcontextprotocol/sdk 1.32.2) \
          and runs `ct-bench` with the arguments given. Results are kept in `bench/results/` (git-ignored) and this file is rewritten \
-         from them.\n"
+         from them (`bench/run http` replaces only its own section).\n"
     );
     match &matrix {
         Some(m) => {
@@ -692,9 +693,12 @@ pub fn http_section(h: &HttpBench) -> String {
          thread). The load generator's own CPU per call is shown: it stays well under the time \
          per call, so it is not what limits throughput. Only in-round ratios compare well \
          across runs.\n\n\
-         Date: {}. Machine: {}.\nRevision: {}. Compared: {}.\nCommand: `{command}`.\n",
+         Date: {}. Machine: {}; 1-minute load average {:.1} at the start, {:.1} at the end.\n\
+         Revision: {}. Compared: {}.\nCommand: `{command}`.\n",
         h.date,
         h.machine,
+        h.load_average.0,
+        h.load_average.1,
         if h.revision.is_empty() {
             "not recorded"
         } else {
