@@ -82,3 +82,7 @@ const listener = app.listen(0, '127.0.0.1', (error) => {
   }
   console.log(`http://127.0.0.1:${listener.address().port}/mcp`);
 });
+
+// The bench stops the server with SIGTERM: exit normally, so that a profiling run
+// (`node --cpu-prof bench/drivers/http_ts_server.mjs`) writes its profile.
+process.on('SIGTERM', () => process.exit(0));

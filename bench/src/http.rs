@@ -644,7 +644,7 @@ mod runner {
         let placements = if args.placements_given {
             args.placements.clone()
         } else {
-            vec!["split".into()]
+            vec!["split".into(), "none".into()]
         };
         let tmp = paths.results.join("tmp");
         std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;

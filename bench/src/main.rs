@@ -13,7 +13,7 @@
 //!                   [--placements split,same,none]
 //!                   tools/call over MCP Streamable HTTP: claude-tools, rmcp, the TypeScript SDK
 //!                   (N measured calls per level, default 20,000, TypeScript 5,000; 2,000 warm-up
-//!                   calls; 3 rounds; placement split)
+//!                   calls; 3 rounds; placements split and none)
 //! ct-bench report   rewrite BENCHMARKS.md from the latest results
 //! ```
 //!
@@ -98,7 +98,7 @@ pub struct Args {
     pub k_given: Option<u64>,
     /// Calls per round of the soak's concurrent phase (`None`: 10,000).
     pub conc_n: Option<u64>,
-    /// Whether `--placements` was given (`http` defaults to `split` alone).
+    /// Whether `--placements` was given (`http` defaults to `split,none`).
     pub placements_given: bool,
     /// `http`: warm-up calls before each measured level (`None`: 2,000).
     pub warmup: Option<u64>,

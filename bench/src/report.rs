@@ -686,13 +686,16 @@ pub fn http_section(h: &HttpBench) -> String {
          one call in flight) that checks every answer (status, JSON-RPC id, `isError`, the sum); \
          a wrong answer fails the run. Latency is from the request's write to the end of its \
          response.\n\n\
-         The machine has 2 cores, so the load generator and the server share them. The `split` \
-         placement (`taskset -c 0` for the server, the load generator pinned to CPU 1) keeps \
-         them from competing for one core and gives the steadiest figures; it also gives each \
-         server one core (the Rust servers' tokio runtimes then run one worker, like node's one \
-         thread). The load generator's own CPU per call is shown: it stays well under the time \
-         per call, so it is not what limits throughput. Only in-round ratios compare well \
-         across runs.\n\n\
+         The machine has 2 cores, so the load generator and the server share them. Two \
+         placements: `split` (`taskset -c 0` for the server, the load generator pinned to CPU \
+         1) keeps them from competing for one core and gives each server exactly one core (the \
+         Rust servers' tokio runtimes then run one worker, like node's one thread); `none` pins \
+         nothing (the Rust servers run two workers). On an idle machine `split` is the cleaner \
+         measure; with other work on the machine (see the load average below) a pinned server \
+         cannot leave a busy core, and its p99 then measures the other work's time slices, so \
+         `none` is steadier there. The load generator's own CPU per call is shown: one thread \
+         doing it well under the time per call, it is not what limits throughput. Only in-round \
+         ratios compare well across runs.\n\n\
          Date: {}. Machine: {}; 1-minute load average {:.1} at the start, {:.1} at the end.\n\
          Revision: {}. Compared: {}.\nCommand: `{command}`.\n",
         h.date,
