@@ -21,7 +21,8 @@ use tokio::net::TcpListener;
 /// A report written by hand before the run: `ct-bench http` must keep it.
 const HAND_WRITTEN: &str = "# Benchmarks\n\n## Written by hand\n\nkept as it is\n";
 
-/// Runs `ct-bench http` for `servers` with a few calls at C = 1 and 4, its output kept in a
+/// Runs `ct-bench http` for `servers` with a few calls at C = 1 and 4, in both default
+/// placements (`split`, `none`), its output kept in a
 /// fresh folder under the temp dir (returned), which starts with `report` as its
 /// `BENCHMARKS.md` if given; fails the test if the command fails.
 fn ct_bench_http(name: &str, servers: &str, report: Option<&str>) -> PathBuf {
@@ -56,14 +57,14 @@ fn ct_bench_http(name: &str, servers: &str, report: Option<&str>) -> PathBuf {
     out
 }
 
-/// Every server of `servers` answered every call at both levels, as JSON, and the report has
-/// the section.
+/// Every server of `servers` answered every call at both levels in both placements, as JSON,
+/// and the report has the section.
 fn assert_served(out: &Path, servers: &[&str]) {
     let path = out.join("results/http.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let bench: Value = serde_json::from_str(&text).expect("results/http.json is JSON");
     let samples = bench["samples"].as_array().expect("samples");
-    let mut seen: Vec<(String, u64)> = Vec::new();
+    let mut seen: Vec<(String, String, u64)> = Vec::new();
     for sample in samples {
         assert_eq!(sample["error"], Value::Null, "{sample}");
         let c = sample["concurrency"].as_u64().expect("concurrency");
@@ -76,13 +77,21 @@ fn assert_served(out: &Path, servers: &[&str]) {
         );
         assert!(sample["server_cpu_ns"].as_u64() > Some(0), "{sample}");
         assert!(sample["server_peak_kib"].as_u64() > Some(0), "{sample}");
-        seen.push((sample["server"].as_str().unwrap_or("").to_string(), c));
+        seen.push((
+            sample["server"].as_str().unwrap_or("").to_string(),
+            sample["placement"].as_str().unwrap_or("").to_string(),
+            c,
+        ));
     }
     seen.sort();
-    let mut expected: Vec<(String, u64)> = servers
-        .iter()
-        .flat_map(|s| [(s.to_string(), 1), (s.to_string(), 4)])
-        .collect();
+    let mut expected: Vec<(String, String, u64)> = Vec::new();
+    for server in servers {
+        for placement in ["split", "none"] {
+            for c in [1, 4] {
+                expected.push((server.to_string(), placement.to_string(), c));
+            }
+        }
+    }
     expected.sort();
     assert_eq!(seen, expected);
     let report = std::fs::read_to_string(out.join("BENCHMARKS.md")).expect("the report");
