@@ -693,9 +693,9 @@ pub fn http_section(h: &HttpBench) -> String {
          nothing (the Rust servers run two workers). On an idle machine `split` is the cleaner \
          measure; with other work on the machine (see the load average below) a pinned server \
          cannot leave a busy core, and its p99 then measures the other work's time slices, so \
-         `none` is steadier there. The load generator's own CPU per call is shown: one thread \
-         doing it well under the time per call, it is not what limits throughput. Only in-round \
-         ratios compare well across runs.\n\n\
+         `none` is steadier there. The load generator's own CPU per call is shown: it stays a \
+         fraction of the time per call (its one thread keeps well under one core busy), so it \
+         is not what limits throughput. Only in-round ratios compare well across runs.\n\n\
          Date: {}. Machine: {}; 1-minute load average {:.1} at the start, {:.1} at the end.\n\
          Revision: {}. Compared: {}.\nCommand: `{command}`.\n",
         h.date,
