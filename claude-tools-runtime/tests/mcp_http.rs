@@ -3,6 +3,7 @@
 //! each rule of the module docs' table, timeouts, graceful shutdown, concurrent clients and
 //! disconnects.
 
+use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -1009,4 +1010,264 @@ async fn the_router_mounts_into_an_axum_app_at_its_path() {
     assert_eq!((health.status, health.body.as_str()), (200, "ok"));
     let elsewhere = exchange(addr, &request("POST", "/mcp", &MCP_HEADERS, "{}")).await;
     assert_eq!(elsewhere.status, 404);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Live tools, a hanging auth hook, bad notifications.
+
+#[tokio::test]
+async fn a_tool_added_through_the_handle_is_served_to_the_next_request() {
+    let (events, _events) = mpsc::unbounded_channel();
+    let http = HttpServer::new(tools(events));
+    let handle = http.tool_server_handle();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(http.serve(listener).into_future());
+    let post = |body: String| async move {
+        exchange(addr, &request("POST", "/mcp", &MCP_HEADERS, &body)).await
+    };
+    post(call(json!(1), "late", json!({}))).await.assert_json(
+        200,
+        text_result(
+            json!(1),
+            "Tool `late` not found on server `http-test`",
+            true,
+        ),
+    );
+    handle
+        .add_typed_tool("late", || async { "here now" })
+        .unwrap();
+    post(call(json!(2), "late", json!({})))
+        .await
+        .assert_json(200, text_result(json!(2), "here now", false));
+}
+
+#[tokio::test]
+async fn an_auth_hook_that_hangs_is_503_at_the_request_timeout() {
+    let server = start(|http| {
+        http.request_timeout(Duration::from_millis(200))
+            .authorize(|_| std::future::pending())
+    })
+    .await;
+    server
+        .post(&call(json!(1), "echo", json!({"text": "h"})))
+        .await
+        .assert_json(
+            503,
+            refusal(
+                -32000,
+                "Service Unavailable",
+                "the authorization check did not finish within the server's request timeout",
+            ),
+        );
+}
+
+#[tokio::test]
+async fn a_notification_that_is_not_json_rpc_2_is_400() {
+    let server = start(|http| http).await;
+    server
+        .post(r#"{"jsonrpc":"1.0","method":"notifications/initialized"}"#)
+        .await
+        .assert_json(
+            400,
+            refusal(-32600, "Invalid Request", "`jsonrpc` must be \"2.0\""),
+        );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tracing.
+
+mod spans {
+    use std::collections::BTreeMap;
+    use std::sync::{Arc, Mutex};
+
+    use tracing::field::{Field, Visit};
+    use tracing::span::{Attributes, Id, Record};
+    use tracing_subscriber::layer::{Context, Layer};
+    use tracing_subscriber::registry::LookupSpan;
+
+    type Fields = BTreeMap<String, String>;
+
+    /// Records every `mcp_http` span's fields when it closes, and every event's text.
+    #[derive(Clone, Default)]
+    pub struct Recorder {
+        pub closed: Arc<Mutex<Vec<Fields>>>,
+        pub events: Arc<Mutex<Vec<String>>>,
+    }
+
+    struct Collect<'a>(&'a mut Fields);
+
+    impl Visit for Collect<'_> {
+        fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+            self.0
+                .insert(field.name().to_string(), format!("{value:?}"));
+        }
+
+        fn record_str(&mut self, field: &Field, value: &str) {
+            self.0.insert(field.name().to_string(), value.to_string());
+        }
+    }
+
+    impl<S: tracing::Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Recorder {
+        fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
+            let mut fields = Fields::new();
+            attrs.record(&mut Collect(&mut fields));
+            if let Some(span) = ctx.span(id) {
+                span.extensions_mut().insert(fields);
+            }
+        }
+
+        fn on_record(&self, id: &Id, values: &Record<'_>, ctx: Context<'_, S>) {
+            if let Some(span) = ctx.span(id)
+                && let Some(fields) = span.extensions_mut().get_mut::<Fields>()
+            {
+                values.record(&mut Collect(fields));
+            }
+        }
+
+        fn on_event(&self, event: &tracing::Event<'_>, _ctx: Context<'_, S>) {
+            let mut fields = Fields::new();
+            event.record(&mut Collect(&mut fields));
+            self.events.lock().unwrap().push(format!("{fields:?}"));
+        }
+
+        fn on_close(&self, id: Id, ctx: Context<'_, S>) {
+            if let Some(span) = ctx.span(&id)
+                && span.name() == "mcp_http"
+                && let Some(fields) = span.extensions().get::<Fields>()
+            {
+                self.closed.lock().unwrap().push(fields.clone());
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn each_request_has_a_span_with_its_method_tool_id_status_and_outcome_and_no_arguments() {
+    use tracing_subscriber::layer::SubscriberExt;
+
+    let recorder = spans::Recorder::default();
+    let subscriber = tracing_subscriber::registry().with(recorder.clone());
+    // The test's runtime has one thread: the server's tasks run on it, under this subscriber.
+    let _default = tracing::subscriber::set_default(subscriber);
+    let server = start(|http| http.request_timeout(Duration::from_millis(300))).await;
+
+    server
+        .post(&call(json!(1), "echo", json!({"text": "SECRET-ARGUMENT"})))
+        .await
+        .assert_json(200, text_result(json!(1), "ECHO:SECRET-ARGUMENT", false));
+    server.post(&call(json!("f"), "fail", json!({}))).await;
+    server
+        .post(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .await;
+    server
+        .post_with(
+            &[
+                ("content-type", "application/json"),
+                ("origin", "http://evil.example"),
+            ],
+            "{}",
+        )
+        .await;
+    server
+        .post(&call(json!(2), "wait_for_cancel", json!({})))
+        .await;
+
+    let expected = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let wanted = vec![
+        expected(&[
+            ("method", "tools/call"),
+            ("tool", "echo"),
+            ("id", "1"),
+            ("status", "200"),
+            ("outcome", "result"),
+        ]),
+        expected(&[
+            ("method", "tools/call"),
+            ("tool", "fail"),
+            ("id", "\"f\""),
+            ("status", "200"),
+            ("outcome", "tool_error"),
+        ]),
+        expected(&[
+            ("method", "notifications/initialized"),
+            ("status", "202"),
+            ("outcome", "accepted"),
+        ]),
+        expected(&[("status", "403"), ("outcome", "rejected")]),
+        expected(&[
+            ("method", "tools/call"),
+            ("tool", "wait_for_cancel"),
+            ("id", "2"),
+            ("status", "200"),
+            ("outcome", "timeout"),
+        ]),
+    ];
+    // A span closes once its response is written; give the last one a moment.
+    let closed = tokio::time::timeout(WAIT, async {
+        loop {
+            let closed = recorder.closed.lock().unwrap().clone();
+            if closed.len() >= wanted.len() {
+                break closed;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("every span closed");
+    assert_eq!(closed, wanted);
+    let events = recorder.events.lock().unwrap().join("\n");
+    assert!(!events.contains("SECRET-ARGUMENT"), "{events}");
+}
+
+#[tokio::test]
+async fn a_call_whose_params_come_before_its_method_still_streams_progress() {
+    let server = start(|http| http).await;
+    let reply = server
+        .post(r#"{"params":{"_meta":{"progressToken":"tok"},"name":"progress"},"id":5,"jsonrpc":"2.0","method":"tools/call"}"#)
+        .await;
+    assert_eq!(reply.header("content-type"), Some("text/event-stream"));
+    assert_eq!(
+        reply.body,
+        "event: message\n\
+         data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"tok\",\"progress\":1.0,\"total\":2.0,\"message\":\"half\"}}\n\n\
+         event: message\n\
+         data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"tok\",\"progress\":2.0,\"total\":2.0}}\n\n\
+         event: message\n\
+         data: {\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"done\"}],\"isError\":false}}\n\n"
+    );
+    // Without a name it is the router's -32602, as JSON.
+    server
+        .post(r#"{"params":{},"id":6,"jsonrpc":"2.0","method":"tools/call"}"#)
+        .await
+        .assert_json(
+            200,
+            json!({"jsonrpc": "2.0", "id": 6, "error": {"code": -32602, "message": "Invalid params", "data": "tools/call needs `params.name`, the tool's name as a string"}}),
+        );
+}
+
+#[tokio::test]
+async fn a_body_still_arriving_at_the_request_timeout_is_408() {
+    let server = start(|http| http.request_timeout(Duration::from_millis(200))).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    // Ten bytes of a hundred, and then nothing.
+    stream
+        .write_all(
+            b"POST /mcp HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{\"jsonrpc\"",
+        )
+        .await
+        .unwrap();
+    read_reply(&mut stream).await.assert_json(
+        408,
+        refusal(
+            -32000,
+            "Request Timeout",
+            "the body did not arrive within the server's request timeout",
+        ),
+    );
 }

@@ -32,20 +32,23 @@
 //! | `GET` or `DELETE` on the path (a server→client stream, ending a session) | `405 Method Not Allowed`, `Allow: POST`: a stateless server has neither |
 //! | an `Origin` header that is not allowed ([`HttpServer::allowed_origins`]; by default only loopback origins) | `403 Forbidden` |
 //! | refused by the [auth hook](HttpServer::authorize) or the [bearer token](HttpServer::bearer_token) | `401 Unauthorized`, `WWW-Authenticate: Bearer` (with `error="invalid_token"` when a token was sent) |
+//! | an auth hook still undecided at the request timeout | `503 Service Unavailable` |
 //! | an `MCP-Protocol-Version` header naming a version not in [`SUPPORTED_PROTOCOL_VERSIONS`] | `400 Bad Request` |
 //! | a `Content-Type` other than `application/json` (parameters such as `charset` allowed), or none | `415 Unsupported Media Type` |
 //! | an `Accept` header that admits neither `application/json` nor `text/event-stream` | `406 Not Acceptable` |
 //! | a body over [`HttpServer::max_body_size`] (by its `Content-Length`, or as it streams in) | `413 Payload Too Large`, without reading the rest |
 //! | a body that is not JSON | `400`, `-32700 "Parse error"` |
 //! | a JSON array (a JSON-RPC batch) | `400`, `-32600 "Invalid Request"`: batching was removed from MCP in 2025-06-18, and no client sends one |
-//! | any other JSON that is not a JSON-RPC message (not an object, bad `jsonrpc`, bad `id`) | `400`, `-32600 "Invalid Request"` |
+//! | any other JSON that is not a JSON-RPC message (not an object, no `method` and no `result`/`error`, bad `jsonrpc`, bad `id`) | `400`, `-32600 "Invalid Request"` |
 //! | a notification (a `method`, no `id`) or a response (a `result` or an `error`, no `method`) | `202 Accepted`, no body |
 //! | a request | `200`, its JSON-RPC reply as `application/json` (JSON-RPC errors such as `-32601` included) |
 //! | a `tools/call` with `params._meta.progressToken` from a client whose `Accept` names `text/event-stream` | `200`, `text/event-stream`: one `notifications/progress` event per [`report_progress`](crate::tool::ToolContext::report_progress), then the reply, then the stream ends |
 //! | a request from a client that accepts only `text/event-stream` | the reply as a one-event SSE stream |
 //!
-//! Every refusal with a 4xx status carries a JSON-RPC error body with `id: null` (code `-32000`
-//! unless the table names one; the message names the reason), `Content-Type: application/json`.
+//! Every refusal (4xx, 503) carries a JSON-RPC error body with `id: null` (code
+//! [`TRANSPORT_ERROR`], `-32000`, unless the table names one; the message names the reason, the
+//! `data` says more), `Content-Type: application/json`; the official SDKs hand that error to the
+//! caller as it is.
 //!
 //! # Time limits, cancellation and shutdown
 //!
@@ -64,8 +67,11 @@
 //!   request.
 //! - **`notifications/cancelled`** is answered `202` and cancels nothing: request ids belong to
 //!   each client, and without sessions the server cannot tell whose id `7` a notification
-//!   means, so honouring it could cancel another client's call. Clients (the official SDKs)
-//!   close the request instead, which does cancel.
+//!   means, so honouring it could cancel another client's call. A client cancels by closing
+//!   the request, which does cancel. (The official Python SDK 2.3.0 does so from protocol
+//!   revision 2026 on; at the revisions this server speaks it posts `notifications/cancelled`
+//!   and stops reading, so the abandoned call runs to its end, its timeout, or the client's
+//!   disconnect.)
 //! - **Graceful shutdown** ([`HttpServe::with_graceful_shutdown`]): when the signal resolves the
 //!   listener is closed (new connections are refused), idle keep-alive connections are closed,
 //!   and requests in flight may finish for up to [`HttpServe::shutdown_grace`] (default
@@ -86,6 +92,10 @@
 //! Each request runs in a `tracing` span `mcp_http` with the fields `method` (JSON-RPC), `tool`,
 //! `id`, `status` (HTTP) and `outcome` (`result`, `tool_error`, `error`, `accepted`, `rejected`,
 //! `timeout`, `shutdown`, `disconnected`). Argument values and results are never logged.
+//!
+//! The tool set can change while the server runs ([`HttpServer::tool_server_handle`]): each
+//! request uses the set current when it starts. No `notifications/tools/list_changed` can be
+//! pushed without a session's stream; clients see the change at their next `tools/list`.
 //!
 //! The server speaks HTTP/1.1 (what the MCP clients use; put a TLS-terminating proxy in front
 //! for HTTPS or HTTP/2). To serve MCP next to routes of your own, mount
@@ -117,7 +127,9 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 pub use super::stdio::DEFAULT_SHUTDOWN_GRACE;
-use super::{McpMessage, McpRouter, Reply, SUPPORTED_PROTOCOL_VERSIONS, Started, jsonrpc};
+use super::{
+    McpMessage, McpRouter, Reply, SUPPORTED_PROTOCOL_VERSIONS, Started, ToolServerHandle, jsonrpc,
+};
 use crate::tool::{ToolResult, ToolServer};
 
 /// The path clients POST to unless [`HttpServer::path`] says otherwise.
@@ -294,6 +306,14 @@ impl HttpServer {
             Box::pin(hook(headers)) as AuthFuture
         })));
         self
+    }
+
+    /// A handle to change the served tools while the server runs: a change applies to every
+    /// request that starts after it, on every connection. Stateless HTTP has no stream to push
+    /// `notifications/tools/list_changed` on, so none is sent (and `initialize` says
+    /// `listChanged: false`); clients see the new list at their next `tools/list`.
+    pub fn tool_server_handle(&self) -> ToolServerHandle {
+        self.router.tool_server_handle()
     }
 
     /// Serves on `listener` (HTTP/1.1) until the [graceful shutdown](HttpServe::with_graceful_shutdown)
@@ -656,7 +676,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
         span.record("outcome", "rejected");
         return refusal;
     }
-    if let Some(refusal) = check_auth(shared, &parts.headers).await {
+    if let Some(refusal) = check_auth(shared, &parts.headers, deadline).await {
         span.record("outcome", "rejected");
         return refusal;
     }
@@ -688,8 +708,38 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             span.record("id", tracing::field::display(&call.id));
             tool_call(shared, call, accepts, deadline, span).await
         }
-        McpMessage::Other(value) => other_message(shared, value, accepts, deadline, span).await,
+        McpMessage::Other(value) => match as_tool_call(value) {
+            Ok(call) => {
+                span.record("method", "tools/call");
+                span.record("tool", call.name.as_str());
+                span.record("id", tracing::field::display(&call.id));
+                tool_call(shared, call, accepts, deadline, span).await
+            }
+            Err(value) => other_message(shared, value, accepts, deadline, span).await,
+        },
     }
+}
+
+/// A well-formed `tools/call` the typed reader left as JSON (its `params` came before its
+/// `method`), so that it gets the same progress, timeout and shutdown handling.
+fn as_tool_call(value: Value) -> Result<super::ToolCallRequest, Value> {
+    let Value::Object(mut fields) = value else {
+        return Err(value);
+    };
+    let well_formed = fields.get("method").and_then(Value::as_str) == Some("tools/call")
+        && fields.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
+        && matches!(fields.get("id"), Some(Value::Number(_) | Value::String(_)))
+        && fields
+            .get("params")
+            .and_then(|params| params.get("name"))
+            .is_some_and(Value::is_string);
+    if !well_formed {
+        return Err(Value::Object(fields));
+    }
+    let id = fields.remove("id").unwrap_or_default();
+    let params = fields.remove("params");
+    // `params.name` was checked: the conversion cannot refuse it.
+    super::tool_call_request(id, params).map_err(|_| Value::Null)
 }
 
 fn check_origin(shared: &Shared, headers: &HeaderMap) -> Option<Response> {
@@ -742,13 +792,24 @@ fn is_loopback_origin(origin: &str) -> bool {
     port_ok && (host.eq_ignore_ascii_case("localhost") || host == "127.0.0.1" || host == "[::1]")
 }
 
-async fn check_auth(shared: &Shared, headers: &HeaderMap) -> Option<Response> {
+async fn check_auth(shared: &Shared, headers: &HeaderMap, deadline: Instant) -> Option<Response> {
     let decision = match shared.auth.as_ref()? {
         Auth::Bearer(expected) => match bearer_token_of(headers) {
             Some(token) if constant_time_eq(token.as_bytes(), expected) => AuthDecision::Allow,
             _ => AuthDecision::Deny,
         },
-        Auth::Hook(hook) => hook(headers).await,
+        // A hook that hangs (its database down) must not hold the request past its deadline.
+        Auth::Hook(hook) => match tokio::time::timeout_at(deadline, hook(headers)).await {
+            Ok(decision) => decision,
+            Err(_) => {
+                return Some(transport_error(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    TRANSPORT_ERROR,
+                    "Service Unavailable",
+                    "the authorization check did not finish within the server's request timeout",
+                ));
+            }
+        },
     };
     if decision == AuthDecision::Allow {
         return None;
@@ -980,6 +1041,15 @@ async fn other_message(
     let is_response =
         method.is_none() && (fields.contains_key("result") || fields.contains_key("error"));
     if is_notification || is_response {
+        if fields.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+            span.record("outcome", "rejected");
+            return transport_error(
+                StatusCode::BAD_REQUEST,
+                jsonrpc::INVALID_REQUEST,
+                "Invalid Request",
+                "`jsonrpc` must be \"2.0\"",
+            );
+        }
         // Nothing to do for either in stateless mode (see the module docs on
         // `notifications/cancelled`).
         span.record("outcome", "accepted");
@@ -1280,6 +1350,11 @@ impl http_body::Body for SseBody {
     ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
         let this = self.get_mut();
         loop {
+            // Nothing after the reply, not even progress a cancelled handler reports in its
+            // grace.
+            if matches!(this.state, CallState::Sent) {
+                return Poll::Ready(None);
+            }
             // Progress first: what the call reported before its reply goes out before it.
             if let Poll::Ready(Some(notification)) = this.queued.poll_recv(cx) {
                 let json = serde_json::to_vec(&notification).unwrap_or_default();
@@ -1371,6 +1446,40 @@ mod tests {
         );
         let none = accepts(&HeaderMap::new());
         assert_eq!((none.json, none.sse, none.sse_named), (true, true, false));
+    }
+
+    #[tokio::test]
+    async fn an_sse_body_sends_queued_progress_then_the_reply_then_nothing() {
+        use http_body::Body as _;
+
+        let (progress, queued) = mpsc::unbounded_channel();
+        let mut body = SseBody {
+            queued,
+            state: CallState::Done(Reply::Json(serde_json::json!({"id": 1}))),
+            limits: Limits {
+                deadline: Box::pin(tokio::time::sleep(Duration::from_secs(60))),
+                shutdown: Box::pin(CancellationToken::new().cancelled_owned()),
+                id: Value::from(1),
+                tool: "t".into(),
+                timeout: Duration::from_secs(60),
+                span: tracing::Span::none(),
+            },
+        };
+        let mut next = || {
+            let mut cx = Context::from_waker(std::task::Waker::noop());
+            match Pin::new(&mut body).poll_frame(&mut cx) {
+                Poll::Ready(Some(Ok(frame))) => Some(frame.into_data().unwrap_or_default()),
+                Poll::Ready(None) => None,
+                Poll::Ready(Some(Err(never))) => match never {},
+                Poll::Pending => panic!("pending"),
+            }
+        };
+        progress.send(serde_json::json!({"p": 1})).unwrap();
+        assert_eq!(next().unwrap(), "event: message\ndata: {\"p\":1}\n\n");
+        assert_eq!(next().unwrap(), "event: message\ndata: {\"id\":1}\n\n");
+        // A cancelled handler reporting in its grace: too late, the stream has ended.
+        progress.send(serde_json::json!({"p": 2})).unwrap();
+        assert_eq!(next(), None);
     }
 
     #[test]

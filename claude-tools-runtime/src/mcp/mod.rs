@@ -424,39 +424,10 @@ impl McpRouter {
     }
 
     async fn call_tool(&self, id: Value, params: Option<Value>) -> Value {
-        let mut params = match params {
-            Some(Value::Object(params)) => params,
-            _ => Map::new(),
-        };
-        let name = match params.remove("name") {
-            Some(Value::String(name)) => name,
-            _ => {
-                return jsonrpc::error(
-                    id,
-                    jsonrpc::INVALID_PARAMS,
-                    "Invalid params",
-                    Some(Value::String(
-                        "tools/call needs `params.name`, the tool's name as a string".into(),
-                    )),
-                );
-            }
-        };
-        let arguments = params.remove("arguments").unwrap_or(Value::Null);
-        let (mut tool_use_id, mut progress_token) = (None, None);
-        if let Some(Value::Object(mut meta)) = params.remove("_meta") {
-            if let Some(Value::String(id)) = meta.remove(TOOL_USE_ID_META) {
-                tool_use_id = Some(Arc::<str>::from(id));
-            }
-            progress_token = meta.remove("progressToken");
+        match tool_call_request(id, params) {
+            Ok(call) => self.run_call(call).await.into_value(),
+            Err(error) => error,
         }
-        let call = ToolCallRequest {
-            id,
-            name,
-            arguments,
-            tool_use_id,
-            progress_token,
-        };
-        self.run_call(call).await.into_value()
     }
 
     /// Runs one `tools/call` (registered for cancellation under its id) to its reply.
@@ -601,6 +572,46 @@ impl Drop for RunningCall {
 /// then drops it.
 pub(crate) async fn run_out_grace(handler: impl Future) {
     let _ = tokio::time::timeout(CANCEL_GRACE, handler).await;
+}
+
+/// The `tools/call` request of `id` and `params` as read from JSON, or the `-32602` reply when
+/// `params.name` is missing.
+pub(crate) fn tool_call_request(
+    id: Value,
+    params: Option<Value>,
+) -> Result<ToolCallRequest, Value> {
+    let mut params = match params {
+        Some(Value::Object(params)) => params,
+        _ => Map::new(),
+    };
+    let name = match params.remove("name") {
+        Some(Value::String(name)) => name,
+        _ => {
+            return Err(jsonrpc::error(
+                id,
+                jsonrpc::INVALID_PARAMS,
+                "Invalid params",
+                Some(Value::String(
+                    "tools/call needs `params.name`, the tool's name as a string".into(),
+                )),
+            ));
+        }
+    };
+    let arguments = params.remove("arguments").unwrap_or(Value::Null);
+    let (mut tool_use_id, mut progress_token) = (None, None);
+    if let Some(Value::Object(mut meta)) = params.remove("_meta") {
+        if let Some(Value::String(id)) = meta.remove(TOOL_USE_ID_META) {
+            tool_use_id = Some(Arc::<str>::from(id));
+        }
+        progress_token = meta.remove("progressToken");
+    }
+    Ok(ToolCallRequest {
+        id,
+        name,
+        arguments,
+        tool_use_id,
+        progress_token,
+    })
 }
 
 fn already_running(id: Value) -> Reply {
