@@ -3,6 +3,8 @@
 //! - [`stats`]: percentiles, medians and the per-run statistics the fake CLI writes.
 //! - [`procfs`]: CPU time and memory of a process read from `/proc`, CPU pinning, a monotonic clock.
 //! - [`wire`]: the borrowed envelope types the fake CLI and the hand-written floor parse.
+//! - `http_client`, `http_load` (feature `http`): the Streamable HTTP bench's keep-alive client,
+//!   MCP handshake and load generator.
 //!
 //! The binaries: `ct-bench` (the harness), `ct-bench-fake-cli` (the fast fake Claude Code CLI),
 //! `ct-bench-floor` (a hand-written responder with no framework), `ct-bench-pingpong` (a raw pipe
@@ -11,6 +13,10 @@
 //! `ct-bench-hot-path` (the in-process hot path of a tool call, for instruction counts under
 //! callgrind, feature `claude-tools`).
 
+#[cfg(feature = "http")]
+pub mod http_client;
+#[cfg(feature = "http")]
+pub mod http_load;
 pub mod procfs;
 pub mod stats;
 pub mod wire;

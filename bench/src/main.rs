@@ -9,14 +9,21 @@
 //!                   rounds (10) of M calls (10,000) with K in flight (100); RSS before and after
 //! ct-bench compile                                    100 #[tool] fns vs rmcp's #[tool_router]
 //! ct-bench all      (run, rss, scale, compile)
+//! ct-bench http     [--rounds R] [--n N] [--ts-n N] [--warmup W] [--conc 1,32] [--drivers a,b]
+//!                   [--placements split,same,none]
+//!                   tools/call over MCP Streamable HTTP: claude-tools, rmcp, the TypeScript SDK
+//!                   (N measured calls per level, default 20,000, TypeScript 5,000; 2,000 warm-up
+//!                   calls; 3 rounds; placements split and none)
 //! ct-bench report   rewrite BENCHMARKS.md from the latest results
 //! ```
 //!
 //! Each kind of result is kept in `bench/results/<kind>.json` (git-ignored) and every command ends
-//! by rewriting `BENCHMARKS.md` at the repository root from the latest results of every kind.
+//! by rewriting `BENCHMARKS.md` at the repository root from the latest results of every kind,
+//! except `http`, which replaces only its own section.
 //! With `CT_BENCH_OUT=<folder>`, both go to that folder instead.
 
 mod compile;
+mod http;
 mod report;
 mod runs;
 
@@ -91,6 +98,14 @@ pub struct Args {
     pub k_given: Option<u64>,
     /// Calls per round of the soak's concurrent phase (`None`: 10,000).
     pub conc_n: Option<u64>,
+    /// Whether `--placements` was given (`http` defaults to `split,none`).
+    pub placements_given: bool,
+    /// `http`: warm-up calls before each measured level (`None`: 2,000).
+    pub warmup: Option<u64>,
+    /// `http`: concurrency levels (`None`: 1 and 32).
+    pub conc: Option<Vec<u64>>,
+    /// `http`: measured calls per level for the TypeScript server (`None`: 5,000, at most N).
+    pub ts_n: Option<u64>,
 }
 
 impl Default for Args {
@@ -107,6 +122,10 @@ impl Default for Args {
             rounds_given: None,
             k_given: None,
             conc_n: None,
+            placements_given: false,
+            warmup: None,
+            conc: None,
+            ts_n: None,
         }
     }
 }
@@ -144,7 +163,18 @@ fn parse_args(raw: &[String]) -> Result<(String, Args), String> {
                 args.placements = value("--placements")?
                     .split(',')
                     .map(str::to_string)
-                    .collect()
+                    .collect();
+                args.placements_given = true;
+            }
+            "--warmup" => args.warmup = Some(number("--warmup", value("--warmup")?)?),
+            "--ts-n" => args.ts_n = Some(number("--ts-n", value("--ts-n")?)?),
+            "--conc" => {
+                args.conc = Some(
+                    value("--conc")?
+                        .split(',')
+                        .map(|c| number("--conc", c.to_string()))
+                        .collect::<Result<_, _>>()?,
+                )
             }
             "--sessions" => {
                 args.sessions = value("--sessions")?
@@ -161,16 +191,25 @@ fn parse_args(raw: &[String]) -> Result<(String, Args), String> {
             word => return Err(format!("unexpected argument {word}")),
         }
     }
+    let command = command.unwrap_or_else(|| "run".into());
+    // `none` (nothing pinned) is the HTTP bench's alone: the in-process matrix always pins.
+    let known: &[&str] = if command == "http" {
+        &["same", "split", "none"]
+    } else {
+        &["same", "split"]
+    };
     for p in &args.placements {
-        if p != "same" && p != "split" {
-            return Err(format!("unknown placement {p} (same, split)"));
+        if !known.contains(&p.as_str()) {
+            return Err(format!("unknown placement {p} ({})", known.join(", ")));
         }
     }
-    Ok((command.unwrap_or_else(|| "run".into()), args))
+    Ok((command, args))
 }
 
-const USAGE: &str = "usage: ct-bench [run|rss|scale|soak|compile|all|report] [--rounds R] [--n N] [--py-n N] [--k K] \
-[--conc-n M] [--drivers pingpong,floor,claude-tools,typescript,python] [--placements same,split] [--sessions 1,10,50]";
+const USAGE: &str = "usage: ct-bench [run|rss|scale|soak|compile|all|http|report] [--rounds R] [--n N] [--py-n N] [--k K] \
+[--conc-n M] [--drivers pingpong,floor,claude-tools,typescript,python] [--placements same,split] [--sessions 1,10,50]\n\
+       ct-bench http [--rounds R] [--n N] [--ts-n N] [--warmup W] [--conc 1,32] [--drivers claude-tools,rmcp,typescript] \
+[--placements split,same,none]";
 
 fn main() -> ExitCode {
     let raw: Vec<String> = std::env::args().skip(1).collect();
@@ -202,10 +241,19 @@ fn main() -> ExitCode {
             .and_then(|()| runs::run_rss(&paths, &args))
             .and_then(|()| runs::run_scale(&paths, &args))
             .and_then(|()| compile::run_compile(&paths)),
+        #[cfg(feature = "http")]
+        "http" => http::run_http(&paths, &args),
+        #[cfg(not(feature = "http"))]
+        "http" => Err("ct-bench was built without the `http` feature".into()),
         "report" => Ok(()),
         other => Err(format!("unknown command {other}\n{USAGE}")),
     };
-    let written = report::write_benchmarks_md(&paths);
+    // `http` replaces its own section only: BENCHMARKS.md also holds sections written by hand.
+    let written = if command == "http" {
+        report::write_http_section(&paths)
+    } else {
+        report::write_benchmarks_md(&paths)
+    };
     match (result, written) {
         (Ok(()), Ok(())) => ExitCode::SUCCESS,
         (Err(e), _) | (_, Err(e)) => {
@@ -250,6 +298,26 @@ mod tests {
             (args.n_given, args.rounds_given, args.k_given),
             (None, None, None)
         );
+        let (cmd, args) = parse_args(&strings(&[
+            "http",
+            "--conc",
+            "1,8",
+            "--warmup",
+            "5",
+            "--ts-n",
+            "7",
+            "--placements",
+            "none,split",
+        ]))
+        .unwrap();
+        assert_eq!(cmd, "http");
+        assert_eq!(
+            (args.conc, args.warmup, args.ts_n, args.placements_given),
+            (Some(vec![1, 8]), Some(5), Some(7), true)
+        );
+        assert_eq!(args.placements, strings(&["none", "split"]));
+        assert!(parse_args(&strings(&["run", "--placements", "none"])).is_err());
+        assert!(parse_args(&strings(&["http", "--conc", "1,x"])).is_err());
         let (cmd, args) = parse_args(&strings(&[
             "soak", "--n", "500", "--rounds", "2", "--conc-n", "50", "--k", "8",
         ]))

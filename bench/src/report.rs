@@ -7,6 +7,7 @@ use claude_tools_bench::stats::median;
 
 use crate::Paths;
 use crate::compile::CompileResult;
+use crate::http::HttpBench;
 use crate::runs::{self, Matrix, RssRun, Sample, ScaleRun, SoakRun};
 
 /// The current UTC time, `YYYY-MM-DD HH:MM UTC`.
@@ -536,16 +537,18 @@ pub fn write_benchmarks_md(paths: &Paths) -> Result<(), String> {
     let scale: Option<Vec<ScaleRun>> = runs::load(paths, "scale");
     let compile: Option<CompileResult> = runs::load(paths, "compile");
     let soak: Option<SoakRun> = runs::load(paths, "soak");
+    let http: Option<HttpBench> = runs::load(paths, "http");
     let _ = writeln!(
         out,
-        "\n## How to run\n\n```sh\nbench/run            # the matrix below: every driver, interleaved rounds, both placements\nbench/run all        # plus RSS over 100k calls, multi-session scale and macro compile cost\nbench/run run --rounds 3 --drivers floor,claude-tools --placements same   # a subset\nbench/run soak       # on demand: one session through 1,000,000 calls, then 10 × 10,000 with 100 in flight\n```\n"
+        "\n## How to run\n\n```sh\nbench/run            # the matrix below: every driver, interleaved rounds, both placements\nbench/run all        # plus RSS over 100k calls, multi-session scale and macro compile cost\nbench/run run --rounds 3 --drivers floor,claude-tools --placements same   # a subset\nbench/run soak       # on demand: one session through 1,000,000 calls, then 10 × 10,000 with 100 in flight\nbench/run http       # on demand: tools/call over MCP Streamable HTTP against rmcp and the TypeScript SDK\n```\n"
     );
     let _ = writeln!(
         out,
         "`bench/run` builds the bench in release mode, installs the pinned SDKs into git-ignored folders \
-         (`bench/.venv`: claude-agent-sdk 0.2.187; `bench/node_modules`: @anthropic-ai/claude-agent-sdk 0.3.330, zod 4.6.7) \
+         (`bench/.venv`: claude-agent-sdk 0.2.187; `bench/node_modules`: @anthropic-ai/claude-agent-sdk 0.3.330, zod 4.6.7, \
+         and for the HTTP bench @modelcontextprotocol/sdk 1.32.2) \
          and runs `ct-bench` with the arguments given. Results are kept in `bench/results/` (git-ignored) and this file is rewritten \
-         from them.\n"
+         from them (`bench/run http` replaces only its own section).\n"
     );
     match &matrix {
         Some(m) => {
@@ -587,6 +590,9 @@ pub fn write_benchmarks_md(paths: &Paths) -> Result<(), String> {
         let _ = writeln!(out, "\n## Soak: one session, many calls\n");
         out.push_str(&soak_table(soak));
     }
+    if let Some(h) = &http {
+        out.push_str(&http_section(h));
+    }
     if let Some(c) = &compile {
         let _ = writeln!(
             out,
@@ -595,6 +601,120 @@ pub fn write_benchmarks_md(paths: &Paths) -> Result<(), String> {
         out.push_str(&crate::compile::table(c));
     }
     std::fs::write(&paths.report, out).map_err(|e| format!("{}: {e}", paths.report.display()))
+}
+
+/// The heading of the Streamable HTTP section.
+const HTTP_HEADING: &str = "## Remote MCP over Streamable HTTP";
+
+/// `ct-bench http`'s report: only the Streamable HTTP section of `BENCHMARKS.md` is replaced
+/// (or inserted before the compile cost, or appended), so sections written by hand and the
+/// other kinds' figures stay as they are. Without a report yet, the whole report is written.
+pub fn write_http_section(paths: &Paths) -> Result<(), String> {
+    let Some(h) = runs::load::<HttpBench>(paths, "http") else {
+        return Ok(());
+    };
+    let Ok(doc) = std::fs::read_to_string(&paths.report) else {
+        return write_benchmarks_md(paths);
+    };
+    let updated = splice_section(&doc, HTTP_HEADING, &http_section(&h));
+    std::fs::write(&paths.report, updated).map_err(|e| format!("{}: {e}", paths.report.display()))
+}
+
+/// `doc` with the level-2 section titled `heading` replaced by `section` (itself starting
+/// with that heading); without one, `section` goes before the compile cost section, or last.
+fn splice_section(doc: &str, heading: &str, section: &str) -> String {
+    let section = section.trim();
+    let line_start = |pos: usize| pos == 0 || doc.as_bytes()[pos - 1] == b'\n';
+    let found = doc
+        .match_indices(heading)
+        .map(|(i, _)| i)
+        .find(|&i| line_start(i) && doc[i + heading.len()..].starts_with('\n'));
+    let (before, after) = match found {
+        Some(start) => {
+            let body = start + heading.len();
+            let end = doc[body..].find("\n## ").map(|i| body + i + 1);
+            (&doc[..start], end.map(|end| &doc[end..]))
+        }
+        None => match doc.find("\n## Compile cost of the macros\n") {
+            Some(i) => (&doc[..i + 1], Some(&doc[i + 1..])),
+            None => (doc, None),
+        },
+    };
+    let mut out = before.trim_end().to_string();
+    out.push_str("\n\n");
+    out.push_str(section);
+    out.push('\n');
+    if let Some(after) = after {
+        out.push('\n');
+        out.push_str(after);
+    }
+    out
+}
+
+/// The Streamable HTTP section: what is measured and how, then the tables of the latest run.
+pub fn http_section(h: &HttpBench) -> String {
+    let mut out = String::new();
+    let command = format!(
+        "bench/run http --rounds {} --n {} --ts-n {} --warmup {} --conc {} --drivers {} --placements {}",
+        h.rounds,
+        h.requests,
+        h.ts_requests,
+        h.warmup,
+        h.concurrency
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
+        h.servers.join(","),
+        h.placements.join(",")
+    );
+    let _ = writeln!(
+        out,
+        "\n{HTTP_HEADING}\n\n\
+         `tools/call` of the same `add(a, b)` (integer terms, the sum as text) over MCP Streamable \
+         HTTP, stateless, against three servers: **claude-tools** (`ct-bench-http-claude-tools`: \
+         `claude_tools::mcp::http` with its defaults), **rmcp** (`ct-bench-http-rmcp`: rmcp's \
+         `StreamableHttpService` on axum, `legacy_session_mode` off, `json_response` on) and \
+         **typescript** (`bench/drivers/http_ts_server.mjs`: the official SDK's \
+         `StreamableHTTPServerTransport` with `sessionIdGenerator: undefined` and \
+         `enableJsonResponse: true`, a fresh server and transport per request on \
+         `createMcpExpressApp()`, as the SDK's stateless example does). Each is started fresh \
+         per round as a child process on a free 127.0.0.1 port and gets a client's handshake \
+         (`initialize`, `notifications/initialized`, `tools/list`: no session id may be issued, \
+         `add` must be listed with integer `a` and `b`). The load generator is one Rust thread \
+         (a current-thread tokio runtime driving C keep-alive HTTP/1.1 connections, each with \
+         one call in flight) that checks every answer (status, JSON-RPC id, `isError`, the sum); \
+         a wrong answer fails the run. Latency is from the request's write to the end of its \
+         response.\n\n\
+         The machine has 2 cores, so the load generator and the server share them. Two \
+         placements: `split` (`taskset -c 0` for the server, the load generator pinned to CPU \
+         1) keeps them from competing for one core and gives each server exactly one core (the \
+         Rust servers' tokio runtimes then run one worker, like node's one thread); `none` pins \
+         nothing (the Rust servers run two workers). On an idle machine `split` is the cleaner \
+         measure; with other work on the machine (see the load average below) a pinned server \
+         cannot leave a busy core, and its p99 then measures the other work's time slices, so \
+         `none` is steadier there. The load generator's own CPU per call is shown: it stays a \
+         fraction of the time per call (its one thread keeps well under one core busy), so it \
+         is not what limits throughput. Only in-round ratios compare well across runs.\n\n\
+         Date: {}. Machine: {}; 1-minute load average {:.1} at the start, {:.1} at the end.\n\
+         Revision: {}. Compared: {}.\nCommand: `{command}`.\n",
+        h.date,
+        h.machine,
+        h.load_average.0,
+        h.load_average.1,
+        if h.revision.is_empty() {
+            "not recorded"
+        } else {
+            &h.revision
+        },
+        if h.versions.is_empty() {
+            "not recorded".to_string()
+        } else {
+            h.versions.join(", ")
+        }
+    );
+    out.push_str(&crate::http::tables(h));
+    out
 }
 
 #[cfg(test)]
@@ -650,6 +770,30 @@ mod tests {
         assert!(
             text.contains("seq p50 ≤ 1.5× the floor | 1.20× | met"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn the_http_section_is_replaced_in_place_or_inserted() {
+        let section = "## Remote MCP over Streamable HTTP\n\nnew figures\n";
+        let doc = "# B\n\n## Hand-written\n\nkeep\n\n## Remote MCP over Streamable HTTP\n\nold\n\n## Compile cost of the macros\n\nc\n";
+        assert_eq!(
+            splice_section(doc, HTTP_HEADING, section),
+            "# B\n\n## Hand-written\n\nkeep\n\n## Remote MCP over Streamable HTTP\n\nnew figures\n\n## Compile cost of the macros\n\nc\n"
+        );
+        let last = "# B\n\n## Remote MCP over Streamable HTTP\n\nold\n";
+        assert_eq!(
+            splice_section(last, HTTP_HEADING, section),
+            "# B\n\n## Remote MCP over Streamable HTTP\n\nnew figures\n"
+        );
+        let without = "# B\n\n## Soak\n\ns\n\n## Compile cost of the macros\n\nc\n";
+        assert_eq!(
+            splice_section(without, HTTP_HEADING, section),
+            "# B\n\n## Soak\n\ns\n\n## Remote MCP over Streamable HTTP\n\nnew figures\n\n## Compile cost of the macros\n\nc\n"
+        );
+        assert_eq!(
+            splice_section("# B\n", HTTP_HEADING, section),
+            "# B\n\n## Remote MCP over Streamable HTTP\n\nnew figures\n"
         );
     }
 

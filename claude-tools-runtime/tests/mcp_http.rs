@@ -1250,3 +1250,24 @@ async fn a_call_whose_params_come_before_its_method_still_streams_progress() {
             json!({"jsonrpc": "2.0", "id": 6, "error": {"code": -32602, "message": "Invalid params", "data": "tools/call needs `params.name`, the tool's name as a string"}}),
         );
 }
+
+#[tokio::test]
+async fn a_body_still_arriving_at_the_request_timeout_is_408() {
+    let server = start(|http| http.request_timeout(Duration::from_millis(200))).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    // Ten bytes of a hundred, and then nothing.
+    stream
+        .write_all(
+            b"POST /mcp HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{\"jsonrpc\"",
+        )
+        .await
+        .unwrap();
+    read_reply(&mut stream).await.assert_json(
+        408,
+        refusal(
+            -32000,
+            "Request Timeout",
+            "the body did not arrive within the server's request timeout",
+        ),
+    );
+}

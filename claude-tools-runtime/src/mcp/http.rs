@@ -1350,6 +1350,11 @@ impl http_body::Body for SseBody {
     ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
         let this = self.get_mut();
         loop {
+            // Nothing after the reply, not even progress a cancelled handler reports in its
+            // grace.
+            if matches!(this.state, CallState::Sent) {
+                return Poll::Ready(None);
+            }
             // Progress first: what the call reported before its reply goes out before it.
             if let Poll::Ready(Some(notification)) = this.queued.poll_recv(cx) {
                 let json = serde_json::to_vec(&notification).unwrap_or_default();
@@ -1441,6 +1446,40 @@ mod tests {
         );
         let none = accepts(&HeaderMap::new());
         assert_eq!((none.json, none.sse, none.sse_named), (true, true, false));
+    }
+
+    #[tokio::test]
+    async fn an_sse_body_sends_queued_progress_then_the_reply_then_nothing() {
+        use http_body::Body as _;
+
+        let (progress, queued) = mpsc::unbounded_channel();
+        let mut body = SseBody {
+            queued,
+            state: CallState::Done(Reply::Json(serde_json::json!({"id": 1}))),
+            limits: Limits {
+                deadline: Box::pin(tokio::time::sleep(Duration::from_secs(60))),
+                shutdown: Box::pin(CancellationToken::new().cancelled_owned()),
+                id: Value::from(1),
+                tool: "t".into(),
+                timeout: Duration::from_secs(60),
+                span: tracing::Span::none(),
+            },
+        };
+        let mut next = || {
+            let mut cx = Context::from_waker(std::task::Waker::noop());
+            match Pin::new(&mut body).poll_frame(&mut cx) {
+                Poll::Ready(Some(Ok(frame))) => Some(frame.into_data().unwrap_or_default()),
+                Poll::Ready(None) => None,
+                Poll::Ready(Some(Err(never))) => match never {},
+                Poll::Pending => panic!("pending"),
+            }
+        };
+        progress.send(serde_json::json!({"p": 1})).unwrap();
+        assert_eq!(next().unwrap(), "event: message\ndata: {\"p\":1}\n\n");
+        assert_eq!(next().unwrap(), "event: message\ndata: {\"id\":1}\n\n");
+        // A cancelled handler reporting in its grace: too late, the stream has ended.
+        progress.send(serde_json::json!({"p": 2})).unwrap();
+        assert_eq!(next(), None);
     }
 
     #[test]

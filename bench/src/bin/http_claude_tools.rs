@@ -1,0 +1,44 @@
+//! `ct-bench-http-claude-tools`: the Streamable HTTP bench's claude-tools server — the same
+//! `#[tool]` `add(a, b)` as the in-process bench, served by `claude_tools::mcp::http` with its
+//! defaults (stateless, `/mcp`).
+//!
+//! Binds `127.0.0.1:0` and prints `http://127.0.0.1:<port>/mcp` on stdout once it listens.
+//! The runtime is tokio's default multi-thread one, as `#[tokio::main]` gives (the rmcp server
+//! of the bench uses the same).
+
+use std::process::ExitCode;
+
+use claude_tools::mcp::http::HttpServer;
+use claude_tools::prelude::*;
+
+/// The bench server.
+#[tool_server(name = "bench", version = "1.0.0")]
+pub struct Bench;
+
+/// Add two integers.
+#[tool(server = Bench, read_only)]
+async fn add(
+    /// The first term
+    a: i64,
+    /// The second term
+    b: i64,
+) -> i64 {
+    a.wrapping_add(b)
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    match serve().await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ct-bench-http-claude-tools: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+async fn serve() -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    println!("http://{}/mcp", listener.local_addr()?);
+    HttpServer::new(Bench::server()).serve(listener).await
+}

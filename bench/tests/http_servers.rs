@@ -1,0 +1,261 @@
+//! The Streamable HTTP bench's servers and load generator, with a handful of calls (the figures
+//! come from `bench/run http`; these tests only check that every part does its job): each
+//! server gets the handshake and answers every checked call as `application/json`, through
+//! `ct-bench http` as `bench/run http` runs it; and a server that answers wrongly, or is not
+//! stateless, fails the load generator instead of being timed.
+//!
+//! The TypeScript server needs node and the SDK `bench/install-sdks.sh` installs (`scripts/test`
+//! runs it). Without them its test skips with a banner, unless `CI` is set, where it fails.
+#![cfg(feature = "http")]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use claude_tools_bench::env;
+use claude_tools_bench::http_load::{self, Endpoint, Load};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+/// A report written by hand before the run: `ct-bench http` must keep it.
+const HAND_WRITTEN: &str = "# Benchmarks\n\n## Written by hand\n\nkept as it is\n";
+
+/// Runs `ct-bench http` for `servers` with a few calls at C = 1 and 4, in both default
+/// placements (`split`, `none`), its output kept in a
+/// fresh folder under the temp dir (returned), which starts with `report` as its
+/// `BENCHMARKS.md` if given; fails the test if the command fails.
+fn ct_bench_http(name: &str, servers: &str, report: Option<&str>) -> PathBuf {
+    let out = std::env::temp_dir().join(format!("ct-bench-http-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    if let Some(report) = report {
+        std::fs::create_dir_all(&out).expect("output folder");
+        std::fs::write(out.join("BENCHMARKS.md"), report).expect("seeding the report");
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_ct-bench"))
+        .args([
+            "http",
+            "--drivers",
+            servers,
+            "--rounds",
+            "1",
+            "--n",
+            "40",
+            "--warmup",
+            "8",
+            "--conc",
+            "1,4",
+        ])
+        .env(env::OUT, &out)
+        .output()
+        .expect("running ct-bench http");
+    assert!(
+        output.status.success(),
+        "ct-bench http --drivers {servers} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    out
+}
+
+/// Every server of `servers` answered every call at both levels in both placements, as JSON,
+/// and the report has the section.
+fn assert_served(out: &Path, servers: &[&str]) {
+    let path = out.join("results/http.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let bench: Value = serde_json::from_str(&text).expect("results/http.json is JSON");
+    let samples = bench["samples"].as_array().expect("samples");
+    let mut seen: Vec<(String, String, u64)> = Vec::new();
+    for sample in samples {
+        assert_eq!(sample["error"], Value::Null, "{sample}");
+        let c = sample["concurrency"].as_u64().expect("concurrency");
+        assert_eq!(sample["phase"]["calls"], 40, "{sample}");
+        assert_eq!(sample["phase"]["in_flight"], c, "{sample}");
+        assert_eq!(
+            sample["content_types"],
+            json!(["application/json"]),
+            "{sample}"
+        );
+        assert!(sample["server_cpu_ns"].as_u64() > Some(0), "{sample}");
+        assert!(sample["server_peak_kib"].as_u64() > Some(0), "{sample}");
+        seen.push((
+            sample["server"].as_str().unwrap_or("").to_string(),
+            sample["placement"].as_str().unwrap_or("").to_string(),
+            c,
+        ));
+    }
+    seen.sort();
+    let mut expected: Vec<(String, String, u64)> = Vec::new();
+    for server in servers {
+        for placement in ["split", "none"] {
+            for c in [1, 4] {
+                expected.push((server.to_string(), placement.to_string(), c));
+            }
+        }
+    }
+    expected.sort();
+    assert_eq!(seen, expected);
+    let report = std::fs::read_to_string(out.join("BENCHMARKS.md")).expect("the report");
+    assert!(
+        report.contains("## Remote MCP over Streamable HTTP"),
+        "{report}"
+    );
+    for server in servers {
+        assert!(
+            report.contains(&format!("| {server} | `application/json` |")),
+            "{report}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(out);
+}
+
+#[test]
+fn the_rust_servers_answer_every_checked_call() {
+    let out = ct_bench_http("rust", "claude-tools,rmcp", Some(HAND_WRITTEN));
+    let report = std::fs::read_to_string(out.join("BENCHMARKS.md")).expect("the report");
+    assert!(report.starts_with(HAND_WRITTEN), "{report}");
+    assert!(
+        report[HAND_WRITTEN.len()..].starts_with("\n## Remote MCP over Streamable HTTP\n"),
+        "{report}"
+    );
+    assert_served(&out, &["claude-tools", "rmcp"]);
+}
+
+#[test]
+fn the_typescript_sdk_server_answers_every_checked_call() {
+    let bench = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sdk = bench.join("node_modules/@modelcontextprotocol/sdk");
+    let node = Command::new("node").arg("--version").output();
+    if !sdk.exists() || !node.is_ok_and(|o| o.status.success()) {
+        let message = "node or the MCP TypeScript SDK is missing; run bench/install-sdks.sh (or scripts/test)";
+        assert!(std::env::var_os("CI").is_none(), "{message}, and CI is set");
+        // Written to the stderr handle itself: libtest captures `eprintln!` of passing tests.
+        let bar = "!".repeat(80);
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n{bar}\n!!! SKIPPED the HTTP bench's TypeScript server test: {message}\n{bar}\n"
+        );
+        return;
+    }
+    let out = ct_bench_http("typescript", "typescript", None);
+    assert_served(&out, &["typescript"]);
+}
+
+/// How the hand-written server of the tests below misbehaves.
+#[derive(Clone, Copy)]
+enum Fault {
+    /// `add` answers one more than the sum.
+    WrongSum,
+    /// `initialize` issues an `Mcp-Session-Id`.
+    SessionId,
+}
+
+/// A hand-written Streamable HTTP server on 127.0.0.1 that answers like a stateless MCP
+/// server except for `fault`.
+async fn faulty_server(fault: Fault) -> Endpoint {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("local addr");
+    tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            tokio::spawn(serve_connection(socket, fault));
+        }
+    });
+    Endpoint::parse(&format!("http://{addr}/mcp")).expect("endpoint")
+}
+
+async fn serve_connection(mut socket: tokio::net::TcpStream, fault: Fault) {
+    let mut input = Vec::new();
+    let mut buf = vec![0u8; 4096];
+    loop {
+        // One request: a head with Content-Length, then the body.
+        let (head_end, length) = loop {
+            if let Some(end) = input.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&input[..end]).to_ascii_lowercase();
+                let length = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .and_then(|v| v.trim().parse::<usize>().ok())
+                    .unwrap_or(0);
+                break (end + 4, length);
+            }
+            match socket.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => input.extend_from_slice(&buf[..n]),
+            }
+        };
+        while input.len() < head_end + length {
+            match socket.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => input.extend_from_slice(&buf[..n]),
+            }
+        }
+        let message: Value = serde_json::from_slice(&input[head_end..head_end + length])
+            .expect("the load generator sends JSON");
+        input.drain(..head_end + length);
+        let reply = match message["method"].as_str() {
+            Some("initialize") => Some(
+                json!({"protocolVersion": http_load::PROTOCOL_VERSION, "serverInfo": {"name": "faulty", "version": "0"}, "capabilities": {"tools": {}}}),
+            ),
+            Some("tools/list") => Some(
+                json!({"tools": [{"name": "add", "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}}}]}),
+            ),
+            Some("tools/call") => {
+                let args = &message["params"]["arguments"];
+                let sum = args["a"].as_i64().unwrap_or(0) + args["b"].as_i64().unwrap_or(0);
+                let answer = match fault {
+                    Fault::WrongSum => sum + 1,
+                    Fault::SessionId => sum,
+                };
+                Some(json!({"content": [{"type": "text", "text": answer.to_string()}]}))
+            }
+            _ => None,
+        };
+        let response = match reply {
+            None => "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n".to_string(),
+            Some(result) => {
+                let body =
+                    json!({"jsonrpc": "2.0", "id": message["id"], "result": result}).to_string();
+                let session = match (fault, message["method"].as_str()) {
+                    (Fault::SessionId, Some("initialize")) => "Mcp-Session-Id: s-1\r\n",
+                    _ => "",
+                };
+                format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n{session}Content-Length: {}\r\n\r\n{body}",
+                    body.len()
+                )
+            }
+        };
+        if socket.write_all(response.as_bytes()).await.is_err() {
+            return;
+        }
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_wrong_sum_fails_the_load_instead_of_being_timed() {
+    let endpoint = faulty_server(Fault::WrongSum).await;
+    let handshake = http_load::handshake(&endpoint).await.expect("handshake");
+    assert_eq!(handshake.server_name, "faulty");
+    let mut load = Load::connect(&endpoint, 2).await.expect("connect");
+    let error = load.run(10).await.expect_err("a wrong sum fails the phase");
+    // Call ids start at 1,000; each connection's first call fails, whichever reports first.
+    let (a, b) = http_load::call_args(1_000);
+    let (a2, b2) = http_load::call_args(1_001);
+    let first = format!("call 1000: add({a}, {b}) answered \"{}\"", a + b + 1);
+    let second = format!("call 1001: add({a2}, {b2}) answered \"{}\"", a2 + b2 + 1);
+    assert!(
+        error.ends_with(&first) || error.ends_with(&second),
+        "{error}"
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_session_id_fails_the_handshake() {
+    let endpoint = faulty_server(Fault::SessionId).await;
+    let error = http_load::handshake(&endpoint)
+        .await
+        .expect_err("not stateless");
+    assert_eq!(
+        error,
+        "initialize: the server issued Mcp-Session-Id \"s-1\": it is not in stateless mode"
+    );
+}
