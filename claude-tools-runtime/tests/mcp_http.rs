@@ -1271,3 +1271,155 @@ async fn a_body_still_arriving_at_the_request_timeout_is_408() {
         ),
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// The caller's identity, from the auth hook to the tools.
+
+/// Who is calling, as the auth hook of these tests found out from the token.
+#[derive(Debug)]
+struct Caller {
+    tenant: String,
+}
+
+#[claude_tools::tool_server(name = "tenants")]
+struct Tenants;
+
+/// Says which tenant is calling.
+#[claude_tools::tool(server = Tenants)]
+async fn whoami_macro(caller: claude_tools::tools::Extension<Caller>) -> String {
+    format!("macro:{}", caller.tenant)
+}
+
+/// A server of two tools echoing the caller's tenant (one raw, reading its context; one
+/// `#[tool]`, taking an `Extension<Caller>`), behind a hook mapping two tokens to two tenants
+/// and a third to a plain `Allow`.
+async fn start_tenants() -> (SocketAddr, oneshot::Sender<()>) {
+    let server = Tenants::server()
+        .with_tool(ToolDefBuilder::new("whoami_raw"), |call| async move {
+            // Streamed as SSE when the call carries a progress token.
+            call.context().report_progress(1.0, None, None);
+            match call.context().extension::<Caller>() {
+                Some(caller) => format!("raw:{}", caller.tenant),
+                None => "raw:nobody".to_string(),
+            }
+        })
+        .unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (shutdown, signal) = oneshot::channel::<()>();
+    let serve = HttpServer::new(server)
+        .authorize(|headers| {
+            let token = claude_tools::mcp::http::bearer_token_of(headers).map(str::to_owned);
+            async move {
+                // A database lookup would await here.
+                tokio::task::yield_now().await;
+                match token.as_deref() {
+                    Some("token-acme") => AuthDecision::allow_with(Caller {
+                        tenant: "acme".into(),
+                    }),
+                    Some("token-globex") => AuthDecision::allow_with(Caller {
+                        tenant: "globex".into(),
+                    }),
+                    Some("token-anonymous") => AuthDecision::Allow,
+                    _ => AuthDecision::Deny,
+                }
+            }
+        })
+        .serve(listener)
+        .with_graceful_shutdown(async {
+            let _ = signal.await;
+        });
+    tokio::spawn(serve.into_future());
+    (addr, shutdown)
+}
+
+async fn call_as(addr: SocketAddr, token: &str, tool: &str, progress: bool) -> Reply {
+    let authorization = format!("Bearer {token}");
+    let mut headers = MCP_HEADERS.to_vec();
+    headers.push(("authorization", &authorization));
+    let body = if progress {
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+               "params": {"name": tool, "_meta": {"progressToken": "p"}}})
+        .to_string()
+    } else {
+        call(json!(1), tool, json!({}))
+    };
+    exchange(addr, &request("POST", "/mcp", &headers, &body)).await
+}
+
+#[tokio::test]
+async fn the_identity_an_auth_hook_attaches_reaches_raw_and_macro_tools_per_client() {
+    let (addr, _shutdown) = start_tenants().await;
+    for (token, tenant) in [("token-acme", "acme"), ("token-globex", "globex")] {
+        call_as(addr, token, "whoami_raw", false)
+            .await
+            .assert_json(200, text_result(json!(1), &format!("raw:{tenant}"), false));
+        call_as(addr, token, "whoami_macro", false)
+            .await
+            .assert_json(
+                200,
+                text_result(json!(1), &format!("macro:{tenant}"), false),
+            );
+    }
+    // Over the SSE path (a progress token) too.
+    let streamed = call_as(addr, "token-globex", "whoami_raw", true).await;
+    assert_eq!(streamed.status, 200);
+    assert_eq!(
+        streamed.body,
+        format!(
+            "event: message\ndata: {}\n\nevent: message\ndata: {}\n\n",
+            json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                   "params": {"progressToken": "p", "progress": 1.0}}),
+            text_result(json!(1), "raw:globex", false)
+        )
+    );
+}
+
+#[tokio::test]
+async fn two_clients_calling_at_once_each_see_their_own_identity() {
+    let (addr, _shutdown) = start_tenants().await;
+    let mut calls = Vec::new();
+    for round in 0..20 {
+        let token = if round % 2 == 0 {
+            "token-acme"
+        } else {
+            "token-globex"
+        };
+        calls.push(tokio::spawn(async move {
+            (token, call_as(addr, token, "whoami_macro", false).await)
+        }));
+    }
+    for call in calls {
+        let (token, reply) = call.await.unwrap();
+        let tenant = token.strip_prefix("token-").unwrap();
+        reply.assert_json(
+            200,
+            text_result(json!(1), &format!("macro:{tenant}"), false),
+        );
+    }
+}
+
+#[tokio::test]
+async fn without_an_identity_a_context_has_none_and_an_extension_parameter_is_a_tool_error() {
+    let (addr, _shutdown) = start_tenants().await;
+    call_as(addr, "token-anonymous", "whoami_raw", false)
+        .await
+        .assert_json(200, text_result(json!(1), "raw:nobody", false));
+    call_as(addr, "token-anonymous", "whoami_macro", false)
+        .await
+        .assert_json(
+            200,
+            text_result(
+                json!(1),
+                "tool `whoami_macro` needs Extension<mcp_http::Caller>, which this call does not \
+                 carry (over HTTP, the auth hook attaches it with AuthDecision::allow_with)",
+                true,
+            ),
+        );
+    assert_eq!(
+        call_as(addr, "token-nope", "whoami_raw", false)
+            .await
+            .status,
+        401
+    );
+}

@@ -89,6 +89,14 @@
 //! Requests without an `Origin` header (every non-browser client: the Claude Code CLI, the SDKs,
 //! curl) are not affected.
 //!
+//! **The caller's identity.** A multi-tenant server must know, inside a tool, who is calling.
+//! The [auth hook](HttpServer::authorize) finds it out from the headers and answers
+//! [`AuthDecision::allow_with(identity)`](AuthDecision::allow_with); each tool the request calls
+//! then reads it with [`ToolContext::extension::<T>()`](crate::tool::ToolContext::extension), or
+//! takes an [`Extension<T>`](crate::tool::Extension) parameter. Each request carries its own:
+//! two clients calling at once with different tokens each see theirs. A plain
+//! [`AuthDecision::Allow`] (and the [bearer token](HttpServer::bearer_token)) attaches nothing.
+//!
 //! Each request runs in a `tracing` span `mcp_http` with the fields `method` (JSON-RPC), `tool`,
 //! `id`, `status` (HTTP) and `outcome` (`result`, `tool_error`, `error`, `accepted`, `rejected`,
 //! `timeout`, `shutdown`, `disconnected`). Argument values and results are never logged.
@@ -101,6 +109,7 @@
 //! for HTTPS or HTTP/2). To serve MCP next to routes of your own, mount
 //! [`HttpServer::into_router`] into your [`axum`] app.
 
+use std::any::Any;
 use std::convert::Infallible;
 use std::future::{Future, IntoFuture};
 use std::io;
@@ -149,13 +158,54 @@ pub const TRANSPORT_ERROR: i64 = -32000;
 const PROTOCOL_VERSION_HEADER: &str = "mcp-protocol-version";
 
 /// What an [auth hook](HttpServer::authorize) decides about one request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Clone)]
 pub enum AuthDecision {
     /// Serve the request.
     Allow,
+    /// Serve the request, and hand this value (the caller's identity: a tenant, a user, its
+    /// scopes) to the tools it calls, which read it with
+    /// [`ToolContext::extension`](crate::tool::ToolContext::extension) or the
+    /// [`Extension`](crate::tool::Extension) extractor. Made by [`AuthDecision::allow_with`].
+    AllowWith(Identity),
     /// Answer `401 Unauthorized` with `WWW-Authenticate: Bearer`.
     Deny,
 }
+
+/// The caller's identity an [auth hook](HttpServer::authorize) attaches to a request's calls.
+pub type Identity = Arc<dyn Any + Send + Sync>;
+
+impl AuthDecision {
+    /// Serve the request, with `identity` attached to every tool call it makes: a tool reads it
+    /// as `ctx.extension::<T>()` or takes an `Extension<T>` parameter, `T` being exactly the
+    /// type given here (pass a `T`, not an `Arc<T>`: that would attach an `Arc<T>`).
+    pub fn allow_with<T: Send + Sync + 'static>(identity: T) -> Self {
+        AuthDecision::AllowWith(Arc::new(identity))
+    }
+}
+
+impl std::fmt::Debug for AuthDecision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AuthDecision::Allow => f.write_str("Allow"),
+            AuthDecision::AllowWith(_) => f.write_str("AllowWith(..)"),
+            AuthDecision::Deny => f.write_str("Deny"),
+        }
+    }
+}
+
+/// Two `AllowWith` are equal when they carry the same value (the same `Arc`).
+impl PartialEq for AuthDecision {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (AuthDecision::Allow, AuthDecision::Allow)
+            | (AuthDecision::Deny, AuthDecision::Deny) => true,
+            (AuthDecision::AllowWith(a), AuthDecision::AllowWith(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for AuthDecision {}
 
 type AuthFuture = Pin<Box<dyn Future<Output = AuthDecision> + Send>>;
 type AuthHook = dyn Fn(&HeaderMap) -> AuthFuture + Send + Sync;
@@ -278,21 +328,36 @@ impl HttpServer {
     /// The hook gets the headers borrowed: take what it needs out of them before its `async`
     /// block ([`bearer_token_of`] reads the token).
     ///
+    /// [`AuthDecision::allow_with`] also tells the tools who is calling: the value it carries
+    /// (a tenant, a user) is attached to every tool call of the request, which reads it with
+    /// [`ToolContext::extension`](crate::tool::ToolContext::extension) or an
+    /// [`Extension<T>`](crate::tool::Extension) parameter.
+    ///
     /// ```
-    /// use std::collections::HashSet;
+    /// use std::collections::HashMap;
     /// use std::sync::Arc;
     /// use claude_tools::mcp::http::{AuthDecision, HttpServer, bearer_token_of};
+    /// use claude_tools::tools::{ToolDefBuilder, ToolServer};
     ///
-    /// # let server = claude_tools::ToolServer::new("demo", "1.0.0");
-    /// let keys: Arc<HashSet<String>> = Arc::new(["key-1".to_string()].into());
+    /// /// Who is calling.
+    /// struct Tenant(String);
+    ///
+    /// let server = ToolServer::new("demo", "1.0.0")
+    ///     .with_tool(ToolDefBuilder::new("whoami"), |call| async move {
+    ///         let tenant = call.context().extension::<Tenant>().map(|t| t.0.clone());
+    ///         tenant.unwrap_or_default()
+    ///     })
+    ///     .expect("a valid server");
+    /// let keys: Arc<HashMap<String, String>> =
+    ///     Arc::new([("key-1".to_string(), "acme".to_string())].into());
     /// let http = HttpServer::new(server).authorize(move |headers| {
     ///     let token = bearer_token_of(headers).map(str::to_owned);
     ///     let keys = keys.clone();
     ///     async move {
-    ///         // e.g. `SELECT 1 FROM api_keys WHERE key = $1` in a real deployment
-    ///         match token {
-    ///             Some(token) if keys.contains(&token) => AuthDecision::Allow,
-    ///             _ => AuthDecision::Deny,
+    ///         // e.g. `SELECT tenant FROM api_keys WHERE key = $1` in a real deployment
+    ///         match token.and_then(|token| keys.get(&token).cloned()) {
+    ///             Some(tenant) => AuthDecision::allow_with(Tenant(tenant)),
+    ///             None => AuthDecision::Deny,
     ///         }
     ///     }
     /// });
@@ -676,10 +741,13 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
         span.record("outcome", "rejected");
         return refusal;
     }
-    if let Some(refusal) = check_auth(shared, &parts.headers, deadline).await {
-        span.record("outcome", "rejected");
-        return refusal;
-    }
+    let identity = match check_auth(shared, &parts.headers, deadline).await {
+        Ok(identity) => identity,
+        Err(refusal) => {
+            span.record("outcome", "rejected");
+            return refusal;
+        }
+    };
     let accepts = match check_headers(&parts.headers) {
         Ok(accepts) => accepts,
         Err(refusal) => {
@@ -706,16 +774,16 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             span.record("method", "tools/call");
             span.record("tool", call.name.as_str());
             span.record("id", tracing::field::display(&call.id));
-            tool_call(shared, call, accepts, deadline, span).await
+            tool_call(shared, identity, call, accepts, deadline, span).await
         }
         McpMessage::Other(value) => match as_tool_call(value) {
             Ok(call) => {
                 span.record("method", "tools/call");
                 span.record("tool", call.name.as_str());
                 span.record("id", tracing::field::display(&call.id));
-                tool_call(shared, call, accepts, deadline, span).await
+                tool_call(shared, identity, call, accepts, deadline, span).await
             }
-            Err(value) => other_message(shared, value, accepts, deadline, span).await,
+            Err(value) => other_message(shared, identity, value, accepts, deadline, span).await,
         },
     }
 }
@@ -792,8 +860,16 @@ fn is_loopback_origin(origin: &str) -> bool {
     port_ok && (host.eq_ignore_ascii_case("localhost") || host == "127.0.0.1" || host == "[::1]")
 }
 
-async fn check_auth(shared: &Shared, headers: &HeaderMap, deadline: Instant) -> Option<Response> {
-    let decision = match shared.auth.as_ref()? {
+/// The request's identity if it may be served (`None`: no identity attached), or the refusal.
+async fn check_auth(
+    shared: &Shared,
+    headers: &HeaderMap,
+    deadline: Instant,
+) -> Result<Option<Identity>, Response> {
+    let Some(auth) = shared.auth.as_ref() else {
+        return Ok(None);
+    };
+    let decision = match auth {
         Auth::Bearer(expected) => match bearer_token_of(headers) {
             Some(token) if constant_time_eq(token.as_bytes(), expected) => AuthDecision::Allow,
             _ => AuthDecision::Deny,
@@ -802,7 +878,7 @@ async fn check_auth(shared: &Shared, headers: &HeaderMap, deadline: Instant) -> 
         Auth::Hook(hook) => match tokio::time::timeout_at(deadline, hook(headers)).await {
             Ok(decision) => decision,
             Err(_) => {
-                return Some(transport_error(
+                return Err(transport_error(
                     StatusCode::SERVICE_UNAVAILABLE,
                     TRANSPORT_ERROR,
                     "Service Unavailable",
@@ -811,8 +887,10 @@ async fn check_auth(shared: &Shared, headers: &HeaderMap, deadline: Instant) -> 
             }
         },
     };
-    if decision == AuthDecision::Allow {
-        return None;
+    match decision {
+        AuthDecision::Allow => return Ok(None),
+        AuthDecision::AllowWith(identity) => return Ok(Some(identity)),
+        AuthDecision::Deny => {}
     }
     let challenge = if headers.contains_key(header::AUTHORIZATION) {
         HeaderValue::from_static("Bearer error=\"invalid_token\"")
@@ -828,7 +906,7 @@ async fn check_auth(shared: &Shared, headers: &HeaderMap, deadline: Instant) -> 
     response
         .headers_mut()
         .insert(header::WWW_AUTHENTICATE, challenge);
-    Some(response)
+    Err(response)
 }
 
 /// Equal-length inputs take the same time however much of them matches.
@@ -1015,6 +1093,7 @@ fn parse(body: &[u8]) -> Result<McpMessage, Refusal> {
 
 async fn other_message(
     shared: &Shared,
+    identity: Option<Identity>,
     message: Value,
     accepts: Accepts,
     deadline: Instant,
@@ -1056,7 +1135,7 @@ async fn other_message(
         return StatusCode::ACCEPTED.into_response();
     }
     let id = fields.get("id").cloned().unwrap_or(Value::Null);
-    let router = shared.router.new_connection();
+    let router = shared.router.new_connection().with_extension(identity);
     let reply = tokio::select! {
         biased;
         reply = router.handle_message(McpMessage::Other(message)) => reply,
@@ -1090,6 +1169,7 @@ async fn other_message(
 
 async fn tool_call(
     shared: &Shared,
+    identity: Option<Identity>,
     call: super::ToolCallRequest,
     accepts: Accepts,
     deadline: Instant,
@@ -1099,7 +1179,7 @@ async fn tool_call(
     let tool = call.name.clone();
     let id = call.id.clone();
     if !streams_progress {
-        let router = shared.router.new_connection();
+        let router = shared.router.new_connection().with_extension(identity);
         let reply = match router.start_call(call) {
             Started::Done(reply) => reply,
             // Dropping the running call (a timeout, the shutdown, or this future dropped on a
@@ -1125,6 +1205,7 @@ async fn tool_call(
     let router = shared
         .router
         .new_connection()
+        .with_extension(identity)
         .with_notifier(Arc::new(move |notification| {
             let _ = progress.send(notification);
         }));
