@@ -136,6 +136,10 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 pub use super::stdio::DEFAULT_SHUTDOWN_GRACE;
+pub use sessions::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT};
+use sessions::{NewSessionError, SessionTable, SessionUse};
+
+mod sessions;
 use super::{
     McpMessage, McpRouter, Reply, SUPPORTED_PROTOCOL_VERSIONS, Started, ToolServerHandle, jsonrpc,
 };
@@ -156,6 +160,10 @@ pub const TRANSPORT_ERROR: i64 = -32000;
 
 /// The request header carrying the client's negotiated MCP version.
 const PROTOCOL_VERSION_HEADER: &str = "mcp-protocol-version";
+
+/// The header carrying the session id, in `initialize`'s answer and every later request of the
+/// session (sessions mode only).
+const SESSION_ID_HEADER: &str = "mcp-session-id";
 
 /// What an [auth hook](HttpServer::authorize) decides about one request.
 #[derive(Clone)]
@@ -239,20 +247,79 @@ pub struct HttpServer {
     auth: Option<Auth>,
     max_body_size: usize,
     request_timeout: Duration,
+    sessions: Arc<SessionTable>,
+    session_limits: Option<SessionLimits>,
+}
+
+/// The rules of sessions mode ([`HttpServer::sessions`]).
+#[derive(Debug, Clone, Copy)]
+struct SessionLimits {
+    idle_timeout: Duration,
+    max: usize,
+}
+
+impl Default for SessionLimits {
+    fn default() -> Self {
+        Self {
+            idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
+            max: DEFAULT_MAX_SESSIONS,
+        }
+    }
 }
 
 impl HttpServer {
     /// A server for `server`'s tools, with the defaults: path [`DEFAULT_PATH`], loopback origins
     /// only, no auth, [`DEFAULT_MAX_BODY_SIZE`], [`DEFAULT_REQUEST_TIMEOUT`].
     pub fn new(server: ToolServer) -> Self {
+        let sessions = Arc::new(SessionTable::default());
+        // A change of the tool set goes to every session's stream (none in stateless mode).
+        let hub = sessions.clone();
+        let router =
+            McpRouter::new(server).with_notifier(Arc::new(move |message| hub.broadcast(&message)));
         Self {
-            router: McpRouter::new(server),
+            router,
             path: DEFAULT_PATH.to_string(),
             origins: Origins::Loopback,
             auth: None,
             max_body_size: DEFAULT_MAX_BODY_SIZE,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            sessions,
+            session_limits: None,
         }
+    }
+
+    /// Turns stateful sessions on (`true`) or off (`false`, the default: stateless). See
+    /// [Sessions](self#sessions) in the module docs: `initialize` issues an `Mcp-Session-Id` that
+    /// every later request must carry, `GET` opens the session's server→client stream (which
+    /// carries `notifications/tools/list_changed`), `DELETE` ends the session, and
+    /// `notifications/cancelled` cancels a call of the same session.
+    ///
+    /// Sessions live in this process's memory: behind a load balancer, every request of a
+    /// session must reach the replica that made it (sticky sessions). Behind a plain load
+    /// balancer, stay stateless.
+    pub fn sessions(mut self, on: bool) -> Self {
+        self.session_limits = on.then(|| self.session_limits.unwrap_or_default());
+        self
+    }
+
+    /// How long a session may go without a request before it is dropped (default
+    /// [`DEFAULT_SESSION_IDLE_TIMEOUT`], 30 minutes); a request still running, or an open
+    /// `GET` stream, keeps it alive. Turns sessions on.
+    pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.session_limits
+            .get_or_insert_with(SessionLimits::default)
+            .idle_timeout = timeout;
+        self
+    }
+
+    /// The most sessions held at once (default [`DEFAULT_MAX_SESSIONS`]); an `initialize` beyond
+    /// it, once idle sessions are dropped, is answered `503 Service Unavailable`. Turns sessions
+    /// on.
+    pub fn max_sessions(mut self, max: usize) -> Self {
+        self.session_limits
+            .get_or_insert_with(SessionLimits::default)
+            .max = max;
+        self
     }
 
     /// The path clients POST to (default [`DEFAULT_PATH`], `/mcp`). A path without a leading
@@ -376,7 +443,9 @@ impl HttpServer {
     /// A handle to change the served tools while the server runs: a change applies to every
     /// request that starts after it, on every connection. Stateless HTTP has no stream to push
     /// `notifications/tools/list_changed` on, so none is sent (and `initialize` says
-    /// `listChanged: false`); clients see the new list at their next `tools/list`.
+    /// `listChanged: false`); clients see the new list at their next `tools/list`. With
+    /// [sessions](HttpServer::sessions), each change that alters the list is sent on every
+    /// session's open `GET` stream (and `initialize` says `listChanged: true`).
     pub fn tool_server_handle(&self) -> ToolServerHandle {
         self.router.tool_server_handle()
     }
@@ -425,6 +494,8 @@ impl HttpServer {
             auth,
             max_body_size,
             request_timeout,
+            sessions,
+            session_limits,
         } = self;
         Shared {
             router,
@@ -433,6 +504,8 @@ impl HttpServer {
             auth,
             max_body_size,
             request_timeout,
+            sessions,
+            session_limits,
             shutdown: CancellationToken::new(),
         }
     }
@@ -447,6 +520,7 @@ impl std::fmt::Debug for HttpServer {
             .field("auth", &self.auth.as_ref().map(|_| "set"))
             .field("max_body_size", &self.max_body_size)
             .field("request_timeout", &self.request_timeout)
+            .field("sessions", &self.session_limits)
             .finish()
     }
 }
@@ -580,6 +654,8 @@ async fn run(serve: HttpServe) -> io::Result<()> {
     // Stop accepting: from now on a connection attempt is refused.
     drop(listener);
     let _ = closing.send(true);
+    // An open session stream would hold its connection for the whole grace.
+    shared.sessions.close_streams();
     tracing::debug!(
         connections = connections.len(),
         "MCP HTTP: shutting down, letting requests in flight finish"
@@ -661,20 +737,24 @@ struct Shared {
     auth: Option<Auth>,
     max_body_size: usize,
     request_timeout: Duration,
+    /// The sessions, by id (empty when stateless).
+    sessions: Arc<SessionTable>,
+    /// `Some` in sessions mode.
+    session_limits: Option<SessionLimits>,
     /// Fires when a graceful shutdown's grace is over.
     shutdown: CancellationToken,
 }
 
 fn router_of(shared: Arc<Shared>) -> axum::Router {
     let path = shared.path.clone();
-    axum::Router::new()
-        .route(
-            &path,
-            post(handle)
-                .get(method_not_allowed)
-                .delete(method_not_allowed),
-        )
-        .with_state(shared)
+    let route = if shared.session_limits.is_some() {
+        post(handle).get(open_stream).delete(end_session)
+    } else {
+        post(handle)
+            .get(method_not_allowed)
+            .delete(method_not_allowed)
+    };
+    axum::Router::new().route(&path, route).with_state(shared)
 }
 
 async fn method_not_allowed() -> Response {
@@ -769,23 +849,179 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             return refusal.into_response();
         }
     };
-    match message {
+    // Stateless: a fresh connection state per request. Sessions: `initialize` opens a session,
+    // anything else must name a live one and shares its connection state.
+    let (router, session) = match shared.session_limits {
+        None => (shared.router.new_connection(), None),
+        Some(limits) => match session_of(shared, limits, &parts.headers, &message) {
+            Ok(session) => (session.session().router().clone(), Some(session)),
+            Err(refusal) => {
+                span.record("outcome", "rejected");
+                return refusal.into_response();
+            }
+        },
+    };
+    let router = router.with_extension(identity);
+    let in_session = session.is_some();
+    let opened = is_initialize(&message).then_some(()).and(session.as_ref());
+    let mut response = match message {
         McpMessage::ToolCall(call) => {
             span.record("method", "tools/call");
             span.record("tool", call.name.as_str());
             span.record("id", tracing::field::display(&call.id));
-            tool_call(shared, identity, call, accepts, deadline, span).await
+            tool_call(shared, router, call, accepts, deadline, span).await
         }
         McpMessage::Other(value) => match as_tool_call(value) {
             Ok(call) => {
                 span.record("method", "tools/call");
                 span.record("tool", call.name.as_str());
                 span.record("id", tracing::field::display(&call.id));
-                tool_call(shared, identity, call, accepts, deadline, span).await
+                tool_call(shared, router, call, accepts, deadline, span).await
             }
-            Err(value) => other_message(shared, identity, value, accepts, deadline, span).await,
+            Err(value) => {
+                other_message(shared, router, in_session, value, accepts, deadline, span).await
+            }
         },
+    };
+    if let Some(session) = opened
+        && let Ok(id) = HeaderValue::from_str(session.session().id())
+    {
+        response.headers_mut().insert(SESSION_ID_HEADER, id);
     }
+    response
+}
+
+/// Whether `message` is an `initialize` request (which opens a session in sessions mode).
+fn is_initialize(message: &McpMessage) -> bool {
+    match message {
+        McpMessage::ToolCall(_) => false,
+        McpMessage::Other(value) => {
+            value.get("method").and_then(Value::as_str) == Some("initialize")
+                && value.get("id").is_some()
+        }
+    }
+}
+
+/// The session a POST of sessions mode belongs to: a new one for `initialize`, else the live
+/// one its `Mcp-Session-Id` names.
+fn session_of(
+    shared: &Shared,
+    limits: SessionLimits,
+    headers: &HeaderMap,
+    message: &McpMessage,
+) -> Result<SessionUse, Refusal> {
+    if !is_initialize(message) {
+        return session_named(shared, limits, headers);
+    }
+    match shared
+        .sessions
+        .create(&shared.router, limits.max, limits.idle_timeout)
+    {
+        Ok(session) => Ok(SessionUse::of_new(session)),
+        Err(NewSessionError::Full) => Err(Refusal::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            TRANSPORT_ERROR,
+            "Service Unavailable",
+            format!(
+                "this server holds its maximum of {} sessions; try again later",
+                limits.max
+            ),
+        )),
+        Err(NewSessionError::NoRandomness(error)) => Err(Refusal::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            TRANSPORT_ERROR,
+            "Internal Server Error",
+            format!("no session id could be made: {error}"),
+        )),
+    }
+}
+
+/// The live session the request's `Mcp-Session-Id` names: `400` without the header, `404` for
+/// an unknown, ended or expired session (the client then initializes a new one).
+fn session_named(
+    shared: &Shared,
+    limits: SessionLimits,
+    headers: &HeaderMap,
+) -> Result<SessionUse, Refusal> {
+    let Some(id) = headers.get(SESSION_ID_HEADER) else {
+        return Err(Refusal::new(
+            StatusCode::BAD_REQUEST,
+            TRANSPORT_ERROR,
+            "Bad Request",
+            "this server uses sessions: send the `Mcp-Session-Id` header that `initialize` answered",
+        ));
+    };
+    let id = id.to_str().unwrap_or_default().trim();
+    shared
+        .sessions
+        .open(id, limits.idle_timeout)
+        .ok_or_else(|| {
+            Refusal::new(
+                StatusCode::NOT_FOUND,
+                TRANSPORT_ERROR,
+                "Not Found",
+                "no such session: it never existed, was ended, or expired; send `initialize` to start a new one",
+            )
+        })
+}
+
+/// `GET` in sessions mode: the session's server→client SSE stream.
+async fn open_stream(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    let headers = request.headers();
+    if let Some(refusal) = check_origin(&shared, headers) {
+        return refusal;
+    }
+    let deadline = Instant::now() + shared.request_timeout;
+    if let Err(refusal) = check_auth(&shared, headers, deadline).await {
+        return refusal;
+    }
+    if !accepts(headers).sse_named {
+        return transport_error(
+            StatusCode::NOT_ACCEPTABLE,
+            TRANSPORT_ERROR,
+            "Not Acceptable",
+            "the session's stream is `text/event-stream`: name it in `Accept`",
+        );
+    }
+    let Some(limits) = shared.session_limits else {
+        return method_not_allowed().await;
+    };
+    let session = match session_named(&shared, limits, headers) {
+        Ok(session) => session,
+        Err(refusal) => return refusal.into_response(),
+    };
+    match session.open_stream() {
+        Some(stream) => sse_response(Body::new(stream)),
+        None => transport_error(
+            StatusCode::CONFLICT,
+            TRANSPORT_ERROR,
+            "Conflict",
+            "this session's stream is already open",
+        ),
+    }
+}
+
+/// `DELETE` in sessions mode: ends the session (its running calls are cancelled, its stream
+/// ends).
+async fn end_session(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    let headers = request.headers();
+    if let Some(refusal) = check_origin(&shared, headers) {
+        return refusal;
+    }
+    let deadline = Instant::now() + shared.request_timeout;
+    if let Err(refusal) = check_auth(&shared, headers, deadline).await {
+        return refusal;
+    }
+    let Some(limits) = shared.session_limits else {
+        return method_not_allowed().await;
+    };
+    let id = match session_named(&shared, limits, headers) {
+        Ok(session) => session.session().id().to_string(),
+        Err(refusal) => return refusal.into_response(),
+    };
+    // Another DELETE may have ended it meanwhile: it is gone either way.
+    shared.sessions.remove(&id);
+    StatusCode::NO_CONTENT.into_response()
 }
 
 /// A well-formed `tools/call` the typed reader left as JSON (its `params` came before its
@@ -1093,7 +1329,8 @@ fn parse(body: &[u8]) -> Result<McpMessage, Refusal> {
 
 async fn other_message(
     shared: &Shared,
-    identity: Option<Identity>,
+    router: McpRouter,
+    in_session: bool,
     message: Value,
     accepts: Accepts,
     deadline: Instant,
@@ -1130,13 +1367,17 @@ async fn other_message(
             );
         }
         // Nothing to do for either in stateless mode (see the module docs on
-        // `notifications/cancelled`).
+        // `notifications/cancelled`); in a session, a `notifications/cancelled` cancels the
+        // session's call with that id.
+        if in_session && is_notification {
+            router.handle(message).await;
+        }
         span.record("outcome", "accepted");
         return StatusCode::ACCEPTED.into_response();
     }
     let id = fields.get("id").cloned().unwrap_or(Value::Null);
-    let router = shared.router.new_connection().with_extension(identity);
-    let reply = tokio::select! {
+    let advertise_list_changed = in_session && method == Some("initialize");
+    let mut reply = tokio::select! {
         biased;
         reply = router.handle_message(McpMessage::Other(message)) => reply,
         () = tokio::time::sleep_until(deadline) => {
@@ -1159,6 +1400,13 @@ async fn other_message(
         },
         Reply::ToolResult { .. } => StatusCode::OK,
     };
+    // A session has a stream to send `notifications/tools/list_changed` on.
+    if advertise_list_changed
+        && let Reply::Json(value) = &mut reply
+        && let Some(list_changed) = value.pointer_mut("/result/capabilities/tools/listChanged")
+    {
+        *list_changed = Value::Bool(true);
+    }
     record_outcome(span, &reply);
     if status != StatusCode::OK {
         span.record("outcome", "rejected");
@@ -1169,7 +1417,7 @@ async fn other_message(
 
 async fn tool_call(
     shared: &Shared,
-    identity: Option<Identity>,
+    router: McpRouter,
     call: super::ToolCallRequest,
     accepts: Accepts,
     deadline: Instant,
@@ -1179,7 +1427,6 @@ async fn tool_call(
     let tool = call.name.clone();
     let id = call.id.clone();
     if !streams_progress {
-        let router = shared.router.new_connection().with_extension(identity);
         let reply = match router.start_call(call) {
             Started::Done(reply) => reply,
             // Dropping the running call (a timeout, the shutdown, or this future dropped on a
@@ -1202,13 +1449,9 @@ async fn tool_call(
     }
 
     let (progress, queued) = mpsc::unbounded_channel();
-    let router = shared
-        .router
-        .new_connection()
-        .with_extension(identity)
-        .with_notifier(Arc::new(move |notification| {
-            let _ = progress.send(notification);
-        }));
+    let router = router.with_notifier(Arc::new(move |notification| {
+        let _ = progress.send(notification);
+    }));
     let state = match router.start_call(call) {
         // Answered at once: as plain JSON unless it reported progress on the way.
         Started::Done(reply) if queued.is_empty() && accepts.json => {
