@@ -1824,3 +1824,27 @@ async fn the_identity_reaches_the_tools_in_sessions_mode_too() {
     .await
     .assert_json(200, text_result(json!(1), "macro:acme", false));
 }
+
+#[tokio::test]
+async fn at_shutdown_an_open_session_stream_ends_rather_than_holding_the_grace() {
+    // A grace far longer than the bound below: the server must not wait it out.
+    let mut server = start_with_grace(|http| http.sessions(true), Duration::from_secs(60)).await;
+    let id = open_session(&server).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(&request(
+            "GET",
+            "/mcp",
+            &[("accept", "text/event-stream"), ("mcp-session-id", &id)],
+            "",
+        ))
+        .await
+        .unwrap();
+    let (status, _, mut buffered) = tokio::time::timeout(WAIT, read_head(&mut stream))
+        .await
+        .expect("the stream's head in time");
+    assert_eq!(status, 200);
+    server.shut_down();
+    assert_eq!(next_chunk(&mut stream, &mut buffered).await, None);
+    server.stopped(WAIT).await.unwrap();
+}

@@ -23,13 +23,13 @@
 //! nothing between requests, and any number of replicas can sit behind an ordinary load
 //! balancer (tool state belongs in the application's own database). Each request is answered on
 //! a connection state of its own over the one shared tool set, so two clients that both use
-//! JSON-RPC id `1` at the same time never meet.
+//! JSON-RPC id `1` at the same time never meet. Stateful [sessions](#sessions) are opt-in.
 //!
 //! # The rules, in the order they are checked
 //!
 //! | request | answer |
 //! |---|---|
-//! | `GET` or `DELETE` on the path (a server→client stream, ending a session) | `405 Method Not Allowed`, `Allow: POST`: a stateless server has neither |
+//! | `GET` or `DELETE` on the path (a server→client stream, ending a session) | `405 Method Not Allowed`, `Allow: POST`: a stateless server has neither (with [sessions](#sessions), see there) |
 //! | an `Origin` header that is not allowed ([`HttpServer::allowed_origins`]; by default only loopback origins) | `403 Forbidden` |
 //! | refused by the [auth hook](HttpServer::authorize) or the [bearer token](HttpServer::bearer_token) | `401 Unauthorized`, `WWW-Authenticate: Bearer` (with `error="invalid_token"` when a token was sent) |
 //! | an auth hook still undecided at the request timeout | `503 Service Unavailable` |
@@ -38,6 +38,8 @@
 //! | an `Accept` header that admits neither `application/json` nor `text/event-stream` | `406 Not Acceptable` |
 //! | a body over [`HttpServer::max_body_size`] (by its `Content-Length`, or as it streams in) | `413 Payload Too Large`, without reading the rest |
 //! | a body that is not JSON | `400`, `-32700 "Parse error"` |
+//! | with [sessions](#sessions): an `initialize` when [`HttpServer::max_sessions`] live sessions exist | `503 Service Unavailable` |
+//! | with [sessions](#sessions): any other message without `Mcp-Session-Id` / with one naming no live session | `400 Bad Request` / `404 Not Found` |
 //! | a JSON array (a JSON-RPC batch) | `400`, `-32600 "Invalid Request"`: batching was removed from MCP in 2025-06-18, and no client sends one |
 //! | any other JSON that is not a JSON-RPC message (not an object, no `method` and no `result`/`error`, bad `jsonrpc`, bad `id`) | `400`, `-32600 "Invalid Request"` |
 //! | a notification (a `method`, no `id`) or a response (a `result` or an `error`, no `method`) | `202 Accepted`, no body |
@@ -65,7 +67,7 @@
 //!   call is cancelled at once (token, then [`CANCEL_GRACE`](super::CANCEL_GRACE)) rather than
 //!   left to run for nobody. This is also how a client cancels a call over HTTP: it closes the
 //!   request.
-//! - **`notifications/cancelled`** is answered `202` and cancels nothing: request ids belong to
+//! - **`notifications/cancelled`** is answered `202` and, without [sessions](#sessions), cancels nothing: request ids belong to
 //!   each client, and without sessions the server cannot tell whose id `7` a notification
 //!   means, so honouring it could cancel another client's call. A client cancels by closing
 //!   the request, which does cancel. (The official Python SDK 2.3.0 does so from protocol
@@ -103,7 +105,34 @@
 //!
 //! The tool set can change while the server runs ([`HttpServer::tool_server_handle`]): each
 //! request uses the set current when it starts. No `notifications/tools/list_changed` can be
-//! pushed without a session's stream; clients see the change at their next `tools/list`.
+//! pushed without a session's stream; clients see the change at their next `tools/list` (with
+//! [sessions](#sessions) it goes to every open session stream).
+//!
+//! # Sessions
+//!
+//! [`HttpServer::sessions(true)`](HttpServer::sessions) turns on the transport's stateful
+//! sessions (stateless stays the default):
+//!
+//! | request | answer |
+//! |---|---|
+//! | `POST` `initialize` | a new session: the reply carries `Mcp-Session-Id` (32 hex digits, 128 bits from the operating system's CSPRNG) and `listChanged: true`; beyond [`HttpServer::max_sessions`] (default [`DEFAULT_MAX_SESSIONS`]) live sessions, `503` |
+//! | any other `POST`, `GET` or `DELETE` without `Mcp-Session-Id` | `400 Bad Request` |
+//! | … naming a session that never existed, was deleted or expired | `404 Not Found` (the client starts a new session) |
+//! | `POST` in a session | as without sessions, on the session's connection state: request ids belong to the session, and `notifications/cancelled {requestId}` cancels the session's running call with that id (it answers `-32800` on its own request) |
+//! | `GET` with `Accept: text/event-stream` | `200`, the session's server→client SSE stream: `notifications/tools/list_changed` each time [`HttpServer::tool_server_handle`] changes the list; `409 Conflict` while the session's stream is already open; `406` without `text/event-stream` in `Accept` |
+//! | `DELETE` | `204 No Content`: the session ends, its running calls are cancelled, its stream ends |
+//!
+//! Progress stays on the call's own SSE response, as without sessions. A session unused for
+//! [`HttpServer::session_idle_timeout`] (default [`DEFAULT_SESSION_IDLE_TIMEOUT`]) is dropped
+//! (a request still running, or its open stream, keeps it alive); its id then answers `404`.
+//! Each request still passes the origin and auth checks on its own, and the identity an auth
+//! hook attaches is the request's, not the session's. At a graceful shutdown the session
+//! streams end first, so that they do not hold their connections through the grace.
+//!
+//! Sessions live in the memory of the replica that made them. Behind a load balancer, every
+//! request of a session must reach that replica (sticky sessions, e.g. by the
+//! `Mcp-Session-Id` header), and a replica's restart ends its sessions (clients get `404` and
+//! initialize again). Behind a plain load balancer, stay stateless.
 //!
 //! The server speaks HTTP/1.1 (what the MCP clients use; put a TLS-terminating proxy in front
 //! for HTTPS or HTTP/2). To serve MCP next to routes of your own, mount
@@ -462,7 +491,7 @@ impl HttpServer {
     }
 
     /// The MCP endpoint as an [`axum::Router`] (a `POST` route at the [path](HttpServer::path),
-    /// `GET`/`DELETE` answered `405`), to merge or nest into an axum app of your own, served
+    /// `GET`/`DELETE` answered `405` unless [sessions](HttpServer::sessions) are on), to merge or nest into an axum app of your own, served
     /// by your own `axum::serve` (the re-exported [`axum`] is the version this crate uses):
     ///
     /// ```no_run
@@ -479,7 +508,8 @@ impl HttpServer {
     ///
     /// Every rule of the [module docs](self) holds, request timeout included, except the
     /// graceful shutdown's grace and cancellation, which belong to [`HttpServe`] (with
-    /// `axum::serve`'s own graceful shutdown, running calls are waited for without a limit).
+    /// `axum::serve`'s own graceful shutdown, running calls are waited for without a limit, and
+    /// open session streams too: end the sessions first).
     /// A call is cancelled when its client disconnects as long as the server drops the request
     /// then, which `axum::serve` and hyper do.
     pub fn into_router(self) -> axum::Router {
