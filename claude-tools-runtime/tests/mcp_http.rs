@@ -1848,3 +1848,40 @@ async fn at_shutdown_an_open_session_stream_ends_rather_than_holding_the_grace()
     assert_eq!(next_chunk(&mut stream, &mut buffered).await, None);
     server.stopped(WAIT).await.unwrap();
 }
+
+#[tokio::test]
+async fn a_session_whose_streamed_call_runs_past_the_idle_limit_is_kept() {
+    let mut server = start(|http| http.session_idle_timeout(Duration::from_millis(100))).await;
+    let id = open_session(&server).await;
+    // A call with progress: answered as an SSE stream that outlives its request handler.
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                      "params": {"name": "wait_for_cancel", "_meta": {"progressToken": "p"}}})
+    .to_string();
+    stream
+        .write_all(&request("POST", "/mcp", &in_session(&id), &body))
+        .await
+        .unwrap();
+    let (status, _, mut buffered) = tokio::time::timeout(WAIT, read_head(&mut stream))
+        .await
+        .expect("the stream's head in time");
+    assert_eq!(status, 200);
+    assert_eq!(server.event().await, "wait_for_cancel");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Still there, and its call still runs: DELETE cancels it.
+    let deleted = exchange(
+        server.addr,
+        &request("DELETE", "/mcp", &[("mcp-session-id", &id)], ""),
+    )
+    .await;
+    assert_eq!(deleted.status, 204);
+    assert_eq!(server.event().await, "cancelled");
+    let progress = next_chunk(&mut stream, &mut buffered).await.unwrap();
+    assert!(progress.contains("notifications/progress"), "{progress}");
+    assert_eq!(
+        next_chunk(&mut stream, &mut buffered).await.as_deref(),
+        Some(
+            "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32800,\"message\":\"Request cancelled\"}}\n\n"
+        )
+    );
+}

@@ -918,7 +918,43 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
     {
         response.headers_mut().insert(SESSION_ID_HEADER, id);
     }
-    response
+    match session {
+        // A streamed answer (a call with progress) outlives this function: the session stays in
+        // use until its body has been sent or dropped.
+        Some(session) => response.map(|body| {
+            Body::new(InSession {
+                body,
+                _use: session,
+            })
+        }),
+        None => response,
+    }
+}
+
+/// A response body of a session's request, holding the session in use while it is sent.
+struct InSession {
+    body: Body,
+    _use: SessionUse,
+}
+
+impl http_body::Body for InSession {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
+    }
 }
 
 /// Whether `message` is an `initialize` request (which opens a session in sessions mode).
