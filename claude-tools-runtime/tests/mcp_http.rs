@@ -1885,3 +1885,31 @@ async fn a_session_whose_streamed_call_runs_past_the_idle_limit_is_kept() {
         )
     );
 }
+
+#[tokio::test]
+async fn get_and_delete_of_a_session_pass_the_origin_and_auth_checks_too() {
+    let server = start(|http| http.sessions(true).bearer_token("s3cret")).await;
+    let mut headers = MCP_HEADERS.to_vec();
+    headers.push(("authorization", "Bearer s3cret"));
+    let init = server.post_with(&headers, INITIALIZE).await;
+    let id = init.header("mcp-session-id").unwrap().to_string();
+    for method in ["GET", "DELETE"] {
+        let base = [
+            ("accept", "text/event-stream"),
+            ("mcp-session-id", id.as_str()),
+        ];
+        let unauthorized = exchange(server.addr, &request(method, "/mcp", &base, "")).await;
+        assert_eq!(unauthorized.status, 401, "{method}");
+        assert_eq!(unauthorized.header("www-authenticate"), Some("Bearer"));
+        let mut foreign = base.to_vec();
+        foreign.extend([
+            ("authorization", "Bearer s3cret"),
+            ("origin", "http://evil.example"),
+        ]);
+        let forbidden = exchange(server.addr, &request(method, "/mcp", &foreign, "")).await;
+        assert_eq!(forbidden.status, 403, "{method}");
+    }
+    // The session is still there.
+    headers.push(("mcp-session-id", &id));
+    assert_eq!(server.post_with(&headers, TOOLS_LIST).await.status, 200);
+}

@@ -67,13 +67,13 @@
 //!   call is cancelled at once (token, then [`CANCEL_GRACE`](super::CANCEL_GRACE)) rather than
 //!   left to run for nobody. This is also how a client cancels a call over HTTP: it closes the
 //!   request.
-//! - **`notifications/cancelled`** is answered `202` and, without [sessions](#sessions), cancels nothing: request ids belong to
-//!   each client, and without sessions the server cannot tell whose id `7` a notification
-//!   means, so honouring it could cancel another client's call. A client cancels by closing
-//!   the request, which does cancel. (The official Python SDK 2.3.0 does so from protocol
-//!   revision 2026 on; at the revisions this server speaks it posts `notifications/cancelled`
-//!   and stops reading, so the abandoned call runs to its end, its timeout, or the client's
-//!   disconnect.)
+//! - **`notifications/cancelled`** is answered `202` and, without [sessions](#sessions),
+//!   cancels nothing: request ids belong to each client, and without sessions the server cannot
+//!   tell whose id `7` a notification means, so honouring it could cancel another client's
+//!   call. A client cancels by closing the request, which does cancel. (The official Python SDK
+//!   2.3.0 does so from protocol revision 2026 on; at the revisions this server speaks it posts
+//!   `notifications/cancelled` and stops reading, so the abandoned call runs to its end, its
+//!   timeout, or the client's disconnect. With sessions, that notification cancels the call.)
 //! - **Graceful shutdown** ([`HttpServe::with_graceful_shutdown`]): when the signal resolves the
 //!   listener is closed (new connections are refused), idle keep-alive connections are closed,
 //!   and requests in flight may finish for up to [`HttpServe::shutdown_grace`] (default
