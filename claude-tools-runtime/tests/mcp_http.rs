@@ -1271,3 +1271,645 @@ async fn a_body_still_arriving_at_the_request_timeout_is_408() {
         ),
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// The caller's identity, from the auth hook to the tools.
+
+/// Who is calling, as the auth hook of these tests found out from the token.
+#[derive(Debug)]
+struct Caller {
+    tenant: String,
+}
+
+#[claude_tools::tool_server(name = "tenants")]
+struct Tenants;
+
+/// Says which tenant is calling.
+#[claude_tools::tool(server = Tenants)]
+async fn whoami_macro(caller: claude_tools::tools::Extension<Caller>) -> String {
+    format!("macro:{}", caller.tenant)
+}
+
+/// A server of two tools echoing the caller's tenant (one raw, reading its context; one
+/// `#[tool]`, taking an `Extension<Caller>`), behind a hook mapping two tokens to two tenants
+/// and a third to a plain `Allow`.
+async fn start_tenants() -> (SocketAddr, oneshot::Sender<()>) {
+    start_tenants_with(|http| http).await
+}
+
+async fn start_tenants_with(
+    configure: impl FnOnce(HttpServer) -> HttpServer,
+) -> (SocketAddr, oneshot::Sender<()>) {
+    let server = Tenants::server()
+        .with_tool(ToolDefBuilder::new("whoami_raw"), |call| async move {
+            // Streamed as SSE when the call carries a progress token.
+            call.context().report_progress(1.0, None, None);
+            match call.context().extension::<Caller>() {
+                Some(caller) => format!("raw:{}", caller.tenant),
+                None => "raw:nobody".to_string(),
+            }
+        })
+        .unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (shutdown, signal) = oneshot::channel::<()>();
+    let serve = configure(HttpServer::new(server))
+        .authorize(|headers| {
+            let token = claude_tools::mcp::http::bearer_token_of(headers).map(str::to_owned);
+            async move {
+                // A database lookup would await here.
+                tokio::task::yield_now().await;
+                match token.as_deref() {
+                    Some("token-acme") => AuthDecision::allow_with(Caller {
+                        tenant: "acme".into(),
+                    }),
+                    Some("token-globex") => AuthDecision::allow_with(Caller {
+                        tenant: "globex".into(),
+                    }),
+                    Some("token-anonymous") => AuthDecision::Allow,
+                    _ => AuthDecision::Deny,
+                }
+            }
+        })
+        .serve(listener)
+        .with_graceful_shutdown(async {
+            let _ = signal.await;
+        });
+    tokio::spawn(serve.into_future());
+    (addr, shutdown)
+}
+
+async fn call_as(addr: SocketAddr, token: &str, tool: &str, progress: bool) -> Reply {
+    let authorization = format!("Bearer {token}");
+    let mut headers = MCP_HEADERS.to_vec();
+    headers.push(("authorization", &authorization));
+    let body = if progress {
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+               "params": {"name": tool, "_meta": {"progressToken": "p"}}})
+        .to_string()
+    } else {
+        call(json!(1), tool, json!({}))
+    };
+    exchange(addr, &request("POST", "/mcp", &headers, &body)).await
+}
+
+#[tokio::test]
+async fn the_identity_an_auth_hook_attaches_reaches_raw_and_macro_tools_per_client() {
+    let (addr, _shutdown) = start_tenants().await;
+    for (token, tenant) in [("token-acme", "acme"), ("token-globex", "globex")] {
+        call_as(addr, token, "whoami_raw", false)
+            .await
+            .assert_json(200, text_result(json!(1), &format!("raw:{tenant}"), false));
+        call_as(addr, token, "whoami_macro", false)
+            .await
+            .assert_json(
+                200,
+                text_result(json!(1), &format!("macro:{tenant}"), false),
+            );
+    }
+    // Over the SSE path (a progress token) too.
+    let streamed = call_as(addr, "token-globex", "whoami_raw", true).await;
+    assert_eq!(streamed.status, 200);
+    assert_eq!(
+        streamed.body,
+        format!(
+            "event: message\ndata: {}\n\nevent: message\ndata: {}\n\n",
+            json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                   "params": {"progressToken": "p", "progress": 1.0}}),
+            text_result(json!(1), "raw:globex", false)
+        )
+    );
+}
+
+#[tokio::test]
+async fn two_clients_calling_at_once_each_see_their_own_identity() {
+    let (addr, _shutdown) = start_tenants().await;
+    let mut calls = Vec::new();
+    for round in 0..20 {
+        let token = if round % 2 == 0 {
+            "token-acme"
+        } else {
+            "token-globex"
+        };
+        calls.push(tokio::spawn(async move {
+            (token, call_as(addr, token, "whoami_macro", false).await)
+        }));
+    }
+    for call in calls {
+        let (token, reply) = call.await.unwrap();
+        let tenant = token.strip_prefix("token-").unwrap();
+        reply.assert_json(
+            200,
+            text_result(json!(1), &format!("macro:{tenant}"), false),
+        );
+    }
+}
+
+#[tokio::test]
+async fn without_an_identity_a_context_has_none_and_an_extension_parameter_is_a_tool_error() {
+    let (addr, _shutdown) = start_tenants().await;
+    call_as(addr, "token-anonymous", "whoami_raw", false)
+        .await
+        .assert_json(200, text_result(json!(1), "raw:nobody", false));
+    call_as(addr, "token-anonymous", "whoami_macro", false)
+        .await
+        .assert_json(
+            200,
+            text_result(
+                json!(1),
+                "tool `whoami_macro` needs Extension<mcp_http::Caller>, which this call does not \
+                 carry (over HTTP, the auth hook attaches it with AuthDecision::allow_with)",
+                true,
+            ),
+        );
+    assert_eq!(
+        call_as(addr, "token-nope", "whoami_raw", false)
+            .await
+            .status,
+        401
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sessions mode.
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+const TOOLS_LIST: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+
+/// Opens a session; its id.
+async fn open_session(server: &Running) -> String {
+    let reply = server.post(INITIALIZE).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    reply
+        .header("mcp-session-id")
+        .expect("a session id")
+        .to_string()
+}
+
+/// The MCP headers plus `Mcp-Session-Id: id`.
+fn in_session(id: &str) -> Vec<(&str, &str)> {
+    let mut headers = MCP_HEADERS.to_vec();
+    headers.push(("mcp-session-id", id));
+    headers
+}
+
+#[tokio::test]
+async fn in_sessions_mode_initialize_issues_a_fresh_session_id_and_says_list_changed() {
+    let server = start(|http| http.sessions(true)).await;
+    let reply = server.post(INITIALIZE).await;
+    reply.assert_json(
+        200,
+        json!({"jsonrpc": "2.0", "id": 0, "result": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {"tools": {"listChanged": true}},
+            "serverInfo": {"name": "http-test", "version": "0.4.0"}
+        }}),
+    );
+    let first = reply.header("mcp-session-id").unwrap().to_string();
+    assert_eq!(first.len(), 32);
+    assert!(first.bytes().all(|b| b.is_ascii_hexdigit()), "{first}");
+    assert_ne!(open_session(&server).await, first);
+    // The session's requests are served.
+    let list = server.post_with(&in_session(&first), TOOLS_LIST).await;
+    assert_eq!(list.status, 200);
+    assert_eq!(list.json()["result"]["tools"][0]["name"], "echo");
+    assert_eq!(list.header("mcp-session-id"), None);
+}
+
+#[tokio::test]
+async fn in_sessions_mode_a_request_without_a_session_is_400_and_with_an_unknown_one_404() {
+    let server = start(|http| http.sessions(true)).await;
+    server.post(TOOLS_LIST).await.assert_json(
+        400,
+        refusal(
+            -32000,
+            "Bad Request",
+            "this server uses sessions: send the `Mcp-Session-Id` header that `initialize` answered",
+        ),
+    );
+    let not_found = refusal(
+        -32000,
+        "Not Found",
+        "no such session: it never existed, was ended, or expired; send `initialize` to start a new one",
+    );
+    server
+        .post_with(&in_session("0123456789abcdef0123456789abcdef"), TOOLS_LIST)
+        .await
+        .assert_json(404, not_found.clone());
+    // Notifications too.
+    server
+        .post_with(
+            &in_session("nope"),
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        )
+        .await
+        .assert_json(404, not_found);
+}
+
+#[tokio::test]
+async fn delete_ends_a_session_and_cancels_its_running_call() {
+    let mut server = start(|http| http.sessions(true)).await;
+    let id = open_session(&server).await;
+    let addr = server.addr;
+    let headers: Vec<(String, String)> = in_session(&id)
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let running = tokio::spawn(async move {
+        let headers: Vec<(&str, &str)> = headers
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        exchange(
+            addr,
+            &request(
+                "POST",
+                "/mcp",
+                &headers,
+                &call(json!(1), "wait_for_cancel", json!({})),
+            ),
+        )
+        .await
+    });
+    assert_eq!(server.event().await, "wait_for_cancel");
+    let deleted = exchange(
+        addr,
+        &request("DELETE", "/mcp", &[("mcp-session-id", &id)], ""),
+    )
+    .await;
+    assert_eq!(deleted.status, 204, "{deleted:?}");
+    assert_eq!(deleted.body, "");
+    assert_eq!(server.event().await, "cancelled");
+    running.await.unwrap().assert_json(
+        200,
+        json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32800, "message": "Request cancelled"}}),
+    );
+    // Ended: 404 for anything of it, DELETE included; no header is 400.
+    assert_eq!(
+        server.post_with(&in_session(&id), TOOLS_LIST).await.status,
+        404
+    );
+    let again = exchange(
+        addr,
+        &request("DELETE", "/mcp", &[("mcp-session-id", &id)], ""),
+    )
+    .await;
+    assert_eq!(again.status, 404);
+    assert_eq!(
+        exchange(addr, &request("DELETE", "/mcp", &[], ""))
+            .await
+            .status,
+        400
+    );
+}
+
+#[tokio::test]
+async fn notifications_cancelled_cancels_the_call_with_that_id_in_its_own_session_only() {
+    let mut server = start(|http| http.sessions(true)).await;
+    let (a, b) = (open_session(&server).await, open_session(&server).await);
+    let addr = server.addr;
+    let post_in = |id: String, body: String| {
+        tokio::spawn(async move {
+            exchange(addr, &request("POST", "/mcp", &in_session(&id), &body)).await
+        })
+    };
+    let cancel_1 =
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#;
+
+    // Session B cancelling its id 1 does not touch A's call 1.
+    let slow = post_in(a.clone(), call(json!(1), "slow", json!({"ms": 300})));
+    assert_eq!(server.event().await, "slow");
+    assert_eq!(
+        server.post_with(&in_session(&b), cancel_1).await.status,
+        202
+    );
+    slow.await
+        .unwrap()
+        .assert_json(200, text_result(json!(1), "slept 300 ms", false));
+
+    // Session A cancelling its id 1 does.
+    let waiting = post_in(a.clone(), call(json!(1), "wait_for_cancel", json!({})));
+    assert_eq!(server.event().await, "wait_for_cancel");
+    let cancel = server.post_with(&in_session(&a), cancel_1).await;
+    assert_eq!(cancel.status, 202);
+    assert_eq!(cancel.body, "");
+    assert_eq!(server.event().await, "cancelled");
+    waiting.await.unwrap().assert_json(
+        200,
+        json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32800, "message": "Request cancelled"}}),
+    );
+}
+
+/// Reads a response's head off `stream`; the status, the headers and the bytes after the head.
+async fn read_head(stream: &mut TcpStream) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    let mut bytes = Vec::new();
+    let end = loop {
+        if let Some(end) = find(&bytes, b"\r\n\r\n") {
+            break end;
+        }
+        fill(stream, &mut bytes).await;
+    };
+    let head = String::from_utf8(bytes[..end].to_vec()).unwrap();
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers = lines
+        .map(|line| {
+            let (name, value) = line.split_once(':').unwrap();
+            (name.trim().to_ascii_lowercase(), value.trim().to_string())
+        })
+        .collect();
+    (status, headers, bytes[end + 4..].to_vec())
+}
+
+/// The next chunk of a chunked body (one SSE event per chunk here); `None` at its end.
+async fn next_chunk(stream: &mut TcpStream, buffered: &mut Vec<u8>) -> Option<String> {
+    tokio::time::timeout(WAIT, async {
+        while find(buffered, b"\r\n").is_none() {
+            fill(stream, buffered).await;
+        }
+        let line_end = find(buffered, b"\r\n").unwrap();
+        let size = usize::from_str_radix(
+            std::str::from_utf8(&buffered[..line_end]).unwrap().trim(),
+            16,
+        )
+        .unwrap();
+        buffered.drain(..line_end + 2);
+        while buffered.len() < size + 2 {
+            fill(stream, buffered).await;
+        }
+        let chunk = String::from_utf8(buffered[..size].to_vec()).unwrap();
+        buffered.drain(..size + 2);
+        (size > 0).then_some(chunk)
+    })
+    .await
+    .expect("a chunk in time")
+}
+
+#[tokio::test]
+async fn get_opens_the_sessions_stream_which_carries_list_changed_but_not_progress() {
+    let mut handle = None;
+    let server = start(|http| {
+        handle = Some(http.tool_server_handle());
+        http.sessions(true)
+    })
+    .await;
+    let handle = handle.unwrap();
+    let id = open_session(&server).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(&request(
+            "GET",
+            "/mcp",
+            &[("accept", "text/event-stream"), ("mcp-session-id", &id)],
+            "",
+        ))
+        .await
+        .unwrap();
+    let (status, headers, mut buffered) = tokio::time::timeout(WAIT, read_head(&mut stream))
+        .await
+        .expect("the stream's head in time");
+    assert_eq!(status, 200);
+    assert!(headers.contains(&("content-type".into(), "text/event-stream".into())));
+
+    // A second stream of the same session is refused while the first is open.
+    let second = exchange(
+        server.addr,
+        &request(
+            "GET",
+            "/mcp",
+            &[("accept", "text/event-stream"), ("mcp-session-id", &id)],
+            "",
+        ),
+    )
+    .await;
+    second.assert_json(
+        409,
+        refusal(-32000, "Conflict", "this session's stream is already open"),
+    );
+
+    // Progress stays on the call's own stream...
+    let progress = server
+        .post_with(
+            &in_session(&id),
+            &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                    "params": {"name": "progress", "_meta": {"progressToken": "p"}}})
+            .to_string(),
+        )
+        .await;
+    assert_eq!(progress.header("content-type"), Some("text/event-stream"));
+    assert_eq!(progress.body.matches("notifications/progress").count(), 2);
+    // ...and a change of the tool set goes to the session's stream: its first event.
+    handle
+        .add_typed_tool("late", || async { "here now" })
+        .unwrap();
+    assert_eq!(
+        next_chunk(&mut stream, &mut buffered).await.as_deref(),
+        Some(
+            "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n"
+        )
+    );
+
+    // DELETE ends the stream.
+    let deleted = exchange(
+        server.addr,
+        &request("DELETE", "/mcp", &[("mcp-session-id", &id)], ""),
+    )
+    .await;
+    assert_eq!(deleted.status, 204);
+    assert_eq!(next_chunk(&mut stream, &mut buffered).await, None);
+}
+
+#[tokio::test]
+async fn get_needs_an_event_stream_accept_and_a_live_session() {
+    let server = start(|http| http.sessions(true)).await;
+    let id = open_session(&server).await;
+    let get = |headers: Vec<(&'static str, String)>| {
+        let addr = server.addr;
+        async move {
+            let headers: Vec<(&str, &str)> =
+                headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            exchange(addr, &request("GET", "/mcp", &headers, "")).await
+        }
+    };
+    assert_eq!(
+        get(vec![
+            ("accept", "application/json".into()),
+            ("mcp-session-id", id.clone())
+        ])
+        .await
+        .status,
+        406
+    );
+    assert_eq!(
+        get(vec![("accept", "text/event-stream".into())])
+            .await
+            .status,
+        400
+    );
+    assert_eq!(
+        get(vec![
+            ("accept", "text/event-stream".into()),
+            ("mcp-session-id", "gone".into())
+        ])
+        .await
+        .status,
+        404
+    );
+}
+
+#[tokio::test]
+async fn a_session_idle_past_its_limit_is_dropped() {
+    let server = start(|http| http.session_idle_timeout(Duration::from_millis(200))).await;
+    let id = open_session(&server).await;
+    // Used within the limit: kept.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(
+        server.post_with(&in_session(&id), TOOLS_LIST).await.status,
+        200
+    );
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(
+        server.post_with(&in_session(&id), TOOLS_LIST).await.status,
+        404
+    );
+}
+
+#[tokio::test]
+async fn initialize_beyond_the_session_cap_is_503_until_one_ends() {
+    let server = start(|http| http.max_sessions(1)).await;
+    let id = open_session(&server).await;
+    server.post(INITIALIZE).await.assert_json(
+        503,
+        refusal(
+            -32000,
+            "Service Unavailable",
+            "this server holds its maximum of 1 sessions; try again later",
+        ),
+    );
+    let deleted = exchange(
+        server.addr,
+        &request("DELETE", "/mcp", &[("mcp-session-id", &id)], ""),
+    )
+    .await;
+    assert_eq!(deleted.status, 204);
+    open_session(&server).await;
+}
+
+#[tokio::test]
+async fn the_identity_reaches_the_tools_in_sessions_mode_too() {
+    // The same hook and tools as the stateless identity tests, through a session.
+    let (addr, _shutdown) = start_tenants_with(|http| http.sessions(true)).await;
+    let auth = [("authorization", "Bearer token-acme")];
+    let mut headers = MCP_HEADERS.to_vec();
+    headers.extend(auth);
+    let init = exchange(addr, &request("POST", "/mcp", &headers, INITIALIZE)).await;
+    let id = init.header("mcp-session-id").unwrap().to_string();
+    headers.push(("mcp-session-id", &id));
+    exchange(
+        addr,
+        &request(
+            "POST",
+            "/mcp",
+            &headers,
+            &call(json!(1), "whoami_macro", json!({})),
+        ),
+    )
+    .await
+    .assert_json(200, text_result(json!(1), "macro:acme", false));
+}
+
+#[tokio::test]
+async fn at_shutdown_an_open_session_stream_ends_rather_than_holding_the_grace() {
+    // A grace far longer than the bound below: the server must not wait it out.
+    let mut server = start_with_grace(|http| http.sessions(true), Duration::from_secs(60)).await;
+    let id = open_session(&server).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(&request(
+            "GET",
+            "/mcp",
+            &[("accept", "text/event-stream"), ("mcp-session-id", &id)],
+            "",
+        ))
+        .await
+        .unwrap();
+    let (status, _, mut buffered) = tokio::time::timeout(WAIT, read_head(&mut stream))
+        .await
+        .expect("the stream's head in time");
+    assert_eq!(status, 200);
+    server.shut_down();
+    assert_eq!(next_chunk(&mut stream, &mut buffered).await, None);
+    server.stopped(WAIT).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_session_whose_streamed_call_runs_past_the_idle_limit_is_kept() {
+    let mut server = start(|http| http.session_idle_timeout(Duration::from_millis(100))).await;
+    let id = open_session(&server).await;
+    // A call with progress: answered as an SSE stream that outlives its request handler.
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                      "params": {"name": "wait_for_cancel", "_meta": {"progressToken": "p"}}})
+    .to_string();
+    stream
+        .write_all(&request("POST", "/mcp", &in_session(&id), &body))
+        .await
+        .unwrap();
+    let (status, _, mut buffered) = tokio::time::timeout(WAIT, read_head(&mut stream))
+        .await
+        .expect("the stream's head in time");
+    assert_eq!(status, 200);
+    assert_eq!(server.event().await, "wait_for_cancel");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Still there, and its call still runs: DELETE cancels it.
+    let deleted = exchange(
+        server.addr,
+        &request("DELETE", "/mcp", &[("mcp-session-id", &id)], ""),
+    )
+    .await;
+    assert_eq!(deleted.status, 204);
+    assert_eq!(server.event().await, "cancelled");
+    let progress = next_chunk(&mut stream, &mut buffered).await.unwrap();
+    assert!(progress.contains("notifications/progress"), "{progress}");
+    assert_eq!(
+        next_chunk(&mut stream, &mut buffered).await.as_deref(),
+        Some(
+            "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32800,\"message\":\"Request cancelled\"}}\n\n"
+        )
+    );
+}
+
+#[tokio::test]
+async fn get_and_delete_of_a_session_pass_the_origin_and_auth_checks_too() {
+    let server = start(|http| http.sessions(true).bearer_token("s3cret")).await;
+    let mut headers = MCP_HEADERS.to_vec();
+    headers.push(("authorization", "Bearer s3cret"));
+    let init = server.post_with(&headers, INITIALIZE).await;
+    let id = init.header("mcp-session-id").unwrap().to_string();
+    for method in ["GET", "DELETE"] {
+        let base = [
+            ("accept", "text/event-stream"),
+            ("mcp-session-id", id.as_str()),
+        ];
+        let unauthorized = exchange(server.addr, &request(method, "/mcp", &base, "")).await;
+        assert_eq!(unauthorized.status, 401, "{method}");
+        assert_eq!(unauthorized.header("www-authenticate"), Some("Bearer"));
+        let mut foreign = base.to_vec();
+        foreign.extend([
+            ("authorization", "Bearer s3cret"),
+            ("origin", "http://evil.example"),
+        ]);
+        let forbidden = exchange(server.addr, &request(method, "/mcp", &foreign, "")).await;
+        assert_eq!(forbidden.status, 403, "{method}");
+    }
+    // The session is still there.
+    headers.push(("mcp-session-id", &id));
+    assert_eq!(server.post_with(&headers, TOOLS_LIST).await.status, 200);
+}

@@ -29,8 +29,10 @@
 //! `Options::external_mcp_server("units", ExternalServer::http(url))`). The model then sees
 //! `mcp__units__to_fahrenheit`, `mcp__units__word_stats` and `mcp__units__count_to`.
 //!
-//! The server is stateless: run as many copies as you like behind a load balancer. It answers
-//! only loopback browser origins; see `claude_tools::mcp::http` for every rule.
+//! The server is stateless: run as many copies as you like behind a load balancer. With
+//! `--sessions` it keeps MCP sessions instead (`Mcp-Session-Id`, a `GET` stream per session,
+//! `DELETE` to end one), in this process's memory: one copy, or sticky sessions. It answers only
+//! loopback browser origins; see `claude_tools::mcp::http` for every rule.
 
 use claude_tools::mcp::http::HttpServer;
 use claude_tools_examples::run::Args;
@@ -46,7 +48,8 @@ async fn main() -> std::io::Result<()> {
         .take_value("--listen")
         .unwrap_or_else(|| "127.0.0.1:8080".to_string());
     let listener = tokio::net::TcpListener::bind(&listen).await?;
-    let mut server = HttpServer::new(Units::server());
+    let sessions = args.words.iter().any(|word| word == "--sessions");
+    let mut server = HttpServer::new(Units::server()).sessions(sessions);
     if let Some(token) = std::env::var(TOKEN_ENV).ok().filter(|t| !t.is_empty()) {
         server = server.bearer_token(token);
     }

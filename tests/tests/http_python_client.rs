@@ -193,3 +193,115 @@ fn the_python_sdk_client_lists_and_calls_every_tool_of_the_http_example() {
     // Our 401's JSON-RPC error body is what the SDK raised.
     assert_eq!(report["without_token"], json!(["MCPError: Unauthorized"]));
 }
+
+/// The SDK's client against an in-process server in sessions mode: it carries the session id by
+/// itself (every call after `initialize` would be `400` without it), opens the session's GET
+/// stream, and hears `notifications/tools/list_changed` there when a tool adds another through
+/// the server's `tool_server_handle()`; abandoning a call posts `notifications/cancelled`, which
+/// now cancels it; on exit it ends the session with DELETE.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_sdk_client_keeps_a_session_and_hears_list_changed_on_its_stream() {
+    use std::sync::{Arc, OnceLock};
+
+    use claude_tools::ToolServerHandle;
+    use claude_tools::mcp::http::HttpServer;
+    use claude_tools::tools::{ToolContext, ToolServer};
+
+    let Some(python) = python_mcp("http_python_client sessions") else {
+        return;
+    };
+    let handle: Arc<OnceLock<ToolServerHandle>> = Arc::default();
+    let grower = handle.clone();
+    let (cancelled_tx, cancelled) = tokio::sync::oneshot::channel::<()>();
+    let cancelled_tx = Arc::new(std::sync::Mutex::new(Some(cancelled_tx)));
+    let server = ToolServer::new("sessions", "1.0.0")
+        .with_typed_tool("grow", move || {
+            let grower = grower.clone();
+            async move {
+                let handle = grower.get().expect("the handle is set before serving");
+                match handle.add_typed_tool("grown", || async { "grown here" }) {
+                    Ok(()) => "added `grown`".to_string(),
+                    Err(error) => error.to_string(),
+                }
+            }
+        })
+        .unwrap()
+        .with_typed_tool("wait", move |ctx: ToolContext| {
+            let cancelled_tx = cancelled_tx.clone();
+            async move {
+                ctx.report_progress(1.0, None, Some("waiting"));
+                ctx.cancelled().await;
+                if let Some(tx) = cancelled_tx.lock().unwrap().take() {
+                    let _ = tx.send(());
+                }
+                "cancelled"
+            }
+        })
+        .unwrap();
+    let http = HttpServer::new(server).sessions(true);
+    handle.set(http.tool_server_handle()).ok().unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let serving = tokio::spawn(http.serve(listener).into_future());
+
+    let report = {
+        let python = python.clone();
+        tokio::task::spawn_blocking(move || run_session_client(&python, &url))
+            .await
+            .unwrap()
+    };
+    assert_eq!(
+        report["capabilities"],
+        json!({"tools": {"listChanged": true}})
+    );
+    assert_eq!(report["tools_before"], json!(["grow", "wait"]));
+    assert_eq!(report["grow"], text_result("added `grown`", false));
+    assert_eq!(report["tools_after"], json!(["grow", "grown", "wait"]));
+    assert_eq!(report["grown"], text_result("grown here", false));
+    assert_eq!(report["after_cancel"], text_result("grown here", false));
+    // The SDK hands every notification to the handler: the change (from the session's GET
+    // stream), then the `wait` call's progress (from its own SSE response).
+    assert_eq!(
+        report["notifications"],
+        json!(["notifications/tools/list_changed", "notifications/progress"])
+    );
+    // The abandoned call was cancelled on the server, in its session.
+    tokio::time::timeout(Duration::from_secs(10), cancelled)
+        .await
+        .expect("the abandoned call was cancelled")
+        .unwrap();
+    serving.abort();
+}
+
+/// Runs the sessions client script against `url` and returns its report, within a minute.
+fn run_session_client(python: &PathBuf, url: &str) -> Value {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("python/http_session_client.py");
+    let mut child = Command::new(python)
+        .arg(script)
+        .arg(url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python starts");
+    let started = Instant::now();
+    while child.try_wait().expect("wait on python").is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("the Python MCP client did not finish within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().expect("python's output");
+    assert!(
+        output.status.success(),
+        "the Python MCP client failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "the client printed no JSON report ({error}):\n{}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}

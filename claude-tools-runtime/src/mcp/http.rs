@@ -23,13 +23,13 @@
 //! nothing between requests, and any number of replicas can sit behind an ordinary load
 //! balancer (tool state belongs in the application's own database). Each request is answered on
 //! a connection state of its own over the one shared tool set, so two clients that both use
-//! JSON-RPC id `1` at the same time never meet.
+//! JSON-RPC id `1` at the same time never meet. Stateful [sessions](#sessions) are opt-in.
 //!
 //! # The rules, in the order they are checked
 //!
 //! | request | answer |
 //! |---|---|
-//! | `GET` or `DELETE` on the path (a server→client stream, ending a session) | `405 Method Not Allowed`, `Allow: POST`: a stateless server has neither |
+//! | `GET` or `DELETE` on the path (a server→client stream, ending a session) | `405 Method Not Allowed`, `Allow: POST`: a stateless server has neither (with [sessions](#sessions), see there) |
 //! | an `Origin` header that is not allowed ([`HttpServer::allowed_origins`]; by default only loopback origins) | `403 Forbidden` |
 //! | refused by the [auth hook](HttpServer::authorize) or the [bearer token](HttpServer::bearer_token) | `401 Unauthorized`, `WWW-Authenticate: Bearer` (with `error="invalid_token"` when a token was sent) |
 //! | an auth hook still undecided at the request timeout | `503 Service Unavailable` |
@@ -38,6 +38,8 @@
 //! | an `Accept` header that admits neither `application/json` nor `text/event-stream` | `406 Not Acceptable` |
 //! | a body over [`HttpServer::max_body_size`] (by its `Content-Length`, or as it streams in) | `413 Payload Too Large`, without reading the rest |
 //! | a body that is not JSON | `400`, `-32700 "Parse error"` |
+//! | with [sessions](#sessions): an `initialize` when [`HttpServer::max_sessions`] live sessions exist | `503 Service Unavailable` |
+//! | with [sessions](#sessions): any other message without `Mcp-Session-Id` / with one naming no live session | `400 Bad Request` / `404 Not Found` |
 //! | a JSON array (a JSON-RPC batch) | `400`, `-32600 "Invalid Request"`: batching was removed from MCP in 2025-06-18, and no client sends one |
 //! | any other JSON that is not a JSON-RPC message (not an object, no `method` and no `result`/`error`, bad `jsonrpc`, bad `id`) | `400`, `-32600 "Invalid Request"` |
 //! | a notification (a `method`, no `id`) or a response (a `result` or an `error`, no `method`) | `202 Accepted`, no body |
@@ -65,13 +67,13 @@
 //!   call is cancelled at once (token, then [`CANCEL_GRACE`](super::CANCEL_GRACE)) rather than
 //!   left to run for nobody. This is also how a client cancels a call over HTTP: it closes the
 //!   request.
-//! - **`notifications/cancelled`** is answered `202` and cancels nothing: request ids belong to
-//!   each client, and without sessions the server cannot tell whose id `7` a notification
-//!   means, so honouring it could cancel another client's call. A client cancels by closing
-//!   the request, which does cancel. (The official Python SDK 2.3.0 does so from protocol
-//!   revision 2026 on; at the revisions this server speaks it posts `notifications/cancelled`
-//!   and stops reading, so the abandoned call runs to its end, its timeout, or the client's
-//!   disconnect.)
+//! - **`notifications/cancelled`** is answered `202` and, without [sessions](#sessions),
+//!   cancels nothing: request ids belong to each client, and without sessions the server cannot
+//!   tell whose id `7` a notification means, so honouring it could cancel another client's
+//!   call. A client cancels by closing the request, which does cancel. (The official Python SDK
+//!   2.3.0 does so from protocol revision 2026 on; at the revisions this server speaks it posts
+//!   `notifications/cancelled` and stops reading, so the abandoned call runs to its end, its
+//!   timeout, or the client's disconnect. With sessions, that notification cancels the call.)
 //! - **Graceful shutdown** ([`HttpServe::with_graceful_shutdown`]): when the signal resolves the
 //!   listener is closed (new connections are refused), idle keep-alive connections are closed,
 //!   and requests in flight may finish for up to [`HttpServe::shutdown_grace`] (default
@@ -89,18 +91,54 @@
 //! Requests without an `Origin` header (every non-browser client: the Claude Code CLI, the SDKs,
 //! curl) are not affected.
 //!
+//! **The caller's identity.** A multi-tenant server must know, inside a tool, who is calling.
+//! The [auth hook](HttpServer::authorize) finds it out from the headers and answers
+//! [`AuthDecision::allow_with(identity)`](AuthDecision::allow_with); each tool the request calls
+//! then reads it with [`ToolContext::extension::<T>()`](crate::tool::ToolContext::extension), or
+//! takes an [`Extension<T>`](crate::tool::Extension) parameter. Each request carries its own:
+//! two clients calling at once with different tokens each see theirs. A plain
+//! [`AuthDecision::Allow`] (and the [bearer token](HttpServer::bearer_token)) attaches nothing.
+//!
 //! Each request runs in a `tracing` span `mcp_http` with the fields `method` (JSON-RPC), `tool`,
 //! `id`, `status` (HTTP) and `outcome` (`result`, `tool_error`, `error`, `accepted`, `rejected`,
 //! `timeout`, `shutdown`, `disconnected`). Argument values and results are never logged.
 //!
 //! The tool set can change while the server runs ([`HttpServer::tool_server_handle`]): each
 //! request uses the set current when it starts. No `notifications/tools/list_changed` can be
-//! pushed without a session's stream; clients see the change at their next `tools/list`.
+//! pushed without a session's stream; clients see the change at their next `tools/list` (with
+//! [sessions](#sessions) it goes to every open session stream).
+//!
+//! # Sessions
+//!
+//! [`HttpServer::sessions(true)`](HttpServer::sessions) turns on the transport's stateful
+//! sessions (stateless stays the default):
+//!
+//! | request | answer |
+//! |---|---|
+//! | `POST` `initialize` | a new session: the reply carries `Mcp-Session-Id` (32 hex digits, 128 bits from the operating system's CSPRNG) and `listChanged: true`; beyond [`HttpServer::max_sessions`] (default [`DEFAULT_MAX_SESSIONS`]) live sessions, `503` |
+//! | any other `POST`, `GET` or `DELETE` without `Mcp-Session-Id` | `400 Bad Request` |
+//! | … naming a session that never existed, was deleted or expired | `404 Not Found` (the client starts a new session) |
+//! | `POST` in a session | as without sessions, on the session's connection state: request ids belong to the session, and `notifications/cancelled {requestId}` cancels the session's running call with that id (it answers `-32800` on its own request) |
+//! | `GET` with `Accept: text/event-stream` | `200`, the session's server→client SSE stream: `notifications/tools/list_changed` each time [`HttpServer::tool_server_handle`] changes the list; `409 Conflict` while the session's stream is already open; `406` without `text/event-stream` in `Accept` |
+//! | `DELETE` | `204 No Content`: the session ends, its running calls are cancelled, its stream ends |
+//!
+//! Progress stays on the call's own SSE response, as without sessions. A session unused for
+//! [`HttpServer::session_idle_timeout`] (default [`DEFAULT_SESSION_IDLE_TIMEOUT`]) is dropped
+//! (a request still running, or its open stream, keeps it alive); its id then answers `404`.
+//! Each request still passes the origin and auth checks on its own, and the identity an auth
+//! hook attaches is the request's, not the session's. At a graceful shutdown the session
+//! streams end first, so that they do not hold their connections through the grace.
+//!
+//! Sessions live in the memory of the replica that made them. Behind a load balancer, every
+//! request of a session must reach that replica (sticky sessions, e.g. by the
+//! `Mcp-Session-Id` header), and a replica's restart ends its sessions (clients get `404` and
+//! initialize again). Behind a plain load balancer, stay stateless.
 //!
 //! The server speaks HTTP/1.1 (what the MCP clients use; put a TLS-terminating proxy in front
 //! for HTTPS or HTTP/2). To serve MCP next to routes of your own, mount
 //! [`HttpServer::into_router`] into your [`axum`] app.
 
+use std::any::Any;
 use std::convert::Infallible;
 use std::future::{Future, IntoFuture};
 use std::io;
@@ -127,6 +165,10 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 pub use super::stdio::DEFAULT_SHUTDOWN_GRACE;
+pub use sessions::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT};
+use sessions::{NewSessionError, SessionTable, SessionUse};
+
+mod sessions;
 use super::{
     McpMessage, McpRouter, Reply, SUPPORTED_PROTOCOL_VERSIONS, Started, ToolServerHandle, jsonrpc,
 };
@@ -148,14 +190,59 @@ pub const TRANSPORT_ERROR: i64 = -32000;
 /// The request header carrying the client's negotiated MCP version.
 const PROTOCOL_VERSION_HEADER: &str = "mcp-protocol-version";
 
+/// The header carrying the session id, in `initialize`'s answer and every later request of the
+/// session (sessions mode only).
+const SESSION_ID_HEADER: &str = "mcp-session-id";
+
 /// What an [auth hook](HttpServer::authorize) decides about one request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Clone)]
 pub enum AuthDecision {
     /// Serve the request.
     Allow,
+    /// Serve the request, and hand this value (the caller's identity: a tenant, a user, its
+    /// scopes) to the tools it calls, which read it with
+    /// [`ToolContext::extension`](crate::tool::ToolContext::extension) or the
+    /// [`Extension`](crate::tool::Extension) extractor. Made by [`AuthDecision::allow_with`].
+    AllowWith(Identity),
     /// Answer `401 Unauthorized` with `WWW-Authenticate: Bearer`.
     Deny,
 }
+
+/// The caller's identity an [auth hook](HttpServer::authorize) attaches to a request's calls.
+pub type Identity = Arc<dyn Any + Send + Sync>;
+
+impl AuthDecision {
+    /// Serve the request, with `identity` attached to every tool call it makes: a tool reads it
+    /// as `ctx.extension::<T>()` or takes an `Extension<T>` parameter, `T` being exactly the
+    /// type given here (pass a `T`, not an `Arc<T>`: that would attach an `Arc<T>`).
+    pub fn allow_with<T: Send + Sync + 'static>(identity: T) -> Self {
+        AuthDecision::AllowWith(Arc::new(identity))
+    }
+}
+
+impl std::fmt::Debug for AuthDecision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AuthDecision::Allow => f.write_str("Allow"),
+            AuthDecision::AllowWith(_) => f.write_str("AllowWith(..)"),
+            AuthDecision::Deny => f.write_str("Deny"),
+        }
+    }
+}
+
+/// Two `AllowWith` are equal when they carry the same value (the same `Arc`).
+impl PartialEq for AuthDecision {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (AuthDecision::Allow, AuthDecision::Allow)
+            | (AuthDecision::Deny, AuthDecision::Deny) => true,
+            (AuthDecision::AllowWith(a), AuthDecision::AllowWith(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for AuthDecision {}
 
 type AuthFuture = Pin<Box<dyn Future<Output = AuthDecision> + Send>>;
 type AuthHook = dyn Fn(&HeaderMap) -> AuthFuture + Send + Sync;
@@ -189,20 +276,79 @@ pub struct HttpServer {
     auth: Option<Auth>,
     max_body_size: usize,
     request_timeout: Duration,
+    sessions: Arc<SessionTable>,
+    session_limits: Option<SessionLimits>,
+}
+
+/// The rules of sessions mode ([`HttpServer::sessions`]).
+#[derive(Debug, Clone, Copy)]
+struct SessionLimits {
+    idle_timeout: Duration,
+    max: usize,
+}
+
+impl Default for SessionLimits {
+    fn default() -> Self {
+        Self {
+            idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
+            max: DEFAULT_MAX_SESSIONS,
+        }
+    }
 }
 
 impl HttpServer {
     /// A server for `server`'s tools, with the defaults: path [`DEFAULT_PATH`], loopback origins
     /// only, no auth, [`DEFAULT_MAX_BODY_SIZE`], [`DEFAULT_REQUEST_TIMEOUT`].
     pub fn new(server: ToolServer) -> Self {
+        let sessions = Arc::new(SessionTable::default());
+        // A change of the tool set goes to every session's stream (none in stateless mode).
+        let hub = sessions.clone();
+        let router =
+            McpRouter::new(server).with_notifier(Arc::new(move |message| hub.broadcast(&message)));
         Self {
-            router: McpRouter::new(server),
+            router,
             path: DEFAULT_PATH.to_string(),
             origins: Origins::Loopback,
             auth: None,
             max_body_size: DEFAULT_MAX_BODY_SIZE,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            sessions,
+            session_limits: None,
         }
+    }
+
+    /// Turns stateful sessions on (`true`) or off (`false`, the default: stateless). See
+    /// [Sessions](self#sessions) in the module docs: `initialize` issues an `Mcp-Session-Id` that
+    /// every later request must carry, `GET` opens the session's server→client stream (which
+    /// carries `notifications/tools/list_changed`), `DELETE` ends the session, and
+    /// `notifications/cancelled` cancels a call of the same session.
+    ///
+    /// Sessions live in this process's memory: behind a load balancer, every request of a
+    /// session must reach the replica that made it (sticky sessions). Behind a plain load
+    /// balancer, stay stateless.
+    pub fn sessions(mut self, on: bool) -> Self {
+        self.session_limits = on.then(|| self.session_limits.unwrap_or_default());
+        self
+    }
+
+    /// How long a session may go without a request before it is dropped (default
+    /// [`DEFAULT_SESSION_IDLE_TIMEOUT`], 30 minutes); a request still running, or an open
+    /// `GET` stream, keeps it alive. Turns sessions on.
+    pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.session_limits
+            .get_or_insert_with(SessionLimits::default)
+            .idle_timeout = timeout;
+        self
+    }
+
+    /// The most sessions held at once (default [`DEFAULT_MAX_SESSIONS`]); an `initialize` beyond
+    /// it, once idle sessions are dropped, is answered `503 Service Unavailable`. Turns sessions
+    /// on.
+    pub fn max_sessions(mut self, max: usize) -> Self {
+        self.session_limits
+            .get_or_insert_with(SessionLimits::default)
+            .max = max;
+        self
     }
 
     /// The path clients POST to (default [`DEFAULT_PATH`], `/mcp`). A path without a leading
@@ -278,21 +424,36 @@ impl HttpServer {
     /// The hook gets the headers borrowed: take what it needs out of them before its `async`
     /// block ([`bearer_token_of`] reads the token).
     ///
+    /// [`AuthDecision::allow_with`] also tells the tools who is calling: the value it carries
+    /// (a tenant, a user) is attached to every tool call of the request, which reads it with
+    /// [`ToolContext::extension`](crate::tool::ToolContext::extension) or an
+    /// [`Extension<T>`](crate::tool::Extension) parameter.
+    ///
     /// ```
-    /// use std::collections::HashSet;
+    /// use std::collections::HashMap;
     /// use std::sync::Arc;
     /// use claude_tools::mcp::http::{AuthDecision, HttpServer, bearer_token_of};
+    /// use claude_tools::tools::{ToolDefBuilder, ToolServer};
     ///
-    /// # let server = claude_tools::ToolServer::new("demo", "1.0.0");
-    /// let keys: Arc<HashSet<String>> = Arc::new(["key-1".to_string()].into());
+    /// /// Who is calling.
+    /// struct Tenant(String);
+    ///
+    /// let server = ToolServer::new("demo", "1.0.0")
+    ///     .with_tool(ToolDefBuilder::new("whoami"), |call| async move {
+    ///         let tenant = call.context().extension::<Tenant>().map(|t| t.0.clone());
+    ///         tenant.unwrap_or_default()
+    ///     })
+    ///     .expect("a valid server");
+    /// let keys: Arc<HashMap<String, String>> =
+    ///     Arc::new([("key-1".to_string(), "acme".to_string())].into());
     /// let http = HttpServer::new(server).authorize(move |headers| {
     ///     let token = bearer_token_of(headers).map(str::to_owned);
     ///     let keys = keys.clone();
     ///     async move {
-    ///         // e.g. `SELECT 1 FROM api_keys WHERE key = $1` in a real deployment
-    ///         match token {
-    ///             Some(token) if keys.contains(&token) => AuthDecision::Allow,
-    ///             _ => AuthDecision::Deny,
+    ///         // e.g. `SELECT tenant FROM api_keys WHERE key = $1` in a real deployment
+    ///         match token.and_then(|token| keys.get(&token).cloned()) {
+    ///             Some(tenant) => AuthDecision::allow_with(Tenant(tenant)),
+    ///             None => AuthDecision::Deny,
     ///         }
     ///     }
     /// });
@@ -311,7 +472,9 @@ impl HttpServer {
     /// A handle to change the served tools while the server runs: a change applies to every
     /// request that starts after it, on every connection. Stateless HTTP has no stream to push
     /// `notifications/tools/list_changed` on, so none is sent (and `initialize` says
-    /// `listChanged: false`); clients see the new list at their next `tools/list`.
+    /// `listChanged: false`); clients see the new list at their next `tools/list`. With
+    /// [sessions](HttpServer::sessions), each change that alters the list is sent on every
+    /// session's open `GET` stream (and `initialize` says `listChanged: true`).
     pub fn tool_server_handle(&self) -> ToolServerHandle {
         self.router.tool_server_handle()
     }
@@ -328,7 +491,7 @@ impl HttpServer {
     }
 
     /// The MCP endpoint as an [`axum::Router`] (a `POST` route at the [path](HttpServer::path),
-    /// `GET`/`DELETE` answered `405`), to merge or nest into an axum app of your own, served
+    /// `GET`/`DELETE` answered `405` unless [sessions](HttpServer::sessions) are on), to merge or nest into an axum app of your own, served
     /// by your own `axum::serve` (the re-exported [`axum`] is the version this crate uses):
     ///
     /// ```no_run
@@ -345,7 +508,8 @@ impl HttpServer {
     ///
     /// Every rule of the [module docs](self) holds, request timeout included, except the
     /// graceful shutdown's grace and cancellation, which belong to [`HttpServe`] (with
-    /// `axum::serve`'s own graceful shutdown, running calls are waited for without a limit).
+    /// `axum::serve`'s own graceful shutdown, running calls are waited for without a limit, and
+    /// open session streams too: end the sessions first).
     /// A call is cancelled when its client disconnects as long as the server drops the request
     /// then, which `axum::serve` and hyper do.
     pub fn into_router(self) -> axum::Router {
@@ -360,6 +524,8 @@ impl HttpServer {
             auth,
             max_body_size,
             request_timeout,
+            sessions,
+            session_limits,
         } = self;
         Shared {
             router,
@@ -368,6 +534,8 @@ impl HttpServer {
             auth,
             max_body_size,
             request_timeout,
+            sessions,
+            session_limits,
             shutdown: CancellationToken::new(),
         }
     }
@@ -382,6 +550,7 @@ impl std::fmt::Debug for HttpServer {
             .field("auth", &self.auth.as_ref().map(|_| "set"))
             .field("max_body_size", &self.max_body_size)
             .field("request_timeout", &self.request_timeout)
+            .field("sessions", &self.session_limits)
             .finish()
     }
 }
@@ -515,6 +684,8 @@ async fn run(serve: HttpServe) -> io::Result<()> {
     // Stop accepting: from now on a connection attempt is refused.
     drop(listener);
     let _ = closing.send(true);
+    // An open session stream would hold its connection for the whole grace.
+    shared.sessions.close_streams();
     tracing::debug!(
         connections = connections.len(),
         "MCP HTTP: shutting down, letting requests in flight finish"
@@ -596,20 +767,24 @@ struct Shared {
     auth: Option<Auth>,
     max_body_size: usize,
     request_timeout: Duration,
+    /// The sessions, by id (empty when stateless).
+    sessions: Arc<SessionTable>,
+    /// `Some` in sessions mode.
+    session_limits: Option<SessionLimits>,
     /// Fires when a graceful shutdown's grace is over.
     shutdown: CancellationToken,
 }
 
 fn router_of(shared: Arc<Shared>) -> axum::Router {
     let path = shared.path.clone();
-    axum::Router::new()
-        .route(
-            &path,
-            post(handle)
-                .get(method_not_allowed)
-                .delete(method_not_allowed),
-        )
-        .with_state(shared)
+    let route = if shared.session_limits.is_some() {
+        post(handle).get(open_stream).delete(end_session)
+    } else {
+        post(handle)
+            .get(method_not_allowed)
+            .delete(method_not_allowed)
+    };
+    axum::Router::new().route(&path, route).with_state(shared)
 }
 
 async fn method_not_allowed() -> Response {
@@ -676,10 +851,13 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
         span.record("outcome", "rejected");
         return refusal;
     }
-    if let Some(refusal) = check_auth(shared, &parts.headers, deadline).await {
-        span.record("outcome", "rejected");
-        return refusal;
-    }
+    let identity = match check_auth(shared, &parts.headers, deadline).await {
+        Ok(identity) => identity,
+        Err(refusal) => {
+            span.record("outcome", "rejected");
+            return refusal;
+        }
+    };
     let accepts = match check_headers(&parts.headers) {
         Ok(accepts) => accepts,
         Err(refusal) => {
@@ -701,23 +879,215 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             return refusal.into_response();
         }
     };
-    match message {
+    // Stateless: a fresh connection state per request. Sessions: `initialize` opens a session,
+    // anything else must name a live one and shares its connection state.
+    let (router, session) = match shared.session_limits {
+        None => (shared.router.new_connection(), None),
+        Some(limits) => match session_of(shared, limits, &parts.headers, &message) {
+            Ok(session) => (session.session().router().clone(), Some(session)),
+            Err(refusal) => {
+                span.record("outcome", "rejected");
+                return refusal.into_response();
+            }
+        },
+    };
+    let router = router.with_extension(identity);
+    let in_session = session.is_some();
+    let opened = is_initialize(&message).then_some(()).and(session.as_ref());
+    let mut response = match message {
         McpMessage::ToolCall(call) => {
             span.record("method", "tools/call");
             span.record("tool", call.name.as_str());
             span.record("id", tracing::field::display(&call.id));
-            tool_call(shared, call, accepts, deadline, span).await
+            tool_call(shared, router, call, accepts, deadline, span).await
         }
         McpMessage::Other(value) => match as_tool_call(value) {
             Ok(call) => {
                 span.record("method", "tools/call");
                 span.record("tool", call.name.as_str());
                 span.record("id", tracing::field::display(&call.id));
-                tool_call(shared, call, accepts, deadline, span).await
+                tool_call(shared, router, call, accepts, deadline, span).await
             }
-            Err(value) => other_message(shared, value, accepts, deadline, span).await,
+            Err(value) => {
+                other_message(shared, router, in_session, value, accepts, deadline, span).await
+            }
         },
+    };
+    if let Some(session) = opened
+        && let Ok(id) = HeaderValue::from_str(session.session().id())
+    {
+        response.headers_mut().insert(SESSION_ID_HEADER, id);
     }
+    match session {
+        // A streamed answer (a call with progress) outlives this function: the session stays in
+        // use until its body has been sent or dropped.
+        Some(session) => response.map(|body| {
+            Body::new(InSession {
+                body,
+                _use: session,
+            })
+        }),
+        None => response,
+    }
+}
+
+/// A response body of a session's request, holding the session in use while it is sent.
+struct InSession {
+    body: Body,
+    _use: SessionUse,
+}
+
+impl http_body::Body for InSession {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// Whether `message` is an `initialize` request (which opens a session in sessions mode).
+fn is_initialize(message: &McpMessage) -> bool {
+    match message {
+        McpMessage::ToolCall(_) => false,
+        McpMessage::Other(value) => {
+            value.get("method").and_then(Value::as_str) == Some("initialize")
+                && value.get("id").is_some()
+        }
+    }
+}
+
+/// The session a POST of sessions mode belongs to: a new one for `initialize`, else the live
+/// one its `Mcp-Session-Id` names.
+fn session_of(
+    shared: &Shared,
+    limits: SessionLimits,
+    headers: &HeaderMap,
+    message: &McpMessage,
+) -> Result<SessionUse, Refusal> {
+    if !is_initialize(message) {
+        return session_named(shared, limits, headers);
+    }
+    match shared
+        .sessions
+        .create(&shared.router, limits.max, limits.idle_timeout)
+    {
+        Ok(session) => Ok(SessionUse::of_new(session)),
+        Err(NewSessionError::Full) => Err(Refusal::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            TRANSPORT_ERROR,
+            "Service Unavailable",
+            format!(
+                "this server holds its maximum of {} sessions; try again later",
+                limits.max
+            ),
+        )),
+        Err(NewSessionError::NoRandomness(error)) => Err(Refusal::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            TRANSPORT_ERROR,
+            "Internal Server Error",
+            format!("no session id could be made: {error}"),
+        )),
+    }
+}
+
+/// The live session the request's `Mcp-Session-Id` names: `400` without the header, `404` for
+/// an unknown, ended or expired session (the client then initializes a new one).
+fn session_named(
+    shared: &Shared,
+    limits: SessionLimits,
+    headers: &HeaderMap,
+) -> Result<SessionUse, Refusal> {
+    let Some(id) = headers.get(SESSION_ID_HEADER) else {
+        return Err(Refusal::new(
+            StatusCode::BAD_REQUEST,
+            TRANSPORT_ERROR,
+            "Bad Request",
+            "this server uses sessions: send the `Mcp-Session-Id` header that `initialize` answered",
+        ));
+    };
+    let id = id.to_str().unwrap_or_default().trim();
+    shared
+        .sessions
+        .open(id, limits.idle_timeout)
+        .ok_or_else(|| {
+            Refusal::new(
+                StatusCode::NOT_FOUND,
+                TRANSPORT_ERROR,
+                "Not Found",
+                "no such session: it never existed, was ended, or expired; send `initialize` to start a new one",
+            )
+        })
+}
+
+/// `GET` in sessions mode: the session's server→client SSE stream.
+async fn open_stream(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    let headers = request.headers();
+    if let Some(refusal) = check_origin(&shared, headers) {
+        return refusal;
+    }
+    let deadline = Instant::now() + shared.request_timeout;
+    if let Err(refusal) = check_auth(&shared, headers, deadline).await {
+        return refusal;
+    }
+    if !accepts(headers).sse_named {
+        return transport_error(
+            StatusCode::NOT_ACCEPTABLE,
+            TRANSPORT_ERROR,
+            "Not Acceptable",
+            "the session's stream is `text/event-stream`: name it in `Accept`",
+        );
+    }
+    let Some(limits) = shared.session_limits else {
+        return method_not_allowed().await;
+    };
+    let session = match session_named(&shared, limits, headers) {
+        Ok(session) => session,
+        Err(refusal) => return refusal.into_response(),
+    };
+    match session.open_stream() {
+        Some(stream) => sse_response(Body::new(stream)),
+        None => transport_error(
+            StatusCode::CONFLICT,
+            TRANSPORT_ERROR,
+            "Conflict",
+            "this session's stream is already open",
+        ),
+    }
+}
+
+/// `DELETE` in sessions mode: ends the session (its running calls are cancelled, its stream
+/// ends).
+async fn end_session(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    let headers = request.headers();
+    if let Some(refusal) = check_origin(&shared, headers) {
+        return refusal;
+    }
+    let deadline = Instant::now() + shared.request_timeout;
+    if let Err(refusal) = check_auth(&shared, headers, deadline).await {
+        return refusal;
+    }
+    let Some(limits) = shared.session_limits else {
+        return method_not_allowed().await;
+    };
+    let id = match session_named(&shared, limits, headers) {
+        Ok(session) => session.session().id().to_string(),
+        Err(refusal) => return refusal.into_response(),
+    };
+    // Another DELETE may have ended it meanwhile: it is gone either way.
+    shared.sessions.remove(&id);
+    StatusCode::NO_CONTENT.into_response()
 }
 
 /// A well-formed `tools/call` the typed reader left as JSON (its `params` came before its
@@ -792,8 +1162,16 @@ fn is_loopback_origin(origin: &str) -> bool {
     port_ok && (host.eq_ignore_ascii_case("localhost") || host == "127.0.0.1" || host == "[::1]")
 }
 
-async fn check_auth(shared: &Shared, headers: &HeaderMap, deadline: Instant) -> Option<Response> {
-    let decision = match shared.auth.as_ref()? {
+/// The request's identity if it may be served (`None`: no identity attached), or the refusal.
+async fn check_auth(
+    shared: &Shared,
+    headers: &HeaderMap,
+    deadline: Instant,
+) -> Result<Option<Identity>, Response> {
+    let Some(auth) = shared.auth.as_ref() else {
+        return Ok(None);
+    };
+    let decision = match auth {
         Auth::Bearer(expected) => match bearer_token_of(headers) {
             Some(token) if constant_time_eq(token.as_bytes(), expected) => AuthDecision::Allow,
             _ => AuthDecision::Deny,
@@ -802,7 +1180,7 @@ async fn check_auth(shared: &Shared, headers: &HeaderMap, deadline: Instant) -> 
         Auth::Hook(hook) => match tokio::time::timeout_at(deadline, hook(headers)).await {
             Ok(decision) => decision,
             Err(_) => {
-                return Some(transport_error(
+                return Err(transport_error(
                     StatusCode::SERVICE_UNAVAILABLE,
                     TRANSPORT_ERROR,
                     "Service Unavailable",
@@ -811,8 +1189,10 @@ async fn check_auth(shared: &Shared, headers: &HeaderMap, deadline: Instant) -> 
             }
         },
     };
-    if decision == AuthDecision::Allow {
-        return None;
+    match decision {
+        AuthDecision::Allow => return Ok(None),
+        AuthDecision::AllowWith(identity) => return Ok(Some(identity)),
+        AuthDecision::Deny => {}
     }
     let challenge = if headers.contains_key(header::AUTHORIZATION) {
         HeaderValue::from_static("Bearer error=\"invalid_token\"")
@@ -828,7 +1208,7 @@ async fn check_auth(shared: &Shared, headers: &HeaderMap, deadline: Instant) -> 
     response
         .headers_mut()
         .insert(header::WWW_AUTHENTICATE, challenge);
-    Some(response)
+    Err(response)
 }
 
 /// Equal-length inputs take the same time however much of them matches.
@@ -1015,6 +1395,8 @@ fn parse(body: &[u8]) -> Result<McpMessage, Refusal> {
 
 async fn other_message(
     shared: &Shared,
+    router: McpRouter,
+    in_session: bool,
     message: Value,
     accepts: Accepts,
     deadline: Instant,
@@ -1051,13 +1433,17 @@ async fn other_message(
             );
         }
         // Nothing to do for either in stateless mode (see the module docs on
-        // `notifications/cancelled`).
+        // `notifications/cancelled`); in a session, a `notifications/cancelled` cancels the
+        // session's call with that id.
+        if in_session && is_notification {
+            router.handle(message).await;
+        }
         span.record("outcome", "accepted");
         return StatusCode::ACCEPTED.into_response();
     }
     let id = fields.get("id").cloned().unwrap_or(Value::Null);
-    let router = shared.router.new_connection();
-    let reply = tokio::select! {
+    let advertise_list_changed = in_session && method == Some("initialize");
+    let mut reply = tokio::select! {
         biased;
         reply = router.handle_message(McpMessage::Other(message)) => reply,
         () = tokio::time::sleep_until(deadline) => {
@@ -1080,6 +1466,13 @@ async fn other_message(
         },
         Reply::ToolResult { .. } => StatusCode::OK,
     };
+    // A session has a stream to send `notifications/tools/list_changed` on.
+    if advertise_list_changed
+        && let Reply::Json(value) = &mut reply
+        && let Some(list_changed) = value.pointer_mut("/result/capabilities/tools/listChanged")
+    {
+        *list_changed = Value::Bool(true);
+    }
     record_outcome(span, &reply);
     if status != StatusCode::OK {
         span.record("outcome", "rejected");
@@ -1090,6 +1483,7 @@ async fn other_message(
 
 async fn tool_call(
     shared: &Shared,
+    router: McpRouter,
     call: super::ToolCallRequest,
     accepts: Accepts,
     deadline: Instant,
@@ -1099,7 +1493,6 @@ async fn tool_call(
     let tool = call.name.clone();
     let id = call.id.clone();
     if !streams_progress {
-        let router = shared.router.new_connection();
         let reply = match router.start_call(call) {
             Started::Done(reply) => reply,
             // Dropping the running call (a timeout, the shutdown, or this future dropped on a
@@ -1122,12 +1515,9 @@ async fn tool_call(
     }
 
     let (progress, queued) = mpsc::unbounded_channel();
-    let router = shared
-        .router
-        .new_connection()
-        .with_notifier(Arc::new(move |notification| {
-            let _ = progress.send(notification);
-        }));
+    let router = router.with_notifier(Arc::new(move |notification| {
+        let _ = progress.send(notification);
+    }));
     let state = match router.start_call(call) {
         // Answered at once: as plain JSON unless it reported progress on the way.
         Started::Done(reply) if queued.is_empty() && accepts.json => {

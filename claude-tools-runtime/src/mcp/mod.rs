@@ -142,6 +142,8 @@ pub struct McpRouter {
     connection: Arc<Connection>,
     notifier: Option<Notifier>,
     progress: Option<Arc<ProgressSink>>,
+    /// Attached to the context of every call this router starts (the HTTP caller's identity).
+    extension: Option<Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 /// What one connection remembers between messages.
@@ -213,6 +215,7 @@ impl McpRouter {
             connection: Arc::default(),
             notifier: None,
             progress: None,
+            extension: None,
         }
     }
 
@@ -227,7 +230,19 @@ impl McpRouter {
             connection: Arc::default(),
             notifier: None,
             progress: None,
+            extension: None,
         }
+    }
+
+    /// Attaches `extension` to the [`ToolContext`] of every call this router starts
+    /// ([`ToolContext::extension`]).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn with_extension(
+        mut self,
+        extension: Option<Arc<dyn std::any::Any + Send + Sync>>,
+    ) -> Self {
+        self.extension = extension;
+        self
     }
 
     /// Hands server→client notifications (`notifications/progress`, built from
@@ -457,6 +472,9 @@ impl McpRouter {
             (progress_token, &self.progress)
         {
             context = context.with_progress(ProgressReporter::new(token, sink.clone()));
+        }
+        if let Some(extension) = &self.extension {
+            context = context.with_extension(extension.clone());
         }
 
         // Both callers checked the id's type, so it always has a key; without one the call runs

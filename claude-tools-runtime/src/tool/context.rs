@@ -1,5 +1,6 @@
 //! The call context: what a handler may know about the call besides its arguments.
 
+use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
@@ -32,6 +33,9 @@ pub struct ToolContext {
     request_id: Option<RequestId>,
     cancellation: CancellationToken,
     progress: ProgressReporter,
+    /// A value the transport attached to the call (over HTTP, the caller's identity from the
+    /// auth hook); `None`, and free, when nothing did.
+    extension: Option<Arc<dyn Any + Send + Sync>>,
 }
 
 impl ToolContext {
@@ -49,6 +53,7 @@ impl ToolContext {
             request_id: Some(request_id),
             cancellation,
             progress: ProgressReporter::default(),
+            extension: None,
         }
     }
 
@@ -74,6 +79,41 @@ impl ToolContext {
     pub fn with_progress(mut self, reporter: ProgressReporter) -> Self {
         self.progress = reporter;
         self
+    }
+
+    /// Attaches `value` to the call, for the handler to read with
+    /// [`extension`](ToolContext::extension) or the [`Extension`](super::Extension) extractor:
+    /// the HTTP transport attaches the caller's identity its auth hook returned. A context holds
+    /// one such value; a second call replaces the first.
+    pub fn with_extension(mut self, value: Arc<dyn Any + Send + Sync>) -> Self {
+        self.extension = Some(value);
+        self
+    }
+
+    /// The value the transport attached to this call, if there is one and it is a `T`.
+    ///
+    /// Over HTTP it is the identity the auth hook (`HttpServer::authorize`, cargo feature `http`)
+    /// returned with `AuthDecision::allow_with(identity)`: the way a multi-tenant server learns,
+    /// inside a tool, who is calling. In-process, over stdio and in unit tests there is none
+    /// unless [`with_extension`](ToolContext::with_extension) set one.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use claude_tools::tools::ToolContext;
+    ///
+    /// struct Tenant(&'static str);
+    ///
+    /// let ctx = ToolContext::new().with_extension(Arc::new(Tenant("acme")));
+    /// assert_eq!(ctx.extension::<Tenant>().map(|tenant| tenant.0), Some("acme"));
+    /// assert!(ctx.extension::<String>().is_none());
+    /// ```
+    pub fn extension<T: Any + Send + Sync>(&self) -> Option<&T> {
+        self.extension.as_deref()?.downcast_ref::<T>()
+    }
+
+    /// [`extension`](ToolContext::extension) as a shared pointer, to keep past the call.
+    pub fn extension_arc<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
+        self.extension.clone()?.downcast::<T>().ok()
     }
 
     /// The id of the model's `tool_use` block this call answers, when the CLI sent one.
@@ -119,6 +159,7 @@ impl fmt::Debug for ToolContext {
             .field("tool_use_id", &self.tool_use_id)
             .field("request_id", &self.request_id)
             .field("cancelled", &self.is_cancelled())
+            .field("extension", &self.extension.is_some())
             .finish_non_exhaustive()
     }
 }

@@ -45,7 +45,7 @@ pub use def::{ToolAnnotations, ToolDef, ToolDefBuilder};
 pub use error::{ArgumentError, ToolError};
 pub use handler::{ToolFn, ToolFnParam, ViaArguments, ViaExtractor};
 pub use names::ToolRef;
-pub use param::{Input, ToolCall, ToolParam};
+pub use param::{Extension, Input, ToolCall, ToolParam};
 pub use registry::{ServerDefinition, ToolRegistration};
 pub use result::{Content, Image, IntoToolResult, Json, ToolResult};
 pub use server::{

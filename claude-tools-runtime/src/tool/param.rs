@@ -195,6 +195,63 @@ impl ToolParam for ToolContext {
     }
 }
 
+/// The value the transport attached to the call (see [`ToolContext::extension`]), as a
+/// `#[tool]` parameter: over HTTP, the caller's identity the auth hook returned with
+/// `AuthDecision::allow_with`. It derefs to `T`. A call without a `T` attached (no hook, a hook
+/// that answered plain `Allow` or attached another type, or in-process and stdio calls) ends
+/// with an `isError` result naming the missing type; take `ToolContext` and call
+/// [`ToolContext::extension`] instead where a tool also serves such calls.
+///
+/// ```
+/// use claude_tools::tools::Extension;
+///
+/// struct Tenant {
+///     id: u64,
+/// }
+///
+/// // #[tool] async fn list_tickets(tenant: Extension<Tenant>) -> String { ... }
+/// async fn list_tickets(tenant: Extension<Tenant>) -> String {
+///     format!("SELECT * FROM tickets WHERE tenant_id = {}", tenant.id)
+/// }
+/// ```
+pub struct Extension<T: ?Sized>(pub Arc<T>);
+
+impl<T: ?Sized> std::ops::Deref for Extension<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: ?Sized> Clone for Extension<T> {
+    fn clone(&self) -> Self {
+        Extension(self.0.clone())
+    }
+}
+
+impl<T: ?Sized + std::fmt::Debug> std::fmt::Debug for Extension<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Extension").field(&&*self.0).finish()
+    }
+}
+
+impl<T: Send + Sync + 'static> ToolParam for Extension<T> {
+    fn extract(_: &'static str, call: &mut ToolCall) -> Result<Self, ToolError> {
+        call.context
+            .extension_arc::<T>()
+            .map(Extension)
+            .ok_or_else(|| {
+                ToolError::new(format!(
+                    "tool `{}` needs Extension<{}>, which this call does not carry (over HTTP, the \
+                 auth hook attaches it with AuthDecision::allow_with)",
+                    call.tool_name(),
+                    std::any::type_name::<T>()
+                ))
+            })
+    }
+}
+
 /// The whole tool input as one struct: its fields are the input schema's properties.
 ///
 /// ```

@@ -18,6 +18,17 @@ const TOKEN: &str = "e2e-http-token";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_cli_calls_the_tools_of_the_http_example() {
+    the_cli_calls_the_tools_of_the_example("http_example", &[]).await;
+}
+
+/// The same with the example in sessions mode (`--sessions`): the CLI keeps the session id
+/// `initialize` answered and sends it with each request (without it, each would be `400`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cli_calls_the_tools_of_the_http_example_in_sessions_mode() {
+    the_cli_calls_the_tools_of_the_example("http_example_sessions", &["--sessions"]).await;
+}
+
+async fn the_cli_calls_the_tools_of_the_example(world_name: &str, flags: &[&str]) {
     let script = Script::new()
         .turn(
             Turn::text("Converting and counting.")
@@ -41,7 +52,7 @@ async fn the_cli_calls_the_tools_of_the_http_example() {
         .turn(Turn::text(
             "{{tool_result:toolu_http_hot}} / {{tool_result:toolu_http_count}}",
         ));
-    let Some(w) = world("http_example", script).await else {
+    let Some(w) = world(world_name, script).await else {
         return;
     };
     let binary = tokio::task::spawn_blocking(|| claude_tools_tests::example_binary("http_server"))
@@ -49,6 +60,7 @@ async fn the_cli_calls_the_tools_of_the_http_example() {
         .expect("the build task");
     let mut server = tokio::process::Command::new(binary)
         .args(["--listen", "127.0.0.1:0"])
+        .args(flags)
         .env("UNITS_MCP_TOKEN", TOKEN)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
