@@ -14,12 +14,13 @@
 //!                   tools/call over MCP Streamable HTTP: claude-tools, rmcp, the TypeScript SDK
 //!                   (N measured calls per level, default 20,000, TypeScript 5,000; 2,000 warm-up
 //!                   calls; 3 rounds; placements split and none)
-//! ct-bench report   rewrite BENCHMARKS.md from the latest results
+//! ct-bench report   rewrite BENCHMARKS.md's sections from the latest results of every kind
 //! ```
 //!
 //! Each kind of result is kept in `bench/results/<kind>.json` (git-ignored) and every command ends
-//! by rewriting `BENCHMARKS.md` at the repository root from the latest results of every kind,
-//! except `http`, which replaces only its own section.
+//! by rewriting, in `BENCHMARKS.md` at the repository root, its introduction, "How to run" and
+//! the sections of what the command measured, from the latest results; every other section (some
+//! are written by hand) stays as it is.
 //! With `CT_BENCH_OUT=<folder>`, both go to that folder instead.
 
 mod compile;
@@ -29,6 +30,8 @@ mod runs;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+use report::Kind;
 
 /// Paths of the things the harness runs.
 #[derive(Debug, Clone)]
@@ -211,6 +214,22 @@ const USAGE: &str = "usage: ct-bench [run|rss|scale|soak|compile|all|http|report
        ct-bench http [--rounds R] [--n N] [--ts-n N] [--warmup W] [--conc 1,32] [--drivers claude-tools,rmcp,typescript] \
 [--placements split,same,none]";
 
+/// The kinds of results `command` measures, whose sections of `BENCHMARKS.md` it rewrites
+/// (`report`: every kind); `None` for a command that is not one.
+fn measured_kinds(command: &str) -> Option<&'static [Kind]> {
+    Some(match command {
+        "run" => &[Kind::Matrix],
+        "rss" => &[Kind::Rss],
+        "scale" => &[Kind::Scale],
+        "soak" => &[Kind::Soak],
+        "compile" => &[Kind::Compile],
+        "all" => &[Kind::Matrix, Kind::Rss, Kind::Scale, Kind::Compile],
+        "http" => &[Kind::Http],
+        "report" => &Kind::ALL,
+        _ => return None,
+    })
+}
+
 fn main() -> ExitCode {
     let raw: Vec<String> = std::env::args().skip(1).collect();
     let (command, args) = match parse_args(&raw) {
@@ -248,11 +267,10 @@ fn main() -> ExitCode {
         "report" => Ok(()),
         other => Err(format!("unknown command {other}\n{USAGE}")),
     };
-    // `http` replaces its own section only: BENCHMARKS.md also holds sections written by hand.
-    let written = if command == "http" {
-        report::write_http_section(&paths)
-    } else {
-        report::write_benchmarks_md(&paths)
+    // Each command rewrites only its own sections: BENCHMARKS.md also holds sections written by hand.
+    let written = match measured_kinds(&command) {
+        Some(kinds) => report::update_benchmarks_md(&paths, kinds),
+        None => Ok(()),
     };
     match (result, written) {
         (Ok(()), Ok(())) => ExitCode::SUCCESS,
@@ -269,6 +287,22 @@ mod tests {
 
     fn strings(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn each_command_rewrites_the_sections_of_what_it_measures() {
+        assert_eq!(measured_kinds("run"), Some(&[Kind::Matrix][..]));
+        assert_eq!(measured_kinds("rss"), Some(&[Kind::Rss][..]));
+        assert_eq!(measured_kinds("scale"), Some(&[Kind::Scale][..]));
+        assert_eq!(measured_kinds("soak"), Some(&[Kind::Soak][..]));
+        assert_eq!(measured_kinds("compile"), Some(&[Kind::Compile][..]));
+        assert_eq!(
+            measured_kinds("all"),
+            Some(&[Kind::Matrix, Kind::Rss, Kind::Scale, Kind::Compile][..])
+        );
+        assert_eq!(measured_kinds("http"), Some(&[Kind::Http][..]));
+        assert_eq!(measured_kinds("report"), Some(&Kind::ALL[..]));
+        assert_eq!(measured_kinds("elsewhere"), None);
     }
 
     #[test]

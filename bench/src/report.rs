@@ -529,32 +529,164 @@ cross-CPU wake-up costs ~40 µs, so the split placement measures the scheduler m
 Run it on an otherwise idle machine: a build or test run alongside moves every figure.
 ";
 
-/// Rewrites `BENCHMARKS.md` from the latest results of every kind.
-pub fn write_benchmarks_md(paths: &Paths) -> Result<(), String> {
+/// The title and introduction: the part of the report before its first level-2 heading.
+const PREAMBLE: &str = "";
+/// The heading of the section on running the benchmarks.
+const HOW_TO_RUN_HEADING: &str = "## How to run";
+/// The heading of the in-process matrix's section.
+const MATRIX_HEADING: &str = "## Per-call overhead";
+/// The heading of the section on RSS over many calls.
+const RSS_HEADING: &str = "## Memory over many calls";
+/// The heading of the multi-session section.
+const SCALE_HEADING: &str = "## Sessions in one host";
+/// The heading of the soak's section.
+const SOAK_HEADING: &str = "## Soak: one session, many calls";
+/// The heading of the Streamable HTTP section.
+const HTTP_HEADING: &str = "## Remote MCP over Streamable HTTP";
+/// The heading of the macros' compile cost section.
+const COMPILE_HEADING: &str = "## Compile cost of the macros";
+
+/// Every level-2 section `ct-bench` writes, in the report's order.
+const GENERATED_ORDER: [&str; 7] = [
+    HOW_TO_RUN_HEADING,
+    MATRIX_HEADING,
+    RSS_HEADING,
+    SCALE_HEADING,
+    SOAK_HEADING,
+    HTTP_HEADING,
+    COMPILE_HEADING,
+];
+
+/// A kind of result: the file it is kept in and the section of `BENCHMARKS.md` it fills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `ct-bench run`: the in-process matrix.
+    Matrix,
+    /// `ct-bench rss`: RSS over many calls.
+    Rss,
+    /// `ct-bench scale`: sessions in one host.
+    Scale,
+    /// `ct-bench soak`: one session, many calls.
+    Soak,
+    /// `ct-bench http`: tools/call over Streamable HTTP.
+    Http,
+    /// `ct-bench compile`: the macros' compile cost.
+    Compile,
+}
+
+impl Kind {
+    /// Every kind, in the report's order.
+    pub const ALL: [Kind; 6] = [
+        Kind::Matrix,
+        Kind::Rss,
+        Kind::Scale,
+        Kind::Soak,
+        Kind::Http,
+        Kind::Compile,
+    ];
+
+    /// The heading of the kind's section.
+    fn heading(self) -> &'static str {
+        match self {
+            Kind::Matrix => MATRIX_HEADING,
+            Kind::Rss => RSS_HEADING,
+            Kind::Scale => SCALE_HEADING,
+            Kind::Soak => SOAK_HEADING,
+            Kind::Http => HTTP_HEADING,
+            Kind::Compile => COMPILE_HEADING,
+        }
+    }
+}
+
+/// The latest results of every kind (`None`: that kind has not run, or its file is unreadable).
+#[derive(Debug, Default)]
+struct Results {
+    matrix: Option<Matrix>,
+    rss: Option<Vec<RssRun>>,
+    scale: Option<Vec<ScaleRun>>,
+    soak: Option<SoakRun>,
+    http: Option<HttpBench>,
+    compile: Option<CompileResult>,
+}
+
+impl Results {
+    fn load(paths: &Paths) -> Results {
+        Results {
+            matrix: runs::load(paths, "matrix"),
+            rss: runs::load(paths, "rss"),
+            scale: runs::load(paths, "scale"),
+            soak: runs::load(paths, "soak"),
+            http: runs::load(paths, "http"),
+            compile: runs::load(paths, "compile"),
+        }
+    }
+
+    fn has(&self, kind: Kind) -> bool {
+        match kind {
+            Kind::Matrix => self.matrix.is_some(),
+            Kind::Rss => self.rss.is_some(),
+            Kind::Scale => self.scale.is_some(),
+            Kind::Soak => self.soak.is_some(),
+            Kind::Http => self.http.is_some(),
+            Kind::Compile => self.compile.is_some(),
+        }
+    }
+}
+
+/// Updates `BENCHMARKS.md` after a command that measured `kinds`: its title and introduction,
+/// "How to run" and the sections of those of `kinds` that have results are rewritten in place
+/// (or inserted where the whole report has them); every other section, such as those written
+/// by hand, stays as it is, in its place. Without a report yet, the whole report is written.
+pub fn update_benchmarks_md(paths: &Paths, kinds: &[Kind]) -> Result<(), String> {
+    let results = Results::load(paths);
+    let report = render(&results);
+    let updated = match std::fs::read_to_string(&paths.report) {
+        Ok(doc) => {
+            let headings = rewritten_headings(&results, kinds);
+            splice_sections(&doc, &report, &headings)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => report,
+        // Rewriting a report that could not be read would lose its hand-written sections.
+        Err(e) => return Err(format!("{}: {e}", paths.report.display())),
+    };
+    std::fs::write(&paths.report, updated).map_err(|e| format!("{}: {e}", paths.report.display()))
+}
+
+/// The parts a command that measured `kinds` rewrites: the introduction, "How to run", and the
+/// sections of those kinds with results (a kind without results keeps what the report says).
+fn rewritten_headings(results: &Results, kinds: &[Kind]) -> Vec<&'static str> {
+    let measured = kinds
+        .iter()
+        .filter(|k| results.has(**k))
+        .map(|k| k.heading());
+    [PREAMBLE, HOW_TO_RUN_HEADING]
+        .into_iter()
+        .chain(measured)
+        .collect()
+}
+
+/// The whole report from `results`.
+fn render(results: &Results) -> String {
     let mut out = String::from(HEADER);
-    let matrix: Option<Matrix> = runs::load(paths, "matrix");
-    let rss: Option<Vec<RssRun>> = runs::load(paths, "rss");
-    let scale: Option<Vec<ScaleRun>> = runs::load(paths, "scale");
-    let compile: Option<CompileResult> = runs::load(paths, "compile");
-    let soak: Option<SoakRun> = runs::load(paths, "soak");
-    let http: Option<HttpBench> = runs::load(paths, "http");
     let _ = writeln!(
         out,
-        "\n## How to run\n\n```sh\nbench/run            # the matrix below: every driver, interleaved rounds, both placements\nbench/run all        # plus RSS over 100k calls, multi-session scale and macro compile cost\nbench/run run --rounds 3 --drivers floor,claude-tools --placements same   # a subset\nbench/run soak       # on demand: one session through 1,000,000 calls, then 10 × 10,000 with 100 in flight\nbench/run http       # on demand: tools/call over MCP Streamable HTTP against rmcp and the TypeScript SDK\n```\n"
+        "\n{HOW_TO_RUN_HEADING}\n\n```sh\nbench/run            # the matrix below: every driver, interleaved rounds, both placements\nbench/run all        # plus RSS over 100k calls, multi-session scale and macro compile cost\nbench/run run --rounds 3 --drivers floor,claude-tools --placements same   # a subset\nbench/run soak       # on demand: one session through 1,000,000 calls, then 10 × 10,000 with 100 in flight\nbench/run http       # on demand: tools/call over MCP Streamable HTTP against rmcp and the TypeScript SDK\n```\n"
     );
     let _ = writeln!(
         out,
         "`bench/run` builds the bench in release mode, installs the pinned SDKs into git-ignored folders \
          (`bench/.venv`: claude-agent-sdk 0.2.187; `bench/node_modules`: @anthropic-ai/claude-agent-sdk 0.3.330, zod 4.6.7, \
          and for the HTTP bench @modelcontextprotocol/sdk 1.32.2) \
-         and runs `ct-bench` with the arguments given. Results are kept in `bench/results/` (git-ignored) and this file is rewritten \
-         from them (`bench/run http` replaces only its own section).\n"
+         and runs `ct-bench` with the arguments given. Results are kept in `bench/results/` (git-ignored). \
+         Each command then rewrites, in this file, the introduction, this section and the sections of what it \
+         measured (`bench/run report`: of every kind with results), and leaves every other section, such as \
+         those written by hand, as it is.\n"
     );
-    match &matrix {
+    match &results.matrix {
         Some(m) => {
             let _ = writeln!(
                 out,
-                "## Per-call overhead\n\nDate: {}. Machine: {}.\nRevision: {}.\nCommand: `bench/run run --rounds {} --n {} --py-n {} --k {} --placements {}`.\n",
+                "{MATRIX_HEADING}\n\nDate: {}. Machine: {}.\nRevision: {}.\nCommand: `bench/run run --rounds {} --n {} --py-n {} --k {} --placements {}`.\n",
                 m.date,
                 m.machine,
                 if m.revision.is_empty() {
@@ -570,83 +702,142 @@ pub fn write_benchmarks_md(paths: &Paths) -> Result<(), String> {
             );
             out.push_str(&matrix_tables(m));
         }
-        None => out.push_str("## Per-call overhead\n\nNot run yet.\n"),
+        None => {
+            let _ = write!(out, "{MATRIX_HEADING}\n\nNot run yet.\n");
+        }
     }
-    if let Some(r) = &rss {
-        let _ = writeln!(
-            out,
-            "\n## Memory over many calls\n\nCommand: `bench/run rss`.\n"
-        );
+    if let Some(r) = &results.rss {
+        let _ = writeln!(out, "\n{RSS_HEADING}\n\nCommand: `bench/run rss`.\n");
         out.push_str(&rss_table(r));
     }
-    if let Some(s) = &scale {
-        let _ = writeln!(
-            out,
-            "\n## Sessions in one host\n\nCommand: `bench/run scale`.\n"
-        );
+    if let Some(s) = &results.scale {
+        let _ = writeln!(out, "\n{SCALE_HEADING}\n\nCommand: `bench/run scale`.\n");
         out.push_str(&scale_table(s));
     }
-    if let Some(soak) = &soak {
-        let _ = writeln!(out, "\n## Soak: one session, many calls\n");
+    if let Some(soak) = &results.soak {
+        let _ = writeln!(out, "\n{SOAK_HEADING}\n");
         out.push_str(&soak_table(soak));
     }
-    if let Some(h) = &http {
+    if let Some(h) = &results.http {
         out.push_str(&http_section(h));
     }
-    if let Some(c) = &compile {
+    if let Some(c) = &results.compile {
         let _ = writeln!(
             out,
-            "\n## Compile cost of the macros\n\nCommand: `bench/run compile`.\n"
+            "\n{COMPILE_HEADING}\n\nCommand: `bench/run compile`.\n"
         );
         out.push_str(&crate::compile::table(c));
     }
-    std::fs::write(&paths.report, out).map_err(|e| format!("{}: {e}", paths.report.display()))
+    out
 }
 
-/// The heading of the Streamable HTTP section.
-const HTTP_HEADING: &str = "## Remote MCP over Streamable HTTP";
-
-/// `ct-bench http`'s report: only the Streamable HTTP section of `BENCHMARKS.md` is replaced
-/// (or inserted before the compile cost, or appended), so sections written by hand and the
-/// other kinds' figures stay as they are. Without a report yet, the whole report is written.
-pub fn write_http_section(paths: &Paths) -> Result<(), String> {
-    let Some(h) = runs::load::<HttpBench>(paths, "http") else {
-        return Ok(());
-    };
-    let Ok(doc) = std::fs::read_to_string(&paths.report) else {
-        return write_benchmarks_md(paths);
-    };
-    let updated = splice_section(&doc, HTTP_HEADING, &http_section(&h));
-    std::fs::write(&paths.report, updated).map_err(|e| format!("{}: {e}", paths.report.display()))
+/// A part of a Markdown document: the text before its first level-2 heading (`heading` is
+/// [`PREAMBLE`]), or a level-2 section from its heading line up to the next level-2 heading
+/// (the blank lines before that heading included).
+#[derive(Debug, Clone, Copy)]
+struct Part<'a> {
+    heading: &'a str,
+    text: &'a str,
 }
 
-/// `doc` with the level-2 section titled `heading` replaced by `section` (itself starting
-/// with that heading); without one, `section` goes before the compile cost section, or last.
-fn splice_section(doc: &str, heading: &str, section: &str) -> String {
-    let section = section.trim();
-    let line_start = |pos: usize| pos == 0 || doc.as_bytes()[pos - 1] == b'\n';
-    let found = doc
-        .match_indices(heading)
-        .map(|(i, _)| i)
-        .find(|&i| line_start(i) && doc[i + heading.len()..].starts_with('\n'));
-    let (before, after) = match found {
-        Some(start) => {
-            let body = start + heading.len();
-            let end = doc[body..].find("\n## ").map(|i| body + i + 1);
-            (&doc[..start], end.map(|end| &doc[end..]))
+/// `doc` cut into its parts; the first is the preamble (empty when `doc` starts with a section).
+/// Lines inside ```` ``` ```` fences are not headings (a shell comment may start with `## `).
+fn parts(doc: &str) -> Vec<Part<'_>> {
+    let mut starts = vec![0];
+    let mut in_fence = false;
+    let mut at = 0;
+    for line in doc.split_inclusive('\n') {
+        if line.starts_with("```") {
+            in_fence = !in_fence;
+        } else if !in_fence && line.starts_with("## ") {
+            starts.push(at);
         }
-        None => match doc.find("\n## Compile cost of the macros\n") {
-            Some(i) => (&doc[..i + 1], Some(&doc[i + 1..])),
-            None => (doc, None),
-        },
-    };
-    let mut out = before.trim_end().to_string();
-    out.push_str("\n\n");
-    out.push_str(section);
-    out.push('\n');
-    if let Some(after) = after {
-        out.push('\n');
-        out.push_str(after);
+        at += line.len();
+    }
+    starts.push(doc.len());
+    starts
+        .windows(2)
+        .enumerate()
+        .map(|(i, w)| {
+            let text = &doc[w[0]..w[1]];
+            let heading = if i == 0 {
+                PREAMBLE
+            } else {
+                text.lines().next().unwrap_or_default().trim_end()
+            };
+            Part { heading, text }
+        })
+        .collect()
+}
+
+/// A part of the updated document, and whether it came from the report followed by more.
+struct Placed<'a> {
+    part: Part<'a>,
+    followed_in_report: bool,
+}
+
+/// `doc` with the parts of `report` titled by `headings` ([`PREAMBLE`] for the text before the
+/// first section) put in place of `doc`'s parts of the same titles, every other part of `doc`
+/// kept byte for byte and in its order. A section `doc` lacks goes before the first section
+/// that follows it in the report's order and that `doc` has, or last. Sections are kept apart
+/// by a blank line; the document ends as the report's last section does.
+fn splice_sections(doc: &str, report: &str, headings: &[&str]) -> String {
+    let generated = parts(report);
+    let mut placed: Vec<Placed> = parts(doc)
+        .into_iter()
+        .map(|part| Placed {
+            part,
+            followed_in_report: false,
+        })
+        .collect();
+    for (i, &part) in generated.iter().enumerate() {
+        if !headings.contains(&part.heading) {
+            continue;
+        }
+        let new = Placed {
+            part,
+            followed_in_report: i + 1 < generated.len(),
+        };
+        match placed.iter().position(|p| p.part.heading == part.heading) {
+            Some(at) => placed[at] = new,
+            None => {
+                let at = insertion_point(&placed, part.heading);
+                placed.insert(at, new);
+            }
+        }
+    }
+    join(&placed)
+}
+
+/// Where a section missing from the document goes: before the first section after it in the
+/// report's order that the document has, or last.
+fn insertion_point(placed: &[Placed], heading: &str) -> usize {
+    GENERATED_ORDER
+        .iter()
+        .skip_while(|h| **h != heading)
+        .skip(1)
+        .find_map(|next| placed.iter().position(|p| p.part.heading == *next))
+        .unwrap_or(placed.len())
+}
+
+/// The parts one after the other, each but the last ending with a blank line (only added, so
+/// a part's own spacing is kept byte for byte).
+fn join(placed: &[Placed]) -> String {
+    let mut out = String::new();
+    for (i, p) in placed.iter().enumerate() {
+        let last = i + 1 == placed.len();
+        if last && p.followed_in_report {
+            // It ended with the blank line before the report's next section.
+            out.push_str(p.part.text.trim_end());
+            out.push('\n');
+        } else {
+            out.push_str(p.part.text);
+        }
+        if !last && !out.is_empty() {
+            while !out.ends_with("\n\n") {
+                out.push('\n');
+            }
+        }
     }
     out
 }
@@ -773,28 +964,295 @@ mod tests {
         );
     }
 
+    /// Results of every kind; `figure` changes every section's text.
+    fn results(figure: u64) -> Results {
+        let date = format!("day {figure}");
+        Results {
+            matrix: Some(Matrix {
+                date: date.clone(),
+                machine: "m".into(),
+                revision: "abc".into(),
+                rounds: 1,
+                n: 10,
+                py_n: 10,
+                k: 32,
+                drivers: vec!["floor".into(), "claude-tools".into()],
+                placements: vec!["same".into()],
+                samples: vec![sample("floor", 0, 10), sample("claude-tools", 0, figure)],
+            }),
+            rss: Some(vec![RssRun {
+                driver: "claude-tools".into(),
+                calls: 100,
+                samples: vec![(10, 2048), (100, 2048 + figure)],
+                peak_kib: 4096,
+                error: None,
+            }]),
+            scale: Some(vec![ScaleRun {
+                sessions: 1,
+                calls_per_session: 100,
+                aggregate_calls_per_s: figure as f64,
+                host_peak_kib: 4096,
+                p50_us: 12.0,
+                wall_ms: 50.0,
+                error: None,
+            }]),
+            soak: Some(SoakRun {
+                date: date.clone(),
+                machine: "m".into(),
+                revision: "abc".into(),
+                seq_calls: 10,
+                rounds: 1,
+                calls_per_round: 10,
+                k: 2,
+                stats: None,
+                wall_ms: 1.0,
+                error: Some("boom".into()),
+            }),
+            http: Some(HttpBench {
+                date: date.clone(),
+                machine: "m".into(),
+                revision: "abc".into(),
+                load_average: (0.1, 0.2),
+                versions: vec![],
+                rounds: 1,
+                requests: 10,
+                ts_requests: 5,
+                warmup: 1,
+                concurrency: vec![1],
+                servers: vec!["claude-tools".into()],
+                placements: vec!["split".into()],
+                samples: vec![],
+            }),
+            compile: Some(CompileResult {
+                date,
+                rmcp_version: "1.0.0".into(),
+                ..CompileResult::default()
+            }),
+        }
+    }
+
+    /// The text of the part of `report` titled `heading`.
+    fn part<'a>(report: &'a str, heading: &str) -> &'a str {
+        parts(report)
+            .into_iter()
+            .find(|p| p.heading == heading)
+            .map(|p| p.text)
+            .unwrap_or_else(|| panic!("no {heading:?} in the report"))
+    }
+
+    fn all_headings(results: &Results) -> Vec<&'static str> {
+        rewritten_headings(results, &Kind::ALL)
+    }
+
     #[test]
-    fn the_http_section_is_replaced_in_place_or_inserted() {
-        let section = "## Remote MCP over Streamable HTTP\n\nnew figures\n";
-        let doc = "# B\n\n## Hand-written\n\nkeep\n\n## Remote MCP over Streamable HTTP\n\nold\n\n## Compile cost of the macros\n\nc\n";
+    fn the_report_has_every_generated_section_in_order() {
+        let report = render(&results(1));
+        let headings: Vec<&str> = parts(&report).iter().map(|p| p.heading).collect();
+        let expected: Vec<&str> = std::iter::once(PREAMBLE).chain(GENERATED_ORDER).collect();
+        assert_eq!(headings, expected);
+        assert_eq!(part(&report, PREAMBLE), format!("{HEADER}\n"));
+    }
+
+    #[test]
+    fn a_report_without_hand_sections_comes_out_as_the_whole_report_would() {
+        let (old, new) = (render(&results(1)), render(&results(2)));
+        assert_ne!(old, new);
+        assert_eq!(splice_sections(&old, &new, &all_headings(&results(2))), new);
+        assert_eq!(splice_sections(&new, &new, &all_headings(&results(2))), new);
+        // Without the matrix, the whole report says "Not run yet."; rewriting keeps that.
+        let no_matrix = Results {
+            matrix: None,
+            ..results(1)
+        };
+        let report = render(&no_matrix);
+        assert!(report.contains("## Per-call overhead\n\nNot run yet.\n\n## Memory"));
         assert_eq!(
-            splice_section(doc, HTTP_HEADING, section),
-            "# B\n\n## Hand-written\n\nkeep\n\n## Remote MCP over Streamable HTTP\n\nnew figures\n\n## Compile cost of the macros\n\nc\n"
+            splice_sections(&report, &report, &all_headings(&no_matrix)),
+            report
         );
-        let last = "# B\n\n## Remote MCP over Streamable HTTP\n\nold\n";
+        // `rss` rewrites the RSS section (and the introduction): as a whole report with the
+        // new RSS figures and the old others.
+        let rss_only = Results {
+            rss: results(2).rss,
+            ..results(1)
+        };
         assert_eq!(
-            splice_section(last, HTTP_HEADING, section),
-            "# B\n\n## Remote MCP over Streamable HTTP\n\nnew figures\n"
+            splice_sections(
+                &old,
+                &render(&results(2)),
+                &rewritten_headings(&results(2), &[Kind::Rss])
+            ),
+            render(&rss_only)
         );
-        let without = "# B\n\n## Soak\n\ns\n\n## Compile cost of the macros\n\nc\n";
+    }
+
+    #[test]
+    fn generated_sections_are_replaced_in_place_and_hand_sections_kept() {
+        let old = render(&results(1));
+        let g = |heading| part(&old, heading);
+        let before = "## Before, by hand\n\nb\n\n";
+        let between = "## Cost of declaration order\n\n```sh\n## not a heading\n```\n\n";
+        let between_http = "## Streamable HTTP: where the time goes\n\nw\n\n\n";
+        let after = "## After, by hand\n\nlast line without a newline";
+        let doc = [
+            g(PREAMBLE),
+            before,
+            g(HOW_TO_RUN_HEADING),
+            g(MATRIX_HEADING),
+            between,
+            g(RSS_HEADING),
+            g(SCALE_HEADING),
+            g(SOAK_HEADING),
+            g(HTTP_HEADING),
+            between_http,
+            g(COMPILE_HEADING),
+            "\n",
+            after,
+        ]
+        .concat();
+        let new = render(&results(2));
+        let n = |heading| part(&new, heading);
+        let expected = [
+            n(PREAMBLE),
+            before,
+            n(HOW_TO_RUN_HEADING),
+            n(MATRIX_HEADING),
+            between,
+            n(RSS_HEADING),
+            n(SCALE_HEADING),
+            n(SOAK_HEADING),
+            n(HTTP_HEADING),
+            between_http,
+            n(COMPILE_HEADING),
+            "\n",
+            after,
+        ]
+        .concat();
         assert_eq!(
-            splice_section(without, HTTP_HEADING, section),
-            "# B\n\n## Soak\n\ns\n\n## Remote MCP over Streamable HTTP\n\nnew figures\n\n## Compile cost of the macros\n\nc\n"
+            splice_sections(&doc, &new, &all_headings(&results(2))),
+            expected
+        );
+        // `http`: its section only (with the introduction); the other figures stay old.
+        let expected = [
+            n(PREAMBLE),
+            before,
+            n(HOW_TO_RUN_HEADING),
+            g(MATRIX_HEADING),
+            between,
+            g(RSS_HEADING),
+            g(SCALE_HEADING),
+            g(SOAK_HEADING),
+            n(HTTP_HEADING),
+            between_http,
+            g(COMPILE_HEADING),
+            "\n",
+            after,
+        ]
+        .concat();
+        assert_eq!(
+            splice_sections(&doc, &new, &rewritten_headings(&results(2), &[Kind::Http])),
+            expected
+        );
+    }
+
+    #[test]
+    fn a_kind_without_results_keeps_its_section() {
+        let doc = render(&results(1));
+        let no_matrix = Results {
+            matrix: None,
+            ..results(2)
+        };
+        let out = splice_sections(&doc, &render(&no_matrix), &all_headings(&no_matrix));
+        assert_eq!(part(&out, MATRIX_HEADING), part(&doc, MATRIX_HEADING));
+        assert_eq!(
+            part(&out, RSS_HEADING),
+            part(&render(&results(2)), RSS_HEADING)
+        );
+    }
+
+    /// A small report with every generated section, for exact expectations.
+    const REPORT: &str = "# T\n\nintro\n\n## How to run\n\nh\n\n## Per-call overhead\n\np\n\n\
+        ## Memory over many calls\n\nm\n\n## Sessions in one host\n\ns\n\n\
+        ## Soak: one session, many calls\n\nk\n\n## Remote MCP over Streamable HTTP\n\nnew\n\n\
+        ## Compile cost of the macros\n\nc\n";
+
+    #[test]
+    fn a_missing_section_goes_where_the_whole_report_has_it() {
+        let http = [PREAMBLE, HOW_TO_RUN_HEADING, HTTP_HEADING];
+        // Before the next generated section the document has, after the hand sections before it.
+        let doc = "# T\n\nold intro\n\n## How to run\n\nold\n\n## Soak: one session, many calls\n\nold\n\n\
+                   ## By hand\n\nkeep\n\n## Compile cost of the macros\n\nold\n";
+        assert_eq!(
+            splice_sections(doc, REPORT, &http),
+            "# T\n\nintro\n\n## How to run\n\nh\n\n## Soak: one session, many calls\n\nold\n\n\
+             ## By hand\n\nkeep\n\n## Remote MCP over Streamable HTTP\n\nnew\n\n\
+             ## Compile cost of the macros\n\nold\n"
+        );
+        // Nothing after it in the document: last, one blank line after the hand section, and
+        // the document ends with one newline.
+        let doc = "# T\n\n## Soak: one session, many calls\n\nold\n\n## By hand\n\nkeep";
+        assert_eq!(
+            splice_sections(doc, REPORT, &http),
+            "# T\n\nintro\n\n## How to run\n\nh\n\n## Soak: one session, many calls\n\nold\n\n\
+             ## By hand\n\nkeep\n\n## Remote MCP over Streamable HTTP\n\nnew\n"
+        );
+        // "How to run" missing: before the first generated section the document has.
+        let doc = "# T\n\n## By hand\n\nkeep\n\n## Per-call overhead\n\nold\n";
+        assert_eq!(
+            splice_sections(doc, REPORT, &[PREAMBLE, HOW_TO_RUN_HEADING]),
+            "# T\n\nintro\n\n## By hand\n\nkeep\n\n## How to run\n\nh\n\n## Per-call overhead\n\nold\n"
+        );
+    }
+
+    #[test]
+    fn an_empty_document_gets_the_introduction_and_the_measured_sections() {
+        assert_eq!(
+            splice_sections("", REPORT, &[PREAMBLE, HOW_TO_RUN_HEADING, RSS_HEADING]),
+            "# T\n\nintro\n\n## How to run\n\nh\n\n## Memory over many calls\n\nm\n"
         );
         assert_eq!(
-            splice_section("# B\n", HTTP_HEADING, section),
-            "# B\n\n## Remote MCP over Streamable HTTP\n\nnew figures\n"
+            splice_sections("", REPORT, &all_headings(&results(1))),
+            REPORT
         );
+        assert_eq!(splice_sections("", REPORT, &[]), "");
+    }
+
+    #[test]
+    fn the_report_file_is_written_whole_only_when_missing() {
+        let dir = std::env::temp_dir().join(format!("ct-bench-report-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let paths = Paths {
+            bench: dir.clone(),
+            root: dir.clone(),
+            bin: dir.clone(),
+            results: dir.join("results"),
+            report: dir.join("BENCHMARKS.md"),
+        };
+        update_benchmarks_md(&paths, &Kind::ALL).unwrap();
+        let whole = render(&Results::default());
+        assert_eq!(std::fs::read_to_string(&paths.report).unwrap(), whole);
+        // No results: the introduction and "How to run" are rewritten, the figures kept.
+        let doc = "# Old\n\n## How to run\n\nold\n\n## Per-call overhead\n\nfigures\n\n## By hand\n\nkeep\n";
+        std::fs::write(&paths.report, doc).unwrap();
+        update_benchmarks_md(&paths, &Kind::ALL).unwrap();
+        let expected = [
+            part(&whole, PREAMBLE),
+            part(&whole, HOW_TO_RUN_HEADING),
+            "## Per-call overhead\n\nfigures\n\n## By hand\n\nkeep\n",
+        ]
+        .concat();
+        assert_eq!(std::fs::read_to_string(&paths.report).unwrap(), expected);
+        // A report that cannot be read is left alone.
+        std::fs::remove_file(&paths.report).unwrap();
+        std::fs::create_dir(&paths.report).unwrap();
+        let err = update_benchmarks_md(&paths, &Kind::ALL).unwrap_err();
+        assert!(
+            err.starts_with(&paths.report.display().to_string()),
+            "{err}"
+        );
+        assert!(paths.report.is_dir());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
