@@ -847,11 +847,7 @@ impl Drop for DisconnectWatch {
 async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Response {
     let deadline = Instant::now() + shared.request_timeout;
     let (parts, body) = request.into_parts();
-    if let Some(refusal) = check_origin(shared, &parts.headers) {
-        span.record("outcome", "rejected");
-        return refusal;
-    }
-    let identity = match check_auth(shared, &parts.headers, deadline).await {
+    let identity = match admit(shared, &parts.headers, deadline).await {
         Ok(identity) => identity,
         Err(refusal) => {
             span.record("outcome", "rejected");
@@ -1034,11 +1030,8 @@ fn session_named(
 /// `GET` in sessions mode: the session's server→client SSE stream.
 async fn open_stream(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let headers = request.headers();
-    if let Some(refusal) = check_origin(&shared, headers) {
-        return refusal;
-    }
     let deadline = Instant::now() + shared.request_timeout;
-    if let Err(refusal) = check_auth(&shared, headers, deadline).await {
+    if let Err(refusal) = admit(&shared, headers, deadline).await {
         return refusal;
     }
     if !accepts(headers).sse_named {
@@ -1071,11 +1064,8 @@ async fn open_stream(State(shared): State<Arc<Shared>>, request: Request) -> Res
 /// ends).
 async fn end_session(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let headers = request.headers();
-    if let Some(refusal) = check_origin(&shared, headers) {
-        return refusal;
-    }
     let deadline = Instant::now() + shared.request_timeout;
-    if let Err(refusal) = check_auth(&shared, headers, deadline).await {
+    if let Err(refusal) = admit(&shared, headers, deadline).await {
         return refusal;
     }
     let Some(limits) = shared.session_limits else {
@@ -1110,6 +1100,19 @@ fn as_tool_call(value: Value) -> Result<super::ToolCallRequest, Value> {
     let params = fields.remove("params");
     // `params.name` was checked: the conversion cannot refuse it.
     super::tool_call_request(id, params).map_err(|_| Value::Null)
+}
+
+/// The checks every method passes first, in this order: the `Origin`, then the auth hook or
+/// bearer token. Returns the identity the hook attached, if any.
+async fn admit(
+    shared: &Shared,
+    headers: &HeaderMap,
+    deadline: Instant,
+) -> Result<Option<Identity>, Response> {
+    if let Some(refusal) = check_origin(shared, headers) {
+        return Err(refusal);
+    }
+    check_auth(shared, headers, deadline).await
 }
 
 fn check_origin(shared: &Shared, headers: &HeaderMap) -> Option<Response> {
