@@ -70,7 +70,7 @@ mod tool;
 ///   out), with intra-doc links as their text (``[`Store`]`` → `` `Store` ``,
 ///   `[the guide](crate::guide)` → `the guide`) and Rust code blocks (doctests) left out; code
 ///   blocks in another language (`json`, `text`…) are kept. The rule is
-///   `claude_tools_runtime::schema::doc_description`, and the same rule applies to parameter
+///   `claude_tools_core::schema::doc_description`, and the same rule applies to parameter
 ///   docs and to the doc comments of your types' fields and variants. To send something else,
 ///   `description = "..."` is sent as written, and `full_doc` sends the whole doc comment. A
 ///   tool with neither a doc comment nor `description` compiles with a warning saying how to

@@ -6,11 +6,11 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::error::Result;
-use crate::mcp::{LiveToolError, ToolServerHandle};
 use crate::message::{Message, UserInput};
 use crate::options::{Options, PermissionMode};
 use crate::session::{MessageReceiver, Shared};
 use crate::transport::{ExitInfo, ProcessTransport, Transport};
+use claude_tools_core::mcp::{LiveToolError, ToolServerHandle};
 
 /// How long [`Client::disconnect`] waits for the CLI to exit before killing it.
 const DISCONNECT_GRACE: Duration = Duration::from_secs(10);
@@ -261,7 +261,10 @@ impl Client {
     /// Permission rules were checked at connect time: allow the new tools with
     /// [`Client::set_permission_mode`] or a `can_use_tool` callback, or name them in
     /// [`Options::allowed_tools`](crate::options::Options::allowed_tools) as `mcp__{server}`.
-    pub async fn add_server(&self, server: crate::tool::ToolServer) -> Result<ToolServerHandle> {
+    pub async fn add_server(
+        &self,
+        server: claude_tools_core::tool::ToolServer,
+    ) -> Result<ToolServerHandle> {
         self.shared.add_server(server).await
     }
 

@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use claude_tools_core::ndjson::ReadError;
+
 /// Everything that can go wrong while driving the Claude Code CLI.
 ///
 /// # Fatal and survivable errors
@@ -121,11 +123,25 @@ pub enum Error {
     /// A change to the session's in-process servers or their tools was refused (an unknown or
     /// taken name); nothing changed.
     #[error(transparent)]
-    Live(#[from] crate::mcp::LiveToolError),
+    Live(#[from] claude_tools_core::mcp::LiveToolError),
 }
 
 /// `Result<T, claude_tools::Error>`.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl From<ReadError> for Error {
+    fn from(error: ReadError) -> Self {
+        match error {
+            ReadError::LineTooLong { limit, size } => Error::LineTooLong {
+                limit,
+                size,
+                request: None,
+            },
+            ReadError::Io(error) => Error::Io(error),
+            other => Error::Io(std::io::Error::other(other)),
+        }
+    }
+}
 
 impl Error {
     /// Whether the session cannot go on after this error (see [the type's docs](Error)).

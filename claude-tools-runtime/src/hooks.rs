@@ -111,7 +111,7 @@ impl HookInput {
 
     /// Fires when the CLI withdraws the call (`control_cancel_request`) or the session ends.
     /// No answer is sent then; the hook is still polled for up to
-    /// [`CANCEL_GRACE`](crate::mcp::CANCEL_GRACE) so a branch waiting on this token can clean
+    /// [`CANCEL_GRACE`](claude_tools_core::mcp::CANCEL_GRACE) so a branch waiting on this token can clean
     /// up, and is dropped after that (the contract is described there).
     pub fn cancellation_token(&self) -> &CancellationToken {
         &self.cancellation

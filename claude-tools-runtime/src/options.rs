@@ -10,8 +10,8 @@ use serde_json::{Map, Value, json};
 use crate::hooks::{HookEvent, HookMatcher};
 use crate::permission::{CanUseTool, PermissionDecision, PermissionRequest};
 use crate::redact;
-use crate::tool::{ToolRef, ToolServer};
 use crate::transport::LaunchSpec;
+use claude_tools_core::tool::{ToolRef, ToolServer};
 
 pub use crate::transport::DEFAULT_MAX_LINE_SIZE;
 
@@ -1274,7 +1274,7 @@ impl Options {
             let names = self.servers.iter().map(|server| json!(server.name()));
             body.insert("sdkMcpServers".into(), Value::Array(names.collect()));
             let manifests = self.servers.iter().map(|server| {
-                let manifest = crate::mcp::handshake_manifest(server);
+                let manifest = claude_tools_core::mcp::handshake_manifest(server);
                 (server.name().to_string(), manifest)
             });
             body.insert(
@@ -1578,7 +1578,7 @@ mod tests {
 
     #[test]
     fn validation_names_the_missing_state_and_clashing_servers() {
-        let mut needs_state = crate::tool::ToolDefBuilder::new("count");
+        let mut needs_state = claude_tools_core::tool::ToolDefBuilder::new("count");
         needs_state.requires_state::<u32>();
         let server = ToolServer::new("calc", "1.0.0")
             .with_tool(needs_state, |_| async { "" })

@@ -85,7 +85,7 @@ impl PermissionRequest {
 
     /// Fires when the CLI withdraws the question (`control_cancel_request`, e.g. on interrupt)
     /// or the session ends. No answer is sent then; the callback is still polled for up to
-    /// [`CANCEL_GRACE`](crate::mcp::CANCEL_GRACE) so a branch waiting on this token can clean
+    /// [`CANCEL_GRACE`](claude_tools_core::mcp::CANCEL_GRACE) so a branch waiting on this token can clean
     /// up, and is dropped after that (the contract is described there).
     pub fn cancellation_token(&self) -> &CancellationToken {
         &self.cancellation

@@ -15,8 +15,8 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use crate::json_str::JsonStr;
-use crate::mcp::{McpMessage, Reply};
+use claude_tools_core::json_str::JsonStr;
+use claude_tools_core::mcp::{McpMessage, Reply};
 use serde_json::{Map, Value, json};
 
 mod recover;
@@ -584,7 +584,7 @@ mod tests {
             json!({"type": "control_response", "response": {"subtype": "success", "request_id": "r2",
                 "response": {"mcp_response": {"jsonrpc": "2.0", "id": 0, "result": {}}}}})
         );
-        let result = crate::tool::ToolResult::text("5");
+        let result = claude_tools_core::tool::ToolResult::text("5");
         assert_eq!(
             String::from_utf8(written(|out| mcp_success_line(
                 out,

@@ -6,10 +6,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use claude_tools_core::tool::{ToolCall, ToolDefBuilder, ToolServer};
 use claude_tools_runtime::Error;
 use claude_tools_runtime::message::Message;
 use claude_tools_runtime::options::Options;
-use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder, ToolServer};
 use serde_json::{Value, json};
 
 mod common;

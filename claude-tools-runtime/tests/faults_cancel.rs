@@ -8,12 +8,12 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use claude_tools_core::mcp::{CANCEL_GRACE, McpRouter};
+use claude_tools_core::tool::{ToolCall, ToolDefBuilder, ToolServer};
 use claude_tools_runtime::client::Client;
 use claude_tools_runtime::hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
-use claude_tools_runtime::mcp::{CANCEL_GRACE, McpRouter};
 use claude_tools_runtime::options::Options;
 use claude_tools_runtime::permission::{PermissionDecision, PermissionRequest};
-use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder, ToolServer};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 

@@ -9,10 +9,10 @@
 
 use std::time::Duration;
 
+use claude_tools_core::tool::{ToolCall, ToolDefBuilder, ToolServer};
 use claude_tools_runtime::client::Client;
 use claude_tools_runtime::message::Message;
 use claude_tools_runtime::options::Options;
-use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder, ToolServer};
 use claude_tools_runtime::{Error, RequestRef};
 use serde_json::{Value, json};
 

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
+use claude_tools_core::tool::{ToolCall, ToolDefBuilder, ToolServer};
 use claude_tools_runtime::options::Options;
-use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder, ToolServer};
 use serde_json::{Value, json};
 
 mod common;

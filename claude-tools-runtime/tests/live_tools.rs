@@ -5,10 +5,10 @@
 
 use std::time::Duration;
 
+use claude_tools_core::mcp::{LiveToolError, ToolServerHandle};
+use claude_tools_core::tool::{ServerBuildError, ToolServer};
 use claude_tools_runtime::client::Client;
-use claude_tools_runtime::mcp::{LiveToolError, ToolServerHandle};
 use claude_tools_runtime::options::Options;
-use claude_tools_runtime::tool::{ServerBuildError, ToolServer};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 

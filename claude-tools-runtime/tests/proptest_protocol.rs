@@ -7,13 +7,13 @@ use std::io;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
+use claude_tools_core::ndjson::LineReader;
+use claude_tools_core::tool::{ToolCall, ToolDefBuilder, ToolServer};
 use claude_tools_runtime::__fuzz::{Classified, classify};
 use claude_tools_runtime::client::Client;
 use claude_tools_runtime::hooks::{HookEvent, HookMatcher, HookOutput};
 use claude_tools_runtime::options::Options;
 use claude_tools_runtime::permission::PermissionDecision;
-use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder, ToolServer};
-use claude_tools_runtime::transport::LineReader;
 use common::{Cli, Connecting, string_argument};
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;

@@ -4,6 +4,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use claude_tools_core::tool::{ToolCall, ToolDefBuilder, ToolError, ToolServer};
 use claude_tools_runtime::Error;
 use claude_tools_runtime::client::Client;
 use claude_tools_runtime::hooks::{HookEvent, HookMatcher, HookOutput};
@@ -11,7 +12,6 @@ use claude_tools_runtime::message::Message;
 use claude_tools_runtime::options::Options;
 use claude_tools_runtime::permission::PermissionDecision;
 use claude_tools_runtime::query::query_with;
-use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder, ToolError, ToolServer};
 use claude_tools_runtime::transport::MemoryTransport;
 use serde_json::{Value, json};
 

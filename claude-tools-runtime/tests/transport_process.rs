@@ -8,10 +8,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use claude_tools_core::ndjson::LineReader;
 use claude_tools_runtime::Error;
 use claude_tools_runtime::transport::{
-    CliSearch, Connection, ExitInfo, LaunchSpec, LineReader, ProcessHandle, ProcessTransport,
-    Transport,
+    CliSearch, Connection, ExitInfo, LaunchSpec, ProcessHandle, ProcessTransport, Transport,
 };
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 

@@ -10,8 +10,8 @@
 
 pub mod guide;
 
+pub use claude_tools_core::tool::ToolRef;
 pub use claude_tools_macros::{tool, tool_server};
-pub use claude_tools_runtime::tool::ToolRef;
 
 /// The version of claude-tools, as in its `Cargo.toml` (for logs and bug reports).
 ///
@@ -33,51 +33,84 @@ pub use serde::{Deserialize, Serialize};
 mod json_schema_trait {
     pub use schemars::JsonSchema;
 }
-#[doc(inline)]
-pub use claude_tools_macros::JsonSchema;
-pub use claude_tools_runtime::tool::{
+pub use claude_tools_core::tool::{
     CancellationToken, Content, Image, Input, IntoToolResult, Json, ProgressReporter,
     ServerBuildError, State, ToolCall, ToolContext, ToolDef, ToolDefBuilder, ToolError, ToolParam,
     ToolResult, ToolServer,
 };
-pub use claude_tools_runtime::{
-    Error, RequestRef, Result, hooks, mcp, message, options, permission, schema, tool as tools,
-    transport,
-};
+pub use claude_tools_core::{schema, tool as tools};
+#[doc(inline)]
+pub use claude_tools_macros::JsonSchema;
 #[doc(inline)]
 pub use json_schema_trait::*;
 
+/// The MCP side of a tool server: the router that answers JSON-RPC for it (always), and serving
+/// it to any MCP client over stdio or Streamable HTTP (feature `mcp`, on by default; `http`
+/// opt-in).
+pub mod mcp {
+    #[doc(inline)]
+    pub use claude_tools_core::mcp::*;
+    #[cfg(feature = "http")]
+    #[doc(inline)]
+    pub use claude_tools_mcp::http;
+    #[cfg(feature = "mcp")]
+    #[doc(inline)]
+    pub use claude_tools_mcp::stdio::{Serve, serve};
+    #[cfg(feature = "mcp")]
+    #[doc(inline)]
+    pub use claude_tools_mcp::{ServeExt, stdio};
+}
+pub use claude_tools_core::mcp::{LiveToolError, ToolServerHandle};
+#[cfg(feature = "mcp")]
+pub use claude_tools_mcp::ServeExt;
+
+#[cfg(feature = "agent")]
+pub use claude_tools_runtime::{
+    Error, RequestRef, Result, hooks, message, options, permission, transport,
+};
+
+#[cfg(feature = "agent")]
 pub use claude_tools_runtime::client::Client;
+#[cfg(feature = "agent")]
 pub use claude_tools_runtime::hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
-pub use claude_tools_runtime::mcp::{LiveToolError, ToolServerHandle};
+#[cfg(feature = "agent")]
 pub use claude_tools_runtime::message::{
     AssistantMessage, ContentBlock, Message, ResultMessage, SystemMessage, UserInput, UserMessage,
 };
+#[cfg(feature = "agent")]
 pub use claude_tools_runtime::options::{
     AgentDefinition, ExternalServer, Options, PermissionMode, SettingSource, SystemPrompt,
     ToolNames,
 };
+#[cfg(feature = "agent")]
 pub use claude_tools_runtime::permission::{
     PermissionDecision, PermissionRequest, PermissionUpdate,
 };
+#[cfg(feature = "agent")]
 pub use claude_tools_runtime::query::{Prompt, query, query_with};
+#[cfg(feature = "agent")]
 pub use claude_tools_runtime::stream::MessageStream;
 
 /// The names most tool code needs: `use claude_tools::prelude::*;`.
 pub mod prelude {
+    #[cfg(feature = "mcp")]
+    pub use crate::ServeExt;
     pub use crate::ToolRef;
     pub use crate::{
-        CancellationToken, Client, Content, Deserialize, HookEvent, HookMatcher, HookOutput, Image,
-        Input, Json, JsonSchema, Message, Options, PermissionDecision, PermissionRequest,
-        ProgressReporter, ResultMessage, Serialize, State, ToolContext, ToolError, ToolResult,
-        ToolServer, query, tool, tool_server,
+        CancellationToken, Content, Deserialize, Image, Input, Json, JsonSchema, ProgressReporter,
+        Serialize, State, ToolContext, ToolError, ToolResult, ToolServer, tool, tool_server,
+    };
+    #[cfg(feature = "agent")]
+    pub use crate::{
+        Client, HookEvent, HookMatcher, HookOutput, Message, Options, PermissionDecision,
+        PermissionRequest, ResultMessage, query,
     };
 }
 
 /// What the macros expand to. Not public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use claude_tools_runtime::__macro_support::*;
+    pub use claude_tools_core::__macro_support::*;
     pub use inventory;
     pub use schemars;
     pub use serde;

@@ -23,6 +23,7 @@
 //! stdin closes; stdout carries nothing but the protocol. The tools are in
 //! `examples/src/stdio_server.rs`.
 
+use claude_tools::ServeExt;
 use claude_tools_examples::stdio_server::Units;
 
 #[tokio::main]

@@ -1,5 +1,5 @@
 //! The standalone stdio MCP server example: a `#[tool_server]` served to any MCP client on
-//! stdin/stdout with [`ToolServer::serve_stdio`](claude_tools::tools::ToolServer::serve_stdio).
+//! stdin/stdout with [`claude_tools::ServeExt::serve_stdio`].
 //!
 //! Three tools show the three kinds of answer a client sees: a text result or an `isError`
 //! result ([`to_fahrenheit`]), a structured result with an output schema ([`word_stats`]), and a

@@ -12,8 +12,7 @@ use std::task::{Context, Poll, Waker};
 
 use arbitrary::Arbitrary;
 use claude_tools_runtime::__fuzz::{Classified, classify};
-use claude_tools_runtime::Error;
-use claude_tools_runtime::transport::LineReader;
+use claude_tools_core::ndjson::{LineReader, ReadError};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use tokio::io::{AsyncRead, ReadBuf};
@@ -86,7 +85,7 @@ fn next_line(
     reader: &mut LineReader<Chunked<'_>>,
     drops: &[bool],
     turn: &mut usize,
-) -> claude_tools_runtime::Result<Option<Vec<u8>>> {
+) -> Result<Option<Vec<u8>>, ReadError> {
     let mut cx = Context::from_waker(Waker::noop());
     loop {
         let mut future = pin!(reader.next_line());
@@ -152,7 +151,7 @@ fuzz_target!(|input: Input| {
                 got.push(Ok(line));
             }
             Ok(None) => break,
-            Err(Error::LineTooLong { limit, size, .. }) => {
+            Err(ReadError::LineTooLong { limit, size }) => {
                 assert_eq!(limit, cap);
                 got.push(Err(size));
             }

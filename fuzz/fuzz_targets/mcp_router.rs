@@ -9,7 +9,7 @@
 use arbitrary::{Result, Unstructured};
 use claude_tools_fuzz::echo::{self, Fuzz};
 use claude_tools_fuzz::{MAX_DEPTH, json, key, object, string};
-use claude_tools_runtime::mcp::McpRouter;
+use claude_tools::mcp::McpRouter;
 use libfuzzer_sys::fuzz_target;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};

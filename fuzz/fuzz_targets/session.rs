@@ -17,7 +17,7 @@ use claude_tools_runtime::client::Client;
 use claude_tools_runtime::hooks::{HookEvent, HookMatcher, HookOutput};
 use claude_tools_runtime::options::Options;
 use claude_tools_runtime::permission::PermissionDecision;
-use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder, ToolServer};
+use claude_tools::tools::{ToolCall, ToolDefBuilder, ToolServer};
 use claude_tools_runtime::transport::{MemoryCli, MemoryTransport};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Value, json};

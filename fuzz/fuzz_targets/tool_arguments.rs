@@ -8,7 +8,7 @@
 use arbitrary::{Result, Unstructured};
 use claude_tools_fuzz::echo::{self, Fuzz};
 use claude_tools_fuzz::{MAX_DEPTH, json, object};
-use claude_tools_runtime::mcp::McpRouter;
+use claude_tools::mcp::McpRouter;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value};
 

@@ -3,7 +3,7 @@
 //! at once. Exact schemas and exact results, with no CLI involved.
 
 use claude_tools::prelude::*;
-use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder};
+use claude_tools::tools::{ToolCall, ToolDefBuilder};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};

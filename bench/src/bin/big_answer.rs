@@ -15,10 +15,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use claude_tools::tools::{ToolCall, ToolDefBuilder, ToolServer};
 use claude_tools_runtime::client::Client;
 use claude_tools_runtime::message::Message;
 use claude_tools_runtime::options::Options;
-use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder, ToolServer};
 use claude_tools_runtime::transport::{
     BoxFuture, Connection, ExitInfo, LaunchSpec, ProcessHandle, Transport,
 };

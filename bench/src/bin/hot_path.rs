@@ -10,8 +10,8 @@
 
 use std::process::ExitCode;
 
+use claude_tools::mcp::McpRouter;
 use claude_tools::prelude::*;
-use claude_tools_runtime::mcp::McpRouter;
 use serde_json::value::RawValue;
 
 /// The bench server.

@@ -11,8 +11,8 @@
 use serde_json::Value;
 
 use crate::error::RequestRef;
-use crate::mcp::jsonrpc;
-use crate::tool::ToolResult;
+use claude_tools_core::mcp::jsonrpc;
+use claude_tools_core::tool::ToolResult;
 
 /// What could be read from a line that does not parse.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]

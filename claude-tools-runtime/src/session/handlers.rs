@@ -11,7 +11,7 @@
 //! `spawn_blocking`, as a blocked thread is one worker fewer for everything else.)
 //!
 //! Withdrawal (`control_cancel_request`, or the session ending) keeps the one cancellation
-//! contract described at [`CANCEL_GRACE`](crate::mcp::CANCEL_GRACE): a permission callback's
+//! contract described at [`CANCEL_GRACE`](claude_tools_core::mcp::CANCEL_GRACE): a permission callback's
 //! or hook's token fires, nothing is written for it, and its task keeps polling it for up to
 //! `CANCEL_GRACE` ([`run_out_grace`], as a cancelled tool call's handler) so its cancellation
 //! branch runs, then drops it. An `mcp_message`'s task is aborted instead: dropping
@@ -36,11 +36,13 @@ use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::{Handler, InFlight, Shared, Taken, lock};
-use crate::catch_unwind::{CatchUnwind, panic_message};
 use crate::hooks::HookInput;
-use crate::mcp::{McpMessage, McpRouter, Reply, Started, ToolCallRequest, run_out_grace};
 use crate::permission::PermissionRequest;
 use crate::protocol::{self, RequestBody};
+use claude_tools_core::catch_unwind::{CatchUnwind, panic_message};
+use claude_tools_core::mcp::{
+    McpMessage, McpRouter, Reply, Started, ToolCallRequest, run_out_grace,
+};
 
 /// What to write back.
 enum Answer {

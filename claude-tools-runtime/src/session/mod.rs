@@ -32,12 +32,12 @@ use tokio_util::sync::CancellationToken;
 
 use crate::error::{Error, Result};
 use crate::hooks::HookCallback;
-use crate::mcp::McpRouter;
 use crate::message::Message;
 use crate::options::{DEFAULT_CONTROL_TIMEOUT, Options};
 use crate::permission::CanUseTool;
 use crate::protocol::{self, ControlFailure};
 use crate::transport::{Connection, ExitInfo};
+use claude_tools_core::mcp::McpRouter;
 use outbox::Outbox;
 use run::RunProgress;
 
@@ -108,7 +108,7 @@ struct InFlight {
 /// One request being handled in its own task.
 struct Handler {
     /// Fired when the CLI withdraws the request: the task then gives the callback its
-    /// [`CANCEL_GRACE`](crate::mcp::CANCEL_GRACE) and writes nothing. `None` for an
+    /// [`CANCEL_GRACE`](claude_tools_core::mcp::CANCEL_GRACE) and writes nothing. `None` for an
     /// `mcp_message`, whose tool call keeps the contract in the router: aborting the task drops
     /// the router's future, which fires the call's own token and starts its grace.
     cancellation: Option<CancellationToken>,
@@ -179,7 +179,7 @@ fn server_notifier(
     out: Arc<Outbox>,
     counter: Arc<AtomicU64>,
     id_salt: u32,
-) -> crate::mcp::Notifier {
+) -> claude_tools_core::mcp::Notifier {
     let server = server.to_string();
     Arc::new(move |message: Value| {
         let n = counter.fetch_add(1, Ordering::Relaxed);
@@ -425,7 +425,10 @@ impl Shared {
     pub(crate) fn tool_server(
         &self,
         name: &str,
-    ) -> std::result::Result<crate::mcp::ToolServerHandle, crate::mcp::LiveToolError> {
+    ) -> std::result::Result<
+        claude_tools_core::mcp::ToolServerHandle,
+        claude_tools_core::mcp::LiveToolError,
+    > {
         let served = lock(&self.live_servers).served.contains(name);
         match self.router(name).filter(|_| served) {
             Some(router) => Ok(router.tool_server_handle()),
@@ -446,10 +449,10 @@ impl Shared {
         lock(&self.live_servers).added.values().cloned().collect()
     }
 
-    fn unknown_server(&self, name: &str) -> crate::mcp::LiveToolError {
+    fn unknown_server(&self, name: &str) -> claude_tools_core::mcp::LiveToolError {
         let mut known: Vec<String> = lock(&self.live_servers).served.iter().cloned().collect();
         known.sort();
-        crate::mcp::LiveToolError::UnknownServer {
+        claude_tools_core::mcp::LiveToolError::UnknownServer {
             server: name.to_string(),
             known,
         }
@@ -459,13 +462,16 @@ impl Shared {
     /// names every in-process server the CLI is to keep: the request replaces the whole set).
     pub(crate) async fn add_server(
         &self,
-        server: crate::tool::ToolServer,
-    ) -> Result<crate::mcp::ToolServerHandle> {
+        server: claude_tools_core::tool::ToolServer,
+    ) -> Result<claude_tools_core::mcp::ToolServerHandle> {
         let name = server.name().to_string();
         let (router, servers) = {
             let mut live = lock(&self.live_servers);
             if self.routers.contains_key(&name) || live.added.contains_key(&name) {
-                return Err(crate::mcp::LiveToolError::DuplicateServer { server: name }.into());
+                return Err(claude_tools_core::mcp::LiveToolError::DuplicateServer {
+                    server: name,
+                }
+                .into());
             }
             let notifier = server_notifier(
                 &name,

@@ -22,7 +22,8 @@ use super::{MessageSender, Shared, ending, handlers, lock};
 use crate::error::{Error, RequestRef};
 use crate::message::Message;
 use crate::protocol::{self, ControlFailure, Fault, Found, Incoming, ParseError};
-use crate::transport::{ExitInfo, LineReader, ProcessHandle};
+use crate::transport::{ExitInfo, ProcessHandle};
+use claude_tools_core::ndjson::{LineReader, ReadError};
 
 /// How long a CLI whose stdout has closed may take to exit before it is killed.
 const EXIT_GRACE: Duration = Duration::from_secs(5);
@@ -155,7 +156,7 @@ async fn run(shared: Arc<Shared>, mut reader: Reader, baton: Option<Arc<Baton>>)
             Ok(None) => break,
             // The reader skips the rest of an oversized line; the session goes on. A request
             // on it is still answered, from what its start shows.
-            Err(Error::LineTooLong { limit, size, .. }) => {
+            Err(ReadError::LineTooLong { limit, size }) => {
                 let found = protocol::scan(reader.lines.dropped_prefix());
                 let request = answer_unreadable(&shared, &found, Fault::TooLong { size, limit });
                 let error = Error::LineTooLong {
@@ -168,7 +169,7 @@ async fn run(shared: Arc<Shared>, mut reader: Reader, baton: Option<Arc<Baton>>)
                 None
             }
             Err(error) => {
-                let _ = reader.messages.send(Err(error));
+                let _ = reader.messages.send(Err(error.into()));
                 break;
             }
         };

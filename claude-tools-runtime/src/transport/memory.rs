@@ -37,9 +37,9 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, DuplexStream, ReadBuf};
 use tokio::sync::watch;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 
-use super::framing::LineReader;
 use super::{BoxFuture, Connection, ExitInfo, LaunchSpec, ProcessHandle, Transport};
 use crate::error::{Error, Result};
+use claude_tools_core::ndjson::LineReader;
 
 /// Bytes each pipe holds before a writer waits for the reader.
 const PIPE_CAPACITY: usize = 8 * 1024 * 1024;

@@ -101,10 +101,9 @@ impl std::fmt::Debug for LaunchSpec {
     }
 }
 
-pub mod framing;
 pub mod memory;
 pub mod process;
 
-pub use framing::{DEFAULT_MAX_LINE_SIZE, LineReader};
+pub use claude_tools_core::ndjson::DEFAULT_MAX_LINE_SIZE;
 pub use memory::{MemoryCli, MemoryTransport};
 pub use process::{CliSearch, ProcessTransport, find_cli};

@@ -19,9 +19,9 @@ use tokio::sync::watch;
 use tokio::time::Sleep;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 
-use super::framing::LineReader;
 use super::{BoxFuture, Connection, ExitInfo, LaunchSpec, ProcessHandle, Transport};
 use crate::error::{Error, Result};
+use claude_tools_core::ndjson::{LineReader, ReadError};
 
 /// The environment variable naming the CLI executable.
 pub const CLI_PATH_ENV: &str = "CLAUDE_CODE_CLI";
@@ -459,7 +459,7 @@ async fn pump_stderr(
         let line = match lines.next_line().await {
             Ok(Some(bytes)) => String::from_utf8_lossy(bytes),
             Ok(None) => return,
-            Err(Error::LineTooLong { limit, .. }) => {
+            Err(ReadError::LineTooLong { limit, .. }) => {
                 dropped = format!("[a stderr line longer than {limit} bytes was dropped]");
                 dropped.as_str().into()
             }

@@ -7,11 +7,11 @@
 
 use std::time::Duration;
 
+use claude_tools_core::tool::ToolCall;
 use claude_tools_runtime::Error;
 use claude_tools_runtime::client::Client;
 use claude_tools_runtime::message::Message;
 use claude_tools_runtime::options::Options;
-use claude_tools_runtime::tool::ToolCall;
 use claude_tools_runtime::transport::{MemoryCli, MemoryTransport};
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;

@@ -13,9 +13,9 @@
 //!   included); an added server is connected at once and a removed server's tools are gone
 //!   from the next model request.
 
+use claude_tools::tools::{ToolContext, ToolServer};
 use claude_tools_runtime::client::Client;
 use claude_tools_runtime::message::Message;
-use claude_tools_runtime::tool::{ToolContext, ToolServer};
 use claude_tools_testkit::model_server::{RecordedRequest, Script, Turn};
 use serde_json::{Value, json};
 

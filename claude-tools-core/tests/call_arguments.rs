@@ -5,8 +5,8 @@
 //! reads it as a `Value`): repeated names, escaped names, floats at the edge, non-object,
 //! `null` and absent arguments, huge arguments, and what a raw `ToolCall` handler is handed.
 
-use claude_tools_runtime::mcp::McpRouter;
-use claude_tools_runtime::tool::{Input, ToolCall, ToolDefBuilder, ToolServer};
+use claude_tools_core::mcp::McpRouter;
+use claude_tools_core::tool::{Input, ToolCall, ToolDefBuilder, ToolServer};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::value::RawValue;

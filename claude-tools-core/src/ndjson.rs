@@ -1,14 +1,31 @@
-//! Newline-delimited framing of the CLI's output.
+//! Newline-delimited JSON framing: the Claude Code CLI's stdout, an MCP client's stdin.
 //!
 //! [`LineReader`] turns any [`AsyncRead`] into a sequence of lines with one reusable buffer: a line
 //! is handed out as a slice of that buffer, so no byte is copied between the pipe and the JSON
-//! parser. Lines longer than a cap fail with [`Error::LineTooLong`] once their end is read (the
+//! parser. Lines longer than a cap fail with [`ReadError::LineTooLong`] once their end is read (the
 //! rest of the line is skipped, never buffered), so the caller may choose to carry on; the start
 //! of the dropped line stays available through [`LineReader::dropped_prefix`].
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 
-use crate::error::{Error, Result};
+/// What reading a line can fail with.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReadError {
+    /// Reading the input failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// A line was longer than the cap; it was skipped to its end, and reading may go on.
+    #[error("a line of {size} bytes is over the {limit}-byte limit")]
+    LineTooLong {
+        /// The cap in bytes.
+        limit: usize,
+        /// The line's size in bytes (without its line ending).
+        size: usize,
+    },
+}
+
+type Result<T, E = ReadError> = std::result::Result<T, E>;
 
 /// The default cap on one line: 64 MiB.
 ///
@@ -19,7 +36,8 @@ use crate::error::{Error, Result};
 /// sends (a 20 MiB tool call is served, as the TypeScript SDK, which has no cap, would) while a
 /// runaway line still has a bound. The reader's buffer holds at most one line plus one read and
 /// is given back after a big line, so the cap bounds its memory; parsing a line needs about as
-/// much again. Raise or lower it with `Options::max_line_size` (`usize::MAX` for no cap).
+/// much again. A session raises or lowers it with `Options::max_line_size` (`usize::MAX` for no
+/// cap).
 pub const DEFAULT_MAX_LINE_SIZE: usize = 64 * 1024 * 1024;
 
 /// How much the buffer grows by at least, and its size after the first read.
@@ -37,7 +55,7 @@ const SHRINK_ABOVE: usize = 1024 * 1024;
 /// - Lines end with `\n`; a `\r` before it is removed.
 /// - Blank lines (empty or only ASCII whitespace) are skipped.
 /// - A line whose length (without its line ending) exceeds the cap yields
-///   [`Error::LineTooLong`] with its size once its end is read (its bytes past the cap are
+///   [`ReadError::LineTooLong`] with its size once its end is read (its bytes past the cap are
 ///   skipped as they arrive, never buffered); the next call resumes after that line's newline.
 ///   The first [`DROPPED_PREFIX`] bytes of the dropped line stay available through
 ///   [`dropped_prefix`](Self::dropped_prefix).
@@ -96,7 +114,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     }
 
     /// The first bytes (at most [`DROPPED_PREFIX`]) of the last line refused with
-    /// [`Error::LineTooLong`], so the caller can tell what it was (and, for a request, answer
+    /// [`ReadError::LineTooLong`], so the caller can tell what it was (and, for a request, answer
     /// it). Empty before any line was refused.
     pub fn dropped_prefix(&self) -> &[u8] {
         &self.dropped
@@ -219,22 +237,20 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     }
 
     /// The error for a whole oversized line of `size` bytes at `buf[start..]`.
-    fn refuse(&mut self, start: usize, size: usize) -> Error {
+    fn refuse(&mut self, start: usize, size: usize) -> ReadError {
         self.keep_prefix(start, start + size);
-        Error::LineTooLong {
+        ReadError::LineTooLong {
             limit: self.max,
             size,
-            request: None,
         }
     }
 
     /// The error for the oversized line just skipped to its end.
-    fn too_long(&self) -> Error {
+    fn too_long(&self) -> ReadError {
         let size = self.dropped_len - usize::from(self.dropped_last == b'\r');
-        Error::LineTooLong {
+        ReadError::LineTooLong {
             limit: self.max,
             size,
-            request: None,
         }
     }
 
@@ -383,7 +399,7 @@ mod tests {
             match reader.next_line().await {
                 Ok(Some(line)) => out.push(Ok(String::from_utf8(line.to_vec()).unwrap())),
                 Ok(None) => return out,
-                Err(Error::LineTooLong { limit, .. }) => out.push(Err(limit)),
+                Err(ReadError::LineTooLong { limit, .. }) => out.push(Err(limit)),
                 Err(other) => panic!("unexpected error {other}"),
             }
         }
@@ -490,10 +506,9 @@ mod tests {
             LineReader::with_max_line_size(Chunked::new(input.as_bytes(), &[8192]), 100);
         assert!(matches!(
             reader.next_line().await,
-            Err(Error::LineTooLong {
+            Err(ReadError::LineTooLong {
                 limit: 100,
                 size: 1_000_000,
-                request: None
             })
         ));
         assert_eq!(reader.next_line().await.unwrap(), Some(&b"z"[..]));
@@ -526,11 +541,9 @@ mod tests {
     ) -> Result<Option<String>, (usize, usize, Vec<u8>)> {
         match reader.next_line().await {
             Ok(line) => Ok(line.map(|l| String::from_utf8(l.to_vec()).unwrap())),
-            Err(Error::LineTooLong {
-                limit,
-                size,
-                request: None,
-            }) => Err((limit, size, reader.dropped_prefix().to_vec())),
+            Err(ReadError::LineTooLong { limit, size }) => {
+                Err((limit, size, reader.dropped_prefix().to_vec()))
+            }
             Err(other) => panic!("unexpected error {other}"),
         }
     }
@@ -626,7 +639,7 @@ mod tests {
         }
         let mut reader = LineReader::new(Broken);
         assert!(
-            matches!(reader.next_line().await, Err(Error::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe)
+            matches!(reader.next_line().await, Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe)
         );
     }
 }

@@ -3,8 +3,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use claude_tools_runtime::mcp::{LATEST_PROTOCOL_VERSION, McpRouter};
-use claude_tools_runtime::tool::{
+use claude_tools_core::mcp::{LATEST_PROTOCOL_VERSION, McpRouter};
+use claude_tools_core::tool::{
     Input, ToolCall, ToolContext, ToolDefBuilder, ToolError, ToolParam, ToolResult, ToolServer,
 };
 use schemars::JsonSchema;

@@ -100,9 +100,9 @@ pub enum LiveToolError {
 /// A handle to the tools of an in-process server while a session serves it: add, remove,
 /// enable and disable tools, and the client (the Claude Code CLI) is told with
 /// `notifications/tools/list_changed`, and the CLI fetches `tools/list` again before its next
-/// turn (what the model is then offered: [`Client::tool_server`](crate::client::Client::tool_server)).
+/// turn (what the model is then offered: `claude_tools::Client::tool_server`).
 ///
-/// Get one with [`Client::tool_server`](crate::client::Client::tool_server) (or
+/// Get one with `claude_tools::Client::tool_server` (or
 /// [`McpRouter::tool_server_handle`](super::McpRouter::tool_server_handle)). It is cheap to
 /// clone and `Send + Sync`; changes from any thread are applied one at a time, each completely.
 /// A change does not touch calls in flight: a `tools/call` resolves its tool when it starts and

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use claude_tools_runtime::schema::{InputSchemaBuilder, make_claude_safe, output_schema};
+use claude_tools_core::schema::{InputSchemaBuilder, make_claude_safe, output_schema};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

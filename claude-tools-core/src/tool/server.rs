@@ -343,7 +343,7 @@ impl ToolServer {
     }
 
     /// The qualified names (`mcp__{server}__{tool}`) of every tool of the server, sorted: what
-    /// [`Options::allowed_tools`](crate::options::Options::allowed_tools) takes.
+    /// `claude_tools::Options::allowed_tools` takes.
     pub fn qualified_names(&self) -> Vec<String> {
         self.qualified_names_where(|_| true)
     }

@@ -1,8 +1,8 @@
 //! `McpRouter::handle_raw` (the session's path: raw JSON in, a serialisable reply out) answers
 //! exactly what `McpRouter::handle` answers, for the `tools/call` fast path and everything else.
 
-use claude_tools_runtime::mcp::{McpRouter, Reply};
-use claude_tools_runtime::tool::{ToolCall, ToolDefBuilder, ToolServer};
+use claude_tools_core::mcp::{McpRouter, Reply};
+use claude_tools_core::tool::{ToolCall, ToolDefBuilder, ToolServer};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 

@@ -1,5 +1,6 @@
 //! Serving a [`ToolServer`] as a standalone MCP server over a byte stream: stdin/stdout for
-//! [`ToolServer::serve_stdio`], any `AsyncRead`/`AsyncWrite` pair for [`serve`].
+//! [`ServeExt::serve_stdio`](crate::ServeExt::serve_stdio), any `AsyncRead`/`AsyncWrite` pair
+//! for [`serve`].
 //!
 //! The wire is MCP's stdio transport: one JSON-RPC message per line, UTF-8, no embedded
 //! newlines. The same [`McpRouter`] as in-process answers, so schemas and results are the same;
@@ -11,9 +12,9 @@
 //!   replies go out as they finish, in any order;
 //! - `notifications/cancelled` fires the call's cancellation token and the cancelled request is
 //!   **not** answered, as the MCP cancellation rules ask (the handler keeps its
-//!   [`CANCEL_GRACE`](super::CANCEL_GRACE) in the background);
+//!   [`CANCEL_GRACE`](claude_tools_core::mcp::CANCEL_GRACE) in the background);
 //! - a `tools/call` with `params._meta.progressToken` has its
-//!   [`ToolContext::report_progress`](crate::tool::ToolContext::report_progress) written out as
+//!   [`ToolContext::report_progress`](claude_tools_core::tool::ToolContext::report_progress) written out as
 //!   `notifications/progress`, always before the call's result;
 //! - a line that is not JSON is answered `-32700 "Parse error"` with `id: null`, and the server
 //!   reads on; blank lines are skipped; a line longer than [`Serve::max_line_size`] is skipped
@@ -35,10 +36,9 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-use super::{McpMessage, McpRouter, Reply, jsonrpc};
-use crate::Error;
-use crate::tool::ToolServer;
-use crate::transport::{DEFAULT_MAX_LINE_SIZE, LineReader};
+use claude_tools_core::mcp::{McpMessage, McpRouter, Reply, jsonrpc};
+use claude_tools_core::ndjson::{DEFAULT_MAX_LINE_SIZE, LineReader, ReadError};
+use claude_tools_core::tool::ToolServer;
 
 /// How long [`serve`] lets running calls finish after the end of input, unless
 /// [`Serve::shutdown_grace`] says otherwise.
@@ -94,32 +94,8 @@ where
     }
 }
 
-impl ToolServer {
-    /// Serves this server as a standalone MCP server on the process's stdin and stdout: what
-    /// Claude Code (`claude mcp add`, or `--mcp-config` with `{"type": "stdio", "command": …}`),
-    /// Claude Desktop or any MCP client launches. Returns when stdin ends (see [`serve`]).
-    ///
-    /// Keep stdout for the protocol: log to stderr.
-    ///
-    /// ```no_run
-    /// use claude_tools::tools::{ToolDefBuilder, ToolServer};
-    ///
-    /// #[tokio::main]
-    /// async fn main() -> std::io::Result<()> {
-    ///     ToolServer::new("demo", "1.0.0")
-    ///         .with_tool(ToolDefBuilder::new("hello"), |_call| async { "hi" })
-    ///         .expect("a valid server")
-    ///         .serve_stdio()
-    ///         .await
-    /// }
-    /// ```
-    pub fn serve_stdio(self) -> Serve<tokio::io::Stdin, tokio::io::Stdout> {
-        serve(self, tokio::io::stdin(), tokio::io::stdout())
-    }
-}
-
 /// A [`ToolServer`] about to be served over a byte stream, made by [`serve`] or
-/// [`ToolServer::serve_stdio`]. Await it to run the server.
+/// [`ServeExt::serve_stdio`](crate::ServeExt::serve_stdio). Await it to run the server.
 #[must_use = "a Serve does nothing until it is awaited"]
 pub struct Serve<R, W> {
     server: ToolServer,
@@ -215,14 +191,14 @@ where
                     }
                 }
                 Ok(None) => break,
-                Err(Error::LineTooLong { size, .. }) => {
+                Err(ReadError::LineTooLong { size, .. }) => {
                     // `size` leaves the newline out; the cap and the reply count it.
                     writer.write(too_long(size + 1, max_line_size)).await?;
                 }
                 Err(error) => {
                     router.cancel_all();
                     return Err(match error {
-                        Error::Io(error) => error,
+                        ReadError::Io(error) => error,
                         other => io::Error::other(other),
                     });
                 }

@@ -9,19 +9,22 @@ use std::task::{Context, Poll};
 
 /// Polls `F`, catching a panic as `Err(message)`. `F` may be unsized (a boxed `dyn Future`,
 /// as a tool handler's is).
-pub(crate) struct CatchUnwind<F: ?Sized> {
+#[doc(hidden)]
+pub struct CatchUnwind<F: ?Sized> {
     inner: Pin<Box<F>>,
 }
 
 impl<F: Future> CatchUnwind<F> {
-    pub(crate) fn new(future: F) -> Self {
+    #[doc(hidden)]
+    pub fn new(future: F) -> Self {
         Self::pinned(Box::pin(future))
     }
 }
 
 impl<F: Future + ?Sized> CatchUnwind<F> {
     /// Wraps a future that is already boxed.
-    pub(crate) fn pinned(inner: Pin<Box<F>>) -> Self {
+    #[doc(hidden)]
+    pub fn pinned(inner: Pin<Box<F>>) -> Self {
         Self { inner }
     }
 }
@@ -40,7 +43,8 @@ impl<F: Future + ?Sized> Future for CatchUnwind<F> {
 }
 
 /// The message of a panic payload.
-pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> &str {
+#[doc(hidden)]
+pub fn panic_message(payload: &(dyn Any + Send)) -> &str {
     if let Some(message) = payload.downcast_ref::<&'static str>() {
         message
     } else if let Some(message) = payload.downcast_ref::<String>() {

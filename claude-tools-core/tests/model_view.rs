@@ -8,8 +8,8 @@
 
 use std::collections::BTreeMap;
 
-use claude_tools_runtime::schema::{InputSchemaBuilder, make_claude_safe, output_schema};
-use claude_tools_runtime::tool::{IntoToolResult, Json};
+use claude_tools_core::schema::{InputSchemaBuilder, make_claude_safe, output_schema};
+use claude_tools_core::tool::{IntoToolResult, Json};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

@@ -41,19 +41,16 @@
 //!   `tests/tests/e2e/live_tools.rs`).
 //!
 //! To serve a [`ToolServer`] to any MCP client over stdin/stdout rather than in-process, see
-//! [`stdio`] ([`ToolServer::serve_stdio`]); over MCP Streamable HTTP, see `http` (cargo feature
-//! `http`, `ToolServer::serve_http`).
+//! `claude_tools::mcp::stdio` (`ServeExt::serve_stdio`); over MCP Streamable HTTP, see
+//! `claude_tools::mcp::http` (cargo feature `http`, `ServeExt::serve_http`). Both live in the
+//! `claude-tools-mcp` crate.
 
-#[cfg(feature = "http")]
-pub mod http;
 pub mod jsonrpc;
 mod live;
 mod message;
-pub mod stdio;
 
 pub use live::{LiveToolError, TOOLS_LIST_CHANGED, ToolServerHandle, ToolSetEdit};
 pub use message::{McpMessage, ToolCallRequest};
-pub use stdio::{Serve, serve};
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
@@ -95,8 +92,8 @@ pub type Notifier = Arc<dyn Fn(Value) + Send + Sync>;
 ///
 /// 1. the handler's cancellation token fires
 ///    ([`ToolContext::cancellation_token`](crate::tool::ToolContext::cancellation_token),
-///    [`PermissionRequest::cancellation_token`](crate::permission::PermissionRequest::cancellation_token),
-///    [`HookInput::cancellation_token`](crate::hooks::HookInput::cancellation_token));
+///    `claude_tools::PermissionRequest::cancellation_token`,
+///    `claude_tools::HookInput::cancellation_token`);
 /// 2. the answer, if the request has one, goes at once: a cancelled `tools/call` answers
 ///    `-32800 "Request cancelled"` without waiting for its handler; a withdrawn callback is not
 ///    answered at all;
@@ -223,8 +220,8 @@ impl McpRouter {
     /// the connection state (running calls by id, negotiated version) is fresh and the router
     /// has no notifier. The stateless HTTP transport answers each request on one of these, so
     /// two clients using the same JSON-RPC id never meet.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    pub(crate) fn new_connection(&self) -> McpRouter {
+    #[doc(hidden)]
+    pub fn new_connection(&self) -> McpRouter {
         Self {
             tools: self.tools.clone(),
             connection: Arc::default(),
@@ -236,8 +233,8 @@ impl McpRouter {
 
     /// Attaches `extension` to the [`ToolContext`] of every call this router starts
     /// ([`ToolContext::extension`]).
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    pub(crate) fn with_extension(
+    #[doc(hidden)]
+    pub fn with_extension(
         mut self,
         extension: Option<Arc<dyn std::any::Any + Send + Sync>>,
     ) -> Self {
@@ -455,7 +452,8 @@ impl McpRouter {
 
     /// Starts a `tools/call` and polls it once, with no future around it: most tools finish
     /// right there, and the session answers them with no task and no registration.
-    pub(crate) fn start_call(&self, call: ToolCallRequest) -> Started {
+    #[doc(hidden)]
+    pub fn start_call(&self, call: ToolCallRequest) -> Started {
         let ToolCallRequest {
             id,
             name,
@@ -527,7 +525,8 @@ impl McpRouter {
 }
 
 /// A `tools/call` after its first poll.
-pub(crate) enum Started {
+#[doc(hidden)]
+pub enum Started {
     /// Answered on the first poll, or refused before it ran.
     Done(Reply),
     /// Still running, registered for cancellation.
@@ -536,7 +535,8 @@ pub(crate) enum Started {
 
 /// A `tools/call` that did not finish on its first poll. Dropping it before the call has
 /// finished cancels the call: its token fires and its handler gets its [`CANCEL_GRACE`].
-pub(crate) struct RunningCall {
+#[doc(hidden)]
+pub struct RunningCall {
     id: Value,
     /// `None` once the call has finished.
     call: Option<CallFuture>,
@@ -546,7 +546,8 @@ pub(crate) struct RunningCall {
 impl RunningCall {
     /// Runs the call to its reply: the tool's result, or `-32800` as soon as it is cancelled.
     /// A cancelled handler is not waited for: dropping `self` moves it into its grace.
-    pub(crate) async fn finish(mut self) -> Reply {
+    #[doc(hidden)]
+    pub async fn finish(mut self) -> Reply {
         let outcome = match &mut self.call {
             Some(call) => tokio::select! {
                 biased;
@@ -588,16 +589,15 @@ impl Drop for RunningCall {
 /// Steps 3 and 4 of the contract at [`CANCEL_GRACE`], for a tool call as for a withdrawn
 /// callback: polls the cancelled `handler` on for up to [`CANCEL_GRACE`], its output discarded,
 /// then drops it.
-pub(crate) async fn run_out_grace(handler: impl Future) {
+#[doc(hidden)]
+pub async fn run_out_grace(handler: impl Future) {
     let _ = tokio::time::timeout(CANCEL_GRACE, handler).await;
 }
 
 /// The `tools/call` request of `id` and `params` as read from JSON, or the `-32602` reply when
 /// `params.name` is missing.
-pub(crate) fn tool_call_request(
-    id: Value,
-    params: Option<Value>,
-) -> Result<ToolCallRequest, Value> {
+#[doc(hidden)]
+pub fn tool_call_request(id: Value, params: Option<Value>) -> Result<ToolCallRequest, Value> {
     let mut params = match params {
         Some(Value::Object(params)) => params,
         _ => Map::new(),
@@ -715,7 +715,8 @@ fn initialize_result(server: &ToolServer, version: &str) -> Value {
 /// The `sdkMcpServerManifests` entry of `server`: its `initialize` result for
 /// [`LATEST_PROTOCOL_VERSION`] (the version the CLI asks for; the CLI ignores an entry of another
 /// version) and its `tools/list` result, exactly as the router would answer them.
-pub(crate) fn handshake_manifest(server: &ToolServer) -> Value {
+#[doc(hidden)]
+pub fn handshake_manifest(server: &ToolServer) -> Value {
     let mut tools_list = Map::new();
     tools_list.insert("tools".into(), Value::Array(server.list_tools()));
     let mut manifest = Map::new();

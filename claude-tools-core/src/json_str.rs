@@ -13,11 +13,13 @@ use serde::de::{self, Deserialize, Deserializer, Visitor};
 
 /// A string borrowed from the JSON text when it can be, owned when it had escapes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub(crate) struct JsonStr<'a>(pub(crate) Cow<'a, str>);
+#[doc(hidden)]
+pub struct JsonStr<'a>(pub Cow<'a, str>);
 
 impl JsonStr<'_> {
     /// The string as an owned `String` (one copy when borrowed).
-    pub(crate) fn into_owned(self) -> String {
+    #[doc(hidden)]
+    pub fn into_owned(self) -> String {
         self.0.into_owned()
     }
 }

@@ -1,5 +1,5 @@
 //! Serving a [`ToolServer`] to remote MCP clients over MCP's Streamable HTTP transport
-//! (cargo feature `http`): [`HttpServer`], [`ToolServer::serve_http`].
+//! (cargo feature `http`): [`HttpServer`], [`ServeExt::serve_http`](crate::ServeExt::serve_http).
 //!
 //! ```no_run
 //! use claude_tools::mcp::http::HttpServer;
@@ -44,7 +44,7 @@
 //! | any other JSON that is not a JSON-RPC message (not an object, no `method` and no `result`/`error`, bad `jsonrpc`, bad `id`) | `400`, `-32600 "Invalid Request"` |
 //! | a notification (a `method`, no `id`) or a response (a `result` or an `error`, no `method`) | `202 Accepted`, no body |
 //! | a request | `200`, its JSON-RPC reply as `application/json` (JSON-RPC errors such as `-32601` included) |
-//! | a `tools/call` with `params._meta.progressToken` from a client whose `Accept` names `text/event-stream` | `200`, `text/event-stream`: one `notifications/progress` event per [`report_progress`](crate::tool::ToolContext::report_progress), then the reply, then the stream ends |
+//! | a `tools/call` with `params._meta.progressToken` from a client whose `Accept` names `text/event-stream` | `200`, `text/event-stream`: one `notifications/progress` event per [`report_progress`](claude_tools_core::tool::ToolContext::report_progress), then the reply, then the stream ends |
 //! | a request from a client that accepts only `text/event-stream` | the reply as a one-event SSE stream |
 //!
 //! Every refusal (4xx, 503) carries a JSON-RPC error body with `id: null` (code
@@ -57,14 +57,14 @@
 //! - **Request timeout** ([`HttpServer::request_timeout`], default
 //!   [`DEFAULT_REQUEST_TIMEOUT`]): measured from the request's arrival, body included. A
 //!   `tools/call` still running then is cancelled (its handler's
-//!   [cancellation token](crate::tool::ToolContext::cancellation_token) fires and it keeps its
-//!   [`CANCEL_GRACE`](super::CANCEL_GRACE) in the background) and the client gets a normal
+//!   [cancellation token](claude_tools_core::tool::ToolContext::cancellation_token) fires and it keeps its
+//!   [`CANCEL_GRACE`](claude_tools_core::mcp::CANCEL_GRACE) in the background) and the client gets a normal
 //!   `isError` tool result naming the timeout: a model reads that and can retry or give up,
 //!   where a JSON-RPC error would surface as a transport failure. Any other request still
 //!   running gets `-32603`; a body still arriving gets `408 Request Timeout`.
 //! - **Client disconnect**: in stateless mode a reply can only travel on the request's own
 //!   response, so when the client goes away mid-call nothing could ever receive the result. The
-//!   call is cancelled at once (token, then [`CANCEL_GRACE`](super::CANCEL_GRACE)) rather than
+//!   call is cancelled at once (token, then [`CANCEL_GRACE`](claude_tools_core::mcp::CANCEL_GRACE)) rather than
 //!   left to run for nobody. This is also how a client cancels a call over HTTP: it closes the
 //!   request.
 //! - **`notifications/cancelled`** is answered `202` and, without [sessions](#sessions),
@@ -79,7 +79,7 @@
 //!   and requests in flight may finish for up to [`HttpServe::shutdown_grace`] (default
 //!   [`DEFAULT_SHUTDOWN_GRACE`]). Calls still running then are cancelled and answered with an
 //!   `isError` result saying the server shut down; the connections get a last
-//!   [`CANCEL_GRACE`](super::CANCEL_GRACE) to write those answers; then the future resolves
+//!   [`CANCEL_GRACE`](claude_tools_core::mcp::CANCEL_GRACE) to write those answers; then the future resolves
 //!   `Ok(())`.
 //!
 //! # Origins, auth, observability
@@ -94,8 +94,8 @@
 //! **The caller's identity.** A multi-tenant server must know, inside a tool, who is calling.
 //! The [auth hook](HttpServer::authorize) finds it out from the headers and answers
 //! [`AuthDecision::allow_with(identity)`](AuthDecision::allow_with); each tool the request calls
-//! then reads it with [`ToolContext::extension::<T>()`](crate::tool::ToolContext::extension), or
-//! takes an [`Extension<T>`](crate::tool::Extension) parameter. Each request carries its own:
+//! then reads it with [`ToolContext::extension::<T>()`](claude_tools_core::tool::ToolContext::extension), or
+//! takes an [`Extension<T>`](claude_tools_core::tool::Extension) parameter. Each request carries its own:
 //! two clients calling at once with different tokens each see theirs. A plain
 //! [`AuthDecision::Allow`] (and the [bearer token](HttpServer::bearer_token)) attaches nothing.
 //!
@@ -164,15 +164,15 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
-pub use super::stdio::DEFAULT_SHUTDOWN_GRACE;
+pub use crate::stdio::DEFAULT_SHUTDOWN_GRACE;
 pub use sessions::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT};
 use sessions::{NewSessionError, SessionTable, SessionUse};
 
 mod sessions;
-use super::{
+use claude_tools_core::mcp::{
     McpMessage, McpRouter, Reply, SUPPORTED_PROTOCOL_VERSIONS, Started, ToolServerHandle, jsonrpc,
 };
-use crate::tool::{ToolResult, ToolServer};
+use claude_tools_core::tool::{ToolResult, ToolServer};
 
 /// The path clients POST to unless [`HttpServer::path`] says otherwise.
 pub const DEFAULT_PATH: &str = "/mcp";
@@ -201,8 +201,8 @@ pub enum AuthDecision {
     Allow,
     /// Serve the request, and hand this value (the caller's identity: a tenant, a user, its
     /// scopes) to the tools it calls, which read it with
-    /// [`ToolContext::extension`](crate::tool::ToolContext::extension) or the
-    /// [`Extension`](crate::tool::Extension) extractor. Made by [`AuthDecision::allow_with`].
+    /// [`ToolContext::extension`](claude_tools_core::tool::ToolContext::extension) or the
+    /// [`Extension`](claude_tools_core::tool::Extension) extractor. Made by [`AuthDecision::allow_with`].
     AllowWith(Identity),
     /// Answer `401 Unauthorized` with `WWW-Authenticate: Bearer`.
     Deny,
@@ -426,8 +426,8 @@ impl HttpServer {
     ///
     /// [`AuthDecision::allow_with`] also tells the tools who is calling: the value it carries
     /// (a tenant, a user) is attached to every tool call of the request, which reads it with
-    /// [`ToolContext::extension`](crate::tool::ToolContext::extension) or an
-    /// [`Extension<T>`](crate::tool::Extension) parameter.
+    /// [`ToolContext::extension`](claude_tools_core::tool::ToolContext::extension) or an
+    /// [`Extension<T>`](claude_tools_core::tool::Extension) parameter.
     ///
     /// ```
     /// use std::collections::HashMap;
@@ -555,31 +555,8 @@ impl std::fmt::Debug for HttpServer {
     }
 }
 
-impl ToolServer {
-    /// Serves this server over MCP Streamable HTTP on `listener`, with the defaults of
-    /// [`HttpServer::new`]: `tool_server.serve_http(listener)` is
-    /// `HttpServer::new(tool_server).serve(listener)`.
-    ///
-    /// ```no_run
-    /// use claude_tools::tools::{ToolDefBuilder, ToolServer};
-    ///
-    /// #[tokio::main]
-    /// async fn main() -> std::io::Result<()> {
-    ///     let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-    ///     ToolServer::new("demo", "1.0.0")
-    ///         .with_tool(ToolDefBuilder::new("hello"), |_call| async { "hi" })
-    ///         .expect("a valid server")
-    ///         .serve_http(listener)
-    ///         .await
-    /// }
-    /// ```
-    pub fn serve_http(self, listener: TcpListener) -> HttpServe {
-        HttpServer::new(self).serve(listener)
-    }
-}
-
 /// An [`HttpServer`] about to serve on a listener, made by [`HttpServer::serve`] or
-/// [`ToolServer::serve_http`]. Await it to run the server: it resolves `Ok(())` after a
+/// [`ServeExt::serve_http`](crate::ServeExt::serve_http). Await it to run the server: it resolves `Ok(())` after a
 /// graceful shutdown, and never without one.
 #[must_use = "an HttpServe does nothing until it is awaited"]
 pub struct HttpServe {
@@ -696,7 +673,7 @@ async fn run(serve: HttpServe) -> io::Result<()> {
             "MCP HTTP: shutdown grace over, cancelling the calls still running"
         );
         shared.shutdown.cancel();
-        if !finish_within(&mut connections, super::CANCEL_GRACE).await {
+        if !finish_within(&mut connections, claude_tools_core::mcp::CANCEL_GRACE).await {
             connections.shutdown().await;
         }
     }
@@ -1082,7 +1059,7 @@ async fn end_session(State(shared): State<Arc<Shared>>, request: Request) -> Res
 
 /// A well-formed `tools/call` the typed reader left as JSON (its `params` came before its
 /// `method`), so that it gets the same progress, timeout and shutdown handling.
-fn as_tool_call(value: Value) -> Result<super::ToolCallRequest, Value> {
+fn as_tool_call(value: Value) -> Result<claude_tools_core::mcp::ToolCallRequest, Value> {
     let Value::Object(mut fields) = value else {
         return Err(value);
     };
@@ -1099,7 +1076,7 @@ fn as_tool_call(value: Value) -> Result<super::ToolCallRequest, Value> {
     let id = fields.remove("id").unwrap_or_default();
     let params = fields.remove("params");
     // `params.name` was checked: the conversion cannot refuse it.
-    super::tool_call_request(id, params).map_err(|_| Value::Null)
+    claude_tools_core::mcp::tool_call_request(id, params).map_err(|_| Value::Null)
 }
 
 /// The checks every method passes first, in this order: the `Origin`, then the auth hook or
@@ -1487,7 +1464,7 @@ async fn other_message(
 async fn tool_call(
     shared: &Shared,
     router: McpRouter,
-    call: super::ToolCallRequest,
+    call: claude_tools_core::mcp::ToolCallRequest,
     accepts: Accepts,
     deadline: Instant,
     span: &tracing::Span,

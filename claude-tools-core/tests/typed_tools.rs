@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use claude_tools_runtime::tool::{
+use claude_tools_core::tool::{
     Content, Image, Input, IntoToolResult, Json, ProgressReporter, ServerBuildError, State,
     ToolCall, ToolContext, ToolDefBuilder, ToolError, ToolParam, ToolResult, ToolServer,
 };

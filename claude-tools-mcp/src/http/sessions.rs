@@ -14,8 +14,8 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::super::McpRouter;
 use super::sse_event;
+use claude_tools_core::mcp::McpRouter;
 
 /// How long a session may go without a request before it is dropped, unless
 /// [`HttpServer::session_idle_timeout`](super::HttpServer::session_idle_timeout) says otherwise:
@@ -266,7 +266,7 @@ fn new_session_id() -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tool::ToolServer;
+    use claude_tools_core::tool::ToolServer;
 
     #[test]
     fn session_ids_are_32_hex_digits_and_differ() {

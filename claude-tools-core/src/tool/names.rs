@@ -8,7 +8,7 @@
 /// (`struct search_products {}`) implementing `ToolRef`. A braced struct lives only in the type
 /// namespace, so it does not clash with the fn, which lives in the value namespace; it has the
 /// fn's visibility. Name the tool through it wherever a tool name is wanted:
-/// [`Options::allow`](crate::options::Options::allow), or its [`QUALIFIED`](Self::QUALIFIED)
+/// `claude_tools::Options::allow`, or its [`QUALIFIED`](Self::QUALIFIED)
 /// name in a list of rules. The one name that clashes is a module or type of the same name in
 /// the same module as the tool fn. The marker is `#[doc(hidden)]`: it does not clutter your
 /// crate's docs, and a doc link to the tool fn (``[`search_products`]``) stays unambiguous.

@@ -1,0 +1,31 @@
+//! Core of [claude-tools](https://docs.rs/claude-tools): the tool model the `#[tool]` and
+//! `#[tool_server]` macros expand to, the generator of JSON Schemas Claude accepts, and the MCP
+//! router that answers JSON-RPC for a tool server. No process, no network: the same server is
+//! served in-process to the Claude Code CLI (`claude-tools-runtime`) and to any MCP client over
+//! stdio or Streamable HTTP (`claude-tools-mcp`).
+//!
+//! Users depend on the `claude-tools` facade, which re-exports this crate; a crate of tools with
+//! no agent depends on it with `default-features = false` and compiles only this crate and the
+//! macros. The modules:
+//!
+//! - [`tool`]: the tool model — definitions, extractors ([`tool::State`], [`tool::ToolContext`],
+//!   [`tool::Input`]), results ([`tool::IntoToolResult`], [`tool::Json`], [`tool::Image`]) and the
+//!   [`tool::ToolServer`] that holds them.
+//! - [`schema`]: JSON Schemas that Claude accepts (draft 2020-12, inlined, object root).
+//! - [`mcp`]: the pure MCP router (JSON-RPC in, JSON-RPC out).
+//! - [`ndjson`]: reading one JSON value per line, with a cap on a line's size.
+
+#![warn(missing_docs)]
+
+pub mod mcp;
+pub mod ndjson;
+pub mod schema;
+pub mod tool;
+
+#[doc(hidden)]
+pub mod catch_unwind;
+#[doc(hidden)]
+pub mod json_str;
+
+#[doc(hidden)]
+pub mod __macro_support;

@@ -1,0 +1,73 @@
+//! Serve claude-tools' tool servers to any MCP client, outside the Claude Code CLI's control
+//! protocol: over stdin/stdout ([`stdio`]) and over MCP Streamable HTTP (`http`, cargo feature
+//! `http`). The same [`McpRouter`](claude_tools_core::mcp::McpRouter) answers as in-process, so
+//! schemas and results are the same on every transport.
+//!
+//! Users depend on the `claude-tools` facade (feature `mcp`, on by default; `http` opt-in), which
+//! re-exports these modules as `claude_tools::mcp::stdio` and `claude_tools::mcp::http` and
+//! [`ServeExt`] in its prelude.
+
+#![warn(missing_docs)]
+
+#[cfg(feature = "http")]
+pub mod http;
+pub mod stdio;
+
+use claude_tools_core::tool::ToolServer;
+
+/// Serving a [`ToolServer`] as a standalone MCP server: `server.serve_stdio()` and, with the
+/// `http` feature, `server.serve_http(listener)`. In `claude_tools::prelude`.
+///
+/// ```no_run
+/// use claude_tools::prelude::*;
+/// use claude_tools::tools::ToolDefBuilder;
+///
+/// #[tokio::main]
+/// async fn main() -> std::io::Result<()> {
+///     ToolServer::new("demo", "1.0.0")
+///         .with_tool(ToolDefBuilder::new("hello"), |_call| async { "hi" })
+///         .expect("a valid server")
+///         .serve_stdio()
+///         .await
+/// }
+/// ```
+pub trait ServeExt: Sized {
+    /// Serves this server as a standalone MCP server on the process's stdin and stdout: what
+    /// Claude Code (`claude mcp add`, or `--mcp-config` with `{"type": "stdio", "command": …}`),
+    /// Claude Desktop or any MCP client launches. Returns when stdin ends (see [`stdio::serve`]).
+    ///
+    /// Keep stdout for the protocol: log to stderr.
+    fn serve_stdio(self) -> stdio::Serve<tokio::io::Stdin, tokio::io::Stdout>;
+
+    /// Serves this server over MCP Streamable HTTP on `listener`, with the defaults of
+    /// [`http::HttpServer::new`]: `tool_server.serve_http(listener)` is
+    /// `HttpServer::new(tool_server).serve(listener)`.
+    ///
+    /// ```no_run
+    /// use claude_tools::prelude::*;
+    /// use claude_tools::tools::ToolDefBuilder;
+    ///
+    /// #[tokio::main]
+    /// async fn main() -> std::io::Result<()> {
+    ///     let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+    ///     ToolServer::new("demo", "1.0.0")
+    ///         .with_tool(ToolDefBuilder::new("hello"), |_call| async { "hi" })
+    ///         .expect("a valid server")
+    ///         .serve_http(listener)
+    ///         .await
+    /// }
+    /// ```
+    #[cfg(feature = "http")]
+    fn serve_http(self, listener: tokio::net::TcpListener) -> http::HttpServe;
+}
+
+impl ServeExt for ToolServer {
+    fn serve_stdio(self) -> stdio::Serve<tokio::io::Stdin, tokio::io::Stdout> {
+        stdio::serve(self, tokio::io::stdin(), tokio::io::stdout())
+    }
+
+    #[cfg(feature = "http")]
+    fn serve_http(self, listener: tokio::net::TcpListener) -> http::HttpServe {
+        http::HttpServer::new(self).serve(listener)
+    }
+}
