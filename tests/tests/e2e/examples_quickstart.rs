@@ -143,7 +143,7 @@ async fn the_demo_prints_the_transcript_the_readme_shows() {
             "",
             "> Two bug reports came in: SSO logins fail, and some customers were charged twice. Find out who owns each area, file a ticket for each, and tell me what is open.",
             "",
-            "[Claude Code 2.1.330; in-process server `triage`: connected]",
+            "[Claude Code 2.1.332; in-process server `triage`: connected]",
             "",
             "assistant: I'll look up who owns the auth and billing areas.",
             "  -> find_owner {\"area\":\"auth\"}",
