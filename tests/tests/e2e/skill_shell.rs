@@ -25,6 +25,9 @@ const STAMP_COMMAND: &str = "---\n\
     ---\n\
     Stamp: !`touch stamped.txt && echo stamped`\n";
 
+/// The hook's calls: its input and the request's `tool_use_id`.
+type HookCalls = Arc<Mutex<Vec<(Value, Option<String>)>>>;
+
 /// What one `/stamp` run showed.
 struct Stamped {
     /// The hook inputs, in order.
@@ -44,7 +47,7 @@ async fn stamp(test: &str, answer: HookOutput) -> Option<Stamped> {
     let commands = w.cwd.join(".claude/commands");
     std::fs::create_dir_all(&commands).expect("commands dir");
     std::fs::write(commands.join("stamp.md"), STAMP_COMMAND).expect("the command");
-    let seen: Arc<Mutex<Vec<(Value, Option<String>)>>> = Arc::default();
+    let seen = HookCalls::default();
     let seen_in_hook = seen.clone();
     // Project settings: where the CLI finds the project's commands.
     let options = w.options().setting_sources([SettingSource::Project]).hook(
