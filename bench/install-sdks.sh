@@ -6,11 +6,11 @@
 # Idempotent: a folder whose stamp matches the pinned versions is left alone.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-PY_SDK_VERSION="0.2.187"
-TS_SDK_VERSION="0.3.330"
+PY_SDK_VERSION="0.2.189"
+TS_SDK_VERSION="0.3.332"
 ZOD_VERSION="4.6.7"
 MCP_TS_VERSION="1.32.2"
-ANTHROPIC_TS_VERSION="1.12.0"
+ANTHROPIC_TS_VERSION="1.14.0"
 
 py_stamp="claude-agent-sdk==${PY_SDK_VERSION}"
 if [[ "$(cat "$here/.venv/.bench-stamp" 2>/dev/null)" != "$py_stamp" ]]; then

@@ -41,5 +41,5 @@ pub mod env {
     /// repository's `BENCHMARKS.md` (for a run that must not touch the repository).
     pub const OUT: &str = "CT_BENCH_OUT";
     /// `--version` output of the fake CLI.
-    pub const VERSION_TEXT: &str = "2.1.330 (Claude Code)";
+    pub const VERSION_TEXT: &str = "2.1.332 (Claude Code)";
 }

@@ -675,7 +675,7 @@ fn render(results: &Results) -> String {
     let _ = writeln!(
         out,
         "`bench/run` builds the bench in release mode, installs the pinned SDKs into git-ignored folders \
-         (`bench/.venv`: claude-agent-sdk 0.2.187; `bench/node_modules`: @anthropic-ai/claude-agent-sdk 0.3.330, zod 4.6.7, \
+         (`bench/.venv`: claude-agent-sdk 0.2.189; `bench/node_modules`: @anthropic-ai/claude-agent-sdk 0.3.332, zod 4.6.7, \
          and for the HTTP bench @modelcontextprotocol/sdk 1.32.2) \
          and runs `ct-bench` with the arguments given. Results are kept in `bench/results/` (git-ignored). \
          Each command then rewrites, in this file, the introduction, this section and the sections of what it \
@@ -1042,6 +1042,32 @@ mod tests {
 
     fn all_headings(results: &Results) -> Vec<&'static str> {
         rewritten_headings(results, &Kind::ALL)
+    }
+
+    /// The value of `NAME="…"` in bench/install-sdks.sh.
+    fn pinned(name: &str) -> &'static str {
+        let script = include_str!("../install-sdks.sh");
+        let prefix = format!("{name}=\"");
+        script
+            .lines()
+            .find_map(|line| line.strip_prefix(prefix.as_str())?.strip_suffix('"'))
+            .unwrap_or_else(|| panic!("install-sdks.sh pins no {name}"))
+    }
+
+    #[test]
+    fn the_report_names_the_versions_install_sdks_pins() {
+        let report = render(&results(1));
+        for named in [
+            format!("claude-agent-sdk {}", pinned("PY_SDK_VERSION")),
+            format!(
+                "@anthropic-ai/claude-agent-sdk {}",
+                pinned("TS_SDK_VERSION")
+            ),
+            format!("zod {}", pinned("ZOD_VERSION")),
+            format!("@modelcontextprotocol/sdk {}", pinned("MCP_TS_VERSION")),
+        ] {
+            assert!(report.contains(&named), "the report does not name {named}");
+        }
     }
 
     #[test]

@@ -233,9 +233,9 @@ impl Client {
     /// [`Options::mcp_server`](crate::options::Options::mcp_server)), to add, remove, enable
     /// and disable tools while the session runs. Each change is sent to the CLI as
     /// `notifications/tools/list_changed`; the CLI fetches `tools/list` again at once, and the
-    /// model's next request offers the tools added. The CLI (2.1.330) keeps a tool taken away
-    /// in later model requests but refuses calls to it itself, without asking the host; to
-    /// hide it from the model entirely, [remove its server](Client::remove_server). See
+    /// model's next request offers the tools added. The CLI (2.1.330 and 2.1.332) keeps a tool
+    /// taken away in later model requests but refuses calls to it itself, without asking the
+    /// host; to hide it from the model entirely, [remove its server](Client::remove_server). See
     /// [`ToolServerHandle`] for calls in flight.
     /// An unknown name is [`LiveToolError::UnknownServer`], which lists the session's servers.
     ///

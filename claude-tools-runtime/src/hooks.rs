@@ -33,6 +33,18 @@ pub enum HookEvent {
     Notification,
     /// When a permission is requested.
     PermissionRequest,
+    /// Before a shell command embedded in a skill or slash command runs: the `` !`command` ``
+    /// of its text, run when the skill or command is loaded (CLI 2.1.332 and later). The
+    /// input has `tool_name` (`Bash` or `PowerShell`), `tool_input.command` (the command as it
+    /// would run, arguments filled in), `command_name` (the skill or command whose text holds
+    /// it), `command_source` (such as `projectSettings`), `invoked_by` (`user`, `claude` or
+    /// `other`) and a `tool_use_id` that names no tool call of the transcript.
+    ///
+    /// [`HookOutput::deny_tool`] and [`HookOutput::ask`] keep the command from running, as does
+    /// any [`HookOutput::updated_input`]: the CLI never runs a changed command. In place of the
+    /// command's output the skill's text then reads `[not run: blocked by hook: <reason>]`.
+    /// [`HookOutput::allow_tool`] adds nothing: the command runs unless a hook refuses it.
+    PreSkillShellCommand,
     /// Any other event the CLI knows, by its wire name.
     Other(String),
 }
@@ -51,6 +63,7 @@ impl HookEvent {
             HookEvent::PreCompact => "PreCompact",
             HookEvent::Notification => "Notification",
             HookEvent::PermissionRequest => "PermissionRequest",
+            HookEvent::PreSkillShellCommand => "PreSkillShellCommand",
             HookEvent::Other(name) => name,
         }
     }
@@ -149,17 +162,20 @@ impl HookOutput {
         self
     }
 
-    /// PreToolUse: deny the tool call; the model reads `reason`.
+    /// PreToolUse: deny the tool call; the model reads `reason`. PreSkillShellCommand: keep
+    /// the command from running.
     pub fn deny_tool(self, reason: impl Into<String>) -> Self {
         self.permission("deny", reason.into())
     }
 
-    /// PreToolUse: allow the tool call without asking.
+    /// PreToolUse: allow the tool call without asking. PreSkillShellCommand: no effect (the
+    /// command runs unless a hook refuses it).
     pub fn allow_tool(self, reason: impl Into<String>) -> Self {
         self.permission("allow", reason.into())
     }
 
-    /// PreToolUse: ask the user (or the permission callback).
+    /// PreToolUse: ask the user (or the permission callback). PreSkillShellCommand: like
+    /// [`deny_tool`](Self::deny_tool), the command does not run.
     pub fn ask(self, reason: impl Into<String>) -> Self {
         self.permission("ask", reason.into())
     }
@@ -172,7 +188,8 @@ impl HookOutput {
         self
     }
 
-    /// PreToolUse: run the tool with this input instead.
+    /// PreToolUse: run the tool with this input instead. PreSkillShellCommand: never applied;
+    /// any value keeps the command from running.
     pub fn updated_input(mut self, input: Value) -> Self {
         self.specific.insert("updatedInput".into(), input);
         self

@@ -148,8 +148,8 @@ fn debug_reads_like_display_so_main_prints_the_helpful_text() {
     assert_eq!(
         format!("Error: {not_found:?}"),
         "Error: the Claude Code CLI was not found. Install it (`npm install -g \
-         @anthropic-ai/claude-code@2.1.330`, or into the project: `npm install --prefix \
-         .cache/claude-cli @anthropic-ai/claude-code@2.1.330`), or name the executable with the \
+         @anthropic-ai/claude-code@2.1.332`, or into the project: `npm install --prefix \
+         .cache/claude-cli @anthropic-ai/claude-code@2.1.332`), or name the executable with the \
          CLAUDE_CODE_CLI environment variable or Options::cli_path. Looked in: \
          /usr/local/bin/claude, /home/me/.claude/local/claude"
     );

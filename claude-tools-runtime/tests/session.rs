@@ -397,6 +397,54 @@ async fn hooks_are_registered_in_initialize_and_answered() {
     );
 }
 
+/// The `hook_callback` request the CLI 2.1.332 wrote for a `PreSkillShellCommand` hook: a
+/// project command `/stamp` whose text runs `` !`touch ran.txt && echo stamped` ``.
+const PRE_SKILL_SHELL_COMMAND_REQUEST: &str = r#"{"type":"control_request","request_id":"fc826cfe-bc2a-43d9-ae9c-60135f3de9cf","request":{"subtype":"hook_callback","callback_id":"hook_0","input":{"session_id":"95d284fd-cb7d-45ff-a822-f2f3f608d53c","transcript_path":"/tmp/ctk-e2e-b449d7a62cea/.claude/projects/-tmp-ctk-e2e-b449d7a62cea-work/95d284fd-cb7d-45ff-a822-f2f3f608d53c.jsonl","cwd":"/tmp/ctk-e2e-b449d7a62cea/work","prompt_id":"255776c7-c89b-49a0-9807-385e1c3cd6c2","permission_mode":"default","effort":{"level":"medium"},"hook_event_name":"PreSkillShellCommand","tool_name":"Bash","tool_input":{"command":"touch ran.txt && echo stamped"},"tool_use_id":"e5499741-c991-4b6d-a9bf-1af2c902f708:inner:preamble-0","command_name":"stamp","command_source":"projectSettings","invoked_by":"user"},"tool_use_id":"e5499741-c991-4b6d-a9bf-1af2c902f708:inner:preamble-0"}}"#;
+
+#[tokio::test]
+async fn a_pre_skill_shell_command_hook_is_registered_and_answers_the_cli_2_1_332_request() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let seen_in_hook = seen.clone();
+    let options = Options::new().hook(
+        HookEvent::PreSkillShellCommand,
+        HookMatcher::any().callback(move |input| {
+            seen_in_hook.lock().unwrap().push((
+                input.event_name().map(String::from),
+                input.tool_name().map(String::from),
+                input.tool_input().cloned(),
+                input.raw["command_name"].clone(),
+                input.tool_use_id.clone(),
+            ));
+            async { HookOutput::new().deny_tool("no shell in commands") }
+        }),
+    );
+    let (_client, mut cli, initialize) = connect_without_servers(options).await;
+    assert_eq!(
+        initialize["request"],
+        json!({"subtype": "initialize", "hooks": {"PreSkillShellCommand": [{"matcher": null, "hookCallbackIds": ["hook_0"]}]}})
+    );
+    cli.send(serde_json::from_str(PRE_SKILL_SHELL_COMMAND_REQUEST).unwrap())
+        .await;
+    assert_eq!(
+        cli.recv().await,
+        json!({"type": "control_response", "response": {"subtype": "success",
+            "request_id": "fc826cfe-bc2a-43d9-ae9c-60135f3de9cf",
+            "response": {"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand",
+                "permissionDecision": "deny", "permissionDecisionReason": "no shell in commands"}}}})
+    );
+    let id = "e5499741-c991-4b6d-a9bf-1af2c902f708:inner:preamble-0";
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [(
+            Some("PreSkillShellCommand".to_string()),
+            Some("Bash".to_string()),
+            Some(json!({"command": "touch ran.txt && echo stamped"})),
+            json!("stamp"),
+            Some(id.to_string()),
+        )]
+    );
+}
+
 #[tokio::test]
 async fn unknown_subtypes_unknown_servers_and_a_missing_permission_callback_get_errors() {
     let (_client, mut cli) = connect(Options::new().mcp_server(calc_server(Arc::default()))).await;

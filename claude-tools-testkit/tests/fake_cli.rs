@@ -116,7 +116,7 @@ async fn version_flag() {
     assert!(out.status.success());
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
-        "2.1.330 (Claude Code)\n"
+        "2.1.332 (Claude Code)\n"
     );
 }
 
@@ -165,7 +165,7 @@ async fn initialize_is_echoed_and_everything_is_recorded() {
     assert_eq!(resp["response"]["subtype"], "success");
     assert_eq!(resp["response"]["request_id"], "req_1_de87a569");
     let payload = &resp["response"]["response"];
-    assert_eq!(payload["claude_code_version"], "2.1.330");
+    assert_eq!(payload["claude_code_version"], "2.1.332");
     assert_eq!(payload["pid"], json!(fake.child.id().unwrap()));
     assert_eq!(payload["account"]["apiKeySource"], "ANTHROPIC_API_KEY");
     assert!(payload["commands"].as_array().unwrap().len() >= 3);

@@ -58,7 +58,7 @@ use serde_json::Value;
 
 /// The Claude Code CLI version this workspace is tested with (the one `scripts/install-cli`
 /// installs).
-pub const PINNED_CLI_VERSION: &str = "2.1.330";
+pub const PINNED_CLI_VERSION: &str = "2.1.332";
 
 /// The default turn limit of an example run.
 const DEFAULT_MAX_TURNS: u32 = 10;
@@ -838,7 +838,7 @@ mod tests {
             "the Claude Code CLI was not found (looked in: /nowhere/claude).\n\
              Install the pinned version with `scripts/install-cli` in the claude-tools repository \
              (it goes to .cache/claude-cli, where the examples find it), or with \
-             `npm install @anthropic-ai/claude-code@2.1.330` and its node_modules/.bin on PATH, \
+             `npm install @anthropic-ai/claude-code@2.1.332` and its node_modules/.bin on PATH, \
              or point CLAUDE_CODE_CLI at the `claude` executable."
         );
     }

@@ -125,6 +125,45 @@ fn the_crate_docs_show_the_readme_main() {
     }
 }
 
+/// Every `@anthropic-ai/claude-code@<version>` in `text`, as `<version>`.
+fn install_versions(text: &str) -> Vec<&str> {
+    text.match_indices("@anthropic-ai/claude-code@")
+        .map(|(at, package)| {
+            let rest = &text[at + package.len()..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .unwrap_or(rest.len());
+            &rest[..end]
+        })
+        .collect()
+}
+
+#[test]
+fn the_docs_name_the_pinned_cli_version() {
+    let pinned = claude_tools_runtime::transport::process::CLI_VERSION;
+    for file in [
+        "README.md",
+        "claude-tools/docs/getting-started.md",
+        "claude-tools/guide/09-troubleshooting.md",
+    ] {
+        let text = std::fs::read_to_string(workspace().join(file)).expect("readable");
+        let versions = install_versions(&text);
+        assert!(!versions.is_empty(), "{file} names no install command");
+        assert!(
+            versions.iter().all(|v| *v == pinned),
+            "{file} installs {versions:?}, not the pinned {pinned}"
+        );
+    }
+    // The demo's transcript, which the e2e suite compares with what the pinned CLI prints.
+    let readme = readme();
+    for said in [
+        format!("tested with version {pinned}."),
+        format!("[Claude Code {pinned}; in-process server `triage`: connected]"),
+    ] {
+        assert!(readme.contains(&said), "the README does not say {said:?}");
+    }
+}
+
 #[test]
 fn a_new_crate_made_from_the_readme_runs_an_agent_with_two_tools() {
     let readme = readme();

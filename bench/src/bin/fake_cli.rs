@@ -411,7 +411,7 @@ fn main() {
     // 2. MCP initialize (answered before the host's initialize, as the real CLI does).
     io.send_mcp(
         IDX_MCP_INIT,
-        r#"{"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"claude-code","title":"Claude Code","version":"2.1.330"}},"jsonrpc":"2.0","id":0}"#,
+        r#"{"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"claude-code","title":"Claude Code","version":"2.1.332"}},"jsonrpc":"2.0","id":0}"#,
     );
     io.await_mcp(&mut line, IDX_MCP_INIT, "MCP initialize", |reply| {
         if reply.id != Some(0) {
@@ -428,7 +428,7 @@ fn main() {
     });
     let init_answer = serde_json::json!({"type": "control_response", "response": {"subtype": "success", "request_id": init_id, "response": {
         "commands": [], "agents": [], "output_style": "default", "available_output_styles": ["default"], "models": [],
-        "account": {}, "pid": my_pid, "claude_code_version": "2.1.330", "current_permission_mode": "default",
+        "account": {}, "pid": my_pid, "claude_code_version": "2.1.332", "current_permission_mode": "default",
         "hooks_applied": true, "hook_on_failure_supported": true, "session_state": "idle", "capabilities": []}}});
     io.write_value(&init_answer);
 
@@ -492,7 +492,7 @@ fn main() {
     let tool = format!("mcp__{server}__add");
     io.write_value(&serde_json::json!({"type": "system", "subtype": "init", "cwd": "/", "session_id": session_id,
         "tools": [tool], "mcp_servers": [{"name": server, "status": "connected"}], "model": "claude-bench",
-        "permissionMode": "default", "slash_commands": [], "apiKeySource": "none", "claude_code_version": "2.1.330",
+        "permissionMode": "default", "slash_commands": [], "apiKeySource": "none", "claude_code_version": "2.1.332",
         "output_style": "default", "agents": [], "skills": [], "plugins": [], "uuid": session_id}));
 
     let mut stats = RunStats {

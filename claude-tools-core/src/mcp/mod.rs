@@ -37,7 +37,7 @@
 //!   ([`McpRouter::tool_server_handle`]): each change that alters the list hands
 //!   `notifications/tools/list_changed` to the notifier. `initialize` still answers
 //!   `listChanged: false`: the Claude Code CLI re-fetches an sdk server's tools on that
-//!   notification whatever the capability says (observed with 2.1.330; see
+//!   notification whatever the capability says (observed with 2.1.330 and 2.1.332; see
 //!   `tests/tests/e2e/live_tools.rs`).
 //!
 //! To serve a [`ToolServer`] to any MCP client over stdin/stdout rather than in-process, see

@@ -28,7 +28,7 @@ pub const CLI_PATH_ENV: &str = "CLAUDE_CODE_CLI";
 
 /// The Claude Code CLI version this release of claude-tools is tested with (its end-to-end
 /// suite runs against it); the install command of [`Error::CliNotFound`] names it.
-pub const CLI_VERSION: &str = "2.1.330";
+pub const CLI_VERSION: &str = "2.1.332";
 
 /// Lines of stderr kept for error reports.
 const TAIL_MAX_LINES: usize = 50;

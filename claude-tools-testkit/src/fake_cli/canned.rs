@@ -1,4 +1,4 @@
-//! Canned step sequences for the common parts of a CLI session, as the real CLI 2.1.330 plays
+//! Canned step sequences for the common parts of a CLI session, as the real CLI 2.1.332 plays
 //! them (envelopes from protocol.md §A.2/§A.4 and the observed wire traces).
 //!
 //! Variables these sequences use: `$init_request_id` (captured host `initialize` id),
@@ -33,7 +33,7 @@ pub fn initialize_payload() -> Value {
         ],
         "account": {"tokenSource": "none", "apiKeySource": "ANTHROPIC_API_KEY", "apiProvider": "firstParty"},
         "pid": "$pid",
-        "claude_code_version": "2.1.330",
+        "claude_code_version": "2.1.332",
         "current_permission_mode": "default",
         "hooks_applied": true,
         "hook_on_failure_supported": true,
@@ -96,7 +96,7 @@ pub fn mcp_handshake_expecting(server: &str, tools_pattern: Value) -> FakeScript
             server,
             json!({"method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {},
                 "clientInfo": {"name": "claude-code", "title": "Claude Code", "description": "Anthropic's agentic coding tool",
-                               "websiteUrl": "https://claude.com/claude-code", "version": "2.1.330"}},
+                               "websiteUrl": "https://claude.com/claude-code", "version": "2.1.332"}},
                 "jsonrpc": "2.0", "id": 0}),
         ))
         .then(expect_mcp_response(json!({"jsonrpc": "2.0", "id": 0, "result": {
@@ -195,7 +195,7 @@ pub fn system_init(tools: &[&str], servers: &[&str]) -> FakeScript {
         "type": "system", "subtype": "init", "cwd": "/tmp", "session_id": "$session_id",
         "tools": tools, "mcp_servers": servers, "model": MODEL, "permissionMode": "default",
         "slash_commands": ["compact", "context", "cost", "init", "review"], "apiKeySource": "ANTHROPIC_API_KEY",
-        "claude_code_version": "2.1.330", "output_style": "default", "agents": [], "skills": [], "plugins": [],
+        "claude_code_version": "2.1.332", "output_style": "default", "agents": [], "skills": [], "plugins": [],
         "uuid": "$uuid"
     }))
 }
@@ -262,7 +262,7 @@ pub fn one_tool_session(
         .send(mcp_request(
             server,
             json!({"method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {},
-                "clientInfo": {"name": "claude-code", "title": "Claude Code", "version": "2.1.330"}}, "jsonrpc": "2.0", "id": 0}),
+                "clientInfo": {"name": "claude-code", "title": "Claude Code", "version": "2.1.332"}}, "jsonrpc": "2.0", "id": 0}),
         ))
         .then(expect_mcp_response(json!({"jsonrpc": "2.0", "id": 0, "result": {"capabilities": {"tools": "$any"}}})))
         .then(reply_initialize())

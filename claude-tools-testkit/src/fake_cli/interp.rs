@@ -16,7 +16,7 @@ use super::script::{FakeScript, Step};
 use crate::util::uuid_v4;
 
 /// What `fake-claude --version` prints (the pinned real CLI's answer).
-pub const VERSION_LINE: &str = "2.1.330 (Claude Code)";
+pub const VERSION_LINE: &str = "2.1.332 (Claude Code)";
 
 /// Exit code when an expectation fails (mismatch, timeout, unexpected line or EOF).
 pub const EXIT_MISMATCH: i32 = 3;

@@ -4,7 +4,7 @@
 //! # Launching
 //!
 //! Launch it exactly like the real CLI: every flag is accepted and recorded, none is
-//! interpreted, except `--version` / `-v`, which prints `2.1.330 (Claude Code)`. Environment:
+//! interpreted, except `--version` / `-v`, which prints `2.1.332 (Claude Code)`. Environment:
 //!
 //! | variable | meaning |
 //! |---|---|

@@ -2,6 +2,8 @@
 //! (`scripts/demo`) through the example runner, the real CLI and their scripted models; for the
 //! demo, the exact transcript the runner prints.
 
+use std::path::Path;
+
 use claude_tools_examples::quickstart::{self, TOOL_USE_IDS};
 use claude_tools_examples::run::{Entry, ModelChoice};
 use serde_json::json;
@@ -84,6 +86,19 @@ async fn the_quickstart_adds_converts_and_the_model_reads_the_failed_conversion(
     assert_eq!((run.model_replies, result.num_turns), (3, 4));
 }
 
+/// `2.1.332` of the CLI's `2.1.332 (Claude Code)`.
+fn cli_version(cli: &Path) -> String {
+    let out = std::process::Command::new(cli)
+        .arg("--version")
+        .output()
+        .expect("the CLI runs");
+    assert!(out.status.success(), "{cli:?} --version: {out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.strip_suffix(" (Claude Code)\n")
+        .unwrap_or_else(|| panic!("{cli:?} --version printed {text:?}"))
+        .to_string()
+}
+
 /// The lines `scripts/demo` prints (the README shows them), but the figures that change from
 /// run to run: the model server's port and the timings.
 fn stable_lines(printed: &str) -> Vec<String> {
@@ -116,6 +131,11 @@ async fn the_demo_prints_the_transcript_the_readme_shows() {
     .await
     .expect("the run finishes");
     assert!(run.is_success(), "{:#?}", run.result);
+    // The version the CLI under test reports: the pinned one, as in the README's transcript
+    // (`tests/tests/readme.rs` holds the README to the pin), or under scripts/test-newest-cli
+    // the newest release.
+    let version = cli_version(&cli);
+    let version_line = format!("[Claude Code {version}; in-process server `triage`: connected]");
     // `list_tickets` answers `Json`, whose key order depends on serde_json's features: its two
     // lines are compared as JSON below.
     let board = json!({"count": 2, "tickets": [
@@ -143,7 +163,7 @@ async fn the_demo_prints_the_transcript_the_readme_shows() {
             "",
             "> Two bug reports came in: SSO logins fail, and some customers were charged twice. Find out who owns each area, file a ticket for each, and tell me what is open.",
             "",
-            "[Claude Code 2.1.330; in-process server `triage`: connected]",
+            version_line.as_str(),
             "",
             "assistant: I'll look up who owns the auth and billing areas.",
             "  -> find_owner {\"area\":\"auth\"}",

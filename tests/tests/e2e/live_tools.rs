@@ -1,6 +1,6 @@
 //! Live tool lists through the real CLI: the host changes an in-process server's tools between
-//! two turns of one `Client`. What the CLI 2.1.330 does with `notifications/tools/list_changed`
-//! for an sdk server, as observed on the wire:
+//! two turns of one `Client`. What the CLI (2.1.330 and 2.1.332) does with
+//! `notifications/tools/list_changed` for an sdk server, as observed on the wire:
 //!
 //! - it acknowledges the host's `mcp_message`, then fetches `tools/list` again at once (one
 //!   fetch per notification);

@@ -92,7 +92,7 @@ fn tool_description<'a>(request: &'a RecordedRequest, tool: &str) -> &'a str {
         .unwrap_or_else(|| panic!("{tool} not offered"))
 }
 
-/// The built-in agents of CLI 2.1.330 for an SDK host.
+/// The built-in agents of CLI 2.1.330 and 2.1.332 for an SDK host.
 const SDK_HOST_AGENTS: [&str; 5] = [
     "claude",
     "Explore",
