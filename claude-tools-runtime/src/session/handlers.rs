@@ -6,9 +6,11 @@
 //! not done after that first poll moves into its own task, registered under its `request_id` so
 //! `control_cancel_request` can find it; a slow tool never delays anything else. (The first poll
 //! runs on the reader task: a handler that blocks before its first `.await` holds that task's
-//! thread, so on a multi-thread runtime the reader hands its input to a new task after a few
-//! milliseconds (see the reader) and the session goes on; blocking work still belongs in
-//! `spawn_blocking`, as a blocked thread is one worker fewer for everything else.)
+//! thread. On a multi-thread runtime with a worker to spare, the watchdog thread hands the
+//! reader to a new task within 5 to 10 ms and the session's other requests are answered
+//! meanwhile; on a current-thread runtime they wait until the handler returns. Blocking work
+//! still belongs in `spawn_blocking`: a blocked thread is one worker fewer for everything else,
+//! and tasks it had just woken wait for it in tokio's LIFO slot.)
 //!
 //! Withdrawal (`control_cancel_request`, or the session ending) keeps the one cancellation
 //! contract described at [`CANCEL_GRACE`](crate::mcp::CANCEL_GRACE): a permission callback's
