@@ -16,12 +16,12 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 
 use crate::json_str::JsonStr;
-use crate::mcp::{McpMessage, Reply};
+use crate::mcp::McpMessage;
 use serde_json::{Map, Value, json};
 
 mod recover;
 
-pub(crate) use recover::{Fault, Found, scan, write_answer};
+pub(crate) use recover::{Fault, Found, RawId, message_id, scan, write_answer};
 
 /// One line from the CLI's stdout, classified.
 // `Request` is the large variant (serde_json's `preserve_order` makes a `Map` larger), and
@@ -332,7 +332,11 @@ pub(crate) fn success_line<P: Serialize + ?Sized>(
 }
 
 /// Appends the success line answering an `mcp_message`: its payload is `{"mcp_response": <reply>}`.
-pub(crate) fn mcp_success_line(out: &mut Vec<u8>, request_id: &str, reply: &Reply) {
+pub(crate) fn mcp_success_line<R: Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    request_id: &str,
+    reply: &R,
+) {
     answer_line(out, SUCCESS_HEAD, request_id, |out| {
         out.extend_from_slice(br#","response":{"mcp_response":"#);
         write_json(out, reply);
@@ -362,6 +366,7 @@ pub(crate) fn cancel(request_id: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mcp::Reply;
 
     fn parse(frame: Value) -> Result<Incoming<'static>, ParseError> {
         // The tests keep what they parse: the line lives as long as the test.

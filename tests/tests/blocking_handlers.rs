@@ -38,12 +38,21 @@ const WAIT: Duration = Duration::from_secs(30);
 
 /// A gate a blocking handler waits on, holding its thread.
 #[derive(Clone)]
-pub struct Gate(Arc<(Mutex<mpsc::Sender<()>>, Mutex<mpsc::Receiver<()>>)>);
+pub struct Gate(Arc<GateEnds>);
+
+/// The gate's channel: one message opens it once.
+pub struct GateEnds {
+    open: Mutex<mpsc::Sender<()>>,
+    wait: Mutex<mpsc::Receiver<()>>,
+}
 
 impl Gate {
     fn new() -> Self {
         let (open, wait) = mpsc::channel();
-        Gate(Arc::new((Mutex::new(open), Mutex::new(wait))))
+        Gate(Arc::new(GateEnds {
+            open: Mutex::new(open),
+            wait: Mutex::new(wait),
+        }))
     }
 
     /// What a handler answers: `quick` at once, or after blocking its thread on the gate,
@@ -52,12 +61,12 @@ impl Gate {
         if !block {
             return "quick".into();
         }
-        let opened = self.0.1.lock().unwrap().recv_timeout(HOLD);
+        let opened = self.0.wait.lock().unwrap().recv_timeout(HOLD);
         if opened.is_ok() { "released" } else { "held" }.into()
     }
 
     fn open(&self) {
-        let _ = self.0.0.lock().unwrap().send(());
+        let _ = self.0.open.lock().unwrap().send(());
     }
 }
 

@@ -7,8 +7,14 @@
 //! any depth of nesting: it keeps a counter, not a stack) and stops quietly where the line is
 //! cut short. [`write_answer`] then answers the request with an error that says what was wrong.
 //! [`replace_lone_surrogates`] repairs the one fault JavaScript's `JSON.stringify` produces.
+//! [`message_id`] reads a bare JSON-RPC message's `id` the same way, for the MCP servers.
+//!
+//! An id is kept as the line wrote it ([`RawId`]) and echoed so; one out of a 64-bit float's
+//! range (`1e400`) is not, since the answer would be unreadable to the CLI and to most JSON
+//! readers: its request gets an error that needs no JSON-RPC id.
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::error::RequestRef;
 use crate::mcp::jsonrpc;
@@ -43,6 +49,18 @@ impl RawId {
     /// The id's JSON text.
     pub(crate) fn json(&self) -> &str {
         &self.0
+    }
+
+    /// Whether a JSON reader that holds numbers as 64-bit floats (serde_json without
+    /// `arbitrary_precision`, JavaScript) can read the id: a string, or a number within the
+    /// float's range. `1e400` is valid JSON that such readers refuse (or read as `Infinity`).
+    pub(crate) fn fits_a_float(&self) -> bool {
+        self.0.starts_with('"') || self.0.parse::<f64>().is_ok_and(f64::is_finite)
+    }
+
+    /// The id as JSON to write back verbatim.
+    pub(crate) fn to_raw_value(&self) -> Option<Box<RawValue>> {
+        RawValue::from_string(self.0.clone()).ok()
     }
 
     /// The id for people: a string's text, a number's digits.
@@ -135,11 +153,25 @@ pub(crate) fn write_answer(out: &mut Vec<u8>, found: &Found, fault: Fault<'_>) {
     let Some(request_id) = &found.request_id else {
         return;
     };
-    let detail = fault.describe();
+    let mut detail = fault.describe();
     let subtype = found.subtype.as_deref();
     let method = found.method.as_deref();
+    // A JSON-RPC reply must carry the request's id; one out of a float's range would make the
+    // answer unreadable to the CLI (and most JSON readers), so such a request gets the control
+    // error below, which needs no JSON-RPC id.
+    let rpc_id = match &found.rpc_id {
+        Some(id) if !id.fits_a_float() => {
+            detail = format!(
+                "{detail}; its JSON-RPC id {} is out of range of a 64-bit float, so no JSON-RPC \
+                 reply could carry it (send ids as strings or integers)",
+                id.json()
+            );
+            None
+        }
+        id => id.as_ref(),
+    };
     if subtype == Some("mcp_message") {
-        match (&found.rpc_id, method) {
+        match (rpc_id, method) {
             (Some(id), Some("tools/call")) => {
                 let tool = found
                     .tool
@@ -169,7 +201,9 @@ pub(crate) fn write_answer(out: &mut Vec<u8>, found: &Found, fault: Fault<'_>) {
                     out.push(b'}');
                 });
             }
-            (None, Some(method)) if method.starts_with("notifications/") => {
+            (None, Some(method))
+                if method.starts_with("notifications/") && found.rpc_id.is_none() =>
+            {
                 // The CLI waits for an answer to every `mcp_message`, and an error answer to a
                 // notification fails the server: it gets the usual placeholder.
                 let ack: Value = jsonrpc::notification_ack();
@@ -298,6 +332,44 @@ pub(crate) fn scan(line: &[u8]) -> Found {
             }
             // Anything else is not JSON the scanner can follow.
             _ => return found,
+        }
+    }
+}
+
+/// The `id` of a JSON-RPC message (a top-level field of `line`) exactly as written, when it is
+/// a string or a number; what [`scan`] reads for a message inside a `control_request`, for the
+/// MCP servers, whose lines are the messages themselves.
+pub(crate) fn message_id(line: &[u8]) -> Option<RawId> {
+    let mut s = Scanner {
+        bytes: line,
+        pos: 0,
+    };
+    s.whitespace();
+    if !s.eat(b'{') {
+        return None;
+    }
+    // The last `id` counts, as for the parsers.
+    let mut id = None;
+    loop {
+        s.whitespace();
+        match s.peek() {
+            Some(b',') => s.pos += 1,
+            Some(b'"') => {
+                let Some(key) = s.string() else {
+                    return id;
+                };
+                s.whitespace();
+                if !s.eat(b':') {
+                    return id;
+                }
+                s.whitespace();
+                if key == b"id" {
+                    id = s.id();
+                } else if !s.skip_value() {
+                    return id;
+                }
+            }
+            _ => return id,
         }
     }
 }
@@ -592,6 +664,46 @@ mod tests {
         assert_eq!(RawId("\"\\ud800x\"".into()).text(), "\u{fffd}x");
         assert_eq!(RawId("\"a\\\"b\"".into()).text(), "a\"b");
         assert_eq!(RawId("1e400".into()).text(), "1e400");
+    }
+
+    #[test]
+    fn a_messages_own_id_is_read_as_written_and_judged_for_floats() {
+        let id = |line: &str| message_id(line.as_bytes());
+        assert_eq!(
+            id(
+                r#"{"jsonrpc":"2.0","params":{"id":1,"a":[1e400]},"id":123456789012345678901234567890}"#
+            ),
+            raw("123456789012345678901234567890")
+        );
+        assert_eq!(
+            id(r#"{"id":"a\"b","id":7}"#),
+            raw("7"),
+            "the last id counts"
+        );
+        assert_eq!(id(r#" {"method":"x","id":-1e400"#), raw("-1e400"));
+        for none in [
+            r#"{"method":"x"}"#,
+            r#"{"id":null}"#,
+            "[1]",
+            "",
+            r#"{"a":{"#,
+        ] {
+            assert_eq!(id(none), None, "{none}");
+        }
+        let fits = |text: &str| RawId(text.into()).fits_a_float();
+        for fitting in [
+            "1",
+            "-0",
+            "1.50",
+            "1e308",
+            "123456789012345678901234567890",
+            "\"1e400\"",
+        ] {
+            assert!(fits(fitting), "{fitting}");
+        }
+        for too_big in ["1e400", "-1e400", "1e309", "2e308"] {
+            assert!(!fits(too_big), "{too_big}");
+        }
     }
 
     #[test]
