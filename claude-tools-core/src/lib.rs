@@ -25,6 +25,8 @@ pub mod tool;
 #[doc(hidden)]
 pub mod catch_unwind;
 #[doc(hidden)]
+pub mod json_scan;
+#[doc(hidden)]
 pub mod json_str;
 
 #[doc(hidden)]

@@ -37,7 +37,7 @@
 //! | a `Content-Type` other than `application/json` (parameters such as `charset` allowed), or none | `415 Unsupported Media Type` |
 //! | an `Accept` header that admits neither `application/json` nor `text/event-stream` | `406 Not Acceptable` |
 //! | a body over [`HttpServer::max_body_size`] (by its `Content-Length`, or as it streams in) | `413 Payload Too Large`, without reading the rest |
-//! | a body that is not JSON | `400`, `-32700 "Parse error"` |
+//! | a body that is not JSON (or holds a number out of a 64-bit float's range, an `id` of `1e400` included) | `400`, `-32700 "Parse error"` |
 //! | with [sessions](#sessions): an `initialize` when [`HttpServer::max_sessions`] live sessions exist | `503 Service Unavailable` |
 //! | with [sessions](#sessions): any other message without `Mcp-Session-Id` / with one naming no live session | `400 Bad Request` / `404 Not Found` |
 //! | a JSON array (a JSON-RPC batch) | `400`, `-32600 "Invalid Request"`: batching was removed from MCP in 2025-06-18, and no client sends one |
@@ -46,6 +46,9 @@
 //! | a request | `200`, its JSON-RPC reply as `application/json` (JSON-RPC errors such as `-32601` included) |
 //! | a `tools/call` with `params._meta.progressToken` from a client whose `Accept` names `text/event-stream` | `200`, `text/event-stream`: one `notifications/progress` event per [`report_progress`](claude_tools_core::tool::ToolContext::report_progress), then the reply, then the stream ends |
 //! | a request from a client that accepts only `text/event-stream` | the reply as a one-event SSE stream |
+//!
+//! A reply carries its request's `id` exactly as it came: an integer past `u64` (which a
+//! `serde_json::Value` holds as a float) or a number like `1.50` is not rewritten.
 //!
 //! Every refusal (4xx, 503) carries a JSON-RPC error body with `id: null` (code
 //! [`TRANSPORT_ERROR`], `-32000`, unless the table names one; the message names the reason, the
@@ -157,6 +160,7 @@ use axum::routing::post;
 use http_body::Frame;
 use http_body_util::BodyExt;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
@@ -169,6 +173,7 @@ pub use sessions::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT};
 use sessions::{NewSessionError, SessionTable, SessionUse};
 
 mod sessions;
+use claude_tools_core::json_scan;
 use claude_tools_core::mcp::{
     McpMessage, McpRouter, Reply, SUPPORTED_PROTOCOL_VERSIONS, Started, ToolServerHandle, jsonrpc,
 };
@@ -852,6 +857,10 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             return refusal.into_response();
         }
     };
+    let form = ReplyForm {
+        accepts,
+        id: jsonrpc::verbatim_id(message.id(), || json_scan::message_id(&body)),
+    };
     // Stateless: a fresh connection state per request. Sessions: `initialize` opens a session,
     // anything else must name a live one and shares its connection state.
     let (router, session) = match shared.session_limits {
@@ -872,17 +881,17 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             span.record("method", "tools/call");
             span.record("tool", call.name.as_str());
             span.record("id", tracing::field::display(&call.id));
-            tool_call(shared, router, call, accepts, deadline, span).await
+            tool_call(shared, router, call, form, deadline, span).await
         }
         McpMessage::Other(value) => match as_tool_call(value) {
             Ok(call) => {
                 span.record("method", "tools/call");
                 span.record("tool", call.name.as_str());
                 span.record("id", tracing::field::display(&call.id));
-                tool_call(shared, router, call, accepts, deadline, span).await
+                tool_call(shared, router, call, form, deadline, span).await
             }
             Err(value) => {
-                other_message(shared, router, in_session, value, accepts, deadline, span).await
+                other_message(shared, router, in_session, value, form, deadline, span).await
             }
         },
     };
@@ -1200,6 +1209,13 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     std::hint::black_box(difference) == 0
 }
 
+/// How this request's reply is written: in the form the client takes, with the request's id
+/// as it came when the reply must write it so ([`jsonrpc::verbatim_id`]).
+struct ReplyForm {
+    accepts: Accepts,
+    id: Option<Box<RawValue>>,
+}
+
 /// What the client's `Accept` admits.
 #[derive(Debug, Clone, Copy)]
 struct Accepts {
@@ -1378,7 +1394,7 @@ async fn other_message(
     router: McpRouter,
     in_session: bool,
     message: Value,
-    accepts: Accepts,
+    form: ReplyForm,
     deadline: Instant,
     span: &tracing::Span,
 ) -> Response {
@@ -1456,20 +1472,20 @@ async fn other_message(
     record_outcome(span, &reply);
     if status != StatusCode::OK {
         span.record("outcome", "rejected");
-        return json_response(status, reply_bytes(&reply));
+        return json_response(status, reply_bytes(&reply, form.id.as_deref()));
     }
-    reply_response(reply, accepts)
+    reply_response(reply, &form)
 }
 
 async fn tool_call(
     shared: &Shared,
     router: McpRouter,
     call: claude_tools_core::mcp::ToolCallRequest,
-    accepts: Accepts,
+    form: ReplyForm,
     deadline: Instant,
     span: &tracing::Span,
 ) -> Response {
-    let streams_progress = accepts.sse_named && call.progress_token.is_some();
+    let streams_progress = form.accepts.sse_named && call.progress_token.is_some();
     let tool = call.name.clone();
     let id = call.id.clone();
     if !streams_progress {
@@ -1482,16 +1498,16 @@ async fn tool_call(
                 reply = running.finish() => reply,
                 () = tokio::time::sleep_until(deadline) => {
                     span.record("outcome", "timeout");
-                    return reply_response(timed_out(id, &tool, shared.request_timeout), accepts);
+                    return reply_response(timed_out(id, &tool, shared.request_timeout), &form);
                 }
                 () = shared.shutdown.cancelled() => {
                     span.record("outcome", "shutdown");
-                    return reply_response(shut_down(id, &tool), accepts);
+                    return reply_response(shut_down(id, &tool), &form);
                 }
             },
         };
         record_outcome(span, &reply);
-        return reply_response(reply, accepts);
+        return reply_response(reply, &form);
     }
 
     let (progress, queued) = mpsc::unbounded_channel();
@@ -1500,9 +1516,9 @@ async fn tool_call(
     }));
     let state = match router.start_call(call) {
         // Answered at once: as plain JSON unless it reported progress on the way.
-        Started::Done(reply) if queued.is_empty() && accepts.json => {
+        Started::Done(reply) if queued.is_empty() && form.accepts.json => {
             record_outcome(span, &reply);
-            return reply_response(reply, accepts);
+            return reply_response(reply, &form);
         }
         Started::Done(reply) => CallState::Done(reply),
         Started::Running(running) => CallState::Running(Box::pin(running.finish())),
@@ -1514,6 +1530,7 @@ async fn tool_call(
             deadline: Box::pin(tokio::time::sleep_until(deadline)),
             shutdown: Box::pin(shared.shutdown.clone().cancelled_owned()),
             id,
+            verbatim_id: form.id,
             tool,
             timeout: shared.request_timeout,
             span: span.clone(),
@@ -1558,8 +1575,9 @@ fn record_outcome(span: &tracing::Span, reply: &Reply) {
     span.record("outcome", outcome);
 }
 
-fn reply_bytes(reply: &Reply) -> Vec<u8> {
-    match serde_json::to_vec(reply) {
+/// The reply's JSON, its id written as `id` when there is one ([`jsonrpc::EchoedId`]).
+fn reply_bytes(reply: &Reply, id: Option<&RawValue>) -> Vec<u8> {
+    match serde_json::to_vec(&jsonrpc::EchoedId { reply, id }) {
         Ok(bytes) => bytes,
         Err(error) => {
             // Only a tool result can fail to serialise (a non-finite number in it); its request
@@ -1583,9 +1601,9 @@ fn reply_bytes(reply: &Reply) -> Vec<u8> {
 
 /// A reply in the form the client takes: JSON, or a one-event SSE stream for a client that
 /// reads only SSE.
-fn reply_response(reply: Reply, accepts: Accepts) -> Response {
-    let bytes = reply_bytes(&reply);
-    if accepts.json {
+fn reply_response(reply: Reply, form: &ReplyForm) -> Response {
+    let bytes = reply_bytes(&reply, form.id.as_deref());
+    if form.accepts.json {
         json_response(StatusCode::OK, bytes)
     } else {
         sse_response(Body::from(sse_event(&bytes)))
@@ -1682,6 +1700,8 @@ struct Limits {
     deadline: Pin<Box<tokio::time::Sleep>>,
     shutdown: Pin<Box<tokio_util::sync::WaitForCancellationFutureOwned>>,
     id: Value,
+    /// The request's id as it came, for the reply to write ([`jsonrpc::verbatim_id`]).
+    verbatim_id: Option<Box<RawValue>>,
     tool: String,
     timeout: Duration,
     span: tracing::Span,
@@ -1746,7 +1766,8 @@ impl http_body::Body for SseBody {
                     Poll::Pending => return Poll::Pending,
                 },
             };
-            return Poll::Ready(Some(Ok(Frame::data(sse_event(&reply_bytes(&reply))))));
+            let json = reply_bytes(&reply, this.limits.verbatim_id.as_deref());
+            return Poll::Ready(Some(Ok(Frame::data(sse_event(&json)))));
         }
     }
 }
@@ -1830,6 +1851,7 @@ mod tests {
                 deadline: Box::pin(tokio::time::sleep(Duration::from_secs(60))),
                 shutdown: Box::pin(CancellationToken::new().cancelled_owned()),
                 id: Value::from(1),
+                verbatim_id: None,
                 tool: "t".into(),
                 timeout: Duration::from_secs(60),
                 span: tracing::Span::none(),

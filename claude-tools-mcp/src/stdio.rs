@@ -16,9 +16,13 @@
 //! - a `tools/call` with `params._meta.progressToken` has its
 //!   [`ToolContext::report_progress`](claude_tools_core::tool::ToolContext::report_progress) written out as
 //!   `notifications/progress`, always before the call's result;
-//! - a line that is not JSON is answered `-32700 "Parse error"` with `id: null`, and the server
-//!   reads on; blank lines are skipped; a line longer than [`Serve::max_line_size`] is skipped
-//!   without being held in memory and answered `-32600 "Invalid Request"` with `id: null`;
+//! - a line that is not JSON (or holds a number out of a 64-bit float's range) is answered
+//!   `-32700 "Parse error"` with the message's `id` when it can still be read, so the client
+//!   can tell which request failed, else with `id: null`, and the server reads on; blank lines
+//!   are skipped; a line longer than [`Serve::max_line_size`] is skipped without being held in
+//!   memory and answered `-32600 "Invalid Request"` with `id: null`;
+//! - a reply carries its request's `id` exactly as it came: an integer past `u64` (which a
+//!   `serde_json::Value` holds as a float) or a number like `1.50` is not rewritten;
 //! - at end of input the server stops reading, lets the calls still running finish and answer
 //!   for up to [`Serve::shutdown_grace`], cancels the rest, flushes and returns `Ok(())`.
 //!
@@ -32,10 +36,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
+use claude_tools_core::json_scan;
 use claude_tools_core::mcp::{McpMessage, McpRouter, Reply, jsonrpc};
 use claude_tools_core::ndjson::{DEFAULT_MAX_LINE_SIZE, LineReader, ReadError};
 use claude_tools_core::tool::ToolServer;
@@ -147,8 +153,9 @@ where
 
 /// What goes out on the writer, in the order it was queued.
 enum Outbound {
-    /// A reply to a request.
-    Reply(Reply),
+    /// A reply to a request, and the request's id as it came when the reply must write it so
+    /// ([`jsonrpc::verbatim_id`]).
+    Reply(Reply, Option<Box<RawValue>>),
     /// A server → client notification (`notifications/progress`).
     Notification(Value),
 }
@@ -186,8 +193,8 @@ where
             // `next_line` is cancel safe: a line half read stays in the reader.
             line = reader.next_line() => match line {
                 Ok(Some(line)) => {
-                    if let Some(message) = read_message(line, &mut writer).await? {
-                        dispatch(message, &router, &outbound, &mut calls).await;
+                    if let Some((message, id)) = read_message(line, &mut writer).await? {
+                        dispatch(message, id, &router, &outbound, &mut calls).await;
                     }
                 }
                 Ok(None) => break,
@@ -236,41 +243,75 @@ where
 
 fn too_long(skipped: usize, cap: usize) -> Outbound {
     tracing::debug!(skipped, cap, "MCP stdio: a line over the cap was dropped");
-    Outbound::Reply(Reply::Json(jsonrpc::error(
-        Value::Null,
-        jsonrpc::INVALID_REQUEST,
-        "Invalid Request",
-        Some(Value::String(format!(
-            "a message of {skipped} bytes is over the {cap}-byte line cap"
-        ))),
-    )))
+    Outbound::Reply(
+        Reply::Json(jsonrpc::error(
+            Value::Null,
+            jsonrpc::INVALID_REQUEST,
+            "Invalid Request",
+            Some(Value::String(format!(
+                "a message of {skipped} bytes is over the {cap}-byte line cap"
+            ))),
+        )),
+        None,
+    )
 }
+
+/// A message read from a line, with its id as the line wrote it when the reply must write it
+/// so ([`jsonrpc::verbatim_id`]).
+type Read = (McpMessage, Option<Box<RawValue>>);
 
 /// Reads one (non-blank) line as a message: `None` for one already answered (a parse error,
 /// written here).
 async fn read_message<W: AsyncWrite + Unpin>(
     line: &[u8],
     writer: &mut LineWriter<W>,
-) -> io::Result<Option<McpMessage>> {
+) -> io::Result<Option<Read>> {
     // A well-formed `tools/call` is read typed; anything else that is JSON goes to the router
     // as a `Value` (a `tools/call` with bad params, too, for the router's `-32602`).
-    if let Ok(message) = serde_json::from_slice::<McpMessage>(line) {
-        return Ok(Some(message));
-    }
-    match serde_json::from_slice::<Value>(line) {
-        Ok(value) => Ok(Some(McpMessage::Other(value))),
+    let message = match serde_json::from_slice::<McpMessage>(line) {
+        Ok(message) => Ok(message),
+        Err(_) => serde_json::from_slice::<Value>(line).map(McpMessage::Other),
+    };
+    match message {
+        Ok(message) => {
+            let id = jsonrpc::verbatim_id(message.id(), || json_scan::message_id(line));
+            Ok(Some((message, id)))
+        }
         Err(error) => {
             tracing::debug!(%error, "MCP stdio: a line that is not JSON");
-            let reply = jsonrpc::error(
-                Value::Null,
-                jsonrpc::PARSE_ERROR,
-                "Parse error",
-                Some(Value::String(error.to_string())),
-            );
-            writer.write(Outbound::Reply(Reply::Json(reply))).await?;
+            writer.write(parse_error(line, &error)).await?;
             Ok(None)
         }
     }
+}
+
+/// The `-32700` answer to a line that is not JSON (or holds a number out of a float's range).
+/// It carries the request's id when the line's id can still be read, so the client can tell
+/// which request failed, and `null` otherwise, as JSON-RPC asks.
+fn parse_error(line: &[u8], error: &serde_json::Error) -> Outbound {
+    let mut detail = error.to_string();
+    let (id, verbatim) = match json_scan::message_id(line) {
+        Some(id) if id.fits_a_float() => {
+            let parsed = serde_json::from_str(id.json()).unwrap_or(Value::Null);
+            (parsed, id.to_raw_value())
+        }
+        Some(id) => {
+            detail = format!(
+                "its id {} is out of range of a 64-bit float, so no reply could carry it (send \
+                 ids as strings or integers): {detail}",
+                id.json()
+            );
+            (Value::Null, None)
+        }
+        None => (Value::Null, None),
+    };
+    let reply = jsonrpc::error(
+        id,
+        jsonrpc::PARSE_ERROR,
+        "Parse error",
+        Some(Value::String(detail)),
+    );
+    Outbound::Reply(Reply::Json(reply), verbatim)
 }
 
 /// Routes one message: a notification is handled here, at once and in order (so a
@@ -278,6 +319,7 @@ async fn read_message<W: AsyncWrite + Unpin>(
 /// the client is dropped; a request runs in a task of its own and queues its reply.
 async fn dispatch(
     message: McpMessage,
+    id: Option<Box<RawValue>>,
     router: &McpRouter,
     outbound: &mpsc::UnboundedSender<Outbound>,
     calls: &mut JoinSet<()>,
@@ -303,7 +345,7 @@ async fn dispatch(
             // MCP: the receiver of a cancellation does not answer the cancelled request.
             return;
         }
-        let _ = outbound.send(Outbound::Reply(reply));
+        let _ = outbound.send(Outbound::Reply(reply, id));
     });
 }
 
@@ -334,7 +376,10 @@ struct LineWriter<W> {
 impl<W: AsyncWrite + Unpin> LineWriter<W> {
     async fn write(&mut self, message: Outbound) -> io::Result<()> {
         let serialized = match &message {
-            Outbound::Reply(reply) => serde_json::to_vec(reply),
+            Outbound::Reply(reply, id) => serde_json::to_vec(&jsonrpc::EchoedId {
+                reply,
+                id: id.as_deref(),
+            }),
             Outbound::Notification(notification) => serde_json::to_vec(notification),
         };
         let mut line = match serialized {
@@ -343,7 +388,7 @@ impl<W: AsyncWrite + Unpin> LineWriter<W> {
                 // Only a tool result can fail to serialise (a non-finite number in it); its
                 // request still gets an answer.
                 tracing::error!(%error, "MCP stdio: a reply did not serialise");
-                let Outbound::Reply(reply) = message else {
+                let Outbound::Reply(reply, _) = message else {
                     return Ok(());
                 };
                 let id = match reply {

@@ -1913,3 +1913,59 @@ async fn get_and_delete_of_a_session_pass_the_origin_and_auth_checks_too() {
     headers.push(("mcp-session-id", &id));
     assert_eq!(server.post_with(&headers, TOOLS_LIST).await.status, 200);
 }
+
+#[tokio::test]
+async fn ids_are_written_back_as_they_came() {
+    let server = start(|http| http).await;
+    // A float holds none of these exactly: read as one, they came back as
+    // `1.2345678901234568e29`, `1.8446744073709552e19`, `1.5`.
+    for id in [
+        "123456789012345678901234567890",
+        "-123456789012345678901234567890",
+        "18446744073709551616",
+        "1.50",
+    ] {
+        let reply = server
+            .post(&format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"hi"}}}}}}"#
+            ))
+            .await;
+        assert_eq!(reply.status, 200);
+        assert_eq!(
+            reply.body,
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":"ECHO:hi"}}],"isError":false}}}}"#
+            )
+        );
+        let reply = server
+            .post(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#))
+            .await;
+        assert_eq!(
+            reply.body,
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#)
+        );
+        // Streamed as SSE (a call with a progress token): the last event is the reply.
+        let reply = server
+            .post(&format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"progress","arguments":{{}},"_meta":{{"progressToken":"tok"}}}}}}"#
+            ))
+            .await;
+        assert_eq!(reply.header("content-type"), Some("text/event-stream"));
+        assert!(
+            reply.body.ends_with(&format!(
+                "data: {{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{\"content\":[{{\"type\":\"text\",\"text\":\"done\"}}],\"isError\":false}}}}\n\n"
+            )),
+            "{}",
+            reply.body
+        );
+    }
+    // An id out of a float's range: one answer, the parse error every POST gets for a body it
+    // cannot read.
+    let reply = server
+        .post(r#"{"jsonrpc":"2.0","id":1e400,"method":"ping"}"#)
+        .await;
+    assert_eq!(
+        (reply.status, reply.json()["error"]["code"].clone()),
+        (400, json!(-32700))
+    );
+}

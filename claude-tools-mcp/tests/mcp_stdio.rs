@@ -134,6 +134,18 @@ impl Peer {
         Some(serde_json::from_str(&line).expect("the server writes JSON lines"))
     }
 
+    /// The next line the server writes, as text (without its newline).
+    async fn next_line(&mut self) -> String {
+        let mut line = String::new();
+        tokio::time::timeout(WAIT, self.from_server.read_line(&mut line))
+            .await
+            .expect("a line from the server in time")
+            .unwrap();
+        assert!(line.ends_with('\n'), "{line:?}");
+        line.pop();
+        line
+    }
+
     async fn started(&mut self) -> String {
         tokio::time::timeout(WAIT, self.started.recv())
             .await
@@ -494,5 +506,71 @@ async fn a_line_over_the_cap_is_dropped_and_answered_and_the_next_one_is_served(
         peer.next().await.unwrap(),
         json!({"jsonrpc": "2.0", "id": 2, "result": {}})
     );
+    assert_eq!(peer.finish().await, Vec::<Value>::new());
+}
+
+#[tokio::test]
+async fn ids_are_written_back_as_they_came() {
+    let mut peer = start(Duration::from_secs(5));
+    // A float holds none of these exactly: read as one, they came back as
+    // `1.2345678901234568e29`, `1.8446744073709552e19`, `1.5`.
+    for id in [
+        "123456789012345678901234567890",
+        "-123456789012345678901234567890",
+        "18446744073709551616",
+        "1.50",
+    ] {
+        peer.send_raw(
+            format!(
+                "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"tools/call\",\"params\":{{\"name\":\"echo\",\"arguments\":{{\"text\":\"x\"}}}}}}\n"
+            )
+            .as_bytes(),
+        )
+        .await;
+        assert_eq!(
+            peer.next_line().await,
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":"ECHO:x"}}],"isError":false}}}}"#
+            )
+        );
+        peer.send_raw(
+            format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n").as_bytes(),
+        )
+        .await;
+        assert_eq!(
+            peer.next_line().await,
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#)
+        );
+    }
+    assert_eq!(peer.finish().await, Vec::<Value>::new());
+}
+
+#[tokio::test]
+async fn a_line_that_does_not_parse_is_answered_once_with_its_id_when_it_can_be_read() {
+    let mut peer = start(Duration::from_secs(5));
+    // The id is fine, a number in the arguments is not: the error names the request, so the
+    // client's call ends instead of waiting for an answer it could not match.
+    let line = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":1e400}}}"#;
+    let error = serde_json::from_str::<Value>(line).unwrap_err().to_string();
+    peer.send_raw(format!("{line}\n").as_bytes()).await;
+    assert_eq!(
+        peer.next().await.unwrap(),
+        json!({"jsonrpc": "2.0", "id": 7, "error": {"code": -32700, "message": "Parse error", "data": error}})
+    );
+    // An id out of a float's range cannot be written back in a reply anyone reads: `null`, as
+    // JSON-RPC asks when the id cannot be made out, and a word on why.
+    for id in ["1e400", "-1e400", "1e309"] {
+        let line = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+        let error = serde_json::from_str::<Value>(&line)
+            .unwrap_err()
+            .to_string();
+        peer.send_raw(format!("{line}\n").as_bytes()).await;
+        assert_eq!(
+            peer.next().await.unwrap(),
+            json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error",
+                "data": format!("its id {id} is out of range of a 64-bit float, so no reply could carry it (send ids as strings or integers): {error}")}})
+        );
+    }
+    // One answer each: nothing else is written.
     assert_eq!(peer.finish().await, Vec::<Value>::new());
 }

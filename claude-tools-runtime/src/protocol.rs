@@ -15,8 +15,9 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
+use claude_tools_core::json_scan;
 use claude_tools_core::json_str::JsonStr;
-use claude_tools_core::mcp::{McpMessage, Reply};
+use claude_tools_core::mcp::McpMessage;
 use serde_json::{Map, Value, json};
 
 mod recover;
@@ -156,7 +157,7 @@ impl<'a> Incoming<'a> {
     fn parse_whole(line: &[u8]) -> Result<Incoming<'static>, ParseError> {
         let value = match serde_json::from_slice::<Value>(line) {
             Ok(value) => value,
-            Err(error) => match recover::replace_lone_surrogates(line)
+            Err(error) => match json_scan::replace_lone_surrogates(line)
                 .and_then(|fixed| serde_json::from_slice::<Value>(&fixed).ok())
             {
                 Some(value) => {
@@ -332,7 +333,11 @@ pub(crate) fn success_line<P: Serialize + ?Sized>(
 }
 
 /// Appends the success line answering an `mcp_message`: its payload is `{"mcp_response": <reply>}`.
-pub(crate) fn mcp_success_line(out: &mut Vec<u8>, request_id: &str, reply: &Reply) {
+pub(crate) fn mcp_success_line<R: Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    request_id: &str,
+    reply: &R,
+) {
     answer_line(out, SUCCESS_HEAD, request_id, |out| {
         out.extend_from_slice(br#","response":{"mcp_response":"#);
         write_json(out, reply);
@@ -362,6 +367,7 @@ pub(crate) fn cancel(request_id: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use claude_tools_core::mcp::Reply;
 
     fn parse(frame: Value) -> Result<Incoming<'static>, ParseError> {
         // The tests keep what they parse: the line lives as long as the test.

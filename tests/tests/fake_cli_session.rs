@@ -199,3 +199,51 @@ async fn the_stderr_callback_sees_every_line_the_cli_writes() {
     while stream.next().await.is_some() {}
     assert_eq!(*lines.lock().unwrap(), ["warning: one", "warning: two"]);
 }
+
+#[tokio::test]
+async fn json_rpc_ids_a_float_cannot_hold_get_one_answer_the_cli_can_read() {
+    const BIG: &str = "123456789012345678901234567890";
+    let call = |request_id: &str, id: &str| {
+        format!(
+            r#"{{"type":"control_request","request_id":"{request_id}","request":{{"subtype":"mcp_message","server_name":"calc","message":{{"method":"tools/call","params":{{"name":"add","arguments":{{"a":2,"b":3}}}},"jsonrpc":"2.0","id":{id}}}}}}}"#
+        )
+    };
+    // The fake reads every line the host writes as JSON (as the CLI does): an answer echoing
+    // `1e400` would not even be read. Out of range, the request gets a control error; a huge
+    // integer is answered, its id as it came.
+    let script = canned::initialize()
+        .send_raw(call("infinite", "1e400"))
+        .expect(
+            json!({"type": "control_response", "response": {"subtype": "error",
+            "request_id": "infinite", "error": "$any"}}),
+        )
+        .send_raw(call("huge", BIG))
+        .expect(
+            json!({"type": "control_response", "response": {"subtype": "success",
+            "request_id": "huge", "response": {"mcp_response": {"result":
+                {"content": [{"type": "text", "text": "5"}], "isError": false}}}}}),
+        )
+        .send(json!({"type": "x_done"}))
+        .expect_eof(Duration::from_secs(20));
+    let fake = Fake::new(script);
+    let mut client = Client::connect(fake.options().mcp_server(Calc::server()))
+        .await
+        .unwrap();
+    loop {
+        match tokio::time::timeout(Duration::from_secs(30), client.next_message()).await {
+            Ok(Some(Ok(Message::Other(value)))) if value["type"] == "x_done" => break,
+            // The unreadable line is reported on the stream, and the session goes on.
+            Ok(Some(Err(Error::Json { .. }) | Ok(_))) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+    let exit = client.disconnect().await.unwrap();
+    assert_eq!(exit.code, Some(0), "{}", exit.stderr_tail);
+    let transcript = fake.transcript();
+    let answer = transcript
+        .lines
+        .iter()
+        .find(|line| line.contains(r#""request_id":"huge""#))
+        .expect("the huge id's answer");
+    assert!(answer.contains(&format!(r#""id":{BIG},"#)), "{answer}");
+}

@@ -6,11 +6,17 @@
 //! scanner that skips every other value whatever it holds (bad escapes, out-of-range numbers,
 //! any depth of nesting: it keeps a counter, not a stack) and stops quietly where the line is
 //! cut short. [`write_answer`] then answers the request with an error that says what was wrong.
-//! [`replace_lone_surrogates`] repairs the one fault JavaScript's `JSON.stringify` produces.
+//! The scanner (`claude_tools_core::json_scan`) is shared with the MCP servers, which read a
+//! bare JSON-RPC message's `id` the same way.
+//!
+//! An id is kept as the line wrote it (`RawId`) and echoed so; one out of a 64-bit float's
+//! range (`1e400`) is not, since the answer would be unreadable to the CLI and to most JSON
+//! readers: its request gets an error that needs no JSON-RPC id.
 
 use serde_json::Value;
 
 use crate::error::RequestRef;
+use claude_tools_core::json_scan::{RawId, Scanner};
 use claude_tools_core::mcp::jsonrpc;
 use claude_tools_core::tool::ToolResult;
 
@@ -33,27 +39,6 @@ pub(crate) struct Found {
     pub(crate) tool: Option<String>,
     /// `response.request_id`: the host's request a `control_response` answers.
     pub(crate) response_id: Option<RawId>,
-}
-
-/// A string or number id exactly as the line wrote it: valid JSON, written back unchanged.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct RawId(String);
-
-impl RawId {
-    /// The id's JSON text.
-    pub(crate) fn json(&self) -> &str {
-        &self.0
-    }
-
-    /// The id for people: a string's text, a number's digits.
-    pub(crate) fn text(&self) -> String {
-        if self.0.starts_with('"') {
-            decode_string(self.0.as_bytes())
-                .unwrap_or_else(|| self.0[1..self.0.len() - 1].to_string())
-        } else {
-            self.0.clone()
-        }
-    }
 }
 
 impl Found {
@@ -135,11 +120,25 @@ pub(crate) fn write_answer(out: &mut Vec<u8>, found: &Found, fault: Fault<'_>) {
     let Some(request_id) = &found.request_id else {
         return;
     };
-    let detail = fault.describe();
+    let mut detail = fault.describe();
     let subtype = found.subtype.as_deref();
     let method = found.method.as_deref();
+    // A JSON-RPC reply must carry the request's id; one out of a float's range would make the
+    // answer unreadable to the CLI (and most JSON readers), so such a request gets the control
+    // error below, which needs no JSON-RPC id.
+    let rpc_id = match &found.rpc_id {
+        Some(id) if !id.fits_a_float() => {
+            detail = format!(
+                "{detail}; its JSON-RPC id {} is out of range of a 64-bit float, so no JSON-RPC \
+                 reply could carry it (send ids as strings or integers)",
+                id.json()
+            );
+            None
+        }
+        id => id.as_ref(),
+    };
     if subtype == Some("mcp_message") {
-        match (&found.rpc_id, method) {
+        match (rpc_id, method) {
             (Some(id), Some("tools/call")) => {
                 let tool = found
                     .tool
@@ -169,7 +168,9 @@ pub(crate) fn write_answer(out: &mut Vec<u8>, found: &Found, fault: Fault<'_>) {
                     out.push(b'}');
                 });
             }
-            (None, Some(method)) if method.starts_with("notifications/") => {
+            (None, Some(method))
+                if method.starts_with("notifications/") && found.rpc_id.is_none() =>
+            {
                 // The CLI waits for an answer to every `mcp_message`, and an error answer to a
                 // notification fails the server: it gets the usual placeholder.
                 let ack: Value = jsonrpc::notification_ack();
@@ -302,205 +303,6 @@ pub(crate) fn scan(line: &[u8]) -> Found {
     }
 }
 
-/// A cursor over the bytes of a line.
-struct Scanner<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Scanner<'a> {
-    fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.pos).copied()
-    }
-
-    fn eat(&mut self, byte: u8) -> bool {
-        let matched = self.peek() == Some(byte);
-        if matched {
-            self.pos += 1;
-        }
-        matched
-    }
-
-    fn whitespace(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.pos += 1;
-        }
-    }
-
-    /// The raw bytes between a string's quotes (escapes left as written), the cursor after it;
-    /// `None` when there is no string here or it is not closed.
-    fn string(&mut self) -> Option<&'a [u8]> {
-        if !self.eat(b'"') {
-            return None;
-        }
-        let start = self.pos;
-        loop {
-            match self.peek()? {
-                b'"' => {
-                    self.pos += 1;
-                    return Some(&self.bytes[start..self.pos - 1]);
-                }
-                // Whatever follows a backslash belongs to the escape, a quote included.
-                b'\\' => self.pos += 2,
-                _ => self.pos += 1,
-            }
-        }
-    }
-
-    /// A string value as text (lossy where it cannot be decoded); `None` (the value skipped)
-    /// when the value is not a string.
-    fn text(&mut self) -> Option<String> {
-        if self.peek() != Some(b'"') {
-            self.skip_value();
-            return None;
-        }
-        let raw = self.string()?;
-        if !raw.contains(&b'\\') {
-            return Some(String::from_utf8_lossy(raw).into_owned());
-        }
-        let quoted = &self.bytes[self.pos - raw.len() - 2..self.pos];
-        Some(decode_string(quoted).unwrap_or_else(|| String::from_utf8_lossy(raw).into_owned()))
-    }
-
-    /// A string or number value as its JSON text; `None` (the value skipped) for anything else
-    /// or a string that is not valid JSON as written.
-    fn id(&mut self) -> Option<RawId> {
-        let start = self.pos;
-        match self.peek()? {
-            b'"' => {
-                self.string()?;
-                let quoted = &self.bytes[start..self.pos];
-                let text = std::str::from_utf8(quoted).ok()?;
-                // Echoed as written, so it must be a JSON string as written (lone surrogates
-                // are valid for the CLI's JavaScript parser).
-                decode_string(quoted).map(|_| RawId(text.to_string()))
-            }
-            b'-' | b'0'..=b'9' => {
-                self.skip_value();
-                let number = &self.bytes[start..self.pos];
-                let well_formed = number
-                    .iter()
-                    .all(|b| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
-                    && number.last().is_some_and(u8::is_ascii_digit);
-                // Out-of-range numbers are kept too: the CLI's parser reads them.
-                well_formed.then(|| RawId(String::from_utf8_lossy(number).into_owned()))
-            }
-            _ => {
-                self.skip_value();
-                None
-            }
-        }
-    }
-
-    /// Moves past one value of any kind and depth, counting brackets rather than recursing.
-    /// `false` when the line ends (or breaks) inside it.
-    fn skip_value(&mut self) -> bool {
-        let mut depth = 0usize;
-        loop {
-            self.whitespace();
-            match self.peek() {
-                None => return false,
-                Some(b'"') => {
-                    if self.string().is_none() {
-                        return false;
-                    }
-                }
-                Some(b'{' | b'[') => {
-                    depth += 1;
-                    self.pos += 1;
-                }
-                Some(b'}' | b']' | b',' | b':') if depth == 0 => {
-                    // The end of the value, or a value missing: either way the caller's.
-                    return true;
-                }
-                Some(b'}' | b']') => {
-                    depth -= 1;
-                    self.pos += 1;
-                }
-                Some(b',' | b':') => self.pos += 1,
-                Some(_) => {
-                    // A number or literal, well-formed or not: up to the next delimiter.
-                    while let Some(byte) = self.peek() {
-                        if matches!(
-                            byte,
-                            b' ' | b'\t'
-                                | b'\n'
-                                | b'\r'
-                                | b','
-                                | b':'
-                                | b'['
-                                | b']'
-                                | b'{'
-                                | b'}'
-                                | b'"'
-                        ) {
-                            break;
-                        }
-                        self.pos += 1;
-                    }
-                }
-            }
-            if depth == 0 {
-                return true;
-            }
-        }
-    }
-}
-
-/// A JSON string as written (quotes included) decoded, its lone surrogate escapes read as
-/// U+FFFD; `None` when it is not a valid JSON string even so.
-fn decode_string(quoted: &[u8]) -> Option<String> {
-    let repaired = replace_lone_surrogates(quoted);
-    serde_json::from_slice(repaired.as_deref().unwrap_or(quoted)).ok()
-}
-
-/// The line with each lone UTF-16 surrogate escape (`\ud800`–`\udfff` not part of a pair)
-/// replaced by `\ufffd`, or `None` when it has none. JavaScript's `JSON.stringify` writes such
-/// escapes for strings cut in the middle of a pair; serde_json refuses them, and U+FFFD (the
-/// replacement character) is the closest a Rust string can hold. Same length, same offsets.
-pub(crate) fn replace_lone_surrogates(line: &[u8]) -> Option<Vec<u8>> {
-    let mut fixed: Option<Vec<u8>> = None;
-    let mut i = 0;
-    while let Some(offset) = line[i..].iter().position(|&b| b == b'\\') {
-        let at = i + offset;
-        match hex_escape(line, at) {
-            Some(0xD800..=0xDBFF) => {
-                if matches!(hex_escape(line, at + 6), Some(0xDC00..=0xDFFF)) {
-                    // A proper pair: keep both halves.
-                    i = at + 12;
-                    continue;
-                }
-                fixed.get_or_insert_with(|| line.to_vec())[at..at + 6].copy_from_slice(br"\ufffd");
-                i = at + 6;
-            }
-            Some(0xDC00..=0xDFFF) => {
-                fixed.get_or_insert_with(|| line.to_vec())[at..at + 6].copy_from_slice(br"\ufffd");
-                i = at + 6;
-            }
-            // Any other escape, `\\` included, is two bytes or more; its second byte is never
-            // the start of another escape.
-            _ => i = at + 2,
-        }
-        if i >= line.len() {
-            break;
-        }
-    }
-    fixed
-}
-
-/// The code unit of the `\uXXXX` escape at `at`, if there is one.
-fn hex_escape(line: &[u8], at: usize) -> Option<u16> {
-    let escape = line.get(at..at + 6)?;
-    if escape[0] != b'\\' || escape[1] != b'u' {
-        return None;
-    }
-    if !escape[2..].iter().all(u8::is_ascii_hexdigit) {
-        return None;
-    }
-    let digits = std::str::from_utf8(&escape[2..]).ok()?;
-    u16::from_str_radix(digits, 16).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -592,39 +394,6 @@ mod tests {
         assert_eq!(RawId("\"\\ud800x\"".into()).text(), "\u{fffd}x");
         assert_eq!(RawId("\"a\\\"b\"".into()).text(), "a\"b");
         assert_eq!(RawId("1e400".into()).text(), "1e400");
-    }
-
-    #[test]
-    fn only_lone_surrogates_are_replaced() {
-        let fix = |text: &str| {
-            replace_lone_surrogates(text.as_bytes()).map(|fixed| String::from_utf8(fixed).unwrap())
-        };
-        assert_eq!(
-            fix(r#"{"a":"\ud800"}"#).as_deref(),
-            Some(r#"{"a":"\ufffd"}"#)
-        );
-        assert_eq!(
-            fix(r#""\uDC00x\uD83D""#).as_deref(),
-            Some(r#""\ufffdx\ufffd""#)
-        );
-        assert_eq!(
-            fix(r#""\ud800\u0041""#).as_deref(),
-            Some(r#""\ufffd\u0041""#)
-        );
-        assert_eq!(
-            fix(r#""\ud800\ud800\udc00""#).as_deref(),
-            Some(r#""\ufffd\ud800\udc00""#)
-        );
-        // A pair, an escaped backslash before `ud800`, other escapes, a cut escape: unchanged.
-        for kept in [
-            r#""\ud83d\ude00""#,
-            r#""\\ud800""#,
-            r#""\n\"\u0041""#,
-            r#""\ud8"#,
-            "\\",
-        ] {
-            assert_eq!(fix(kept), None, "{kept}");
-        }
     }
 
     fn answer(found: &Found, fault: Fault<'_>) -> Option<String> {

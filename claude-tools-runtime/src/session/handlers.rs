@@ -6,9 +6,11 @@
 //! not done after that first poll moves into its own task, registered under its `request_id` so
 //! `control_cancel_request` can find it; a slow tool never delays anything else. (The first poll
 //! runs on the reader task: a handler that blocks before its first `.await` holds that task's
-//! thread, so on a multi-thread runtime the reader hands its input to a new task after a few
-//! milliseconds (see the reader) and the session goes on; blocking work still belongs in
-//! `spawn_blocking`, as a blocked thread is one worker fewer for everything else.)
+//! thread. On a multi-thread runtime with a worker to spare, the watchdog thread hands the
+//! reader to a new task within 5 to 10 ms and the session's other requests are answered
+//! meanwhile; on a current-thread runtime they wait until the handler returns. Blocking work
+//! still belongs in `spawn_blocking`: a blocked thread is one worker fewer for everything else,
+//! and tasks it had just woken wait for it in tokio's LIFO slot.)
 //!
 //! Withdrawal (`control_cancel_request`, or the session ending) keeps the one cancellation
 //! contract described at [`CANCEL_GRACE`](claude_tools_core::mcp::CANCEL_GRACE): a permission callback's
@@ -32,6 +34,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -41,7 +44,7 @@ use crate::permission::PermissionRequest;
 use crate::protocol::{self, RequestBody};
 use claude_tools_core::catch_unwind::{CatchUnwind, panic_message};
 use claude_tools_core::mcp::{
-    McpMessage, McpRouter, Reply, Started, ToolCallRequest, run_out_grace,
+    McpMessage, McpRouter, Reply, Started, ToolCallRequest, jsonrpc, run_out_grace,
 };
 
 /// What to write back.
@@ -57,6 +60,9 @@ enum Answer {
 /// buffer to another task while the first poll runs (in case the host's code blocks the thread).
 pub(super) struct FirstPoll<'s, 'l> {
     request_id: Cow<'l, str>,
+    /// An `mcp_message`'s JSON-RPC id as the line wrote it, when its parsed id would not be
+    /// written back the same ([`jsonrpc::verbatim_id`]); `None` as a rule.
+    rpc_id: Option<Box<RawValue>>,
     work: Work<'s>,
 }
 
@@ -69,9 +75,16 @@ enum Work<'s> {
 /// Takes a request out of its line.
 pub(super) fn prepare<'s, 'l>(
     shared: &'s Shared,
+    line: &[u8],
     request_id: Cow<'l, str>,
     body: RequestBody<'_>,
 ) -> FirstPoll<'s, 'l> {
+    let rpc_id = match &body {
+        RequestBody::Mcp { message, .. } => {
+            jsonrpc::verbatim_id(message.id(), || protocol::scan(line).rpc_id)
+        }
+        RequestBody::Other { .. } => None,
+    };
     let work = match body {
         RequestBody::Mcp {
             server,
@@ -85,7 +98,11 @@ pub(super) fn prepare<'s, 'l>(
         },
         body => Work::Other(body.into_owned()),
     };
-    FirstPoll { request_id, work }
+    FirstPoll {
+        request_id,
+        rpc_id,
+        work,
+    }
 }
 
 impl<'s> FirstPoll<'s, '_> {
@@ -93,21 +110,43 @@ impl<'s> FirstPoll<'s, '_> {
     pub(super) fn detach(self) -> FirstPoll<'s, 'static> {
         FirstPoll {
             request_id: Cow::Owned(self.request_id.into_owned()),
+            rpc_id: self.rpc_id,
             work: self.work,
         }
     }
 
     /// Polls the request once and answers it, or moves it into its own task.
     pub(super) fn run(self, shared: &Arc<Shared>) {
-        let FirstPoll { request_id, work } = self;
+        let FirstPoll {
+            request_id,
+            rpc_id,
+            work,
+        } = self;
+        let to = Recipient { request_id, rpc_id };
         match work {
-            Work::ToolCall(router, call) => serve_tool_call(shared, request_id, router, call),
-            Work::Other(body) => serve(shared, request_id, body),
+            Work::ToolCall(router, call) => serve_tool_call(shared, to, router, call),
+            Work::Other(body) => serve(shared, to, body),
         }
     }
 }
 
-fn serve(shared: &Arc<Shared>, request_id: Cow<'_, str>, body: RequestBody<'static>) {
+/// Whom an answer goes to: the control request's id, and its JSON-RPC id when the answer must
+/// write it as it came.
+struct Recipient<'l> {
+    request_id: Cow<'l, str>,
+    rpc_id: Option<Box<RawValue>>,
+}
+
+impl Recipient<'_> {
+    fn into_owned(self) -> Recipient<'static> {
+        Recipient {
+            request_id: Cow::Owned(self.request_id.into_owned()),
+            rpc_id: self.rpc_id,
+        }
+    }
+}
+
+fn serve(shared: &Arc<Shared>, to: Recipient<'_>, body: RequestBody<'static>) {
     // Callbacks get a token that `control_cancel_request` fires. An `mcp_message` needs none:
     // the CLI cancels tool calls with `notifications/cancelled`, and aborting the request's task
     // drops the router's future, which cancels the call's own token and starts its grace.
@@ -122,10 +161,10 @@ fn serve(shared: &Arc<Shared>, request_id: Cow<'_, str>, body: RequestBody<'stat
         .as_mut()
         .poll(&mut Context::from_waker(Waker::noop()))
     {
-        send_answer(shared, &request_id, answer);
+        send_answer(shared, &to, answer);
         return;
     }
-    spawn_answer(shared, request_id.into_owned(), cancellation, pending);
+    spawn_answer(shared, to.into_owned(), cancellation, pending);
 }
 
 /// The hot path: a `tools/call` for a server of this session, started and polled once with no
@@ -133,23 +172,23 @@ fn serve(shared: &Arc<Shared>, request_id: Cow<'_, str>, body: RequestBody<'stat
 /// task.
 fn serve_tool_call(
     shared: &Arc<Shared>,
-    request_id: Cow<'_, str>,
+    to: Recipient<'_>,
     router: &McpRouter,
     call: ToolCallRequest,
 ) {
     // The handler's panics are caught in its call; this catches the router's own, so the
     // request still gets its one answer.
     match std::panic::catch_unwind(AssertUnwindSafe(|| router.start_call(call))) {
-        Ok(Started::Done(reply)) => send_answer(shared, &request_id, Answer::Mcp(reply)),
+        Ok(Started::Done(reply)) => send_answer(shared, &to, Answer::Mcp(reply)),
         Ok(Started::Running(call)) => {
             let answer = caught("mcp_message".into(), async move {
                 Answer::Mcp(call.finish().await)
             });
-            spawn_answer(shared, request_id.into_owned(), None, answer);
+            spawn_answer(shared, to.into_owned(), None, answer);
         }
         Err(panic) => send_answer(
             shared,
-            &request_id,
+            &to,
             Answer::Error(panicked("mcp_message", panic_message(&*panic))),
         ),
     }
@@ -159,12 +198,12 @@ fn serve_tool_call(
 /// `request_id` so `control_cancel_request` (or the session's end) can find it.
 fn spawn_answer(
     shared: &Arc<Shared>,
-    request_id: String,
+    to: Recipient<'static>,
     cancellation: Option<CancellationToken>,
     answer: impl Future<Output = Answer> + Send + 'static,
 ) {
     let task_shared = shared.clone();
-    let task_id = request_id.clone();
+    let request_id = to.request_id.to_string();
     let task_cancellation = cancellation.clone();
     // The map stays locked until the entry is in, so the task cannot finish (and look for its
     // entry) before it exists.
@@ -178,8 +217,8 @@ fn spawn_answer(
             },
         };
         // Still registered means not withdrawn: answer. Withdrawn requests get nothing.
-        if still_registered(&task_shared, &task_id) {
-            send_answer(&task_shared, &task_id, answer);
+        if still_registered(&task_shared, &to.request_id) {
+            send_answer(&task_shared, &to, answer);
         }
     });
     let handler = Handler {
@@ -261,10 +300,17 @@ fn panicked(subtype: &str, panic: &str) -> String {
 }
 
 /// Writes the answer line straight into the outbox's buffer.
-fn send_answer(shared: &Shared, request_id: &str, answer: Answer) {
+fn send_answer(shared: &Shared, to: &Recipient<'_>, answer: Answer) {
+    let request_id = &*to.request_id;
     shared.out.send_with(|out| match &answer {
         Answer::Success(payload) => protocol::success_line(out, request_id, payload),
-        Answer::Mcp(reply) => protocol::mcp_success_line(out, request_id, reply),
+        Answer::Mcp(reply) => {
+            let reply = jsonrpc::EchoedId {
+                reply,
+                id: to.rpc_id.as_deref(),
+            };
+            protocol::mcp_success_line(out, request_id, &reply);
+        }
         Answer::Error(message) => protocol::error_line(out, request_id, message),
     });
 }

@@ -6,8 +6,8 @@
 //!   messages go to the user's stream through a bounded queue. At its bound the reader stops
 //!   reading stdout until the application reads (the CLI is then paused by its own full pipe);
 //!   it likewise pauses while the outbox holds more than its bound for a CLI not reading stdin.
-//!   A request whose first poll blocks its thread does not stop the reading: a watchdog hands
-//!   the reader to a new task.
+//!   A request whose first poll blocks its thread does not stop the reading on a multi-thread
+//!   runtime with a worker to spare: the [`watchdog`] thread hands the reader to a new task.
 //! - [`handlers`] answers the CLI's requests (`mcp_message`, `can_use_tool`, `hook_callback`).
 //! - [`outbox`] is the one way to the CLI's stdin: lines are written straight into the pipe by
 //!   whoever answers, queued for a drain task only when the pipe is full.
@@ -18,6 +18,7 @@ mod handlers;
 mod outbox;
 mod reader;
 pub(crate) mod run;
+mod watchdog;
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasher, Hasher};

@@ -1,23 +1,25 @@
 //! The reader task: the CLI's stdout, one line at a time, from the first byte.
 //!
 //! The reader polls each request of the CLI once, inline (most are answered right there). If
-//! the host's code blocks the thread in that poll, a watchdog hands the reader's state (its line
-//! buffer, the process, the message queue) to a new reader task after a few milliseconds, so
-//! unrelated requests are still read and answered; the old task answers its request when the
-//! poll returns and ends. The watchdog ticks only while requests are being served, and never
-//! per request. (On a current-thread runtime, or a multi-thread one with a single worker, there
-//! is no other thread to run it: the reader then never hands over.)
+//! the host's code blocks the thread in that poll, the [`watchdog`](super::watchdog) thread
+//! hands the reader's state (its line buffer, the process, the message queue) to a new reader
+//! task after 5 to 10 ms, so other requests are still read and answered on another worker; the
+//! old task answers its request when the poll returns and ends. This needs a worker to spare: on
+//! a multi-thread runtime with two workers or more it holds while one of them is free. On a
+//! current-thread runtime, or a multi-thread one with a single worker, there is no other thread
+//! to read on: a handler that blocks its thread stalls the session (and everything else on that
+//! runtime) until it returns; nothing is lost, the session reads on after it.
 
 use std::pin::Pin;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
 use tokio::io::AsyncRead;
-use tokio::sync::Notify;
 
 use super::handlers::FirstPoll;
 use super::run::CliState;
+use super::watchdog::Baton;
 use super::{MessageSender, Shared, ending, handlers, lock};
 use crate::error::{Error, RequestRef};
 use crate::message::Message;
@@ -30,59 +32,12 @@ const EXIT_GRACE: Duration = Duration::from_secs(5);
 /// How long a killed CLI may take to report its end (the process transport's is bounded by its
 /// `SIGTERM` grace and stderr grace, a few seconds).
 const KILL_WAIT: Duration = Duration::from_secs(10);
-/// How often the watchdog looks for a first poll that does not return: one that has been
-/// running for a whole tick (5 to 10 ms) is taken to block its thread.
-const WATCHDOG_TICK: Duration = Duration::from_millis(5);
-/// Ticks without any request before the watchdog sleeps until the next one.
-const WATCHDOG_IDLE_TICKS: u32 = 20;
 
 /// What the reader owns, handed over whole when its task is stuck.
-struct Reader {
+pub(super) struct Reader {
     lines: LineReader<Pin<Box<dyn AsyncRead + Send>>>,
     process: Box<dyn ProcessHandle>,
     messages: MessageSender,
-}
-
-/// Where a reader leaves its state during a first poll, for the watchdog to take if the poll
-/// does not return.
-#[derive(Default)]
-struct Baton {
-    slot: Mutex<Slot>,
-    /// Wakes a sleeping watchdog (when a poll starts, or the reading ends).
-    wake: Notify,
-}
-
-#[derive(Default)]
-struct Slot {
-    parked: Option<Reader>,
-    /// First polls started so far.
-    polls: u64,
-    watchdog_asleep: bool,
-    /// The reading has ended: the watchdog stops.
-    ended: bool,
-}
-
-impl Baton {
-    /// Leaves the reader here for the length of a first poll.
-    fn park(&self, reader: Reader) {
-        let mut slot = lock(&self.slot);
-        slot.parked = Some(reader);
-        slot.polls += 1;
-        if slot.watchdog_asleep {
-            slot.watchdog_asleep = false;
-            self.wake.notify_one();
-        }
-    }
-
-    /// Takes the reader back after a first poll; `None` if the watchdog gave it to a new task.
-    fn unpark(&self) -> Option<Reader> {
-        lock(&self.slot).parked.take()
-    }
-
-    fn end(&self) {
-        lock(&self.slot).ended = true;
-        self.wake.notify_one();
-    }
 }
 
 pub(super) async fn read_loop(
@@ -97,21 +52,21 @@ pub(super) async fn read_loop(
         process,
         messages,
     };
-    // The watchdog needs another worker to run on while the reader's thread is blocked.
+    // Handing over needs another worker to read on while the reader's thread is blocked.
     let runtime = tokio::runtime::Handle::current();
     let other_workers = runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
         && runtime.metrics().num_workers() >= 2;
-    let baton = other_workers.then(|| {
-        let baton = Arc::new(Baton::default());
-        tokio::spawn(watchdog(shared.clone(), baton.clone()));
-        baton
-    });
+    let baton = if other_workers {
+        Baton::watch(&shared)
+    } else {
+        None
+    };
     run(shared, reader, baton).await;
 }
 
 /// Reads and dispatches lines until stdout ends, the session is shut down, or (with a baton)
 /// a first poll blocks long enough for the watchdog to hand the reader to another task.
-async fn run(shared: Arc<Shared>, mut reader: Reader, baton: Option<Arc<Baton>>) {
+pub(super) async fn run(shared: Arc<Shared>, mut reader: Reader, baton: Option<Arc<Baton>>) {
     // One shutdown future for the whole loop: making one per line would register and
     // deregister a waiter on the token for every line.
     let shutdown_token = shared.shutdown.clone();
@@ -201,51 +156,6 @@ async fn run(shared: Arc<Shared>, mut reader: Reader, baton: Option<Arc<Baton>>)
     reader.messages.flush().await;
 }
 
-/// Hands the reader to a new task when a first poll has not returned for a whole tick.
-async fn watchdog(shared: Arc<Shared>, baton: Arc<Baton>) {
-    let mut ticks = tokio::time::interval(WATCHDOG_TICK);
-    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut seen_polls = 0;
-    let mut idle_ticks = 0;
-    loop {
-        ticks.tick().await;
-        let (stuck, asleep) = {
-            let mut slot = lock(&baton.slot);
-            if slot.ended {
-                return;
-            }
-            let same_poll = slot.polls == seen_polls;
-            seen_polls = slot.polls;
-            let stuck = if slot.parked.is_some() && same_poll {
-                slot.parked.take()
-            } else {
-                None
-            };
-            idle_ticks = if same_poll && slot.parked.is_none() {
-                idle_ticks + 1
-            } else {
-                0
-            };
-            if idle_ticks >= WATCHDOG_IDLE_TICKS {
-                slot.watchdog_asleep = true;
-            }
-            (stuck, slot.watchdog_asleep)
-        };
-        if let Some(reader) = stuck {
-            tracing::warn!(
-                "a request's first poll has not returned for over {WATCHDOG_TICK:?} (a handler \
-                 blocking its thread?); reading on in a new task. Blocking work belongs in \
-                 tokio::task::spawn_blocking"
-            );
-            tokio::spawn(run(shared.clone(), reader, Some(baton.clone())));
-        } else if asleep {
-            baton.wake.notified().await;
-            idle_ticks = 0;
-            ticks.reset();
-        }
-    }
-}
-
 /// Dispatches one line; a request of the CLI is left in `first_poll` for the caller to run
 /// once the line is no longer borrowed.
 fn handle_line<'s, 'l>(
@@ -261,7 +171,7 @@ fn handle_line<'s, 'l>(
     }
     match Incoming::parse(line) {
         Ok(Incoming::Request { request_id, body }) => {
-            *first_poll = Some(handlers::prepare(shared, request_id, body));
+            *first_poll = Some(handlers::prepare(shared, line, request_id, body));
         }
         Ok(Incoming::Response {
             request_id,

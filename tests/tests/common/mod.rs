@@ -44,6 +44,7 @@ impl Fake {
     }
 
     /// What the fake read and did, once it has ended.
+    #[allow(dead_code)]
     pub fn transcript(&self) -> Transcript {
         Transcript::read(&self.transcript).unwrap()
     }
