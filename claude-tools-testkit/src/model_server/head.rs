@@ -15,7 +15,13 @@ use hyper::header::{CONTENT_LENGTH, TRANSFER_ENCODING};
 use hyper::http::request::Parts;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-use super::http::MAX_HEAD;
+use super::http::{MAX_HEAD, READ_BUF};
+
+/// The log keeps at least this much of the newest bytes. hyper reads ahead of the message it is
+/// on by about one read buffer, so a head it has yet to parse is well inside; older bytes (those
+/// of a long chunked body, whose end is not known here) are dropped. Were a head ever missed,
+/// [`HeadLog::take`] falls back to what hyper parsed.
+const KEEP: usize = 4 * READ_BUF;
 
 /// A request's method, target and headers as sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,6 +81,9 @@ impl HeadLog {
         let skipped = self.skip.min(data.len());
         self.skip -= skipped;
         self.bytes.extend_from_slice(&data[skipped..]);
+        if self.bytes.len() > 2 * KEEP {
+            self.bytes.drain(..self.bytes.len() - KEEP);
+        }
     }
 
     /// The head of the request hyper has just parsed (`parts`), as sent. The bytes up to the end
@@ -249,7 +258,13 @@ mod tests {
         let names: Vec<&str> = head.headers.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(
             names,
-            ["Host", "X-Stainless-Lang", "x-app", "X-App", "Content-Length"]
+            [
+                "Host",
+                "X-Stainless-Lang",
+                "x-app",
+                "X-App",
+                "Content-Length"
+            ]
         );
         // The rest of the body arrives in a later read; none of it stays in the log.
         log.record(b"world");
@@ -270,6 +285,22 @@ mod tests {
         );
         let head = log.take(&parts("GET", "/x", &[("accept", "*/*")]));
         assert_eq!(head.headers, [("Accept".into(), "*/*".into())]);
+        assert!(log.bytes.is_empty());
+    }
+
+    #[test]
+    fn a_long_chunked_body_is_not_kept() {
+        let mut log = HeadLog::default();
+        log.record(b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n");
+        log.take(&parts("POST", "/", &[("transfer-encoding", "chunked")]));
+        let chunk = format!("1000\r\n{}\r\n", "x".repeat(0x1000));
+        for _ in 0..(3 * KEEP / chunk.len()) {
+            log.record(chunk.as_bytes());
+            assert!(log.bytes.len() <= 2 * KEEP);
+        }
+        log.record(b"0\r\n\r\nGET /next HTTP/1.1\r\nX-Case: y\r\n\r\n");
+        let head = log.take(&parts("GET", "/next", &[("x-case", "y")]));
+        assert_eq!(head.headers, [("X-Case".into(), "y".into())]);
         assert!(log.bytes.is_empty());
     }
 

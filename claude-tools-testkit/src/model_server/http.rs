@@ -17,7 +17,7 @@ use hyper::header::{CONNECTION, CONTENT_LENGTH, HeaderName, HeaderValue};
 use hyper::{Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use serde_json::json;
-use tokio::net::TcpStream;
+use tokio::io::{AsyncRead, AsyncWrite};
 
 use super::head::{SharedLog, Tee};
 
@@ -28,6 +28,9 @@ pub(crate) const MAX_HEAD: usize = 64 * 1024;
 const MAX_HEADERS: usize = 1024;
 /// Largest request body accepted; a larger one is answered `413` with a JSON error.
 pub(crate) const MAX_BODY: usize = 64 * 1024 * 1024;
+/// hyper's read buffer, which bounds how much it reads ahead of the request it is on (and so
+/// how much of the connection [`super::head::HeadLog`] must keep).
+pub(crate) const READ_BUF: usize = 4 * MAX_HEAD;
 
 /// A request as the client sent it.
 #[derive(Debug)]
@@ -78,31 +81,33 @@ pub(crate) fn check_response(status: u16, headers: &[(String, String)]) -> Resul
             return Err(format!("{name:?} is not a valid HTTP header name"));
         }
         if HeaderValue::from_str(value).is_err() {
-            return Err(format!("the value of header {name:?} is not valid in HTTP: {value:?}"));
+            return Err(format!(
+                "the value of header {name:?} is not valid in HTTP: {value:?}"
+            ));
         }
     }
     Ok(())
 }
 
 /// Serves one connection until the client closes it, an answer closes it, or a request cannot be
-/// read. `handler` answers each request.
-pub(crate) async fn serve_connection<H, F>(stream: TcpStream, handler: H)
+/// read. `handler` answers each request; a body over `max_body` bytes is refused with a 413.
+pub(crate) async fn serve_connection<IO, H, F>(io: IO, max_body: usize, handler: H)
 where
+    IO: AsyncRead + AsyncWrite + Unpin + Send + 'static,
     H: Fn(Request) -> F + Clone + Send + 'static,
     F: Future<Output = Answer> + Send + 'static,
 {
-    // Each SSE event is written as soon as it is ready, not held back by Nagle's algorithm.
-    let _ = stream.set_nodelay(true);
     let log = SharedLog::default();
-    let io = TokioIo::new(Tee::new(stream, log.clone()));
+    let io = TokioIo::new(Tee::new(io, log.clone()));
     let service = hyper::service::service_fn(move |req| {
         let log = log.clone();
         let handler = handler.clone();
-        async move { Ok::<_, Infallible>(respond(req, &log, handler).await) }
+        async move { Ok::<_, Infallible>(respond(req, &log, max_body, handler).await) }
     });
     let served = hyper::server::conn::http1::Builder::new()
         .max_header_size(MAX_HEAD)
         .max_headers(MAX_HEADERS)
+        .max_buf_size(READ_BUF)
         .serve_connection(io, service)
         .await;
     if let Err(e) = served {
@@ -111,7 +116,12 @@ where
     }
 }
 
-async fn respond<H, F>(req: hyper::Request<Incoming>, log: &SharedLog, handler: H) -> Response<Body>
+async fn respond<H, F>(
+    req: hyper::Request<Incoming>,
+    log: &SharedLog,
+    max_body: usize,
+    handler: H,
+) -> Response<Body>
 where
     H: Fn(Request) -> F,
     F: Future<Output = Answer>,
@@ -124,13 +134,13 @@ where
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
     // Refused before reading, so a client waiting on `Expect: 100-continue` sends nothing.
-    if declared.is_some_and(|len| len > MAX_BODY as u64) {
-        return too_large();
+    if declared.is_some_and(|len| len > max_body as u64) {
+        return too_large(max_body);
     }
     // Polling the body is what makes hyper send `100 Continue` when the client asked for it.
-    let body = match Limited::new(body, MAX_BODY).collect().await {
+    let body = match Limited::new(body, max_body).collect().await {
         Ok(collected) => collected.to_bytes(),
-        Err(e) if e.is::<LengthLimitError>() => return too_large(),
+        Err(e) if e.is::<LengthLimitError>() => return too_large(max_body),
         Err(e) => {
             return response(Answer {
                 status: 400,
@@ -153,13 +163,13 @@ where
     response(answer)
 }
 
-fn too_large() -> Response<Body> {
+fn too_large(max_body: usize) -> Response<Body> {
     response(Answer {
         status: 413,
         headers: Vec::new(),
         body: Payload::Full(error_body(
             "request_too_large",
-            &format!("request body larger than the test model server's limit of {MAX_BODY} bytes"),
+            &format!("request body larger than the test model server's limit of {max_body} bytes"),
         )),
         close: true,
     })
@@ -238,7 +248,12 @@ impl hyper::body::Body for Body {
         self: Pin<&mut Self>,
         _cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        Poll::Ready(self.get_mut().frames.pop_front().map(|b| Ok(Frame::data(b))))
+        Poll::Ready(
+            self.get_mut()
+                .frames
+                .pop_front()
+                .map(|b| Ok(Frame::data(b))),
+        )
     }
 
     fn is_end_stream(&self) -> bool {
@@ -256,6 +271,117 @@ impl hyper::body::Body for Body {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
+
+    /// A connection served with a 100-byte body limit; the handler echoes the body's length.
+    fn serve() -> DuplexStream {
+        let (client, server) = tokio::io::duplex(1 << 16);
+        tokio::spawn(serve_connection(server, 100, |req: Request| async move {
+            Answer {
+                status: 200,
+                headers: Vec::new(),
+                body: Payload::Full(req.body.len().to_string().into_bytes()),
+                close: false,
+            }
+        }));
+        client
+    }
+
+    /// Reads until the connection closes.
+    async fn read_to_close(c: &mut DuplexStream) -> String {
+        let mut out = Vec::new();
+        // Only a guard against hanging the test run if the server kept the connection open.
+        tokio::time::timeout(std::time::Duration::from_secs(30), c.read_to_end(&mut out))
+            .await
+            .expect("the server did not close the connection")
+            .unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_chunked_body_over_the_limit_is_refused_with_413() {
+        let mut c = serve();
+        // Within the limit first, on the same connection.
+        c.write_all(
+            b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+        )
+        .await
+        .unwrap();
+        let mut head = [0u8; 17];
+        c.read_exact(&mut head).await.unwrap();
+        assert_eq!(&head, b"HTTP/1.1 200 OK\r\n");
+        let chunk = format!("32\r\n{}\r\n", "x".repeat(50));
+        let mut req = b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec();
+        for _ in 0..3 {
+            req.extend_from_slice(chunk.as_bytes());
+        }
+        c.write_all(&req).await.unwrap();
+        let resp = read_to_close(&mut c).await;
+        let second = resp.split("HTTP/1.1 ").last().unwrap();
+        assert!(second.starts_with("413 Payload Too Large\r\n"), "{resp}");
+        assert!(second.contains("connection: close\r\n"), "{resp}");
+        assert!(
+            second.ends_with(r#"{"type":"error","error":{"type":"request_too_large","message":"request body larger than the test model server's limit of 100 bytes"}}"#),
+            "{resp}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_declared_body_over_the_limit_is_refused_before_100_continue() {
+        let mut c = serve();
+        c.write_all(b"POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 101\r\n\r\n")
+            .await
+            .unwrap();
+        let resp = read_to_close(&mut c).await;
+        assert!(
+            resp.starts_with("HTTP/1.1 413 Payload Too Large\r\n"),
+            "{resp}"
+        );
+        assert!(!resp.contains("100 Continue"), "{resp}");
+    }
+
+    #[tokio::test]
+    async fn expect_100_continue_then_the_body() {
+        let mut c = serve();
+        c.write_all(b"POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 100\r\nConnection: close\r\n\r\n")
+            .await
+            .unwrap();
+        let mut interim = [0u8; 25];
+        c.read_exact(&mut interim).await.unwrap();
+        assert_eq!(&interim, b"HTTP/1.1 100 Continue\r\n\r\n");
+        c.write_all(&[b'x'; 100]).await.unwrap();
+        let resp = read_to_close(&mut c).await;
+        assert!(resp.starts_with("HTTP/1.1 200 OK\r\n"), "{resp}");
+        assert!(resp.ends_with("\r\n\r\n100"), "{resp}");
+    }
+
+    #[tokio::test]
+    async fn a_malformed_chunked_body_gets_a_400_that_says_why() {
+        let mut c = serve();
+        c.write_all(b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
+            .await
+            .unwrap();
+        let resp = read_to_close(&mut c).await;
+        assert!(resp.starts_with("HTTP/1.1 400 Bad Request\r\n"), "{resp}");
+        assert!(resp.contains("cannot read the request body"), "{resp}");
+    }
+
+    #[tokio::test]
+    async fn a_malformed_head_and_an_oversized_head_are_refused() {
+        let mut c = serve();
+        c.write_all(b"NOT HTTP\r\n\r\n").await.unwrap();
+        let resp = read_to_close(&mut c).await;
+        assert!(resp.starts_with("HTTP/1.1 400 Bad Request\r\n"), "{resp}");
+        let mut c = serve();
+        let big = format!("GET / HTTP/1.1\r\nX-Big: {}\r\n\r\n", "a".repeat(MAX_HEAD));
+        // The server answers (and stops reading) before all of it is written.
+        let _ = c.write_all(big.as_bytes()).await;
+        let resp = read_to_close(&mut c).await;
+        assert!(
+            resp.starts_with("HTTP/1.1 431 Request Header Fields Too Large\r\n"),
+            "{resp}"
+        );
+    }
 
     #[test]
     fn script_statuses_and_headers_are_checked() {
@@ -264,7 +390,11 @@ mod tests {
         assert!(check_response(99, &[]).unwrap_err().contains("99"));
         assert!(check_response(101, &[]).is_err());
         assert!(check_response(1000, &[]).is_err());
-        assert!(check_response(500, &h("bad name", "v")).unwrap_err().contains("bad name"));
+        assert!(
+            check_response(500, &h("bad name", "v"))
+                .unwrap_err()
+                .contains("bad name")
+        );
         assert!(check_response(500, &h("x", "a\r\nb")).is_err());
     }
 

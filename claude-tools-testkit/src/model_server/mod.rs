@@ -62,7 +62,6 @@ use tokio::sync::oneshot;
 pub use inspect::{ToolResult, strip_system_reminders};
 pub use script::{Block, HttpError, Script, Turn};
 
-
 /// What the server answered a recorded request with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Served {
@@ -478,8 +477,10 @@ async fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
     loop {
         match listener.accept().await {
             Ok((stream, _)) => {
+                // Each SSE event is sent as soon as it is written, not held back by Nagle.
+                let _ = stream.set_nodelay(true);
                 let shared = shared.clone();
-                tokio::spawn(http::serve_connection(stream, move |req| {
+                tokio::spawn(http::serve_connection(stream, http::MAX_BODY, move |req| {
                     let shared = shared.clone();
                     async move { routes::answer(&shared, req).await }
                 }));
