@@ -26,6 +26,17 @@
 //! A turn with an [`HttpError`] answers the first [`HttpError::times`] requests that select it
 //! with that error, then its content.
 //!
+//! # HTTP
+//!
+//! HTTP/1.1 on [hyper](https://docs.rs/hyper): keep-alive and pipelining, `Content-Length` and
+//! chunked request bodies, `Expect: 100-continue`; JSON answers go with a `Content-Length`,
+//! SSE streams chunked, one chunk per event. Each [`RecordedRequest`] holds the request as
+//! sent: the target, and the header names in their case and order (which hyper's own header map
+//! does not keep). Limits: a head (request line and headers) over 64 KiB or with more than 1024
+//! headers gets hyper's `431`, and a malformed one its `400`; a body over 64 MiB gets `413`
+//! with a `request_too_large` error, before the client sends it when it declared its length.
+//! These refusals close the connection and are not recorded.
+//!
 //! # Running the CLI against it
 //!
 //! ```no_run
