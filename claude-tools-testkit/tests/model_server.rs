@@ -8,6 +8,7 @@ use claude_tools_testkit::model_server::{ModelServer, Script, Served, Turn};
 use serde_json::{Value, json};
 
 struct Resp {
+    status_line: String,
     status: u16,
     headers: Vec<(String, String)>,
     body: Vec<u8>,
@@ -69,6 +70,7 @@ impl Client {
             headers.push((n.trim().to_string(), v.trim().to_string()));
         }
         let mut resp = Resp {
+            status_line,
             status,
             headers,
             body: Vec::new(),
@@ -474,6 +476,127 @@ fn other_routes_keep_alive_and_chunked_request_bodies() {
     );
 }
 
+/// Whether the server closed `c`'s connection (rather than leaving it open for another request).
+fn closed(c: &mut Client) -> bool {
+    let mut rest = Vec::new();
+    matches!(c.conn.read_to_end(&mut rest), Ok(0))
+}
+
+#[test]
+fn headers_are_recorded_as_sent_in_order() {
+    let server = start(Script::new().turn(Turn::text("x")));
+    let mut c = Client::connect(&server);
+    let payload = body(false, 0, Value::Null).to_string();
+    // Mixed case, a name repeated apart from its first, a Content-Length body; then, pipelined
+    // in the same write, a chunked body that holds a head of its own and a last request.
+    let (a, b) = payload.split_at(10);
+    let inner = "GET /v1/models HTTP/1.1\r\nX-Inner: yes\r\n\r\n";
+    let requests = format!(
+        "POST /v1/messages?beta=true HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Stainless-Retry-Count: 0\r\nanthropic-version: 2023-06-01\r\nx-stainless-retry-count: 1\r\nContent-Length: {}\r\n\r\n{payload}\
+         POST /v1/messages/count_tokens HTTP/1.1\r\nTransfer-Encoding: chunked\r\nX-App: cli\r\n\r\n{:x}\r\n{inner}\r\n{:x}\r\n{a}\r\n{:x}\r\n{b}\r\n0\r\nX-Trailer: t\r\n\r\n\
+         GET /v1/models HTTP/1.1\r\nX-Last: 1\r\nConnection: close\r\n\r\n",
+        payload.len(),
+        inner.len(),
+        a.len(),
+        b.len()
+    );
+    c.conn.get_mut().write_all(requests.as_bytes()).unwrap();
+    let answers: Vec<Resp> = (0..3).map(|_| c.read_response(false)).collect();
+    assert!(answers.iter().all(|r| r.status == 200));
+    assert!(closed(&mut c));
+    let recorded: Vec<(String, Vec<(String, String)>)> = server
+        .requests()
+        .into_iter()
+        .map(|r| (r.path, r.headers))
+        .collect();
+    let h = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        recorded,
+        [
+            (
+                "/v1/messages".to_string(),
+                h(&[
+                    ("Host", "127.0.0.1"),
+                    ("X-Stainless-Retry-Count", "0"),
+                    ("anthropic-version", "2023-06-01"),
+                    ("x-stainless-retry-count", "1"),
+                    ("Content-Length", &payload.len().to_string()),
+                ])
+            ),
+            (
+                "/v1/messages/count_tokens".to_string(),
+                h(&[("Transfer-Encoding", "chunked"), ("X-App", "cli")])
+            ),
+            (
+                "/v1/models".to_string(),
+                h(&[("X-Last", "1"), ("Connection", "close")])
+            ),
+        ]
+    );
+    // The chunked body arrived whole, the inner head included (count_tokens counts bytes / 4).
+    assert_eq!(server.requests()[1].served, Served::CountTokens);
+    assert_eq!(
+        answers[1].json()["input_tokens"],
+        (inner.len() + payload.len()) / 4
+    );
+    assert_eq!(answers[2].json()["data"][0]["type"], "model");
+}
+
+#[test]
+fn an_oversized_body_is_refused_with_413_and_the_server_goes_on() {
+    let server = start(Script::new().turn(Turn::text("x")));
+    let mut c = Client::connect(&server);
+    // Declared over 64 MiB: refused at once, before the client sends any of it.
+    let r = c.raw(
+        b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 67108865\r\n\r\n",
+        false,
+    );
+    assert_eq!(r.status, 413);
+    assert_eq!(r.header("connection"), Some("close"));
+    assert_eq!(r.json()["error"]["type"], "request_too_large");
+    assert!(closed(&mut c));
+    assert!(server.requests().is_empty());
+    let mut c = Client::connect(&server);
+    assert_eq!(
+        c.post("/v1/messages", &body(false, 0, Value::Null)).status,
+        200
+    );
+}
+
+#[test]
+fn http_1_0_closes_after_its_answer_and_529_keeps_its_reason() {
+    let server = start(Script::new().turn(Turn::http_error(529, "overloaded_error", "Overloaded")));
+    let mut c = Client::connect(&server);
+    let r = c.raw(b"GET /v1/models HTTP/1.0\r\n\r\n", false);
+    assert_eq!(r.status, 200);
+    assert!(closed(&mut c));
+    let mut c = Client::connect(&server);
+    let r = c.post("/v1/messages", &body(false, 0, Value::Null));
+    assert_eq!(r.status_line, "HTTP/1.1 529 Overloaded");
+}
+
+#[test]
+fn a_script_error_that_http_cannot_carry_is_refused_at_start() {
+    let bad_name = Script::new()
+        .turn(Turn::text("fine"))
+        .turn(Turn::http_error(529, "overloaded_error", "Overloaded").header("retry after", "1"));
+    let e = ModelServer::try_start(bad_name).unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+    assert!(e.to_string().contains("turn 1"), "{e}");
+    assert!(e.to_string().contains("\"retry after\""), "{e}");
+    let bad_status = Script::new().turn(Turn::http_error(42, "odd", "odd"));
+    let e = ModelServer::try_start(bad_status).unwrap_err();
+    assert!(
+        e.to_string().contains("42 is not a final HTTP status"),
+        "{e}"
+    );
+}
+
 #[test]
 fn proxy_attempts_are_refused_and_recorded() {
     let server = start(Script::new());
@@ -484,6 +607,7 @@ fn proxy_attempts_are_refused_and_recorded() {
     );
     assert_eq!(r.status, 403);
     assert_eq!(r.header("connection"), Some("close"));
+    assert!(closed(&mut c));
     let mut c = Client::connect(&server);
     let r = c.get("GET", "http://example.com/x");
     assert_eq!(r.status, 403);

@@ -26,6 +26,17 @@
 //! A turn with an [`HttpError`] answers the first [`HttpError::times`] requests that select it
 //! with that error, then its content.
 //!
+//! # HTTP
+//!
+//! HTTP/1.1 on [hyper](https://docs.rs/hyper): keep-alive and pipelining, `Content-Length` and
+//! chunked request bodies, `Expect: 100-continue`; JSON answers go with a `Content-Length`,
+//! SSE streams chunked, one chunk per event. Each [`RecordedRequest`] holds the request as
+//! sent: the target, and the header names in their case and order (which hyper's own header map
+//! does not keep). Limits: a head (request line and headers) over 64 KiB or with more than 1024
+//! headers gets hyper's `431`, and a malformed one its `400`; a body over 64 MiB gets `413`
+//! with a `request_too_large` error, before the client sends it when it declared its length.
+//! These refusals close the connection and are not recorded.
+//!
 //! # Running the CLI against it
 //!
 //! ```no_run
@@ -41,9 +52,11 @@
 //! # Ok(()) }
 //! ```
 
+mod head;
 mod http;
 mod inspect;
 mod reply;
+mod routes;
 mod script;
 
 use std::collections::HashMap;
@@ -53,15 +66,12 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
-use tokio::io::{AsyncWrite, BufReader};
-use tokio::net::{TcpListener, TcpStream};
+use serde_json::Value;
+use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
 pub use inspect::{ToolResult, strip_system_reminders};
 pub use script::{Block, HttpError, Script, Turn};
-
-use reply::{Reply, expand, sse_frame};
 
 /// What the server answered a recorded request with.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -213,7 +223,25 @@ impl ModelServer {
     }
 
     /// Starts a server (synchronously; usable outside any runtime).
+    ///
+    /// Fails with [`io::ErrorKind::InvalidInput`] when a turn's [`HttpError`] cannot be sent
+    /// as an HTTP response (a status outside 200 to 999, a header name or value HTTP does not
+    /// allow), naming the turn, and with the socket's error when no port can be bound.
     pub fn try_start(script: Script) -> io::Result<ModelServer> {
+        for (index, turn) in script.turns.iter().enumerate() {
+            let Some(error) = &turn.error else { continue };
+            let headers: Vec<(String, String)> = error
+                .headers
+                .iter()
+                .map(|(n, v)| (n.clone(), v.clone()))
+                .collect();
+            http::check_response(error.status, &headers).map_err(|problem| {
+                io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("turn {index} of the script has an HTTP error that cannot be sent: {problem}"),
+                )
+            })?;
+        }
         let listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
@@ -460,7 +488,13 @@ async fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
     loop {
         match listener.accept().await {
             Ok((stream, _)) => {
-                tokio::spawn(serve_connection(stream, shared.clone()));
+                // Each SSE event is sent as soon as it is written, not held back by Nagle.
+                let _ = stream.set_nodelay(true);
+                let shared = shared.clone();
+                tokio::spawn(http::serve_connection(stream, http::MAX_BODY, move |req| {
+                    let shared = shared.clone();
+                    async move { routes::answer(&shared, req).await }
+                }));
             }
             Err(e) => {
                 // EMFILE and friends: back off briefly instead of spinning.
@@ -469,315 +503,4 @@ async fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
             }
         }
     }
-}
-
-async fn serve_connection(stream: TcpStream, shared: Arc<Shared>) {
-    let _ = stream.set_nodelay(true);
-    let (r, mut w) = stream.into_split();
-    let mut r = BufReader::new(r);
-    loop {
-        let req = match http::read_request(&mut r, &mut w).await {
-            Ok(Some(req)) => req,
-            Ok(None) => return,
-            Err(e) => {
-                if e.kind() == io::ErrorKind::InvalidData {
-                    let body = error_body("invalid_request_error", &e.to_string());
-                    let _ =
-                        http::write_full(&mut w, 400, &json_headers(0), &body, false, false).await;
-                }
-                return;
-            }
-        };
-        let keep_alive = req.keep_alive();
-        match handle(&shared, req, &mut w, keep_alive).await {
-            Ok(true) if keep_alive => continue,
-            _ => return,
-        }
-    }
-}
-
-fn json_headers(counter: u64) -> Vec<(String, String)> {
-    vec![
-        ("content-type".into(), "application/json".into()),
-        ("request-id".into(), format!("req_test_{counter:06}")),
-    ]
-}
-
-fn error_body(error_type: &str, message: &str) -> Vec<u8> {
-    json!({"type": "error", "error": {"type": error_type, "message": message}})
-        .to_string()
-        .into_bytes()
-}
-
-/// What to send, decided under the lock.
-enum Action {
-    Json(u16, Value, Vec<(String, String)>),
-    Message {
-        reply: Reply,
-        stream: bool,
-        delay: Option<Duration>,
-    },
-    Error {
-        error: HttpError,
-        delay: Option<Duration>,
-    },
-}
-
-/// Answers one request. Returns whether the connection may be reused.
-async fn handle<W: AsyncWrite + Unpin>(
-    shared: &Shared,
-    req: http::Request,
-    w: &mut W,
-    keep_alive: bool,
-) -> io::Result<bool> {
-    let at = shared.started.elapsed();
-    let body: Option<Value> = serde_json::from_slice(&req.body).ok();
-    let (path, query) = match req.target.split_once('?') {
-        Some((p, q)) => (p.to_string(), Some(q.to_string())),
-        None => (req.target.clone(), None),
-    };
-    let proxy_attempt = req.method == "CONNECT" || !req.target.starts_with('/');
-    let method = req.method.clone();
-
-    let (served, action, counter) = {
-        let mut st = shared.lock();
-        st.counter += 1;
-        let counter = st.counter;
-        let (served, action) = if proxy_attempt {
-            (
-                Served::ProxyRefused,
-                Action::Json(
-                    403,
-                    json!({"type": "error", "error": {"type": "forbidden", "message": "the test model server refuses proxy requests"}}),
-                    Vec::new(),
-                ),
-            )
-        } else if method == "POST" && path == "/v1/messages" {
-            decide_message(shared, &mut st, body.as_ref(), counter)
-        } else if method == "POST" && path == "/v1/messages/count_tokens" {
-            let n = (req.body.len() as u64 / 4).max(1);
-            (
-                Served::CountTokens,
-                Action::Json(200, json!({"input_tokens": n}), Vec::new()),
-            )
-        } else if (method == "GET" || method == "HEAD") && path == "/v1/models" {
-            let model = model_object("claude-opus-5-5");
-            (
-                Served::Models,
-                Action::Json(
-                    200,
-                    json!({"data": [model], "has_more": false, "first_id": "claude-opus-5-5", "last_id": "claude-opus-5-5"}),
-                    Vec::new(),
-                ),
-            )
-        } else if let Some(id) = path
-            .strip_prefix("/v1/models/")
-            .filter(|_| method == "GET" || method == "HEAD")
-        {
-            (
-                Served::Models,
-                Action::Json(200, model_object(id), Vec::new()),
-            )
-        } else {
-            (Served::Fallback, Action::Json(200, json!({}), Vec::new()))
-        };
-        st.requests.push(RecordedRequest {
-            method: method.clone(),
-            path: path.clone(),
-            query,
-            headers: req.headers.clone(),
-            body,
-            at,
-            served: served.clone(),
-        });
-        (served, action, counter)
-    };
-
-    let head_only = method == "HEAD";
-    match action {
-        Action::Json(status, value, extra) => {
-            let mut headers = json_headers(counter);
-            headers.extend(extra);
-            let reuse = keep_alive && served != Served::ProxyRefused;
-            http::write_full(
-                w,
-                status,
-                &headers,
-                value.to_string().as_bytes(),
-                head_only,
-                reuse,
-            )
-            .await?;
-            Ok(reuse)
-        }
-        Action::Error { error, delay } => {
-            if let Some(d) = delay {
-                tokio::time::sleep(d).await;
-            }
-            let mut headers = json_headers(counter);
-            headers.extend(error.headers.iter().map(|(k, v)| (k.clone(), v.clone())));
-            let body = error_body(&error.error_type, &error.message);
-            http::write_full(w, error.status, &headers, &body, head_only, keep_alive).await?;
-            Ok(true)
-        }
-        Action::Message {
-            reply,
-            stream,
-            delay,
-        } => {
-            if let Some(d) = delay {
-                tokio::time::sleep(d).await;
-            }
-            if stream {
-                let headers = vec![
-                    (
-                        "content-type".to_string(),
-                        "text/event-stream; charset=utf-8".to_string(),
-                    ),
-                    ("cache-control".to_string(), "no-cache".to_string()),
-                    ("request-id".to_string(), format!("req_test_{counter:06}")),
-                ];
-                http::write_chunked_head(w, 200, &headers, keep_alive).await?;
-                for (name, data) in reply.events() {
-                    http::write_chunk(w, sse_frame(name, &data).as_bytes()).await?;
-                }
-                http::write_last_chunk(w).await?;
-            } else {
-                let body = reply.message().to_string();
-                http::write_full(
-                    w,
-                    200,
-                    &json_headers(counter),
-                    body.as_bytes(),
-                    head_only,
-                    keep_alive,
-                )
-                .await?;
-            }
-            Ok(true)
-        }
-    }
-}
-
-fn model_object(id: &str) -> Value {
-    json!({"type": "model", "id": id, "display_name": id, "created_at": "2026-01-01T00:00:00Z"})
-}
-
-fn decide_message(
-    shared: &Shared,
-    st: &mut State,
-    body: Option<&Value>,
-    counter: u64,
-) -> (Served, Action) {
-    let Some(body) = body else {
-        return (
-            Served::BadRequest,
-            Action::Json(
-                400,
-                json!({"type": "error", "error": {"type": "invalid_request_error", "message": "request body is not JSON"}}),
-                Vec::new(),
-            ),
-        );
-    };
-    let stream = body.get("stream").and_then(Value::as_bool).unwrap_or(false);
-    let model = body
-        .get("model")
-        .and_then(Value::as_str)
-        .unwrap_or("claude-opus-5-5")
-        .to_string();
-    let input_tokens = (body.to_string().len() as u64 / 4).max(1);
-    let text_reply = |text: String| Reply {
-        id: format!("msg_test_{counter:06}"),
-        model: model.clone(),
-        blocks: vec![Block::Text { text }],
-        stop_reason: "end_turn",
-        input_tokens,
-    };
-    if !inspect::has_tools(body) {
-        let text = shared
-            .script
-            .side_reply
-            .clone()
-            .unwrap_or_else(|| "OK.".to_string());
-        return (
-            Served::SideReply,
-            Action::Message {
-                reply: text_reply(text),
-                stream,
-                delay: None,
-            },
-        );
-    }
-    let turns = &shared.script.turns;
-    let user_text = inspect::last_user_text(body);
-    let keyed = turns.iter().position(|t| {
-        t.when_user_text
-            .as_deref()
-            .is_some_and(|needle| user_text.contains(needle))
-    });
-    let position = inspect::assistant_count(body);
-    let index = keyed.or_else(|| {
-        turns
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.when_user_text.is_none())
-            .nth(position)
-            .map(|(i, _)| i)
-    });
-    let Some(index) = index else {
-        let text = format!(
-            "script exhausted: the request has {position} assistant message(s) but the script has no turn for it"
-        );
-        return (
-            Served::Exhausted,
-            Action::Message {
-                reply: text_reply(text),
-                stream,
-                delay: None,
-            },
-        );
-    };
-    let turn = &turns[index];
-    let delay = turn.delay_ms.map(Duration::from_millis);
-    if let Some(error) = &turn.error {
-        let served = st.errors_served.entry(index).or_insert(0);
-        if error.times.is_none_or(|n| *served < n) {
-            *served += 1;
-            return (
-                Served::TurnError {
-                    index,
-                    status: error.status,
-                },
-                Action::Error {
-                    error: error.clone(),
-                    delay,
-                },
-            );
-        }
-    }
-    let blocks = turn
-        .content
-        .iter()
-        .map(|b| match b {
-            Block::Text { text } => Block::Text {
-                text: expand(text, body),
-            },
-            other => other.clone(),
-        })
-        .collect();
-    let reply = Reply {
-        id: format!("msg_test_{counter:06}"),
-        model,
-        blocks,
-        stop_reason: turn.stop_reason(),
-        input_tokens,
-    };
-    (
-        Served::Turn { index },
-        Action::Message {
-            reply,
-            stream,
-            delay,
-        },
-    )
 }

@@ -116,14 +116,18 @@ pub enum Block {
 /// An HTTP error a turn answers with before (or instead of) its content.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HttpError {
-    /// HTTP status, e.g. 529 or 400.
+    /// HTTP status, e.g. 529 or 400: a final status, 200 to 999 ([`ModelServer::try_start`]
+    /// refuses a script with another).
+    ///
+    /// [`ModelServer::try_start`]: super::ModelServer::try_start
     pub status: u16,
     /// The Anthropic error type, e.g. `overloaded_error`, `invalid_request_error`.
     #[serde(rename = "type")]
     pub error_type: String,
     /// The error message.
     pub message: String,
-    /// Extra response headers, e.g. `retry-after`, `x-should-retry`.
+    /// Extra response headers, e.g. `retry-after`, `x-should-retry` (names and values valid in
+    /// HTTP; they are sent with lowercase names).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub headers: BTreeMap<String, String>,
     /// How many requests for this turn get the error before the content is served;
