@@ -345,6 +345,7 @@ impl<T: DeserializeOwned + JsonSchema> ViaOptionalArgument<Option<T>> for &&Slot
             },
             describe_defaulted: |name, doc, default, tool| {
                 tool.input()
+                    .variant_order_of::<T>()
                     .property_with_default::<Option<T>>(name, doc, default);
             },
             // As serde's `#[serde(default)]`: absent is the default, `null` is `None`.
@@ -399,7 +400,9 @@ impl<T: DeserializeOwned + JsonSchema> ViaRequiredArgument<T> for &Slot<T> {
                 None => Err(call.invalid_arguments(&ArgumentError::missing(name))),
             },
             describe_defaulted: |name, doc, default, tool| {
-                tool.input().property_with_default::<T>(name, doc, default);
+                tool.input()
+                    .variant_order_of::<T>()
+                    .property_with_default::<T>(name, doc, default);
             },
             extract_present: |name, call| {
                 call.take_argument(name)
