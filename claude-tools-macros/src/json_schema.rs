@@ -6,11 +6,15 @@
 //! The copy carries the type's name, generics, fields and the attributes schemars reads (doc
 //! comments, `serde`, `schemars`, `validate`, `garde`), inside a `const _` block, so that its
 //! schema name and id are the ones schemars would give the type itself; the type's impl (through
-//! a hidden alias, the block hiding the type's own name) forwards every method to the copy's.
+//! a hidden alias, the block hiding the type's own name) forwards every method to the copy's,
+//! adding to the schema the Rust names of renamed fields when a tool's input asks for them
+//! ([`rust_names`]).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::{Attribute, Data, DeriveInput, Fields, GenericParam};
+
+use crate::rust_names;
 
 /// The attributes schemars' derive reads; every other attribute stays off the copy (another
 /// derive's helper attribute would not be known there).
@@ -44,6 +48,22 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = copy.generics.split_for_impl();
     let copied = quote!(#ident #ty_generics);
     let schemars = quote!(::claude_tools::__private::schemars);
+    // The Rust names of renamed fields ride along in the schema when a tool's input schema is
+    // built (and only then: the runtime asks through its generator), so that a call sending
+    // one is told the field's name instead of seeing it ignored.
+    let renamed = rust_names::of(&copy);
+    let record_rust_names = if renamed.is_empty() {
+        quote!()
+    } else {
+        let (rust, wire): (Vec<_>, Vec<_>) = renamed.into_iter().unzip();
+        quote! {
+            ::claude_tools::__private::record_rust_names(
+                generator,
+                &mut schema,
+                &[#((#rust, #wire)),*],
+            );
+        }
+    };
     let forwarded = quote! {
         fn inline_schema() -> bool {
             <#copied as #schemars::JsonSchema>::inline_schema()
@@ -55,7 +75,10 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
             <#copied as #schemars::JsonSchema>::schema_id()
         }
         fn json_schema(generator: &mut #schemars::SchemaGenerator) -> #schemars::Schema {
-            <#copied as #schemars::JsonSchema>::json_schema(generator)
+            #[allow(unused_mut)]
+            let mut schema = <#copied as #schemars::JsonSchema>::json_schema(generator);
+            #record_rust_names
+            schema
         }
         fn _schemars_private_non_optional_json_schema(
             generator: &mut #schemars::SchemaGenerator,

@@ -67,6 +67,9 @@ struct Param {
     default: Option<Default>,
     /// It has a default or a rename, so it must be a model argument.
     argument_only: bool,
+    /// The Rust name of a renamed parameter, which a call must not send (see
+    /// `InputSchemaBuilder::rust_name`).
+    rust_name: Option<String>,
 }
 
 /// Everything the expansion needs.
@@ -261,11 +264,16 @@ fn validate(
             FnArg::Typed(typed) => {
                 check_param_type(&typed.ty, errors);
                 let argument_only = attrs.is_argument_only();
+                let mut rust_name = None;
                 let binding = match &*typed.pat {
                     Pat::Ident(pat) if pat.subpat.is_none() => {
+                        let name = unraw(&pat.ident);
                         Binding::Named(match &attrs.rename {
-                            Some(rename) => rename.value(),
-                            None => unraw(&pat.ident),
+                            Some(rename) => {
+                                rust_name = Some(name).filter(|name| *name != rename.value());
+                                rename.value()
+                            }
+                            None => name,
                         })
                     }
                     pattern => {
@@ -286,6 +294,7 @@ fn validate(
                     doc: attrs.doc,
                     default: attrs.default,
                     argument_only,
+                    rust_name,
                 });
             }
         }
@@ -506,6 +515,11 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
                     let #arg = #dispatch().extract(#name, &mut __ct_call);
                 });
             }
+        }
+        if let Some(rust_name) = &param.rust_name {
+            describe_params.push(quote! {
+                __ct_tool.input().rust_name(#name, #rust_name);
+            });
         }
         args.push(arg);
     }

@@ -40,6 +40,17 @@ pub use crate::tool::{
 use crate::schema::SchemaError;
 pub use crate::schema::doc_description;
 
+/// What claude-tools' `#[derive(JsonSchema)]` calls with the `(rust name, wire name)` of a
+/// struct's renamed fields: they ride in its schema while a tool's input schema is built, so
+/// that a call sending a Rust name is refused by name (see `InputSchemaBuilder::rust_name`).
+pub fn record_rust_names(
+    generator: &schemars::SchemaGenerator,
+    schema: &mut schemars::Schema,
+    pairs: &[(&str, &str)],
+) {
+    crate::schema::record_rust_names(generator, schema, pairs);
+}
+
 // What the marker type of a tool's name (`ToolRef`) expands to.
 pub use crate::tool::ToolRef;
 pub use crate::tool::names::{qualified_name_bytes, qualified_name_str};
