@@ -15,6 +15,7 @@ use proc_macro::TokenStream;
 mod attr;
 mod docs;
 mod errors;
+mod feature_hints;
 mod json_schema;
 mod names;
 mod param_attrs;

@@ -13,6 +13,7 @@ use syn::{FnArg, Ident, ItemFn, LitChar, LitInt, LitStr, Pat, Path, ReturnType, 
 use crate::attr::{self, Kind, Value};
 use crate::docs::{self, Doc};
 use crate::errors::Errors;
+use crate::feature_hints;
 use crate::names;
 use crate::param_attrs::{self, Default, ParamAttrs};
 
@@ -477,10 +478,25 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
         // The receiver spanned at the type too: an error from an inherent dispatch method
         // points at the receiver, which would otherwise be the attribute.
         let slot = quote_spanned!(ty_span=> ::claude_tools::__private::Slot);
+        // A model argument whose type looks like another crate's gets a slot whose error names
+        // the claude-tools feature it needs (`__macro_support::feature_hints`).
+        let hint = match &param.binding {
+            Binding::Named(_) => feature_hints::feature_of(ty),
+            Binding::Pattern(_) => None,
+        };
+        let slot_value = match hint {
+            Some((feature, inner)) => {
+                let feature = Ident::new(feature, ty_span);
+                quote_spanned! {ty_span=>
+                    #slot::<#alias, #private::Hinted<#private::hint::#feature, #inner>>::HINTED
+                }
+            }
+            None => quote_spanned!(ty_span=> #slot::<#alias>::NEW),
+        };
         param_items.push(quote_spanned! {ty_span=>
             type #alias = #ty;
             fn #dispatch() -> #private::Param<#alias> {
-                (&&&&#slot::<#alias>::NEW).#method()
+                (&&&&#slot_value).#method()
             }
         });
         match &param.default {
