@@ -303,7 +303,12 @@ async fn the_rust_names_of_a_whole_input_structs_renamed_fields_are_refused() {
         )
         .unwrap();
     assert_eq!(
-        call(&runtime, "filtered", json!({"query": "lamp", "max_price_eur": 30})).await,
+        call(
+            &runtime,
+            "filtered",
+            json!({"query": "lamp", "max_price_eur": 30})
+        )
+        .await,
         error(
             "Invalid arguments for tool `filtered`: unknown argument `max_price_eur`: did you \
              mean `maxPriceEur`?"
