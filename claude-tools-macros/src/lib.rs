@@ -94,7 +94,8 @@ mod tool;
 ///   `Input<T>` (the whole input as one struct, whose fields, with their doc comments, are the
 ///   properties), or your own;
 /// - any other type is a **model argument**: a property of the input schema, named after the
-///   parameter, and it must implement `serde::Deserialize` and `schemars::JsonSchema`.
+///   parameter, and it must implement `Deserialize` and `JsonSchema` (derive both from the
+///   prelude: `#[derive(Deserialize, JsonSchema)]`).
 ///
 /// Extractors may be written with patterns (`State(db): State<Db>`, `Input(req): Input<Req>`,
 /// `_: ToolContext`); a model argument needs a plain `name: Type`. The property name is the
@@ -116,8 +117,6 @@ mod tool;
 ///
 /// ```
 /// use claude_tools::prelude::*;
-/// use schemars::JsonSchema;
-/// use serde::Deserialize;
 ///
 /// #[tool_server(name = "search")]
 /// pub struct Search;
@@ -283,8 +282,6 @@ mod tool;
 ///
 /// ```
 /// use claude_tools::prelude::*;
-/// use schemars::JsonSchema;
-/// use serde::Serialize;
 ///
 /// #[tool_server(name = "reports")]
 /// pub struct Reports;

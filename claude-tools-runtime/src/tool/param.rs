@@ -270,9 +270,7 @@ impl<T: Send + Sync + 'static> ToolParam for Extension<T> {
 /// The whole tool input as one struct: its fields are the input schema's properties.
 ///
 /// ```
-/// use claude_tools::tools::Input;
-/// use schemars::JsonSchema;
-/// use serde::Deserialize;
+/// use claude_tools::prelude::*;
 ///
 /// #[derive(Deserialize, JsonSchema)]
 /// struct Search {

@@ -231,9 +231,8 @@ impl ToolServer {
     /// [`ToolFn`] for what it may be); write its parameter types out.
     ///
     /// ```
-    /// use claude_tools::{State, ToolContext, ToolDefBuilder, ToolServer};
-    /// use schemars::JsonSchema;
-    /// use serde::Deserialize;
+    /// use claude_tools::prelude::*;
+    /// use claude_tools::ToolDefBuilder;
     /// use serde_json::json;
     ///
     /// struct Catalogue(Vec<&'static str>);
