@@ -40,6 +40,17 @@ pub use crate::tool::{
 use crate::schema::SchemaError;
 pub use crate::schema::doc_description;
 
+/// What claude-tools' `#[derive(JsonSchema)]` calls with the `(rust name, wire name)` of a
+/// struct's renamed fields: they ride in its schema while a tool's input schema is built, so
+/// that a call sending a Rust name is refused by name (see `InputSchemaBuilder::rust_name`).
+pub fn record_rust_names(
+    generator: &schemars::SchemaGenerator,
+    schema: &mut schemars::Schema,
+    pairs: &[(&str, &str)],
+) {
+    crate::schema::record_rust_names(generator, schema, pairs);
+}
+
 // What the marker type of a tool's name (`ToolRef`) expands to.
 pub use crate::tool::ToolRef;
 pub use crate::tool::names::{qualified_name_bytes, qualified_name_str};
@@ -51,7 +62,9 @@ pub use crate::tool::names::{qualified_name_bytes, qualified_name_str};
     note = "a parameter the model fills in must implement serde::Deserialize and schemars::JsonSchema: \
             add #[derive(Deserialize, JsonSchema)] to the type (both derives are in claude_tools::prelude)",
     note = "a parameter the model does not fill in must implement claude_tools::ToolParam, like State<T>, \
-            ToolContext or Input<T>"
+            ToolContext or Input<T>",
+    note = "another crate's type (chrono, uuid, url, rust_decimal...) deserializes and has a schema with \
+            claude-tools' feature of that crate's name: `cargo add claude-tools --features uuid`"
 )]
 #[doc(hidden)]
 pub trait ModelArgument: DeserializeOwned {}
@@ -65,7 +78,9 @@ impl<T: DeserializeOwned> ModelArgument for T {}
     label = "the model needs a schema to fill in the `{Self}`s of a `{Container}`",
     note = "add #[derive(JsonSchema)] (claude_tools::JsonSchema) next to #[derive(Deserialize)] on `{Self}`",
     note = "a type that derives JsonSchema and still gets this error derives another schemars major \
-            version's (a schemars 0.8 dependency?): derive claude_tools::JsonSchema instead"
+            version's (a schemars 0.8 dependency?): derive claude_tools::JsonSchema instead",
+    note = "another crate's type (chrono, uuid, url, rust_decimal...) has a schema with claude-tools' \
+            feature of that crate's name: `cargo add claude-tools --features uuid`"
 )]
 pub trait SchemaIn<Container: ?Sized>: JsonSchema {}
 
@@ -77,7 +92,9 @@ impl<T: JsonSchema, Container: ?Sized> SchemaIn<Container> for T {}
     label = "the model needs a schema to fill in a `{Self}`",
     note = "add #[derive(JsonSchema)] (claude_tools::JsonSchema) next to #[derive(Deserialize)] on the type",
     note = "a type that derives JsonSchema and still gets this error derives another schemars major \
-            version's (a schemars 0.8 dependency?): derive claude_tools::JsonSchema instead"
+            version's (a schemars 0.8 dependency?): derive claude_tools::JsonSchema instead",
+    note = "another crate's type (chrono, uuid, url, rust_decimal...) has a schema with claude-tools' \
+            feature of that crate's name: `cargo add claude-tools --features uuid`"
 )]
 #[doc(hidden)]
 pub trait ArgumentSchema: JsonSchema {}
@@ -119,20 +136,30 @@ pub trait SharedThroughState {}
 
 /// A zero-sized stand-in for a parameter of type `T`, the receiver of the dispatch traits. `Copy`,
 /// so that level 5 can take it by value.
-pub struct Slot<T>(PhantomData<fn() -> T>);
+///
+/// `H` is [`NoHint`], or the claude-tools feature `#[tool]` guesses the type needs (see
+/// [`feature_hints`]): levels 1 to 3 take any `H`, and a hinted slot's error (its levels 4 and
+/// 5) names the feature.
+pub struct Slot<T, H = NoHint>(PhantomData<fn() -> (T, H)>);
 
-impl<T> Clone for Slot<T> {
+impl<T, H> Clone for Slot<T, H> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T> Copy for Slot<T> {}
+impl<T, H> Copy for Slot<T, H> {}
 
 impl<T> Slot<T> {
     /// The slot of `T`.
     pub const NEW: Self = Slot(PhantomData);
 }
+
+/// The `H` of a [`Slot`] whose type `#[tool]` connects to no feature.
+pub enum NoHint {}
+
+mod feature_hints;
+pub use feature_hints::*;
 
 // Two known mistakes get their own diagnostic instead of level 4's "not a model argument". An
 // inherent method is found at the same step as level 4 (receiver `&Slot<_>`) and wins over it,
@@ -299,7 +326,7 @@ pub trait ViaToolParam<T> {
         T: ModelFilled;
 }
 
-impl<T: ToolParam> ViaToolParam<T> for &&&Slot<T> {
+impl<T: ToolParam, H> ViaToolParam<T> for &&&Slot<T, H> {
     fn __ct_param(&self) -> Param<T> {
         Param {
             describe: T::describe,
@@ -331,7 +358,7 @@ pub trait ViaOptionalArgument<T> {
     fn __ct_argument(&self) -> Param<T>;
 }
 
-impl<T: DeserializeOwned + JsonSchema> ViaOptionalArgument<Option<T>> for &&Slot<Option<T>> {
+impl<T: DeserializeOwned + JsonSchema, H> ViaOptionalArgument<Option<T>> for &&Slot<Option<T>, H> {
     fn __ct_param(&self) -> Param<Option<T>> {
         Param {
             describe: |name, doc, tool| {
@@ -345,6 +372,7 @@ impl<T: DeserializeOwned + JsonSchema> ViaOptionalArgument<Option<T>> for &&Slot
             },
             describe_defaulted: |name, doc, default, tool| {
                 tool.input()
+                    .variant_order_of::<T>()
                     .property_with_default::<Option<T>>(name, doc, default);
             },
             // As serde's `#[serde(default)]`: absent is the default, `null` is `None`.
@@ -383,7 +411,7 @@ pub trait ViaRequiredArgument<T> {
         T: ArgumentSchema;
 }
 
-impl<T: DeserializeOwned + JsonSchema> ViaRequiredArgument<T> for &Slot<T> {
+impl<T: DeserializeOwned + JsonSchema, H> ViaRequiredArgument<T> for &Slot<T, H> {
     fn __ct_param(&self) -> Param<T>
     where
         T: ArgumentSchema,
@@ -399,7 +427,9 @@ impl<T: DeserializeOwned + JsonSchema> ViaRequiredArgument<T> for &Slot<T> {
                 None => Err(call.invalid_arguments(&ArgumentError::missing(name))),
             },
             describe_defaulted: |name, doc, default, tool| {
-                tool.input().property_with_default::<T>(name, doc, default);
+                tool.input()
+                    .variant_order_of::<T>()
+                    .property_with_default::<T>(name, doc, default);
             },
             extract_present: |name, call| {
                 call.take_argument(name)

@@ -97,7 +97,10 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 mod description;
+mod rust_names;
 mod variant_order;
+
+pub(crate) use rust_names::record as record_rust_names;
 
 pub use description::doc_description;
 
@@ -152,7 +155,9 @@ fn generator(serialize: bool) -> SchemaGenerator {
     let settings = if serialize {
         settings.for_serialize()
     } else {
-        settings.for_deserialize()
+        settings
+            .for_deserialize()
+            .with_transform(rust_names::WantRustNames)
     };
     settings.into_generator()
 }
@@ -188,6 +193,8 @@ pub struct InputSchemaBuilder {
     required: Vec<String>,
     additional_properties: Option<Value>,
     variant_orders: Vec<&'static [&'static str]>,
+    /// `(rust name, property)` of renamed parameters and whole-input fields.
+    rust_names: Vec<(String, String)>,
     error: Option<SchemaError>,
 }
 
@@ -206,6 +213,7 @@ impl InputSchemaBuilder {
             required: Vec::new(),
             additional_properties: None,
             variant_orders: Vec::new(),
+            rust_names: Vec::new(),
             error: None,
         }
     }
@@ -278,7 +286,11 @@ impl InputSchemaBuilder {
             return self.fail(message);
         }
         let mut root = match root {
-            Value::Object(root) if root.contains_key("type") || has_combinator(&root) => root,
+            Value::Object(mut root) if root.contains_key("type") || has_combinator(&root) => {
+                let renamed = rust_names::take(&mut root);
+                self.rust_names.extend(renamed);
+                root
+            }
             _ => return self.fail(format!(
                 "`{type_name}` accepts any JSON value, but a tool's whole input must be a struct: \
                  derive Deserialize and JsonSchema on a struct and take it as Input<YourStruct>"
@@ -352,6 +364,41 @@ impl InputSchemaBuilder {
         self
     }
 
+    /// Records that property `property` is called `rust_name` in Rust (a parameter or field
+    /// renamed with `#[serde(rename = "..")]`): a call that sends `rust_name` is refused with an
+    /// `isError` result naming `property` (``unknown argument `max_price_eur`: did you mean
+    /// `maxPriceEur`?``), whether or not the tool denies unknown arguments. `#[tool]` records its
+    /// renamed parameters, and [`flatten`](Self::flatten) the renamed fields of a struct deriving
+    /// claude-tools' `JsonSchema`. A `rust_name` that is itself a property is not refused.
+    ///
+    /// ```
+    /// use claude_tools::tools::{ToolContext, ToolDefBuilder, ToolServer};
+    /// use serde_json::json;
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let mut def = ToolDefBuilder::new("search");
+    /// def.input()
+    ///     .property::<Option<f64>>("maxPriceEur", None, false)
+    ///     .rust_name("maxPriceEur", "max_price_eur");
+    /// let server = ToolServer::new("shop", "1.0.0")
+    ///     .with_tool(def, |_call| async { "searched" })
+    ///     .unwrap();
+    /// let result = server.call("search", json!({"max_price_eur": 9}), ToolContext::new()).await;
+    /// assert_eq!(
+    ///     result.text_content(),
+    ///     "Invalid arguments for tool `search`: unknown argument `max_price_eur`: did you mean \
+    ///      `maxPriceEur`?"
+    /// );
+    /// # });
+    /// ```
+    pub fn rust_name(&mut self, property: &str, rust_name: &str) -> &mut Self {
+        let pair = (rust_name.to_string(), property.to_string());
+        if !self.rust_names.contains(&pair) {
+            self.rust_names.push(pair);
+        }
+        self
+    }
+
     fn insert(&mut self, name: &str, schema: Value, required: bool) {
         if self.properties.insert(name.to_string(), schema).is_some() {
             self.fail(format!(
@@ -374,9 +421,23 @@ impl InputSchemaBuilder {
     /// The finished schema: `{"type":"object","properties":{…},"required":[…]}` (plus
     /// `additionalProperties` when a whole-input type sets it), made Claude-safe.
     pub fn finish(self) -> Result<Map<String, Value>, SchemaError> {
+        self.finish_with_rust_names().map(|(schema, _)| schema)
+    }
+
+    /// [`finish`](Self::finish), and the `(rust name, property)` pairs a call must not send
+    /// (those whose Rust name is not itself a property).
+    pub(crate) fn finish_with_rust_names(
+        self,
+    ) -> Result<(Map<String, Value>, Vec<(String, String)>), SchemaError> {
         if let Some(error) = self.error {
             return Err(error);
         }
+        let properties = &self.properties;
+        let rust_names: Vec<(String, String)> = self
+            .rust_names
+            .into_iter()
+            .filter(|(rust, _)| !properties.contains_key(rust))
+            .collect();
         let mut schema = Map::new();
         schema.insert("type".into(), Value::String("object".into()));
         schema.insert("properties".into(), Value::Object(self.properties));
@@ -396,7 +457,7 @@ impl InputSchemaBuilder {
             },
         );
         match schema {
-            Value::Object(map) => Ok(map),
+            Value::Object(map) => Ok((map, rust_names)),
             _ => Err(SchemaError::new(
                 "internal error: the input schema is not an object",
             )),
@@ -496,6 +557,7 @@ fn rewrite(schema: &mut Value, how: &Rewrite<'_>) {
     };
     object.shift_remove("$schema");
     object.shift_remove("nullable");
+    rust_names::strip(object);
     if let Some(Value::String(format)) = object.get("format")
         && !STANDARD_FORMATS.contains(&format.as_str())
     {

@@ -15,9 +15,11 @@ use proc_macro::TokenStream;
 mod attr;
 mod docs;
 mod errors;
+mod feature_hints;
 mod json_schema;
 mod names;
 mod param_attrs;
+mod rust_names;
 mod server;
 mod tool;
 
@@ -92,7 +94,8 @@ mod tool;
 ///   `Input<T>` (the whole input as one struct, whose fields, with their doc comments, are the
 ///   properties), or your own;
 /// - any other type is a **model argument**: a property of the input schema, named after the
-///   parameter, and it must implement `serde::Deserialize` and `schemars::JsonSchema`.
+///   parameter, and it must implement `Deserialize` and `JsonSchema` (derive both from the
+///   prelude: `#[derive(Deserialize, JsonSchema)]`).
 ///
 /// Extractors may be written with patterns (`State(db): State<Db>`, `Input(req): Input<Req>`,
 /// `_: ToolContext`); a model argument needs a plain `name: Type`. The property name is the
@@ -114,8 +117,6 @@ mod tool;
 ///
 /// ```
 /// use claude_tools::prelude::*;
-/// use schemars::JsonSchema;
-/// use serde::Deserialize;
 ///
 /// #[tool_server(name = "search")]
 /// pub struct Search;
@@ -149,8 +150,10 @@ mod tool;
 /// A model parameter may take a default, used when the model leaves the argument out (the
 /// property is then not required, and the schema shows `"default": <value>` when the value's
 /// type is `Serialize`), and a wire name other than its Rust name (the property, and the name in
-/// errors; the Rust name is then not accepted). serde's own spelling works, with serde's
-/// meaning, and `#[arg(..)]` adds what serde has no attribute for, a default expression:
+/// errors; a call that sends the Rust name instead gets an `isError` result pointing at the
+/// wire name, ``unknown argument `max_price_eur`: did you mean `maxPriceEur`?``, whether or not
+/// the tool denies unknown arguments). serde's own spelling works, with serde's meaning, and
+/// `#[arg(..)]` adds what serde has no attribute for, a default expression:
 ///
 /// | attribute | meaning |
 /// |---|---|
@@ -203,6 +206,9 @@ mod tool;
 /// let arguments = serde_json::json!({"query": "dune", "maxPriceEur": 9.5});
 /// let result = server.call("search", arguments, ToolContext::new()).await;
 /// assert_eq!(result.text_content(), "dune: 10 in books under Some(9.5)");
+/// let arguments = serde_json::json!({"query": "dune", "max_price_eur": 9.5});
+/// let result = server.call("search", arguments, ToolContext::new()).await;
+/// assert!(result.text_content().ends_with("did you mean `maxPriceEur`?"));
 /// # });
 /// ```
 ///
@@ -276,8 +282,6 @@ mod tool;
 ///
 /// ```
 /// use claude_tools::prelude::*;
-/// use schemars::JsonSchema;
-/// use serde::Serialize;
 ///
 /// #[tool_server(name = "reports")]
 /// pub struct Reports;
@@ -439,6 +443,12 @@ pub fn tool_server(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// re-exported as `claude_tools::JsonSchema` (and in the prelude), it implements
 /// `claude_tools::JsonSchema`, the schemars version the tools speak. It reads the same
 /// attributes (doc comments, `#[serde(...)]`, `#[schemars(...)]`) and gives the same schema.
+///
+/// One thing more: as a tool's whole input (`Input<T>`, a run-time tool's arguments), a struct
+/// deriving it tells the tool the Rust names of its renamed fields (`#[serde(rename_all =
+/// "camelCase")]`, a field's `rename`), so that a call sending `max_price_eur` for
+/// `maxPriceEur` is refused by name instead of having its value dropped. Nothing of it appears
+/// in any schema.
 ///
 /// ```
 /// use claude_tools::prelude::*;

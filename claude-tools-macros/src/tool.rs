@@ -13,6 +13,7 @@ use syn::{FnArg, Ident, ItemFn, LitChar, LitInt, LitStr, Pat, Path, ReturnType, 
 use crate::attr::{self, Kind, Value};
 use crate::docs::{self, Doc};
 use crate::errors::Errors;
+use crate::feature_hints;
 use crate::names;
 use crate::param_attrs::{self, Default, ParamAttrs};
 
@@ -67,6 +68,9 @@ struct Param {
     default: Option<Default>,
     /// It has a default or a rename, so it must be a model argument.
     argument_only: bool,
+    /// The Rust name of a renamed parameter, which a call must not send (see
+    /// `InputSchemaBuilder::rust_name`).
+    rust_name: Option<String>,
 }
 
 /// Everything the expansion needs.
@@ -261,11 +265,16 @@ fn validate(
             FnArg::Typed(typed) => {
                 check_param_type(&typed.ty, errors);
                 let argument_only = attrs.is_argument_only();
+                let mut rust_name = None;
                 let binding = match &*typed.pat {
                     Pat::Ident(pat) if pat.subpat.is_none() => {
+                        let name = unraw(&pat.ident);
                         Binding::Named(match &attrs.rename {
-                            Some(rename) => rename.value(),
-                            None => unraw(&pat.ident),
+                            Some(rename) => {
+                                rust_name = Some(name).filter(|name| *name != rename.value());
+                                rename.value()
+                            }
+                            None => name,
                         })
                     }
                     pattern => {
@@ -286,6 +295,7 @@ fn validate(
                     doc: attrs.doc,
                     default: attrs.default,
                     argument_only,
+                    rust_name,
                 });
             }
         }
@@ -468,10 +478,25 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
         // The receiver spanned at the type too: an error from an inherent dispatch method
         // points at the receiver, which would otherwise be the attribute.
         let slot = quote_spanned!(ty_span=> ::claude_tools::__private::Slot);
+        // A model argument whose type looks like another crate's gets a slot whose error names
+        // the claude-tools feature it needs (`__macro_support::feature_hints`).
+        let hint = match &param.binding {
+            Binding::Named(_) => feature_hints::feature_of(ty),
+            Binding::Pattern(_) => None,
+        };
+        let slot_value = match hint {
+            Some((feature, inner)) => {
+                let feature = Ident::new(feature, ty_span);
+                quote_spanned! {ty_span=>
+                    #slot::<#alias, #private::Hinted<#private::hint::#feature, #inner>>::HINTED
+                }
+            }
+            None => quote_spanned!(ty_span=> #slot::<#alias>::NEW),
+        };
         param_items.push(quote_spanned! {ty_span=>
             type #alias = #ty;
             fn #dispatch() -> #private::Param<#alias> {
-                (&&&&#slot::<#alias>::NEW).#method()
+                (&&&&#slot_value).#method()
             }
         });
         match &param.default {
@@ -506,6 +531,11 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
                     let #arg = #dispatch().extract(#name, &mut __ct_call);
                 });
             }
+        }
+        if let Some(rust_name) = &param.rust_name {
+            describe_params.push(quote! {
+                __ct_tool.input().rust_name(#name, #rust_name);
+            });
         }
         args.push(arg);
     }

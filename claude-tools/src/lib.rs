@@ -27,11 +27,17 @@ pub use schemars;
 /// depends on serde 1 itself (as any serde user does).
 pub use serde::{Deserialize, Serialize};
 
-// `JsonSchema` is schemars' trait (type namespace) and claude-tools' derive (macro namespace):
-// the glob brings schemars' trait and derive, the named import shadows the derive alone with the
-// one that needs no schemars dependency in the deriving crate.
-mod json_schema_trait {
-    pub use schemars::JsonSchema;
+// `JsonSchema` is schemars' trait (type namespace) and claude-tools' derive (macro namespace),
+// one name re-exported once, so that the docs list each once and the derive's entry is
+// claude-tools' own. In `json_schema`, the glob brings schemars' trait and derive, and the named
+// import shadows the derive alone with claude-tools' (which needs no schemars dependency in the
+// deriving crate); the crate root then takes both through one named import.
+mod json_schema {
+    mod schemars_items {
+        pub use schemars::JsonSchema;
+    }
+    pub use claude_tools_macros::JsonSchema;
+    pub use schemars_items::*;
 }
 pub use claude_tools_core::tool::{
     CancellationToken, Content, Image, Input, IntoToolResult, Json, ProgressReporter,
@@ -40,9 +46,7 @@ pub use claude_tools_core::tool::{
 };
 pub use claude_tools_core::{schema, tool as tools};
 #[doc(inline)]
-pub use claude_tools_macros::JsonSchema;
-#[doc(inline)]
-pub use json_schema_trait::*;
+pub use json_schema::JsonSchema;
 
 /// The MCP side of a tool server: the router that answers JSON-RPC for it (always), and serving
 /// it to any MCP client over stdio or Streamable HTTP (feature `mcp`, on by default; `http`

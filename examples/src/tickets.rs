@@ -34,8 +34,6 @@ use std::path::{Path, PathBuf};
 use claude_tools::prelude::*;
 use claude_tools_testkit::model_server::{Script, Turn};
 use rusqlite::{Connection, OptionalExtension, Row, params};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::db::{Db, DbError};

@@ -31,8 +31,6 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use claude_tools::prelude::*;
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 
 /// The server: the model sees its tools as `mcp__triage__<tool>`.
 #[tool_server(

@@ -42,8 +42,6 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use claude_tools::prelude::*;
 use claude_tools_testkit::model_server::{Script, Turn};
 use rusqlite::{Connection, Row, params};
-use schemars::JsonSchema;
-use serde::Serialize;
 use serde_json::json;
 
 use crate::db::{Db, DbError};

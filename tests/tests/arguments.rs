@@ -189,9 +189,14 @@ async fn a_renamed_argument_goes_by_its_wire_name_only() {
         call(&server, "item", json!({"itemId": 7})).await,
         text("item 7")
     );
+    // The Rust name is a mistake, not an alias: the model is told the name it meant.
     assert_eq!(
         call(&server, "item", json!({"item_id": 7})).await,
-        error("Invalid arguments for tool `item`: argument `itemId`: missing required argument")
+        error(
+            "Invalid arguments for tool `item` (2 problems):\n\
+             - argument `itemId`: missing required argument\n\
+             - unknown argument `item_id`: did you mean `itemId`?"
+        )
     );
     assert_eq!(
         call(&server, "item", json!({"itemId": "seven"})).await,
@@ -200,17 +205,113 @@ async fn a_renamed_argument_goes_by_its_wire_name_only() {
              expected u64"
         )
     );
-    // The Rust name of a renamed optional argument is ignored, like any unknown argument.
+    // The Rust name of a renamed optional argument is not ignored either, though the tool is
+    // lenient about unknown arguments: the filter would silently be dropped.
     assert_eq!(
         call(
             &server,
             "search",
-            json!({"query": "q", "max_price_eur": 1.0})
+            json!({"query": "q", "max_price_eur": 1.0, "per_row": 2, "colour": "red"})
         )
         .await,
-        text(
-            "q limit=10 page=1 category=books tags=[] in_stock_only=false max_price_eur=None \
-             ranking=Relevance per_row=Some(3)"
+        error(
+            "Invalid arguments for tool `search` (2 problems):\n\
+             - unknown argument `max_price_eur`: did you mean `maxPriceEur`?\n\
+             - unknown argument `per_row`: did you mean `perRow`?"
+        )
+    );
+    // Sent with the wire name as well: still a mistake to point out.
+    assert_eq!(
+        call(
+            &server,
+            "search",
+            json!({"query": "q", "maxPriceEur": 1.0, "max_price_eur": 1.0})
+        )
+        .await,
+        error(
+            "Invalid arguments for tool `search`: unknown argument `max_price_eur`: did you mean \
+             `maxPriceEur`?"
+        )
+    );
+}
+
+/// What a whole-input struct renames; claude-tools' derive tells the Rust names (schemars' own,
+/// imported in this file as `JsonSchema`, does not).
+#[derive(Deserialize, claude_tools::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Filter {
+    /// Words to look for
+    pub query: String,
+    /// The highest price, in euros
+    pub max_price_eur: Option<f64>,
+    /// The currency
+    #[serde(rename = "cur", default)]
+    pub currency: Option<String>,
+    /// Accepted under its Rust name too
+    #[serde(alias = "in_stock")]
+    pub in_stock: Option<bool>,
+}
+
+/// Search with a filter.
+#[tool(server = Shop, read_only)]
+async fn filtered(Input(filter): Input<Filter>) -> String {
+    format!(
+        "{} under {:?} {:?} in stock {:?}",
+        filter.query, filter.max_price_eur, filter.currency, filter.in_stock
+    )
+}
+
+#[tokio::test]
+async fn the_rust_names_of_a_whole_input_structs_renamed_fields_are_refused() {
+    let server = Shop::server();
+    assert_eq!(
+        input_schema(&server, "filtered")["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["query", "maxPriceEur", "cur", "inStock"],
+        "the schema carries nothing more"
+    );
+    assert_eq!(
+        call(
+            &server,
+            "filtered",
+            json!({"query": "lamp", "max_price_eur": 30, "currency": "EUR", "in_stock": true})
+        )
+        .await,
+        error(
+            "Invalid arguments for tool `filtered` (2 problems):\n\
+             - unknown argument `max_price_eur`: did you mean `maxPriceEur`?\n\
+             - unknown argument `currency`: did you mean `cur`?"
+        )
+    );
+    assert_eq!(
+        call(
+            &server,
+            "filtered",
+            json!({"query": "lamp", "maxPriceEur": 30, "cur": "EUR", "in_stock": true})
+        )
+        .await,
+        text("lamp under Some(30.0) Some(\"EUR\") in stock Some(true)")
+    );
+    // A run-time tool's arguments type is read the same way.
+    let runtime = ToolServer::new("shop", "1.0.0")
+        .with_typed_tool(
+            ToolDefBuilder::new("filtered").description("Search with a filter"),
+            |filter: Filter| async move { filter.query },
+        )
+        .unwrap();
+    assert_eq!(
+        call(
+            &runtime,
+            "filtered",
+            json!({"query": "lamp", "max_price_eur": 30})
+        )
+        .await,
+        error(
+            "Invalid arguments for tool `filtered`: unknown argument `max_price_eur`: did you \
+             mean `maxPriceEur`?"
         )
     );
 }
@@ -504,7 +605,7 @@ async fn unknown_arguments_are_rejected_by_name_when_denied() {
         error(
             "Invalid arguments for tool `strict_convert` (2 problems):\n\
              - argument `toCurrency`: missing required argument\n\
-             - unknown argument `to_currency`: the tool accepts only `amount`, `toCurrency`"
+             - unknown argument `to_currency`: did you mean `toCurrency`?"
         )
     );
 }

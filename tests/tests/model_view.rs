@@ -4,15 +4,16 @@
 
 use claude_tools::prelude::*;
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 #[tool_server(name = "shop")]
 pub struct Shop;
 
-#[derive(Deserialize, JsonSchema)]
+#[derive(Deserialize, JsonSchema, Serialize, Default)]
 #[serde(rename_all = "lowercase")]
 enum Category {
+    #[default]
     Books,
     /// Toys and [games](https://example.com/games)
     Toys,
@@ -61,6 +62,26 @@ async fn search_products(
 ) -> String {
     let _ = (category, price, in_stock_only, limit);
     query
+}
+
+/// Where to browse, with a default category.
+#[derive(Deserialize, JsonSchema, Serialize)]
+#[allow(dead_code)] // read by the model, not by the tool
+struct Aisle {
+    #[serde(default)]
+    category: Category,
+}
+
+/// Browse the shop.
+#[tool(server = Shop, read_only)]
+async fn browse(
+    #[arg(default = Category::Books)] first: Category,
+    #[serde(default)] second: Category,
+    #[arg(default = Some(Category::Toys))] optional: Option<Category>,
+    #[serde(default)] several: Vec<Category>,
+    #[arg(default = Aisle { category: Category::Garden })] aisle: Aisle,
+) {
+    let _ = (first, second, optional, several, aisle);
 }
 
 /// Overridden by `description`.
@@ -125,6 +146,32 @@ fn a_tool_is_sent_in_declaration_order_with_the_prose_of_its_docs() {
             "_meta": {"anthropic/alwaysLoad": true}
         }),
     );
+}
+
+/// `rename_all = "lowercase"` values of `Category`, as declared.
+const DECLARED: [&str; 4] = ["books", "toys", "electronics", "garden"];
+
+#[test]
+fn an_enum_keeps_its_declaration_order_in_a_parameter_with_a_default() {
+    let schema = &tool_json("browse")["inputSchema"]["properties"];
+    for (parameter, values) in [
+        (&schema["first"], &schema["first"]["enum"]),
+        (&schema["second"], &schema["second"]["enum"]),
+        (&schema["several"], &schema["several"]["items"]["enum"]),
+        (
+            &schema["aisle"],
+            &schema["aisle"]["properties"]["category"]["enum"],
+        ),
+    ] {
+        assert_eq!(values, &json!(DECLARED), "{parameter}");
+    }
+    let mut with_null = json!(DECLARED);
+    with_null.as_array_mut().unwrap().push(Value::Null);
+    assert_eq!(schema["optional"]["enum"], with_null);
+    // The defaults are shown, in their wire form.
+    assert_eq!(schema["first"]["default"], "books");
+    assert_eq!(schema["optional"]["default"], "toys");
+    assert_eq!(schema["aisle"]["default"], json!({"category": "garden"}));
 }
 
 #[test]

@@ -250,11 +250,11 @@ impl ToolDefBuilder {
 
     /// Finishes the definition, failing when a schema cannot be made Claude-safe.
     pub fn build(self) -> Result<ToolDef, SchemaError> {
-        self.build_parts().map(|(def, _)| def)
+        self.build_parts().map(|parts| parts.def)
     }
 
-    pub(crate) fn build_parts(self) -> Result<(ToolDef, Vec<StateRequirement>), SchemaError> {
-        let mut input_schema = self.input.finish()?;
+    pub(crate) fn build_parts(self) -> Result<BuiltTool, SchemaError> {
+        let (mut input_schema, rust_names) = self.input.finish_with_rust_names()?;
         if self.deny_unknown_arguments {
             deny_additional_properties(&mut input_schema)?;
         }
@@ -272,8 +272,20 @@ impl ToolDefBuilder {
             annotations: self.annotations,
             meta,
         };
-        Ok((def, self.required_state))
+        Ok(BuiltTool {
+            def,
+            required_state: self.required_state,
+            rust_names,
+        })
     }
+}
+
+/// What a server keeps of a built tool besides its handler.
+pub(crate) struct BuiltTool {
+    pub(crate) def: ToolDef,
+    pub(crate) required_state: Vec<StateRequirement>,
+    /// `(rust name, property)` of renamed arguments: a call must not send the Rust name.
+    pub(crate) rust_names: Vec<(String, String)>,
 }
 
 /// A tool with only a name, described by its arguments type and its doc-less handler.

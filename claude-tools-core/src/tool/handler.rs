@@ -44,7 +44,9 @@ pub enum ViaArguments {}
     label = "neither an extractor nor the tool's arguments",
     note = "the tool's arguments are a type implementing serde::Deserialize and schemars::JsonSchema: \
             add #[derive(Deserialize, JsonSchema)] to it",
-    note = "anything else must implement claude_tools::ToolParam, like State<T>, ToolContext or Input<T>"
+    note = "anything else must implement claude_tools::ToolParam, like State<T>, ToolContext or Input<T>",
+    note = "another crate's type (chrono, uuid, url, rust_decimal...) deserializes and has a schema with \
+            claude-tools' feature of that crate's name: `cargo add claude-tools --features uuid`"
 )]
 pub trait ToolFnParam<M>: Sized + Send + 'static {
     /// Adds what this parameter contributes to the tool's definition.

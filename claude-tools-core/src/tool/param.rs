@@ -102,6 +102,21 @@ impl ToolCall {
             .push(unknown_arguments(&unknown, properties));
     }
 
+    /// Takes out every argument named by the Rust name of a renamed one (`(rust name,
+    /// property)` pairs), recording one problem for each that points at the property.
+    pub(crate) fn reject_rust_names(&mut self, rust_names: &[(Box<str>, Box<str>)]) {
+        for (rust, property) in rust_names {
+            if self.arguments.take(rust).is_some() {
+                self.arguments_map.take();
+                self.argument_errors
+                    .get_or_insert_with(Box::default)
+                    .push(ArgumentError::whole(format!(
+                        "unknown argument `{rust}`: did you mean `{property}`?"
+                    )));
+            }
+        }
+    }
+
     /// Whether a problem was found before the handler ran.
     pub(crate) fn has_argument_errors(&self) -> bool {
         self.argument_errors.is_some()
@@ -255,9 +270,7 @@ impl<T: Send + Sync + 'static> ToolParam for Extension<T> {
 /// The whole tool input as one struct: its fields are the input schema's properties.
 ///
 /// ```
-/// use claude_tools::tools::Input;
-/// use schemars::JsonSchema;
-/// use serde::Deserialize;
+/// use claude_tools::prelude::*;
 ///
 /// #[derive(Deserialize, JsonSchema)]
 /// struct Search {

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::arguments::Arguments;
 use super::context::ToolContext;
-use super::def::{ToolDef, ToolDefBuilder};
+use super::def::{BuiltTool, ToolDef, ToolDefBuilder};
 use super::handler::ToolFn;
 use super::param::ToolCall;
 use super::registry::{ServerDefinition, ToolRegistration};
@@ -36,6 +36,9 @@ pub struct Tool {
     location: Option<String>,
     /// The input schema says `additionalProperties: false`: calls with other arguments fail.
     deny_unknown_arguments: bool,
+    /// `(rust name, property)` of renamed arguments: a call sending the Rust name fails
+    /// (`InputSchemaBuilder::rust_name`).
+    rust_names: Box<[(Box<str>, Box<str>)]>,
     /// The handler reports the problems found before it ran together with its own (a
     /// `#[tool]`'s does); any other handler is not called when there are some.
     reports_argument_errors: bool,
@@ -228,9 +231,8 @@ impl ToolServer {
     /// [`ToolFn`] for what it may be); write its parameter types out.
     ///
     /// ```
-    /// use claude_tools::{State, ToolContext, ToolDefBuilder, ToolServer};
-    /// use schemars::JsonSchema;
-    /// use serde::Deserialize;
+    /// use claude_tools::prelude::*;
+    /// use claude_tools::ToolDefBuilder;
     /// use serde_json::json;
     ///
     /// struct Catalogue(Vec<&'static str>);
@@ -426,15 +428,18 @@ impl ToolServer {
             context,
             self.inner.state.clone(),
         );
+        if !tool.rust_names.is_empty() {
+            call.reject_rust_names(&tool.rust_names);
+        }
         if tool.deny_unknown_arguments {
             let properties = tool.def.input_schema.get("properties");
             call.reject_unknown_arguments(properties.and_then(Value::as_object));
-            if !tool.reports_argument_errors && call.has_argument_errors() {
-                let errors = call.take_argument_errors();
-                return Err(ToolResult::error(super::render_argument_errors(
-                    name, &errors,
-                )));
-            }
+        }
+        if !tool.reports_argument_errors && call.has_argument_errors() {
+            let errors = call.take_argument_errors();
+            return Err(ToolResult::error(super::render_argument_errors(
+                name, &errors,
+            )));
         }
         Ok(CallFuture {
             tool: tool.name.clone(),
@@ -510,14 +515,17 @@ impl ServerInner {
         builder.default_always_load(self.always_load);
         let tool = builder.name().to_string();
         check_names(&self.name, &tool)?;
-        let (def, required_state) =
-            builder
-                .build_parts()
-                .map_err(|error| ServerBuildError::Schema {
-                    server: self.name.clone(),
-                    tool: tool.clone(),
-                    error,
-                })?;
+        let BuiltTool {
+            def,
+            required_state,
+            rust_names,
+        } = builder
+            .build_parts()
+            .map_err(|error| ServerBuildError::Schema {
+                server: self.name.clone(),
+                tool: tool.clone(),
+                error,
+            })?;
         match self
             .tools
             .binary_search_by(|existing| (*existing.name).cmp(&tool))
@@ -542,6 +550,10 @@ impl ServerInner {
                         name,
                         deny_unknown_arguments: def.input_schema.get("additionalProperties")
                             == Some(&Value::Bool(false)),
+                        rust_names: rust_names
+                            .into_iter()
+                            .map(|(rust, property)| (rust.into(), property.into()))
+                            .collect(),
                         def,
                         handler,
                         required_state,
