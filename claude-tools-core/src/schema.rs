@@ -182,6 +182,10 @@ fn short_type_name<T: ?Sized>() -> String {
     out
 }
 
+/// The `(rust name, property)` pairs of parameters renamed on the wire: a call sending the Rust
+/// name is refused with the property named.
+pub(crate) type RustNames = Vec<(String, String)>;
+
 /// Builds a tool's input schema, one property (or one whole-input struct) at a time.
 ///
 /// Errors (a recursive type, an enum as the whole input, a duplicate name) are kept and reported
@@ -428,7 +432,7 @@ impl InputSchemaBuilder {
     /// (those whose Rust name is not itself a property).
     pub(crate) fn finish_with_rust_names(
         self,
-    ) -> Result<(Map<String, Value>, Vec<(String, String)>), SchemaError> {
+    ) -> Result<(Map<String, Value>, RustNames), SchemaError> {
         if let Some(error) = self.error {
             return Err(error);
         }
