@@ -23,6 +23,7 @@ pub mod query;
 pub mod stream;
 pub mod transport;
 
+mod cli;
 mod protocol;
 mod redact;
 mod session;

@@ -13,6 +13,7 @@ use crate::redact;
 use crate::transport::LaunchSpec;
 use claude_tools_core::tool::{ToolRef, ToolServer};
 
+pub use crate::cli::{AGENT_SDK_VERSION, CLIENT_APP, ENTRYPOINT};
 pub use crate::transport::DEFAULT_MAX_LINE_SIZE;
 
 /// The system prompt.
@@ -398,42 +399,6 @@ pub const DEFAULT_RUN_END_CEILING: Duration = Duration::from_secs(600);
 pub const DEFAULT_MESSAGE_QUEUE_LIMIT: usize = 1024;
 /// The default number of bytes the session holds for a CLI that is not reading its stdin.
 pub const DEFAULT_INPUT_BUFFER_LIMIT: usize = 16 * 1024 * 1024;
-
-/// The default `CLAUDE_CODE_ENTRYPOINT`: `sdk-cli`, the value the CLI gives itself when it runs
-/// non-interactively with none set. Override it with [`Options::entrypoint`].
-///
-/// The CLI (2.1.330) treats a host as an SDK host only for `sdk-ts`, `sdk-py` and `sdk-cli`;
-/// any other value, such as an own `sdk-rust`, is treated like its own terminal. Observed with
-/// the real CLI and a scripted model, one tool call, with and without a permission callback:
-///
-/// | entrypoint | `claude-code-guide` agent¹ | AskUserQuestion "Preview feature" text² | malformed `--allowedTools` warning³ |
-/// |---|---|---|---|
-/// | `sdk-py`, `sdk-ts` | no | no | yes |
-/// | `sdk-cli` (default) | no | no | no |
-/// | `sdk-rust` | yes | yes | yes |
-///
-/// ¹ in the `initialize` answer, `system/init.agents` and the agent list in the model's first
-/// user message. ² with a permission callback (the tool is only offered then). ³ a
-/// `system/informational` message and a stderr line, only while `CLAUDE_AGENT_SDK_VERSION` is
-/// set (as by default): without it no entrypoint got the warning.
-///
-/// Otherwise `sdk-py`, `sdk-ts` and `sdk-cli` gave the model byte-identical requests (system
-/// blocks, tools, messages) and the host identical `initialize` answers and `system/init`,
-/// apart from the entrypoint itself in the User-Agent and the `cc_entrypoint=` billing system
-/// block. `sdk-cli` is the value of those three that does not claim to be another SDK.
-pub const ENTRYPOINT: &str = "sdk-cli";
-
-/// The default `CLAUDE_AGENT_SDK_VERSION`: this crate's version. The CLI puts it in the
-/// User-Agent as `agent-sdk/<version>` (an empty value leaves it out). Override it with
-/// [`Options::agent_sdk_version`].
-pub const AGENT_SDK_VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// The default `CLAUDE_AGENT_SDK_CLIENT_APP`: `claude-tools/<version>`. The CLI sends it in an
-/// `x-client-app` header and in the User-Agent as `client-app/<value>` (an empty value leaves
-/// both out), so the model's requests say
-/// `claude-cli/<cli version> (external, sdk-cli, agent-sdk/<version>, client-app/claude-tools/<version>)`.
-/// Override it with [`Options::client_app`], e.g. with your application's name.
-pub const CLIENT_APP: &str = concat!("claude-tools/", env!("CARGO_PKG_VERSION"));
 
 impl Options {
     /// Default options: an empty system prompt, no tools of ours, the CLI found on this machine.
