@@ -1,27 +1,24 @@
-//! The control protocol's wire shapes: classifying what the CLI writes, and building what the
-//! host writes back.
+//! What the CLI writes, classified: one pass over a line into an [`Incoming`].
 //!
 //! The hot path is a tool call: a `control_request` carrying an `mcp_message`. A line is first
 //! read into a borrowed [`Frame`] that builds nothing but the fields it needs — the `request`
 //! stays raw JSON until its subtype is known, and only the JSON-RPC `message` inside an
 //! `mcp_message` becomes a `Value`. Other lines (the user's messages, `control_response`s) are
-//! parsed into a `Value` as before. Answers are serialised straight from borrowed structs.
+//! parsed into a `Value` as before.
 //!
 //! Only a line that fails both parses pays for more: it is read again with its lone surrogate
-//! escapes repaired, and failing that, the caller scans it ([`scan`], in `recover`) for what its
-//! answer needs, so a request that cannot be parsed is still answered.
+//! escapes repaired, and failing that, the caller scans it ([`scan`](super::scan), in
+//! `recover`) for what its answer needs, so a request that cannot be parsed is still answered.
 
 use std::borrow::Cow;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
+use serde_json::{Map, Value};
 
+use super::Fault;
+use super::recover;
 use claude_tools_core::json_str::JsonStr;
-use claude_tools_core::mcp::{McpMessage, Reply};
-use serde_json::{Map, Value, json};
-
-mod recover;
-
-pub(crate) use recover::{Fault, Found, scan, write_answer};
+use claude_tools_core::mcp::McpMessage;
 
 /// One line from the CLI's stdout, classified.
 // `Request` is the large variant (serde_json's `preserve_order` makes a `Map` larger), and
@@ -250,7 +247,7 @@ impl<'a> Incoming<'a> {
 }
 
 /// Why a line could not be classified. What its answer needs is read from the line by
-/// [`scan`], by whoever holds it.
+/// [`scan`](super::scan), by whoever holds it.
 #[derive(Debug)]
 pub(crate) enum ParseError {
     /// Not valid JSON.
@@ -276,92 +273,12 @@ fn take_string(map: &mut Map<String, Value>, key: &str) -> Option<String> {
     }
 }
 
-/// Serialises a frame as one NDJSON line (with its newline).
-pub(crate) fn line(frame: &Value) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(256);
-    // Serialising a `Value` cannot fail: its keys are strings.
-    let _ = serde_json::to_writer(&mut bytes, frame);
-    bytes.push(b'\n');
-    bytes
-}
-
-/// Appends `value` as JSON. Serialising strings, `Value`s and tool results cannot fail.
-fn write_json<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
-    let _ = serde_json::to_writer(&mut *out, value);
-}
-
-// The constant parts of an answer are written as they are: only the request id and the payload
-// go through the serialiser.
-const SUCCESS_HEAD: &[u8] =
-    br#"{"type":"control_response","response":{"subtype":"success","request_id":"#;
-const ERROR_HEAD: &[u8] =
-    br#"{"type":"control_response","response":{"subtype":"error","request_id":"#;
-
-/// Appends an answer line: `head`, the request id, then what `rest` writes, then the newline.
-fn answer_line(out: &mut Vec<u8>, head: &[u8], request_id: &str, rest: impl FnOnce(&mut Vec<u8>)) {
-    out.extend_from_slice(head);
-    write_json(out, request_id);
-    rest(out);
-    out.push(b'\n');
-}
-
-/// [`answer_line`] with the request id already JSON (a string or a number as it came).
-fn answer_line_raw(
-    out: &mut Vec<u8>,
-    head: &[u8],
-    request_id: &str,
-    rest: impl FnOnce(&mut Vec<u8>),
-) {
-    out.extend_from_slice(head);
-    out.extend_from_slice(request_id.as_bytes());
-    rest(out);
-    out.push(b'\n');
-}
-
-/// Appends the line `{"type":"control_response","response":{"subtype":"success","request_id":…,"response":…}}`.
-pub(crate) fn success_line<P: Serialize + ?Sized>(
-    out: &mut Vec<u8>,
-    request_id: &str,
-    payload: &P,
-) {
-    answer_line(out, SUCCESS_HEAD, request_id, |out| {
-        out.extend_from_slice(br#","response":"#);
-        write_json(out, payload);
-        out.extend_from_slice(b"}}");
-    });
-}
-
-/// Appends the success line answering an `mcp_message`: its payload is `{"mcp_response": <reply>}`.
-pub(crate) fn mcp_success_line(out: &mut Vec<u8>, request_id: &str, reply: &Reply) {
-    answer_line(out, SUCCESS_HEAD, request_id, |out| {
-        out.extend_from_slice(br#","response":{"mcp_response":"#);
-        write_json(out, reply);
-        out.extend_from_slice(b"}}}");
-    });
-}
-
-/// Appends the line `{"type":"control_response","response":{"subtype":"error","request_id":…,"error":…}}`.
-pub(crate) fn error_line(out: &mut Vec<u8>, request_id: &str, message: &str) {
-    answer_line(out, ERROR_HEAD, request_id, |out| {
-        out.extend_from_slice(br#","error":"#);
-        write_json(out, message);
-        out.extend_from_slice(b"}}");
-    });
-}
-
-/// `{"type":"control_request","request_id":…,"request":{"subtype":…,…}}`
-pub(crate) fn request(request_id: &str, body: Value) -> Value {
-    json!({"type": "control_request", "request_id": request_id, "request": body})
-}
-
-/// `{"type":"control_cancel_request","request_id":…}`
-pub(crate) fn cancel(request_id: &str) -> Value {
-    json!({"type": "control_cancel_request", "request_id": request_id})
-}
-
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
+    use crate::protocol::scan;
 
     fn parse(frame: Value) -> Result<Incoming<'static>, ParseError> {
         // The tests keep what they parse: the line lives as long as the test.
@@ -558,57 +475,6 @@ mod tests {
                 found.tool.as_deref()
             ),
             (Some("9".to_string()), Some("add"))
-        );
-    }
-
-    /// A line appended to an empty buffer.
-    fn written(write: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
-        let mut out = Vec::new();
-        write(&mut out);
-        out
-    }
-
-    #[test]
-    fn builds_exact_envelopes() {
-        assert_eq!(
-            String::from_utf8(written(|out| success_line(out, "r1", &json!({"x": 1})))).unwrap(),
-            "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"r1\",\"response\":{\"x\":1}}}\n"
-        );
-        let reply = json!({"jsonrpc": "2.0", "id": 0, "result": {}});
-        let mcp: Value = serde_json::from_slice(&written(|out| {
-            mcp_success_line(out, "r2", &Reply::Json(reply))
-        }))
-        .unwrap();
-        assert_eq!(
-            mcp,
-            json!({"type": "control_response", "response": {"subtype": "success", "request_id": "r2",
-                "response": {"mcp_response": {"jsonrpc": "2.0", "id": 0, "result": {}}}}})
-        );
-        let result = claude_tools_core::tool::ToolResult::text("5");
-        assert_eq!(
-            String::from_utf8(written(|out| mcp_success_line(
-                out,
-                "r4",
-                &Reply::ToolResult {
-                    id: json!(2),
-                    result
-                }
-            )))
-            .unwrap(),
-            concat!(
-                r#"{"type":"control_response","response":{"subtype":"success","request_id":"r4","response":"#,
-                r#"{"mcp_response":{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"5"}],"#,
-                r#""isError":false}}}}}"#,
-                "\n"
-            )
-        );
-        assert_eq!(
-            String::from_utf8(written(|out| error_line(out, "r\"3", "boom"))).unwrap(),
-            "{\"type\":\"control_response\",\"response\":{\"subtype\":\"error\",\"request_id\":\"r\\\"3\",\"error\":\"boom\"}}\n"
-        );
-        assert_eq!(
-            cancel("r3"),
-            json!({"type": "control_cancel_request", "request_id": "r3"})
         );
     }
 }
