@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use crate::error::Result;
 use crate::message::{Message, UserInput};
 use crate::options::{Options, PermissionMode};
-use crate::session::{MessageReceiver, Shared};
+use crate::session::{MessageReceiver, SessionCore};
 use crate::transport::{ExitInfo, ProcessTransport, Transport};
 use claude_tools_core::mcp::{LiveToolError, ToolServerHandle};
 
@@ -28,12 +28,12 @@ pub(crate) fn process_transport(options: &Options) -> ProcessTransport {
 pub(crate) async fn open(
     options: &Options,
     transport: Box<dyn Transport>,
-) -> Result<(Arc<Shared>, MessageReceiver, Value)> {
+) -> Result<(Arc<SessionCore>, MessageReceiver, Value)> {
     options.validate()?;
     let connection = transport.connect(options.launch_spec()).await?;
     // The hook callbacks are registered under the ids the initialize request names.
     let (initialize, hooks) = options.initialize_request();
-    let (shared, messages) = Shared::start(options, hooks, connection);
+    let (shared, messages) = SessionCore::start(options, hooks, connection);
     match shared.request(initialize).await {
         Ok(info) => {
             if options.handshake_manifests {
@@ -99,7 +99,7 @@ fn log_manifest_outcomes(options: &Options, info: &Value) {
 /// `initialize`, as an item of the message stream when it cuts a turn short, and by every
 /// request or prompt sent after it (at once, not after the control timeout).
 pub struct Client {
-    shared: Arc<Shared>,
+    shared: Arc<SessionCore>,
     messages: MessageReceiver,
     server_info: Value,
 }

@@ -35,7 +35,7 @@ use std::task::{Context, Poll, Waker};
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::{Handler, InFlight, Shared, Taken, lock};
+use super::{InFlight, SessionCore, Taken, Withdrawable, lock};
 use crate::hooks::HookInput;
 use crate::permission::PermissionRequest;
 use crate::protocol::{self, RequestBody};
@@ -45,7 +45,7 @@ use claude_tools_core::mcp::{
 };
 
 /// What to write back.
-enum Answer {
+enum ControlAnswer {
     Success(Value),
     /// `{"mcp_response": <reply>}`, serialised straight from the router's reply.
     Mcp(Reply),
@@ -68,7 +68,7 @@ enum Work<'s> {
 
 /// Takes a request out of its line.
 pub(super) fn prepare<'s, 'l>(
-    shared: &'s Shared,
+    shared: &'s SessionCore,
     request_id: Cow<'l, str>,
     body: RequestBody<'_>,
 ) -> FirstPoll<'s, 'l> {
@@ -98,7 +98,7 @@ impl<'s> FirstPoll<'s, '_> {
     }
 
     /// Polls the request once and answers it, or moves it into its own task.
-    pub(super) fn run(self, shared: &Arc<Shared>) {
+    pub(super) fn run(self, shared: &Arc<SessionCore>) {
         let FirstPoll { request_id, work } = self;
         match work {
             Work::ToolCall(router, call) => serve_tool_call(shared, request_id, router, call),
@@ -107,7 +107,7 @@ impl<'s> FirstPoll<'s, '_> {
     }
 }
 
-fn serve(shared: &Arc<Shared>, request_id: Cow<'_, str>, body: RequestBody<'static>) {
+fn serve(shared: &Arc<SessionCore>, request_id: Cow<'_, str>, body: RequestBody<'static>) {
     // Callbacks get a token that `control_cancel_request` fires. An `mcp_message` needs none:
     // the CLI cancels tool calls with `notifications/cancelled`, and aborting the request's task
     // drops the router's future, which cancels the call's own token and starts its grace.
@@ -132,7 +132,7 @@ fn serve(shared: &Arc<Shared>, request_id: Cow<'_, str>, body: RequestBody<'stat
 /// future around it (the handler's own is the only one). A tool that is not done moves into a
 /// task.
 fn serve_tool_call(
-    shared: &Arc<Shared>,
+    shared: &Arc<SessionCore>,
     request_id: Cow<'_, str>,
     router: &McpRouter,
     call: ToolCallRequest,
@@ -140,17 +140,17 @@ fn serve_tool_call(
     // The handler's panics are caught in its call; this catches the router's own, so the
     // request still gets its one answer.
     match std::panic::catch_unwind(AssertUnwindSafe(|| router.start_call(call))) {
-        Ok(Started::Done(reply)) => send_answer(shared, &request_id, Answer::Mcp(reply)),
+        Ok(Started::Done(reply)) => send_answer(shared, &request_id, ControlAnswer::Mcp(reply)),
         Ok(Started::Running(call)) => {
             let answer = caught("mcp_message".into(), async move {
-                Answer::Mcp(call.finish().await)
+                ControlAnswer::Mcp(call.finish().await)
             });
             spawn_answer(shared, request_id.into_owned(), None, answer);
         }
         Err(panic) => send_answer(
             shared,
             &request_id,
-            Answer::Error(panicked("mcp_message", panic_message(&*panic))),
+            ControlAnswer::Error(panicked("mcp_message", panic_message(&*panic))),
         ),
     }
 }
@@ -158,10 +158,10 @@ fn serve_tool_call(
 /// Moves a request that is not answered yet into its own task, registered under its
 /// `request_id` so `control_cancel_request` (or the session's end) can find it.
 fn spawn_answer(
-    shared: &Arc<Shared>,
+    shared: &Arc<SessionCore>,
     request_id: String,
     cancellation: Option<CancellationToken>,
-    answer: impl Future<Output = Answer> + Send + 'static,
+    answer: impl Future<Output = ControlAnswer> + Send + 'static,
 ) {
     let task_shared = shared.clone();
     let task_id = request_id.clone();
@@ -182,7 +182,7 @@ fn spawn_answer(
             send_answer(&task_shared, &task_id, answer);
         }
     });
-    let handler = Handler {
+    let handler = Withdrawable {
         cancellation,
         task: task.abort_handle(),
     };
@@ -204,9 +204,9 @@ fn spawn_answer(
 /// callback sees its token and runs its cancellation branch), its outcome discarded, and dropped
 /// ([`run_out_grace`]).
 async fn until_withdrawn(
-    answer: impl Future<Output = Answer>,
+    answer: impl Future<Output = ControlAnswer>,
     token: &CancellationToken,
-) -> Option<Answer> {
+) -> Option<ControlAnswer> {
     let mut answer = std::pin::pin!(answer);
     tokio::select! {
         biased;
@@ -220,7 +220,7 @@ async fn until_withdrawn(
 
 /// Takes the current task's entry out of the in-flight map: `false` if its request was
 /// withdrawn (the entry is gone, or the id now belongs to a later request).
-fn still_registered(shared: &Shared, request_id: &str) -> bool {
+fn still_registered(shared: &SessionCore, request_id: &str) -> bool {
     let mut inflight = lock(&shared.inflight);
     let Some(group) = inflight.get_mut(request_id) else {
         return false;
@@ -237,10 +237,10 @@ fn still_registered(shared: &Shared, request_id: &str) -> bool {
 
 /// The answer to one request, with a panic of the host's code turned into an error answer.
 async fn respond(
-    shared: Arc<Shared>,
+    shared: Arc<SessionCore>,
     body: RequestBody<'static>,
     cancellation: Option<CancellationToken>,
-) -> Answer {
+) -> ControlAnswer {
     let subtype: Cow<'static, str> = match &body {
         RequestBody::Mcp { .. } => Cow::Borrowed("mcp_message"),
         RequestBody::Other { subtype, .. } => Cow::Owned(subtype.clone()),
@@ -249,10 +249,13 @@ async fn respond(
 }
 
 /// `answer`, with a panic turned into an error answer.
-async fn caught(subtype: Cow<'static, str>, answer: impl Future<Output = Answer>) -> Answer {
+async fn caught(
+    subtype: Cow<'static, str>,
+    answer: impl Future<Output = ControlAnswer>,
+) -> ControlAnswer {
     match CatchUnwind::new(answer).await {
         Ok(answer) => answer,
-        Err(panic) => Answer::Error(panicked(&subtype, &panic)),
+        Err(panic) => ControlAnswer::Error(panicked(&subtype, &panic)),
     }
 }
 
@@ -261,19 +264,19 @@ fn panicked(subtype: &str, panic: &str) -> String {
 }
 
 /// Writes the answer line straight into the outbox's buffer.
-fn send_answer(shared: &Shared, request_id: &str, answer: Answer) {
+fn send_answer(shared: &SessionCore, request_id: &str, answer: ControlAnswer) {
     shared.out.send_with(|out| match &answer {
-        Answer::Success(payload) => protocol::success_line(out, request_id, payload),
-        Answer::Mcp(reply) => protocol::mcp_success_line(out, request_id, reply),
-        Answer::Error(message) => protocol::error_line(out, request_id, message),
+        ControlAnswer::Success(payload) => protocol::success_line(out, request_id, payload),
+        ControlAnswer::Mcp(reply) => protocol::mcp_success_line(out, request_id, reply),
+        ControlAnswer::Error(message) => protocol::error_line(out, request_id, message),
     });
 }
 
 async fn answer(
-    shared: &Shared,
+    shared: &SessionCore,
     body: RequestBody<'static>,
     cancellation: Option<CancellationToken>,
-) -> Answer {
+) -> ControlAnswer {
     let (subtype, mut request) = match body {
         RequestBody::Mcp { server, message } => {
             let reply = match shared.router(&server) {
@@ -284,20 +287,20 @@ async fn answer(
                     "error": {"code": -32601, "message": format!("Server '{server}' not found")},
                 })),
             };
-            return Answer::Mcp(reply);
+            return ControlAnswer::Mcp(reply);
         }
         RequestBody::Other { subtype, fields } => (subtype, fields),
     };
     match subtype.as_str() {
         "can_use_tool" => {
             let Some(callback) = &shared.can_use_tool else {
-                return Answer::Error("canUseTool callback is not provided".into());
+                return ControlAnswer::Error("canUseTool callback is not provided".into());
             };
             let request =
                 PermissionRequest::from_request(request, cancellation.unwrap_or_default());
             let input = request.input.clone();
             let decision = callback.call(request).await;
-            Answer::Success(decision.to_response(&input))
+            ControlAnswer::Success(decision.to_response(&input))
         }
         "hook_callback" => {
             let callback_id = request
@@ -310,7 +313,9 @@ async fn answer(
                 .and_then(|index| index.parse::<usize>().ok())
                 .and_then(|index| shared.hooks.get(index));
             let Some(callback) = callback else {
-                return Answer::Error(format!("No hook callback found for ID: {callback_id}"));
+                return ControlAnswer::Error(format!(
+                    "No hook callback found for ID: {callback_id}"
+                ));
             };
             let tool_use_id = request
                 .get("tool_use_id")
@@ -323,10 +328,10 @@ async fn answer(
             let input = HookInput::new(input, tool_use_id, cancellation.unwrap_or_default());
             let event = input.event_name().unwrap_or_default().to_string();
             let output = callback.call(input).await;
-            Answer::Success(output.to_json(&event))
+            ControlAnswer::Success(output.to_json(&event))
         }
         // The official TypeScript SDK's default answer when the host has no elicitation handler.
-        "elicitation" => Answer::Success(json!({"action": "decline"})),
-        other => Answer::Error(format!("Unsupported control request subtype: {other}")),
+        "elicitation" => ControlAnswer::Success(json!({"action": "decline"})),
+        other => ControlAnswer::Error(format!("Unsupported control request subtype: {other}")),
     }
 }

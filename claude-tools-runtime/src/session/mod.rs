@@ -11,13 +11,13 @@
 //! - [`handlers`] answers the CLI's requests (`mcp_message`, `can_use_tool`, `hook_callback`).
 //! - [`outbox`] is the one way to the CLI's stdin: lines are written straight into the pipe by
 //!   whoever answers, queued for a drain task only when the pipe is full.
-//! - [`run`] decides when a run has ended, so stdin is closed neither too early nor never.
+//! - [`run_end`] decides when a run has ended, so stdin is closed neither too early nor never.
 
 mod ending;
 mod handlers;
 mod outbox;
 mod reader;
-pub(crate) mod run;
+pub(crate) mod run_end;
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasher, Hasher};
@@ -39,7 +39,7 @@ use crate::protocol::{self, ControlFailure};
 use crate::transport::{Connection, ExitInfo};
 use claude_tools_core::mcp::McpRouter;
 use outbox::Outbox;
-use run::RunProgress;
+use run_end::RunProgress;
 
 /// The user's end of the message queue.
 pub(crate) type MessageReceiver = mpsc::Receiver<Result<Message>>;
@@ -100,13 +100,14 @@ impl MessageSender {
 /// The CLI's requests being handled under one `request_id`: one, or more when the CLI sent the
 /// id again before the first was answered (each is answered; see [`handlers`]).
 struct InFlight {
-    first: Handler,
+    first: Withdrawable,
     /// Later requests with the same id, in arrival order; empty (no allocation) as a rule.
-    duplicates: Vec<Handler>,
+    duplicates: Vec<Withdrawable>,
 }
 
-/// One request being handled in its own task.
-struct Handler {
+/// One request being handled in its own task, held so that it can be withdrawn (by the CLI or
+/// the session's end).
+struct Withdrawable {
     /// Fired when the CLI withdraws the request: the task then gives the callback its
     /// [`CANCEL_GRACE`](claude_tools_core::mcp::CANCEL_GRACE) and writes nothing. `None` for an
     /// `mcp_message`, whose tool call keeps the contract in the router: aborting the task drops
@@ -116,7 +117,7 @@ struct Handler {
 }
 
 impl InFlight {
-    fn new(first: Handler) -> Self {
+    fn new(first: Withdrawable) -> Self {
         Self {
             first,
             duplicates: Vec::new(),
@@ -161,7 +162,7 @@ enum Taken {
     None,
 }
 
-impl Handler {
+impl Withdrawable {
     fn withdraw(self) {
         match self.cancellation {
             Some(token) => token.cancel(),
@@ -191,7 +192,7 @@ fn server_notifier(
 
 /// The in-process servers changed while the session runs.
 struct LiveServers {
-    /// Servers added by [`Shared::add_server`], by name.
+    /// Servers added by [`SessionCore::add_server`], by name.
     added: HashMap<String, McpRouter>,
     /// The names of the in-process servers the CLI is to serve now.
     served: std::collections::BTreeSet<String>,
@@ -215,14 +216,14 @@ impl LiveServers {
 }
 
 /// Everything the session's tasks share.
-pub(crate) struct Shared {
+pub(crate) struct SessionCore {
     out: Arc<Outbox>,
     /// The host's requests awaiting the CLI's answer, by request id.
     pending: Mutex<HashMap<String, oneshot::Sender<Result<Value, ControlFailure>>>>,
     /// The CLI's requests being handled, by request id.
     inflight: Mutex<HashMap<String, InFlight>>,
     routers: HashMap<String, McpRouter>,
-    /// The in-process servers added while the session runs ([`Shared::add_server`]), and the
+    /// The in-process servers added while the session runs ([`SessionCore::add_server`]), and the
     /// names of every in-process server the CLI is to serve now.
     live_servers: Mutex<LiveServers>,
     notifications: Arc<AtomicU64>,
@@ -251,14 +252,14 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-impl Shared {
+impl SessionCore {
     /// Starts the reader and writer tasks on an open connection.
     /// `hooks` are the callbacks in the order of their `hook_N` ids in the initialize request.
     pub(crate) fn start(
         options: &Options,
         hooks: Vec<HookCallback>,
         connection: Connection,
-    ) -> (Arc<Shared>, MessageReceiver) {
+    ) -> (Arc<SessionCore>, MessageReceiver) {
         let Connection {
             reader,
             writer,
@@ -290,7 +291,7 @@ impl Shared {
                 (server.name().to_string(), router)
             })
             .collect();
-        let shared = Arc::new(Shared {
+        let shared = Arc::new(SessionCore {
             out,
             pending: Mutex::default(),
             inflight: Mutex::default(),
@@ -330,7 +331,7 @@ impl Shared {
 
     /// Writes a user message (one prompt) and counts it, so the run stays open for its result.
     /// `false` (nothing written) when the line cannot reach the CLI; a caller that reports it
-    /// fails with [`Shared::unreachable_error`].
+    /// fails with [`SessionCore::unreachable_error`].
     ///
     /// Waits while more than the input buffer limit is unwritten (the CLI not reading its stdin),
     /// as a write to a full pipe would: the host's own lines are bounded like the answers.

@@ -46,14 +46,14 @@ const PIPE_CAPACITY: usize = 8 * 1024 * 1024;
 
 /// What both ends share.
 #[derive(Debug)]
-struct Shared {
+struct PipeState {
     launch: watch::Sender<Option<LaunchSpec>>,
     exit: watch::Sender<Option<ExitInfo>>,
     stderr: Mutex<String>,
     killed: CancellationToken,
 }
 
-impl Shared {
+impl PipeState {
     fn stderr_tail(&self) -> String {
         self.stderr
             .lock()
@@ -85,7 +85,7 @@ pub struct MemoryTransport {
     stdout: DuplexStream,
     /// The host's end of the CLI's stdin.
     stdin: DuplexStream,
-    shared: Arc<Shared>,
+    shared: Arc<PipeState>,
 }
 
 /// The CLI's side of a [`MemoryTransport`]: reads what the host writes to the CLI's stdin and
@@ -98,7 +98,7 @@ pub struct MemoryTransport {
 pub struct MemoryCli {
     stdin: LineReader<DuplexStream>,
     stdout: DuplexStream,
-    shared: Arc<Shared>,
+    shared: Arc<PipeState>,
     launch: watch::Receiver<Option<LaunchSpec>>,
     exit_code: Option<i32>,
 }
@@ -110,7 +110,7 @@ impl MemoryTransport {
         let (host_stdin, cli_stdin) = tokio::io::duplex(PIPE_CAPACITY);
         let (host_stdout, cli_stdout) = tokio::io::duplex(PIPE_CAPACITY);
         let (launch, launch_rx) = watch::channel(None);
-        let shared = Arc::new(Shared {
+        let shared = Arc::new(PipeState {
             launch,
             exit: watch::channel(None).0,
             stderr: Mutex::new(String::new()),
@@ -286,7 +286,7 @@ impl Drop for MemoryCli {
 /// The [`ProcessHandle`] of a memory connection.
 #[derive(Debug)]
 struct MemoryProcess {
-    shared: Arc<Shared>,
+    shared: Arc<PipeState>,
     exit: watch::Receiver<Option<ExitInfo>>,
 }
 
