@@ -30,6 +30,8 @@ mod session;
 
 pub use error::{Error, RequestRef, Result};
 
-// The envelope parser, reachable by the fuzz targets and property tests only.
+// The envelope parser, reachable by the fuzz targets and property tests only: not compiled
+// into a user's build.
+#[cfg(any(fuzzing, feature = "test-util"))]
 #[doc(hidden)]
 pub mod __fuzz;

@@ -93,7 +93,8 @@ pub struct MemoryTransport {
 ///
 /// Dropping it (or [`close`](Self::close), [`exit`](Self::exit)) simulates the CLI exiting: the
 /// host reads end of input, its writes fail, and [`ProcessHandle::wait`] returns the exit code
-/// (0 unless set) and the stderr text written with [`write_stderr`](Self::write_stderr).
+/// (0 unless set otherwise). With the `test-util` feature, a test also scripts what the CLI
+/// wrote to stderr, its exit code or signal, and sees whether the host killed it.
 #[derive(Debug)]
 pub struct MemoryCli {
     stdin: LineReader<DuplexStream>,
@@ -235,6 +236,7 @@ impl MemoryCli {
         Ok(())
     }
 
+    #[cfg(any(test, feature = "test-util"))]
     /// Appends one line to what [`ProcessHandle::stderr_tail`] reports.
     pub fn write_stderr(&self, line: &str) {
         let mut stderr = self
@@ -248,23 +250,26 @@ impl MemoryCli {
         stderr.push_str(line);
     }
 
+    #[cfg(any(test, feature = "test-util"))]
     /// Sets the exit code reported when this end is closed or dropped (`None`: killed by a
     /// signal). The default is `Some(0)`.
     pub fn set_exit_code(&mut self, code: Option<i32>) {
         self.exit_code = code;
     }
 
+    #[cfg(any(test, feature = "test-util"))]
     /// Whether the host killed the process.
     pub fn is_killed(&self) -> bool {
         self.shared.killed.is_cancelled()
     }
 
+    #[cfg(any(test, feature = "test-util"))]
     /// Waits until the host kills the process.
     pub async fn killed(&self) {
         self.shared.killed.cancelled().await;
     }
 
-    /// Simulates the CLI exiting with the code set by [`set_exit_code`](Self::set_exit_code).
+    /// Simulates the CLI exiting, with code 0 unless scripted otherwise (`test-util`).
     pub fn close(self) {
         drop(self);
     }
