@@ -30,7 +30,10 @@ pub use content::{ContentBlock, MessageContent, UserContent};
 pub use input::UserInput;
 pub use result::{ResultMessage, ResultSubtype};
 pub use stream_event::StreamEvent;
-pub use system::{McpServerStatus, SessionState, SystemInit, SystemMessage};
+pub use system::{
+    McpServerInfo, McpServerStatus, McpToolAnnotations, McpToolInfo, SessionState, SystemInit,
+    SystemMessage,
+};
 pub use user::{UserBody, UserMessage};
 use wire::{Typed, WireForm};
 

@@ -144,15 +144,83 @@ impl SystemInit {
     }
 }
 
-/// One MCP server in `system/init`.
+/// One MCP server and its state, in `system/init` and in the answer to `mcp_status`
+/// ([`Client::mcp_status`](crate::client::Client::mcp_status)).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct McpServerStatus {
     /// The server's key.
     pub name: String,
-    /// `connected`, `failed`, `pending`, `needs-auth`…
+    /// `connected`, `failed`, `pending`, `needs-auth`, `disabled`…
     pub status: String,
-    /// Every other field (`source`, `error`…).
+    /// The server's name and version from its MCP handshake, once connected.
+    #[serde(
+        rename = "serverInfo",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub server_info: Option<McpServerInfo>,
+    /// Why it failed, when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Where it is configured (`project`, `user`, `local`, `dynamic`…).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    /// Its tools, once connected (in `mcp_status`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<McpToolInfo>>,
+    /// Every other field (`source`, `transport`, `config`…).
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// A server's name and version, from its MCP handshake.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct McpServerInfo {
+    /// The server's own name (which may differ from its key).
+    #[serde(default)]
+    pub name: String,
+    /// Its version.
+    #[serde(default)]
+    pub version: String,
+    /// Every other field (`title`…).
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// One tool of a server, in [`McpServerStatus::tools`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct McpToolInfo {
+    /// The tool's name on its server (without the `mcp__{server}__` prefix).
+    pub name: String,
+    /// Its description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Its annotations, as the CLI summarises them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<McpToolAnnotations>,
+    /// Every other field.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// A tool's annotations as the CLI reports them (`readOnly` for `readOnlyHint`…).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct McpToolAnnotations {
+    /// The tool only reads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// The tool may destroy data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive: Option<bool>,
+    /// The tool reaches an open world (the internet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world: Option<bool>,
+    /// Every other field.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 use crate::hooks::{HookEvent, HookMatcher};
 use crate::permission::{CanUseTool, PermissionDecision, PermissionRequest};
@@ -576,112 +576,5 @@ impl Options {
     pub(crate) fn input_buffer_cap(&self) -> usize {
         self.input_buffer_limit
             .unwrap_or(DEFAULT_INPUT_BUFFER_LIMIT)
-    }
-
-    /// The body of the host's `initialize` request, and the hook callbacks by id.
-    pub(crate) fn initialize_request(&self) -> (Value, Vec<crate::hooks::HookCallback>) {
-        let mut callbacks = Vec::new();
-        let mut body = Map::new();
-        body.insert("subtype".into(), json!("initialize"));
-        if self.hooks.is_empty() {
-            body.insert("hooks".into(), Value::Null);
-        } else {
-            let mut hooks = Map::new();
-            for (event, matchers) in &self.hooks {
-                let entries: Vec<Value> = matchers
-                    .iter()
-                    .map(|matcher| {
-                        let ids: Vec<String> = matcher
-                            .callbacks
-                            .iter()
-                            .map(|callback| {
-                                callbacks.push(callback.clone());
-                                format!("hook_{}", callbacks.len() - 1)
-                            })
-                            .collect();
-                        let mut entry = json!({"matcher": matcher.matcher, "hookCallbackIds": ids});
-                        if let Some(timeout) = matcher.timeout_secs {
-                            entry["timeout"] = json!(timeout);
-                        }
-                        entry
-                    })
-                    .collect();
-                hooks.insert(event.clone(), Value::Array(entries));
-            }
-            body.insert("hooks".into(), Value::Object(hooks));
-        }
-        if !self.agents.is_empty() {
-            let agents: Map<String, Value> = self
-                .agents
-                .iter()
-                .map(|(name, agent)| {
-                    let mut definition =
-                        json!({"description": agent.description, "prompt": agent.prompt});
-                    if let Some(tools) = &agent.tools {
-                        definition["tools"] = json!(tools);
-                    }
-                    if let Some(model) = &agent.model {
-                        definition["model"] = json!(model);
-                    }
-                    (name.clone(), definition)
-                })
-                .collect();
-            body.insert("agents".into(), Value::Object(agents));
-        }
-        if self.handshake_manifests && !self.servers.is_empty() {
-            let names = self.servers.iter().map(|server| json!(server.name()));
-            body.insert("sdkMcpServers".into(), Value::Array(names.collect()));
-            let manifests = self.servers.iter().map(|server| {
-                let manifest = claude_tools_core::mcp::handshake_manifest(server);
-                (server.name().to_string(), manifest)
-            });
-            body.insert(
-                "sdkMcpServerManifests".into(),
-                Value::Object(manifests.collect()),
-            );
-        }
-        (Value::Object(body), callbacks)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn initialize_carries_hooks_by_callback_id_and_agents() {
-        let options = Options::new()
-            .hook(
-                HookEvent::PreToolUse,
-                HookMatcher::new("Bash")
-                    .callback(|_| async { crate::hooks::HookOutput::new() })
-                    .timeout_secs(5.0),
-            )
-            .hook(
-                HookEvent::PostToolUse,
-                HookMatcher::any()
-                    .callback(|_| async { crate::hooks::HookOutput::new() })
-                    .callback(|_| async { crate::hooks::HookOutput::new() }),
-            )
-            .agent(
-                "reviewer",
-                AgentDefinition {
-                    description: "Reviews code".into(),
-                    prompt: "You review.".into(),
-                    tools: Some(vec!["Read".into()]),
-                    model: None,
-                },
-            );
-        let (body, callbacks) = options.initialize_request();
-        assert_eq!(callbacks.len(), 3);
-        assert_eq!(
-            body,
-            json!({"subtype": "initialize",
-                "hooks": {
-                    "PostToolUse": [{"matcher": null, "hookCallbackIds": ["hook_0", "hook_1"]}],
-                    "PreToolUse": [{"matcher": "Bash", "hookCallbackIds": ["hook_2"], "timeout": 5.0}],
-                },
-                "agents": {"reviewer": {"description": "Reviews code", "prompt": "You review.", "tools": ["Read"]}}})
-        );
     }
 }

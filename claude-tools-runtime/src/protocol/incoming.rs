@@ -15,8 +15,12 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::Fault;
+use tokio_util::sync::CancellationToken;
+
 use super::recover;
+use super::{Fault, HookCallbackId};
+use crate::hooks::HookInput;
+use crate::permission::PermissionRequest;
 use claude_tools_core::json_str::JsonStr;
 use claude_tools_core::mcp::McpMessage;
 
@@ -30,7 +34,7 @@ pub(crate) enum Incoming<'a> {
     /// A request the host must answer.
     Request {
         request_id: Cow<'a, str>,
-        body: RequestBody<'a>,
+        body: CliRequest<'a>,
     },
     /// The answer to a request the host sent.
     Response {
@@ -47,30 +51,112 @@ pub(crate) enum Incoming<'a> {
     Message(Value),
 }
 
-/// What a `control_request` asks.
+/// A request of the CLI (a `control_request`'s body), classified by its subtype once, where
+/// the line is read.
+// `Mcp` is the large variant and the hot one (see `Incoming`); the others fit beside it.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
-pub(crate) enum RequestBody<'a> {
+pub(crate) enum CliRequest<'a> {
     /// `mcp_message`: JSON-RPC for an in-process server.
     Mcp {
         server: Cow<'a, str>,
         message: McpMessage,
     },
-    /// Any other subtype (`can_use_tool`, `hook_callback`…), with all its fields.
+    /// `can_use_tool`: may this tool run? Withdrawing the request fires the request's token.
+    CanUseTool(PermissionRequest),
+    /// `hook_callback`: run the hook callback registered under `callback_id`.
+    HookCallback {
+        /// The id as the CLI wrote it (for the error when it names no callback).
+        callback_id: String,
+        /// The callback it names, when it is an id the host hands out.
+        id: Option<HookCallbackId>,
+        /// The hook's input; withdrawing the request fires its token.
+        input: HookInput,
+    },
+    /// `elicitation`: an MCP server asks the user for input.
+    Elicitation(Map<String, Value>),
+    /// Any other subtype, with all its fields.
     Other {
         subtype: String,
         fields: Map<String, Value>,
     },
 }
 
-impl RequestBody<'_> {
-    /// The body with nothing borrowed from its line, to outlive it.
-    pub(crate) fn into_owned(self) -> RequestBody<'static> {
+impl CliRequest<'_> {
+    /// The request of `subtype` with these fields (an `mcp_message` is read on its own path).
+    fn classify(subtype: String, mut fields: Map<String, Value>) -> CliRequest<'static> {
+        match subtype.as_str() {
+            "can_use_tool" => CliRequest::CanUseTool(PermissionRequest::from_request(
+                fields,
+                CancellationToken::new(),
+            )),
+            "hook_callback" => {
+                let callback_id = fields
+                    .get("callback_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string();
+                let tool_use_id = fields
+                    .get("tool_use_id")
+                    .and_then(Value::as_str)
+                    .map(String::from);
+                let input = match fields.remove("input") {
+                    Some(Value::Object(input)) => input,
+                    _ => Map::new(),
+                };
+                CliRequest::HookCallback {
+                    id: callback_id.parse().ok(),
+                    callback_id,
+                    input: HookInput::new(input, tool_use_id, CancellationToken::new()),
+                }
+            }
+            "elicitation" => CliRequest::Elicitation(fields),
+            _ => CliRequest::Other { subtype, fields },
+        }
+    }
+
+    /// The request's `subtype`, as the answer to a handler's panic names it (allocated only for
+    /// a subtype the host does not know).
+    pub(crate) fn subtype(&self) -> Cow<'static, str> {
+        Cow::Borrowed(match self {
+            CliRequest::Mcp { .. } => "mcp_message",
+            CliRequest::CanUseTool(_) => "can_use_tool",
+            CliRequest::HookCallback { .. } => "hook_callback",
+            CliRequest::Elicitation(_) => "elicitation",
+            CliRequest::Other { subtype, .. } => return Cow::Owned(subtype.clone()),
+        })
+    }
+
+    /// The token withdrawing the request fires, for a request answered by the host's callback;
+    /// `None` for an `mcp_message` (withdrawn by aborting its task, which starts the tool's own
+    /// grace in the router) and for the requests answered at once.
+    pub(crate) fn cancellation_token(&self) -> Option<CancellationToken> {
         match self {
-            RequestBody::Mcp { server, message } => RequestBody::Mcp {
+            CliRequest::CanUseTool(request) => Some(request.cancellation_token().clone()),
+            CliRequest::HookCallback { input, .. } => Some(input.cancellation_token().clone()),
+            CliRequest::Mcp { .. } | CliRequest::Elicitation(_) | CliRequest::Other { .. } => None,
+        }
+    }
+
+    /// The request with nothing borrowed from its line, to outlive it.
+    pub(crate) fn into_owned(self) -> CliRequest<'static> {
+        match self {
+            CliRequest::Mcp { server, message } => CliRequest::Mcp {
                 server: Cow::Owned(server.into_owned()),
                 message,
             },
-            RequestBody::Other { subtype, fields } => RequestBody::Other { subtype, fields },
+            CliRequest::CanUseTool(request) => CliRequest::CanUseTool(request),
+            CliRequest::HookCallback {
+                callback_id,
+                id,
+                input,
+            } => CliRequest::HookCallback {
+                callback_id,
+                id,
+                input,
+            },
+            CliRequest::Elicitation(fields) => CliRequest::Elicitation(fields),
+            CliRequest::Other { subtype, fields } => CliRequest::Other { subtype, fields },
         }
     }
 }
@@ -128,7 +214,7 @@ impl<'a> Incoming<'a> {
                 let server = server_name.map_or(Cow::Borrowed(""), |name| name.0);
                 Ok(Incoming::Request {
                     request_id: request_id.0,
-                    body: RequestBody::Mcp { server, message },
+                    body: CliRequest::Mcp { server, message },
                 })
             }
             Ok(Ok(Frame {
@@ -192,7 +278,7 @@ impl<'a> Incoming<'a> {
                 let body = match fields.remove("message") {
                     Some(message) if subtype == "mcp_message" => {
                         let server = take_string(&mut fields, "server_name").unwrap_or_default();
-                        RequestBody::Mcp {
+                        CliRequest::Mcp {
                             server: server.into(),
                             message: McpMessage::Other(message),
                         }
@@ -201,7 +287,7 @@ impl<'a> Incoming<'a> {
                         if let Some(message) = message {
                             fields.insert("message".into(), message);
                         }
-                        RequestBody::Other { subtype, fields }
+                        CliRequest::classify(subtype, fields)
                     }
                 };
                 Ok(Incoming::Request {
@@ -292,7 +378,7 @@ mod tests {
             "request": {"subtype": "mcp_message", "server_name": "calc", "message": {"jsonrpc": "2.0", "id": 3}}
         }));
         assert!(
-            matches!(mcp, Ok(Incoming::Request { ref request_id, body: RequestBody::Mcp { ref server, ref message } })
+            matches!(mcp, Ok(Incoming::Request { ref request_id, body: CliRequest::Mcp { ref server, ref message } })
                 if request_id == "r1" && server == "calc" && message == &McpMessage::Other(json!({"jsonrpc": "2.0", "id": 3})))
         );
         let call = parse(json!({
@@ -303,7 +389,7 @@ mod tests {
         }));
         let Ok(Incoming::Request {
             body:
-                RequestBody::Mcp {
+                CliRequest::Mcp {
                     message: McpMessage::ToolCall(call),
                     ..
                 },
@@ -339,7 +425,7 @@ mod tests {
                 matches!(
                     parsed,
                     Ok(Incoming::Request {
-                        body: RequestBody::Mcp {
+                        body: CliRequest::Mcp {
                             message: McpMessage::Other(_),
                             ..
                         },
@@ -356,7 +442,7 @@ mod tests {
             matches!(
                 params_first,
                 Ok(Incoming::Request {
-                    body: RequestBody::Mcp {
+                    body: CliRequest::Mcp {
                         message: McpMessage::Other(_),
                         ..
                     },
@@ -365,13 +451,13 @@ mod tests {
             ),
             "{params_first:?}"
         );
-        let other = parse(json!({
+        let permission = parse(json!({
             "type": "control_request", "request_id": "r2",
             "request": {"subtype": "can_use_tool", "tool_name": "Bash", "input": {}}
         }));
         assert!(
-            matches!(other, Ok(Incoming::Request { body: RequestBody::Other { ref subtype, ref fields }, .. })
-                if subtype == "can_use_tool" && fields["tool_name"] == "Bash")
+            matches!(permission, Ok(Incoming::Request { body: CliRequest::CanUseTool(ref request), .. })
+                if request.tool_name == "Bash" && request.raw["subtype"] == "can_use_tool")
         );
 
         let ok = parse(json!({
@@ -423,12 +509,133 @@ mod tests {
         ));
     }
 
+    /// The body of the request a `control_request` line carries.
+    fn request_of(request: Value) -> CliRequest<'static> {
+        match parse(json!({"type": "control_request", "request_id": "r1", "request": request})) {
+            Ok(Incoming::Request { body, .. }) => body,
+            other => panic!("not a request: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_request_of_the_cli_is_classified_by_its_subtype_once() {
+        // The observed `can_use_tool` (protocol.md A.4), typed for the callback.
+        let CliRequest::CanUseTool(permission) = request_of(json!({"subtype": "can_use_tool",
+            "tool_name": "mcp__calc__secret", "mcp_server": {"name": "calc", "source": "sdk"},
+            "display_name": "Secret", "input": {"x": 1},
+            "permission_suggestions": [{"type": "addRules", "rules": [{"toolName": "mcp__calc__secret"}],
+                "behavior": "allow", "destination": "localSettings"}],
+            "server_policy_ask_only": true, "tool_use_id": "toolu_0000secr"}))
+        else {
+            panic!("can_use_tool");
+        };
+        assert_eq!(
+            (
+                permission.tool_name.as_str(),
+                &permission.input,
+                permission.suggestions.len(),
+                permission.tool_use_id.as_deref(),
+                &permission.raw["display_name"]
+            ),
+            (
+                "mcp__calc__secret",
+                &json!({"x": 1}),
+                1,
+                Some("toolu_0000secr"),
+                &json!("Secret")
+            )
+        );
+        // The observed `hook_callback`: the id typed, the input and tool_use_id handed over.
+        let hook = request_of(json!({"subtype": "hook_callback", "callback_id": "hook_3",
+            "input": {"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "mcp__calc__echo",
+                "tool_input": {"text": "hello"}, "tool_use_id": "toolu_0000echo"},
+            "tool_use_id": "toolu_0000echo"}));
+        let CliRequest::HookCallback {
+            callback_id,
+            id,
+            input,
+        } = hook
+        else {
+            panic!("hook_callback");
+        };
+        assert_eq!(
+            (callback_id.as_str(), id.map(HookCallbackId::index)),
+            ("hook_3", Some(3))
+        );
+        assert_eq!(
+            (
+                input.event_name(),
+                input.tool_name(),
+                input.tool_use_id.as_deref()
+            ),
+            (
+                Some("PreToolUse"),
+                Some("mcp__calc__echo"),
+                Some("toolu_0000echo")
+            )
+        );
+        // An id the host never hands out, or none at all, is kept as written for the error.
+        for (request, written) in [
+            (
+                json!({"subtype": "hook_callback", "callback_id": "hook_x"}),
+                "hook_x",
+            ),
+            (json!({"subtype": "hook_callback", "callback_id": 3}), ""),
+            (json!({"subtype": "hook_callback"}), ""),
+        ] {
+            let CliRequest::HookCallback {
+                callback_id,
+                id: None,
+                input,
+            } = request_of(request)
+            else {
+                panic!("an unknown hook id is still a hook_callback");
+            };
+            assert_eq!(callback_id, written);
+            assert!(input.raw.is_empty());
+        }
+        let elicitation = request_of(json!({"subtype": "elicitation", "mcp_server_name": "calc",
+            "message": "Your name?"}));
+        assert!(
+            matches!(elicitation, CliRequest::Elicitation(ref fields) if fields["message"] == "Your name?"),
+            "{elicitation:?}"
+        );
+        let other = request_of(json!({"subtype": "request_user_dialog", "dialog_kind": "x"}));
+        assert!(
+            matches!(other, CliRequest::Other { ref subtype, ref fields }
+                if subtype == "request_user_dialog" && fields["dialog_kind"] == "x"),
+            "{other:?}"
+        );
+        // An `mcp_message` without a message is no JSON-RPC: another request, answered as such.
+        let empty = request_of(json!({"subtype": "mcp_message", "server_name": "calc"}));
+        assert!(
+            matches!(empty, CliRequest::Other { ref subtype, .. } if subtype == "mcp_message"),
+            "{empty:?}"
+        );
+        assert_eq!(
+            [
+                request_of(json!({"subtype": "can_use_tool"})).subtype(),
+                request_of(json!({"subtype": "hook_callback"})).subtype(),
+                request_of(json!({"subtype": "elicitation"})).subtype(),
+                request_of(json!({"subtype": "stop_task"})).subtype(),
+                request_of(json!({"subtype": "mcp_message", "message": {}})).subtype(),
+            ],
+            [
+                "can_use_tool",
+                "hook_callback",
+                "elicitation",
+                "stop_task",
+                "mcp_message"
+            ]
+        );
+    }
+
     #[test]
     fn lone_surrogates_are_read_as_replacement_characters() {
         let line = br#"{"type":"control_request","request_id":"r1","request":{"subtype":"mcp_message","server_name":"calc","message":{"method":"tools/call","params":{"name":"echo","arguments":{"text":"a\ud800b\udc00c\ud83d\ude00"}},"jsonrpc":"2.0","id":4}}}"#;
         let Ok(Incoming::Request {
             request_id,
-            body: RequestBody::Mcp { server, message },
+            body: CliRequest::Mcp { server, message },
         }) = Incoming::parse(line)
         else {
             panic!("read");

@@ -1,15 +1,31 @@
-//! The control protocol's wire shapes: classifying what the CLI writes ([`incoming`]), and
-//! building what the host writes back. Answers are serialised straight from borrowed structs.
+//! The control protocol's one home: every frame of the CLI's stdin and stdout, typed.
+//!
+//! - [`incoming`]: what the CLI writes, classified once into an [`Incoming`]; its requests as a
+//!   [`CliRequest`] (`mcp_message`, `can_use_tool`, `hook_callback`, `elicitation`, other).
+//! - [`outgoing`]: every control request the host sends, as a [`HostRequest`], and the typed
+//!   payloads of its answers.
+//! - [`hook_id`]: [`HookCallbackId`], the `hook_N` scheme both ways.
+//! - [`recover`]: what a line that cannot be parsed still tells, so its request is answered.
+//!
+//! This file writes the answer lines, straight from borrowed payloads (the constant parts as
+//! bytes, only the request id and the payload through the serialiser).
 
 use serde::Serialize;
 
 use claude_tools_core::mcp::Reply;
-use serde_json::{Value, json};
+use serde_json::Value;
 
+mod hook_id;
 mod incoming;
+mod outgoing;
 mod recover;
 
-pub(crate) use incoming::{ControlFailure, Incoming, ParseError, RequestBody};
+pub(crate) use hook_id::HookCallbackId;
+pub(crate) use incoming::{CliRequest, ControlFailure, Incoming, ParseError};
+pub(crate) use outgoing::{
+    ElicitationAnswer, HostRequest, InitializeRequest, PermissionAnswer, SdkServers, cancel_line,
+    request_line,
+};
 pub(crate) use recover::{Fault, Found, scan, write_answer};
 
 /// Serialises a frame as one NDJSON line (with its newline).
@@ -85,18 +101,10 @@ pub(crate) fn error_line(out: &mut Vec<u8>, request_id: &str, message: &str) {
     });
 }
 
-/// `{"type":"control_request","request_id":…,"request":{"subtype":…,…}}`
-pub(crate) fn request(request_id: &str, body: Value) -> Value {
-    json!({"type": "control_request", "request_id": request_id, "request": body})
-}
-
-/// `{"type":"control_cancel_request","request_id":…}`
-pub(crate) fn cancel(request_id: &str) -> Value {
-    json!({"type": "control_cancel_request", "request_id": request_id})
-}
-
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     /// A line appended to an empty buffer.
@@ -143,10 +151,6 @@ mod tests {
         assert_eq!(
             String::from_utf8(written(|out| error_line(out, "r\"3", "boom"))).unwrap(),
             "{\"type\":\"control_response\",\"response\":{\"subtype\":\"error\",\"request_id\":\"r\\\"3\",\"error\":\"boom\"}}\n"
-        );
-        assert_eq!(
-            cancel("r3"),
-            json!({"type": "control_cancel_request", "request_id": "r3"})
         );
     }
 }

@@ -32,23 +32,30 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::{InFlight, SessionCore, Taken, Withdrawable, lock};
-use crate::hooks::HookInput;
-use crate::permission::PermissionRequest;
-use crate::protocol::{self, RequestBody};
+use crate::permission::PermissionDecision;
+use crate::protocol::{self, CliRequest, ElicitationAnswer, PermissionAnswer};
 use claude_tools_core::catch_unwind::{CatchUnwind, panic_message};
+use claude_tools_core::mcp::jsonrpc::{self, METHOD_NOT_FOUND};
 use claude_tools_core::mcp::{
     McpMessage, McpRouter, Reply, Started, ToolCallRequest, run_out_grace,
 };
 
-/// What to write back.
+/// What to write back, serialised straight into the answer line.
 enum ControlAnswer {
-    Success(Value),
-    /// `{"mcp_response": <reply>}`, serialised straight from the router's reply.
+    /// `{"mcp_response": <reply>}`, from the router's reply.
     Mcp(Reply),
+    /// The permission callback's decision about a request whose input was `input`.
+    Permission {
+        decision: PermissionDecision,
+        input: Value,
+    },
+    /// A hook's output.
+    Hook(Value),
+    Elicitation(ElicitationAnswer),
     Error(String),
 }
 
@@ -63,22 +70,22 @@ pub(super) struct FirstPoll<'s, 'l> {
 enum Work<'s> {
     /// The hot path: a `tools/call` for a server of this session.
     ToolCall(&'s McpRouter, ToolCallRequest),
-    Other(RequestBody<'static>),
+    Other(CliRequest<'static>),
 }
 
 /// Takes a request out of its line.
 pub(super) fn prepare<'s, 'l>(
     shared: &'s SessionCore,
     request_id: Cow<'l, str>,
-    body: RequestBody<'_>,
+    body: CliRequest<'_>,
 ) -> FirstPoll<'s, 'l> {
     let work = match body {
-        RequestBody::Mcp {
+        CliRequest::Mcp {
             server,
             message: McpMessage::ToolCall(call),
         } => match shared.routers.get(&*server) {
             Some(router) => Work::ToolCall(router, call),
-            None => Work::Other(RequestBody::Mcp {
+            None => Work::Other(CliRequest::Mcp {
                 server: Cow::Owned(server.into_owned()),
                 message: McpMessage::ToolCall(call),
             }),
@@ -107,15 +114,13 @@ impl<'s> FirstPoll<'s, '_> {
     }
 }
 
-fn serve(shared: &Arc<SessionCore>, request_id: Cow<'_, str>, body: RequestBody<'static>) {
-    // Callbacks get a token that `control_cancel_request` fires. An `mcp_message` needs none:
-    // the CLI cancels tool calls with `notifications/cancelled`, and aborting the request's task
-    // drops the router's future, which cancels the call's own token and starts its grace.
-    let cancellation = match body {
-        RequestBody::Mcp { .. } => None,
-        RequestBody::Other { .. } => Some(CancellationToken::new()),
-    };
-    let mut pending = Box::pin(respond(shared.clone(), body, cancellation.clone()));
+fn serve(shared: &Arc<SessionCore>, request_id: Cow<'_, str>, body: CliRequest<'static>) {
+    // Callbacks get a token that `control_cancel_request` fires (the one their request carries).
+    // An `mcp_message` needs none: the CLI cancels tool calls with `notifications/cancelled`,
+    // and aborting the request's task drops the router's future, which cancels the call's own
+    // token and starts its grace.
+    let cancellation = body.cancellation_token();
+    let mut pending = Box::pin(respond(shared.clone(), body));
     // The waker does not matter: a future still pending is polled again, with its task's real
     // waker, as soon as that task starts.
     if let Poll::Ready(answer) = pending
@@ -236,16 +241,8 @@ fn still_registered(shared: &SessionCore, request_id: &str) -> bool {
 }
 
 /// The answer to one request, with a panic of the host's code turned into an error answer.
-async fn respond(
-    shared: Arc<SessionCore>,
-    body: RequestBody<'static>,
-    cancellation: Option<CancellationToken>,
-) -> ControlAnswer {
-    let subtype: Cow<'static, str> = match &body {
-        RequestBody::Mcp { .. } => Cow::Borrowed("mcp_message"),
-        RequestBody::Other { subtype, .. } => Cow::Owned(subtype.clone()),
-    };
-    caught(subtype, answer(&shared, body, cancellation)).await
+async fn respond(shared: Arc<SessionCore>, body: CliRequest<'static>) -> ControlAnswer {
+    caught(body.subtype(), answer(&shared, body)).await
 }
 
 /// `answer`, with a panic turned into an error answer.
@@ -266,72 +263,57 @@ fn panicked(subtype: &str, panic: &str) -> String {
 /// Writes the answer line straight into the outbox's buffer.
 fn send_answer(shared: &SessionCore, request_id: &str, answer: ControlAnswer) {
     shared.out.send_with(|out| match &answer {
-        ControlAnswer::Success(payload) => protocol::success_line(out, request_id, payload),
         ControlAnswer::Mcp(reply) => protocol::mcp_success_line(out, request_id, reply),
+        ControlAnswer::Permission { decision, input } => {
+            let payload = PermissionAnswer::new(decision, input);
+            protocol::success_line(out, request_id, &payload);
+        }
+        ControlAnswer::Hook(output) => protocol::success_line(out, request_id, output),
+        ControlAnswer::Elicitation(payload) => protocol::success_line(out, request_id, payload),
         ControlAnswer::Error(message) => protocol::error_line(out, request_id, message),
     });
 }
 
-async fn answer(
-    shared: &SessionCore,
-    body: RequestBody<'static>,
-    cancellation: Option<CancellationToken>,
-) -> ControlAnswer {
-    let (subtype, mut request) = match body {
-        RequestBody::Mcp { server, message } => {
+async fn answer(shared: &SessionCore, body: CliRequest<'static>) -> ControlAnswer {
+    match body {
+        CliRequest::Mcp { server, message } => {
             let reply = match shared.router(&server) {
                 Some(router) => router.handle_message(message).await,
-                None => Reply::Json(json!({
-                    "jsonrpc": "2.0",
-                    "id": message.id().cloned().unwrap_or(Value::Null),
-                    "error": {"code": -32601, "message": format!("Server '{server}' not found")},
-                })),
+                None => Reply::Json(jsonrpc::error(
+                    message.id().cloned().unwrap_or(Value::Null),
+                    METHOD_NOT_FOUND,
+                    &format!("Server '{server}' not found"),
+                    None,
+                )),
             };
-            return ControlAnswer::Mcp(reply);
+            ControlAnswer::Mcp(reply)
         }
-        RequestBody::Other { subtype, fields } => (subtype, fields),
-    };
-    match subtype.as_str() {
-        "can_use_tool" => {
+        CliRequest::CanUseTool(request) => {
             let Some(callback) = &shared.can_use_tool else {
                 return ControlAnswer::Error("canUseTool callback is not provided".into());
             };
-            let request =
-                PermissionRequest::from_request(request, cancellation.unwrap_or_default());
             let input = request.input.clone();
             let decision = callback.call(request).await;
-            ControlAnswer::Success(decision.to_response(&input))
+            ControlAnswer::Permission { decision, input }
         }
-        "hook_callback" => {
-            let callback_id = request
-                .get("callback_id")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string();
-            let callback = callback_id
-                .strip_prefix("hook_")
-                .and_then(|index| index.parse::<usize>().ok())
-                .and_then(|index| shared.hooks.get(index));
-            let Some(callback) = callback else {
+        CliRequest::HookCallback {
+            callback_id,
+            id,
+            input,
+        } => {
+            let Some(callback) = id.and_then(|id| shared.hooks.get(id.index())) else {
                 return ControlAnswer::Error(format!(
                     "No hook callback found for ID: {callback_id}"
                 ));
             };
-            let tool_use_id = request
-                .get("tool_use_id")
-                .and_then(Value::as_str)
-                .map(String::from);
-            let input = match request.remove("input") {
-                Some(Value::Object(input)) => input,
-                _ => Map::new(),
-            };
-            let input = HookInput::new(input, tool_use_id, cancellation.unwrap_or_default());
             let event = input.event_name().unwrap_or_default().to_string();
             let output = callback.call(input).await;
-            ControlAnswer::Success(output.to_json(&event))
+            ControlAnswer::Hook(output.to_json(&event))
         }
         // The official TypeScript SDK's default answer when the host has no elicitation handler.
-        "elicitation" => ControlAnswer::Success(json!({"action": "decline"})),
-        other => ControlAnswer::Error(format!("Unsupported control request subtype: {other}")),
+        CliRequest::Elicitation(_) => ControlAnswer::Elicitation(ElicitationAnswer::Decline),
+        CliRequest::Other { subtype, .. } => {
+            ControlAnswer::Error(format!("Unsupported control request subtype: {subtype}"))
+        }
     }
 }

@@ -19,12 +19,13 @@ mod outbox;
 mod reader;
 pub(crate) mod run_end;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::AbortHandle;
@@ -35,7 +36,7 @@ use crate::hooks::HookCallback;
 use crate::message::Message;
 use crate::options::{DEFAULT_CONTROL_TIMEOUT, Options};
 use crate::permission::CanUseTool;
-use crate::protocol::{self, ControlFailure};
+use crate::protocol::{self, ControlFailure, HostRequest, SdkServers};
 use crate::transport::{Connection, ExitInfo};
 use claude_tools_core::mcp::McpRouter;
 use outbox::Outbox;
@@ -185,8 +186,11 @@ fn server_notifier(
     Arc::new(move |message: Value| {
         let n = counter.fetch_add(1, Ordering::Relaxed);
         let request_id = format!("req_mcp_{n}_{id_salt:08x}");
-        let body = serde_json::json!({"subtype": "mcp_message", "server_name": server, "message": message});
-        out.send(&protocol::line(&protocol::request(&request_id, body)));
+        let body = HostRequest::McpMessage {
+            server_name: &server,
+            message: &message,
+        };
+        out.send_with(|out| protocol::request_line(out, &request_id, &body));
     })
 }
 
@@ -195,23 +199,14 @@ struct LiveServers {
     /// Servers added by [`SessionCore::add_server`], by name.
     added: HashMap<String, McpRouter>,
     /// The names of the in-process servers the CLI is to serve now.
-    served: std::collections::BTreeSet<String>,
+    served: BTreeSet<String>,
 }
 
 impl LiveServers {
-    /// `{"subtype":"mcp_set_servers","servers":{name:{"type":"sdk","name":name},...}}`.
-    fn set_servers_request(&self) -> Value {
-        let servers: serde_json::Map<String, Value> = self
-            .served
-            .iter()
-            .map(|name| {
-                (
-                    name.clone(),
-                    serde_json::json!({"type": "sdk", "name": name}),
-                )
-            })
-            .collect();
-        serde_json::json!({"subtype": "mcp_set_servers", "servers": servers})
+    /// The servers `mcp_set_servers` names now (the request replaces the CLI's whole set), taken
+    /// out of the lock to be sent.
+    fn served_now(&self) -> BTreeSet<String> {
+        self.served.clone()
     }
 }
 
@@ -366,12 +361,18 @@ impl SessionCore {
     }
 
     /// Sends a request to the CLI and waits for its answer.
-    pub(crate) async fn request(&self, body: Value) -> Result<Value> {
-        let subtype = body
-            .get("subtype")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
+    pub(crate) async fn request(&self, request: &HostRequest<'_>) -> Result<Value> {
+        self.request_as(request.subtype(), request).await
+    }
+
+    /// Sends `body` as a request of `subtype` (a [`HostRequest`], or the JSON of
+    /// `Client::control_request`) and waits for the CLI's answer.
+    pub(crate) async fn request_as<B: Serialize + Sync + ?Sized>(
+        &self,
+        subtype: &str,
+        body: &B,
+    ) -> Result<Value> {
+        let subtype = subtype.to_string();
         // The wait for room in the CLI's input counts against the control timeout.
         let deadline = tokio::time::Instant::now() + self.control_timeout;
         if tokio::time::timeout_at(deadline, self.out.wait_for_room())
@@ -390,7 +391,8 @@ impl SessionCore {
         let request_id = format!("req_{n}_{:08x}", self.id_salt);
         let (answer_tx, answer_rx) = oneshot::channel();
         lock(&self.pending).insert(request_id.clone(), answer_tx);
-        self.write(&protocol::request(&request_id, body));
+        self.out
+            .send_with(|out| protocol::request_line(out, &request_id, body));
         let answer = tokio::time::timeout_at(deadline, answer_rx);
         // The CLI no longer reading (this request's write or any later one failed) ends the
         // wait at once: no answer can come.
@@ -413,7 +415,8 @@ impl SessionCore {
             Ok(Err(_)) => Err(self.gone_error()),
             Err(_) => {
                 lock(&self.pending).remove(&request_id);
-                self.write(&protocol::cancel(&request_id));
+                self.out
+                    .send_with(|out| protocol::cancel_line(out, &request_id));
                 Err(Error::Timeout {
                     subtype,
                     timeout: self.control_timeout,
@@ -483,9 +486,12 @@ impl SessionCore {
             let router = McpRouter::new(server).with_notifier(notifier);
             live.added.insert(name.clone(), router.clone());
             live.served.insert(name.clone());
-            (router, live.set_servers_request())
+            (router, live.served_now())
         };
-        if let Err(error) = self.request(servers).await {
+        let request = HostRequest::McpSetServers {
+            servers: SdkServers(&servers),
+        };
+        if let Err(error) = self.request(&request).await {
             // The CLI refused or did not answer: the server is not served, so it is not kept.
             let mut live = lock(&self.live_servers);
             live.added.remove(&name);
@@ -508,9 +514,12 @@ impl SessionCore {
             if let Some(router) = live.added.remove(name) {
                 router.cancel_all();
             }
-            live.set_servers_request()
+            live.served_now()
         };
-        self.request(servers).await
+        let request = HostRequest::McpSetServers {
+            servers: SdkServers(&servers),
+        };
+        self.request(&request).await
     }
 
     /// A receiver of the run's progress.
