@@ -220,11 +220,11 @@ type PermissionFuture = Pin<Box<dyn Future<Output = PermissionDecision> + Send>>
 
 /// A `can_use_tool` callback (see [`Options::can_use_tool`](crate::options::Options::can_use_tool)).
 #[derive(Clone)]
-pub struct CanUseTool(Arc<dyn Fn(PermissionRequest) -> PermissionFuture + Send + Sync>);
+pub(crate) struct CanUseTool(Arc<dyn Fn(PermissionRequest) -> PermissionFuture + Send + Sync>);
 
 impl CanUseTool {
     /// Wraps an async closure.
-    pub fn new<F, Fut>(callback: F) -> Self
+    pub(crate) fn new<F, Fut>(callback: F) -> Self
     where
         F: Fn(PermissionRequest) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = PermissionDecision> + Send + 'static,
