@@ -47,7 +47,7 @@ fn summarise(incoming: Incoming<'_>) -> Classified {
             request_id, body, ..
         } => Classified::Request {
             request_id: request_id.to_string(),
-            mcp: matches!(body, crate::protocol::RequestBody::Mcp { .. }),
+            mcp: matches!(body, crate::protocol::CliRequest::Mcp { .. }),
         },
         Incoming::Response { request_id, .. } => Classified::Response {
             request_id: request_id.to_string(),

@@ -3,12 +3,17 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
+use crate::control::{
+    ContextUsage, InterruptReceipt, McpSetServersResult, McpStatus, ModelReceipt,
+    PermissionModeReceipt, RewindFilesResult, receipt,
+};
 use crate::error::Result;
 use crate::message::{Message, UserInput};
 use crate::options::{Options, PermissionMode};
-use crate::session::{MessageReceiver, Shared};
+use crate::protocol::{HostRequest, InitializeRequest};
+use crate::session::{MessageReceiver, SessionCore};
 use crate::transport::{ExitInfo, ProcessTransport, Transport};
 use claude_tools_core::mcp::{LiveToolError, ToolServerHandle};
 
@@ -28,13 +33,13 @@ pub(crate) fn process_transport(options: &Options) -> ProcessTransport {
 pub(crate) async fn open(
     options: &Options,
     transport: Box<dyn Transport>,
-) -> Result<(Arc<Shared>, MessageReceiver, Value)> {
+) -> Result<(Arc<SessionCore>, MessageReceiver, Value)> {
     options.validate()?;
     let connection = transport.connect(options.launch_spec()).await?;
     // The hook callbacks are registered under the ids the initialize request names.
-    let (initialize, hooks) = options.initialize_request();
-    let (shared, messages) = Shared::start(options, hooks, connection);
-    match shared.request(initialize).await {
+    let (initialize, hooks) = InitializeRequest::new(options);
+    let (shared, messages) = SessionCore::start(options, hooks, connection);
+    match shared.request(&HostRequest::Initialize(initialize)).await {
         Ok(info) => {
             if options.handshake_manifests {
                 log_manifest_outcomes(options, &info);
@@ -99,7 +104,7 @@ fn log_manifest_outcomes(options: &Options, info: &Value) {
 /// `initialize`, as an item of the message stream when it cuts a turn short, and by every
 /// request or prompt sent after it (at once, not after the control timeout).
 pub struct Client {
-    shared: Arc<Shared>,
+    shared: Arc<SessionCore>,
     messages: MessageReceiver,
     server_info: Value,
 }
@@ -191,42 +196,62 @@ impl Client {
         Err(self.shared.gone_error())
     }
 
-    /// Interrupts the current turn; returns the CLI's receipt (`{"still_queued": [...]}`).
-    pub async fn interrupt(&self) -> Result<Value> {
-        self.shared.request(json!({"subtype": "interrupt"})).await
+    /// Interrupts the current turn; returns the CLI's receipt, which lists the prompts still
+    /// queued.
+    ///
+    /// Like every control below, it fails with [`Error::Control`](crate::Error::Control) when
+    /// the CLI refuses, [`Error::Timeout`](crate::Error::Timeout) when it does not answer within
+    /// [`Options::control_timeout`](crate::options::Options::control_timeout), and
+    /// [`Error::Protocol`](crate::Error::Protocol) when its answer does not fit the receipt's
+    /// type (then [`Client::control_request`] returns it as JSON).
+    pub async fn interrupt(&self) -> Result<InterruptReceipt> {
+        self.control(HostRequest::Interrupt).await
     }
 
-    /// Switches the model for the next turns (`None`: the default model).
-    pub async fn set_model(&self, model: Option<&str>) -> Result<Value> {
-        self.shared
-            .request(json!({"subtype": "set_model", "model": model}))
+    /// Switches the model for the next turns (`None`: the default model); returns the model
+    /// the CLI now uses.
+    pub async fn set_model(&self, model: Option<&str>) -> Result<ModelReceipt> {
+        self.control(HostRequest::SetModel { model }).await
+    }
+
+    /// Switches the permission mode; returns the mode now in force.
+    pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<PermissionModeReceipt> {
+        self.control(HostRequest::SetPermissionMode { mode }).await
+    }
+
+    /// The status of every MCP server (no in-process server is listed before the first turn).
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
+    /// let status = client.mcp_status().await?;
+    /// for server in &status.servers {
+    ///     println!("{}: {}", server.name, server.status);
+    /// }
+    /// assert!(status.server("calc").is_some_and(|calc| calc.is_connected()));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn mcp_status(&self) -> Result<McpStatus> {
+        self.control(HostRequest::McpStatus).await
+    }
+
+    /// How the context window is used (tokens in it, its size, by category).
+    pub async fn context_usage(&self) -> Result<ContextUsage> {
+        self.control(HostRequest::GetContextUsage).await
+    }
+
+    /// Rewinds files to their state at a user message (needs file checkpointing:
+    /// `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true` in [`Options::env`](crate::options::Options::env)).
+    pub async fn rewind_files(&self, user_message_id: &str) -> Result<RewindFilesResult> {
+        self.control(HostRequest::RewindFiles { user_message_id })
             .await
     }
 
-    /// Switches the permission mode.
-    pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<Value> {
-        self.shared
-            .request(json!({"subtype": "set_permission_mode", "mode": mode.as_str()}))
-            .await
-    }
-
-    /// The status of every MCP server (`{"mcpServers": [...]}`; empty before the first turn).
-    pub async fn mcp_status(&self) -> Result<Value> {
-        self.shared.request(json!({"subtype": "mcp_status"})).await
-    }
-
-    /// How the context window is used.
-    pub async fn context_usage(&self) -> Result<Value> {
-        self.shared
-            .request(json!({"subtype": "get_context_usage"}))
-            .await
-    }
-
-    /// Rewinds files to their state at a user message (needs file checkpointing).
-    pub async fn rewind_files(&self, user_message_id: &str) -> Result<Value> {
-        self.shared
-            .request(json!({"subtype": "rewind_files", "user_message_id": user_message_id}))
-            .await
+    /// Sends one of the typed controls and types the answer.
+    async fn control<T: serde::de::DeserializeOwned>(&self, request: HostRequest<'_>) -> Result<T> {
+        let answer = self.shared.request(&request).await?;
+        receipt(request.subtype(), answer)
     }
 
     /// A handle to the tools of in-process server `name` (one given to
@@ -269,15 +294,34 @@ impl Client {
     }
 
     /// Stops serving in-process server `name` (one given at connect time or added) and
-    /// returns the CLI's receipt (`{"added":[],"removed":[name],"errors":{}}`). An unknown
-    /// name is [`LiveToolError::UnknownServer`] (as [`Error::Live`](crate::Error::Live)).
-    pub async fn remove_server(&self, name: &str) -> Result<Value> {
-        self.shared.remove_server(name).await
+    /// returns the CLI's receipt (`removed` names it). An unknown name is
+    /// [`LiveToolError::UnknownServer`] (as [`Error::Live`](crate::Error::Live)).
+    pub async fn remove_server(&self, name: &str) -> Result<McpSetServersResult> {
+        let answer = self.shared.remove_server(name).await?;
+        receipt("mcp_set_servers", answer)
     }
 
-    /// Sends any other control request (`{"subtype": ..., ...}`) and returns the CLI's answer.
+    /// Sends any other control request and returns the CLI's answer as JSON: the escape hatch
+    /// for the controls this client has no method for yet. `body` is the request's body,
+    /// `{"subtype": …, …}`, sent as it is inside the `control_request` envelope; the answer is
+    /// the `response` of the CLI's success, and a refusal is
+    /// [`Error::Control`](crate::Error::Control).
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
+    /// let answer = client
+    ///     .control_request(serde_json::json!({"subtype": "stop_task", "task_id": "t-1"}))
+    ///     .await?;
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn control_request(&self, body: Value) -> Result<Value> {
-        self.shared.request(body).await
+        let subtype = body
+            .get("subtype")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        self.shared.request_as(subtype, &body).await
     }
 
     /// Closes the CLI's stdin and waits for it to exit (ending it after 10 s), then returns how

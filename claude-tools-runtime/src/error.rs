@@ -229,7 +229,7 @@ impl std::fmt::Display for RequestRef {
 /// What to do first (install, or name the executable), then every place looked at: the list
 /// can be long, and a user acts on the first sentence.
 fn cli_not_found(searched: &[PathBuf]) -> String {
-    let version = crate::transport::process::CLI_VERSION;
+    let version = crate::cli::CLI_VERSION;
     let places = searched
         .iter()
         .map(|p| p.display().to_string())

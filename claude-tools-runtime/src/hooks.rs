@@ -245,11 +245,11 @@ type HookFuture = Pin<Box<dyn Future<Output = HookOutput> + Send>>;
 
 /// One hook callback.
 #[derive(Clone)]
-pub struct HookCallback(Arc<dyn Fn(HookInput) -> HookFuture + Send + Sync>);
+pub(crate) struct HookCallback(Arc<dyn Fn(HookInput) -> HookFuture + Send + Sync>);
 
 impl HookCallback {
     /// Wraps an async closure.
-    pub fn new<F, Fut>(callback: F) -> Self
+    pub(crate) fn new<F, Fut>(callback: F) -> Self
     where
         F: Fn(HookInput) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = HookOutput> + Send + 'static,

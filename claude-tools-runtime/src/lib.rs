@@ -9,11 +9,14 @@
 //! - [`options`], [`client`], [`query`]: launching the CLI and talking to it — a persistent
 //!   [`client::Client`] or a one-shot [`query::query`], with [`permission`] callbacks and
 //!   [`hooks`].
+//! - [`message`]: what the CLI streams, typed; [`control`]: what it answers the client's
+//!   session controls, typed.
 //! - [`error`]: the one error type.
 
 #![warn(missing_docs)]
 
 pub mod client;
+pub mod control;
 pub mod error;
 pub mod hooks;
 pub mod message;
@@ -23,12 +26,15 @@ pub mod query;
 pub mod stream;
 pub mod transport;
 
+mod cli;
 mod protocol;
 mod redact;
 mod session;
 
 pub use error::{Error, RequestRef, Result};
 
-// The envelope parser, reachable by the fuzz targets and property tests only.
+// The envelope parser, reachable by the fuzz targets and property tests only: not compiled
+// into a user's build.
+#[cfg(any(fuzzing, feature = "test-util"))]
 #[doc(hidden)]
 pub mod __fuzz;

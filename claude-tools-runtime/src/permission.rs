@@ -5,7 +5,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 /// What the CLI asks: may this tool run with this input?
@@ -144,33 +144,6 @@ impl PermissionDecision {
             interrupt: true,
         }
     }
-
-    /// The response payload, as the official Python SDK writes it: `updatedInput` is always
-    /// present on allow (the original input when unchanged).
-    pub(crate) fn to_response(&self, original_input: &Value) -> Value {
-        match self {
-            PermissionDecision::Allow {
-                updated_input,
-                updated_permissions,
-            } => {
-                let mut response = json!({
-                    "behavior": "allow",
-                    "updatedInput": updated_input.as_ref().unwrap_or(original_input),
-                });
-                if !updated_permissions.is_empty() {
-                    response["updatedPermissions"] = json!(updated_permissions);
-                }
-                response
-            }
-            PermissionDecision::Deny { message, interrupt } => {
-                let mut response = json!({"behavior": "deny", "message": message});
-                if *interrupt {
-                    response["interrupt"] = Value::Bool(true);
-                }
-                response
-            }
-        }
-    }
 }
 
 /// A permission rule change, as the CLI suggests and accepts them.
@@ -247,11 +220,11 @@ type PermissionFuture = Pin<Box<dyn Future<Output = PermissionDecision> + Send>>
 
 /// A `can_use_tool` callback (see [`Options::can_use_tool`](crate::options::Options::can_use_tool)).
 #[derive(Clone)]
-pub struct CanUseTool(Arc<dyn Fn(PermissionRequest) -> PermissionFuture + Send + Sync>);
+pub(crate) struct CanUseTool(Arc<dyn Fn(PermissionRequest) -> PermissionFuture + Send + Sync>);
 
 impl CanUseTool {
     /// Wraps an async closure.
-    pub fn new<F, Fut>(callback: F) -> Self
+    pub(crate) fn new<F, Fut>(callback: F) -> Self
     where
         F: Fn(PermissionRequest) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = PermissionDecision> + Send + 'static,
@@ -272,29 +245,9 @@ impl std::fmt::Debug for CanUseTool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use serde_json::json;
 
-    #[test]
-    fn responses_match_the_python_sdk() {
-        let input = json!({"name": "Mallory"});
-        assert_eq!(
-            PermissionDecision::allow().to_response(&input),
-            json!({"behavior": "allow", "updatedInput": {"name": "Mallory"}})
-        );
-        assert_eq!(
-            PermissionDecision::allow_with_input(json!({"name": "Mallory (approved)"}))
-                .to_response(&input),
-            json!({"behavior": "allow", "updatedInput": {"name": "Mallory (approved)"}})
-        );
-        assert_eq!(
-            PermissionDecision::deny("Greeting Mallory is not allowed").to_response(&input),
-            json!({"behavior": "deny", "message": "Greeting Mallory is not allowed"})
-        );
-        assert_eq!(
-            PermissionDecision::deny_and_interrupt("stop").to_response(&input),
-            json!({"behavior": "deny", "message": "stop", "interrupt": true})
-        );
-    }
+    use super::*;
 
     #[test]
     fn parses_the_observed_request() {

@@ -9,7 +9,7 @@ use crate::client::{open, process_transport};
 use crate::error::Result;
 use crate::message::UserInput;
 use crate::options::{DEFAULT_RUN_END_CEILING, Options};
-use crate::session::run::wait_for_end;
+use crate::session::run_end::wait_for_end;
 use crate::stream::MessageStream;
 use crate::transport::Transport;
 

@@ -6,7 +6,7 @@ use std::task::{Context, Poll};
 
 use crate::error::Result;
 use crate::message::Message;
-use crate::session::{MessageReceiver, Shared};
+use crate::session::{MessageReceiver, SessionCore};
 use crate::transport::ExitInfo;
 
 /// The messages the CLI streams, in order, ending when the CLI exits.
@@ -56,11 +56,11 @@ use crate::transport::ExitInfo;
 /// [`Error::is_fatal`]: crate::Error::is_fatal
 pub struct MessageStream {
     receiver: MessageReceiver,
-    session: Arc<Shared>,
+    session: Arc<SessionCore>,
 }
 
 impl MessageStream {
-    pub(crate) fn new(receiver: MessageReceiver, session: Arc<Shared>) -> Self {
+    pub(crate) fn new(receiver: MessageReceiver, session: Arc<SessionCore>) -> Self {
         Self { receiver, session }
     }
 

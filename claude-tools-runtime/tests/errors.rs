@@ -96,7 +96,7 @@ async fn a_refused_or_unanswered_control_request_is_survivable() {
     let asked = tokio::spawn(async move { client.mcp_status().await });
     let request = cli.recv_request("mcp_status").await;
     cli.answer(&request, json!({"mcpServers": []})).await;
-    assert_eq!(asked.await.unwrap().unwrap(), json!({"mcpServers": []}));
+    assert!(asked.await.unwrap().unwrap().servers.is_empty());
 }
 
 #[tokio::test]

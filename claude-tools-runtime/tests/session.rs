@@ -494,13 +494,10 @@ async fn interrupt_set_model_and_control_errors() {
     assert!(id.starts_with("req_"), "{id}");
     cli.send(
         json!({"type": "control_response", "response": {"subtype": "success", "request_id": id,
-        "response": {"still_queued": []}}}),
+        "response": {"still_queued": ["u-2"]}}}),
     )
     .await;
-    assert_eq!(
-        interrupt.await.unwrap().unwrap(),
-        json!({"still_queued": []})
-    );
+    assert_eq!(interrupt.await.unwrap().unwrap().still_queued, ["u-2"]);
 
     let set_model = tokio::spawn({
         let client = client.clone();
@@ -668,47 +665,168 @@ async fn a_panicking_callback_still_gets_exactly_one_answer() {
     );
 }
 
+/// What a test makes of a control's typed answer (run in the task that awaited it).
+type Check = Box<dyn FnOnce(Arc<Client>) -> tokio::task::JoinHandle<()>>;
+
 #[tokio::test]
-async fn every_host_request_sends_its_exact_body_and_returns_the_answer() {
+async fn every_host_request_sends_its_exact_body_and_types_the_answer() {
     use claude_tools_runtime::options::PermissionMode;
     let (client, mut cli) = connect(Options::new().mcp_server(calc_server(Arc::default()))).await;
     let client = Arc::new(client);
-    type Call = Box<
-        dyn FnOnce(Arc<Client>) -> tokio::task::JoinHandle<claude_tools_runtime::Result<Value>>,
-    >;
-    let cases: Vec<(Value, Value, Call)> = vec![
+    // The answers of CLI 2.1.330 (protocol.md A.3, sdk-parity.md 2.4), each with a field a
+    // later CLI might add, which the receipt keeps in `extra`.
+    let cases: Vec<(Value, Value, Check)> = vec![
         (
             json!({"subtype": "set_permission_mode", "mode": "acceptEdits"}),
-            json!({"mode": "acceptEdits"}),
+            json!({"mode": "acceptEdits", "later": 1}),
             Box::new(|c| {
-                tokio::spawn(
-                    async move { c.set_permission_mode(PermissionMode::AcceptEdits).await },
-                )
+                tokio::spawn(async move {
+                    let receipt = c
+                        .set_permission_mode(PermissionMode::AcceptEdits)
+                        .await
+                        .unwrap();
+                    assert_eq!(receipt.mode.as_deref(), Some("acceptEdits"));
+                    assert_eq!(receipt.extra["later"], 1);
+                })
             }),
         ),
         (
             json!({"subtype": "set_model", "model": null}),
+            json!({"model": "claude-sonnet-4-5"}),
+            Box::new(|c| {
+                tokio::spawn(async move {
+                    let receipt = c.set_model(None).await.unwrap();
+                    assert_eq!(receipt.model.as_deref(), Some("claude-sonnet-4-5"));
+                })
+            }),
+        ),
+        (
+            json!({"subtype": "set_model", "model": "claude-haiku-4-5"}),
+            // What CLIs before 2.1.330 answered.
             json!({}),
-            Box::new(|c| tokio::spawn(async move { c.set_model(None).await })),
+            Box::new(|c| {
+                tokio::spawn(async move {
+                    let receipt = c.set_model(Some("claude-haiku-4-5")).await.unwrap();
+                    assert_eq!((receipt.model, receipt.extra.len()), (None, 0));
+                })
+            }),
         ),
         (
             json!({"subtype": "mcp_status"}),
-            json!({"mcpServers": [{"name": "calc", "status": "connected"}]}),
-            Box::new(|c| tokio::spawn(async move { c.mcp_status().await })),
+            json!({"mcpServers": [{"name": "calc", "status": "connected",
+                "serverInfo": {"name": "calc", "version": "1.0.0"}, "transport": "sdk",
+                "scope": "dynamic", "source": "sdk",
+                "tools": [{"name": "add", "annotations": {"readOnly": true}}, {"name": "slow", "annotations": {}}]},
+                {"name": "docs", "status": "failed", "error": "connection refused", "scope": "project"}]}),
+            Box::new(|c| {
+                tokio::spawn(async move {
+                    let status = c.mcp_status().await.unwrap();
+                    let calc = status.server("calc").unwrap();
+                    assert!(calc.is_connected());
+                    let info = calc.server_info.as_ref().unwrap();
+                    assert_eq!(
+                        (info.name.as_str(), info.version.as_str()),
+                        ("calc", "1.0.0")
+                    );
+                    assert_eq!(calc.scope.as_deref(), Some("dynamic"));
+                    assert_eq!(calc.extra["transport"], "sdk");
+                    let tools = calc.tools.as_deref().unwrap();
+                    assert_eq!(
+                        tools
+                            .iter()
+                            .map(|t| (
+                                t.name.as_str(),
+                                t.annotations.as_ref().and_then(|a| a.read_only)
+                            ))
+                            .collect::<Vec<_>>(),
+                        [("add", Some(true)), ("slow", None)]
+                    );
+                    let docs = status.server("docs").unwrap();
+                    assert!(!docs.is_connected());
+                    assert_eq!(docs.error.as_deref(), Some("connection refused"));
+                    assert_eq!(docs.tools, None);
+                })
+            }),
         ),
         (
             json!({"subtype": "get_context_usage"}),
-            json!({"totalTokens": 10, "maxTokens": 200000}),
-            Box::new(|c| tokio::spawn(async move { c.context_usage().await })),
+            json!({"categories": [
+                    {"name": "System prompt", "tokens": 3100, "color": "promptBorder"},
+                    {"name": "MCP tools", "tokens": 120, "color": "cyan", "isDeferred": true}],
+                "totalTokens": 3220, "maxTokens": 167000, "rawMaxTokens": 200000,
+                "percentage": 1.61, "model": "claude-sonnet-4-5", "isAutoCompactEnabled": true,
+                "autoCompactThreshold": 167000, "memoryFiles": [], "gridRows": []}),
+            Box::new(|c| {
+                tokio::spawn(async move {
+                    let usage = c.context_usage().await.unwrap();
+                    assert_eq!(
+                        (usage.total_tokens, usage.max_tokens, usage.raw_max_tokens),
+                        (3220, 167000, Some(200000))
+                    );
+                    assert_eq!(usage.percentage, Some(1.61));
+                    assert_eq!(usage.model.as_deref(), Some("claude-sonnet-4-5"));
+                    assert_eq!(
+                        (usage.is_auto_compact_enabled, usage.auto_compact_threshold),
+                        (Some(true), Some(167000))
+                    );
+                    let categories: Vec<_> = usage
+                        .categories
+                        .iter()
+                        .map(|c| (c.name.as_str(), c.tokens, c.is_deferred))
+                        .collect();
+                    assert_eq!(
+                        categories,
+                        [
+                            ("System prompt", 3100, None),
+                            ("MCP tools", 120, Some(true))
+                        ]
+                    );
+                    assert_eq!(usage.extra["gridRows"], json!([]));
+                })
+            }),
         ),
         (
             json!({"subtype": "rewind_files", "user_message_id": "u-1"}),
-            json!({}),
-            Box::new(|c| tokio::spawn(async move { c.rewind_files("u-1").await })),
+            json!({"canRewind": true, "filesChanged": ["src/a.rs"], "insertions": 3, "deletions": 1}),
+            Box::new(|c| {
+                tokio::spawn(async move {
+                    let result = c.rewind_files("u-1").await.unwrap();
+                    assert!(result.can_rewind);
+                    assert_eq!(
+                        result.files_changed.as_deref(),
+                        Some(&["src/a.rs".to_string()][..])
+                    );
+                    assert_eq!((result.insertions, result.deletions), (Some(3), Some(1)));
+                })
+            }),
+        ),
+        (
+            json!({"subtype": "interrupt"}),
+            json!({"still_queued": [], "cancelled": ["u-7"]}),
+            Box::new(|c| {
+                tokio::spawn(async move {
+                    let receipt = c.interrupt().await.unwrap();
+                    assert!(receipt.still_queued.is_empty());
+                    assert_eq!(receipt.cancelled, Some(vec!["u-7".to_string()]));
+                })
+            }),
+        ),
+        (
+            json!({"subtype": "stop_task", "task_id": "t-1"}),
+            json!({"stopped": true}),
+            Box::new(|c| {
+                tokio::spawn(async move {
+                    let answer = c
+                        .control_request(json!({"subtype": "stop_task", "task_id": "t-1"}))
+                        .await
+                        .unwrap();
+                    assert_eq!(answer, json!({"stopped": true}));
+                })
+            }),
         ),
     ];
-    for (body, answer, call) in cases {
-        let pending = call(client.clone());
+    for (body, answer, check) in cases {
+        let pending = check(client.clone());
         let request = cli.recv().await;
         assert_eq!(request["type"], "control_request");
         assert_eq!(request["request"], body);
@@ -717,8 +835,69 @@ async fn every_host_request_sends_its_exact_body_and_returns_the_answer() {
             "request_id": request["request_id"], "response": answer}}),
         )
         .await;
-        assert_eq!(pending.await.unwrap().unwrap(), answer, "for {body}");
+        pending.await.unwrap();
     }
+}
+
+#[tokio::test]
+async fn an_answer_that_does_not_fit_its_receipt_is_a_protocol_error_naming_the_request() {
+    let (client, mut cli) = connect(Options::new().mcp_server(calc_server(Arc::default()))).await;
+    let client = Arc::new(client);
+    type Call =
+        Box<dyn FnOnce(Arc<Client>) -> tokio::task::JoinHandle<claude_tools_runtime::Result<()>>>;
+    let cases: Vec<(Value, Call, &str)> = vec![
+        (
+            json!({"mcpServers": 7}),
+            Box::new(|c| tokio::spawn(async move { c.mcp_status().await.map(drop) })),
+            "protocol error: the CLI's answer to `mcp_status` does not fit McpStatus: invalid \
+             type: integer `7`, expected a sequence (Client::control_request returns any answer \
+             as JSON)",
+        ),
+        (
+            json!({}),
+            Box::new(|c| tokio::spawn(async move { c.rewind_files("u-1").await.map(drop) })),
+            "protocol error: the CLI's answer to `rewind_files` does not fit RewindFilesResult: \
+             missing field `canRewind` (Client::control_request returns any answer as JSON)",
+        ),
+        (
+            json!({"totalTokens": "many", "maxTokens": 1}),
+            Box::new(|c| tokio::spawn(async move { c.context_usage().await.map(drop) })),
+            "protocol error: the CLI's answer to `get_context_usage` does not fit ContextUsage: \
+             invalid type: string \"many\", expected u64 (Client::control_request returns any \
+             answer as JSON)",
+        ),
+    ];
+    for (answer, call, expected) in cases {
+        let pending = call(client.clone());
+        let request = cli.recv().await;
+        cli.send(
+            json!({"type": "control_response", "response": {"subtype": "success",
+            "request_id": request["request_id"], "response": answer}}),
+        )
+        .await;
+        let error = pending.await.unwrap().unwrap_err();
+        assert!(
+            matches!(error, Error::Protocol { request: None, .. }) && !error.is_fatal(),
+            "{error:?}"
+        );
+        assert_eq!(error.to_string(), expected);
+    }
+    // The session goes on: the escape hatch reads the same answer as it came.
+    let raw = tokio::spawn({
+        let client = client.clone();
+        async move {
+            client
+                .control_request(json!({"subtype": "mcp_status"}))
+                .await
+        }
+    });
+    let request = cli.recv().await;
+    cli.send(
+        json!({"type": "control_response", "response": {"subtype": "success",
+        "request_id": request["request_id"], "response": {"mcpServers": 7}}}),
+    )
+    .await;
+    assert_eq!(raw.await.unwrap().unwrap(), json!({"mcpServers": 7}));
 }
 
 #[tokio::test]

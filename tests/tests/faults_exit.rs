@@ -416,10 +416,10 @@ async fn requests_fail_soon_after_the_cli_closes_its_stdin() {
         .await
         .unwrap();
     let started = Instant::now();
-    let (waiting, later) = tokio::join!(client.interrupt(), async {
+    let (waiting, later) = tokio::join!(async { client.interrupt().await.map(drop) }, async {
         // The script has read the interrupt and closed its stdin by then.
         tokio::time::sleep(Duration::from_millis(500)).await;
-        client.mcp_status().await
+        client.mcp_status().await.map(drop)
     });
     let elapsed = started.elapsed();
     for result in [waiting, later] {

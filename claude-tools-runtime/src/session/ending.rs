@@ -12,7 +12,7 @@ use std::time::Duration;
 use tokio::io::AsyncWrite;
 use tokio_util::sync::CancellationToken;
 
-use super::Shared;
+use super::SessionCore;
 use crate::error::Error;
 use crate::transport::ExitInfo;
 
@@ -35,7 +35,7 @@ pub(super) fn exited(exit: ExitInfo) -> Error {
     }
 }
 
-impl Shared {
+impl SessionCore {
     /// Whether a line written now can still reach the CLI.
     pub(crate) fn accepts_input(&self) -> bool {
         !self.input_closed.load(Ordering::Acquire) && !self.stdin_broken.is_cancelled()

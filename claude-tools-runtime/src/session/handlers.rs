@@ -34,24 +34,31 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
+use serde_json::Value;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::{Handler, InFlight, Shared, Taken, lock};
-use crate::hooks::HookInput;
-use crate::permission::PermissionRequest;
-use crate::protocol::{self, RequestBody};
+use super::{InFlight, SessionCore, Taken, Withdrawable, lock};
+use crate::permission::PermissionDecision;
+use crate::protocol::{self, CliRequest, ElicitationAnswer, PermissionAnswer};
 use claude_tools_core::catch_unwind::{CatchUnwind, panic_message};
+use claude_tools_core::mcp::jsonrpc::{self, METHOD_NOT_FOUND};
 use claude_tools_core::mcp::{
-    McpMessage, McpRouter, Reply, Started, ToolCallRequest, jsonrpc, run_out_grace,
+    McpMessage, McpRouter, Reply, Started, ToolCallRequest, run_out_grace,
 };
 
-/// What to write back.
-enum Answer {
-    Success(Value),
-    /// `{"mcp_response": <reply>}`, serialised straight from the router's reply.
+/// What to write back, serialised straight into the answer line.
+enum ControlAnswer {
+    /// `{"mcp_response": <reply>}`, from the router's reply.
     Mcp(Reply),
+    /// The permission callback's decision about a request whose input was `input`.
+    Permission {
+        decision: PermissionDecision,
+        input: Value,
+    },
+    /// A hook's output.
+    Hook(Value),
+    Elicitation(ElicitationAnswer),
     Error(String),
 }
 
@@ -69,29 +76,29 @@ pub(super) struct FirstPoll<'s, 'l> {
 enum Work<'s> {
     /// The hot path: a `tools/call` for a server of this session.
     ToolCall(&'s McpRouter, ToolCallRequest),
-    Other(RequestBody<'static>),
+    Other(CliRequest<'static>),
 }
 
 /// Takes a request out of its line.
 pub(super) fn prepare<'s, 'l>(
-    shared: &'s Shared,
+    shared: &'s SessionCore,
     line: &[u8],
     request_id: Cow<'l, str>,
-    body: RequestBody<'_>,
+    body: CliRequest<'_>,
 ) -> FirstPoll<'s, 'l> {
     let rpc_id = match &body {
-        RequestBody::Mcp { message, .. } => {
+        CliRequest::Mcp { message, .. } => {
             jsonrpc::verbatim_id(message.id(), || protocol::scan(line).rpc_id)
         }
-        RequestBody::Other { .. } => None,
+        _ => None,
     };
     let work = match body {
-        RequestBody::Mcp {
+        CliRequest::Mcp {
             server,
             message: McpMessage::ToolCall(call),
         } => match shared.routers.get(&*server) {
             Some(router) => Work::ToolCall(router, call),
-            None => Work::Other(RequestBody::Mcp {
+            None => Work::Other(CliRequest::Mcp {
                 server: Cow::Owned(server.into_owned()),
                 message: McpMessage::ToolCall(call),
             }),
@@ -116,7 +123,7 @@ impl<'s> FirstPoll<'s, '_> {
     }
 
     /// Polls the request once and answers it, or moves it into its own task.
-    pub(super) fn run(self, shared: &Arc<Shared>) {
+    pub(super) fn run(self, shared: &Arc<SessionCore>) {
         let FirstPoll {
             request_id,
             rpc_id,
@@ -146,15 +153,13 @@ impl Recipient<'_> {
     }
 }
 
-fn serve(shared: &Arc<Shared>, to: Recipient<'_>, body: RequestBody<'static>) {
-    // Callbacks get a token that `control_cancel_request` fires. An `mcp_message` needs none:
-    // the CLI cancels tool calls with `notifications/cancelled`, and aborting the request's task
-    // drops the router's future, which cancels the call's own token and starts its grace.
-    let cancellation = match body {
-        RequestBody::Mcp { .. } => None,
-        RequestBody::Other { .. } => Some(CancellationToken::new()),
-    };
-    let mut pending = Box::pin(respond(shared.clone(), body, cancellation.clone()));
+fn serve(shared: &Arc<SessionCore>, to: Recipient<'_>, body: CliRequest<'static>) {
+    // Callbacks get a token that `control_cancel_request` fires (the one their request carries).
+    // An `mcp_message` needs none: the CLI cancels tool calls with `notifications/cancelled`,
+    // and aborting the request's task drops the router's future, which cancels the call's own
+    // token and starts its grace.
+    let cancellation = body.cancellation_token();
+    let mut pending = Box::pin(respond(shared.clone(), body));
     // The waker does not matter: a future still pending is polled again, with its task's real
     // waker, as soon as that task starts.
     if let Poll::Ready(answer) = pending
@@ -171,7 +176,7 @@ fn serve(shared: &Arc<Shared>, to: Recipient<'_>, body: RequestBody<'static>) {
 /// future around it (the handler's own is the only one). A tool that is not done moves into a
 /// task.
 fn serve_tool_call(
-    shared: &Arc<Shared>,
+    shared: &Arc<SessionCore>,
     to: Recipient<'_>,
     router: &McpRouter,
     call: ToolCallRequest,
@@ -179,17 +184,17 @@ fn serve_tool_call(
     // The handler's panics are caught in its call; this catches the router's own, so the
     // request still gets its one answer.
     match std::panic::catch_unwind(AssertUnwindSafe(|| router.start_call(call))) {
-        Ok(Started::Done(reply)) => send_answer(shared, &to, Answer::Mcp(reply)),
+        Ok(Started::Done(reply)) => send_answer(shared, &to, ControlAnswer::Mcp(reply)),
         Ok(Started::Running(call)) => {
             let answer = caught("mcp_message".into(), async move {
-                Answer::Mcp(call.finish().await)
+                ControlAnswer::Mcp(call.finish().await)
             });
             spawn_answer(shared, to.into_owned(), None, answer);
         }
         Err(panic) => send_answer(
             shared,
             &to,
-            Answer::Error(panicked("mcp_message", panic_message(&*panic))),
+            ControlAnswer::Error(panicked("mcp_message", panic_message(&*panic))),
         ),
     }
 }
@@ -197,10 +202,10 @@ fn serve_tool_call(
 /// Moves a request that is not answered yet into its own task, registered under its
 /// `request_id` so `control_cancel_request` (or the session's end) can find it.
 fn spawn_answer(
-    shared: &Arc<Shared>,
+    shared: &Arc<SessionCore>,
     to: Recipient<'static>,
     cancellation: Option<CancellationToken>,
-    answer: impl Future<Output = Answer> + Send + 'static,
+    answer: impl Future<Output = ControlAnswer> + Send + 'static,
 ) {
     let task_shared = shared.clone();
     let request_id = to.request_id.to_string();
@@ -221,7 +226,7 @@ fn spawn_answer(
             send_answer(&task_shared, &to, answer);
         }
     });
-    let handler = Handler {
+    let handler = Withdrawable {
         cancellation,
         task: task.abort_handle(),
     };
@@ -243,9 +248,9 @@ fn spawn_answer(
 /// callback sees its token and runs its cancellation branch), its outcome discarded, and dropped
 /// ([`run_out_grace`]).
 async fn until_withdrawn(
-    answer: impl Future<Output = Answer>,
+    answer: impl Future<Output = ControlAnswer>,
     token: &CancellationToken,
-) -> Option<Answer> {
+) -> Option<ControlAnswer> {
     let mut answer = std::pin::pin!(answer);
     tokio::select! {
         biased;
@@ -259,7 +264,7 @@ async fn until_withdrawn(
 
 /// Takes the current task's entry out of the in-flight map: `false` if its request was
 /// withdrawn (the entry is gone, or the id now belongs to a later request).
-fn still_registered(shared: &Shared, request_id: &str) -> bool {
+fn still_registered(shared: &SessionCore, request_id: &str) -> bool {
     let mut inflight = lock(&shared.inflight);
     let Some(group) = inflight.get_mut(request_id) else {
         return false;
@@ -275,23 +280,18 @@ fn still_registered(shared: &Shared, request_id: &str) -> bool {
 }
 
 /// The answer to one request, with a panic of the host's code turned into an error answer.
-async fn respond(
-    shared: Arc<Shared>,
-    body: RequestBody<'static>,
-    cancellation: Option<CancellationToken>,
-) -> Answer {
-    let subtype: Cow<'static, str> = match &body {
-        RequestBody::Mcp { .. } => Cow::Borrowed("mcp_message"),
-        RequestBody::Other { subtype, .. } => Cow::Owned(subtype.clone()),
-    };
-    caught(subtype, answer(&shared, body, cancellation)).await
+async fn respond(shared: Arc<SessionCore>, body: CliRequest<'static>) -> ControlAnswer {
+    caught(body.subtype(), answer(&shared, body)).await
 }
 
 /// `answer`, with a panic turned into an error answer.
-async fn caught(subtype: Cow<'static, str>, answer: impl Future<Output = Answer>) -> Answer {
+async fn caught(
+    subtype: Cow<'static, str>,
+    answer: impl Future<Output = ControlAnswer>,
+) -> ControlAnswer {
     match CatchUnwind::new(answer).await {
         Ok(answer) => answer,
-        Err(panic) => Answer::Error(panicked(&subtype, &panic)),
+        Err(panic) => ControlAnswer::Error(panicked(&subtype, &panic)),
     }
 }
 
@@ -300,79 +300,66 @@ fn panicked(subtype: &str, panic: &str) -> String {
 }
 
 /// Writes the answer line straight into the outbox's buffer.
-fn send_answer(shared: &Shared, to: &Recipient<'_>, answer: Answer) {
+fn send_answer(shared: &SessionCore, to: &Recipient<'_>, answer: ControlAnswer) {
     let request_id = &*to.request_id;
     shared.out.send_with(|out| match &answer {
-        Answer::Success(payload) => protocol::success_line(out, request_id, payload),
-        Answer::Mcp(reply) => {
+        ControlAnswer::Mcp(reply) => {
             let reply = jsonrpc::EchoedId {
                 reply,
                 id: to.rpc_id.as_deref(),
             };
             protocol::mcp_success_line(out, request_id, &reply);
         }
-        Answer::Error(message) => protocol::error_line(out, request_id, message),
+        ControlAnswer::Permission { decision, input } => {
+            let payload = PermissionAnswer::new(decision, input);
+            protocol::success_line(out, request_id, &payload);
+        }
+        ControlAnswer::Hook(output) => protocol::success_line(out, request_id, output),
+        ControlAnswer::Elicitation(payload) => protocol::success_line(out, request_id, payload),
+        ControlAnswer::Error(message) => protocol::error_line(out, request_id, message),
     });
 }
 
-async fn answer(
-    shared: &Shared,
-    body: RequestBody<'static>,
-    cancellation: Option<CancellationToken>,
-) -> Answer {
-    let (subtype, mut request) = match body {
-        RequestBody::Mcp { server, message } => {
+async fn answer(shared: &SessionCore, body: CliRequest<'static>) -> ControlAnswer {
+    match body {
+        CliRequest::Mcp { server, message } => {
             let reply = match shared.router(&server) {
                 Some(router) => router.handle_message(message).await,
-                None => Reply::Json(json!({
-                    "jsonrpc": "2.0",
-                    "id": message.id().cloned().unwrap_or(Value::Null),
-                    "error": {"code": -32601, "message": format!("Server '{server}' not found")},
-                })),
+                None => Reply::Json(jsonrpc::error(
+                    message.id().cloned().unwrap_or(Value::Null),
+                    METHOD_NOT_FOUND,
+                    &format!("Server '{server}' not found"),
+                    None,
+                )),
             };
-            return Answer::Mcp(reply);
+            ControlAnswer::Mcp(reply)
         }
-        RequestBody::Other { subtype, fields } => (subtype, fields),
-    };
-    match subtype.as_str() {
-        "can_use_tool" => {
+        CliRequest::CanUseTool(request) => {
             let Some(callback) = &shared.can_use_tool else {
-                return Answer::Error("canUseTool callback is not provided".into());
+                return ControlAnswer::Error("canUseTool callback is not provided".into());
             };
-            let request =
-                PermissionRequest::from_request(request, cancellation.unwrap_or_default());
             let input = request.input.clone();
             let decision = callback.call(request).await;
-            Answer::Success(decision.to_response(&input))
+            ControlAnswer::Permission { decision, input }
         }
-        "hook_callback" => {
-            let callback_id = request
-                .get("callback_id")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string();
-            let callback = callback_id
-                .strip_prefix("hook_")
-                .and_then(|index| index.parse::<usize>().ok())
-                .and_then(|index| shared.hooks.get(index));
-            let Some(callback) = callback else {
-                return Answer::Error(format!("No hook callback found for ID: {callback_id}"));
+        CliRequest::HookCallback {
+            callback_id,
+            id,
+            input,
+        } => {
+            let Some(callback) = id.and_then(|id| shared.hooks.get(id.index())) else {
+                return ControlAnswer::Error(format!(
+                    "No hook callback found for ID: {callback_id}"
+                ));
             };
-            let tool_use_id = request
-                .get("tool_use_id")
-                .and_then(Value::as_str)
-                .map(String::from);
-            let input = match request.remove("input") {
-                Some(Value::Object(input)) => input,
-                _ => Map::new(),
-            };
-            let input = HookInput::new(input, tool_use_id, cancellation.unwrap_or_default());
             let event = input.event_name().unwrap_or_default().to_string();
             let output = callback.call(input).await;
-            Answer::Success(output.to_json(&event))
+            ControlAnswer::Hook(output.to_json(&event))
         }
         // The official TypeScript SDK's default answer when the host has no elicitation handler.
-        "elicitation" => Answer::Success(json!({"action": "decline"})),
-        other => Answer::Error(format!("Unsupported control request subtype: {other}")),
+        CliRequest::Elicitation(_) => ControlAnswer::Elicitation(ElicitationAnswer::Decline),
+        CliRequest::Other { subtype, .. } => {
+            ControlAnswer::Error(format!("Unsupported control request subtype: {subtype}"))
+        }
     }
 }

@@ -11,21 +11,22 @@
 //! - [`handlers`] answers the CLI's requests (`mcp_message`, `can_use_tool`, `hook_callback`).
 //! - [`outbox`] is the one way to the CLI's stdin: lines are written straight into the pipe by
 //!   whoever answers, queued for a drain task only when the pipe is full.
-//! - [`run`] decides when a run has ended, so stdin is closed neither too early nor never.
+//! - [`run_end`] decides when a run has ended, so stdin is closed neither too early nor never.
 
 mod ending;
 mod handlers;
 mod outbox;
 mod reader;
-pub(crate) mod run;
+pub(crate) mod run_end;
 mod watchdog;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::AbortHandle;
@@ -36,11 +37,11 @@ use crate::hooks::HookCallback;
 use crate::message::Message;
 use crate::options::{DEFAULT_CONTROL_TIMEOUT, Options};
 use crate::permission::CanUseTool;
-use crate::protocol::{self, ControlFailure};
+use crate::protocol::{self, ControlFailure, HostRequest, SdkServers};
 use crate::transport::{Connection, ExitInfo};
 use claude_tools_core::mcp::McpRouter;
 use outbox::Outbox;
-use run::RunProgress;
+use run_end::RunProgress;
 
 /// The user's end of the message queue.
 pub(crate) type MessageReceiver = mpsc::Receiver<Result<Message>>;
@@ -101,13 +102,14 @@ impl MessageSender {
 /// The CLI's requests being handled under one `request_id`: one, or more when the CLI sent the
 /// id again before the first was answered (each is answered; see [`handlers`]).
 struct InFlight {
-    first: Handler,
+    first: Withdrawable,
     /// Later requests with the same id, in arrival order; empty (no allocation) as a rule.
-    duplicates: Vec<Handler>,
+    duplicates: Vec<Withdrawable>,
 }
 
-/// One request being handled in its own task.
-struct Handler {
+/// One request being handled in its own task, held so that it can be withdrawn (by the CLI or
+/// the session's end).
+struct Withdrawable {
     /// Fired when the CLI withdraws the request: the task then gives the callback its
     /// [`CANCEL_GRACE`](claude_tools_core::mcp::CANCEL_GRACE) and writes nothing. `None` for an
     /// `mcp_message`, whose tool call keeps the contract in the router: aborting the task drops
@@ -117,7 +119,7 @@ struct Handler {
 }
 
 impl InFlight {
-    fn new(first: Handler) -> Self {
+    fn new(first: Withdrawable) -> Self {
         Self {
             first,
             duplicates: Vec::new(),
@@ -162,7 +164,7 @@ enum Taken {
     None,
 }
 
-impl Handler {
+impl Withdrawable {
     fn withdraw(self) {
         match self.cancellation {
             Some(token) => token.cancel(),
@@ -185,45 +187,39 @@ fn server_notifier(
     Arc::new(move |message: Value| {
         let n = counter.fetch_add(1, Ordering::Relaxed);
         let request_id = format!("req_mcp_{n}_{id_salt:08x}");
-        let body = serde_json::json!({"subtype": "mcp_message", "server_name": server, "message": message});
-        out.send(&protocol::line(&protocol::request(&request_id, body)));
+        let body = HostRequest::McpMessage {
+            server_name: &server,
+            message: &message,
+        };
+        out.send_with(|out| protocol::request_line(out, &request_id, &body));
     })
 }
 
 /// The in-process servers changed while the session runs.
 struct LiveServers {
-    /// Servers added by [`Shared::add_server`], by name.
+    /// Servers added by [`SessionCore::add_server`], by name.
     added: HashMap<String, McpRouter>,
     /// The names of the in-process servers the CLI is to serve now.
-    served: std::collections::BTreeSet<String>,
+    served: BTreeSet<String>,
 }
 
 impl LiveServers {
-    /// `{"subtype":"mcp_set_servers","servers":{name:{"type":"sdk","name":name},...}}`.
-    fn set_servers_request(&self) -> Value {
-        let servers: serde_json::Map<String, Value> = self
-            .served
-            .iter()
-            .map(|name| {
-                (
-                    name.clone(),
-                    serde_json::json!({"type": "sdk", "name": name}),
-                )
-            })
-            .collect();
-        serde_json::json!({"subtype": "mcp_set_servers", "servers": servers})
+    /// The servers `mcp_set_servers` names now (the request replaces the CLI's whole set), taken
+    /// out of the lock to be sent.
+    fn served_now(&self) -> BTreeSet<String> {
+        self.served.clone()
     }
 }
 
 /// Everything the session's tasks share.
-pub(crate) struct Shared {
+pub(crate) struct SessionCore {
     out: Arc<Outbox>,
     /// The host's requests awaiting the CLI's answer, by request id.
     pending: Mutex<HashMap<String, oneshot::Sender<Result<Value, ControlFailure>>>>,
     /// The CLI's requests being handled, by request id.
     inflight: Mutex<HashMap<String, InFlight>>,
     routers: HashMap<String, McpRouter>,
-    /// The in-process servers added while the session runs ([`Shared::add_server`]), and the
+    /// The in-process servers added while the session runs ([`SessionCore::add_server`]), and the
     /// names of every in-process server the CLI is to serve now.
     live_servers: Mutex<LiveServers>,
     notifications: Arc<AtomicU64>,
@@ -252,14 +248,14 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-impl Shared {
+impl SessionCore {
     /// Starts the reader and writer tasks on an open connection.
     /// `hooks` are the callbacks in the order of their `hook_N` ids in the initialize request.
     pub(crate) fn start(
         options: &Options,
         hooks: Vec<HookCallback>,
         connection: Connection,
-    ) -> (Arc<Shared>, MessageReceiver) {
+    ) -> (Arc<SessionCore>, MessageReceiver) {
         let Connection {
             reader,
             writer,
@@ -291,7 +287,7 @@ impl Shared {
                 (server.name().to_string(), router)
             })
             .collect();
-        let shared = Arc::new(Shared {
+        let shared = Arc::new(SessionCore {
             out,
             pending: Mutex::default(),
             inflight: Mutex::default(),
@@ -331,7 +327,7 @@ impl Shared {
 
     /// Writes a user message (one prompt) and counts it, so the run stays open for its result.
     /// `false` (nothing written) when the line cannot reach the CLI; a caller that reports it
-    /// fails with [`Shared::unreachable_error`].
+    /// fails with [`SessionCore::unreachable_error`].
     ///
     /// Waits while more than the input buffer limit is unwritten (the CLI not reading its stdin),
     /// as a write to a full pipe would: the host's own lines are bounded like the answers.
@@ -366,12 +362,18 @@ impl Shared {
     }
 
     /// Sends a request to the CLI and waits for its answer.
-    pub(crate) async fn request(&self, body: Value) -> Result<Value> {
-        let subtype = body
-            .get("subtype")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
+    pub(crate) async fn request(&self, request: &HostRequest<'_>) -> Result<Value> {
+        self.request_as(request.subtype(), request).await
+    }
+
+    /// Sends `body` as a request of `subtype` (a [`HostRequest`], or the JSON of
+    /// `Client::control_request`) and waits for the CLI's answer.
+    pub(crate) async fn request_as<B: Serialize + Sync + ?Sized>(
+        &self,
+        subtype: &str,
+        body: &B,
+    ) -> Result<Value> {
+        let subtype = subtype.to_string();
         // The wait for room in the CLI's input counts against the control timeout.
         let deadline = tokio::time::Instant::now() + self.control_timeout;
         if tokio::time::timeout_at(deadline, self.out.wait_for_room())
@@ -390,7 +392,8 @@ impl Shared {
         let request_id = format!("req_{n}_{:08x}", self.id_salt);
         let (answer_tx, answer_rx) = oneshot::channel();
         lock(&self.pending).insert(request_id.clone(), answer_tx);
-        self.write(&protocol::request(&request_id, body));
+        self.out
+            .send_with(|out| protocol::request_line(out, &request_id, body));
         let answer = tokio::time::timeout_at(deadline, answer_rx);
         // The CLI no longer reading (this request's write or any later one failed) ends the
         // wait at once: no answer can come.
@@ -413,7 +416,8 @@ impl Shared {
             Ok(Err(_)) => Err(self.gone_error()),
             Err(_) => {
                 lock(&self.pending).remove(&request_id);
-                self.write(&protocol::cancel(&request_id));
+                self.out
+                    .send_with(|out| protocol::cancel_line(out, &request_id));
                 Err(Error::Timeout {
                     subtype,
                     timeout: self.control_timeout,
@@ -483,9 +487,12 @@ impl Shared {
             let router = McpRouter::new(server).with_notifier(notifier);
             live.added.insert(name.clone(), router.clone());
             live.served.insert(name.clone());
-            (router, live.set_servers_request())
+            (router, live.served_now())
         };
-        if let Err(error) = self.request(servers).await {
+        let request = HostRequest::McpSetServers {
+            servers: SdkServers(&servers),
+        };
+        if let Err(error) = self.request(&request).await {
             // The CLI refused or did not answer: the server is not served, so it is not kept.
             let mut live = lock(&self.live_servers);
             live.added.remove(&name);
@@ -508,9 +515,12 @@ impl Shared {
             if let Some(router) = live.added.remove(name) {
                 router.cancel_all();
             }
-            live.set_servers_request()
+            live.served_now()
         };
-        self.request(servers).await
+        let request = HostRequest::McpSetServers {
+            servers: SdkServers(&servers),
+        };
+        self.request(&request).await
     }
 
     /// A receiver of the run's progress.

@@ -18,9 +18,9 @@ use serde_json::Value;
 use tokio::io::AsyncRead;
 
 use super::handlers::FirstPoll;
-use super::run::CliState;
+use super::run_end::CliState;
 use super::watchdog::Baton;
-use super::{MessageSender, Shared, ending, handlers, lock};
+use super::{MessageSender, SessionCore, ending, handlers, lock};
 use crate::error::{Error, RequestRef};
 use crate::message::Message;
 use crate::protocol::{self, ControlFailure, Fault, Found, Incoming, ParseError};
@@ -41,7 +41,7 @@ pub(super) struct Reader {
 }
 
 pub(super) async fn read_loop(
-    shared: Arc<Shared>,
+    shared: Arc<SessionCore>,
     stdout: Pin<Box<dyn AsyncRead + Send>>,
     process: Box<dyn ProcessHandle>,
     line_cap: usize,
@@ -66,7 +66,7 @@ pub(super) async fn read_loop(
 
 /// Reads and dispatches lines until stdout ends, the session is shut down, or (with a baton)
 /// a first poll blocks long enough for the watchdog to hand the reader to another task.
-pub(super) async fn run(shared: Arc<Shared>, mut reader: Reader, baton: Option<Arc<Baton>>) {
+pub(super) async fn run(shared: Arc<SessionCore>, mut reader: Reader, baton: Option<Arc<Baton>>) {
     // One shutdown future for the whole loop: making one per line would register and
     // deregister a waiter on the token for every line.
     let shutdown_token = shared.shutdown.clone();
@@ -159,7 +159,7 @@ pub(super) async fn run(shared: Arc<Shared>, mut reader: Reader, baton: Option<A
 /// Dispatches one line; a request of the CLI is left in `first_poll` for the caller to run
 /// once the line is no longer borrowed.
 fn handle_line<'s, 'l>(
-    shared: &'s Arc<Shared>,
+    shared: &'s Arc<SessionCore>,
     line: &'l [u8],
     messages: &mut MessageSender,
     first_poll: &mut Option<FirstPoll<'s, 'l>>,
@@ -229,7 +229,7 @@ fn handle_line<'s, 'l>(
 
 /// A `control_response` that could not be read still ends the host's request it answers, at
 /// once rather than at its timeout.
-fn fail_unreadable_answer(shared: &Shared, found: &Found, fault: Fault<'_>) {
+fn fail_unreadable_answer(shared: &SessionCore, found: &Found, fault: Fault<'_>) {
     let Some(request_id) = found.answered_request() else {
         return;
     };
@@ -246,7 +246,7 @@ fn fail_unreadable_answer(shared: &Shared, found: &Found, fault: Fault<'_>) {
 
 /// Answers the control request a line that could not be read carried, when its `request_id`
 /// could be made out (nothing must wait forever for an answer), and names it for the user.
-fn answer_unreadable(shared: &Shared, found: &Found, fault: Fault<'_>) -> Option<RequestRef> {
+fn answer_unreadable(shared: &SessionCore, found: &Found, fault: Fault<'_>) -> Option<RequestRef> {
     let request = found.request()?;
     shared.out.send_with(|out| {
         protocol::write_answer(out, found, fault);
@@ -258,7 +258,7 @@ fn answer_unreadable(shared: &Shared, found: &Found, fault: Fault<'_>) -> Option
 /// release every waiter, cancel every handler, and report the exit in the stream if it cut
 /// something short. Every wait here is bounded.
 async fn finish(
-    shared: &Arc<Shared>,
+    shared: &Arc<SessionCore>,
     process: &mut dyn ProcessHandle,
     messages: &mut MessageSender,
 ) {
@@ -297,7 +297,7 @@ async fn finish(
 /// Waits for the process, killing it when it does not exit within [`EXIT_GRACE`] (or at once
 /// when the session was shut down). A process that does not report its end within
 /// [`KILL_WAIT`] of the kill is given up on, with what its stderr said.
-async fn reap(shared: &Shared, process: &mut dyn ProcessHandle) -> ExitInfo {
+async fn reap(shared: &SessionCore, process: &mut dyn ProcessHandle) -> ExitInfo {
     let waited = tokio::select! {
         exit = process.wait() => Some(exit),
         _ = shared.shutdown.cancelled() => None,

@@ -23,7 +23,7 @@ use std::sync::{Arc, Condvar, Mutex, OnceLock, Weak};
 use std::time::Duration;
 
 use super::reader::{Reader, run};
-use super::{Shared, lock};
+use super::{SessionCore, lock};
 
 /// How often the watchdog looks for a first poll that does not return: one that has been
 /// running across a whole tick (5 to 10 ms) is taken to block its thread.
@@ -37,7 +37,7 @@ pub(super) struct Baton {
     slot: Mutex<Slot>,
     /// Where a new reader task is spawned.
     runtime: tokio::runtime::Handle,
-    shared: Arc<Shared>,
+    shared: Arc<SessionCore>,
     watchdog: &'static Watchdog,
 }
 
@@ -67,7 +67,7 @@ enum Look {
 impl Baton {
     /// The baton of a session whose reader runs on the current runtime, watched from now on;
     /// `None` when the watchdog thread cannot be started.
-    pub(super) fn watch(shared: &Arc<Shared>) -> Option<Arc<Baton>> {
+    pub(super) fn watch(shared: &Arc<SessionCore>) -> Option<Arc<Baton>> {
         let watchdog = Watchdog::get()?;
         let baton = Arc::new(Baton {
             slot: Mutex::default(),

@@ -46,14 +46,14 @@ const PIPE_CAPACITY: usize = 8 * 1024 * 1024;
 
 /// What both ends share.
 #[derive(Debug)]
-struct Shared {
+struct PipeState {
     launch: watch::Sender<Option<LaunchSpec>>,
     exit: watch::Sender<Option<ExitInfo>>,
     stderr: Mutex<String>,
     killed: CancellationToken,
 }
 
-impl Shared {
+impl PipeState {
     fn stderr_tail(&self) -> String {
         self.stderr
             .lock()
@@ -85,7 +85,7 @@ pub struct MemoryTransport {
     stdout: DuplexStream,
     /// The host's end of the CLI's stdin.
     stdin: DuplexStream,
-    shared: Arc<Shared>,
+    shared: Arc<PipeState>,
 }
 
 /// The CLI's side of a [`MemoryTransport`]: reads what the host writes to the CLI's stdin and
@@ -93,12 +93,13 @@ pub struct MemoryTransport {
 ///
 /// Dropping it (or [`close`](Self::close), [`exit`](Self::exit)) simulates the CLI exiting: the
 /// host reads end of input, its writes fail, and [`ProcessHandle::wait`] returns the exit code
-/// (0 unless set) and the stderr text written with [`write_stderr`](Self::write_stderr).
+/// (0 unless set otherwise). With the `test-util` feature, a test also scripts what the CLI
+/// wrote to stderr, its exit code or signal, and sees whether the host killed it.
 #[derive(Debug)]
 pub struct MemoryCli {
     stdin: LineReader<DuplexStream>,
     stdout: DuplexStream,
-    shared: Arc<Shared>,
+    shared: Arc<PipeState>,
     launch: watch::Receiver<Option<LaunchSpec>>,
     exit_code: Option<i32>,
 }
@@ -110,7 +111,7 @@ impl MemoryTransport {
         let (host_stdin, cli_stdin) = tokio::io::duplex(PIPE_CAPACITY);
         let (host_stdout, cli_stdout) = tokio::io::duplex(PIPE_CAPACITY);
         let (launch, launch_rx) = watch::channel(None);
-        let shared = Arc::new(Shared {
+        let shared = Arc::new(PipeState {
             launch,
             exit: watch::channel(None).0,
             stderr: Mutex::new(String::new()),
@@ -235,6 +236,7 @@ impl MemoryCli {
         Ok(())
     }
 
+    #[cfg(any(test, feature = "test-util"))]
     /// Appends one line to what [`ProcessHandle::stderr_tail`] reports.
     pub fn write_stderr(&self, line: &str) {
         let mut stderr = self
@@ -248,23 +250,26 @@ impl MemoryCli {
         stderr.push_str(line);
     }
 
+    #[cfg(any(test, feature = "test-util"))]
     /// Sets the exit code reported when this end is closed or dropped (`None`: killed by a
     /// signal). The default is `Some(0)`.
     pub fn set_exit_code(&mut self, code: Option<i32>) {
         self.exit_code = code;
     }
 
+    #[cfg(any(test, feature = "test-util"))]
     /// Whether the host killed the process.
     pub fn is_killed(&self) -> bool {
         self.shared.killed.is_cancelled()
     }
 
+    #[cfg(any(test, feature = "test-util"))]
     /// Waits until the host kills the process.
     pub async fn killed(&self) {
         self.shared.killed.cancelled().await;
     }
 
-    /// Simulates the CLI exiting with the code set by [`set_exit_code`](Self::set_exit_code).
+    /// Simulates the CLI exiting, with code 0 unless scripted otherwise (`test-util`).
     pub fn close(self) {
         drop(self);
     }
@@ -286,7 +291,7 @@ impl Drop for MemoryCli {
 /// The [`ProcessHandle`] of a memory connection.
 #[derive(Debug)]
 struct MemoryProcess {
-    shared: Arc<Shared>,
+    shared: Arc<PipeState>,
     exit: watch::Receiver<Option<ExitInfo>>,
 }
 

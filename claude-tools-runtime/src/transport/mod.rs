@@ -101,9 +101,11 @@ impl std::fmt::Debug for LaunchSpec {
     }
 }
 
+mod discover;
 pub mod memory;
 pub mod process;
 
 pub use claude_tools_core::ndjson::DEFAULT_MAX_LINE_SIZE;
+pub use discover::{CliSearch, find_cli};
 pub use memory::{MemoryCli, MemoryTransport};
-pub use process::{CliSearch, ProcessTransport, find_cli};
+pub use process::ProcessTransport;

@@ -317,9 +317,11 @@ async fn a_server_added_between_turns_is_offered_and_one_removed_is_not() {
     })
     .await;
 
+    // The CLI's receipt, typed: `{"added":[],"removed":["live"],"errors":{}}`.
     assert_eq!(
-        receipt,
-        json!({"added": [], "removed": ["live"], "errors": {}})
+        (&receipt.added, &receipt.removed, receipt.errors.len()),
+        (&Vec::<String>::new(), &vec!["live".to_string()], 0),
+        "{receipt:?}"
     );
     assert_eq!(success_text(&second), "extra said: from x");
     let turns = w.turns();
@@ -337,13 +339,25 @@ async fn a_server_added_between_turns_is_offered_and_one_removed_is_not() {
     };
     assert_eq!(mcp_tools(&turns[0]), ["mcp__live__alpha"]);
     assert_eq!(mcp_tools(&turns[1]), ["mcp__extra__x"]);
-    let servers: Vec<(Value, Value)> = status["mcpServers"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
+    let servers: Vec<(&str, &str)> = status
+        .servers
         .iter()
-        .map(|s| (s["name"].clone(), s["status"].clone()))
+        .map(|s| (s.name.as_str(), s.status.as_str()))
         .collect();
-    assert_eq!(servers, [(json!("extra"), json!("connected"))]);
+    assert_eq!(servers, [("extra", "connected")]);
+    // The typed status of a connected in-process server: its handshake and its tools.
+    let extra = status.server("extra").expect("listed");
+    assert_eq!(
+        extra.server_info.as_ref().map(|info| info.name.as_str()),
+        Some("extra"),
+        "{extra:?}"
+    );
+    let tools: Vec<&str> = extra
+        .tools
+        .iter()
+        .flatten()
+        .map(|t| t.name.as_str())
+        .collect();
+    assert_eq!(tools, ["x"], "{extra:?}");
     w.assert_offline();
 }

@@ -1,28 +1,28 @@
-//! The control protocol's wire shapes: classifying what the CLI writes, and building what the
-//! host writes back.
+//! What the CLI writes, classified: one pass over a line into an [`Incoming`].
 //!
 //! The hot path is a tool call: a `control_request` carrying an `mcp_message`. A line is first
 //! read into a borrowed [`Frame`] that builds nothing but the fields it needs — the `request`
 //! stays raw JSON until its subtype is known, and only the JSON-RPC `message` inside an
 //! `mcp_message` becomes a `Value`. Other lines (the user's messages, `control_response`s) are
-//! parsed into a `Value` as before. Answers are serialised straight from borrowed structs.
+//! parsed into a `Value` as before.
 //!
 //! Only a line that fails both parses pays for more: it is read again with its lone surrogate
-//! escapes repaired, and failing that, the caller scans it ([`scan`], in `recover`) for what its
-//! answer needs, so a request that cannot be parsed is still answered.
+//! escapes repaired, and failing that, the caller scans it ([`scan`](super::scan), in
+//! `recover`) for what its answer needs, so a request that cannot be parsed is still answered.
 
 use std::borrow::Cow;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
+use serde_json::{Map, Value};
 
+use tokio_util::sync::CancellationToken;
+
+use super::{Fault, HookCallbackId};
+use crate::hooks::HookInput;
+use crate::permission::PermissionRequest;
 use claude_tools_core::json_scan;
 use claude_tools_core::json_str::JsonStr;
 use claude_tools_core::mcp::McpMessage;
-use serde_json::{Map, Value, json};
-
-mod recover;
-
-pub(crate) use recover::{Fault, Found, scan, write_answer};
 
 /// One line from the CLI's stdout, classified.
 // `Request` is the large variant (serde_json's `preserve_order` makes a `Map` larger), and
@@ -34,7 +34,7 @@ pub(crate) enum Incoming<'a> {
     /// A request the host must answer.
     Request {
         request_id: Cow<'a, str>,
-        body: RequestBody<'a>,
+        body: CliRequest<'a>,
     },
     /// The answer to a request the host sent.
     Response {
@@ -51,30 +51,112 @@ pub(crate) enum Incoming<'a> {
     Message(Value),
 }
 
-/// What a `control_request` asks.
+/// A request of the CLI (a `control_request`'s body), classified by its subtype once, where
+/// the line is read.
+// `Mcp` is the large variant and the hot one (see `Incoming`); the others fit beside it.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
-pub(crate) enum RequestBody<'a> {
+pub(crate) enum CliRequest<'a> {
     /// `mcp_message`: JSON-RPC for an in-process server.
     Mcp {
         server: Cow<'a, str>,
         message: McpMessage,
     },
-    /// Any other subtype (`can_use_tool`, `hook_callback`…), with all its fields.
+    /// `can_use_tool`: may this tool run? Withdrawing the request fires the request's token.
+    CanUseTool(PermissionRequest),
+    /// `hook_callback`: run the hook callback registered under `callback_id`.
+    HookCallback {
+        /// The id as the CLI wrote it (for the error when it names no callback).
+        callback_id: String,
+        /// The callback it names, when it is an id the host hands out.
+        id: Option<HookCallbackId>,
+        /// The hook's input; withdrawing the request fires its token.
+        input: HookInput,
+    },
+    /// `elicitation`: an MCP server asks the user for input.
+    Elicitation(Map<String, Value>),
+    /// Any other subtype, with all its fields.
     Other {
         subtype: String,
         fields: Map<String, Value>,
     },
 }
 
-impl RequestBody<'_> {
-    /// The body with nothing borrowed from its line, to outlive it.
-    pub(crate) fn into_owned(self) -> RequestBody<'static> {
+impl CliRequest<'_> {
+    /// The request of `subtype` with these fields (an `mcp_message` is read on its own path).
+    fn classify(subtype: String, mut fields: Map<String, Value>) -> CliRequest<'static> {
+        match subtype.as_str() {
+            "can_use_tool" => CliRequest::CanUseTool(PermissionRequest::from_request(
+                fields,
+                CancellationToken::new(),
+            )),
+            "hook_callback" => {
+                let callback_id = fields
+                    .get("callback_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string();
+                let tool_use_id = fields
+                    .get("tool_use_id")
+                    .and_then(Value::as_str)
+                    .map(String::from);
+                let input = match fields.remove("input") {
+                    Some(Value::Object(input)) => input,
+                    _ => Map::new(),
+                };
+                CliRequest::HookCallback {
+                    id: callback_id.parse().ok(),
+                    callback_id,
+                    input: HookInput::new(input, tool_use_id, CancellationToken::new()),
+                }
+            }
+            "elicitation" => CliRequest::Elicitation(fields),
+            _ => CliRequest::Other { subtype, fields },
+        }
+    }
+
+    /// The request's `subtype`, as the answer to a handler's panic names it (allocated only for
+    /// a subtype the host does not know).
+    pub(crate) fn subtype(&self) -> Cow<'static, str> {
+        Cow::Borrowed(match self {
+            CliRequest::Mcp { .. } => "mcp_message",
+            CliRequest::CanUseTool(_) => "can_use_tool",
+            CliRequest::HookCallback { .. } => "hook_callback",
+            CliRequest::Elicitation(_) => "elicitation",
+            CliRequest::Other { subtype, .. } => return Cow::Owned(subtype.clone()),
+        })
+    }
+
+    /// The token withdrawing the request fires, for a request answered by the host's callback;
+    /// `None` for an `mcp_message` (withdrawn by aborting its task, which starts the tool's own
+    /// grace in the router) and for the requests answered at once.
+    pub(crate) fn cancellation_token(&self) -> Option<CancellationToken> {
         match self {
-            RequestBody::Mcp { server, message } => RequestBody::Mcp {
+            CliRequest::CanUseTool(request) => Some(request.cancellation_token().clone()),
+            CliRequest::HookCallback { input, .. } => Some(input.cancellation_token().clone()),
+            CliRequest::Mcp { .. } | CliRequest::Elicitation(_) | CliRequest::Other { .. } => None,
+        }
+    }
+
+    /// The request with nothing borrowed from its line, to outlive it.
+    pub(crate) fn into_owned(self) -> CliRequest<'static> {
+        match self {
+            CliRequest::Mcp { server, message } => CliRequest::Mcp {
                 server: Cow::Owned(server.into_owned()),
                 message,
             },
-            RequestBody::Other { subtype, fields } => RequestBody::Other { subtype, fields },
+            CliRequest::CanUseTool(request) => CliRequest::CanUseTool(request),
+            CliRequest::HookCallback {
+                callback_id,
+                id,
+                input,
+            } => CliRequest::HookCallback {
+                callback_id,
+                id,
+                input,
+            },
+            CliRequest::Elicitation(fields) => CliRequest::Elicitation(fields),
+            CliRequest::Other { subtype, fields } => CliRequest::Other { subtype, fields },
         }
     }
 }
@@ -132,7 +214,7 @@ impl<'a> Incoming<'a> {
                 let server = server_name.map_or(Cow::Borrowed(""), |name| name.0);
                 Ok(Incoming::Request {
                     request_id: request_id.0,
-                    body: RequestBody::Mcp { server, message },
+                    body: CliRequest::Mcp { server, message },
                 })
             }
             Ok(Ok(Frame {
@@ -196,7 +278,7 @@ impl<'a> Incoming<'a> {
                 let body = match fields.remove("message") {
                     Some(message) if subtype == "mcp_message" => {
                         let server = take_string(&mut fields, "server_name").unwrap_or_default();
-                        RequestBody::Mcp {
+                        CliRequest::Mcp {
                             server: server.into(),
                             message: McpMessage::Other(message),
                         }
@@ -205,7 +287,7 @@ impl<'a> Incoming<'a> {
                         if let Some(message) = message {
                             fields.insert("message".into(), message);
                         }
-                        RequestBody::Other { subtype, fields }
+                        CliRequest::classify(subtype, fields)
                     }
                 };
                 Ok(Incoming::Request {
@@ -251,7 +333,7 @@ impl<'a> Incoming<'a> {
 }
 
 /// Why a line could not be classified. What its answer needs is read from the line by
-/// [`scan`], by whoever holds it.
+/// [`scan`](super::scan), by whoever holds it.
 #[derive(Debug)]
 pub(crate) enum ParseError {
     /// Not valid JSON.
@@ -277,97 +359,12 @@ fn take_string(map: &mut Map<String, Value>, key: &str) -> Option<String> {
     }
 }
 
-/// Serialises a frame as one NDJSON line (with its newline).
-pub(crate) fn line(frame: &Value) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(256);
-    // Serialising a `Value` cannot fail: its keys are strings.
-    let _ = serde_json::to_writer(&mut bytes, frame);
-    bytes.push(b'\n');
-    bytes
-}
-
-/// Appends `value` as JSON. Serialising strings, `Value`s and tool results cannot fail.
-fn write_json<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
-    let _ = serde_json::to_writer(&mut *out, value);
-}
-
-// The constant parts of an answer are written as they are: only the request id and the payload
-// go through the serialiser.
-const SUCCESS_HEAD: &[u8] =
-    br#"{"type":"control_response","response":{"subtype":"success","request_id":"#;
-const ERROR_HEAD: &[u8] =
-    br#"{"type":"control_response","response":{"subtype":"error","request_id":"#;
-
-/// Appends an answer line: `head`, the request id, then what `rest` writes, then the newline.
-fn answer_line(out: &mut Vec<u8>, head: &[u8], request_id: &str, rest: impl FnOnce(&mut Vec<u8>)) {
-    out.extend_from_slice(head);
-    write_json(out, request_id);
-    rest(out);
-    out.push(b'\n');
-}
-
-/// [`answer_line`] with the request id already JSON (a string or a number as it came).
-fn answer_line_raw(
-    out: &mut Vec<u8>,
-    head: &[u8],
-    request_id: &str,
-    rest: impl FnOnce(&mut Vec<u8>),
-) {
-    out.extend_from_slice(head);
-    out.extend_from_slice(request_id.as_bytes());
-    rest(out);
-    out.push(b'\n');
-}
-
-/// Appends the line `{"type":"control_response","response":{"subtype":"success","request_id":…,"response":…}}`.
-pub(crate) fn success_line<P: Serialize + ?Sized>(
-    out: &mut Vec<u8>,
-    request_id: &str,
-    payload: &P,
-) {
-    answer_line(out, SUCCESS_HEAD, request_id, |out| {
-        out.extend_from_slice(br#","response":"#);
-        write_json(out, payload);
-        out.extend_from_slice(b"}}");
-    });
-}
-
-/// Appends the success line answering an `mcp_message`: its payload is `{"mcp_response": <reply>}`.
-pub(crate) fn mcp_success_line<R: Serialize + ?Sized>(
-    out: &mut Vec<u8>,
-    request_id: &str,
-    reply: &R,
-) {
-    answer_line(out, SUCCESS_HEAD, request_id, |out| {
-        out.extend_from_slice(br#","response":{"mcp_response":"#);
-        write_json(out, reply);
-        out.extend_from_slice(b"}}}");
-    });
-}
-
-/// Appends the line `{"type":"control_response","response":{"subtype":"error","request_id":…,"error":…}}`.
-pub(crate) fn error_line(out: &mut Vec<u8>, request_id: &str, message: &str) {
-    answer_line(out, ERROR_HEAD, request_id, |out| {
-        out.extend_from_slice(br#","error":"#);
-        write_json(out, message);
-        out.extend_from_slice(b"}}");
-    });
-}
-
-/// `{"type":"control_request","request_id":…,"request":{"subtype":…,…}}`
-pub(crate) fn request(request_id: &str, body: Value) -> Value {
-    json!({"type": "control_request", "request_id": request_id, "request": body})
-}
-
-/// `{"type":"control_cancel_request","request_id":…}`
-pub(crate) fn cancel(request_id: &str) -> Value {
-    json!({"type": "control_cancel_request", "request_id": request_id})
-}
-
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
-    use claude_tools_core::mcp::Reply;
+    use crate::protocol::scan;
 
     fn parse(frame: Value) -> Result<Incoming<'static>, ParseError> {
         // The tests keep what they parse: the line lives as long as the test.
@@ -381,7 +378,7 @@ mod tests {
             "request": {"subtype": "mcp_message", "server_name": "calc", "message": {"jsonrpc": "2.0", "id": 3}}
         }));
         assert!(
-            matches!(mcp, Ok(Incoming::Request { ref request_id, body: RequestBody::Mcp { ref server, ref message } })
+            matches!(mcp, Ok(Incoming::Request { ref request_id, body: CliRequest::Mcp { ref server, ref message } })
                 if request_id == "r1" && server == "calc" && message == &McpMessage::Other(json!({"jsonrpc": "2.0", "id": 3})))
         );
         let call = parse(json!({
@@ -392,7 +389,7 @@ mod tests {
         }));
         let Ok(Incoming::Request {
             body:
-                RequestBody::Mcp {
+                CliRequest::Mcp {
                     message: McpMessage::ToolCall(call),
                     ..
                 },
@@ -428,7 +425,7 @@ mod tests {
                 matches!(
                     parsed,
                     Ok(Incoming::Request {
-                        body: RequestBody::Mcp {
+                        body: CliRequest::Mcp {
                             message: McpMessage::Other(_),
                             ..
                         },
@@ -445,7 +442,7 @@ mod tests {
             matches!(
                 params_first,
                 Ok(Incoming::Request {
-                    body: RequestBody::Mcp {
+                    body: CliRequest::Mcp {
                         message: McpMessage::Other(_),
                         ..
                     },
@@ -454,13 +451,13 @@ mod tests {
             ),
             "{params_first:?}"
         );
-        let other = parse(json!({
+        let permission = parse(json!({
             "type": "control_request", "request_id": "r2",
             "request": {"subtype": "can_use_tool", "tool_name": "Bash", "input": {}}
         }));
         assert!(
-            matches!(other, Ok(Incoming::Request { body: RequestBody::Other { ref subtype, ref fields }, .. })
-                if subtype == "can_use_tool" && fields["tool_name"] == "Bash")
+            matches!(permission, Ok(Incoming::Request { body: CliRequest::CanUseTool(ref request), .. })
+                if request.tool_name == "Bash" && request.raw["subtype"] == "can_use_tool")
         );
 
         let ok = parse(json!({
@@ -512,12 +509,133 @@ mod tests {
         ));
     }
 
+    /// The body of the request a `control_request` line carries.
+    fn request_of(request: Value) -> CliRequest<'static> {
+        match parse(json!({"type": "control_request", "request_id": "r1", "request": request})) {
+            Ok(Incoming::Request { body, .. }) => body,
+            other => panic!("not a request: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_request_of_the_cli_is_classified_by_its_subtype_once() {
+        // The observed `can_use_tool` (protocol.md A.4), typed for the callback.
+        let CliRequest::CanUseTool(permission) = request_of(json!({"subtype": "can_use_tool",
+            "tool_name": "mcp__calc__secret", "mcp_server": {"name": "calc", "source": "sdk"},
+            "display_name": "Secret", "input": {"x": 1},
+            "permission_suggestions": [{"type": "addRules", "rules": [{"toolName": "mcp__calc__secret"}],
+                "behavior": "allow", "destination": "localSettings"}],
+            "server_policy_ask_only": true, "tool_use_id": "toolu_0000secr"}))
+        else {
+            panic!("can_use_tool");
+        };
+        assert_eq!(
+            (
+                permission.tool_name.as_str(),
+                &permission.input,
+                permission.suggestions.len(),
+                permission.tool_use_id.as_deref(),
+                &permission.raw["display_name"]
+            ),
+            (
+                "mcp__calc__secret",
+                &json!({"x": 1}),
+                1,
+                Some("toolu_0000secr"),
+                &json!("Secret")
+            )
+        );
+        // The observed `hook_callback`: the id typed, the input and tool_use_id handed over.
+        let hook = request_of(json!({"subtype": "hook_callback", "callback_id": "hook_3",
+            "input": {"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "mcp__calc__echo",
+                "tool_input": {"text": "hello"}, "tool_use_id": "toolu_0000echo"},
+            "tool_use_id": "toolu_0000echo"}));
+        let CliRequest::HookCallback {
+            callback_id,
+            id,
+            input,
+        } = hook
+        else {
+            panic!("hook_callback");
+        };
+        assert_eq!(
+            (callback_id.as_str(), id.map(HookCallbackId::index)),
+            ("hook_3", Some(3))
+        );
+        assert_eq!(
+            (
+                input.event_name(),
+                input.tool_name(),
+                input.tool_use_id.as_deref()
+            ),
+            (
+                Some("PreToolUse"),
+                Some("mcp__calc__echo"),
+                Some("toolu_0000echo")
+            )
+        );
+        // An id the host never hands out, or none at all, is kept as written for the error.
+        for (request, written) in [
+            (
+                json!({"subtype": "hook_callback", "callback_id": "hook_x"}),
+                "hook_x",
+            ),
+            (json!({"subtype": "hook_callback", "callback_id": 3}), ""),
+            (json!({"subtype": "hook_callback"}), ""),
+        ] {
+            let CliRequest::HookCallback {
+                callback_id,
+                id: None,
+                input,
+            } = request_of(request)
+            else {
+                panic!("an unknown hook id is still a hook_callback");
+            };
+            assert_eq!(callback_id, written);
+            assert!(input.raw.is_empty());
+        }
+        let elicitation = request_of(json!({"subtype": "elicitation", "mcp_server_name": "calc",
+            "message": "Your name?"}));
+        assert!(
+            matches!(elicitation, CliRequest::Elicitation(ref fields) if fields["message"] == "Your name?"),
+            "{elicitation:?}"
+        );
+        let other = request_of(json!({"subtype": "request_user_dialog", "dialog_kind": "x"}));
+        assert!(
+            matches!(other, CliRequest::Other { ref subtype, ref fields }
+                if subtype == "request_user_dialog" && fields["dialog_kind"] == "x"),
+            "{other:?}"
+        );
+        // An `mcp_message` without a message is no JSON-RPC: another request, answered as such.
+        let empty = request_of(json!({"subtype": "mcp_message", "server_name": "calc"}));
+        assert!(
+            matches!(empty, CliRequest::Other { ref subtype, .. } if subtype == "mcp_message"),
+            "{empty:?}"
+        );
+        assert_eq!(
+            [
+                request_of(json!({"subtype": "can_use_tool"})).subtype(),
+                request_of(json!({"subtype": "hook_callback"})).subtype(),
+                request_of(json!({"subtype": "elicitation"})).subtype(),
+                request_of(json!({"subtype": "stop_task"})).subtype(),
+                request_of(json!({"subtype": "mcp_message", "message": {}})).subtype(),
+            ],
+            [
+                "can_use_tool",
+                "hook_callback",
+                "elicitation",
+                "stop_task",
+                "mcp_message"
+            ]
+        );
+    }
+
     #[test]
     fn lone_surrogates_are_read_as_replacement_characters() {
         let line = br#"{"type":"control_request","request_id":"r1","request":{"subtype":"mcp_message","server_name":"calc","message":{"method":"tools/call","params":{"name":"echo","arguments":{"text":"a\ud800b\udc00c\ud83d\ude00"}},"jsonrpc":"2.0","id":4}}}"#;
         let Ok(Incoming::Request {
             request_id,
-            body: RequestBody::Mcp { server, message },
+            body: CliRequest::Mcp { server, message },
         }) = Incoming::parse(line)
         else {
             panic!("read");
@@ -564,57 +682,6 @@ mod tests {
                 found.tool.as_deref()
             ),
             (Some("9".to_string()), Some("add"))
-        );
-    }
-
-    /// A line appended to an empty buffer.
-    fn written(write: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
-        let mut out = Vec::new();
-        write(&mut out);
-        out
-    }
-
-    #[test]
-    fn builds_exact_envelopes() {
-        assert_eq!(
-            String::from_utf8(written(|out| success_line(out, "r1", &json!({"x": 1})))).unwrap(),
-            "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"r1\",\"response\":{\"x\":1}}}\n"
-        );
-        let reply = json!({"jsonrpc": "2.0", "id": 0, "result": {}});
-        let mcp: Value = serde_json::from_slice(&written(|out| {
-            mcp_success_line(out, "r2", &Reply::Json(reply))
-        }))
-        .unwrap();
-        assert_eq!(
-            mcp,
-            json!({"type": "control_response", "response": {"subtype": "success", "request_id": "r2",
-                "response": {"mcp_response": {"jsonrpc": "2.0", "id": 0, "result": {}}}}})
-        );
-        let result = claude_tools_core::tool::ToolResult::text("5");
-        assert_eq!(
-            String::from_utf8(written(|out| mcp_success_line(
-                out,
-                "r4",
-                &Reply::ToolResult {
-                    id: json!(2),
-                    result
-                }
-            )))
-            .unwrap(),
-            concat!(
-                r#"{"type":"control_response","response":{"subtype":"success","request_id":"r4","response":"#,
-                r#"{"mcp_response":{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"5"}],"#,
-                r#""isError":false}}}}}"#,
-                "\n"
-            )
-        );
-        assert_eq!(
-            String::from_utf8(written(|out| error_line(out, "r\"3", "boom"))).unwrap(),
-            "{\"type\":\"control_response\",\"response\":{\"subtype\":\"error\",\"request_id\":\"r\\\"3\",\"error\":\"boom\"}}\n"
-        );
-        assert_eq!(
-            cancel("r3"),
-            json!({"type": "control_cancel_request", "request_id": "r3"})
         );
     }
 }

@@ -1,0 +1,280 @@
+//! Content blocks (text, thinking, tool use, tool results) and message content, with the
+//! hand-written codec that gives a block back exactly as it came (a `null` signature, an
+//! explicit `is_error: false`).
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value, json};
+
+/// A content block. Known blocks keep their other fields (`cache_control`, `citations`…) in
+/// `extra`; unknown block types are kept whole as [`ContentBlock::Other`]. A known field whose
+/// wire value its typed field cannot hold (`signature: null`, `is_error: false`,
+/// `content: null`) stays in `extra` too, so that [`to_value`](Self::to_value) gives the block
+/// back as it came.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ContentBlock {
+    /// Text.
+    Text {
+        /// The text.
+        text: String,
+        /// Every other field.
+        extra: Map<String, Value>,
+    },
+    /// Extended thinking.
+    Thinking {
+        /// The thinking text.
+        thinking: String,
+        /// Its signature.
+        signature: Option<String>,
+        /// Every other field.
+        extra: Map<String, Value>,
+    },
+    /// A tool call.
+    ToolUse {
+        /// The tool_use id.
+        id: String,
+        /// The tool (e.g. `mcp__calc__add`).
+        name: String,
+        /// Its input.
+        input: Value,
+        /// Every other field.
+        extra: Map<String, Value>,
+    },
+    /// A tool's result.
+    ToolResult {
+        /// The tool_use it answers.
+        tool_use_id: String,
+        /// A string or a list of content blocks (`None` when absent).
+        content: Option<MessageContent>,
+        /// Whether the tool failed.
+        is_error: bool,
+        /// Every other field.
+        extra: Map<String, Value>,
+    },
+    /// Any other block (`image`, `server_tool_use`, `redacted_thinking`…), kept as it came.
+    Other(Value),
+}
+
+impl ContentBlock {
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        ContentBlock::Text {
+            text: text.into(),
+            extra: Map::new(),
+        }
+    }
+
+    /// The text of a text block.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            ContentBlock::Text { text, .. } => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The block's `type`.
+    pub fn block_type(&self) -> &str {
+        match self {
+            ContentBlock::Text { .. } => "text",
+            ContentBlock::Thinking { .. } => "thinking",
+            ContentBlock::ToolUse { .. } => "tool_use",
+            ContentBlock::ToolResult { .. } => "tool_result",
+            ContentBlock::Other(value) => value
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Types a block; a known type whose fields do not fit is kept as [`ContentBlock::Other`].
+    pub fn from_value(value: Value) -> ContentBlock {
+        let Value::Object(mut map) = value else {
+            return ContentBlock::Other(value);
+        };
+        // Only a string is taken: anything else (a `null` signature) stays in the map, to be
+        // written back as it came.
+        fn take_str(map: &mut Map<String, Value>, key: &str) -> Option<String> {
+            match map.remove(key)? {
+                Value::String(s) => Some(s),
+                other => {
+                    map.insert(key.into(), other);
+                    None
+                }
+            }
+        }
+        let kind = map.get("type").and_then(Value::as_str).unwrap_or_default();
+        let fits = match kind {
+            "text" => map.get("text").is_some_and(Value::is_string),
+            "thinking" => {
+                map.get("thinking").is_some_and(Value::is_string)
+                    && map
+                        .get("signature")
+                        .is_none_or(|s| s.is_string() || s.is_null())
+            }
+            "tool_use" => {
+                map.get("id").is_some_and(Value::is_string)
+                    && map.get("name").is_some_and(Value::is_string)
+                    && map.contains_key("input")
+            }
+            "tool_result" => {
+                map.get("tool_use_id").is_some_and(Value::is_string)
+                    && map
+                        .get("is_error")
+                        .is_none_or(|e| e.is_boolean() || e.is_null())
+                    && map
+                        .get("content")
+                        .is_none_or(|c| c.is_null() || c.is_string() || c.is_array())
+            }
+            _ => false,
+        };
+        if !fits {
+            return ContentBlock::Other(Value::Object(map));
+        }
+        let kind = take_str(&mut map, "type").unwrap_or_default();
+        match kind.as_str() {
+            "text" => ContentBlock::Text {
+                text: take_str(&mut map, "text").unwrap_or_default(),
+                extra: map,
+            },
+            "thinking" => ContentBlock::Thinking {
+                thinking: take_str(&mut map, "thinking").unwrap_or_default(),
+                signature: take_str(&mut map, "signature"),
+                extra: map,
+            },
+            "tool_use" => ContentBlock::ToolUse {
+                id: take_str(&mut map, "id").unwrap_or_default(),
+                name: take_str(&mut map, "name").unwrap_or_default(),
+                input: map.remove("input").unwrap_or_default(),
+                extra: map,
+            },
+            _ => {
+                // Only a string or a list of blocks is typed, and only `is_error: true`: an
+                // explicit `false` or `null` stays in `extra`, to be written back as it came.
+                let content = match map.remove("content") {
+                    Some(Value::String(text)) => Some(MessageContent::Text(text)),
+                    Some(Value::Array(blocks)) => Some(MessageContent::Blocks(
+                        blocks.into_iter().map(ContentBlock::from_value).collect(),
+                    )),
+                    Some(null) => {
+                        map.insert("content".into(), null);
+                        None
+                    }
+                    None => None,
+                };
+                let is_error = map.get("is_error") == Some(&Value::Bool(true));
+                if is_error {
+                    map.remove("is_error");
+                }
+                ContentBlock::ToolResult {
+                    tool_use_id: take_str(&mut map, "tool_use_id").unwrap_or_default(),
+                    content,
+                    is_error,
+                    extra: map,
+                }
+            }
+        }
+    }
+
+    /// The block as JSON.
+    pub fn to_value(&self) -> Value {
+        let (extra, fields) = match self {
+            ContentBlock::Other(value) => return value.clone(),
+            ContentBlock::Text { text, extra } => (extra, json!({"type": "text", "text": text})),
+            ContentBlock::Thinking {
+                thinking,
+                signature,
+                extra,
+            } => {
+                let mut fields = json!({"type": "thinking", "thinking": thinking});
+                if let Some(signature) = signature {
+                    fields["signature"] = json!(signature);
+                }
+                (extra, fields)
+            }
+            ContentBlock::ToolUse {
+                id,
+                name,
+                input,
+                extra,
+            } => (
+                extra,
+                json!({"type": "tool_use", "id": id, "name": name, "input": input}),
+            ),
+            ContentBlock::ToolResult {
+                tool_use_id,
+                content,
+                is_error,
+                extra,
+            } => {
+                let mut fields = json!({"type": "tool_result", "tool_use_id": tool_use_id});
+                if let Some(content) = content {
+                    fields["content"] = content.to_value();
+                }
+                if *is_error {
+                    fields["is_error"] = json!(true);
+                }
+                (extra, fields)
+            }
+        };
+        let mut map = extra.clone();
+        if let Value::Object(fields) = fields {
+            map.extend(fields);
+        }
+        Value::Object(map)
+    }
+}
+
+impl<'de> Deserialize<'de> for ContentBlock {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Value::deserialize(deserializer).map(ContentBlock::from_value)
+    }
+}
+
+impl Serialize for ContentBlock {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_value().serialize(serializer)
+    }
+}
+
+/// Message or tool-result content: a string, or content blocks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+#[non_exhaustive]
+pub enum MessageContent {
+    /// Plain text.
+    Text(String),
+    /// Content blocks (text, images, tool results).
+    Blocks(Vec<ContentBlock>),
+}
+
+/// The content of a user message (the same shape as any [`MessageContent`]).
+pub type UserContent = MessageContent;
+
+impl MessageContent {
+    /// The text: the string, or the text blocks joined.
+    pub fn text(&self) -> String {
+        match self {
+            MessageContent::Text(text) => text.clone(),
+            MessageContent::Blocks(blocks) => {
+                blocks.iter().filter_map(ContentBlock::as_text).collect()
+            }
+        }
+    }
+
+    /// The blocks (none for plain text).
+    pub fn blocks(&self) -> &[ContentBlock] {
+        match self {
+            MessageContent::Text(_) => &[],
+            MessageContent::Blocks(blocks) => blocks,
+        }
+    }
+
+    fn to_value(&self) -> Value {
+        match self {
+            MessageContent::Text(text) => Value::String(text.clone()),
+            MessageContent::Blocks(blocks) => {
+                Value::Array(blocks.iter().map(ContentBlock::to_value).collect())
+            }
+        }
+    }
+}

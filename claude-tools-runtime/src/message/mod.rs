@@ -1,0 +1,179 @@
+//! The messages the CLI streams to the user, typed; and the user messages the host writes.
+//!
+//! Parsing never fails the stream: [`Message::from_value`] is infallible. An unknown `type`, or
+//! a known one whose fields do not fit, is kept whole as [`Message::Other`] (and logged at debug
+//! level); unknown fields of known messages are kept in their `extra` (or `data`) maps, and
+//! unknown content blocks as [`ContentBlock::Other`].
+//!
+//! [`Message::to_value`] (and `Message`'s `Serialize`) gives back exactly the JSON the CLI wrote:
+//! a `null`, an empty array or an absent field stays what it was, even where the typed field
+//! cannot tell them apart (`api_error_status: None` is both `null` and absent). A message keeps,
+//! next to its typed fields, the wire form of each top-level field whose typed value would
+//! serialize differently; a field you change is written from its new typed value. (Serializing
+//! one of the typed structs on its own writes its typed fields only: go through [`Message`] for
+//! the exact line.)
+
+mod assistant;
+mod content;
+mod input;
+mod result;
+mod stream_event;
+mod system;
+mod user;
+mod wire;
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+pub use assistant::{AssistantBody, AssistantMessage};
+pub use content::{ContentBlock, MessageContent, UserContent};
+pub use input::UserInput;
+pub use result::{ResultMessage, ResultSubtype};
+pub use stream_event::StreamEvent;
+pub use system::{
+    McpServerInfo, McpServerStatus, McpToolAnnotations, McpToolInfo, SessionState, SystemInit,
+    SystemMessage,
+};
+pub use user::{UserBody, UserMessage};
+use wire::{Typed, WireForm};
+
+/// One message from the CLI.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Message {
+    /// `system`: session init, status, and other notices.
+    System(SystemMessage),
+    /// `assistant`: the model's output (one frame per content block).
+    Assistant(AssistantMessage),
+    /// `user`: prompts and tool results, as the CLI records them.
+    User(UserMessage),
+    /// `result`: the end of a turn, with cost and usage.
+    Result(ResultMessage),
+    /// `stream_event`: a raw streaming event (with `include_partial_messages`).
+    StreamEvent(StreamEvent),
+    /// Anything else (`rate_limit_event`, `tool_progress`, a future type…), kept as it came.
+    Other(Value),
+}
+
+impl Message {
+    /// Types a message; never fails (see the module docs).
+    pub fn from_value(value: Value) -> Message {
+        fn typed<T: Typed>(value: &Value, wrap: fn(T) -> Message) -> Option<Message> {
+            match T::deserialize(value) {
+                Ok(mut message) => {
+                    *message.wire_mut() = WireForm::between(value, &mut message);
+                    Some(wrap(message))
+                }
+                Err(error) => {
+                    tracing::debug!(
+                        %error,
+                        r#type = value.get("type").and_then(|t| t.as_str()).unwrap_or_default(),
+                        "a message did not fit its type; passing it through untyped"
+                    );
+                    None
+                }
+            }
+        }
+        let parsed = match value.get("type").and_then(Value::as_str) {
+            Some("system") => typed(&value, Message::System),
+            Some("assistant") => typed(&value, Message::Assistant),
+            Some("user") => typed(&value, Message::User),
+            Some("result") => typed(&value, Message::Result),
+            Some("stream_event") => typed(&value, Message::StreamEvent),
+            _ => None,
+        };
+        parsed.unwrap_or(Message::Other(value))
+    }
+
+    /// The message as JSON, `type` included: for a message read from the CLI, exactly the
+    /// line it wrote (see the module docs).
+    pub fn to_value(&self) -> Value {
+        let mut value = match self {
+            Message::System(m) => m.wire().apply(m),
+            Message::Assistant(m) => m.wire().apply(m),
+            Message::User(m) => m.wire().apply(m),
+            Message::Result(m) => m.wire().apply(m),
+            Message::StreamEvent(m) => m.wire().apply(m),
+            Message::Other(value) => return value.clone(),
+        };
+        if let Value::Object(map) = &mut value {
+            map.insert("type".into(), Value::from(self.message_type()));
+        }
+        value
+    }
+
+    /// The wire `type`: `system`, `assistant`, `user`, `result`, `stream_event`, or the unknown
+    /// message's own (empty when it has none).
+    pub fn message_type(&self) -> &str {
+        match self {
+            Message::System(_) => "system",
+            Message::Assistant(_) => "assistant",
+            Message::User(_) => "user",
+            Message::Result(_) => "result",
+            Message::StreamEvent(_) => "stream_event",
+            Message::Other(value) => value
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The session id the message carries, if any (an empty one counts as none).
+    pub fn session_id(&self) -> Option<&str> {
+        let id = match self {
+            Message::System(m) => m.session_id.as_deref(),
+            Message::Assistant(m) => m.session_id.as_deref(),
+            Message::User(m) => m.session_id.as_deref(),
+            Message::Result(m) => Some(m.session_id.as_str()),
+            Message::StreamEvent(m) => m.session_id.as_deref(),
+            Message::Other(v) => v.get("session_id").and_then(Value::as_str),
+        };
+        id.filter(|id| !id.is_empty())
+    }
+
+    /// The message uuid, if any.
+    pub fn uuid(&self) -> Option<&str> {
+        match self {
+            Message::System(m) => m.uuid.as_deref(),
+            Message::Assistant(m) => m.uuid.as_deref(),
+            Message::User(m) => m.uuid.as_deref(),
+            Message::Result(m) => m.uuid.as_deref(),
+            Message::StreamEvent(m) => m.uuid.as_deref(),
+            Message::Other(v) => v.get("uuid").and_then(Value::as_str),
+        }
+    }
+
+    /// Whether this is a `result`.
+    pub fn is_result(&self) -> bool {
+        matches!(self, Message::Result(_))
+    }
+
+    /// The `result`, when this is one.
+    pub fn as_result(&self) -> Option<&ResultMessage> {
+        match self {
+            Message::Result(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The `assistant` message, when this is one.
+    pub fn as_assistant(&self) -> Option<&AssistantMessage> {
+        match self {
+            Message::Assistant(m) => Some(m),
+            _ => None,
+        }
+    }
+}
+
+impl Serialize for Message {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_value().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Message {
+    /// Never fails on a JSON value (see [`Message::from_value`]).
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Value::deserialize(deserializer).map(Message::from_value)
+    }
+}

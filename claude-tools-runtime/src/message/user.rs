@@ -1,0 +1,80 @@
+//! `user` messages: prompts and tool results, as the CLI records them.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::content::{ContentBlock, MessageContent};
+use super::wire::{WireForm, is_false, null_default, typed};
+
+/// A `user` message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UserMessage {
+    /// The API message.
+    pub message: UserBody,
+    /// Set when a subagent produced it.
+    #[serde(default)]
+    pub parent_tool_use_id: Option<String>,
+    /// The session id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    /// The message uuid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uuid: Option<String>,
+    /// For tool results: the tool's result as the CLI recorded it (a string such as
+    /// `"Error: …"`, or structured).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_use_result: Option<Value>,
+    /// Whether the CLI made it up (e.g. `[Request interrupted by user]`).
+    #[serde(
+        default,
+        rename = "isSynthetic",
+        deserialize_with = "null_default",
+        skip_serializing_if = "is_false"
+    )]
+    pub is_synthetic: bool,
+    /// Every other field (`tool_result_meta`, `isReplay`, `timestamp`…).
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+    /// The wire form of the fields the types above cannot tell apart (see the module docs).
+    #[serde(skip)]
+    wire: WireForm,
+}
+
+impl UserMessage {
+    /// The text: the string content, or the text blocks joined.
+    pub fn text(&self) -> String {
+        self.message.content.text()
+    }
+
+    /// The tool_result blocks: `(tool_use_id, content, is_error)`.
+    pub fn tool_results(&self) -> impl Iterator<Item = (&str, Option<&MessageContent>, bool)> {
+        self.message
+            .content
+            .blocks()
+            .iter()
+            .filter_map(|block| match block {
+                ContentBlock::ToolResult {
+                    tool_use_id,
+                    content,
+                    is_error,
+                    ..
+                } => Some((tool_use_id.as_str(), content.as_ref(), *is_error)),
+                _ => None,
+            })
+    }
+}
+
+/// The API message inside a `user` frame.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UserBody {
+    /// `user`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    /// A string, or content blocks.
+    pub content: MessageContent,
+    /// Every other field.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+typed!(UserMessage { extra });

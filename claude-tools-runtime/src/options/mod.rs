@@ -1,0 +1,580 @@
+//! [`Options`]: how to launch the CLI and what the session serves to it.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::hooks::{HookEvent, HookMatcher};
+use crate::permission::{CanUseTool, PermissionDecision, PermissionRequest};
+use crate::redact;
+use claude_tools_core::tool::{ToolRef, ToolServer};
+
+mod launch;
+mod types;
+mod validate;
+
+pub use crate::cli::{AGENT_SDK_VERSION, CLIENT_APP, ENTRYPOINT};
+pub use crate::transport::DEFAULT_MAX_LINE_SIZE;
+pub use types::{
+    AgentDefinition, ExternalServer, PermissionMode, SettingSource, StderrCallback, SystemPrompt,
+    ToolNames,
+};
+
+/// How a session is launched and what it serves. Built with chained setters:
+///
+/// ```
+/// use claude_tools::options::{Options, PermissionMode};
+///
+/// let options = Options::new()
+///     .model("claude-sonnet-4-5")
+///     .max_turns(4)
+///     .allowed_tools(["mcp__tickets__*"])
+///     .permission_mode(PermissionMode::AcceptEdits);
+/// assert!(options.launch_spec().args.contains(&"--max-turns".to_string()));
+/// ```
+#[derive(Clone, Default)]
+pub struct Options {
+    pub(crate) cli_path: Option<PathBuf>,
+    pub(crate) model: Option<String>,
+    pub(crate) fallback_model: Option<String>,
+    pub(crate) system_prompt: SystemPrompt,
+    pub(crate) tools: Option<Vec<String>>,
+    pub(crate) allowed_tools: Vec<String>,
+    pub(crate) disallowed_tools: Vec<String>,
+    pub(crate) permission_mode: Option<PermissionMode>,
+    pub(crate) max_turns: Option<u32>,
+    pub(crate) max_budget_usd: Option<f64>,
+    pub(crate) cwd: Option<PathBuf>,
+    pub(crate) add_dirs: Vec<PathBuf>,
+    pub(crate) env: Vec<(String, String)>,
+    pub(crate) env_remove: Vec<String>,
+    pub(crate) extra_args: Vec<(String, Option<String>)>,
+    pub(crate) setting_sources: Option<Vec<SettingSource>>,
+    pub(crate) settings: Option<String>,
+    pub(crate) resume: Option<String>,
+    pub(crate) continue_conversation: bool,
+    pub(crate) fork_session: bool,
+    pub(crate) session_id: Option<String>,
+    pub(crate) agents: BTreeMap<String, AgentDefinition>,
+    pub(crate) include_partial_messages: bool,
+    pub(crate) output_schema: Option<Value>,
+    pub(crate) max_line_size: Option<usize>,
+    pub(crate) stderr: Option<StderrCallback>,
+    pub(crate) servers: Vec<ToolServer>,
+    pub(crate) external_servers: Vec<(String, ExternalServer)>,
+    pub(crate) strict_mcp_config: bool,
+    pub(crate) handshake_manifests: bool,
+    pub(crate) can_use_tool: Option<CanUseTool>,
+    pub(crate) hooks: BTreeMap<String, Vec<HookMatcher>>,
+    pub(crate) control_timeout: Option<Duration>,
+    pub(crate) run_end_ceiling: Option<Duration>,
+    pub(crate) effort: Option<String>,
+    pub(crate) entrypoint: Option<String>,
+    pub(crate) agent_sdk_version: Option<String>,
+    pub(crate) client_app: Option<String>,
+    pub(crate) message_queue_limit: Option<usize>,
+    pub(crate) input_buffer_limit: Option<usize>,
+}
+
+/// Secrets stay out: environment values, MCP headers and the values of `--mcp-config` and
+/// `--settings` print as `<redacted>`; names and everything else are shown.
+impl std::fmt::Debug for Options {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("cli_path", &self.cli_path)
+            .field("model", &self.model)
+            .field("args", &redact::args(&self.launch_spec().args))
+            .field("env", &redact::NamesOnly::of_pairs(&self.env))
+            .field("env_remove", &self.env_remove)
+            .field("servers", &self.servers)
+            .field("external_servers", &self.external_servers)
+            .field("can_use_tool", &self.can_use_tool.is_some())
+            .field("hooks", &self.hooks.keys().collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The default time to wait for the CLI to answer a control request.
+pub const DEFAULT_CONTROL_TIMEOUT: Duration = Duration::from_secs(60);
+/// The default longest wait, after a result, for a CLI that still says `running`.
+pub const DEFAULT_RUN_END_CEILING: Duration = Duration::from_secs(600);
+
+/// The default number of messages the session holds for an application that has not read them.
+pub const DEFAULT_MESSAGE_QUEUE_LIMIT: usize = 1024;
+/// The default number of bytes the session holds for a CLI that is not reading its stdin.
+pub const DEFAULT_INPUT_BUFFER_LIMIT: usize = 16 * 1024 * 1024;
+
+impl Options {
+    /// Default options: an empty system prompt, no tools of ours, the CLI found on this machine.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Use the CLI at this path instead of searching for one.
+    pub fn cli_path(mut self, path: impl Into<PathBuf>) -> Self {
+        self.cli_path = Some(path.into());
+        self
+    }
+
+    /// The model (`--model`).
+    pub fn model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
+        self
+    }
+
+    /// The fallback model (`--fallback-model`).
+    pub fn fallback_model(mut self, model: impl Into<String>) -> Self {
+        self.fallback_model = Some(model.into());
+        self
+    }
+
+    /// The system prompt (default: [`SystemPrompt::Empty`]).
+    pub fn system_prompt(mut self, prompt: SystemPrompt) -> Self {
+        self.system_prompt = prompt;
+        self
+    }
+
+    /// Which built-in tools the model has (`--tools`), replacing any earlier list. Without this
+    /// call the CLI's default set applies; `["default"]` asks for it explicitly, and an empty
+    /// list leaves none (the same as [`no_builtin_tools`](Self::no_builtin_tools)). This
+    /// restricts what exists, not what is permitted: for that, see
+    /// [`allowed_tools`](Self::allowed_tools). Tools of our own servers are not affected.
+    ///
+    /// ```
+    /// use claude_tools::options::Options;
+    ///
+    /// let read_only = Options::new().tools(["Read", "Grep"]);
+    /// assert!(read_only.launch_spec().args.windows(2).any(|w| w == ["--tools", "Read,Grep"]));
+    ///
+    /// let none = Options::new().tools([]);
+    /// assert!(none.launch_spec().args.windows(2).any(|w| w == ["--tools", ""]));
+    /// ```
+    pub fn tools(mut self, tools: impl ToolNames) -> Self {
+        self.tools = Some(tools.into_names());
+        self
+    }
+
+    /// Gives the model no built-in tools at all (`--tools ""`), only those of the MCP servers
+    /// configured here; the same as `tools([])`.
+    ///
+    /// ```
+    /// use claude_tools::options::Options;
+    ///
+    /// let args = Options::new().no_builtin_tools().launch_spec().args;
+    /// assert!(args.windows(2).any(|w| w == ["--tools", ""]));
+    /// ```
+    pub fn no_builtin_tools(self) -> Self {
+        self.tools([])
+    }
+
+    /// Sets the tools the model may use without asking (`--allowedTools`), e.g.
+    /// `mcp__tickets__*`, replacing any earlier list; [`allow_tool`](Self::allow_tool) adds one
+    /// to it instead. A rule here also means `can_use_tool` is not asked about that tool.
+    ///
+    /// Rules are strings the CLI matches, so a typo would allow nothing. Two checks catch it:
+    /// a rule `mcp__{server}__{tool}` for one of the [`mcp_server`](Self::mcp_server)s given
+    /// here must name one of its tools (or hold a `*`), or the session refuses to start with an
+    /// [`InvalidOptions`](crate::Error::InvalidOptions) error naming the rule; and the typed
+    /// forms need no string at all: [`allow`](Self::allow) (a `#[tool]` fn's name, checked by
+    /// the compiler), [`allow_server`](Self::allow_server),
+    /// [`allow_read_only_tools`](Self::allow_read_only_tools), or the names
+    /// [`ToolServer::qualified_names`] returns.
+    ///
+    /// ```
+    /// use claude_tools::options::Options;
+    ///
+    /// let options = Options::new()
+    ///     .allowed_tools(["Read"])
+    ///     .allowed_tools(["mcp__tickets__*"]) // replaces ["Read"]
+    ///     .allow_tool("mcp__calc__add"); // adds to it
+    /// let args = options.launch_spec().args;
+    /// assert!(args.windows(2).any(|w| w == ["--allowedTools", "mcp__tickets__*,mcp__calc__add"]));
+    /// ```
+    pub fn allowed_tools(mut self, tools: impl ToolNames) -> Self {
+        self.allowed_tools = tools.into_names();
+        self
+    }
+
+    /// Adds one tool (or rule, e.g. `Bash(git *)`) to those allowed without asking
+    /// (`--allowedTools`); see [`allowed_tools`](Self::allowed_tools).
+    pub fn allow_tool(mut self, tool: impl Into<String>) -> Self {
+        self.allowed_tools.push(tool.into());
+        self
+    }
+
+    /// Sets the tools the model may not use (`--disallowedTools`), replacing any earlier list;
+    /// [`disallow_tool`](Self::disallow_tool) adds one to it instead.
+    ///
+    /// ```
+    /// use claude_tools::options::Options;
+    ///
+    /// let options = Options::new().disallowed_tools(["WebFetch"]).disallow_tool("Bash");
+    /// let args = options.launch_spec().args;
+    /// assert!(args.windows(2).any(|w| w == ["--disallowedTools", "WebFetch,Bash"]));
+    /// ```
+    pub fn disallowed_tools(mut self, tools: impl ToolNames) -> Self {
+        self.disallowed_tools = tools.into_names();
+        self
+    }
+
+    /// Adds one tool (or rule) to those the model may not use (`--disallowedTools`); see
+    /// [`disallowed_tools`](Self::disallowed_tools).
+    pub fn disallow_tool(mut self, tool: impl Into<String>) -> Self {
+        self.disallowed_tools.push(tool.into());
+        self
+    }
+
+    /// Allows tool `T` without asking (`--allowedTools`), named by the type `#[tool]` emits
+    /// for it, so a misspelt tool is a compile error instead of a rule that matches nothing
+    /// (see [`ToolRef`]). Adds to the list, like
+    /// [`allow_tool`](Self::allow_tool).
+    pub fn allow<T: ToolRef>(self) -> Self {
+        self.allow_tool(T::QUALIFIED)
+    }
+
+    /// Refuses tool `T` (`--disallowedTools`), named by the type `#[tool]` emits for it (see
+    /// [`allow`](Self::allow)). Adds to the list, like [`disallow_tool`](Self::disallow_tool).
+    pub fn disallow<T: ToolRef>(self) -> Self {
+        self.disallow_tool(T::QUALIFIED)
+    }
+
+    /// Allows every tool of `server` without asking, with the server-wide rule `mcp__{name}`
+    /// (which the CLI matches against every `mcp__{name}__*` tool, including tools the server
+    /// gains later). Adds to the list, like [`allow_tool`](Self::allow_tool).
+    ///
+    /// ```
+    /// use claude_tools::Options;
+    /// use claude_tools::ToolServer;
+    ///
+    /// let shop = ToolServer::new("shop", "1.0.0");
+    /// let args = Options::new().allow_server(&shop).mcp_server(shop).launch_spec().args;
+    /// assert!(args.windows(2).any(|w| w == ["--allowedTools", "mcp__shop"]));
+    /// ```
+    pub fn allow_server(self, server: &ToolServer) -> Self {
+        self.allow_tool(format!("mcp__{}", server.name()))
+    }
+
+    /// Allows without asking the tools of `server` annotated read-only (`#[tool(read_only)]`,
+    /// `ToolDefBuilder::read_only(true)`), each by its qualified name; the others still go
+    /// through the permission mode and `can_use_tool`. Adds to the list, like
+    /// [`allow_tool`](Self::allow_tool).
+    ///
+    /// ```
+    /// use claude_tools::Options;
+    /// use claude_tools::{ToolDefBuilder, ToolServer};
+    ///
+    /// let shop = ToolServer::new("shop", "1.0.0")
+    ///     .with_typed_tool(ToolDefBuilder::new("search").read_only(true), || async { "" })
+    ///     .and_then(|shop| shop.with_typed_tool("buy", || async { "" }))
+    ///     .unwrap();
+    /// let args = Options::new().allow_read_only_tools(&shop).launch_spec().args;
+    /// assert!(args.windows(2).any(|w| w == ["--allowedTools", "mcp__shop__search"]));
+    /// ```
+    pub fn allow_read_only_tools(mut self, server: &ToolServer) -> Self {
+        self.allowed_tools
+            .extend(server.read_only_qualified_names());
+        self
+    }
+
+    /// The permission mode (`--permission-mode`).
+    pub fn permission_mode(mut self, mode: PermissionMode) -> Self {
+        self.permission_mode = Some(mode);
+        self
+    }
+
+    /// The most agent turns per prompt (`--max-turns`).
+    pub fn max_turns(mut self, turns: u32) -> Self {
+        self.max_turns = Some(turns);
+        self
+    }
+
+    /// The most to spend, in USD (`--max-budget-usd`).
+    pub fn max_budget_usd(mut self, usd: f64) -> Self {
+        self.max_budget_usd = Some(usd);
+        self
+    }
+
+    /// The CLI's working directory.
+    pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.cwd = Some(dir.into());
+        self
+    }
+
+    /// An extra directory the agent may use (`--add-dir`).
+    pub fn add_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.add_dirs.push(dir.into());
+        self
+    }
+
+    /// An environment variable for the CLI (on top of the inherited environment). It wins over
+    /// the value this crate would set for the same variable ([`Options::entrypoint`],
+    /// [`Options::agent_sdk_version`], [`Options::client_app`],
+    /// `CLAUDE_CODE_SDK_READS_SESSION_STATE`). A name that is empty or holds `=` or NUL, or a
+    /// value holding NUL, makes connecting fail with
+    /// [`Error::InvalidOptions`](crate::Error::InvalidOptions). `Debug` output shows the name only.
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// Removes an inherited environment variable from the CLI's environment. Naming
+    /// `CLAUDE_CODE_ENTRYPOINT`, `CLAUDE_AGENT_SDK_VERSION` or `CLAUDE_AGENT_SDK_CLIENT_APP`
+    /// also keeps this crate from setting it.
+    pub fn env_remove(mut self, key: impl Into<String>) -> Self {
+        self.env_remove.push(key.into());
+        self
+    }
+
+    /// The `CLAUDE_CODE_ENTRYPOINT` the CLI runs with (default [`ENTRYPOINT`]). The CLI treats
+    /// only `sdk-ts`, `sdk-py` and `sdk-cli` as SDK hosts; see [`ENTRYPOINT`] for what changes.
+    /// A value set with [`Options::env`] wins over this one.
+    pub fn entrypoint(mut self, entrypoint: impl Into<String>) -> Self {
+        self.entrypoint = Some(entrypoint.into());
+        self
+    }
+
+    /// The `CLAUDE_AGENT_SDK_VERSION` the CLI runs with (default [`AGENT_SDK_VERSION`]), sent
+    /// in the User-Agent as `agent-sdk/<version>`; an empty value leaves it out. A value set
+    /// with [`Options::env`] wins over this one.
+    pub fn agent_sdk_version(mut self, version: impl Into<String>) -> Self {
+        self.agent_sdk_version = Some(version.into());
+        self
+    }
+
+    /// The `CLAUDE_AGENT_SDK_CLIENT_APP` the CLI runs with (default [`CLIENT_APP`]), sent as the
+    /// `x-client-app` header and in the User-Agent as `client-app/<app>`: name your
+    /// application here (e.g. `"ticket-bot/2.1"`); an empty value leaves it out. A value set
+    /// with [`Options::env`] wins over this one.
+    pub fn client_app(mut self, app: impl Into<String>) -> Self {
+        self.client_app = Some(app.into());
+        self
+    }
+
+    /// Any other CLI flag: `--flag` (no value) or `--flag value`.
+    pub fn extra_arg(mut self, flag: impl Into<String>, value: Option<String>) -> Self {
+        self.extra_args.push((flag.into(), value));
+        self
+    }
+
+    /// Where settings are read from (`--setting-sources`); an empty list isolates the session
+    /// from every settings file.
+    pub fn setting_sources(mut self, sources: impl IntoIterator<Item = SettingSource>) -> Self {
+        self.setting_sources = Some(sources.into_iter().collect());
+        self
+    }
+
+    /// Settings JSON or a path to a settings file (`--settings`).
+    pub fn settings(mut self, settings: impl Into<String>) -> Self {
+        self.settings = Some(settings.into());
+        self
+    }
+
+    /// Resume a session by id (`--resume`).
+    pub fn resume(mut self, session_id: impl Into<String>) -> Self {
+        self.resume = Some(session_id.into());
+        self
+    }
+
+    /// Continue the most recent conversation (`--continue`).
+    pub fn continue_conversation(mut self) -> Self {
+        self.continue_conversation = true;
+        self
+    }
+
+    /// When resuming, fork to a new session id (`--fork-session`).
+    pub fn fork_session(mut self) -> Self {
+        self.fork_session = true;
+        self
+    }
+
+    /// Use this session id (`--session-id`, a UUID).
+    pub fn session_id(mut self, id: impl Into<String>) -> Self {
+        self.session_id = Some(id.into());
+        self
+    }
+
+    /// A subagent.
+    pub fn agent(mut self, name: impl Into<String>, agent: AgentDefinition) -> Self {
+        self.agents.insert(name.into(), agent);
+        self
+    }
+
+    /// Stream partial messages as `stream_event`s (`--include-partial-messages`).
+    pub fn include_partial_messages(mut self) -> Self {
+        self.include_partial_messages = true;
+        self
+    }
+
+    /// Ask for structured output matching this JSON Schema (`--json-schema`).
+    pub fn output_schema(mut self, schema: Value) -> Self {
+        self.output_schema = Some(schema);
+        self
+    }
+
+    /// The reasoning effort (`--effort`: low, medium, high, xhigh, max).
+    pub fn effort(mut self, effort: impl Into<String>) -> Self {
+        self.effort = Some(effort.into());
+        self
+    }
+
+    /// The cap on one line from the CLI, in bytes (default [`DEFAULT_MAX_LINE_SIZE`], 64 MiB;
+    /// `usize::MAX` for none).
+    ///
+    /// The session buffers at most one line, so this bounds its memory per line (parsing one
+    /// needs about as much again). A longer line is skipped as it arrives, never buffered whole:
+    /// a control request on it is still answered, with an error that gives the line's size and
+    /// this cap (an `isError` result for a tool call whose JSON-RPC id precedes its arguments),
+    /// and the message stream gets [`Error::LineTooLong`](crate::Error::LineTooLong) naming the
+    /// request.
+    pub fn max_line_size(mut self, bytes: usize) -> Self {
+        self.max_line_size = Some(bytes);
+        self
+    }
+
+    /// A callback for each line the CLI writes to stderr (it is logged at debug level anyway).
+    pub fn stderr(mut self, callback: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        self.stderr = Some(Arc::new(callback));
+        self
+    }
+
+    /// Serves an in-process tool server; the model sees its tools as `mcp__{name}__{tool}`.
+    /// Each server needs a name of its own: a second server (in-process or
+    /// [external](Self::external_mcp_server)) under the same name is refused with
+    /// [`Error::InvalidOptions`](crate::Error::InvalidOptions) when the session starts.
+    pub fn mcp_server(mut self, server: ToolServer) -> Self {
+        self.servers.push(server);
+        self
+    }
+
+    /// Adds an MCP server the CLI runs itself, under `name`, which no other server here may
+    /// use (see [`mcp_server`](Self::mcp_server)).
+    pub fn external_mcp_server(mut self, name: impl Into<String>, server: ExternalServer) -> Self {
+        self.external_servers.push((name.into(), server));
+        self
+    }
+
+    /// Use only the MCP servers given here, ignoring any configured elsewhere.
+    pub fn strict_mcp_config(mut self) -> Self {
+        self.strict_mcp_config = true;
+        self
+    }
+
+    /// Hands the CLI each in-process server's MCP handshake in the `initialize` request, as the
+    /// official TypeScript SDK does (off by default).
+    ///
+    /// On: the in-process servers are named in the `initialize` request (`sdkMcpServers`)
+    /// instead of `--mcp-config`, with their `initialize` and `tools/list` results
+    /// (`sdkMcpServerManifests`), so the CLI can answer its own MCP client from them and skip the
+    /// `initialize`, `notifications/initialized` and `tools/list` round trips over `mcp_message`.
+    /// Whether it did is in [`Client::server_info`](crate::client::Client::server_info) under
+    /// `sdk_mcp_manifests_parked` (`"parked"` per server when taken). A CLI that does not take a
+    /// manifest handshakes over `mcp_message` as usual, which the session answers in any case.
+    ///
+    /// Off by default, because the CLI gains nothing measurable from it: with the pinned CLI
+    /// (2.1.330) the round trips are skipped, but spawn → `system/init` moved from a median of
+    /// 824 ms to 803 ms with one server and from 887 ms to 849 ms with five, well inside the
+    /// spread between runs (interquartile ranges of 110 to 225 ms; `ct-bench-manifests` in
+    /// `bench/`, 2 cores). The servers' answers take microseconds; the CLI's own start dominates.
+    ///
+    /// ```
+    /// use claude_tools::options::Options;
+    /// use claude_tools::tools::ToolServer;
+    ///
+    /// let options = Options::new()
+    ///     .mcp_server(ToolServer::new("calc", "1.0.0"))
+    ///     .handshake_manifests(true);
+    /// // The server is named in the initialize request, not on the command line.
+    /// assert!(!options.launch_spec().args.contains(&"--mcp-config".to_string()));
+    /// ```
+    pub fn handshake_manifests(mut self, on: bool) -> Self {
+        self.handshake_manifests = on;
+        self
+    }
+
+    /// Ask this callback before any tool runs that no rule allows. Launches the CLI with
+    /// `--permission-prompt-tool stdio`.
+    pub fn can_use_tool<F, Fut>(mut self, callback: F) -> Self
+    where
+        F: Fn(PermissionRequest) -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future<Output = PermissionDecision> + Send + 'static,
+    {
+        self.can_use_tool = Some(CanUseTool::new(callback));
+        self
+    }
+
+    /// Registers hook callbacks for an event.
+    pub fn hook(mut self, event: HookEvent, matcher: HookMatcher) -> Self {
+        self.hooks
+            .entry(event.as_str().to_string())
+            .or_default()
+            .push(matcher);
+        self
+    }
+
+    /// How long to wait for the CLI to answer a control request (default 60 s).
+    pub fn control_timeout(mut self, timeout: Duration) -> Self {
+        self.control_timeout = Some(timeout);
+        self
+    }
+
+    /// After a result, the longest time stdin stays open for a CLI that still reports `running`
+    /// (default 10 minutes). Applies to one-shot queries.
+    pub fn run_end_ceiling(mut self, ceiling: Duration) -> Self {
+        self.run_end_ceiling = Some(ceiling);
+        self
+    }
+
+    /// The most messages (and errors) held for an application that has not read them yet
+    /// (default [`DEFAULT_MESSAGE_QUEUE_LIMIT`], at least 1).
+    ///
+    /// At the limit the session stops reading the CLI's stdout until the application reads a
+    /// message; the CLI is then paused by its own full pipe. Nothing is dropped, but nothing
+    /// else from the CLI is read meanwhile either: its tool calls, hooks and permission requests
+    /// wait too, and a host request ([`Client::interrupt`](crate::client::Client::interrupt),
+    /// `set_model`…) fails with [`Error::Timeout`](crate::Error::Timeout) after the control
+    /// timeout instead of hanging. Read the messages (or drop the stream) to go on.
+    pub fn message_queue_limit(mut self, messages: usize) -> Self {
+        self.message_queue_limit = Some(messages);
+        self
+    }
+
+    /// The most bytes held for a CLI that is not reading its stdin (default
+    /// [`DEFAULT_INPUT_BUFFER_LIMIT`]).
+    ///
+    /// Above the limit the session stops reading the CLI's stdout (so no new requests come, and
+    /// no new answers pile up) until the CLI has read enough of its input. A single line larger
+    /// than the limit (a huge tool result) is still written whole, never dropped or cut; the
+    /// limit only decides when reading pauses. The host's own lines wait at the limit too: a
+    /// prompt (`Client::send`, a streamed `query` prompt) waits until the CLI reads or ends, a
+    /// control request (`interrupt`, `set_model`…) fails with
+    /// [`Error::Timeout`](crate::Error::Timeout) if no room comes within the control timeout.
+    /// (A tool's progress notifications are not held back: they are few and small.)
+    pub fn input_buffer_limit(mut self, bytes: usize) -> Self {
+        self.input_buffer_limit = Some(bytes);
+        self
+    }
+
+    /// Whether the host may be asked anything (tools, hooks, permissions), so stdin must stay
+    /// open until the run has ended.
+    pub(crate) fn has_host_callbacks(&self) -> bool {
+        !self.servers.is_empty() || !self.hooks.is_empty() || self.can_use_tool.is_some()
+    }
+
+    pub(crate) fn line_cap(&self) -> usize {
+        self.max_line_size.unwrap_or(DEFAULT_MAX_LINE_SIZE)
+    }
+
+    pub(crate) fn message_queue_cap(&self) -> usize {
+        self.message_queue_limit
+            .unwrap_or(DEFAULT_MESSAGE_QUEUE_LIMIT)
+            .max(1)
+    }
+
+    pub(crate) fn input_buffer_cap(&self) -> usize {
+        self.input_buffer_limit
+            .unwrap_or(DEFAULT_INPUT_BUFFER_LIMIT)
+    }
+}

@@ -1,0 +1,298 @@
+//! The configuration types [`Options`](super::Options) takes: the system prompt, permission mode,
+//! external MCP servers, subagents, setting sources and lists of tool names.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use crate::redact;
+
+/// The system prompt.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum SystemPrompt {
+    /// No system prompt of Claude Code's (`--system-prompt ""`), like the official SDKs' default.
+    #[default]
+    Empty,
+    /// This text replaces Claude Code's system prompt.
+    Text(String),
+    /// Claude Code's own system prompt (the `claude_code` preset), optionally with text appended.
+    Preset {
+        /// Text appended to the preset.
+        append: Option<String>,
+    },
+}
+
+/// The CLI's permission modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PermissionMode {
+    /// Ask for anything not allowed by a rule.
+    Default,
+    /// Accept file edits without asking.
+    AcceptEdits,
+    /// Plan only, run nothing.
+    Plan,
+    /// Run everything without asking.
+    BypassPermissions,
+    /// Deny anything not allowed by a rule, without asking.
+    DontAsk,
+    /// Let the CLI's classifier decide.
+    Auto,
+}
+
+impl PermissionMode {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PermissionMode::Default => "default",
+            PermissionMode::AcceptEdits => "acceptEdits",
+            PermissionMode::Plan => "plan",
+            PermissionMode::BypassPermissions => "bypassPermissions",
+            PermissionMode::DontAsk => "dontAsk",
+            PermissionMode::Auto => "auto",
+        }
+    }
+}
+
+/// An MCP server the CLI runs itself (not in-process), passed through `--mcp-config`.
+///
+/// Its `Debug` shows header and environment names, never their values (`<redacted>`).
+#[derive(Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ExternalServer {
+    /// A subprocess speaking MCP over stdio.
+    Stdio {
+        /// The executable.
+        command: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// Its environment.
+        env: BTreeMap<String, String>,
+    },
+    /// Streamable HTTP.
+    Http {
+        /// The endpoint.
+        url: String,
+        /// Extra headers.
+        headers: BTreeMap<String, String>,
+    },
+    /// Server-sent events.
+    Sse {
+        /// The endpoint.
+        url: String,
+        /// Extra headers.
+        headers: BTreeMap<String, String>,
+    },
+}
+
+impl std::fmt::Debug for ExternalServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExternalServer::Stdio { command, args, env } => f
+                .debug_struct("Stdio")
+                .field("command", command)
+                .field("args", args)
+                .field("env", &redact::NamesOnly::of_map(env))
+                .finish(),
+            ExternalServer::Http { url, headers } => f
+                .debug_struct("Http")
+                .field("url", url)
+                .field("headers", &redact::NamesOnly::of_map(headers))
+                .finish(),
+            ExternalServer::Sse { url, headers } => f
+                .debug_struct("Sse")
+                .field("url", url)
+                .field("headers", &redact::NamesOnly::of_map(headers))
+                .finish(),
+        }
+    }
+}
+
+impl ExternalServer {
+    /// A stdio server.
+    pub fn stdio<I, S>(command: impl Into<String>, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        ExternalServer::Stdio {
+            command: command.into(),
+            args: args.into_iter().map(Into::into).collect(),
+            env: BTreeMap::new(),
+        }
+    }
+
+    /// An HTTP server.
+    pub fn http(url: impl Into<String>) -> Self {
+        ExternalServer::Http {
+            url: url.into(),
+            headers: BTreeMap::new(),
+        }
+    }
+
+    /// An SSE server.
+    pub fn sse(url: impl Into<String>) -> Self {
+        ExternalServer::Sse {
+            url: url.into(),
+            headers: BTreeMap::new(),
+        }
+    }
+
+    /// The server's entry in `--mcp-config`.
+    pub(super) fn to_json(&self) -> Value {
+        match self {
+            ExternalServer::Stdio { command, args, env } => {
+                let mut config = json!({"type": "stdio", "command": command, "args": args});
+                if !env.is_empty() {
+                    config["env"] = json!(env);
+                }
+                config
+            }
+            ExternalServer::Http { url, headers } | ExternalServer::Sse { url, headers } => {
+                let kind = if matches!(self, ExternalServer::Http { .. }) {
+                    "http"
+                } else {
+                    "sse"
+                };
+                let mut config = json!({"type": kind, "url": url});
+                if !headers.is_empty() {
+                    config["headers"] = json!(headers);
+                }
+                config
+            }
+        }
+    }
+}
+
+/// A subagent definition, sent in `initialize`.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct AgentDefinition {
+    /// When to use the agent.
+    pub description: String,
+    /// Its system prompt.
+    pub prompt: String,
+    /// The tools it may use (all when `None`).
+    pub tools: Option<Vec<String>>,
+    /// Its model (`sonnet`, `opus`, `haiku`, `inherit`, or a model id).
+    pub model: Option<String>,
+}
+
+impl AgentDefinition {
+    /// An agent used when `description` applies, running with `prompt` as its system prompt,
+    /// with every tool and the session's model.
+    ///
+    /// ```
+    /// use claude_tools::AgentDefinition;
+    ///
+    /// let reviewer = AgentDefinition::new("Reviews a diff", "You review diffs.")
+    ///     .tools(["Read", "Grep"])
+    ///     .model("haiku");
+    /// assert_eq!(reviewer.tools, Some(vec!["Read".to_string(), "Grep".to_string()]));
+    /// ```
+    pub fn new(description: impl Into<String>, prompt: impl Into<String>) -> Self {
+        Self {
+            description: description.into(),
+            prompt: prompt.into(),
+            tools: None,
+            model: None,
+        }
+    }
+
+    /// Only these tools.
+    pub fn tools(mut self, tools: impl ToolNames) -> Self {
+        self.tools = Some(tools.into_names());
+        self
+    }
+
+    /// This model (`sonnet`, `opus`, `haiku`, `inherit`, or a model id).
+    pub fn model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
+        self
+    }
+}
+
+/// Where the CLI reads settings from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SettingSource {
+    /// `~/.claude/settings.json`.
+    User,
+    /// `.claude/settings.json`.
+    Project,
+    /// `.claude/settings.local.json`.
+    Local,
+}
+
+impl SettingSource {
+    pub(super) fn as_str(self) -> &'static str {
+        match self {
+            SettingSource::User => "user",
+            SettingSource::Project => "project",
+            SettingSource::Local => "local",
+        }
+    }
+}
+
+/// A list of tool names, as [`Options::tools`](super::Options::tools), [`Options::allowed_tools`](super::Options::allowed_tools) and
+/// [`Options::disallowed_tools`](super::Options::disallowed_tools) take it: an array, slice or `Vec` of `&str`, or a slice or
+/// `Vec` of `String`.
+///
+/// These few concrete list types, rather than any iterator of anything string-like, are what
+/// let an empty `[]` compile: only one of them is an array, so its item type is `&str`.
+/// The trait is sealed; collect other iterators into a `Vec` first.
+pub trait ToolNames: sealed::Sealed {
+    /// The names, owned.
+    fn into_names(self) -> Vec<String>;
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+impl<const N: usize> sealed::Sealed for [&str; N] {}
+impl<const N: usize> ToolNames for [&str; N] {
+    fn into_names(self) -> Vec<String> {
+        self.into_iter().map(String::from).collect()
+    }
+}
+
+impl<const N: usize> sealed::Sealed for &[&str; N] {}
+impl<const N: usize> ToolNames for &[&str; N] {
+    fn into_names(self) -> Vec<String> {
+        self.iter().copied().map(String::from).collect()
+    }
+}
+
+impl sealed::Sealed for &[&str] {}
+impl ToolNames for &[&str] {
+    fn into_names(self) -> Vec<String> {
+        self.iter().copied().map(String::from).collect()
+    }
+}
+
+impl sealed::Sealed for Vec<&str> {}
+impl ToolNames for Vec<&str> {
+    fn into_names(self) -> Vec<String> {
+        self.into_iter().map(String::from).collect()
+    }
+}
+
+impl sealed::Sealed for &[String] {}
+impl ToolNames for &[String] {
+    fn into_names(self) -> Vec<String> {
+        self.to_vec()
+    }
+}
+
+impl sealed::Sealed for Vec<String> {}
+impl ToolNames for Vec<String> {
+    fn into_names(self) -> Vec<String> {
+        self
+    }
+}
+
+/// A callback for each line the CLI writes to stderr.
+pub type StderrCallback = Arc<dyn Fn(&str) + Send + Sync>;
