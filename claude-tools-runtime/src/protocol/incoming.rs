@@ -196,6 +196,9 @@ struct RequestHead<'a> {
 impl<'a> Incoming<'a> {
     /// Classifies one line. `Ok(None)` for a line that is not JSON at all is the caller's
     /// business (it checks the first byte); a recognisable but broken frame is an error string.
+    // Kept out of its caller, the reader's loop: inlined there, it made the loop's code larger
+    // and each tool call dearer (callgrind, ct-bench-claude-tools against the fake CLI).
+    #[inline(never)]
     pub(crate) fn parse(line: &'a [u8]) -> Result<Self, ParseError> {
         // One UTF-8 check of the whole line; the typed pass then reads it as text, with no
         // check per string or per captured raw value.

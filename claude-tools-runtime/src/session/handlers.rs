@@ -80,6 +80,9 @@ enum Work<'s> {
 }
 
 /// Takes a request out of its line.
+// One caller, the reader, for every request of the CLI: inlined, the request is built in place
+// instead of being moved through a return slot.
+#[inline(always)]
 pub(super) fn prepare<'s, 'l>(
     shared: &'s SessionCore,
     line: &[u8],
@@ -184,7 +187,14 @@ fn serve_tool_call(
     // The handler's panics are caught in its call; this catches the router's own, so the
     // request still gets its one answer.
     match std::panic::catch_unwind(AssertUnwindSafe(|| router.start_call(call))) {
-        Ok(Started::Done(reply)) => send_answer(shared, &to, ControlAnswer::Mcp(reply)),
+        // Written straight from the router's reply, with no answer built around it.
+        Ok(Started::Done(reply)) => shared.out.send_with(|out| {
+            let reply = jsonrpc::EchoedId {
+                reply: &reply,
+                id: to.rpc_id.as_deref(),
+            };
+            protocol::mcp_success_line(out, &to.request_id, &reply)
+        }),
         Ok(Started::Running(call)) => {
             let answer = caught("mcp_message".into(), async move {
                 ControlAnswer::Mcp(call.finish().await)
