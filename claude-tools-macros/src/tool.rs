@@ -16,6 +16,7 @@ use crate::errors::Errors;
 use crate::feature_hints;
 use crate::names;
 use crate::param_attrs::{self, Default, ParamAttrs};
+use crate::static_lifetime;
 
 const OPTIONS: &[(&str, Kind)] = &[
     ("server", Kind::Path),
@@ -148,15 +149,12 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         Some(tool) if errors.is_empty() => {
             let registration = expand_registration(&function, &tool);
             let tool_ref = expand_tool_ref_type(&function);
-            let warning = match tool.description {
-                None => docs::missing_description_warning(&tool.name, function.sig.ident.span()),
-                Some(_) => TokenStream::new(),
-            };
+            let warnings = expand_warnings(&mut function, &tool);
             quote! {
                 #function
                 #registration
                 #tool_ref
-                #warning
+                #warnings
             }
         }
         _ => {
@@ -169,6 +167,45 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             }
         }
     }
+}
+
+/// The warnings about the tool (no description, a `'static` parameter), with the fn's lint
+/// attributes, so that `#[allow(deprecated)]` on the fn silences them.
+fn expand_warnings(function: &mut ItemFn, tool: &Tool) -> TokenStream {
+    let statics: Vec<(usize, &Type, Span)> = tool
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(_, param)| matches!(param.binding, Binding::Named(_)))
+        .filter_map(|(index, param)| {
+            static_lifetime::find(&param.ty).map(|span| (index, &param.ty, span))
+        })
+        .collect();
+    if tool.description.is_some() && statics.is_empty() {
+        return TokenStream::new();
+    }
+    let lints = docs::take_lints(&mut function.attrs);
+    let mut warnings = TokenStream::new();
+    let mut count = 0;
+    if tool.description.is_none() {
+        warnings.extend(docs::missing_description_warning(
+            &tool.name,
+            &Doc::from_attrs(&function.attrs),
+            function.sig.ident.span(),
+            lints.for_warning(count),
+        ));
+        count += 1;
+    }
+    for (index, ty, span) in statics {
+        warnings.extend(static_lifetime::warning(
+            index,
+            ty,
+            span,
+            lints.for_warning(count),
+        ));
+        count += 1;
+    }
+    warnings
 }
 
 /// Whether `item` is a fn: a `fn` keyword before its first `{ ... }`.
@@ -541,7 +578,12 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
     }
 
     let invoke = if tool.is_async {
-        quote!(#fn_ident(#(#args),*).await)
+        // The fn's own future is checked to be `Send` on its own, spanned at its name, so that a
+        // value held across an `.await` that is not `Send` is reported at the fn, once, and the
+        // note of the check says what to do (see `tool_future_is_send`).
+        let is_send =
+            quote_spanned!(fn_ident.span()=> ::claude_tools::__private::tool_future_is_send);
+        quote_spanned!(fn_ident.span()=> #is_send(#fn_ident(#(#args),*)).await)
     } else {
         quote!(#fn_ident(#(#args),*))
     };
@@ -573,13 +615,13 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
         type __CtOutput = #output;
         const __CT_OUTPUT: #private::ResultFns<__CtOutput> = #private::result_fns::<__CtOutput>();
     };
-    // The name, one char per parameter of `UniqueToolName` (the rest keep their default), so
-    // that a duplicate's error names the tool; see `UniqueToolName` for the first parameter.
+    // The name, one char per parameter of `RenameOneWithToolNameAttribute` (the rest keep their
+    // default), so that a duplicate's error names the tool; see the trait for the first
+    // parameter, which is the tool's name type outside the server's crate.
     let name_chars = tool.name.chars().map(|c| LitChar::new(c, name_span));
     let name_checks = quote_spanned! {name_span=>
-        struct __CtThisTool;
-        impl #private::UniqueToolName<
-            <#private::Pick<{ <__CtServer>::__CT_SERVER_CRATE }> as #private::Choose<(), __CtThisTool>>::Out,
+        impl #private::duplicate_tool_name::RenameOneWithToolNameAttribute<
+            <#private::Pick<{ <__CtServer>::__CT_SERVER_CRATE }> as #private::Choose<(), #fn_ident>>::Out,
             #(#name_chars),*
         > for __CtServer {}
         const _: () = ::core::assert!(

@@ -428,12 +428,12 @@ impl InputSchemaBuilder {
     /// (those whose Rust name is not itself a property).
     pub(crate) fn finish_with_rust_names(
         self,
-    ) -> Result<(Map<String, Value>, Vec<(String, String)>), SchemaError> {
+    ) -> Result<(Map<String, Value>, rust_names::RustNames), SchemaError> {
         if let Some(error) = self.error {
             return Err(error);
         }
         let properties = &self.properties;
-        let rust_names: Vec<(String, String)> = self
+        let rust_names: rust_names::RustNames = self
             .rust_names
             .into_iter()
             .filter(|(rust, _)| !properties.contains_key(rust))

@@ -19,6 +19,10 @@ use schemars::transform::Transform;
 use schemars::{Schema, SchemaGenerator};
 use serde_json::{Map, Value};
 
+/// `(rust name, property)` pairs: the Rust names a call must not send, and the property each
+/// stands for.
+pub(crate) type RustNames = Vec<(String, String)>;
+
 /// Where a struct's schema carries `{"rust_name": "wire_name", ...}` while an input schema is
 /// built.
 const KEY: &str = "x-claude-tools-rust-names";
@@ -52,7 +56,7 @@ pub(crate) fn record(generator: &SchemaGenerator, schema: &mut Schema, pairs: &[
 }
 
 /// Takes the Rust names out of a struct's schema: `(rust name, wire name)` pairs.
-pub(crate) fn take(object: &mut Map<String, Value>) -> Vec<(String, String)> {
+pub(crate) fn take(object: &mut Map<String, Value>) -> RustNames {
     match object.shift_remove(KEY) {
         Some(Value::Object(names)) => names
             .into_iter()

@@ -147,6 +147,11 @@ impl ToolDefBuilder {
         &self.name
     }
 
+    /// Whether the tool has a description (a non-empty one was set).
+    pub(crate) fn has_description(&self) -> bool {
+        self.description.is_some()
+    }
+
     /// The tool's description (what the model reads to decide when to call it).
     pub fn description(&mut self, description: impl Into<String>) -> &mut Self {
         let description = description.into();

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::arguments::Arguments;
 use super::context::ToolContext;
 use super::def::{BuiltTool, ToolDef, ToolDefBuilder};
-use super::handler::ToolFn;
+use super::handler::{HandlerFuture, ToolFn};
 use super::param::ToolCall;
 use super::registry::{ServerDefinition, ToolRegistration};
 use super::result::ToolResult;
@@ -200,14 +200,16 @@ impl ToolServer {
     ) -> Result<Self, ServerBuildError>
     where
         F: Fn(ToolCall) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = R> + Send + 'static,
+        Fut: HandlerFuture<Output = R> + Send + 'static,
         R: super::IntoToolResult,
     {
         let handler: ToolHandler = Arc::new(move |call| {
             let future = handler(call);
             Box::pin(async move { future.await.into_tool_result() })
         });
-        Arc::make_mut(&mut self.inner).add(def.into(), handler)?;
+        let def = def.into();
+        warn_if_undescribed(&self.inner.name, &def);
+        Arc::make_mut(&mut self.inner).add(def, handler)?;
         Ok(self)
     }
 
@@ -273,6 +275,7 @@ impl ToolServer {
         handler: H,
     ) -> Result<Self, ServerBuildError> {
         let mut def = def.into();
+        warn_if_undescribed(&self.inner.name, &def);
         H::describe(&mut def);
         let handler: ToolHandler = Arc::new(move |call| handler.clone().call(call));
         // The handler extracts every parameter and reports their problems together with those
@@ -564,6 +567,22 @@ impl ServerInner {
                 Ok(())
             }
         }
+    }
+}
+
+/// Logs a warning for a tool added at run time without a description, which the model would
+/// know by its name alone. A `#[tool]` fn gets a compile-time warning instead; a run-time tool's
+/// description is a run-time value, so its warning is a run-time one, when the tool is added.
+fn warn_if_undescribed(server: &str, def: &ToolDefBuilder) {
+    if !def.has_description() {
+        tracing::warn!(
+            server,
+            tool = def.name(),
+            "tool `{}` of server `{server}` has no description, so the model sees only its name: \
+             set one with ToolDefBuilder::description, saying what the tool does and when to \
+             use it",
+            def.name()
+        );
     }
 }
 
