@@ -19,10 +19,12 @@ mod feature_hints;
 mod json_schema;
 mod names;
 mod param_attrs;
+mod param_types;
 mod rust_names;
 mod server;
 mod static_lifetime;
 mod tool;
+mod warnings;
 
 /// Turns a fn into a tool of a [`macro@tool_server`].
 ///

@@ -7,7 +7,6 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::visit::Visit;
 use syn::{FnArg, Ident, ItemFn, LitChar, LitInt, LitStr, Pat, Path, ReturnType, Type};
 
 use crate::attr::{self, Kind, Value};
@@ -16,7 +15,7 @@ use crate::errors::Errors;
 use crate::feature_hints;
 use crate::names;
 use crate::param_attrs::{self, Default, ParamAttrs};
-use crate::static_lifetime;
+use crate::{param_types, warnings};
 
 const OPTIONS: &[(&str, Kind)] = &[
     ("server", Kind::Path),
@@ -52,7 +51,7 @@ struct ToolArgs {
 }
 
 /// How a parameter is bound.
-enum Binding {
+pub(crate) enum Binding {
     /// `name: Type`: the name is the schema property (leading `r#` stripped), unless renamed.
     Named(String),
     /// A pattern (`State(db): State<Db>`, `_: ToolContext`): only extractors may use one; the
@@ -61,9 +60,9 @@ enum Binding {
 }
 
 /// One parameter of the tool fn.
-struct Param {
-    binding: Binding,
-    ty: Type,
+pub(crate) struct Param {
+    pub(crate) binding: Binding,
+    pub(crate) ty: Type,
     doc: Doc,
     /// What the parameter takes when the model leaves it out.
     default: Option<Default>,
@@ -75,14 +74,14 @@ struct Param {
 }
 
 /// Everything the expansion needs.
-struct Tool {
+pub(crate) struct Tool {
     args: ToolArgs,
     server: Path,
     /// The tool name and the span its errors point at.
-    name: String,
+    pub(crate) name: String,
     name_span: Span,
-    description: Option<TokenStream>,
-    params: Vec<Param>,
+    pub(crate) description: Option<TokenStream>,
+    pub(crate) params: Vec<Param>,
     /// The declared return type (`()` when there is none).
     output: Type,
     is_async: bool,
@@ -149,7 +148,7 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         Some(tool) if errors.is_empty() => {
             let registration = expand_registration(&function, &tool);
             let tool_ref = expand_tool_ref_type(&function);
-            let warnings = expand_warnings(&mut function, &tool);
+            let warnings = warnings::expand(&mut function, &tool);
             quote! {
                 #function
                 #registration
@@ -167,45 +166,6 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             }
         }
     }
-}
-
-/// The warnings about the tool (no description, a `'static` parameter), with the fn's lint
-/// attributes, so that `#[allow(deprecated)]` on the fn silences them.
-fn expand_warnings(function: &mut ItemFn, tool: &Tool) -> TokenStream {
-    let statics: Vec<(usize, &Type, Span)> = tool
-        .params
-        .iter()
-        .enumerate()
-        .filter(|(_, param)| matches!(param.binding, Binding::Named(_)))
-        .filter_map(|(index, param)| {
-            static_lifetime::find(&param.ty).map(|span| (index, &param.ty, span))
-        })
-        .collect();
-    if tool.description.is_some() && statics.is_empty() {
-        return TokenStream::new();
-    }
-    let lints = docs::take_lints(&mut function.attrs);
-    let mut warnings = TokenStream::new();
-    let mut count = 0;
-    if tool.description.is_none() {
-        warnings.extend(docs::missing_description_warning(
-            &tool.name,
-            &Doc::from_attrs(&function.attrs),
-            function.sig.ident.span(),
-            lints.for_warning(count),
-        ));
-        count += 1;
-    }
-    for (index, ty, span) in statics {
-        warnings.extend(static_lifetime::warning(
-            index,
-            ty,
-            span,
-            lints.for_warning(count),
-        ));
-        count += 1;
-    }
-    warnings
 }
 
 /// Whether `item` is a fn: a `fn` keyword before its first `{ ... }`.
@@ -300,7 +260,7 @@ fn validate(
                  from the server's state with a `State<T>` parameter instead",
             )),
             FnArg::Typed(typed) => {
-                check_param_type(&typed.ty, errors);
+                param_types::check(&typed.ty, errors);
                 let argument_only = attrs.is_argument_only();
                 let mut rust_name = None;
                 let binding = match &*typed.pat {
@@ -341,7 +301,7 @@ fn validate(
     let output = match &sig.output {
         ReturnType::Default => syn::parse_quote!(()),
         ReturnType::Type(_, ty) => {
-            if let Some(span) = find_impl_trait(ty) {
+            if let Some(span) = param_types::find_impl_trait(ty) {
                 errors.push(syn::Error::new(
                     span,
                     "a #[tool] fn must name its return type: `impl Trait` cannot be checked \
@@ -389,56 +349,6 @@ fn extractor_name(pattern: &Pat) -> String {
         return unraw(&inner.ident);
     }
     "_".to_string()
-}
-
-/// Reports references, non-`'static` lifetimes and `impl Trait` in a parameter's type.
-fn check_param_type(ty: &Type, errors: &mut Errors) {
-    struct Finder<'a> {
-        errors: &'a mut Errors,
-    }
-    impl<'ast> Visit<'ast> for Finder<'_> {
-        fn visit_type_reference(&mut self, reference: &'ast syn::TypeReference) {
-            self.errors.push(syn::Error::new_spanned(
-                reference,
-                "a #[tool] parameter cannot borrow: the tool's future must own its inputs \
-                 ('static); take an owned type instead (String for &str, Vec<T> for &[T])",
-            ));
-        }
-        fn visit_lifetime(&mut self, lifetime: &'ast syn::Lifetime) {
-            if lifetime.ident != "static" {
-                self.errors.push(syn::Error::new(
-                    lifetime.span(),
-                    format!(
-                        "a #[tool] parameter cannot borrow: a type with a lifetime (here `{lifetime}`) \
-                         borrows from the call's input, and the tool's future must own its inputs; \
-                         give the type owned fields (String for &'a str, Vec<T> for &'a [T]) and no \
-                         lifetime parameter"
-                    ),
-                ));
-            }
-        }
-        fn visit_type_impl_trait(&mut self, impl_trait: &'ast syn::TypeImplTrait) {
-            self.errors.push(syn::Error::new_spanned(
-                impl_trait,
-                "a #[tool] parameter cannot be `impl Trait`: that makes the fn generic, and \
-                 a tool's parameters need concrete types",
-            ));
-        }
-    }
-    Finder { errors }.visit_type(ty);
-}
-
-/// The span of the first `impl Trait` in `ty`.
-fn find_impl_trait(ty: &Type) -> Option<Span> {
-    struct Finder(Option<Span>);
-    impl<'ast> Visit<'ast> for Finder {
-        fn visit_type_impl_trait(&mut self, impl_trait: &'ast syn::TypeImplTrait) {
-            self.0.get_or_insert(impl_trait.impl_token.span);
-        }
-    }
-    let mut finder = Finder(None);
-    finder.visit_type(ty);
-    finder.0
 }
 
 fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {

@@ -208,7 +208,7 @@ impl ToolServer {
             Box::pin(async move { future.await.into_tool_result() })
         });
         let def = def.into();
-        warn_if_undescribed(&self.inner.name, &def);
+        def.warn_if_undescribed(&self.inner.name);
         Arc::make_mut(&mut self.inner).add(def, handler)?;
         Ok(self)
     }
@@ -275,7 +275,7 @@ impl ToolServer {
         handler: H,
     ) -> Result<Self, ServerBuildError> {
         let mut def = def.into();
-        warn_if_undescribed(&self.inner.name, &def);
+        def.warn_if_undescribed(&self.inner.name);
         H::describe(&mut def);
         let handler: ToolHandler = Arc::new(move |call| handler.clone().call(call));
         // The handler extracts every parameter and reports their problems together with those
@@ -567,22 +567,6 @@ impl ServerInner {
                 Ok(())
             }
         }
-    }
-}
-
-/// Logs a warning for a tool added at run time without a description, which the model would
-/// know by its name alone. A `#[tool]` fn gets a compile-time warning instead; a run-time tool's
-/// description is a run-time value, so its warning is a run-time one, when the tool is added.
-fn warn_if_undescribed(server: &str, def: &ToolDefBuilder) {
-    if !def.has_description() {
-        tracing::warn!(
-            server,
-            tool = def.name(),
-            "tool `{}` of server `{server}` has no description, so the model sees only its name: \
-             set one with ToolDefBuilder::description, saying what the tool does and when to \
-             use it",
-            def.name()
-        );
     }
 }
 
