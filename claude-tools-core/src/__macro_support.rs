@@ -138,7 +138,7 @@ pub trait SharedThroughState {}
 /// so that level 5 can take it by value.
 ///
 /// `H` is [`NoHint`], or the claude-tools feature `#[tool]` guesses the type needs (see
-/// [`feature_hints`]): levels 1 to 3 take any `H`, and a hinted slot's error (its levels 4 and
+/// `feature_hints`): levels 1 to 3 take any `H`, and a hinted slot's error (its levels 4 and
 /// 5) names the feature.
 pub struct Slot<T, H = NoHint>(PhantomData<fn() -> (T, H)>);
 
@@ -611,88 +611,7 @@ pub fn extraction_failed(error: ToolError) -> ToolFuture {
     ready(ToolResult::error(error.to_string()))
 }
 
-/// Implemented once per (server, tool name) by `#[tool]`, so that two tools of one server with
-/// the same name are a compile error (E0119) at both tools. The name is spelled out in the
-/// parameters after the first, one character each, so that the error's first line names it:
-/// "conflicting implementations of trait `UniqueToolName<(), 'r', 'e', 'a', 'd'>` for type
-/// `Files`" (the unused ones keep their default, which rustc leaves out).
-///
-/// `L` keeps the impl legal where the orphan rule allows no impl for the server alone: in the
-/// server's own crate it is `()`, the default, so that every tool of the server in that crate
-/// implements the same trait for the same type; in any other crate (tools in a plugin crate) it
-/// is a type local to the tool, which the orphan rule accepts and which never conflicts, so that
-/// duplicates there are found when the server is built ([`ServerBuildError::DuplicateTool`]).
-/// [`Choose`] picks `L` from `<Server>::__CT_SERVER_CRATE` (see [`NotTheServerCrate`]).
-#[doc(hidden)]
-pub trait UniqueToolName<
-    L: ?Sized = (),
-    const C0: char = '\0',
-    const C1: char = '\0',
-    const C2: char = '\0',
-    const C3: char = '\0',
-    const C4: char = '\0',
-    const C5: char = '\0',
-    const C6: char = '\0',
-    const C7: char = '\0',
-    const C8: char = '\0',
-    const C9: char = '\0',
-    const C10: char = '\0',
-    const C11: char = '\0',
-    const C12: char = '\0',
-    const C13: char = '\0',
-    const C14: char = '\0',
-    const C15: char = '\0',
-    const C16: char = '\0',
-    const C17: char = '\0',
-    const C18: char = '\0',
-    const C19: char = '\0',
-    const C20: char = '\0',
-    const C21: char = '\0',
-    const C22: char = '\0',
-    const C23: char = '\0',
-    const C24: char = '\0',
-    const C25: char = '\0',
-    const C26: char = '\0',
-    const C27: char = '\0',
-    const C28: char = '\0',
-    const C29: char = '\0',
-    const C30: char = '\0',
-    const C31: char = '\0',
-    const C32: char = '\0',
-    const C33: char = '\0',
-    const C34: char = '\0',
-    const C35: char = '\0',
-    const C36: char = '\0',
-    const C37: char = '\0',
-    const C38: char = '\0',
-    const C39: char = '\0',
-    const C40: char = '\0',
-    const C41: char = '\0',
-    const C42: char = '\0',
-    const C43: char = '\0',
-    const C44: char = '\0',
-    const C45: char = '\0',
-    const C46: char = '\0',
-    const C47: char = '\0',
-    const C48: char = '\0',
-    const C49: char = '\0',
-    const C50: char = '\0',
-    const C51: char = '\0',
-    const C52: char = '\0',
-    const C53: char = '\0',
-    const C54: char = '\0',
-    const C55: char = '\0',
-    const C56: char = '\0',
-    const C57: char = '\0',
-    const C58: char = '\0',
-    const C59: char = '\0',
-    const C60: char = '\0',
-    const C61: char = '\0',
-    const C62: char = '\0',
-    const C63: char = '\0',
->
-{
-}
+pub mod duplicate_tool_name;
 
 /// What a tool's expansion reads as `<Server>::__CT_SERVER_CRATE`: `false` wherever the
 /// `pub(crate)` inherent constant `#[tool_server]` defines (`true`) is not visible, that is in
@@ -874,6 +793,29 @@ impl<R> ResultFns<R> {
 /// The `isError` result of a parameter that could not be extracted.
 pub fn failed(error: ToolError) -> ToolResult {
     ToolResult::error(error.to_string())
+}
+
+/// What keeps the warning about a `'static` lifetime in a parameter's type off extractors (see
+/// `static_lifetime` in the macros): for a `ToolParam`, this method is found before the
+/// deprecated one of the parameter's own trait.
+pub trait StaticExtractor {
+    /// Nothing: an extractor's lifetime is its own business.
+    fn __ct_static_lifetime(&self) {}
+}
+
+impl<T: ToolParam, H> StaticExtractor for &Slot<T, H> {}
+
+/// The future of a `#[tool]` async fn, checked to be `Send` on its own, where the fn is: a tool's
+/// call runs on any thread of the runtime, so what the fn holds across an `.await` must be
+/// `Send`. rustc names the local held and the `.await`; the bound's line says what to do, since
+/// its note shows that line. The `Send` in the return type makes the call's own future `Send`
+/// whatever `F` is, so that a `F` that is not is reported once, here, rather than again at the
+/// `#[tool]` attribute.
+pub fn tool_future_is_send<F>(future: F) -> impl Future<Output = F::Output> + Send
+where
+    F: Future + Send, // across an .await: std MutexGuard -> tokio::sync::Mutex, or drop it before; Rc -> Arc
+{
+    future
 }
 
 /// Boxes the future of one call (extraction, handler, conversion).

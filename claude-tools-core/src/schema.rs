@@ -182,10 +182,6 @@ fn short_type_name<T: ?Sized>() -> String {
     out
 }
 
-/// The `(rust name, property)` pairs of parameters renamed on the wire: a call sending the Rust
-/// name is refused with the property named.
-pub(crate) type RustNames = Vec<(String, String)>;
-
 /// Builds a tool's input schema, one property (or one whole-input struct) at a time.
 ///
 /// Errors (a recursive type, an enum as the whole input, a duplicate name) are kept and reported
@@ -368,41 +364,6 @@ impl InputSchemaBuilder {
         self
     }
 
-    /// Records that property `property` is called `rust_name` in Rust (a parameter or field
-    /// renamed with `#[serde(rename = "..")]`): a call that sends `rust_name` is refused with an
-    /// `isError` result naming `property` (``unknown argument `max_price_eur`: did you mean
-    /// `maxPriceEur`?``), whether or not the tool denies unknown arguments. `#[tool]` records its
-    /// renamed parameters, and [`flatten`](Self::flatten) the renamed fields of a struct deriving
-    /// claude-tools' `JsonSchema`. A `rust_name` that is itself a property is not refused.
-    ///
-    /// ```
-    /// use claude_tools::tools::{ToolContext, ToolDefBuilder, ToolServer};
-    /// use serde_json::json;
-    ///
-    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-    /// let mut def = ToolDefBuilder::new("search");
-    /// def.input()
-    ///     .property::<Option<f64>>("maxPriceEur", None, false)
-    ///     .rust_name("maxPriceEur", "max_price_eur");
-    /// let server = ToolServer::new("shop", "1.0.0")
-    ///     .with_tool(def, |_call| async { "searched" })
-    ///     .unwrap();
-    /// let result = server.call("search", json!({"max_price_eur": 9}), ToolContext::new()).await;
-    /// assert_eq!(
-    ///     result.text_content(),
-    ///     "Invalid arguments for tool `search`: unknown argument `max_price_eur`: did you mean \
-    ///      `maxPriceEur`?"
-    /// );
-    /// # });
-    /// ```
-    pub fn rust_name(&mut self, property: &str, rust_name: &str) -> &mut Self {
-        let pair = (rust_name.to_string(), property.to_string());
-        if !self.rust_names.contains(&pair) {
-            self.rust_names.push(pair);
-        }
-        self
-    }
-
     fn insert(&mut self, name: &str, schema: Value, required: bool) {
         if self.properties.insert(name.to_string(), schema).is_some() {
             self.fail(format!(
@@ -432,12 +393,12 @@ impl InputSchemaBuilder {
     /// (those whose Rust name is not itself a property).
     pub(crate) fn finish_with_rust_names(
         self,
-    ) -> Result<(Map<String, Value>, RustNames), SchemaError> {
+    ) -> Result<(Map<String, Value>, rust_names::RustNames), SchemaError> {
         if let Some(error) = self.error {
             return Err(error);
         }
         let properties = &self.properties;
-        let rust_names: Vec<(String, String)> = self
+        let rust_names: rust_names::RustNames = self
             .rust_names
             .into_iter()
             .filter(|(rust, _)| !properties.contains_key(rust))

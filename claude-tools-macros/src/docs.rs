@@ -74,19 +74,20 @@ impl Doc {
         }
     }
 
-    /// Whether the doc's first line is a Markdown heading (`# Examples`), so that it has no
-    /// prose before its first section.
-    fn starts_with_heading(&self) -> bool {
+    /// The doc's first line when it is a Markdown heading (`# Examples`), so that the doc has
+    /// no prose before its first section.
+    pub(crate) fn leading_heading(&self) -> Option<&str> {
         let Doc::Text(text) = self else {
-            return false;
+            return None;
         };
         let first = text.lines().next().unwrap_or("").trim_start();
         let hashes = first.chars().take_while(|c| *c == '#').count();
-        (1..=6).contains(&hashes)
+        let is_heading = (1..=6).contains(&hashes)
             && first[hashes..]
                 .chars()
                 .next()
-                .is_none_or(char::is_whitespace)
+                .is_none_or(char::is_whitespace);
+        is_heading.then_some(first)
     }
 
     /// The description as an expression of type `&'static str`, if there is one.
@@ -110,7 +111,7 @@ pub(crate) fn tool_description(
     if let Some(lit) = attribute {
         return Some(lit.to_token_stream());
     }
-    if !full_doc && doc.starts_with_heading() {
+    if !full_doc && doc.leading_heading().is_some() {
         // Nothing before the first section: the model would get no description.
         return None;
     }
@@ -122,15 +123,30 @@ pub(crate) fn tool_description(
     })
 }
 
-/// A warning at `span` that tool `name` has no description. A stable proc macro cannot emit a
-/// warning itself, so this uses a deprecated item: rustc prints its note where it is used.
-pub(crate) fn missing_description_warning(name: &str, span: Span) -> TokenStream {
-    let note = format!(
-        "tool `{name}` has no description, so the model sees only its name: add a `///` doc \
-         comment on the fn saying what the tool does and when to use it, or set \
-         #[tool(description = \"...\")]"
-    );
+/// A warning at `span` that tool `name`, whose fn's doc comment is `doc`, sends no description.
+/// A stable proc macro cannot emit a warning itself, so this uses a deprecated item: rustc prints
+/// its note where it is used. `lints` are the fn's lint attributes for it ([`Lints`]).
+pub(crate) fn missing_description_warning(
+    name: &str,
+    doc: &Doc,
+    span: Span,
+    lints: TokenStream,
+) -> TokenStream {
+    let note = match doc.leading_heading() {
+        Some(heading) => format!(
+            "tool `{name}` sends no description, so the model sees only its name: its doc comment \
+             starts with the heading `{heading}`, and a tool's description is the prose before \
+             the first heading; put a summary line saying what the tool does and when to use it \
+             above `{heading}`, or set #[tool(full_doc)] to send the whole doc comment"
+        ),
+        None => format!(
+            "tool `{name}` has no description, so the model sees only its name: add a `///` doc \
+             comment on the fn saying what the tool does and when to use it, or set \
+             #[tool(description = \"...\")]"
+        ),
+    };
     quote_spanned! {span=>
+        #lints
         const _: () = {
             #[deprecated(note = #note)]
             #[allow(non_upper_case_globals)]
@@ -138,6 +154,68 @@ pub(crate) fn missing_description_warning(name: &str, span: Span) -> TokenStream
             tool_without_description
         };
     }
+}
+
+/// The lint attributes of a tool fn, for the warnings `#[tool]` raises about it (a missing
+/// description, a `'static` parameter), so that `#[allow(deprecated)]` (or `deny`, `expect`…) on
+/// the fn silences or raises them as it would a warning of the fn's own.
+#[derive(Default)]
+pub(crate) struct Lints {
+    /// `allow`, `warn`, `deny` and `forbid`, copied whole to every warning.
+    pub(crate) copied: Vec<TokenStream>,
+    /// `#[expect(deprecated)]` (with its reason), for the first warning.
+    pub(crate) expect: Option<TokenStream>,
+}
+
+impl Lints {
+    /// The attributes of warning number `index` (from 0).
+    pub(crate) fn for_warning(&self, index: usize) -> TokenStream {
+        let copied = &self.copied;
+        let expect = self.expect.as_ref().filter(|_| index == 0);
+        quote!(#(#copied)* #expect)
+    }
+}
+
+/// Reads the fn's lint attributes (see [`Lints`]). An `#[expect(..)]` naming `deprecated` moves
+/// that expectation to the first warning, and the fn keeps `#[allow(deprecated)]` (and its other
+/// expectations): left on the fn, the expectation would go unfulfilled, the warning being
+/// raised in another item.
+pub(crate) fn take_lints(attrs: &mut Vec<Attribute>) -> Lints {
+    use syn::punctuated::Punctuated;
+    let mut lints = Lints::default();
+    let mut kept = Vec::with_capacity(attrs.len());
+    for attr in attrs.drain(..) {
+        let path = attr.path();
+        if ["allow", "warn", "deny", "forbid"]
+            .iter()
+            .any(|lint| path.is_ident(lint))
+        {
+            lints.copied.push(attr.to_token_stream());
+        } else if path.is_ident("expect")
+            && lints.expect.is_none()
+            && let Ok(list) =
+                attr.parse_args_with(Punctuated::<Meta, syn::Token![,]>::parse_terminated)
+            && list.iter().any(|meta| meta.path().is_ident("deprecated"))
+        {
+            let reason: Vec<&Meta> = list
+                .iter()
+                .filter(|meta| meta.path().is_ident("reason"))
+                .collect();
+            lints.expect = Some(quote!(#[expect(deprecated #(, #reason)*)]));
+            kept.push(syn::parse_quote!(#[allow(deprecated)]));
+            let others: Vec<&Meta> = list
+                .iter()
+                .filter(|meta| !meta.path().is_ident("deprecated"))
+                .collect();
+            if others.iter().any(|meta| !meta.path().is_ident("reason")) {
+                kept.push(syn::parse_quote!(#[expect(#(#others),*)]));
+            }
+            continue;
+        }
+        kept.push(attr);
+    }
+    *attrs = kept;
+    lints
 }
 
 enum DocPart {

@@ -19,9 +19,12 @@ mod feature_hints;
 mod json_schema;
 mod names;
 mod param_attrs;
+mod param_types;
 mod rust_names;
 mod server;
+mod static_lifetime;
 mod tool;
+mod warnings;
 
 /// Turns a fn into a tool of a [`macro@tool_server`].
 ///
@@ -359,12 +362,23 @@ mod tool;
 /// unknown `server` (or one that is not a `#[tool_server]`), an unknown option, an invalid tool
 /// name, `mcp__{server}__{tool}` longer than 64 characters, two tools with the same name in one
 /// server (from any files of the server's crate, or a crate and one it depends on: rustc
-/// reports conflicting implementations of `UniqueToolName<(), 'n', 'a', 'm', 'e'>` for the
-/// server type at both tools), a generic, `unsafe` or `self` fn, a parameter that borrows
+/// reports conflicting implementations of
+/// `duplicate_tool_name::RenameOneWithToolNameAttribute<(), 'n', 'a', 'm', 'e'>` for the server
+/// type at both tools), a generic, `unsafe` or `self` fn, a parameter that borrows
 /// or is `impl Trait`, a model parameter without `Deserialize` or `JsonSchema`, a model
 /// parameter written as a pattern, an unsupported attribute on a parameter, a default or a
 /// rename on an extractor, a default of the wrong type, and a return type that cannot become a
-/// tool result.
+/// tool result. A model parameter of another crate's type (`Uuid`, `NaiveDate`) without the
+/// claude-tools feature that gives it a schema is an error naming the feature.
+///
+/// Two mistakes are rustc's to report, and `#[tool]` adds what it can: an async fn holding a
+/// value that is not `Send` across an `.await` gets one error at the fn's name, naming the
+/// value (use `tokio::sync::Mutex`, drop the guard before the `.await`, `Arc` for `Rc`); and a
+/// parameter type with a `'static` lifetime (`Query<'static>`, which rustc refuses with
+/// "implementation of `Deserialize` is not general enough" when the type borrows) gets a
+/// warning saying why and what to do, which `#[allow(deprecated)]` on the fn silences for a type
+/// that owns its data. The fn's lint attributes apply to the warnings `#[tool]` raises about it
+/// (the missing description too).
 ///
 /// # Where it goes
 ///

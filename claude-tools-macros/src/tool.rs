@@ -7,7 +7,6 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::visit::Visit;
 use syn::{FnArg, Ident, ItemFn, LitChar, LitInt, LitStr, Pat, Path, ReturnType, Type};
 
 use crate::attr::{self, Kind, Value};
@@ -16,6 +15,7 @@ use crate::errors::Errors;
 use crate::feature_hints;
 use crate::names;
 use crate::param_attrs::{self, Default, ParamAttrs};
+use crate::{param_types, warnings};
 
 const OPTIONS: &[(&str, Kind)] = &[
     ("server", Kind::Path),
@@ -51,7 +51,7 @@ struct ToolArgs {
 }
 
 /// How a parameter is bound.
-enum Binding {
+pub(crate) enum Binding {
     /// `name: Type`: the name is the schema property (leading `r#` stripped), unless renamed.
     Named(String),
     /// A pattern (`State(db): State<Db>`, `_: ToolContext`): only extractors may use one; the
@@ -60,9 +60,9 @@ enum Binding {
 }
 
 /// One parameter of the tool fn.
-struct Param {
-    binding: Binding,
-    ty: Type,
+pub(crate) struct Param {
+    pub(crate) binding: Binding,
+    pub(crate) ty: Type,
     doc: Doc,
     /// What the parameter takes when the model leaves it out.
     default: Option<Default>,
@@ -74,14 +74,14 @@ struct Param {
 }
 
 /// Everything the expansion needs.
-struct Tool {
+pub(crate) struct Tool {
     args: ToolArgs,
     server: Path,
     /// The tool name and the span its errors point at.
-    name: String,
+    pub(crate) name: String,
     name_span: Span,
-    description: Option<TokenStream>,
-    params: Vec<Param>,
+    pub(crate) description: Option<TokenStream>,
+    pub(crate) params: Vec<Param>,
     /// The declared return type (`()` when there is none).
     output: Type,
     is_async: bool,
@@ -148,15 +148,12 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         Some(tool) if errors.is_empty() => {
             let registration = expand_registration(&function, &tool);
             let tool_ref = expand_tool_ref_type(&function);
-            let warning = match tool.description {
-                None => docs::missing_description_warning(&tool.name, function.sig.ident.span()),
-                Some(_) => TokenStream::new(),
-            };
+            let warnings = warnings::expand(&mut function, &tool);
             quote! {
                 #function
                 #registration
                 #tool_ref
-                #warning
+                #warnings
             }
         }
         _ => {
@@ -263,7 +260,7 @@ fn validate(
                  from the server's state with a `State<T>` parameter instead",
             )),
             FnArg::Typed(typed) => {
-                check_param_type(&typed.ty, errors);
+                param_types::check(&typed.ty, errors);
                 let argument_only = attrs.is_argument_only();
                 let mut rust_name = None;
                 let binding = match &*typed.pat {
@@ -304,7 +301,7 @@ fn validate(
     let output = match &sig.output {
         ReturnType::Default => syn::parse_quote!(()),
         ReturnType::Type(_, ty) => {
-            if let Some(span) = find_impl_trait(ty) {
+            if let Some(span) = param_types::find_impl_trait(ty) {
                 errors.push(syn::Error::new(
                     span,
                     "a #[tool] fn must name its return type: `impl Trait` cannot be checked \
@@ -352,56 +349,6 @@ fn extractor_name(pattern: &Pat) -> String {
         return unraw(&inner.ident);
     }
     "_".to_string()
-}
-
-/// Reports references, non-`'static` lifetimes and `impl Trait` in a parameter's type.
-fn check_param_type(ty: &Type, errors: &mut Errors) {
-    struct Finder<'a> {
-        errors: &'a mut Errors,
-    }
-    impl<'ast> Visit<'ast> for Finder<'_> {
-        fn visit_type_reference(&mut self, reference: &'ast syn::TypeReference) {
-            self.errors.push(syn::Error::new_spanned(
-                reference,
-                "a #[tool] parameter cannot borrow: the tool's future must own its inputs \
-                 ('static); take an owned type instead (String for &str, Vec<T> for &[T])",
-            ));
-        }
-        fn visit_lifetime(&mut self, lifetime: &'ast syn::Lifetime) {
-            if lifetime.ident != "static" {
-                self.errors.push(syn::Error::new(
-                    lifetime.span(),
-                    format!(
-                        "a #[tool] parameter cannot borrow: a type with a lifetime (here `{lifetime}`) \
-                         borrows from the call's input, and the tool's future must own its inputs; \
-                         give the type owned fields (String for &'a str, Vec<T> for &'a [T]) and no \
-                         lifetime parameter"
-                    ),
-                ));
-            }
-        }
-        fn visit_type_impl_trait(&mut self, impl_trait: &'ast syn::TypeImplTrait) {
-            self.errors.push(syn::Error::new_spanned(
-                impl_trait,
-                "a #[tool] parameter cannot be `impl Trait`: that makes the fn generic, and \
-                 a tool's parameters need concrete types",
-            ));
-        }
-    }
-    Finder { errors }.visit_type(ty);
-}
-
-/// The span of the first `impl Trait` in `ty`.
-fn find_impl_trait(ty: &Type) -> Option<Span> {
-    struct Finder(Option<Span>);
-    impl<'ast> Visit<'ast> for Finder {
-        fn visit_type_impl_trait(&mut self, impl_trait: &'ast syn::TypeImplTrait) {
-            self.0.get_or_insert(impl_trait.impl_token.span);
-        }
-    }
-    let mut finder = Finder(None);
-    finder.visit_type(ty);
-    finder.0
 }
 
 fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
@@ -541,7 +488,12 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
     }
 
     let invoke = if tool.is_async {
-        quote!(#fn_ident(#(#args),*).await)
+        // The fn's own future is checked to be `Send` on its own, spanned at its name, so that a
+        // value held across an `.await` that is not `Send` is reported at the fn, once, and the
+        // note of the check says what to do (see `tool_future_is_send`).
+        let is_send =
+            quote_spanned!(fn_ident.span()=> ::claude_tools::__private::tool_future_is_send);
+        quote_spanned!(fn_ident.span()=> #is_send(#fn_ident(#(#args),*)).await)
     } else {
         quote!(#fn_ident(#(#args),*))
     };
@@ -573,13 +525,13 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
         type __CtOutput = #output;
         const __CT_OUTPUT: #private::ResultFns<__CtOutput> = #private::result_fns::<__CtOutput>();
     };
-    // The name, one char per parameter of `UniqueToolName` (the rest keep their default), so
-    // that a duplicate's error names the tool; see `UniqueToolName` for the first parameter.
+    // The name, one char per parameter of `RenameOneWithToolNameAttribute` (the rest keep their
+    // default), so that a duplicate's error names the tool; see the trait for the first
+    // parameter, which is the tool's name type outside the server's crate.
     let name_chars = tool.name.chars().map(|c| LitChar::new(c, name_span));
     let name_checks = quote_spanned! {name_span=>
-        struct __CtThisTool;
-        impl #private::UniqueToolName<
-            <#private::Pick<{ <__CtServer>::__CT_SERVER_CRATE }> as #private::Choose<(), __CtThisTool>>::Out,
+        impl #private::duplicate_tool_name::RenameOneWithToolNameAttribute<
+            <#private::Pick<{ <__CtServer>::__CT_SERVER_CRATE }> as #private::Choose<(), #fn_ident>>::Out,
             #(#name_chars),*
         > for __CtServer {}
         const _: () = ::core::assert!(

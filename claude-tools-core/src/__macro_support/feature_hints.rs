@@ -7,7 +7,7 @@
 //! feature it needs (`uuid::Uuid`, `Option<NaiveDate>`) and hands its [`Slot`] the feature's
 //! [`hint`] type; a hinted slot's fallback methods (levels 4 and 5 of the dispatch) demand the
 //! feature's trait, whose diagnostic names the feature. claude-tools' `#[derive(JsonSchema)]`
-//! does the same for a struct's fields, through [`FeatureChecked`].
+//! does the same for a struct's fields, through [`FieldProbe`] and [`SchemaFns`].
 //!
 //! A guess only picks the wording of an error: a type with a schema goes through levels 1 to 3
 //! whatever it is called, and the diagnostic still says what a type of one's own needs.
@@ -20,8 +20,8 @@ use serde::de::DeserializeOwned;
 
 use super::{ArgumentSchema, ModelArgument, Param, Slot, ViaRequiredArgument};
 
-/// What `#[tool]` names as the `H` of a [`Slot`] (and the derive as that of a
-/// [`FeatureChecked`]): one type per claude-tools feature.
+/// The features `#[tool]` and the derive name in a [`Hinted`] (the `H` of a [`Slot`] or a
+/// [`FieldProbe`]): one type per claude-tools feature.
 #[allow(non_camel_case_types)]
 pub mod hint {
     macro_rules! hints {

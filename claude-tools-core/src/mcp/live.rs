@@ -1,13 +1,14 @@
 //! Live tool lists: the tools of a served [`ToolServer`] changed while a client is connected.
 
 use std::collections::BTreeSet;
-use std::future::Future;
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use serde_json::{Map, Value};
 
 use super::Notifier;
-use crate::tool::{IntoToolResult, ServerBuildError, ToolCall, ToolDefBuilder, ToolFn, ToolServer};
+use crate::tool::{
+    HandlerFuture, IntoToolResult, ServerBuildError, ToolCall, ToolDefBuilder, ToolFn, ToolServer,
+};
 
 /// The `method` of the notification that tells an MCP client to fetch `tools/list` again.
 pub const TOOLS_LIST_CHANGED: &str = "notifications/tools/list_changed";
@@ -171,7 +172,7 @@ impl ToolServerHandle {
     ) -> Result<(), LiveToolError>
     where
         F: Fn(ToolCall) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = R> + Send + 'static,
+        Fut: HandlerFuture<Output = R> + Send + 'static,
         R: IntoToolResult,
     {
         self.update(|tools| tools.add_tool(def, handler))
@@ -286,7 +287,7 @@ impl ToolSetEdit {
     ) -> Result<(), LiveToolError>
     where
         F: Fn(ToolCall) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = R> + Send + 'static,
+        Fut: HandlerFuture<Output = R> + Send + 'static,
         R: IntoToolResult,
     {
         self.all = self.all.clone().with_tool(def, handler)?;

@@ -147,6 +147,23 @@ impl ToolDefBuilder {
         &self.name
     }
 
+    /// Logs a warning when the tool, added at run time to server `server`, has no description:
+    /// the model would know it by its name alone. A `#[tool]` fn gets a compile-time warning
+    /// instead; a run-time tool's description is a run-time value, so its warning is a run-time
+    /// one, when the tool is added.
+    pub(crate) fn warn_if_undescribed(&self, server: &str) {
+        if self.description.is_none() {
+            tracing::warn!(
+                server,
+                tool = self.name,
+                "tool `{}` of server `{server}` has no description, so the model sees only its \
+                 name: set one with ToolDefBuilder::description, saying what the tool does and \
+                 when to use it",
+                self.name
+            );
+        }
+    }
+
     /// The tool's description (what the model reads to decide when to call it).
     pub fn description(&mut self, description: impl Into<String>) -> &mut Self {
         let description = description.into();

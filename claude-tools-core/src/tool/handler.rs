@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 use super::def::ToolDefBuilder;
 use super::error::ToolError;
 use super::param::{Input, ToolCall, ToolParam};
-use super::result::IntoToolResult;
+use super::result::{IntoToolResult, ToolResult};
 use super::server::ToolFuture;
 
 /// The name extractors of a run-time tool are handed: a closure's parameters have no names the
@@ -88,15 +88,19 @@ impl<T: DeserializeOwned + JsonSchema + Send + 'static> ToolFnParam<ViaArguments
 /// Handlers must be async: a closure that returns its result directly is refused, with a
 /// message saying to write `async move`. Write the parameter types on a closure
 /// (`|args: SearchArgs| async move { … }`): nothing else tells the compiler what they are.
+///
+/// It has one implementation, whose conditions are checked one by one, so that a handler that
+/// fails one is told which: not a fn or closure (this trait's own message), a parameter that is
+/// neither an extractor nor an arguments type ([`ToolFnParam`]), a result that is not a future
+/// ([`HandlerFuture`]), a future's output that is no tool result ([`IntoToolResult`]), a
+/// handler or future that is not `Send`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the handler of a run-time tool",
-    label = "not an async fn or closure of extractors and arguments",
-    note = "a closure that returns its result directly is not accepted: make it async, \
-            `|args: MyArgs| async move {{ ... }}` (or pass an `async fn`)",
-    note = "each parameter is an extractor (State<T>, ToolContext, Input<T>, any claude_tools::ToolParam; \
-            for shared state take State<T>, not Arc<T>) or the tool's arguments (a type with \
-            Deserialize + JsonSchema), with its type written out",
-    note = "the future's output implements claude_tools::IntoToolResult (String, Json<T>, Result<T, E>, ...)"
+    label = "not an async fn or closure of up to 12 extractors and arguments",
+    note = "a handler is an async fn, or a closure `|args: MyArgs| async move {{ ... }}` with its \
+            parameter types written out",
+    note = "each parameter is an extractor (State<T>, ToolContext, Input<T>, any claude_tools::ToolParam) \
+            or the tool's arguments (a type with Deserialize + JsonSchema)"
 )]
 pub trait ToolFn<M>: Clone + Send + Sync + 'static {
     /// Adds the parameters' contributions and the output schema to the tool's definition.
@@ -104,6 +108,54 @@ pub trait ToolFn<M>: Clone + Send + Sync + 'static {
 
     /// Runs one call: extracts every parameter, then calls the handler and converts its output.
     fn call(self, call: ToolCall) -> ToolFuture;
+}
+
+/// What a tool handler returns: a future. (It must also be `Send + 'static`, as it runs on any
+/// thread of the runtime after the call that started it has returned; those bounds are asked
+/// separately, so that rustc's own diagnostic names the value that is not `Send`.)
+///
+/// A handler that returns its result directly is told by this trait's message to make it async,
+/// wherever the check fails (the implementation is `do_not_recommend`, so that rustc reports
+/// this trait rather than `Future`).
+#[diagnostic::on_unimplemented(
+    message = "the handler of a tool must return a future, not `{Self}`",
+    label = "this handler returns `{Self}` directly: make it async",
+    note = "write the closure `|args: MyArgs| async move {{ ... }}` (`|call: ToolCall| async move \
+            {{ ... }}` for `with_tool`), or pass an `async fn`"
+)]
+pub trait HandlerFuture: Future {}
+
+#[diagnostic::do_not_recommend]
+impl<F: Future> HandlerFuture for F {}
+
+/// A fn or closure of `Args` (a tuple of its parameters), told apart by arity: what lets
+/// [`ToolFn`] have one implementation.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the handler of a run-time tool",
+    label = "not an async fn or closure of up to 12 extractors and arguments",
+    note = "a handler is an async fn, or a closure `|args: MyArgs| async move {{ ... }}` with its \
+            parameter types written out"
+)]
+pub trait ToolFnArity<Args> {
+    /// What it returns.
+    type Output;
+
+    /// Calls it with `args`.
+    fn call_with(self, args: Args) -> Self::Output;
+}
+
+/// The parameters of a [`ToolFn`], as a tuple of [`ToolFnParam`]s (`M` their markers).
+#[diagnostic::on_unimplemented(
+    message = "the parameters `{Self}` cannot be those of a run-time tool",
+    label = "each must be an extractor or the tool's arguments"
+)]
+pub trait ToolFnParams<M>: Sized + Send + 'static {
+    /// Adds the parameters' contributions to the tool's definition.
+    fn describe(tool: &mut ToolDefBuilder);
+
+    /// Extracts every parameter before failing, as `#[tool]` does, so that the model reads
+    /// every argument problem in one result; a failed call is its result.
+    fn extract(call: ToolCall) -> Result<Self, ToolResult>;
 }
 
 /// Describes the output of a handler returning `R`, as `#[tool]` does.
@@ -118,51 +170,74 @@ mod failure {
     pub(super) use crate::__macro_support::{call_is_clean, failed_call};
 }
 
-macro_rules! impl_tool_fn {
+impl<H, Args, Markers> ToolFn<(Args, Markers)> for H
+where
+    H: ToolFnArity<Args> + Clone + Send + Sync + 'static,
+    Args: ToolFnParams<Markers>,
+    H::Output: HandlerFuture + Send + 'static,
+    <H::Output as Future>::Output: IntoToolResult,
+{
+    fn describe(tool: &mut ToolDefBuilder) {
+        Args::describe(tool);
+        describe_output::<<H::Output as Future>::Output>(tool);
+    }
+
+    fn call(self, call: ToolCall) -> ToolFuture {
+        Box::pin(async move {
+            match Args::extract(call) {
+                Ok(args) => self.call_with(args).await.into_tool_result(),
+                Err(failed) => failed,
+            }
+        })
+    }
+}
+
+macro_rules! impl_arity {
     ($($param:ident $marker:ident),*) => {
-        impl<F, Fut, R, $($param, $marker,)*> ToolFn<($($marker,)* $($param,)*)> for F
+        impl<F, Fut, $($param,)*> ToolFnArity<($($param,)*)> for F
         where
-            F: FnOnce($($param),*) -> Fut + Clone + Send + Sync + 'static,
-            Fut: Future<Output = R> + Send + 'static,
-            R: IntoToolResult,
-            $($param: ToolFnParam<$marker>,)*
+            F: FnOnce($($param),*) -> Fut,
+        {
+            type Output = Fut;
+
+            #[allow(non_snake_case, clippy::unused_unit)]
+            fn call_with(self, ($($param,)*): ($($param,)*)) -> Fut {
+                self($($param),*)
+            }
+        }
+
+        impl<$($param: ToolFnParam<$marker>, $marker,)*> ToolFnParams<($($marker,)*)>
+            for ($($param,)*)
         {
             fn describe(tool: &mut ToolDefBuilder) {
+                let _ = &tool;
                 $(<$param as ToolFnParam<$marker>>::describe(tool);)*
-                describe_output::<R>(tool);
             }
 
             #[allow(non_snake_case, unused_mut)]
-            fn call(self, mut call: ToolCall) -> ToolFuture {
-                Box::pin(async move {
-                    // Every parameter is extracted before the call can fail, as `#[tool]` does,
-                    // so that the model reads every argument problem in one result.
-                    $(let $param = <$param as ToolFnParam<$marker>>::extract(&mut call);)*
-                    match ($($param,)*) {
-                        ($(Ok($param),)*) if failure::call_is_clean(&call) => {
-                            drop(call);
-                            self($($param),*).await.into_tool_result()
-                        }
-                        ($($param,)*) => failure::failed_call(call, [$($param.err(),)*]),
-                    }
-                })
+            fn extract(mut call: ToolCall) -> Result<Self, ToolResult> {
+                $(let $param = <$param as ToolFnParam<$marker>>::extract(&mut call);)*
+                match ($($param,)*) {
+                    ($(Ok($param),)*) if failure::call_is_clean(&call) => Ok(($($param,)*)),
+                    ($($param,)*) => Err(failure::failed_call(call, [$($param.err(),)*])),
+                }
             }
         }
     };
 }
 
-impl_tool_fn!();
-impl_tool_fn!(P1 M1);
-impl_tool_fn!(P1 M1, P2 M2);
-impl_tool_fn!(P1 M1, P2 M2, P3 M3);
-impl_tool_fn!(P1 M1, P2 M2, P3 M3, P4 M4);
-impl_tool_fn!(P1 M1, P2 M2, P3 M3, P4 M4, P5 M5);
-impl_tool_fn!(P1 M1, P2 M2, P3 M3, P4 M4, P5 M5, P6 M6);
-impl_tool_fn!(P1 M1, P2 M2, P3 M3, P4 M4, P5 M5, P6 M6, P7 M7);
-impl_tool_fn!(P1 M1, P2 M2, P3 M3, P4 M4, P5 M5, P6 M6, P7 M7, P8 M8);
-impl_tool_fn!(P1 M1, P2 M2, P3 M3, P4 M4, P5 M5, P6 M6, P7 M7, P8 M8, P9 M9);
-impl_tool_fn!(P1 M1, P2 M2, P3 M3, P4 M4, P5 M5, P6 M6, P7 M7, P8 M8, P9 M9, P10 M10);
-impl_tool_fn!(P1 M1, P2 M2, P3 M3, P4 M4, P5 M5, P6 M6, P7 M7, P8 M8, P9 M9, P10 M10, P11 M11);
-impl_tool_fn!(
+impl_arity!();
+impl_arity!(P1 M1);
+impl_arity!(P1 M1, P2 M2);
+impl_arity!(P1 M1, P2 M2, P3 M3);
+impl_arity!(P1 M1, P2 M2, P3 M3, P4 M4);
+impl_arity!(P1 M1, P2 M2, P3 M3, P4 M4, P5 M5);
+impl_arity!(P1 M1, P2 M2, P3 M3, P4 M4, P5 M5, P6 M6);
+impl_arity!(P1 M1, P2 M2, P3 M3, P4 M4, P5 M5, P6 M6, P7 M7);
+impl_arity!(P1 M1, P2 M2, P3 M3, P4 M4, P5 M5, P6 M6, P7 M7, P8 M8);
+impl_arity!(P1 M1, P2 M2, P3 M3, P4 M4, P5 M5, P6 M6, P7 M7, P8 M8, P9 M9);
+impl_arity!(P1 M1, P2 M2, P3 M3, P4 M4, P5 M5, P6 M6, P7 M7, P8 M8, P9 M9, P10 M10);
+impl_arity!(P1 M1, P2 M2, P3 M3, P4 M4, P5 M5, P6 M6, P7 M7, P8 M8, P9 M9, P10 M10, P11 M11);
+impl_arity!(
     P1 M1, P2 M2, P3 M3, P4 M4, P5 M5, P6 M6, P7 M7, P8 M8, P9 M9, P10 M10, P11 M11, P12 M12
 );

@@ -43,7 +43,9 @@ pub use arguments::Arguments;
 pub use context::{ProgressReporter, ProgressSink, RequestId, ToolContext};
 pub use def::{ToolAnnotations, ToolDef, ToolDefBuilder};
 pub use error::{ArgumentError, ToolError};
-pub use handler::{ToolFn, ToolFnParam, ViaArguments, ViaExtractor};
+pub use handler::{
+    HandlerFuture, ToolFn, ToolFnArity, ToolFnParam, ToolFnParams, ViaArguments, ViaExtractor,
+};
 pub use names::ToolRef;
 pub use param::{Extension, Input, ToolCall, ToolParam};
 pub use registry::{ServerDefinition, ToolRegistration};

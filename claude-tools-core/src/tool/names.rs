@@ -31,6 +31,14 @@
 /// assert_eq!(search_products::SERVER, "shop");
 /// let options = Options::new().mcp_server(Shop::server()).allow::<search_products>();
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not name a tool",
+    label = "not the name type of a #[tool] fn",
+    note = "name a tool by the type #[tool] emits next to its fn, which has the fn's name: \
+            `allow::<search_products>()` for `async fn search_products`",
+    note = "for every tool of a server, use `allow_server(&server)`; for its read-only tools, \
+            `allow_read_only_tools(&server)`"
+)]
 pub trait ToolRef {
     /// The tool's name in its server (`#[tool(name = "...")]`, or the fn's name).
     const NAME: &'static str;

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::arguments::Arguments;
 use super::context::ToolContext;
 use super::def::{BuiltTool, ToolDef, ToolDefBuilder};
-use super::handler::ToolFn;
+use super::handler::{HandlerFuture, ToolFn};
 use super::param::ToolCall;
 use super::registry::{ServerDefinition, ToolRegistration};
 use super::result::ToolResult;
@@ -200,14 +200,16 @@ impl ToolServer {
     ) -> Result<Self, ServerBuildError>
     where
         F: Fn(ToolCall) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = R> + Send + 'static,
+        Fut: HandlerFuture<Output = R> + Send + 'static,
         R: super::IntoToolResult,
     {
         let handler: ToolHandler = Arc::new(move |call| {
             let future = handler(call);
             Box::pin(async move { future.await.into_tool_result() })
         });
-        Arc::make_mut(&mut self.inner).add(def.into(), handler)?;
+        let def = def.into();
+        def.warn_if_undescribed(&self.inner.name);
+        Arc::make_mut(&mut self.inner).add(def, handler)?;
         Ok(self)
     }
 
@@ -273,6 +275,7 @@ impl ToolServer {
         handler: H,
     ) -> Result<Self, ServerBuildError> {
         let mut def = def.into();
+        def.warn_if_undescribed(&self.inner.name);
         H::describe(&mut def);
         let handler: ToolHandler = Arc::new(move |call| handler.clone().call(call));
         // The handler extracts every parameter and reports their problems together with those
