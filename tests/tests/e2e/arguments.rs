@@ -70,10 +70,12 @@ async fn every_argument_problem_reaches_the_model_at_once() {
         .allowed_tools(["mcp__strict__convert"]);
     let messages = run_query("convert ten dollars", options).await;
 
-    let expected = "Invalid arguments for tool `convert` (3 problems):\n\
+    // `to_currency` is the parameter's Rust name: named as such, with its wire name (issue 18).
+    let expected = "Invalid arguments for tool `convert` (4 problems):\n\
                     - argument `amount`: invalid type: string \"ten\", expected f64\n\
                     - argument `toCurrency`: missing required argument\n\
-                    - unknown arguments `currency`, `to_currency`: the tool accepts only \
+                    - unknown argument `to_currency`: did you mean `toCurrency`?\n\
+                    - unknown argument `currency`: the tool accepts only \
                     `amount`, `digits`, `toCurrency`";
     assert_eq!(
         w.tool_results(),
