@@ -12,11 +12,13 @@
 //!   [`tool::Input`]), results ([`tool::IntoToolResult`], [`tool::Json`], [`tool::Image`]) and the
 //!   [`tool::ToolServer`] that holds them.
 //! - [`schema`]: JSON Schemas that Claude accepts (draft 2020-12, inlined, object root).
-//! - [`mcp`]: the pure MCP router (JSON-RPC in, JSON-RPC out).
+//! - [`jsonrpc`]: MCP's JSON-RPC, typed: one decoder ([`jsonrpc::Message`]), one writer.
+//! - [`mcp`]: the pure MCP router (typed JSON-RPC in, typed JSON-RPC out).
 //! - [`ndjson`]: reading one JSON value per line, with a cap on a line's size.
 
 #![warn(missing_docs)]
 
+pub mod jsonrpc;
 pub mod mcp;
 pub mod ndjson;
 pub mod schema;

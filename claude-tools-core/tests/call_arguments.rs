@@ -5,11 +5,10 @@
 //! reads it as a `Value`): repeated names, escaped names, floats at the edge, non-object,
 //! `null` and absent arguments, huge arguments, and what a raw `ToolCall` handler is handed.
 
-use claude_tools_core::mcp::McpRouter;
+use claude_tools_core::mcp::{McpRouter, Message};
 use claude_tools_core::tool::{Input, ToolCall, ToolDefBuilder, ToolServer};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 #[derive(Deserialize, JsonSchema)]
@@ -52,16 +51,17 @@ fn call(tool: &str, arguments: &str) -> String {
     )
 }
 
-/// The reply on the typed path, after checking that the `Value` path answers the same.
+/// The answer to the message's bytes, after checking that the `Value` door answers the same.
 async fn reply(server: &ToolServer, message: &str) -> Value {
-    let raw = RawValue::from_string(message.to_string()).unwrap();
-    let typed =
-        serde_json::to_value(McpRouter::new(server.clone()).handle_raw(&raw).await).unwrap();
+    let typed = McpRouter::new(server.clone())
+        .handle(Message::decode(message.as_bytes()))
+        .await
+        .map(|response| response.to_value());
     let general = McpRouter::new(server.clone())
-        .handle(serde_json::from_str(message).unwrap())
+        .handle_json(serde_json::from_str(message).unwrap())
         .await;
-    assert_eq!(typed, general, "both paths answer {message} alike");
-    typed
+    assert_eq!(typed, general, "both doors answer {message} alike");
+    typed.expect("a request is answered")
 }
 
 /// The text of a tool result, and whether it is an error.

@@ -1,10 +1,10 @@
-//! `McpRouter::handle_raw` (the session's path: raw JSON in, a serialisable reply out) answers
-//! exactly what `McpRouter::handle` answers, for the `tools/call` fast path and everything else.
+//! The router's two doors agree: a message decoded from its bytes ([`McpRouter::handle`]) and
+//! the same message given as a `Value` ([`McpRouter::handle_json`]) get the same answer, and a
+//! `tools/call` on the hot path keeps the tool's result typed until it is written.
 
-use claude_tools_core::mcp::{McpRouter, Reply};
+use claude_tools_core::mcp::{Answer, McpRouter, Message, RequestId};
 use claude_tools_core::tool::{ToolCall, ToolDefBuilder, ToolServer};
-use serde_json::value::RawValue;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 fn server() -> ToolServer {
     let mut add = ToolDefBuilder::new("add");
@@ -39,23 +39,8 @@ fn server() -> ToolServer {
         .unwrap()
 }
 
-async fn both(message: &str) -> (Value, Value) {
-    let via_value = McpRouter::new(server())
-        .handle(serde_json::from_str(message).unwrap())
-        .await;
-    let raw = RawValue::from_string(message.to_string()).unwrap();
-    let reply = McpRouter::new(server()).handle_raw(&raw).await;
-    let serialised = serde_json::to_value(&reply).unwrap();
-    assert_eq!(
-        serialised,
-        reply.clone().into_value(),
-        "Serialize and into_value agree"
-    );
-    (via_value, serialised)
-}
-
 #[tokio::test]
-async fn raw_and_value_paths_answer_the_same() {
+async fn bytes_and_values_get_the_same_answer() {
     let messages = [
         r#"{"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":40},"_meta":{"claudecode/toolUseId":"toolu_1","progressToken":2}},"jsonrpc":"2.0","id":2}"#,
         r#"{"method":"tools/call","params":{"name":"whoami","_meta":{"claudecode/toolUseId":"toolu_\u0041bc"}},"jsonrpc":"2.0","id":"s-3"}"#,
@@ -72,23 +57,27 @@ async fn raw_and_value_paths_answer_the_same() {
         r#"[1,2]"#,
     ];
     for message in messages {
-        let (via_value, via_raw) = both(message).await;
-        assert_eq!(via_raw, via_value, "for {message}");
+        let from_bytes = McpRouter::new(server())
+            .handle(Message::decode(message.as_bytes()))
+            .await
+            .map(|response| response.to_value());
+        let from_value = McpRouter::new(server())
+            .handle_json(serde_json::from_str::<Value>(message).unwrap())
+            .await;
+        assert_eq!(from_bytes, from_value, "for {message}");
     }
 }
 
 #[tokio::test]
-async fn the_fast_path_keeps_the_tool_result_unserialised() {
-    let raw = RawValue::from_string(
-        r#"{"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}},"jsonrpc":"2.0","id":3}"#.into(),
-    )
-    .unwrap();
-    let reply = McpRouter::new(server()).handle_raw(&raw).await;
-    assert!(
-        matches!(&reply, Reply::ToolResult { id, result } if id == &json!(3) && result.text_content() == "3")
+async fn the_fast_path_keeps_the_tool_result_typed() {
+    let message = Message::decode(
+        br#"{"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}},"jsonrpc":"2.0","id":3}"#,
     );
+    let response = McpRouter::new(server()).handle(message).await.unwrap();
+    assert_eq!(response.id, Some(RequestId::from(3)));
+    assert!(matches!(&response.outcome, Ok(Answer::Tool(result)) if result.text_content() == "3"));
     assert_eq!(
-        serde_json::to_string(&reply).unwrap(),
+        response.to_json(),
         r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"3"}],"isError":false}}"#
     );
 }

@@ -3,7 +3,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use claude_tools_core::mcp::{LATEST_PROTOCOL_VERSION, McpRouter};
+use claude_tools_core::mcp::{LATEST_PROTOCOL_VERSION, McpRouter, RequestId, ServerNotification};
 use claude_tools_core::tool::{
     Input, ToolCall, ToolContext, ToolDefBuilder, ToolError, ToolParam, ToolResult, ToolServer,
 };
@@ -88,7 +88,7 @@ fn server(probes: Probes) -> ToolServer {
             let probes = cancelled_probes.clone();
             async move {
                 let context = call.context().clone();
-                let id = context.request_id().cloned().unwrap_or_default();
+                let id = context.request_id().map(RequestId::to_value).unwrap_or_default();
                 let token = context.cancellation_token().clone();
                 let observed = probes.observed_cancel.clone();
                 let id_for_task = id.clone();
@@ -106,7 +106,12 @@ fn server(probes: Probes) -> ToolServer {
         .with_tool(ToolDefBuilder::new("stubborn"), move |call| {
             let started = probes.started.clone();
             async move {
-                let _ = started.send(call.context().request_id().cloned().unwrap_or_default());
+                let _ = started.send(
+                    call.context()
+                        .request_id()
+                        .map(RequestId::to_value)
+                        .unwrap_or_default(),
+                );
                 std::future::pending::<()>().await;
                 "never"
             }
@@ -119,7 +124,10 @@ fn server(probes: Probes) -> ToolServer {
                 rendezvous.wait().await;
                 format!(
                     "met {}",
-                    call.context().request_id().unwrap_or(&Value::Null)
+                    call.context()
+                        .request_id()
+                        .map(ToString::to_string)
+                        .unwrap_or_default()
                 )
             }
         })
@@ -142,7 +150,9 @@ fn fixture() -> Fixture {
         observed_cancel,
         started,
     }))
-    .with_notifier(Arc::new(move |message| sink.lock().unwrap().push(message)));
+    .with_notifier(Arc::new(move |message: ServerNotification| {
+        sink.lock().unwrap().push(message.to_value())
+    }));
     Fixture {
         router: Arc::new(router),
         observed_cancel: observed_rx,
@@ -167,7 +177,21 @@ fn err(id: Value, code: i64, message: &str, data: Option<&str>) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": error})
 }
 
-const ACK: fn() -> Value = || json!({"jsonrpc": "2.0", "result": {}});
+/// What [`Answer::answer`] gives for a message the router does not answer (a notification, a
+/// client's response): JSON-RPC answers none.
+const ACK: fn() -> Value = || json!("(no answer)");
+
+/// The router's answer to one message given as a `Value`, or [`ACK`]'s marker for none.
+trait Answer {
+    fn answer(&self, message: Value) -> impl std::future::Future<Output = Value> + Send;
+}
+
+impl Answer for McpRouter {
+    fn answer(&self, message: Value) -> impl std::future::Future<Output = Value> + Send {
+        let router = self.clone();
+        async move { router.handle_json(message).await.unwrap_or_else(ACK) }
+    }
+}
 
 #[tokio::test]
 async fn every_method_and_error_path() {
@@ -231,9 +255,14 @@ async fn every_method_and_error_path() {
             ACK(),
         ),
         (
-            "a notification that carries an id is still a notification",
+            "a notifications/ method with an id is a request for a method the server lacks",
             json!({"jsonrpc": "2.0", "id": 5, "method": "notifications/initialized"}),
-            ok(json!(5), json!({})),
+            err(
+                json!(5),
+                -32601,
+                "Method not found",
+                Some("notifications/initialized"),
+            ),
         ),
         (
             "cancelling an unknown id is a no-op",
@@ -272,7 +301,10 @@ async fn every_method_and_error_path() {
                 Value::Null,
                 -32600,
                 "Invalid Request",
-                Some("a JSON-RPC message must be a JSON object"),
+                Some(
+                    "a JSON-RPC batch (an array) is not supported: MCP removed batches in \
+                     2025-06-18; send one message at a time",
+                ),
             ),
         ),
         (
@@ -302,18 +334,13 @@ async fn every_method_and_error_path() {
                 json!(10),
                 -32600,
                 "Invalid Request",
-                Some("a request needs a `method` string"),
+                Some("`method` must be a string"),
             ),
         ),
         (
-            "a response (no method, no id)",
+            "a client's response is not answered",
             json!({"jsonrpc": "2.0", "result": {}}),
-            err(
-                Value::Null,
-                -32600,
-                "Invalid Request",
-                Some("a request needs a `method` string"),
-            ),
+            ACK(),
         ),
         (
             "bad jsonrpc version",
@@ -352,7 +379,7 @@ async fn every_method_and_error_path() {
                 Value::Null,
                 -32600,
                 "Invalid Request",
-                Some("`id` must be a string or a number"),
+                Some("a request's `id` must be a string or a number, not null"),
             ),
         ),
         (
@@ -479,7 +506,7 @@ async fn every_method_and_error_path() {
         ),
     ];
     for (case, request, expected) in table {
-        let reply = f.router.handle(request).await;
+        let reply = f.router.answer(request).await;
         assert_eq!(reply, expected, "{case}");
     }
     assert_eq!(f.router.in_flight_calls(), 0);
@@ -501,7 +528,7 @@ async fn tools_list_lists_every_tool() {
     let router = McpRouter::new(server);
     assert_eq!(
         router
-            .handle(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}))
+            .answer(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}))
             .await,
         ok(
             json!(1),
@@ -532,7 +559,7 @@ async fn tools_list_lists_every_tool() {
     // Without instructions, initialize leaves the key out.
     assert_eq!(
         router
-            .handle(json!({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"protocolVersion": "2025-06-18"}}))
+            .answer(json!({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"protocolVersion": "2025-06-18"}}))
             .await,
         ok(
             json!(2),
@@ -546,7 +573,7 @@ async fn tools_list_lists_every_tool() {
     let empty = McpRouter::new(ToolServer::new("empty", "1"));
     assert_eq!(
         empty
-            .handle(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}))
+            .answer(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}))
             .await,
         ok(json!(3), json!({"tools": []}))
     );
@@ -557,7 +584,7 @@ async fn the_full_tool_list_matches_the_server() {
     let f = fixture();
     let reply = f
         .router
-        .handle(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
+        .answer(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
         .await;
     assert_eq!(
         reply,
@@ -591,17 +618,17 @@ async fn requests_before_initialize_are_served_and_initialize_is_remembered() {
     assert_eq!(f.router.protocol_version(), None);
     assert_eq!(
         f.router
-            .handle(call(json!(1), "echo", json!({"text": "early"})))
+            .answer(call(json!(1), "echo", json!({"text": "early"})))
             .await,
         ok(json!(1), text("ECHO:early", false))
     );
     f.router
-        .handle(json!({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"protocolVersion": "2025-06-18"}}))
+        .answer(json!({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"protocolVersion": "2025-06-18"}}))
         .await;
     assert_eq!(f.router.protocol_version(), Some("2025-06-18"));
     // The CLI reconnecting negotiates again.
     f.router
-        .handle(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "1999-01-01"}}))
+        .answer(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "1999-01-01"}}))
         .await;
     assert_eq!(f.router.protocol_version(), Some(LATEST_PROTOCOL_VERSION));
 }
@@ -619,7 +646,7 @@ async fn a_cancelled_call_answers_32800_and_its_handler_sees_the_token_fire() {
     let router = f.router.clone();
     let running = tokio::spawn(async move {
         router
-            .handle(call(json!(7), "cancellable", json!({})))
+            .answer(call(json!(7), "cancellable", json!({})))
             .await
     });
     assert_eq!(recv(&mut f.started).await, json!(7));
@@ -627,7 +654,7 @@ async fn a_cancelled_call_answers_32800_and_its_handler_sees_the_token_fire() {
 
     let ack = f
         .router
-        .handle(json!({
+        .answer(json!({
             "jsonrpc": "2.0",
             "method": "notifications/cancelled",
             "params": {"requestId": 7, "reason": "user interrupted"}
@@ -648,7 +675,7 @@ async fn a_cancelled_call_answers_32800_and_its_handler_sees_the_token_fire() {
     // Cancelling it again, now finished, is a no-op.
     let again = f
         .router
-        .handle(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}))
+        .answer(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}))
         .await;
     assert_eq!(again, ACK());
 }
@@ -659,17 +686,17 @@ async fn a_handler_that_ignores_cancellation_is_dropped() {
     let router = f.router.clone();
     let running = tokio::spawn(async move {
         router
-            .handle(call(json!("s-1"), "stubborn", json!({})))
+            .answer(call(json!("s-1"), "stubborn", json!({})))
             .await
     });
     assert_eq!(recv(&mut f.started).await, json!("s-1"));
     // A numeric id with the same digits is another request.
     f.router
-        .handle(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}))
+        .answer(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}))
         .await;
     assert_eq!(f.router.in_flight_calls(), 1);
     f.router
-        .handle(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "s-1"}}))
+        .answer(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "s-1"}}))
         .await;
     let reply = tokio::time::timeout(Duration::from_secs(5), running)
         .await
@@ -686,7 +713,7 @@ async fn cancel_all_cancels_every_running_call() {
     for id in [1, 2] {
         let router = f.router.clone();
         running.push(tokio::spawn(async move {
-            router.handle(call(json!(id), "stubborn", json!({}))).await
+            router.answer(call(json!(id), "stubborn", json!({}))).await
         }));
     }
     recv(&mut f.started).await;
@@ -708,7 +735,7 @@ async fn dropping_the_reply_future_cancels_the_call() {
     let router = f.router.clone();
     let running = tokio::spawn(async move {
         router
-            .handle(call(json!(3), "cancellable", json!({})))
+            .answer(call(json!(3), "cancellable", json!({})))
             .await
     });
     assert_eq!(recv(&mut f.started).await, json!(3));
@@ -722,11 +749,11 @@ async fn a_duplicate_running_id_is_refused() {
     let mut f = fixture();
     let router = f.router.clone();
     let first =
-        tokio::spawn(async move { router.handle(call(json!(9), "stubborn", json!({}))).await });
+        tokio::spawn(async move { router.answer(call(json!(9), "stubborn", json!({}))).await });
     recv(&mut f.started).await;
     assert_eq!(
         f.router
-            .handle(call(json!(9), "echo", json!({"text": "x"})))
+            .answer(call(json!(9), "echo", json!({"text": "x"})))
             .await,
         err(
             json!(9),
@@ -738,7 +765,7 @@ async fn a_duplicate_running_id_is_refused() {
     // The first call is still registered and cancellable.
     assert_eq!(f.router.in_flight_calls(), 1);
     f.router
-        .handle(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9}}))
+        .answer(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9}}))
         .await;
     assert_eq!(
         first.await.unwrap(),
@@ -751,8 +778,8 @@ async fn two_calls_run_concurrently() {
     let f = fixture();
     let (a, b) = tokio::time::timeout(Duration::from_secs(5), async {
         tokio::join!(
-            f.router.handle(call(json!(1), "rendezvous", json!({}))),
-            f.router.handle(call(json!(2), "rendezvous", json!({}))),
+            f.router.answer(call(json!(1), "rendezvous", json!({}))),
+            f.router.answer(call(json!(2), "rendezvous", json!({}))),
         )
     })
     .await
@@ -767,7 +794,7 @@ async fn two_calls_run_concurrently() {
             let router = f.router.clone();
             tokio::spawn(async move {
                 router
-                    .handle(call(json!(id), "rendezvous", json!({})))
+                    .answer(call(json!(id), "rendezvous", json!({})))
                     .await
             })
         })
@@ -786,14 +813,14 @@ async fn a_panic_does_not_poison_the_router() {
     let f = fixture();
     for id in 0..3 {
         assert_eq!(
-            f.router.handle(call(json!(id), "boom", json!({}))).await,
+            f.router.answer(call(json!(id), "boom", json!({}))).await,
             ok(json!(id), text("tool `boom` panicked: kaboom", true))
         );
     }
     assert_eq!(f.router.in_flight_calls(), 0);
     assert_eq!(
         f.router
-            .handle(call(json!(9), "echo", json!({"text": "still here"})))
+            .answer(call(json!(9), "echo", json!({"text": "still here"})))
             .await,
         ok(json!(9), text("ECHO:still here", false))
     );
@@ -805,7 +832,7 @@ async fn progress_goes_to_the_notifier_with_the_calls_token() {
     let request = |id: i64, meta: Value| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "progress", "_meta": meta}});
     assert_eq!(
         f.router
-            .handle(request(
+            .answer(request(
                 1,
                 json!({"claudecode/toolUseId": "toolu_1", "progressToken": 41})
             ))
@@ -824,7 +851,7 @@ async fn progress_goes_to_the_notifier_with_the_calls_token() {
     // No token: no notifications.
     f.notifications.lock().unwrap().clear();
     f.router
-        .handle(request(2, json!({"claudecode/toolUseId": "toolu_2"})))
+        .answer(request(2, json!({"claudecode/toolUseId": "toolu_2"})))
         .await;
     assert!(f.notifications.lock().unwrap().is_empty());
 
@@ -836,7 +863,7 @@ async fn progress_goes_to_the_notifier_with_the_calls_token() {
         started,
     }));
     assert_eq!(
-        plain.handle(request(3, json!({"progressToken": 3}))).await,
+        plain.answer(request(3, json!({"progressToken": 3}))).await,
         ok(json!(3), text("done", false))
     );
 }
@@ -855,7 +882,7 @@ async fn tool_results_keep_structured_content() {
     let router = McpRouter::new(server);
     assert_eq!(
         router
-            .handle(call(json!(1), "structured", json!(null)))
+            .answer(call(json!(1), "structured", json!(null)))
             .await,
         ok(
             json!(1),
@@ -875,11 +902,11 @@ async fn the_context_is_a_fresh_token_per_call() {
         })
         .unwrap();
     let router = McpRouter::new(server);
-    router.handle(call(json!(1), "keep", json!({}))).await;
-    router.handle(call(json!(2), "keep", json!({}))).await;
+    router.answer(call(json!(1), "keep", json!({}))).await;
+    router.answer(call(json!(2), "keep", json!({}))).await;
     let seen = seen.lock().unwrap();
-    assert_eq!(seen[0].request_id(), Some(&json!(1)));
-    assert_eq!(seen[1].request_id(), Some(&json!(2)));
+    assert_eq!(seen[0].request_id(), Some(&RequestId::from(1)));
+    assert_eq!(seen[1].request_id(), Some(&RequestId::from(2)));
     // Finished calls are not cancelled: work they handed off keeps its token.
     assert!(!seen[0].is_cancelled() && !seen[1].is_cancelled());
     seen[0].cancellation_token().cancel();

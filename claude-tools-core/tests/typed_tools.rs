@@ -202,7 +202,7 @@ async fn every_extractor_in_any_position_and_the_context_of_the_call() {
     let context = ToolContext::new()
         .with_tool_use_id("toolu_1")
         .with_progress(ProgressReporter::new(
-            json!("token"),
+            "token".into(),
             Arc::new(move |token, progress, total, message| {
                 sink.lock()
                     .unwrap()

@@ -3,11 +3,13 @@
 //! for [`serve`].
 //!
 //! The wire is MCP's stdio transport: one JSON-RPC message per line, UTF-8, no embedded
-//! newlines. The same [`McpRouter`] as in-process answers, so schemas and results are the same;
-//! what differs is what plain JSON-RPC wants and the CLI's control protocol does not:
+//! newlines. Each line is read by the same decoder ([`Message::decode`]) and answered by the
+//! same [`McpRouter`] as in-process, so the same bytes get the same answer; what differs is
+//! what plain JSON-RPC wants and the CLI's control protocol does not:
 //!
 //! - a notification (no `id`) gets **no** reply, and a message that is itself a response (no
-//!   `method`, a `result` or an `error`) is ignored;
+//!   `method`, a `result` or an `error`) is ignored; a message that is not JSON-RPC is answered
+//!   its `-32600` or `-32700` at once;
 //! - every request runs in a task of its own, so `tools/call`s run concurrently and their
 //!   replies go out as they finish, in any order;
 //! - `notifications/cancelled` fires the call's cancellation token and the cancelled request is
@@ -16,13 +18,13 @@
 //! - a `tools/call` with `params._meta.progressToken` has its
 //!   [`ToolContext::report_progress`](claude_tools_core::tool::ToolContext::report_progress) written out as
 //!   `notifications/progress`, always before the call's result;
-//! - a line that is not JSON (or holds a number out of a 64-bit float's range) is answered
+//! - a line that is not JSON (or holds a number out of a 64-bit float's range outside its id) is answered
 //!   `-32700 "Parse error"` with the message's `id` when it can still be read, so the client
 //!   can tell which request failed, else with `id: null`, and the server reads on; blank lines
 //!   are skipped; a line longer than [`Serve::max_line_size`] is skipped without being held in
 //!   memory and answered `-32600 "Invalid Request"` with `id: null`;
-//! - a reply carries its request's `id` exactly as it came: an integer past `u64` (which a
-//!   `serde_json::Value` holds as a float) or a number like `1.50` is not rewritten;
+//! - a reply carries its request's `id` exactly as it came ([`RequestId`](claude_tools_core::mcp::RequestId)):
+//!   an integer past `u64` or a number like `1.50` is not rewritten;
 //! - at end of input the server stops reading, lets the calls still running finish and answer
 //!   for up to [`Serve::shutdown_grace`], cancels the rest, flushes and returns `Ok(())`.
 //!
@@ -35,14 +37,11 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::Value;
-use serde_json::value::RawValue;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-use claude_tools_core::json_scan;
-use claude_tools_core::mcp::{McpMessage, McpRouter, Reply, jsonrpc};
+use claude_tools_core::mcp::{ErrorObject, McpRouter, Message, Response, ServerNotification};
 use claude_tools_core::ndjson::{DEFAULT_MAX_LINE_SIZE, LineReader, ReadError};
 use claude_tools_core::tool::ToolServer;
 
@@ -153,11 +152,10 @@ where
 
 /// What goes out on the writer, in the order it was queued.
 enum Outbound {
-    /// A reply to a request, and the request's id as it came when the reply must write it so
-    /// ([`jsonrpc::verbatim_id`]).
-    Reply(Reply, Option<Box<RawValue>>),
+    /// An answer to a request (or to a message that is not one).
+    Response(Response),
     /// A server → client notification (`notifications/progress`).
-    Notification(Value),
+    Notification(ServerNotification),
 }
 
 async fn run<R, W>(serve: Serve<R, W>) -> io::Result<()>
@@ -193,8 +191,8 @@ where
             // `next_line` is cancel safe: a line half read stays in the reader.
             line = reader.next_line() => match line {
                 Ok(Some(line)) => {
-                    if let Some((message, id)) = read_message(line, &mut writer).await? {
-                        dispatch(message, id, &router, &outbound, &mut calls).await;
+                    if let Some(invalid) = dispatch(Message::decode(line), &router, &outbound, &mut calls) {
+                        writer.write(invalid).await?;
                     }
                 }
                 Ok(None) => break,
@@ -243,119 +241,53 @@ where
 
 fn too_long(skipped: usize, cap: usize) -> Outbound {
     tracing::debug!(skipped, cap, "MCP stdio: a line over the cap was dropped");
-    Outbound::Reply(
-        Reply::Json(jsonrpc::error(
-            Value::Null,
-            jsonrpc::INVALID_REQUEST,
-            "Invalid Request",
-            Some(Value::String(format!(
-                "a message of {skipped} bytes is over the {cap}-byte line cap"
-            ))),
-        )),
+    Outbound::Response(Response::error(
         None,
-    )
-}
-
-/// A message read from a line, with its id as the line wrote it when the reply must write it
-/// so ([`jsonrpc::verbatim_id`]).
-type Read = (McpMessage, Option<Box<RawValue>>);
-
-/// Reads one (non-blank) line as a message: `None` for one already answered (a parse error,
-/// written here).
-async fn read_message<W: AsyncWrite + Unpin>(
-    line: &[u8],
-    writer: &mut LineWriter<W>,
-) -> io::Result<Option<Read>> {
-    // A well-formed `tools/call` is read typed; anything else that is JSON goes to the router
-    // as a `Value` (a `tools/call` with bad params, too, for the router's `-32602`).
-    let message = match serde_json::from_slice::<McpMessage>(line) {
-        Ok(message) => Ok(message),
-        Err(_) => serde_json::from_slice::<Value>(line).map(McpMessage::Other),
-    };
-    match message {
-        Ok(message) => {
-            let id = jsonrpc::verbatim_id(message.id(), || json_scan::message_id(line));
-            Ok(Some((message, id)))
-        }
-        Err(error) => {
-            tracing::debug!(%error, "MCP stdio: a line that is not JSON");
-            writer.write(parse_error(line, &error)).await?;
-            Ok(None)
-        }
-    }
-}
-
-/// The `-32700` answer to a line that is not JSON (or holds a number out of a float's range).
-/// It carries the request's id when the line's id can still be read, so the client can tell
-/// which request failed, and `null` otherwise, as JSON-RPC asks.
-fn parse_error(line: &[u8], error: &serde_json::Error) -> Outbound {
-    let mut detail = error.to_string();
-    let (id, verbatim) = match json_scan::message_id(line) {
-        Some(id) if id.fits_a_float() => {
-            let parsed = serde_json::from_str(id.json()).unwrap_or(Value::Null);
-            (parsed, id.to_raw_value())
-        }
-        Some(id) => {
-            detail = format!(
-                "its id {} is out of range of a 64-bit float, so no reply could carry it (send \
-                 ids as strings or integers): {detail}",
-                id.json()
-            );
-            (Value::Null, None)
-        }
-        None => (Value::Null, None),
-    };
-    let reply = jsonrpc::error(
-        id,
-        jsonrpc::PARSE_ERROR,
-        "Parse error",
-        Some(Value::String(detail)),
-    );
-    Outbound::Reply(Reply::Json(reply), verbatim)
+        ErrorObject::invalid_request(format!(
+            "a message of {skipped} bytes is over the {cap}-byte line cap"
+        )),
+    ))
 }
 
 /// Routes one message: a notification is handled here, at once and in order (so a
 /// cancellation takes effect before the next line is read) and not answered; a response from
-/// the client is dropped; a request runs in a task of its own and queues its reply.
-async fn dispatch(
-    message: McpMessage,
-    id: Option<Box<RawValue>>,
+/// the client is dropped; a request runs in a task of its own and queues its answer. An
+/// invalid message's answer is returned, for the caller to write at once.
+fn dispatch(
+    message: Message,
     router: &McpRouter,
     outbound: &mpsc::UnboundedSender<Outbound>,
     calls: &mut JoinSet<()>,
-) {
-    if let McpMessage::Other(Value::Object(fields)) = &message {
-        let has_method = fields.get("method").is_some_and(Value::is_string);
-        if has_method && !fields.contains_key("id") {
-            // The router handles a notification without awaiting anything; the placeholder
-            // reply it makes for the CLI's control protocol is dropped.
-            let _ = router.handle_message(message).await;
-            return;
+) -> Option<Outbound> {
+    match message {
+        Message::Request(_) => {
+            let router = router.clone();
+            let outbound = outbound.clone();
+            calls.spawn(async move {
+                let Some(response) = router.handle(message).await else {
+                    return;
+                };
+                if response.is_cancelled() {
+                    // MCP: the receiver of a cancellation does not answer the cancelled request.
+                    return;
+                }
+                let _ = outbound.send(Outbound::Response(response));
+            });
+            None
         }
-        if !has_method && (fields.contains_key("result") || fields.contains_key("error")) {
+        Message::Invalid(invalid) => {
+            tracing::debug!(error = ?invalid.error, "MCP stdio: a line that is not a JSON-RPC message");
+            Some(Outbound::Response(Response::error(invalid.id, invalid.error)))
+        }
+        // Handled without awaiting anything: the router's future is ready at its first poll.
+        Message::Notification(notification) => {
+            router.notify(notification);
+            None
+        }
+        Message::Response(_) => {
             tracing::debug!("MCP stdio: ignoring a response from the client");
-            return;
+            None
         }
-    }
-    let router = router.clone();
-    let outbound = outbound.clone();
-    calls.spawn(async move {
-        let reply = router.handle_message(message).await;
-        if is_cancelled(&reply) {
-            // MCP: the receiver of a cancellation does not answer the cancelled request.
-            return;
-        }
-        let _ = outbound.send(Outbound::Reply(reply, id));
-    });
-}
-
-/// Whether `reply` is the router's answer to a cancelled `tools/call`.
-fn is_cancelled(reply: &Reply) -> bool {
-    match reply {
-        Reply::Json(value) => {
-            value.pointer("/error/code").and_then(Value::as_i64) == Some(jsonrpc::REQUEST_CANCELLED)
-        }
-        Reply::ToolResult { .. } => false,
     }
 }
 
@@ -375,35 +307,14 @@ struct LineWriter<W> {
 
 impl<W: AsyncWrite + Unpin> LineWriter<W> {
     async fn write(&mut self, message: Outbound) -> io::Result<()> {
-        let serialized = match &message {
-            Outbound::Reply(reply, id) => serde_json::to_vec(&jsonrpc::EchoedId {
-                reply,
-                id: id.as_deref(),
-            }),
-            Outbound::Notification(notification) => serde_json::to_vec(notification),
-        };
-        let mut line = match serialized {
-            Ok(line) => line,
-            Err(error) => {
-                // Only a tool result can fail to serialise (a non-finite number in it); its
-                // request still gets an answer.
-                tracing::error!(%error, "MCP stdio: a reply did not serialise");
-                let Outbound::Reply(reply, _) = message else {
-                    return Ok(());
-                };
-                let id = match reply {
-                    Reply::ToolResult { id, .. } => id,
-                    Reply::Json(value) => value.get("id").cloned().unwrap_or(Value::Null),
-                };
-                let fallback = jsonrpc::error(
-                    id,
-                    jsonrpc::INTERNAL_ERROR,
-                    "Internal error",
-                    Some(Value::String(error.to_string())),
-                );
-                fallback.to_string().into_bytes()
+        let mut line = Vec::with_capacity(256);
+        match &message {
+            Outbound::Response(response) => response.write_to(&mut line),
+            // A notification's numbers are finite or `null`, its keys strings: it serialises.
+            Outbound::Notification(notification) => {
+                let _ = serde_json::to_writer(&mut line, notification);
             }
-        };
+        }
         line.push(b'\n');
         self.inner.write_all(&line).await?;
         self.inner.flush().await

@@ -3,15 +3,11 @@
 use std::collections::BTreeSet;
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
-use serde_json::{Map, Value};
-
 use super::Notifier;
+use crate::jsonrpc::ServerNotification;
 use crate::tool::{
     HandlerFuture, IntoToolResult, ServerBuildError, ToolCall, ToolDefBuilder, ToolFn, ToolServer,
 };
-
-/// The `method` of the notification that tells an MCP client to fetch `tools/list` again.
-pub const TOOLS_LIST_CHANGED: &str = "notifications/tools/list_changed";
 
 /// The tool set one router serves, shared with every [`ToolServerHandle`] to it.
 pub(crate) struct LiveTools {
@@ -265,7 +261,7 @@ impl ToolServerHandle {
     /// such as a tool whose description depends on state). Nothing is sent without a client.
     pub fn notify_list_changed(&self) {
         if let Some(notifier) = &self.notifier {
-            notifier(list_changed_notification());
+            notifier(ServerNotification::ToolsListChanged);
         }
     }
 }
@@ -379,10 +375,3 @@ fn unknown_tool(server: &ToolServer, name: &str) -> LiveToolError {
     }
 }
 
-/// `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`.
-pub(crate) fn list_changed_notification() -> Value {
-    let mut notification = Map::new();
-    notification.insert("jsonrpc".into(), Value::String("2.0".into()));
-    notification.insert("method".into(), Value::String(TOOLS_LIST_CHANGED.into()));
-    Value::Object(notification)
-}

@@ -1,26 +1,28 @@
-//! The MCP router: JSON-RPC in, JSON-RPC out, no I/O.
+//! The MCP router: typed JSON-RPC in, typed JSON-RPC out, no I/O.
 //!
 //! The Claude Code CLI talks MCP to an in-process server through `mcp_message` control
-//! requests; [`McpRouter::handle`] takes the JSON-RPC message of one and returns the JSON-RPC
-//! reply to put in its `mcp_response`. Every message gets exactly one reply:
+//! requests; the stdio and HTTP transports of `claude-tools-mcp` talk it to any client. Each
+//! reads a message with [`Message::decode`] and hands it to [`McpRouter::handle`], which
+//! answers every request exactly once and nothing else:
 //!
-//! | message | reply |
+//! | message | answer |
 //! |---|---|
-//! | `initialize` | `protocolVersion` (the client's if supported, else [`LATEST_PROTOCOL_VERSION`]), `capabilities: {"tools": {"listChanged": false}}`, `serverInfo`, `instructions` when the server has them |
-//! | a notification (no `id`) | the placeholder `{"jsonrpc":"2.0","result":{}}` (the CLI awaits one) |
-//! | `notifications/cancelled {requestId}` | cancels that running `tools/call`, which then answers `-32800 "Request cancelled"` at once; the placeholder |
+//! | `initialize` | `protocolVersion` (the client's if supported, else [`LATEST_PROTOCOL_VERSION`]), `capabilities: {"tools": {"listChanged": false}}` (`true` with [`McpRouter::with_list_changed`]), `serverInfo`, `instructions` when the server has them |
 //! | `tools/list` | `{"tools": [...]}` |
-//! | `tools/call` | the tool result; an unknown tool, bad arguments, a handler error or panic are `isError` results; no `params.name` is `-32602` |
+//! | `tools/call` | the tool result; an unknown tool, bad arguments, a handler error or panic are `isError` results; params without a string `name` are `-32602` |
 //! | `ping` | `{}` |
-//! | any other method | `-32601 "Method not found"` with the method as `data` |
-//! | not a JSON-RPC request | `-32600 "Invalid Request"` with the reason as `data` |
+//! | any other request | `-32601 "Method not found"` with the method (cut to [`MAX_ECHO`](crate::jsonrpc::MAX_ECHO) bytes) as `data` |
+//! | a notification, a client's response | none (`None`) |
+//! | `notifications/cancelled {requestId}` | none; cancels that running `tools/call`, which then answers `-32800 "Request cancelled"` at once |
+//! | not a JSON-RPC message ([`Message::Invalid`]) | its `-32700` or `-32600`, with the id when it could be read |
+//!
+//! What a transport does with "none" is its own policy: the control protocol answers the CLI's
+//! `mcp_message` with the placeholder the CLI awaits, stdio writes nothing, HTTP answers `202`.
 //!
 //! Decisions beyond the table:
 //! - Requests before `initialize` are served. The CLI always initializes first, and refusing
 //!   (as the Python SDK does, with `-32602`) would only turn a harmless reordering into a failure.
 //!   A later `initialize` (the CLI reconnecting) negotiates again.
-//! - A message whose method starts with `notifications/` is a notification even if it carries an
-//!   `id`; it is then answered `{"jsonrpc":"2.0","id":<id>,"result":{}}`.
 //! - A `tools/call` whose `id` is already running is refused with `-32600` (its cancellation
 //!   would be ambiguous); a `tools/call` without an `id` is a notification and does not run.
 //! - Cancellation keeps the one contract described at [`CANCEL_GRACE`]: the handler's
@@ -35,7 +37,7 @@
 //!   notifier or a token it is dropped.
 //! - The tool set can change while the router serves it, through a [`ToolServerHandle`]
 //!   ([`McpRouter::tool_server_handle`]): each change that alters the list hands
-//!   `notifications/tools/list_changed` to the notifier. `initialize` still answers
+//!   `notifications/tools/list_changed` to the notifier. In-process, `initialize` still answers
 //!   `listChanged: false`: the Claude Code CLI re-fetches an sdk server's tools on that
 //!   notification whatever the capability says (observed with 2.1.330 and 2.1.332; see
 //!   `tests/tests/e2e/live_tools.rs`).
@@ -45,91 +47,57 @@
 //! `claude_tools::mcp::http` (cargo feature `http`, `ServeExt::serve_http`). Both live in the
 //! `claude-tools-mcp` crate.
 
-pub mod jsonrpc;
+mod calls;
+mod lifecycle;
 mod live;
-mod message;
 
-pub use live::{LiveToolError, TOOLS_LIST_CHANGED, ToolServerHandle, ToolSetEdit};
-pub use message::{McpMessage, ToolCallRequest};
-
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+pub use crate::jsonrpc::*;
+pub use calls::{CANCEL_GRACE, RunningCall, Started, run_out_grace};
+#[doc(hidden)]
+pub use lifecycle::{HandshakeManifest, handshake_manifest};
+pub use lifecycle::{LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS};
+pub use live::{LiveToolError, ToolServerHandle, ToolSetEdit};
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll, Waker};
 
-use serde::Serialize;
-use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::tool::{Arguments, CallFuture, ProgressReporter, ToolContext, ToolResult, ToolServer};
-use jsonrpc::IdKey;
+use crate::tool::{ProgressReporter, ProgressSink, ToolContext, ToolServer};
+use calls::InFlight;
 
-/// The MCP protocol versions this router speaks, oldest first.
-pub const SUPPORTED_PROTOCOL_VERSIONS: [&str; 4] =
-    ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
-
-/// The version answered when the client asks for one this router does not know.
-pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
-
-/// The `params._meta` key under which the CLI sends the Anthropic `tool_use` id of a call.
-pub const TOOL_USE_ID_META: &str = "claudecode/toolUseId";
-
-/// Receives the server→client notifications of a router (`notifications/progress`), as complete
-/// JSON-RPC messages for the runtime to send to the CLI.
-pub type Notifier = Arc<dyn Fn(Value) + Send + Sync>;
-
-/// How long a cancelled handler may run on after its token fires, before it is dropped.
-///
-/// This is the one cancellation contract of the runtime, kept alike for `tools/call` handlers
-/// (`notifications/cancelled`, [`McpRouter::cancel_all`], or the reply future dropped),
-/// permission callbacks and hooks (`control_cancel_request`), and every handler still running
-/// when a session ends:
-///
-/// 1. the handler's cancellation token fires
-///    ([`ToolContext::cancellation_token`](crate::tool::ToolContext::cancellation_token),
-///    `claude_tools::PermissionRequest::cancellation_token`,
-///    `claude_tools::HookInput::cancellation_token`);
-/// 2. the answer, if the request has one, goes at once: a cancelled `tools/call` answers
-///    `-32800 "Request cancelled"` without waiting for its handler; a withdrawn callback is not
-///    answered at all;
-/// 3. the handler runs on, in the background, for up to this long, to notice the token and
-///    clean up (stop a child process, roll back); whatever it returns is discarded;
-/// 4. then its future is dropped, wherever it is.
-pub const CANCEL_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
-
-type ProgressSink = dyn Fn(&Value, f64, Option<f64>, Option<&str>) + Send + Sync;
+/// Receives the server→client notifications of a router (`notifications/progress`,
+/// `notifications/tools/list_changed`), for the transport to send to the client.
+pub type Notifier = Arc<dyn Fn(ServerNotification) + Send + Sync>;
 
 /// Answers the MCP JSON-RPC traffic of one connection to one [`ToolServer`].
 ///
-/// Create one per CLI connection; it is `Send + Sync` and [`handle`](McpRouter::handle) takes
+/// Create one per connection; it is `Send + Sync` and [`handle`](McpRouter::handle) takes
 /// `&self`, so every message can be handled in its own task. Clones share the connection's
 /// state (running calls, negotiated version).
 ///
 /// ```
-/// use claude_tools::mcp::McpRouter;
+/// use claude_tools::mcp::{McpRouter, Message};
 /// use claude_tools::tools::{ToolDefBuilder, ToolServer};
-/// use serde_json::json;
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let server = ToolServer::new("demo", "1.0.0")
 ///     .with_tool(ToolDefBuilder::new("hello"), |_call| async { "hi" })
 ///     .unwrap();
 /// let router = McpRouter::new(server);
-/// let reply = router
-///     .handle(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "hello"}}))
-///     .await;
+/// let message = Message::decode(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello"}}"#);
+/// let response = router.handle(message).await.expect("a request is answered");
 /// assert_eq!(
-///     reply,
-///     json!({"jsonrpc": "2.0", "id": 1, "result": {
-///         "content": [{"type": "text", "text": "hi"}],
-///         "isError": false
-///     }})
+///     response.to_json(),
+///     r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}],"isError":false}}"#
 /// );
+/// // A notification is not answered.
+/// let initialized = Message::decode(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+/// assert!(router.handle(initialized).await.is_none());
 /// # });
 /// ```
 #[derive(Clone)]
@@ -141,67 +109,18 @@ pub struct McpRouter {
     progress: Option<Arc<ProgressSink>>,
     /// Attached to the context of every call this router starts (the HTTP caller's identity).
     extension: Option<Arc<dyn std::any::Any + Send + Sync>>,
+    /// What `initialize` says of `capabilities.tools.listChanged`.
+    list_changed: bool,
 }
 
 /// What one connection remembers between messages.
 #[derive(Default)]
 struct Connection {
-    /// The running `tools/call`s, by JSON-RPC id.
-    in_flight: Mutex<HashMap<IdKey, CancellationToken>>,
+    /// The running `tools/call`s, by request id.
+    in_flight: Arc<InFlight>,
     /// 1 + the index in [`SUPPORTED_PROTOCOL_VERSIONS`] of the negotiated version; 0 before
     /// `initialize`.
     protocol_version: AtomicUsize,
-}
-
-impl Connection {
-    fn in_flight(&self) -> MutexGuard<'_, HashMap<IdKey, CancellationToken>> {
-        // Only single inserts and removes happen under this lock: a panic cannot leave the map
-        // inconsistent, so a poisoned lock is still good.
-        self.in_flight
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-}
-
-/// A JSON-RPC reply of [`McpRouter::handle_raw`]: a tool's result is kept as the
-/// [`ToolResult`] it is, and serialised straight into the answer line.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Reply {
-    /// Any reply, as JSON.
-    Json(Value),
-    /// `{"jsonrpc":"2.0","id":…,"result":<the tool's result>}`.
-    ToolResult {
-        /// The request's id.
-        id: Value,
-        /// The tool's result.
-        result: ToolResult,
-    },
-}
-
-impl Reply {
-    /// The reply as a `Value`.
-    pub fn into_value(self) -> Value {
-        match self {
-            Reply::Json(value) => value,
-            Reply::ToolResult { id, result } => jsonrpc::success(id, result.to_json()),
-        }
-    }
-}
-
-impl Serialize for Reply {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        match self {
-            Reply::Json(value) => value.serialize(serializer),
-            Reply::ToolResult { id, result } => {
-                let mut reply = serializer.serialize_map(Some(3))?;
-                reply.serialize_entry("jsonrpc", "2.0")?;
-                reply.serialize_entry("id", id)?;
-                reply.serialize_entry("result", result)?;
-                reply.end()
-            }
-        }
-    }
 }
 
 impl McpRouter {
@@ -213,6 +132,7 @@ impl McpRouter {
             notifier: None,
             progress: None,
             extension: None,
+            list_changed: false,
         }
     }
 
@@ -228,6 +148,7 @@ impl McpRouter {
             notifier: None,
             progress: None,
             extension: None,
+            list_changed: false,
         }
     }
 
@@ -242,18 +163,33 @@ impl McpRouter {
         self
     }
 
+    /// Says `listChanged: true` in the `initialize` result: for a transport that delivers the
+    /// [notifier](McpRouter::with_notifier)'s `notifications/tools/list_changed` to the client
+    /// (HTTP with sessions; stdio).
+    pub fn with_list_changed(mut self, list_changed: bool) -> Self {
+        self.list_changed = list_changed;
+        self
+    }
+
     /// Hands server→client notifications (`notifications/progress`, built from
     /// [`ToolContext::report_progress`] and the call's `progressToken`) to `notifier`. Without
     /// one, progress is dropped. `notifier` is called on the reporting handler's thread and
     /// should only enqueue the message.
     ///
-    /// The same callback sends `notifications/tools/list_changed` when a
-    /// [`ToolServerHandle`] changes the tool set.
+    /// The same callback gets `notifications/tools/list_changed` when a [`ToolServerHandle`]
+    /// changes the tool set.
     pub fn with_notifier(mut self, notifier: Notifier) -> Self {
         self.notifier = Some(notifier.clone());
-        self.progress = Some(Arc::new(move |token: &Value, progress, total, message| {
-            notifier(progress_notification(token, progress, total, message));
-        }));
+        self.progress = Some(Arc::new(
+            move |token: &ProgressToken, progress, total, message: Option<&str>| {
+                notifier(ServerNotification::Progress {
+                    token: token.clone(),
+                    progress,
+                    total,
+                    message: message.map(String::from),
+                });
+            },
+        ));
         self
     }
 
@@ -269,23 +205,22 @@ impl McpRouter {
     ///
     /// ```
     /// use std::sync::{Arc, Mutex};
-    /// use claude_tools::mcp::McpRouter;
+    /// use claude_tools::mcp::{McpRouter, Message, ServerNotification};
     /// use claude_tools::ToolServer;
-    /// use serde_json::json;
     ///
     /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
     /// let sent = Arc::new(Mutex::new(Vec::new()));
     /// let sink = sent.clone();
     /// let router = McpRouter::new(ToolServer::new("demo", "1.0.0"))
-    ///     .with_notifier(Arc::new(move |message| sink.lock().unwrap().push(message)));
+    ///     .with_notifier(Arc::new(move |notification| sink.lock().unwrap().push(notification)));
     /// router.tool_server_handle().add_typed_tool("hello", || async { "hi" }).unwrap();
     ///
-    /// assert_eq!(
-    ///     *sent.lock().unwrap(),
-    ///     [json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})]
-    /// );
-    /// let list = router.handle(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})).await;
-    /// assert_eq!(list["result"]["tools"][0]["name"], "hello");
+    /// assert_eq!(*sent.lock().unwrap(), [ServerNotification::ToolsListChanged]);
+    /// let list = router
+    ///     .handle(Message::decode(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#))
+    ///     .await
+    ///     .unwrap();
+    /// assert_eq!(list.to_value()["result"]["tools"][0]["name"], "hello");
     /// # });
     /// ```
     pub fn tool_server_handle(&self) -> ToolServerHandle {
@@ -302,186 +237,124 @@ impl McpRouter {
 
     /// How many `tools/call`s are running.
     pub fn in_flight_calls(&self) -> usize {
-        self.connection.in_flight().len()
+        self.connection.in_flight.len()
     }
 
     /// Cancels every running `tools/call` (each answers `-32800` at once, its handler keeping
     /// its [`CANCEL_GRACE`] in the background), for example when the session ends.
     pub fn cancel_all(&self) {
-        for token in self.connection.in_flight().values() {
-            token.cancel();
-        }
+        self.connection.in_flight.cancel_all();
     }
 
-    /// [`McpRouter::handle`] for a message already read as an [`McpMessage`]: a `tools/call`
-    /// read typed goes straight to its tool, and its result comes back unserialised.
-    pub async fn handle_message(&self, message: McpMessage) -> Reply {
+    /// Handles one message: `Some` answer for a request (and for an invalid message), `None`
+    /// for a notification or a client's response (see the [module docs](self)).
+    pub async fn handle(&self, message: Message) -> Option<Response> {
         match message {
-            McpMessage::ToolCall(call) => self.run_call(call).await,
-            McpMessage::Other(message) => Reply::Json(self.handle(message).await),
+            Message::Request(Request { id, call }) => Some(self.answer(id, call).await),
+            Message::Notification(notification) => {
+                self.notify(notification);
+                None
+            }
+            Message::Response(_) => {
+                tracing::debug!("MCP: ignoring a response from the client");
+                None
+            }
+            Message::Invalid(Invalid { id, error }) => Some(Response::error(id, error)),
         }
     }
 
-    /// [`McpRouter::handle_message`] for a message still in its raw JSON.
-    pub async fn handle_raw(&self, message: &RawValue) -> Reply {
-        if let Ok(message) = serde_json::from_str::<McpMessage>(message.get()) {
-            return self.handle_message(message).await;
-        }
-        match serde_json::from_str::<Value>(message.get()) {
-            Ok(message) => Reply::Json(self.handle(message).await),
-            Err(error) => Reply::Json(jsonrpc::error(
-                Value::Null,
-                jsonrpc::PARSE_ERROR,
-                "Parse error",
-                Some(Value::String(error.to_string())),
-            )),
-        }
+    /// [`McpRouter::handle`] for a message given as a `serde_json::Value` (tests, tools that
+    /// build messages by hand): the value is written out and decoded as a transport's bytes
+    /// are, and the answer comes back as a `Value`.
+    ///
+    /// ```
+    /// use claude_tools::mcp::McpRouter;
+    /// use claude_tools::ToolServer;
+    /// use serde_json::json;
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let router = McpRouter::new(ToolServer::new("demo", "1.0.0"));
+    /// let pong = router.handle_json(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"})).await;
+    /// assert_eq!(pong, Some(json!({"jsonrpc": "2.0", "id": 1, "result": {}})));
+    /// # });
+    /// ```
+    pub async fn handle_json(&self, message: Value) -> Option<Value> {
+        let bytes = serde_json::to_vec(&message).unwrap_or_default();
+        self.handle(Message::decode(&bytes))
+            .await
+            .map(|response| response.to_value())
     }
 
-    /// Handles one JSON-RPC message and returns the JSON-RPC reply to send back: always exactly
-    /// one, even for notifications (see the [module docs](self)).
-    pub async fn handle(&self, message: Value) -> Value {
-        let Value::Object(mut message) = message else {
-            return invalid_request(Value::Null, "a JSON-RPC message must be a JSON object");
-        };
-        let id = match message.remove("id") {
-            None => None,
-            Some(id @ (Value::Number(_) | Value::String(_))) => Some(id),
-            Some(_) => {
-                return invalid_request(Value::Null, "`id` must be a string or a number");
-            }
-        };
-        if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-            return invalid_request(id.unwrap_or(Value::Null), "`jsonrpc` must be \"2.0\"");
-        }
-        let method = match message.remove("method") {
-            Some(Value::String(method)) => method,
-            _ => {
-                return invalid_request(
-                    id.unwrap_or(Value::Null),
-                    "a request needs a `method` string",
-                );
-            }
-        };
-        let params = message.remove("params");
-        let id = match id {
-            Some(id) if !method.starts_with("notifications/") => id,
-            id => {
-                self.notification(&method, params);
-                return match id {
-                    Some(id) => jsonrpc::success(id, Value::Object(Map::new())),
-                    None => jsonrpc::notification_ack(),
-                };
-            }
-        };
-        match method.as_str() {
-            "tools/call" => self.call_tool(id, params).await,
-            "tools/list" => {
-                let mut result = Map::new();
-                let tools = self.tools.active().list_tools();
-                result.insert("tools".into(), Value::Array(tools));
-                jsonrpc::success(id, Value::Object(result))
-            }
-            "initialize" => self.initialize(id, params),
-            "ping" => jsonrpc::success(id, Value::Object(Map::new())),
-            _ => {
-                tracing::debug!(method, "MCP method not found");
-                jsonrpc::error(
-                    id,
-                    jsonrpc::METHOD_NOT_FOUND,
-                    "Method not found",
-                    Some(Value::String(method)),
-                )
+    async fn answer(&self, id: RequestId, call: Call) -> Response {
+        match call {
+            Call::ToolsCall(call) => match self.start_call(id, call) {
+                Started::Done(response) => response,
+                Started::Running(call) => call.finish().await,
+            },
+            Call::ToolsList => Response::success(
+                id,
+                Answer::ToolsList(ToolsList::new(self.tools.active().list_tools())),
+            ),
+            Call::Initialize(params) => self.initialize(id, params),
+            Call::Ping => Response::success(id, Answer::Empty),
+            Call::InvalidParams(error) => Response::error(Some(id), error),
+            Call::Other { method, .. } => {
+                tracing::debug!(method = %crate::jsonrpc::echo(&method), "MCP method not found");
+                Response::error(Some(id), ErrorObject::method_not_found(&method))
             }
         }
     }
 
-    fn notification(&self, method: &str, params: Option<Value>) {
-        if method != "notifications/cancelled" {
-            return;
-        }
-        let Some(key) = params
-            .as_ref()
-            .and_then(|params| params.get("requestId"))
-            .and_then(IdKey::of)
-        else {
-            return;
-        };
-        if let Some(token) = self.connection.in_flight().get(&key) {
-            tracing::debug!(request = ?key, "MCP tools/call cancelled by the client");
-            token.cancel();
+    /// Takes a notification (what [`McpRouter::handle`] does with one, without a future): a
+    /// `notifications/cancelled` cancels its call; the others change nothing.
+    pub fn notify(&self, notification: Notification) {
+        if let Notification::Cancelled {
+            request_id: Some(id),
+            ..
+        } = notification
+        {
+            self.connection.in_flight.cancel(&id);
         }
     }
 
-    fn initialize(&self, id: Value, params: Option<Value>) -> Value {
-        let requested = params
-            .as_ref()
-            .and_then(|params| params.get("protocolVersion"))
-            .and_then(Value::as_str);
-        let index = requested
-            .and_then(|requested| {
-                SUPPORTED_PROTOCOL_VERSIONS
-                    .iter()
-                    .position(|v| *v == requested)
-            })
-            .unwrap_or(SUPPORTED_PROTOCOL_VERSIONS.len() - 1);
+    fn initialize(&self, id: RequestId, params: InitializeParams) -> Response {
+        let index = lifecycle::negotiate(params.protocol_version.as_deref());
         self.connection
             .protocol_version
             .store(index + 1, Ordering::Release);
         let server = self.tools.active();
-        jsonrpc::success(
-            id,
-            initialize_result(&server, SUPPORTED_PROTOCOL_VERSIONS[index]),
-        )
-    }
-
-    async fn call_tool(&self, id: Value, params: Option<Value>) -> Value {
-        match tool_call_request(id, params) {
-            Ok(call) => self.run_call(call).await.into_value(),
-            Err(error) => error,
-        }
-    }
-
-    /// Runs one `tools/call` (registered for cancellation under its id) to its reply.
-    async fn run_call(&self, call: ToolCallRequest) -> Reply {
-        match self.start_call(call) {
-            Started::Done(reply) => reply,
-            Started::Running(call) => call.finish().await,
-        }
+        let result = lifecycle::initialize_result(
+            &server,
+            SUPPORTED_PROTOCOL_VERSIONS[index],
+            self.list_changed,
+        );
+        Response::success(id, Answer::Initialize(result))
     }
 
     /// Starts a `tools/call` and polls it once, with no future around it: most tools finish
     /// right there, and the session answers them with no task and no registration.
     #[doc(hidden)]
-    pub fn start_call(&self, call: ToolCallRequest) -> Started {
-        let ToolCallRequest {
-            id,
+    pub fn start_call(&self, id: RequestId, call: ToolCall) -> Started {
+        let ToolCall {
             name,
             arguments,
             tool_use_id,
             progress_token,
         } = call;
+        let in_flight = &self.connection.in_flight;
+        if in_flight.contains(&id) {
+            return Started::Done(already_running(id));
+        }
         let cancellation = CancellationToken::new();
         let mut context = ToolContext::for_call(id.clone(), cancellation.clone());
         if let Some(tool_use_id) = tool_use_id {
             context = context.with_tool_use_id(tool_use_id);
         }
-        if let (Some(token @ (Value::Number(_) | Value::String(_))), Some(sink)) =
-            (progress_token, &self.progress)
-        {
+        if let (Some(token), Some(sink)) = (progress_token, &self.progress) {
             context = context.with_progress(ProgressReporter::new(token, sink.clone()));
         }
         if let Some(extension) = &self.extension {
             context = context.with_extension(extension.clone());
-        }
-
-        // Both callers checked the id's type, so it always has a key; without one the call runs
-        // unregistered.
-        let key = IdKey::of(&id);
-        if let Some(key) = &key
-            && self.connection.in_flight().contains_key(key)
-        {
-            return Started::Done(already_running(id));
         }
         // The call resolves its tool in this snapshot and keeps it, whatever changes later.
         let started = self
@@ -489,161 +362,31 @@ impl McpRouter {
             .with_active(|tools| tools.start_call(&name, arguments, context));
         let mut call = match started {
             Ok(call) => call,
-            Err(result) => return Started::Done(Reply::ToolResult { id, result }),
+            Err(result) => return Started::Done(Response::success(id, Answer::Tool(result))),
         };
         // The waker does not matter: a call still pending is polled again by `finish`, with
         // the waker of the task that awaits it.
         if let Poll::Ready(result) =
             Pin::new(&mut call).poll(&mut Context::from_waker(Waker::noop()))
         {
-            return Started::Done(Reply::ToolResult { id, result });
+            return Started::Done(Response::success(id, Answer::Tool(result)));
         }
         // Nothing can have cancelled the call before it was registered: registering only calls
         // that outlive their first poll costs the quick ones nothing.
-        let key = match key {
-            Some(key) => match self.connection.in_flight().entry(key.clone()) {
-                // Another call with this id started while this one was being polled: answer as
-                // if it had been there first.
-                Entry::Occupied(_) => return Started::Done(already_running(id)),
-                Entry::Vacant(slot) => {
-                    slot.insert(cancellation.clone());
-                    Some(key)
-                }
-            },
-            None => None,
-        };
-        Started::Running(RunningCall {
-            id,
-            call: Some(call),
-            registration: Registration {
-                connection: self.connection.clone(),
-                key,
-                cancellation,
-            },
-        })
-    }
-}
-
-/// A `tools/call` after its first poll.
-#[doc(hidden)]
-pub enum Started {
-    /// Answered on the first poll, or refused before it ran.
-    Done(Reply),
-    /// Still running, registered for cancellation.
-    Running(RunningCall),
-}
-
-/// A `tools/call` that did not finish on its first poll. Dropping it before the call has
-/// finished cancels the call: its token fires and its handler gets its [`CANCEL_GRACE`].
-#[doc(hidden)]
-pub struct RunningCall {
-    id: Value,
-    /// `None` once the call has finished.
-    call: Option<CallFuture>,
-    registration: Registration,
-}
-
-impl RunningCall {
-    /// Runs the call to its reply: the tool's result, or `-32800` as soon as it is cancelled.
-    /// A cancelled handler is not waited for: dropping `self` moves it into its grace.
-    #[doc(hidden)]
-    pub async fn finish(mut self) -> Reply {
-        let outcome = match &mut self.call {
-            Some(call) => tokio::select! {
-                biased;
-                () = self.registration.cancellation.cancelled() => None,
-                result = call => Some(result),
-            },
-            None => None,
-        };
-        self.registration.finish();
-        let id = std::mem::take(&mut self.id);
-        match outcome {
-            Some(result) => {
-                self.call = None;
-                Reply::ToolResult { id, result }
-            }
-            None => Reply::Json(jsonrpc::error(
-                id,
-                jsonrpc::REQUEST_CANCELLED,
-                "Request cancelled",
-                None,
-            )),
+        match in_flight.register(&id, &cancellation) {
+            Some(registration) => Started::Running(RunningCall::new(id, call, registration)),
+            // Another call with this id started while this one was being polled: answer as if
+            // it had been there first.
+            None => Started::Done(already_running(id)),
         }
     }
 }
 
-impl Drop for RunningCall {
-    fn drop(&mut self) {
-        if let Some(call) = self.call.take() {
-            self.registration.cancellation.cancel();
-            // A drop cannot wait: the grace runs in a task of its own. Outside a tokio runtime
-            // (or one shutting down) the handler is dropped now.
-            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-                runtime.spawn(run_out_grace(call));
-            }
-        }
-    }
-}
-
-/// Steps 3 and 4 of the contract at [`CANCEL_GRACE`], for a tool call as for a withdrawn
-/// callback: polls the cancelled `handler` on for up to [`CANCEL_GRACE`], its output discarded,
-/// then drops it.
-#[doc(hidden)]
-pub async fn run_out_grace(handler: impl Future) {
-    let _ = tokio::time::timeout(CANCEL_GRACE, handler).await;
-}
-
-/// The `tools/call` request of `id` and `params` as read from JSON, or the `-32602` reply when
-/// `params.name` is missing.
-#[doc(hidden)]
-pub fn tool_call_request(id: Value, params: Option<Value>) -> Result<ToolCallRequest, Value> {
-    let mut params = match params {
-        Some(Value::Object(params)) => params,
-        _ => Map::new(),
-    };
-    let name = match params.remove("name") {
-        Some(Value::String(name)) => name,
-        _ => {
-            return Err(jsonrpc::error(
-                id,
-                jsonrpc::INVALID_PARAMS,
-                "Invalid params",
-                Some(Value::String(
-                    "tools/call needs `params.name`, the tool's name as a string".into(),
-                )),
-            ));
-        }
-    };
-    let arguments = params
-        .remove("arguments")
-        .map(Arguments::from)
-        .unwrap_or_default();
-    let (mut tool_use_id, mut progress_token) = (None, None);
-    if let Some(Value::Object(mut meta)) = params.remove("_meta") {
-        if let Some(Value::String(id)) = meta.remove(TOOL_USE_ID_META) {
-            tool_use_id = Some(Arc::<str>::from(id));
-        }
-        progress_token = meta.remove("progressToken");
-    }
-    Ok(ToolCallRequest {
-        id,
-        name,
-        arguments,
-        tool_use_id,
-        progress_token,
-    })
-}
-
-fn already_running(id: Value) -> Reply {
-    Reply::Json(jsonrpc::error(
-        id,
-        jsonrpc::INVALID_REQUEST,
-        "Invalid Request",
-        Some(Value::String(
-            "a tools/call with this id is already running".into(),
-        )),
-    ))
+fn already_running(id: RequestId) -> Response {
+    Response::error(
+        Some(id),
+        ErrorObject::invalid_request("a tools/call with this id is already running"),
+    )
 }
 
 impl std::fmt::Debug for McpRouter {
@@ -657,126 +400,9 @@ impl std::fmt::Debug for McpRouter {
     }
 }
 
-/// A running call's entry in the in-flight map. Removed when the call ends; if the call is
-/// dropped first (the session aborting the control request), its token is also cancelled, for
-/// any work it spawned.
-struct Registration {
-    connection: Arc<Connection>,
-    key: Option<IdKey>,
-    cancellation: CancellationToken,
-}
-
-impl Registration {
-    fn finish(&mut self) {
-        if let Some(key) = self.key.take() {
-            self.connection.in_flight().remove(&key);
-        }
-    }
-}
-
-impl Drop for Registration {
-    fn drop(&mut self) {
-        if self.key.is_some() {
-            self.finish();
-            self.cancellation.cancel();
-        }
-    }
-}
-
-fn invalid_request(id: Value, reason: &str) -> Value {
-    jsonrpc::error(
-        id,
-        jsonrpc::INVALID_REQUEST,
-        "Invalid Request",
-        Some(Value::String(reason.into())),
-    )
-}
-
-/// The `initialize` result `server` answers for `version`: what the router replies, and what a
-/// handshake manifest carries.
-fn initialize_result(server: &ToolServer, version: &str) -> Value {
-    let mut tools = Map::new();
-    tools.insert("listChanged".into(), Value::Bool(false));
-    let mut capabilities = Map::new();
-    capabilities.insert("tools".into(), Value::Object(tools));
-    let mut server_info = Map::new();
-    server_info.insert("name".into(), Value::String(server.name().into()));
-    server_info.insert("version".into(), Value::String(server.version().into()));
-    let mut result = Map::new();
-    result.insert("protocolVersion".into(), Value::String(version.into()));
-    result.insert("capabilities".into(), Value::Object(capabilities));
-    result.insert("serverInfo".into(), Value::Object(server_info));
-    if let Some(instructions) = server.instructions() {
-        result.insert("instructions".into(), Value::String(instructions.into()));
-    }
-    Value::Object(result)
-}
-
-/// The `sdkMcpServerManifests` entry of `server`: its `initialize` result for
-/// [`LATEST_PROTOCOL_VERSION`] (the version the CLI asks for; the CLI ignores an entry of another
-/// version) and its `tools/list` result, exactly as the router would answer them.
-#[doc(hidden)]
-pub fn handshake_manifest(server: &ToolServer) -> Value {
-    let mut tools_list = Map::new();
-    tools_list.insert("tools".into(), Value::Array(server.list_tools()));
-    let mut manifest = Map::new();
-    manifest.insert(
-        "initializeResult".into(),
-        initialize_result(server, LATEST_PROTOCOL_VERSION),
-    );
-    manifest.insert("toolsListResult".into(), Value::Object(tools_list));
-    Value::Object(manifest)
-}
-
-fn progress_notification(
-    token: &Value,
-    progress: f64,
-    total: Option<f64>,
-    message: Option<&str>,
-) -> Value {
-    let mut params = Map::new();
-    params.insert("progressToken".into(), token.clone());
-    params.insert("progress".into(), Value::from(progress));
-    if let Some(total) = total {
-        params.insert("total".into(), Value::from(total));
-    }
-    if let Some(message) = message {
-        params.insert("message".into(), Value::String(message.into()));
-    }
-    let mut notification = Map::new();
-    notification.insert("jsonrpc".into(), Value::String("2.0".into()));
-    notification.insert(
-        "method".into(),
-        Value::String("notifications/progress".into()),
-    );
-    notification.insert("params".into(), Value::Object(params));
-    Value::Object(notification)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn progress_notifications_carry_the_token() {
-        assert_eq!(
-            progress_notification(&json!(7), 1.0, Some(4.0), Some("one of four")),
-            json!({
-                "jsonrpc": "2.0",
-                "method": "notifications/progress",
-                "params": {"progressToken": 7, "progress": 1.0, "total": 4.0, "message": "one of four"}
-            })
-        );
-        assert_eq!(
-            progress_notification(&json!("t"), 0.5, None, None),
-            json!({
-                "jsonrpc": "2.0",
-                "method": "notifications/progress",
-                "params": {"progressToken": "t", "progress": 0.5}
-            })
-        );
-    }
 
     #[test]
     fn the_router_is_send_and_sync_and_its_future_is_send() {
@@ -784,7 +410,7 @@ mod tests {
         fn assert_send<T: Send>(_: &T) {}
         let router = McpRouter::new(ToolServer::new("s", "1"));
         assert_send_sync(&router);
-        let future = router.handle(json!({}));
+        let future = router.handle(Message::decode(b"{}"));
         assert_send(&future);
     }
 }

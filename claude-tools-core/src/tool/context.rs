@@ -4,11 +4,10 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-/// A JSON-RPC request id as the CLI sent it (the CLI uses integers counting from 0).
-pub type RequestId = Value;
+pub use crate::jsonrpc::RequestId;
+use crate::jsonrpc::ProgressToken;
 
 /// Everything about one tool call that is not model input.
 ///
@@ -165,59 +164,19 @@ impl fmt::Debug for ToolContext {
 }
 
 /// Receives a call's progress reports: `(progress_token, progress, total, message)`.
-pub type ProgressSink = dyn Fn(&Value, f64, Option<f64>, Option<&str>) + Send + Sync;
+pub type ProgressSink = dyn Fn(&ProgressToken, f64, Option<f64>, Option<&str>) + Send + Sync;
 
 /// Where a call's progress reports go. The default drops them.
 #[derive(Clone, Default)]
 pub struct ProgressReporter {
-    target: Option<(Token, Arc<ProgressSink>)>,
-}
-
-/// A JSON-RPC id or `progressToken` (a number or a string, anything else boxed), held in less
-/// room than a `Value` (80 bytes with serde_json's `preserve_order`): it travels with every call,
-/// moved at each step, so its size is paid on the hot path.
-#[derive(Clone, Debug)]
-pub(crate) enum Token {
-    Number(serde_json::Number),
-    String(String),
-    Other(Box<Value>),
-}
-
-impl Token {
-    /// The token as the `Value` it came as.
-    pub(crate) fn to_value(&self) -> Value {
-        match self {
-            Token::Number(number) => Value::Number(number.clone()),
-            Token::String(string) => Value::String(string.clone()),
-            Token::Other(value) => (**value).clone(),
-        }
-    }
-
-    /// The token as the `Value` it came as.
-    pub(crate) fn into_value(self) -> Value {
-        match self {
-            Token::Number(number) => Value::Number(number),
-            Token::String(string) => Value::String(string),
-            Token::Other(value) => *value,
-        }
-    }
-}
-
-impl From<Value> for Token {
-    fn from(value: Value) -> Self {
-        match value {
-            Value::Number(number) => Token::Number(number),
-            Value::String(string) => Token::String(string),
-            other => Token::Other(Box::new(other)),
-        }
-    }
+    target: Option<(ProgressToken, Arc<ProgressSink>)>,
 }
 
 impl ProgressReporter {
     /// A reporter that hands every report, with the call's `progressToken`, to `sink`.
-    pub fn new(token: Value, sink: Arc<ProgressSink>) -> Self {
+    pub fn new(token: ProgressToken, sink: Arc<ProgressSink>) -> Self {
         Self {
-            target: Some((Token::from(token), sink)),
+            target: Some((token, sink)),
         }
     }
 
@@ -229,7 +188,7 @@ impl ProgressReporter {
     /// Sends one report (or drops it when there is nowhere to send it).
     pub fn report(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
         if let Some((token, sink)) = &self.target {
-            sink(&token.to_value(), progress, total, message);
+            sink(token, progress, total, message);
         }
     }
 }

@@ -58,6 +58,5 @@ pub use state::{MissingState, State};
 /// tool author needs no tokio-util dependency to name it.
 pub use tokio_util::sync::CancellationToken;
 
-pub(crate) use context::Token;
 pub(crate) use error::render_argument_errors;
 pub(crate) use server::CallFuture;

@@ -22,7 +22,7 @@ use crate::hooks::HookInput;
 use crate::permission::PermissionRequest;
 use claude_tools_core::json_scan;
 use claude_tools_core::json_str::JsonStr;
-use claude_tools_core::mcp::McpMessage;
+use claude_tools_core::mcp::Message;
 
 /// One line from the CLI's stdout, classified.
 // `Request` is the large variant (serde_json's `preserve_order` makes a `Map` larger), and
@@ -60,7 +60,7 @@ pub(crate) enum CliRequest<'a> {
     /// `mcp_message`: JSON-RPC for an in-process server.
     Mcp {
         server: Cow<'a, str>,
-        message: McpMessage,
+        message: Message,
     },
     /// `can_use_tool`: may this tool run? Withdrawing the request fires the request's token.
     CanUseTool(PermissionRequest),
@@ -190,7 +190,7 @@ struct RequestHead<'a> {
     #[serde(borrow, default)]
     server_name: Option<JsonStr<'a>>,
     #[serde(default)]
-    message: Option<McpMessage>,
+    message: Option<Message>,
 }
 
 impl<'a> Incoming<'a> {
@@ -281,9 +281,12 @@ impl<'a> Incoming<'a> {
                 let body = match fields.remove("message") {
                     Some(message) if subtype == "mcp_message" => {
                         let server = take_string(&mut fields, "server_name").unwrap_or_default();
+                        // Read again by the one decoder, as the hot path reads it (this path is
+                        // rare: a line the borrowed pass could not take).
+                        let bytes = serde_json::to_vec(&message).unwrap_or_default();
                         CliRequest::Mcp {
                             server: server.into(),
-                            message: McpMessage::Other(message),
+                            message: Message::decode(&bytes),
                         }
                     }
                     message => {
@@ -368,6 +371,7 @@ mod tests {
 
     use super::*;
     use crate::protocol::scan;
+    use claude_tools_core::mcp::{Call, ProgressToken, Request, RequestId};
 
     fn parse(frame: Value) -> Result<Incoming<'static>, ParseError> {
         // The tests keep what they parse: the line lives as long as the test.
@@ -382,7 +386,7 @@ mod tests {
         }));
         assert!(
             matches!(mcp, Ok(Incoming::Request { ref request_id, body: CliRequest::Mcp { ref server, ref message } })
-                if request_id == "r1" && server == "calc" && message == &McpMessage::Other(json!({"jsonrpc": "2.0", "id": 3})))
+                if request_id == "r1" && server == "calc" && matches!(message, Message::Invalid(_)))
         );
         let call = parse(json!({
             "type": "control_request", "request_id": "r5",
@@ -393,7 +397,11 @@ mod tests {
         let Ok(Incoming::Request {
             body:
                 CliRequest::Mcp {
-                    message: McpMessage::ToolCall(call),
+                    message:
+                        Message::Request(Request {
+                            id,
+                            call: Call::ToolsCall(call),
+                        }),
                     ..
                 },
             ..
@@ -403,21 +411,21 @@ mod tests {
         };
         assert_eq!(
             (
-                call.id,
+                id,
                 call.name.as_str(),
                 call.arguments.into_value(),
                 call.tool_use_id.as_deref(),
                 call.progress_token
             ),
             (
-                json!(2),
+                RequestId::from(2),
                 "add",
                 json!({"a": 1}),
                 Some("toolu_1"),
-                Some(json!(2))
+                Some(ProgressToken(RequestId::from(2)))
             )
         );
-        // params before method, or a bad jsonrpc: still a message, for the general path.
+        // A bad jsonrpc, or params of the wrong shape: still a message, answered by the router.
         for message in [
             json!({"method": "tools/call", "params": {"name": "add"}, "jsonrpc": "1.0", "id": 4}),
             json!({"method": "tools/call", "params": {"name": 7}, "jsonrpc": "2.0", "id": 5}),
@@ -429,7 +437,11 @@ mod tests {
                     parsed,
                     Ok(Incoming::Request {
                         body: CliRequest::Mcp {
-                            message: McpMessage::Other(_),
+                            message: Message::Invalid(_)
+                                | Message::Request(Request {
+                                    call: Call::InvalidParams(_),
+                                    ..
+                                }),
                             ..
                         },
                         ..
@@ -446,13 +458,16 @@ mod tests {
                 params_first,
                 Ok(Incoming::Request {
                     body: CliRequest::Mcp {
-                        message: McpMessage::Other(_),
+                        message: Message::Request(Request {
+                            call: Call::ToolsCall(_),
+                            ..
+                        }),
                         ..
                     },
                     ..
                 })
             ),
-            "{params_first:?}"
+            "params before the method are still read typed: {params_first:?}"
         );
         let permission = parse(json!({
             "type": "control_request", "request_id": "r2",
@@ -644,10 +659,16 @@ mod tests {
             panic!("read");
         };
         assert_eq!((&*request_id, &*server), ("r1", "calc"));
+        let Message::Request(Request {
+            call: Call::ToolsCall(call),
+            ..
+        }) = message
+        else {
+            panic!("{message:?}");
+        };
         assert_eq!(
-            message,
-            McpMessage::Other(json!({"method": "tools/call", "jsonrpc": "2.0", "id": 4,
-                "params": {"name": "echo", "arguments": {"text": "a\u{fffd}b\u{fffd}c\u{1f600}"}}}))
+            call.arguments.into_value(),
+            json!({"text": "a\u{fffd}b\u{fffd}c\u{1f600}"})
         );
         let message = br#"{"type":"assistant","text":"\udc00"}"#;
         assert!(

@@ -12,6 +12,7 @@
 
 use serde::Serialize;
 
+use claude_tools_core::mcp::Response;
 use serde_json::Value;
 
 mod hook_id;
@@ -82,15 +83,21 @@ pub(crate) fn success_line<P: Serialize + ?Sized>(
     });
 }
 
-/// Appends the success line answering an `mcp_message`: its payload is `{"mcp_response": <reply>}`.
-pub(crate) fn mcp_success_line<R: Serialize + ?Sized>(
-    out: &mut Vec<u8>,
-    request_id: &str,
-    reply: &R,
-) {
+/// What an `mcp_message` the router does not answer (a notification, a client's response) is
+/// answered with: JSON-RPC answers no notification, but the Claude Code CLI awaits an
+/// `mcp_response` for every `mcp_message` and fails the server after 60 s without one (and at
+/// once on an error). The official SDKs send this placeholder.
+pub(crate) const NOTIFICATION_PLACEHOLDER: &[u8] = br#"{"jsonrpc":"2.0","result":{}}"#;
+
+/// Appends the success line answering an `mcp_message`: its payload is
+/// `{"mcp_response": <response>}`, the placeholder when the router gave none.
+pub(crate) fn mcp_success_line(out: &mut Vec<u8>, request_id: &str, response: Option<&Response>) {
     answer_line(out, SUCCESS_HEAD, request_id, |out| {
         out.extend_from_slice(br#","response":{"mcp_response":"#);
-        write_json(out, reply);
+        match response {
+            Some(response) => response.write_to(out),
+            None => out.extend_from_slice(NOTIFICATION_PLACEHOLDER),
+        }
         out.extend_from_slice(b"}}}");
     });
 }
@@ -109,7 +116,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use claude_tools_core::mcp::Reply;
+    use claude_tools_core::mcp::{Answer, RequestId};
 
     /// A line appended to an empty buffer.
     fn written(write: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
@@ -124,9 +131,9 @@ mod tests {
             String::from_utf8(written(|out| success_line(out, "r1", &json!({"x": 1})))).unwrap(),
             "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"r1\",\"response\":{\"x\":1}}}\n"
         );
-        let reply = json!({"jsonrpc": "2.0", "id": 0, "result": {}});
+        let reply = Response::success(RequestId::from(0), Answer::Empty);
         let mcp: Value = serde_json::from_slice(&written(|out| {
-            mcp_success_line(out, "r2", &Reply::Json(reply))
+            mcp_success_line(out, "r2", Some(&reply))
         }))
         .unwrap();
         assert_eq!(
@@ -139,16 +146,21 @@ mod tests {
             String::from_utf8(written(|out| mcp_success_line(
                 out,
                 "r4",
-                &Reply::ToolResult {
-                    id: json!(2),
-                    result
-                }
+                Some(&Response::success(RequestId::from(2), Answer::Tool(result)))
             )))
             .unwrap(),
             concat!(
                 r#"{"type":"control_response","response":{"subtype":"success","request_id":"r4","response":"#,
                 r#"{"mcp_response":{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"5"}],"#,
                 r#""isError":false}}}}}"#,
+                "\n"
+            )
+        );
+        assert_eq!(
+            String::from_utf8(written(|out| mcp_success_line(out, "r5", None))).unwrap(),
+            concat!(
+                r#"{"type":"control_response","response":{"subtype":"success","request_id":"r5","response":"#,
+                r#"{"mcp_response":{"jsonrpc":"2.0","result":{}}}}}"#,
                 "\n"
             )
         );

@@ -10,6 +10,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
 use super::hook_id::HookCallbackId;
+use claude_tools_core::mcp::{HandshakeManifest, ServerNotification};
 use crate::hooks::HookCallback;
 use crate::options::{AgentDefinition, Options, PermissionMode};
 use crate::permission::{PermissionDecision, PermissionUpdate};
@@ -42,7 +43,7 @@ pub(crate) enum HostRequest<'a> {
     /// client; the CLI merely acknowledges it.
     McpMessage {
         server_name: &'a str,
-        message: &'a Value,
+        message: &'a ServerNotification,
     },
 }
 
@@ -85,7 +86,7 @@ pub(crate) struct InitializeRequest<'a> {
         rename = "sdkMcpServerManifests",
         skip_serializing_if = "Option::is_none"
     )]
-    sdk_mcp_server_manifests: Option<Entries<&'a str, Value>>,
+    sdk_mcp_server_manifests: Option<Entries<&'a str, HandshakeManifest>>,
 }
 
 /// One matcher of an event in `initialize`.
@@ -325,8 +326,12 @@ mod tests {
     fn every_host_request_is_written_byte_for_byte_as_before() {
         let served: BTreeSet<String> = ["notes", "calc", "q\"x"].map(String::from).into();
         let none = BTreeSet::new();
-        let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress",
-            "params": {"progressToken": 2, "progress": 0.5, "total": 1.0, "message": "half"}});
+        let progress = ServerNotification::Progress {
+            token: claude_tools_core::mcp::ProgressToken(2.into()),
+            progress: 0.5,
+            total: Some(1.0),
+            message: Some("half".into()),
+        };
         let cases = [
             (HostRequest::Interrupt, r#"{"subtype":"interrupt"}"#),
             (

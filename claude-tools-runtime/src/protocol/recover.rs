@@ -9,15 +9,13 @@
 //! The scanner (`claude_tools_core::json_scan`) is shared with the MCP servers, which read a
 //! bare JSON-RPC message's `id` the same way.
 //!
-//! An id is kept as the line wrote it (`RawId`) and echoed so; one out of a 64-bit float's
-//! range (`1e400`) is not, since the answer would be unreadable to the CLI and to most JSON
-//! readers: its request gets an error that needs no JSON-RPC id.
+//! An id is kept as the line wrote it (`RawId`) and echoed so, as a `RequestId` is on every
+//! other path.
 
-use serde_json::Value;
 
 use crate::error::RequestRef;
 use claude_tools_core::json_scan::{RawId, Scanner};
-use claude_tools_core::mcp::jsonrpc;
+use claude_tools_core::mcp::{ErrorCode, ErrorObject};
 use claude_tools_core::tool::ToolResult;
 
 /// What could be read from a line that does not parse.
@@ -120,23 +118,11 @@ pub(crate) fn write_answer(out: &mut Vec<u8>, found: &Found, fault: Fault<'_>) {
     let Some(request_id) = &found.request_id else {
         return;
     };
-    let mut detail = fault.describe();
+    let detail = fault.describe();
     let subtype = found.subtype.as_deref();
     let method = found.method.as_deref();
-    // A JSON-RPC reply must carry the request's id; one out of a float's range would make the
-    // answer unreadable to the CLI (and most JSON readers), so such a request gets the control
-    // error below, which needs no JSON-RPC id.
-    let rpc_id = match &found.rpc_id {
-        Some(id) if !id.fits_a_float() => {
-            detail = format!(
-                "{detail}; its JSON-RPC id {} is out of range of a 64-bit float, so no JSON-RPC \
-                 reply could carry it (send ids as strings or integers)",
-                id.json()
-            );
-            None
-        }
-        id => id.as_ref(),
-    };
+    // The JSON-RPC id goes back as the line wrote it, whatever its size (as a `RequestId` does).
+    let rpc_id = found.rpc_id.as_ref();
     if subtype == Some("mcp_message") {
         match (rpc_id, method) {
             (Some(id), Some("tools/call")) => {
@@ -157,10 +143,10 @@ pub(crate) fn write_answer(out: &mut Vec<u8>, found: &Found, fault: Fault<'_>) {
             }
             (Some(id), _) => {
                 let what = method.map(|m| format!(" `{m}`")).unwrap_or_default();
-                let error = serde_json::json!({
-                    "code": jsonrpc::PARSE_ERROR,
-                    "message": format!("The host could not read this request{what}: {detail}"),
-                });
+                let error = ErrorObject::new(
+                    ErrorCode::PARSE_ERROR,
+                    format!("The host could not read this request{what}: {detail}"),
+                );
                 return mcp_answer(out, request_id, |out| {
                     write_rpc_head(out, id);
                     out.extend_from_slice(br#","error":"#);
@@ -173,8 +159,9 @@ pub(crate) fn write_answer(out: &mut Vec<u8>, found: &Found, fault: Fault<'_>) {
             {
                 // The CLI waits for an answer to every `mcp_message`, and an error answer to a
                 // notification fails the server: it gets the usual placeholder.
-                let ack: Value = jsonrpc::notification_ack();
-                return mcp_answer(out, request_id, |out| super::write_json(out, &ack));
+                return mcp_answer(out, request_id, |out| {
+                    out.extend_from_slice(super::NOTIFICATION_PLACEHOLDER);
+                });
             }
             _ => {}
         }

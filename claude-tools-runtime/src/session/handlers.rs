@@ -35,22 +35,21 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
 use serde_json::Value;
-use serde_json::value::RawValue;
 use tokio_util::sync::CancellationToken;
 
 use super::{InFlight, SessionCore, Taken, Withdrawable, lock};
 use crate::permission::PermissionDecision;
 use crate::protocol::{self, CliRequest, ElicitationAnswer, PermissionAnswer};
 use claude_tools_core::catch_unwind::{CatchUnwind, panic_message};
-use claude_tools_core::mcp::jsonrpc::{self, METHOD_NOT_FOUND};
 use claude_tools_core::mcp::{
-    McpMessage, McpRouter, Reply, Started, ToolCallRequest, run_out_grace,
+    Call, ErrorCode, ErrorObject, McpRouter, Message, Request, RequestId, Response, Started,
+    ToolCall, run_out_grace,
 };
 
 /// What to write back, serialised straight into the answer line.
 enum ControlAnswer {
-    /// `{"mcp_response": <reply>}`, from the router's reply.
-    Mcp(Reply),
+    /// `{"mcp_response": <response>}`, from the router's answer (the placeholder for none).
+    Mcp(Option<Response>),
     /// The permission callback's decision about a request whose input was `input`.
     Permission {
         decision: PermissionDecision,
@@ -67,15 +66,12 @@ enum ControlAnswer {
 /// buffer to another task while the first poll runs (in case the host's code blocks the thread).
 pub(super) struct FirstPoll<'s, 'l> {
     request_id: Cow<'l, str>,
-    /// An `mcp_message`'s JSON-RPC id as the line wrote it, when its parsed id would not be
-    /// written back the same ([`jsonrpc::verbatim_id`]); `None` as a rule.
-    rpc_id: Option<Box<RawValue>>,
     work: Work<'s>,
 }
 
 enum Work<'s> {
     /// The hot path: a `tools/call` for a server of this session.
-    ToolCall(&'s McpRouter, ToolCallRequest),
+    ToolCall(&'s McpRouter, RequestId, ToolCall),
     Other(CliRequest<'static>),
 }
 
@@ -85,34 +81,30 @@ enum Work<'s> {
 #[inline(always)]
 pub(super) fn prepare<'s, 'l>(
     shared: &'s SessionCore,
-    line: &[u8],
     request_id: Cow<'l, str>,
     body: CliRequest<'_>,
 ) -> FirstPoll<'s, 'l> {
-    let rpc_id = match &body {
-        CliRequest::Mcp { message, .. } => {
-            jsonrpc::verbatim_id(message.id(), || protocol::scan(line).rpc_id)
-        }
-        _ => None,
-    };
     let work = match body {
         CliRequest::Mcp {
             server,
-            message: McpMessage::ToolCall(call),
+            message:
+                Message::Request(Request {
+                    id,
+                    call: Call::ToolsCall(call),
+                }),
         } => match shared.routers.get(&*server) {
-            Some(router) => Work::ToolCall(router, call),
+            Some(router) => Work::ToolCall(router, id, call),
             None => Work::Other(CliRequest::Mcp {
                 server: Cow::Owned(server.into_owned()),
-                message: McpMessage::ToolCall(call),
+                message: Message::Request(Request {
+                    id,
+                    call: Call::ToolsCall(call),
+                }),
             }),
         },
         body => Work::Other(body.into_owned()),
     };
-    FirstPoll {
-        request_id,
-        rpc_id,
-        work,
-    }
+    FirstPoll { request_id, work }
 }
 
 impl<'s> FirstPoll<'s, '_> {
@@ -120,38 +112,30 @@ impl<'s> FirstPoll<'s, '_> {
     pub(super) fn detach(self) -> FirstPoll<'s, 'static> {
         FirstPoll {
             request_id: Cow::Owned(self.request_id.into_owned()),
-            rpc_id: self.rpc_id,
             work: self.work,
         }
     }
 
     /// Polls the request once and answers it, or moves it into its own task.
     pub(super) fn run(self, shared: &Arc<SessionCore>) {
-        let FirstPoll {
-            request_id,
-            rpc_id,
-            work,
-        } = self;
-        let to = Recipient { request_id, rpc_id };
+        let FirstPoll { request_id, work } = self;
+        let to = Recipient { request_id };
         match work {
-            Work::ToolCall(router, call) => serve_tool_call(shared, to, router, call),
+            Work::ToolCall(router, id, call) => serve_tool_call(shared, to, router, id, call),
             Work::Other(body) => serve(shared, to, body),
         }
     }
 }
 
-/// Whom an answer goes to: the control request's id, and its JSON-RPC id when the answer must
-/// write it as it came.
+/// Whom an answer goes to: the control request's id.
 struct Recipient<'l> {
     request_id: Cow<'l, str>,
-    rpc_id: Option<Box<RawValue>>,
 }
 
 impl Recipient<'_> {
     fn into_owned(self) -> Recipient<'static> {
         Recipient {
             request_id: Cow::Owned(self.request_id.into_owned()),
-            rpc_id: self.rpc_id,
         }
     }
 }
@@ -182,22 +166,19 @@ fn serve_tool_call(
     shared: &Arc<SessionCore>,
     to: Recipient<'_>,
     router: &McpRouter,
-    call: ToolCallRequest,
+    id: RequestId,
+    call: ToolCall,
 ) {
     // The handler's panics are caught in its call; this catches the router's own, so the
     // request still gets its one answer.
-    match std::panic::catch_unwind(AssertUnwindSafe(|| router.start_call(call))) {
-        // Written straight from the router's reply, with no answer built around it.
-        Ok(Started::Done(reply)) => shared.out.send_with(|out| {
-            let reply = jsonrpc::EchoedId {
-                reply: &reply,
-                id: to.rpc_id.as_deref(),
-            };
-            protocol::mcp_success_line(out, &to.request_id, &reply)
+    match std::panic::catch_unwind(AssertUnwindSafe(|| router.start_call(id, call))) {
+        // Written straight from the router's answer, with no answer built around it.
+        Ok(Started::Done(response)) => shared.out.send_with(|out| {
+            protocol::mcp_success_line(out, &to.request_id, Some(&response))
         }),
         Ok(Started::Running(call)) => {
             let answer = caught("mcp_message".into(), async move {
-                ControlAnswer::Mcp(call.finish().await)
+                ControlAnswer::Mcp(Some(call.finish().await))
             });
             spawn_answer(shared, to.into_owned(), None, answer);
         }
@@ -313,12 +294,8 @@ fn panicked(subtype: &str, panic: &str) -> String {
 fn send_answer(shared: &SessionCore, to: &Recipient<'_>, answer: ControlAnswer) {
     let request_id = &*to.request_id;
     shared.out.send_with(|out| match &answer {
-        ControlAnswer::Mcp(reply) => {
-            let reply = jsonrpc::EchoedId {
-                reply,
-                id: to.rpc_id.as_deref(),
-            };
-            protocol::mcp_success_line(out, request_id, &reply);
+        ControlAnswer::Mcp(response) => {
+            protocol::mcp_success_line(out, request_id, response.as_ref());
         }
         ControlAnswer::Permission { decision, input } => {
             let payload = PermissionAnswer::new(decision, input);
@@ -333,16 +310,17 @@ fn send_answer(shared: &SessionCore, to: &Recipient<'_>, answer: ControlAnswer) 
 async fn answer(shared: &SessionCore, body: CliRequest<'static>) -> ControlAnswer {
     match body {
         CliRequest::Mcp { server, message } => {
-            let reply = match shared.router(&server) {
-                Some(router) => router.handle_message(message).await,
-                None => Reply::Json(jsonrpc::error(
-                    message.id().cloned().unwrap_or(Value::Null),
-                    METHOD_NOT_FOUND,
-                    &format!("Server '{server}' not found"),
-                    None,
+            let response = match shared.router(&server) {
+                Some(router) => router.handle(message).await,
+                None => Some(Response::error(
+                    message.id().cloned(),
+                    ErrorObject::new(
+                        ErrorCode::METHOD_NOT_FOUND,
+                        format!("Server '{server}' not found"),
+                    ),
                 )),
             };
-            ControlAnswer::Mcp(reply)
+            ControlAnswer::Mcp(response)
         }
         CliRequest::CanUseTool(request) => {
             let Some(callback) = &shared.can_use_tool else {

@@ -39,7 +39,7 @@ use crate::options::{DEFAULT_CONTROL_TIMEOUT, Options};
 use crate::permission::CanUseTool;
 use crate::protocol::{self, ControlFailure, HostRequest, SdkServers};
 use crate::transport::{Connection, ExitInfo};
-use claude_tools_core::mcp::McpRouter;
+use claude_tools_core::mcp::{McpRouter, ServerNotification};
 use outbox::Outbox;
 use run_end::RunProgress;
 
@@ -184,7 +184,7 @@ fn server_notifier(
     id_salt: u32,
 ) -> claude_tools_core::mcp::Notifier {
     let server = server.to_string();
-    Arc::new(move |message: Value| {
+    Arc::new(move |message: ServerNotification| {
         let n = counter.fetch_add(1, Ordering::Relaxed);
         let request_id = format!("req_mcp_{n}_{id_salt:08x}");
         let body = HostRequest::McpMessage {

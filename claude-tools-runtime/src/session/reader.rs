@@ -171,7 +171,7 @@ fn handle_line<'s, 'l>(
     }
     match Incoming::parse(line) {
         Ok(Incoming::Request { request_id, body }) => {
-            *first_poll = Some(handlers::prepare(shared, line, request_id, body));
+            *first_poll = Some(handlers::prepare(shared, request_id, body));
         }
         Ok(Incoming::Response {
             request_id,

@@ -1,0 +1,766 @@
+//! [`Message`]: what the bytes of one JSON-RPC message are, decided once, in one borrowed pass.
+//!
+//! Every transport reads a message through [`Message::decode`] (or, inside a larger frame such
+//! as the control protocol's `mcp_message`, through `Message`'s `Deserialize`), so the same
+//! bytes are the same message on each. The rules:
+//!
+//! | bytes | message |
+//! |---|---|
+//! | not JSON | [`Invalid`], `-32700`, with the id when it can still be read |
+//! | not an object (an array, a string…) | [`Invalid`], `-32600`; batches are not supported (MCP removed them in 2025-06-18) |
+//! | an envelope key (`jsonrpc`, `id`, `method`, `params`, `result`, `error`) written twice | [`Invalid`], `-32600`: readers disagree on which one counts, so neither does |
+//! | an `id` that is not a string, a number or absent | [`Invalid`], `-32600` |
+//! | `jsonrpc` other than `"2.0"` | [`Invalid`], `-32600` |
+//! | a `method` that is not a string | [`Invalid`], `-32600` |
+//! | a `method` and no `id` | a [`Notification`] (whatever the method: a `tools/call` without an id does not run) |
+//! | a `method` and `"id": null` | [`Invalid`], `-32600` (MCP: a request id must not be null) |
+//! | a `method` and an `id` | a [`Request`] (whatever the method: `notifications/…` with an id is a request for a method the server does not have) |
+//! | no `method`, a `result` or an `error` | a [`ClientResponse`], which a server does not answer |
+//! | anything else | [`Invalid`], `-32600` |
+//!
+//! A `tools/call`'s params are read typed in the same pass (the arguments as entries, not a
+//! map); when `params` comes before `method`, they are kept raw and read once the method is
+//! known. Other methods' params stay raw JSON until their handler reads them.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+
+use super::{ErrorObject, IdError, ProgressToken, RequestId};
+use crate::json_str::JsonStr;
+use crate::tool::Arguments;
+
+/// The `params._meta` key under which the Claude Code CLI sends the Anthropic `tool_use` id of
+/// a call.
+pub const TOOL_USE_ID_META: &str = "claudecode/toolUseId";
+
+/// One JSON-RPC message from a client, classified (see the [module docs](self)).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Message {
+    /// A request: answered exactly once.
+    Request(Request),
+    /// A notification: never answered.
+    Notification(Notification),
+    /// The client's answer to a request of the server's: never answered.
+    Response(ClientResponse),
+    /// Not a JSON-RPC message: answered with its error, and `id: null` unless the id could be
+    /// read.
+    Invalid(Invalid),
+}
+
+/// A request: an id and the call it makes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    /// The id its answer carries.
+    pub id: RequestId,
+    /// What it asks for.
+    pub call: Call,
+}
+
+/// The method of a request, with its params read as far as the server reads them.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Call {
+    /// `tools/call`.
+    ToolsCall(ToolCall),
+    /// `tools/list` (a cursor is ignored: the server answers every tool in one page).
+    ToolsList,
+    /// `initialize`.
+    Initialize(InitializeParams),
+    /// `ping`.
+    Ping,
+    /// A method the server knows, whose params do not fit it: answered with this error
+    /// (`-32602`).
+    InvalidParams(ErrorObject),
+    /// Any other method, with its params as they came.
+    Other {
+        /// The method.
+        method: String,
+        /// Its params, raw.
+        params: Option<RawParams>,
+    },
+}
+
+/// The params of a `tools/call` the server needs.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolCall {
+    /// The tool.
+    pub name: String,
+    /// Its arguments, as entries (see [`Arguments`]); the default when absent or `null`.
+    pub arguments: Arguments,
+    /// `params._meta["claudecode/toolUseId"]`, when it is a string.
+    pub tool_use_id: Option<Arc<str>>,
+    /// `params._meta.progressToken`, when it is a string or a number.
+    pub progress_token: Option<ProgressToken>,
+}
+
+/// The params of an `initialize` the server reads.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InitializeParams {
+    /// The protocol version the client asks for.
+    pub protocol_version: Option<String>,
+}
+
+/// A notification from the client.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Notification {
+    /// `notifications/initialized`.
+    Initialized,
+    /// `notifications/cancelled`: stop the request `request_id`.
+    Cancelled {
+        /// The request to cancel, when the params name one.
+        request_id: Option<RequestId>,
+        /// Why, when the client said.
+        reason: Option<String>,
+    },
+    /// Any other notification (a `tools/call` without an id among them: it does not run).
+    Other {
+        /// The method.
+        method: String,
+        /// Its params, raw.
+        params: Option<RawParams>,
+    },
+}
+
+/// The params of a method the decoder does not read, as the client wrote them.
+#[derive(Debug, Clone)]
+pub struct RawParams(Box<RawValue>);
+
+impl RawParams {
+    /// The params' JSON text.
+    pub fn get(&self) -> &str {
+        self.0.get()
+    }
+
+    /// The params read as a `T`.
+    pub fn parse<T: serde::de::DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        serde_json::from_str(self.0.get())
+    }
+}
+
+impl PartialEq for RawParams {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
+    }
+}
+
+/// A response the client sent (to a request of the server's).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientResponse {
+    /// The id of the server's request it answers.
+    pub id: Option<RequestId>,
+}
+
+/// Bytes that are not a JSON-RPC message the server can serve.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Invalid {
+    /// The message's id, when it could be read.
+    pub id: Option<RequestId>,
+    /// The answer: `-32700` or `-32600`, with why.
+    pub error: ErrorObject,
+}
+
+impl Message {
+    /// Decodes one message from its bytes: never fails, bytes that are not a message are
+    /// [`Message::Invalid`].
+    ///
+    /// ```
+    /// use claude_tools::mcp::{Call, Message};
+    ///
+    /// let message = Message::decode(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add"}}"#);
+    /// let Message::Request(request) = message else { panic!() };
+    /// let Call::ToolsCall(call) = request.call else { panic!() };
+    /// assert_eq!(call.name, "add");
+    ///
+    /// assert!(matches!(Message::decode(b"{oops"), Message::Invalid(_)));
+    /// ```
+    pub fn decode(bytes: &[u8]) -> Message {
+        let text = match std::str::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(error) => return Message::unreadable(bytes, format!("not UTF-8: {error}")),
+        };
+        match serde_json::from_str::<Message>(text) {
+            Ok(message) => message,
+            Err(error) => Message::unreadable(bytes, error.to_string()),
+        }
+    }
+
+    /// The `-32700` answer to bytes that are not JSON, with the message's id when a scan can
+    /// still find it, so the client can tell which request failed.
+    pub fn unreadable(bytes: &[u8], detail: String) -> Message {
+        let id = crate::json_scan::message_id(bytes)
+            .and_then(|id| RequestId::from_json(id.json()).ok());
+        Message::Invalid(Invalid {
+            id,
+            error: ErrorObject::parse_error(detail),
+        })
+    }
+
+    /// The message's id: a request's, an invalid message's when it was read, a response's.
+    pub fn id(&self) -> Option<&RequestId> {
+        match self {
+            Message::Request(request) => Some(&request.id),
+            Message::Invalid(invalid) => invalid.id.as_ref(),
+            Message::Response(response) => response.id.as_ref(),
+            Message::Notification(_) => None,
+        }
+    }
+}
+
+impl Request {
+    /// The request's method.
+    pub fn method(&self) -> &str {
+        match &self.call {
+            Call::ToolsCall(_) => "tools/call",
+            Call::ToolsList => "tools/list",
+            Call::Initialize(_) => "initialize",
+            Call::Ping => "ping",
+            Call::InvalidParams(_) => "tools/call",
+            Call::Other { method, .. } => method,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Message {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(MessageVisitor)
+    }
+}
+
+struct MessageVisitor;
+
+/// The params as the envelope pass read them.
+enum Params<'de> {
+    /// A `tools/call`'s, read typed because the method came first.
+    ToolCall(Result<ToolCall, ErrorObject>),
+    Raw(&'de RawValue),
+}
+
+fn not_an_object(reason: &str) -> Message {
+    Message::Invalid(Invalid {
+        id: None,
+        error: ErrorObject::invalid_request(reason),
+    })
+}
+
+const NOT_AN_OBJECT: &str = "a JSON-RPC message must be a JSON object";
+
+impl<'de> Visitor<'de> for MessageVisitor {
+    type Value = Message;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-RPC message")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
+        let mut jsonrpc: Option<&'de RawValue> = None;
+        let mut id: Option<&'de RawValue> = None;
+        let mut method: Option<JsonStr<'de>> = None;
+        let mut method_raw: Option<&'de RawValue> = None;
+        let mut params: Option<Params<'de>> = None;
+        let mut answered = false;
+        let mut repeated: Option<&'static str> = None;
+        while let Some(key) = map.next_key::<JsonStr<'de>>()? {
+            let slot: &'static str = match &*key {
+                "jsonrpc" => "jsonrpc",
+                "id" => "id",
+                "method" => "method",
+                "params" => "params",
+                "result" => "result",
+                "error" => "error",
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+            };
+            let seen = match slot {
+                "jsonrpc" => jsonrpc.is_some(),
+                "id" => id.is_some(),
+                "method" => method_raw.is_some(),
+                "params" => params.is_some(),
+                // `result` and `error` together are as wrong as either twice.
+                _ => answered,
+            };
+            if seen {
+                repeated.get_or_insert(slot);
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            match slot {
+                "jsonrpc" => jsonrpc = Some(map.next_value()?),
+                "id" => id = Some(map.next_value()?),
+                "method" => {
+                    let raw: &'de RawValue = map.next_value()?;
+                    // A string method borrowed from the line (owned only with escapes).
+                    method = serde_json::from_str::<JsonStr<'de>>(raw.get()).ok();
+                    method_raw = Some(raw);
+                }
+                // The CLI writes `method` first, so a `tools/call`'s params are read typed here.
+                "params" if method.as_deref() == Some("tools/call") => {
+                    params = Some(Params::ToolCall(map.next_value_seed(ToolCallSeed)?));
+                }
+                "params" => params = Some(Params::Raw(map.next_value()?)),
+                _ => {
+                    answered = true;
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(classify(Envelope {
+            jsonrpc,
+            id,
+            method,
+            method_raw,
+            params,
+            answered,
+            repeated,
+        }))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Message, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(not_an_object(
+            "a JSON-RPC batch (an array) is not supported: MCP removed batches in 2025-06-18; \
+             send one message at a time",
+        ))
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Message, E> {
+        Ok(not_an_object(NOT_AN_OBJECT))
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Message, E> {
+        Ok(not_an_object(NOT_AN_OBJECT))
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Message, E> {
+        Ok(not_an_object(NOT_AN_OBJECT))
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Message, E> {
+        Ok(not_an_object(NOT_AN_OBJECT))
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Message, E> {
+        Ok(not_an_object(NOT_AN_OBJECT))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Message, E> {
+        Ok(not_an_object(NOT_AN_OBJECT))
+    }
+}
+
+/// The envelope's fields, as the pass read them.
+struct Envelope<'de> {
+    jsonrpc: Option<&'de RawValue>,
+    id: Option<&'de RawValue>,
+    method: Option<JsonStr<'de>>,
+    method_raw: Option<&'de RawValue>,
+    params: Option<Params<'de>>,
+    answered: bool,
+    repeated: Option<&'static str>,
+}
+
+/// The rules of the [module docs](self), in their order.
+fn classify(envelope: Envelope<'_>) -> Message {
+    let Envelope {
+        jsonrpc,
+        id,
+        method,
+        method_raw,
+        params,
+        answered,
+        repeated,
+    } = envelope;
+    let invalid = |id: Option<RequestId>, reason: String| {
+        Message::Invalid(Invalid {
+            id,
+            error: ErrorObject::invalid_request(reason),
+        })
+    };
+    let (id, null_id) = match id.map(|raw| RequestId::from_json(raw.get())) {
+        None => (None, false),
+        Some(Ok(id)) => (Some(id), false),
+        Some(Err(IdError::Null)) => (None, true),
+        Some(Err(IdError::WrongType)) => {
+            return invalid(None, "`id` must be a string or a number".into());
+        }
+    };
+    if let Some(key) = repeated {
+        return invalid(
+            id,
+            format!("the key `{key}` appears more than once; send each envelope key once"),
+        );
+    }
+    if jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
+        return invalid(id, "`jsonrpc` must be \"2.0\"".into());
+    }
+    let Some(method_raw) = method_raw else {
+        if answered {
+            return Message::Response(ClientResponse { id });
+        }
+        return invalid(id, "a request needs a `method` string".into());
+    };
+    let Some(method) = method else {
+        let _ = method_raw;
+        return invalid(id, "`method` must be a string".into());
+    };
+    match id {
+        Some(id) => Message::Request(Request {
+            id,
+            call: call(method, params),
+        }),
+        None if null_id => invalid(
+            None,
+            "a request's `id` must be a string or a number, not null".into(),
+        ),
+        None => Message::Notification(notification(method, params)),
+    }
+}
+
+fn raw_params(params: Option<Params<'_>>) -> Option<RawParams> {
+    match params {
+        Some(Params::Raw(raw)) => Some(RawParams(raw.to_owned())),
+        // Only a `tools/call` is read typed, and only its own arm reaches it.
+        Some(Params::ToolCall(_)) | None => None,
+    }
+}
+
+fn call(method: JsonStr<'_>, params: Option<Params<'_>>) -> Call {
+    match &*method {
+        "tools/call" => {
+            let read = match params {
+                Some(Params::ToolCall(read)) => read,
+                // `params` came before `method`: read them now.
+                Some(Params::Raw(raw)) => {
+                    let mut deserializer = serde_json::Deserializer::from_str(raw.get());
+                    match ToolCallSeed.deserialize(&mut deserializer) {
+                        Ok(read) => read,
+                        Err(error) => Err(ErrorObject::invalid_params(error.to_string())),
+                    }
+                }
+                None => Err(no_name()),
+            };
+            match read {
+                Ok(call) => Call::ToolsCall(call),
+                Err(error) => Call::InvalidParams(error),
+            }
+        }
+        "tools/list" => Call::ToolsList,
+        "ping" => Call::Ping,
+        "initialize" => Call::Initialize(initialize_params(params)),
+        _ => Call::Other {
+            method: method.into_owned(),
+            params: raw_params(params),
+        },
+    }
+}
+
+fn notification(method: JsonStr<'_>, params: Option<Params<'_>>) -> Notification {
+    match &*method {
+        "notifications/initialized" => Notification::Initialized,
+        "notifications/cancelled" => {
+            #[derive(Deserialize)]
+            struct Cancelled<'a> {
+                #[serde(rename = "requestId", borrow, default)]
+                request_id: Option<&'a RawValue>,
+                #[serde(default)]
+                reason: Option<String>,
+            }
+            let read = match &params {
+                Some(Params::Raw(raw)) => serde_json::from_str::<Cancelled<'_>>(raw.get()).ok(),
+                _ => None,
+            };
+            let (request_id, reason) = match read {
+                Some(read) => (
+                    read.request_id
+                        .and_then(|raw| RequestId::from_json(raw.get()).ok()),
+                    read.reason,
+                ),
+                None => (None, None),
+            };
+            Notification::Cancelled { request_id, reason }
+        }
+        _ => Notification::Other {
+            method: method.into_owned(),
+            params: raw_params(params),
+        },
+    }
+}
+
+fn initialize_params(params: Option<Params<'_>>) -> InitializeParams {
+    #[derive(Deserialize)]
+    struct Fields {
+        #[serde(rename = "protocolVersion", default)]
+        protocol_version: Option<serde_json::Value>,
+    }
+    let protocol_version = match params {
+        Some(Params::Raw(raw)) => serde_json::from_str::<Fields>(raw.get())
+            .ok()
+            .and_then(|fields| match fields.protocol_version {
+                Some(serde_json::Value::String(version)) => Some(version),
+                _ => None,
+            }),
+        _ => None,
+    };
+    InitializeParams { protocol_version }
+}
+
+fn no_name() -> ErrorObject {
+    ErrorObject::invalid_params("tools/call needs `params.name`, the tool's name as a string")
+}
+
+/// Reads a `tools/call`'s params in the envelope's pass. Only JSON syntax fails it: params of
+/// the wrong shape become the `-32602` the request is answered with.
+struct ToolCallSeed;
+
+impl<'de> DeserializeSeed<'de> for ToolCallSeed {
+    type Value = Result<ToolCall, ErrorObject>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(ToolCallVisitor)
+    }
+}
+
+struct ToolCallVisitor;
+
+const PARAMS_NOT_AN_OBJECT: &str = "tools/call needs `params`, an object with the tool's `name`";
+
+impl<'de> Visitor<'de> for ToolCallVisitor {
+    type Value = Result<ToolCall, ErrorObject>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the params of a tools/call")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        #[derive(Deserialize)]
+        struct Meta<'a> {
+            #[serde(rename = "claudecode/toolUseId", borrow, default)]
+            tool_use_id: Option<JsonStr<'a>>,
+            #[serde(rename = "progressToken", borrow, default)]
+            progress_token: Option<&'a RawValue>,
+        }
+        let mut name: Option<&'de RawValue> = None;
+        let mut arguments: Option<Arguments> = None;
+        let mut meta: Option<&'de RawValue> = None;
+        let mut repeated: Option<&'static str> = None;
+        while let Some(key) = map.next_key::<JsonStr<'de>>()? {
+            match &*key {
+                "name" if name.is_none() => name = Some(map.next_value()?),
+                "arguments" if arguments.is_none() => arguments = Some(map.next_value()?),
+                "_meta" if meta.is_none() => meta = Some(map.next_value()?),
+                // A tool name written twice is read differently by different readers: a gateway
+                // filtering by tool must see the one that runs.
+                key @ ("name" | "arguments" | "_meta") => {
+                    repeated.get_or_insert(match key {
+                        "name" => "name",
+                        "arguments" => "arguments",
+                        _ => "_meta",
+                    });
+                    map.next_value::<IgnoredAny>()?;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        if let Some(key) = repeated {
+            return Ok(Err(ErrorObject::invalid_params(format!(
+                "the key `params.{key}` appears more than once; send it once"
+            ))));
+        }
+        let Some(name) = name.and_then(|raw| serde_json::from_str::<JsonStr<'_>>(raw.get()).ok())
+        else {
+            return Ok(Err(no_name()));
+        };
+        // `_meta` of another shape, or fields of other types in it, are left unread, as before.
+        let meta = meta.and_then(|raw| serde_json::from_str::<Meta<'_>>(raw.get()).ok());
+        let (tool_use_id, progress_token) = match meta {
+            Some(meta) => (
+                meta.tool_use_id.map(|id| Arc::from(&*id)),
+                meta.progress_token
+                    .and_then(|raw| RequestId::from_json(raw.get()).ok())
+                    .map(ProgressToken),
+            ),
+            None => (None, None),
+        };
+        Ok(Ok(ToolCall {
+            name: name.into_owned(),
+            arguments: arguments.unwrap_or_default(),
+            tool_use_id,
+            progress_token,
+        }))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Err(no_name()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jsonrpc::ErrorCode;
+
+    fn decode(text: &str) -> Message {
+        Message::decode(text.as_bytes())
+    }
+
+    fn invalid(text: &str) -> (Option<RequestId>, ErrorCode) {
+        match decode(text) {
+            Message::Invalid(Invalid { id, error }) => (id, error.code),
+            other => panic!("{text} decoded as {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_tool_call_is_typed_in_either_key_order() {
+        for text in [
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":1},"_meta":{"claudecode/toolUseId":"toolu_1","progressToken":"p"}}}"#,
+            r#"{"params":{"_meta":{"progressToken":"p","claudecode/toolUseId":"toolu_1"},"arguments":{"a":1},"name":"add"},"id":3,"method":"tools/call","jsonrpc":"2.0"}"#,
+        ] {
+            let Message::Request(Request {
+                id,
+                call: Call::ToolsCall(call),
+            }) = decode(text)
+            else {
+                panic!("{text}");
+            };
+            assert_eq!(id, RequestId::from(3));
+            assert_eq!(call.name, "add");
+            assert_eq!(call.arguments.into_value(), serde_json::json!({"a": 1}));
+            assert_eq!(call.tool_use_id.as_deref(), Some("toolu_1"));
+            assert_eq!(call.progress_token, Some(ProgressToken(RequestId::from("p"))));
+        }
+    }
+
+    #[test]
+    fn tool_call_params_of_the_wrong_shape_are_invalid_params() {
+        for params in [
+            "",
+            r#","params":[1]"#,
+            r#","params":"x""#,
+            r#","params":{"name":5}"#,
+            r#","params":{}"#,
+            r#","params":{"name":"a","name":"b"}"#,
+        ] {
+            let text = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call"{params}}}"#);
+            let Message::Request(Request {
+                call: Call::InvalidParams(error),
+                ..
+            }) = decode(&text)
+            else {
+                panic!("{text}");
+            };
+            assert_eq!(error.code, ErrorCode::INVALID_PARAMS, "{text}");
+        }
+    }
+
+    #[test]
+    fn the_kind_is_decided_by_the_envelope() {
+        assert!(matches!(
+            decode(r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"x"}}"#),
+            Message::Notification(Notification::Other { .. })
+        ));
+        assert!(matches!(
+            decode(r#"{"jsonrpc":"2.0","id":5,"method":"notifications/initialized"}"#),
+            Message::Request(Request {
+                call: Call::Other { .. },
+                ..
+            })
+        ));
+        assert_eq!(
+            decode(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r","reason":"bye"}}"#),
+            Message::Notification(Notification::Cancelled {
+                request_id: Some(RequestId::from("r")),
+                reason: Some("bye".into())
+            })
+        );
+        assert!(matches!(
+            decode(r#"{"jsonrpc":"2.0","id":9,"result":{}}"#),
+            Message::Response(ClientResponse { id: Some(_) })
+        ));
+        assert_eq!(
+            decode(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}"#),
+            Message::Request(Request {
+                id: RequestId::from(1),
+                call: Call::Initialize(InitializeParams {
+                    protocol_version: Some("2025-06-18".into())
+                })
+            })
+        );
+    }
+
+    #[test]
+    fn what_is_not_a_message_is_invalid_with_the_id_when_it_can_be_read() {
+        let code = ErrorCode::INVALID_REQUEST;
+        assert_eq!(invalid("[]"), (None, code));
+        assert_eq!(invalid(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#), (None, code));
+        assert_eq!(invalid("7"), (None, code));
+        assert_eq!(invalid(r#"{"jsonrpc":"2.0","id":{},"method":"ping"}"#), (None, code));
+        assert_eq!(invalid(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#), (None, code));
+        assert_eq!(
+            invalid(r#"{"jsonrpc":"1.0","id":4,"method":"ping"}"#),
+            (Some(RequestId::from(4)), code)
+        );
+        assert_eq!(invalid(r#"{"jsonrpc":"1.0","method":"notifications/initialized"}"#), (None, code));
+        assert_eq!(invalid(r#"{"id":4,"method":"ping"}"#), (Some(RequestId::from(4)), code));
+        assert_eq!(
+            invalid(r#"{"jsonrpc":"2.0","id":4,"method":7}"#),
+            (Some(RequestId::from(4)), code)
+        );
+        assert_eq!(
+            invalid(r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","method":"tools/list"}"#),
+            (Some(RequestId::from(4)), code)
+        );
+        assert_eq!(
+            invalid(r#"{"jsonrpc":"2.0","id":4}"#),
+            (Some(RequestId::from(4)), code)
+        );
+        assert_eq!(
+            invalid(r#"{"jsonrpc":"2.0","id":4,"method":"ping""#),
+            (Some(RequestId::from(4)), ErrorCode::PARSE_ERROR)
+        );
+        assert_eq!(invalid("\u{0}"), (None, ErrorCode::PARSE_ERROR));
+    }
+
+    #[test]
+    fn ids_past_a_float_are_read_as_written() {
+        let Message::Request(request) =
+            decode(r#"{"jsonrpc":"2.0","id":1e400,"method":"ping"}"#)
+        else {
+            panic!();
+        };
+        assert_eq!(request.id.to_string(), "1e400");
+    }
+}

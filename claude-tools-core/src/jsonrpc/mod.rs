@@ -1,0 +1,33 @@
+//! MCP's JSON-RPC 2.0, typed: one decoder that says once what bytes are, one writer.
+//!
+//! - [`Message`] ([`message`]): a client's message, classified by [`Message::decode`] into a
+//!   [`Request`] (with its [`Call`] typed), a [`Notification`], a [`ClientResponse`] or an
+//!   [`Invalid`] message and why. Every transport reads through it, so the same bytes are the
+//!   same message in-process, over stdio and over HTTP.
+//! - [`Response`]: the one answer to a request, its result typed ([`Answer`]) or its
+//!   [`ErrorObject`] with an [`ErrorCode`]; [`Response::write_to`] is the one writer.
+//! - [`RequestId`] and [`ProgressToken`]: kept exactly as the client wrote them.
+//! - [`ServerNotification`]: what a server sends unasked (progress, a changed tool list).
+//!
+//! The transports keep only their own policy: the control protocol answers a notification
+//! with the placeholder the Claude Code CLI awaits, stdio writes what there is, HTTP maps
+//! invalid → 400, nothing → 202 and an answer → 200.
+
+mod error;
+mod id;
+mod message;
+mod notification;
+mod response;
+mod results;
+
+pub(crate) use error::echo;
+pub use error::{ErrorCode, ErrorObject, MAX_ECHO};
+pub(crate) use id::IdError;
+pub use id::{ProgressToken, RequestId};
+pub use message::{
+    Call, ClientResponse, InitializeParams, Invalid, Message, Notification, RawParams, Request,
+    TOOL_USE_ID_META, ToolCall,
+};
+pub use notification::{ServerNotification, TOOLS_LIST_CHANGED};
+pub use response::{Answer, Response};
+pub use results::{Implementation, InitializeResult, ServerCapabilities, ToolsCapability, ToolsList};

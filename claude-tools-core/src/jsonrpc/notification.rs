@@ -1,0 +1,137 @@
+//! [`ServerNotification`]: what a server sends a client unasked.
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+use super::ProgressToken;
+
+/// The method of the notification a server sends when its tool list changes.
+pub const TOOLS_LIST_CHANGED: &str = "notifications/tools/list_changed";
+
+/// A notification from the server to the client.
+///
+/// ```
+/// use claude_tools::mcp::ServerNotification;
+///
+/// assert_eq!(
+///     serde_json::to_string(&ServerNotification::ToolsListChanged).unwrap(),
+///     r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ServerNotification {
+    /// `notifications/progress`: how far a request with a `progressToken` has got.
+    Progress {
+        /// The token the request's `params._meta.progressToken` gave.
+        token: ProgressToken,
+        /// How far, increasing with each report.
+        progress: f64,
+        /// Out of how much, when known.
+        total: Option<f64>,
+        /// What is happening, for a person.
+        message: Option<String>,
+    },
+    /// `notifications/tools/list_changed`.
+    ToolsListChanged,
+}
+
+impl ServerNotification {
+    /// The notification's method.
+    pub fn method(&self) -> &'static str {
+        match self {
+            ServerNotification::Progress { .. } => "notifications/progress",
+            ServerNotification::ToolsListChanged => TOOLS_LIST_CHANGED,
+        }
+    }
+
+    /// The notification as a `serde_json::Value`.
+    pub fn to_value(&self) -> serde_json::Value {
+        // Its numbers are finite or written as `null`, its keys strings: it serialises.
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+struct ProgressParams<'a> {
+    token: &'a ProgressToken,
+    progress: f64,
+    total: Option<f64>,
+    message: Option<&'a str>,
+}
+
+impl Serialize for ProgressParams<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut params = serializer.serialize_map(None)?;
+        params.serialize_entry("progressToken", self.token)?;
+        params.serialize_entry("progress", &self.progress)?;
+        if let Some(total) = self.total {
+            params.serialize_entry("total", &total)?;
+        }
+        if let Some(message) = self.message {
+            params.serialize_entry("message", message)?;
+        }
+        params.end()
+    }
+}
+
+impl Serialize for ServerNotification {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut notification = serializer.serialize_map(None)?;
+        notification.serialize_entry("jsonrpc", "2.0")?;
+        notification.serialize_entry("method", self.method())?;
+        if let ServerNotification::Progress {
+            token,
+            progress,
+            total,
+            message,
+        } = self
+        {
+            notification.serialize_entry(
+                "params",
+                &ProgressParams {
+                    token,
+                    progress: *progress,
+                    total: *total,
+                    message: message.as_deref(),
+                },
+            )?;
+        }
+        notification.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jsonrpc::RequestId;
+    use serde_json::json;
+
+    #[test]
+    fn progress_notifications_carry_the_token() {
+        let progress = |token: RequestId, total, message: Option<&str>| {
+            ServerNotification::Progress {
+                token: ProgressToken(token),
+                progress: 1.0,
+                total,
+                message: message.map(String::from),
+            }
+            .to_value()
+        };
+        assert_eq!(
+            progress(RequestId::from(7), Some(4.0), Some("one of four")),
+            json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/progress",
+                "params": {"progressToken": 7, "progress": 1.0, "total": 4.0, "message": "one of four"}
+            })
+        );
+        assert_eq!(
+            progress(RequestId::from("t"), None, None),
+            json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/progress",
+                "params": {"progressToken": "t", "progress": 1.0}
+            })
+        );
+    }
+}

@@ -1,0 +1,187 @@
+//! Running `tools/call`s: the in-flight map by request id, a call that outlives its first poll,
+//! and the one cancellation contract.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::future::Future;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use tokio_util::sync::CancellationToken;
+
+use crate::jsonrpc::{Answer, ErrorObject, RequestId, Response};
+use crate::tool::CallFuture;
+
+/// How long a cancelled handler may run on after its token fires, before it is dropped.
+///
+/// This is the one cancellation contract of the runtime, kept alike for `tools/call` handlers
+/// (`notifications/cancelled`, [`McpRouter::cancel_all`](super::McpRouter::cancel_all), or the
+/// reply future dropped), permission callbacks and hooks (`control_cancel_request`), and every
+/// handler still running when a session ends:
+///
+/// 1. the handler's cancellation token fires
+///    ([`ToolContext::cancellation_token`](crate::tool::ToolContext::cancellation_token),
+///    `claude_tools::PermissionRequest::cancellation_token`,
+///    `claude_tools::HookInput::cancellation_token`);
+/// 2. the answer, if the request has one, goes at once: a cancelled `tools/call` answers
+///    `-32800 "Request cancelled"` without waiting for its handler; a withdrawn callback is not
+///    answered at all;
+/// 3. the handler runs on, in the background, for up to this long, to notice the token and
+///    clean up (stop a child process, roll back); whatever it returns is discarded;
+/// 4. then its future is dropped, wherever it is.
+pub const CANCEL_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Steps 3 and 4 of the contract at [`CANCEL_GRACE`], for a tool call as for a withdrawn
+/// callback: polls the cancelled `handler` on for up to [`CANCEL_GRACE`], its output discarded,
+/// then drops it.
+#[doc(hidden)]
+pub async fn run_out_grace(handler: impl Future) {
+    let _ = tokio::time::timeout(CANCEL_GRACE, handler).await;
+}
+
+/// The running `tools/call`s of one connection, by request id.
+#[derive(Default)]
+pub(crate) struct InFlight {
+    calls: Mutex<HashMap<RequestId, CancellationToken>>,
+}
+
+impl InFlight {
+    fn lock(&self) -> MutexGuard<'_, HashMap<RequestId, CancellationToken>> {
+        // Only single inserts and removes happen under this lock: a panic cannot leave the map
+        // inconsistent, so a poisoned lock is still good.
+        self.calls
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    pub(crate) fn contains(&self, id: &RequestId) -> bool {
+        self.lock().contains_key(id)
+    }
+
+    /// Fires the token of the call `id`, if it is running.
+    pub(crate) fn cancel(&self, id: &RequestId) {
+        if let Some(token) = self.lock().get(id) {
+            tracing::debug!(request = %id, "MCP tools/call cancelled by the client");
+            token.cancel();
+        }
+    }
+
+    pub(crate) fn cancel_all(&self) {
+        for token in self.lock().values() {
+            token.cancel();
+        }
+    }
+
+    /// Registers a call that outlived its first poll: `None` when a call with the same id
+    /// started in the meantime.
+    pub(crate) fn register(
+        self: &Arc<Self>,
+        id: &RequestId,
+        cancellation: &CancellationToken,
+    ) -> Option<Registration> {
+        match self.lock().entry(id.clone()) {
+            Entry::Occupied(_) => None,
+            Entry::Vacant(slot) => {
+                slot.insert(cancellation.clone());
+                Some(Registration {
+                    in_flight: self.clone(),
+                    id: Some(id.clone()),
+                    cancellation: cancellation.clone(),
+                })
+            }
+        }
+    }
+}
+
+/// A `tools/call` after its first poll.
+#[doc(hidden)]
+pub enum Started {
+    /// Answered on the first poll, or refused before it ran.
+    Done(Response),
+    /// Still running, registered for cancellation.
+    Running(RunningCall),
+}
+
+/// A `tools/call` that did not finish on its first poll. Dropping it before the call has
+/// finished cancels the call: its token fires and its handler gets its [`CANCEL_GRACE`].
+#[doc(hidden)]
+pub struct RunningCall {
+    id: RequestId,
+    /// `None` once the call has finished.
+    call: Option<CallFuture>,
+    registration: Registration,
+}
+
+impl RunningCall {
+    pub(crate) fn new(id: RequestId, call: CallFuture, registration: Registration) -> Self {
+        Self {
+            id,
+            call: Some(call),
+            registration,
+        }
+    }
+
+    /// Runs the call to its answer: the tool's result, or `-32800` as soon as it is cancelled.
+    /// A cancelled handler is not waited for: dropping `self` moves it into its grace.
+    #[doc(hidden)]
+    pub async fn finish(mut self) -> Response {
+        let outcome = match &mut self.call {
+            Some(call) => tokio::select! {
+                biased;
+                () = self.registration.cancellation.cancelled() => None,
+                result = call => Some(result),
+            },
+            None => None,
+        };
+        self.registration.finish();
+        match outcome {
+            Some(result) => {
+                self.call = None;
+                Response::success(self.id.clone(), Answer::Tool(result))
+            }
+            None => Response::error(Some(self.id.clone()), ErrorObject::request_cancelled()),
+        }
+    }
+}
+
+impl Drop for RunningCall {
+    fn drop(&mut self) {
+        if let Some(call) = self.call.take() {
+            self.registration.cancellation.cancel();
+            // A drop cannot wait: the grace runs in a task of its own. Outside a tokio runtime
+            // (or one shutting down) the handler is dropped now.
+            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                runtime.spawn(run_out_grace(call));
+            }
+        }
+    }
+}
+
+/// A running call's entry in the in-flight map. Removed when the call ends; if the call is
+/// dropped first (the session aborting the control request), its token is also cancelled, for
+/// any work it spawned.
+pub(crate) struct Registration {
+    in_flight: Arc<InFlight>,
+    id: Option<RequestId>,
+    cancellation: CancellationToken,
+}
+
+impl Registration {
+    fn finish(&mut self) {
+        if let Some(id) = self.id.take() {
+            self.in_flight.lock().remove(&id);
+        }
+    }
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        if self.id.is_some() {
+            self.finish();
+            self.cancellation.cancel();
+        }
+    }
+}
