@@ -88,7 +88,10 @@ fn server(probes: Probes) -> ToolServer {
             let probes = cancelled_probes.clone();
             async move {
                 let context = call.context().clone();
-                let id = context.request_id().map(RequestId::to_value).unwrap_or_default();
+                let id = context
+                    .request_id()
+                    .map(RequestId::to_value)
+                    .unwrap_or_default();
                 let token = context.cancellation_token().clone();
                 let observed = probes.observed_cancel.clone();
                 let id_for_task = id.clone();

@@ -277,7 +277,10 @@ fn dispatch(
         }
         Message::Invalid(invalid) => {
             tracing::debug!(error = ?invalid.error, "MCP stdio: a line that is not a JSON-RPC message");
-            Some(Outbound::Response(Response::error(invalid.id, invalid.error)))
+            Some(Outbound::Response(Response::error(
+                invalid.id,
+                invalid.error,
+            )))
         }
         // Handled without awaiting anything: the router's future is ready at its first poll.
         Message::Notification(notification) => {

@@ -210,10 +210,12 @@ async fn too_deep_arguments_are_an_is_error_result_and_other_methods_a_json_rpc_
             true
         )
     );
-    // Another method gets a JSON-RPC parse error with its id as it came.
+    // Another method gets a JSON-RPC parse error with its id as it came. (Params the server
+    // does not read are skipped, not parsed: a number out of range or deep nesting in them is
+    // no fault; broken JSON is.)
     let list = mcp_line(
         "r5",
-        r#"{"method":"tools/list","params":{"cursor":1e999},"jsonrpc":"2.0","id":"list-1"}"#,
+        r#"{"method":"tools/list","params":{"cursor":nul},"jsonrpc":"2.0","id":"list-1"}"#,
     );
     let list_error = json_error_of(&list);
     cli.send_line(&list).await;
@@ -222,15 +224,31 @@ async fn too_deep_arguments_are_an_is_error_result_and_other_methods_a_json_rpc_
         mcp_answer(
             "r5",
             json!({"jsonrpc": "2.0", "id": "list-1", "error": {"code": -32700, "message": format!(
-                "The host could not read this request `tools/list`: a number in it is out of range \
-                 ({list_error}): JSON numbers must fit a 64-bit float (at most about 1.8e308); \
-                 send such a value as a string")}})
+                "The host could not read this request `tools/list`: it is not valid JSON \
+                 ({list_error})")}})
         )
     );
+    for params in [
+        r#"{"cursor":1e999}"#.to_string(),
+        format!("[{}]", "[".repeat(130) + &"]".repeat(130)),
+    ] {
+        cli.send_line(&mcp_line(
+            "r5b",
+            &format!(
+                r#"{{"method":"tools/list","params":{params},"jsonrpc":"2.0","id":"list-2"}}"#
+            ),
+        ))
+        .await;
+        let answer = cli.recv().await;
+        assert_eq!(
+            answer["response"]["response"]["mcp_response"]["result"]["tools"][0]["name"], "add",
+            "{answer}"
+        );
+    }
     // A notification gets the placeholder the CLI waits for (an error would fail the server).
     cli.send_line(&mcp_line(
         "r6",
-        r#"{"method":"notifications/cancelled","params":{"requestId":1e999},"jsonrpc":"2.0"}"#,
+        r#"{"method":"notifications/cancelled","params":{"requestId":nul},"jsonrpc":"2.0"}"#,
     ))
     .await;
     assert_eq!(

@@ -249,7 +249,14 @@ mod tests {
         assert_eq!(id("\"3\"").unwrap().as_str(), Some("3"));
         assert_ne!(id("3").unwrap(), id("\"3\"").unwrap());
         assert_ne!(id("1").unwrap(), id("1.0").unwrap());
-        for text in ["1.50", "-0.0", "18446744073709551616", "1e400", "-1e400", "2E3"] {
+        for text in [
+            "1.50",
+            "-0.0",
+            "18446744073709551616",
+            "1e400",
+            "-1e400",
+            "2E3",
+        ] {
             let id = id(text).unwrap();
             assert_eq!(id.to_string(), text);
             assert_eq!(serde_json::to_string(&id).unwrap(), text);

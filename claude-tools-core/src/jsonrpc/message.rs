@@ -192,8 +192,8 @@ impl Message {
     /// The `-32700` answer to bytes that are not JSON, with the message's id when a scan can
     /// still find it, so the client can tell which request failed.
     pub fn unreadable(bytes: &[u8], detail: String) -> Message {
-        let id = crate::json_scan::message_id(bytes)
-            .and_then(|id| RequestId::from_json(id.json()).ok());
+        let id =
+            crate::json_scan::message_id(bytes).and_then(|id| RequestId::from_json(id.json()).ok());
         Message::Invalid(Invalid {
             id,
             error: ErrorObject::parse_error(detail),
@@ -499,12 +499,14 @@ fn initialize_params(params: Option<Params<'_>>) -> InitializeParams {
         protocol_version: Option<serde_json::Value>,
     }
     let protocol_version = match params {
-        Some(Params::Raw(raw)) => serde_json::from_str::<Fields>(raw.get())
-            .ok()
-            .and_then(|fields| match fields.protocol_version {
-                Some(serde_json::Value::String(version)) => Some(version),
-                _ => None,
-            }),
+        Some(Params::Raw(raw)) => {
+            serde_json::from_str::<Fields>(raw.get())
+                .ok()
+                .and_then(|fields| match fields.protocol_version {
+                    Some(serde_json::Value::String(version)) => Some(version),
+                    _ => None,
+                })
+        }
         _ => None,
     };
     InitializeParams { protocol_version }
@@ -660,7 +662,10 @@ mod tests {
             assert_eq!(call.name, "add");
             assert_eq!(call.arguments.into_value(), serde_json::json!({"a": 1}));
             assert_eq!(call.tool_use_id.as_deref(), Some("toolu_1"));
-            assert_eq!(call.progress_token, Some(ProgressToken(RequestId::from("p"))));
+            assert_eq!(
+                call.progress_token,
+                Some(ProgressToken(RequestId::from("p")))
+            );
         }
     }
 
@@ -700,7 +705,9 @@ mod tests {
             })
         ));
         assert_eq!(
-            decode(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r","reason":"bye"}}"#),
+            decode(
+                r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r","reason":"bye"}}"#
+            ),
             Message::Notification(Notification::Cancelled {
                 request_id: Some(RequestId::from("r")),
                 reason: Some("bye".into())
@@ -711,7 +718,9 @@ mod tests {
             Message::Response(ClientResponse { id: Some(_) })
         ));
         assert_eq!(
-            decode(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}"#),
+            decode(
+                r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}"#
+            ),
             Message::Request(Request {
                 id: RequestId::from(1),
                 call: Call::Initialize(InitializeParams {
@@ -725,16 +734,31 @@ mod tests {
     fn what_is_not_a_message_is_invalid_with_the_id_when_it_can_be_read() {
         let code = ErrorCode::INVALID_REQUEST;
         assert_eq!(invalid("[]"), (None, code));
-        assert_eq!(invalid(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#), (None, code));
+        assert_eq!(
+            invalid(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#),
+            (None, code)
+        );
         assert_eq!(invalid("7"), (None, code));
-        assert_eq!(invalid(r#"{"jsonrpc":"2.0","id":{},"method":"ping"}"#), (None, code));
-        assert_eq!(invalid(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#), (None, code));
+        assert_eq!(
+            invalid(r#"{"jsonrpc":"2.0","id":{},"method":"ping"}"#),
+            (None, code)
+        );
+        assert_eq!(
+            invalid(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#),
+            (None, code)
+        );
         assert_eq!(
             invalid(r#"{"jsonrpc":"1.0","id":4,"method":"ping"}"#),
             (Some(RequestId::from(4)), code)
         );
-        assert_eq!(invalid(r#"{"jsonrpc":"1.0","method":"notifications/initialized"}"#), (None, code));
-        assert_eq!(invalid(r#"{"id":4,"method":"ping"}"#), (Some(RequestId::from(4)), code));
+        assert_eq!(
+            invalid(r#"{"jsonrpc":"1.0","method":"notifications/initialized"}"#),
+            (None, code)
+        );
+        assert_eq!(
+            invalid(r#"{"id":4,"method":"ping"}"#),
+            (Some(RequestId::from(4)), code)
+        );
         assert_eq!(
             invalid(r#"{"jsonrpc":"2.0","id":4,"method":7}"#),
             (Some(RequestId::from(4)), code)
@@ -756,8 +780,7 @@ mod tests {
 
     #[test]
     fn ids_past_a_float_are_read_as_written() {
-        let Message::Request(request) =
-            decode(r#"{"jsonrpc":"2.0","id":1e400,"method":"ping"}"#)
+        let Message::Request(request) = decode(r#"{"jsonrpc":"2.0","id":1e400,"method":"ping"}"#)
         else {
             panic!();
         };

@@ -30,4 +30,6 @@ pub use message::{
 };
 pub use notification::{ServerNotification, TOOLS_LIST_CHANGED};
 pub use response::{Answer, Response};
-pub use results::{Implementation, InitializeResult, ServerCapabilities, ToolsCapability, ToolsList};
+pub use results::{
+    Implementation, InitializeResult, ServerCapabilities, ToolsCapability, ToolsList,
+};

@@ -1,7 +1,7 @@
 //! [`Response`]: the one answer to a request, typed, and how it is written.
 
-use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
 use super::{ErrorCode, ErrorObject, RequestId};

@@ -374,4 +374,3 @@ fn unknown_tool(server: &ToolServer, name: &str) -> LiveToolError {
         known: tool_names(server),
     }
 }
-

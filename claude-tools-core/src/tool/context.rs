@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-pub use crate::jsonrpc::RequestId;
 use crate::jsonrpc::ProgressToken;
+pub use crate::jsonrpc::RequestId;
 
 /// Everything about one tool call that is not model input.
 ///

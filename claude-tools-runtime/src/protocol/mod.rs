@@ -132,10 +132,9 @@ mod tests {
             "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"r1\",\"response\":{\"x\":1}}}\n"
         );
         let reply = Response::success(RequestId::from(0), Answer::Empty);
-        let mcp: Value = serde_json::from_slice(&written(|out| {
-            mcp_success_line(out, "r2", Some(&reply))
-        }))
-        .unwrap();
+        let mcp: Value =
+            serde_json::from_slice(&written(|out| mcp_success_line(out, "r2", Some(&reply))))
+                .unwrap();
         assert_eq!(
             mcp,
             json!({"type": "control_response", "response": {"subtype": "success", "request_id": "r2",

@@ -10,10 +10,10 @@ use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
 use super::hook_id::HookCallbackId;
-use claude_tools_core::mcp::{HandshakeManifest, ServerNotification};
 use crate::hooks::HookCallback;
 use crate::options::{AgentDefinition, Options, PermissionMode};
 use crate::permission::{PermissionDecision, PermissionUpdate};
+use claude_tools_core::mcp::{HandshakeManifest, ServerNotification};
 
 /// A control request of the host: the `request` of a `control_request`,
 /// `{"subtype": …, …fields}`.

@@ -12,7 +12,6 @@
 //! An id is kept as the line wrote it (`RawId`) and echoed so, as a `RequestId` is on every
 //! other path.
 
-
 use crate::error::RequestRef;
 use claude_tools_core::json_scan::{RawId, Scanner};
 use claude_tools_core::mcp::{ErrorCode, ErrorObject};
@@ -473,7 +472,7 @@ mod tests {
     #[test]
     fn json_faults_say_what_to_do() {
         let fault = |text: &str| {
-            let error = serde_json::from_str::<Value>(text).unwrap_err();
+            let error = serde_json::from_str::<serde_json::Value>(text).unwrap_err();
             Fault::Json(&error).describe()
         };
         assert_eq!(

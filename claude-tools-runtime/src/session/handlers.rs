@@ -173,9 +173,9 @@ fn serve_tool_call(
     // request still gets its one answer.
     match std::panic::catch_unwind(AssertUnwindSafe(|| router.start_call(id, call))) {
         // Written straight from the router's answer, with no answer built around it.
-        Ok(Started::Done(response)) => shared.out.send_with(|out| {
-            protocol::mcp_success_line(out, &to.request_id, Some(&response))
-        }),
+        Ok(Started::Done(response)) => shared
+            .out
+            .send_with(|out| protocol::mcp_success_line(out, &to.request_id, Some(&response))),
         Ok(Started::Running(call)) => {
             let answer = caught("mcp_message".into(), async move {
                 ControlAnswer::Mcp(Some(call.finish().await))
