@@ -2,17 +2,17 @@
 //! session around it, for instruction counts (`valgrind --tool=callgrind`), which repeat
 //! exactly where wall-clock figures on a shared machine do not.
 //!
-//! `ct-bench-hot-path <calls>` hands `<calls>` `tools/call` messages of the bench's `add` tool
-//! (the JSON-RPC message the fake CLI sends, as raw JSON) to an `McpRouter`, and serialises each
-//! reply into a reused buffer: parsing, argument extraction, the handler and the answer. The
+//! `ct-bench-hot-path <calls>` decodes `<calls>` `tools/call` messages of the bench's `add` tool
+//! (the JSON-RPC message the fake CLI sends, as bytes) with `Message::decode`, hands each to an
+//! `McpRouter`, and writes each answer into a reused buffer: parsing, argument extraction, the
+//! handler and the answer. The
 //! instructions of one call are the difference between two runs divided by the difference of
 //! their `<calls>` (start-up cancels out); see BENCHMARKS.md, "Cost of declaration order".
 
 use std::process::ExitCode;
 
-use claude_tools::mcp::McpRouter;
+use claude_tools::mcp::{McpRouter, Message};
 use claude_tools::prelude::*;
-use serde_json::value::RawValue;
 
 /// The bench server.
 #[tool_server(name = "bench", version = "1.0.0")]
@@ -44,21 +44,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let message: Box<RawValue> = match RawValue::from_string(MESSAGE.to_string()) {
-        Ok(message) => message,
-        Err(e) => {
-            eprintln!("ct-bench-hot-path: {e}");
-            return ExitCode::from(2);
-        }
-    };
     let router = McpRouter::new(Bench::server());
     let answered = runtime.block_on(async {
         let mut buffer = Vec::with_capacity(256);
         let mut answered = 0usize;
         for _ in 0..calls {
             buffer.clear();
-            let reply = router.handle_raw(&message).await;
-            if serde_json::to_writer(&mut buffer, &reply).is_ok() {
+            if let Some(response) = router.handle(Message::decode(MESSAGE.as_bytes())).await {
+                response.write_to(&mut buffer);
                 answered += buffer.len();
             }
         }
