@@ -169,10 +169,10 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 pub use crate::stdio::DEFAULT_SHUTDOWN_GRACE;
-pub use sessions::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT};
-use sessions::{NewSessionError, SessionTable, SessionUse};
+pub use session::table::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT};
+use session::table::{NewSessionError, SessionTable, SessionUse};
 
-mod sessions;
+mod session;
 use claude_tools_core::json_scan;
 use claude_tools_core::mcp::{
     McpMessage, McpRouter, Reply, SUPPORTED_PROTOCOL_VERSIONS, Started, ToolServerHandle, jsonrpc,
