@@ -14,7 +14,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use crate::http::sse_event;
+use crate::http::sse::sse_event;
 use claude_tools_core::mcp::McpRouter;
 
 /// How long a session may go without a request before it is dropped, unless
@@ -25,6 +25,35 @@ pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 /// How many sessions a server holds at most unless
 /// [`HttpServer::max_sessions`](crate::http::HttpServer::max_sessions) says otherwise: 10 000.
 pub const DEFAULT_MAX_SESSIONS: usize = 10_000;
+
+/// The rules of sessions mode ([`HttpServer::sessions`](crate::http::HttpServer::sessions)).
+#[derive(Debug, Clone, Copy)]
+pub(in crate::http) struct SessionLimits {
+    pub(in crate::http) idle_timeout: Duration,
+    pub(in crate::http) max: usize,
+}
+
+impl Default for SessionLimits {
+    fn default() -> Self {
+        Self {
+            idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
+            max: DEFAULT_MAX_SESSIONS,
+        }
+    }
+}
+
+/// Stateless or stateful: chosen once, when the server is served, instead of asked again by
+/// each method (the requests' side of it is in [`super`]).
+pub(in crate::http) enum Sessions {
+    /// No session: each request runs on a fresh connection state; `GET` and `DELETE` are
+    /// answered `405`.
+    Stateless,
+    /// `initialize` opens a session in `table`, every other request names a live one.
+    Stateful {
+        table: Arc<SessionTable>,
+        limits: SessionLimits,
+    },
+}
 
 /// The sessions of one server, by id; empty (and never locked by a request) in stateless mode.
 #[derive(Default)]
