@@ -114,17 +114,16 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
     // Stateless: a fresh connection state per request. Sessions: `initialize` opens a session,
     // anything else must name a live one and shares its connection state.
     let initialize = is_initialize(&message);
-    let (router, session) =
-        match shared
-            .sessions
-            .connection(&shared.router, &parts.headers, initialize)
-        {
-            Ok(found) => found,
-            Err(refusal) => {
-                span.record("outcome", "rejected");
-                return refusal.into_response();
-            }
-        };
+    let connection = shared
+        .sessions
+        .connection(&shared.router, &parts.headers, initialize);
+    let (router, session) = match connection {
+        Ok(connection) => connection,
+        Err(refusal) => {
+            span.record("outcome", "rejected");
+            return refusal.into_response();
+        }
+    };
     let router = router.with_extension(identity);
     let in_session = session.is_some();
     let opened = initialize.then_some(()).and(session.as_ref());

@@ -110,6 +110,8 @@ impl IntoFuture for HttpServe {
     }
 }
 
+/// The endpoint: `POST` at the path, and `GET`/`DELETE` as the session mode has them
+/// ([`Sessions::methods`](super::session::table::Sessions::methods)).
 fn router_of(shared: Arc<Shared>) -> axum::Router {
     let path = shared.path.clone();
     let route = shared.sessions.methods(post(handle));
