@@ -1,4 +1,4 @@
-//! The opt-in stateful sessions of the HTTP transport ([`HttpServer::sessions`](super::HttpServer::sessions)):
+//! The opt-in stateful sessions of the HTTP transport ([`HttpServer::sessions`](crate::http::HttpServer::sessions)):
 //! a replica-local table of sessions, each with the connection state its requests share and
 //! its server→client SSE stream.
 
@@ -14,26 +14,55 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::sse_event;
+use crate::http::sse::sse_event;
 use claude_tools_core::mcp::McpRouter;
 
 /// How long a session may go without a request before it is dropped, unless
-/// [`HttpServer::session_idle_timeout`](super::HttpServer::session_idle_timeout) says otherwise:
+/// [`HttpServer::session_idle_timeout`](crate::http::HttpServer::session_idle_timeout) says otherwise:
 /// 30 minutes.
 pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 
 /// How many sessions a server holds at most unless
-/// [`HttpServer::max_sessions`](super::HttpServer::max_sessions) says otherwise: 10 000.
+/// [`HttpServer::max_sessions`](crate::http::HttpServer::max_sessions) says otherwise: 10 000.
 pub const DEFAULT_MAX_SESSIONS: usize = 10_000;
+
+/// The rules of sessions mode ([`HttpServer::sessions`](crate::http::HttpServer::sessions)).
+#[derive(Debug, Clone, Copy)]
+pub(in crate::http) struct SessionLimits {
+    pub(in crate::http) idle_timeout: Duration,
+    pub(in crate::http) max: usize,
+}
+
+impl Default for SessionLimits {
+    fn default() -> Self {
+        Self {
+            idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
+            max: DEFAULT_MAX_SESSIONS,
+        }
+    }
+}
+
+/// Stateless or stateful: chosen once, when the server is served, instead of asked again by
+/// each method (the requests' side of it is in [`super`]).
+pub(in crate::http) enum Sessions {
+    /// No session: each request runs on a fresh connection state; `GET` and `DELETE` are
+    /// answered `405`.
+    Stateless,
+    /// `initialize` opens a session in `table`, every other request names a live one.
+    Stateful {
+        table: Arc<SessionTable>,
+        limits: SessionLimits,
+    },
+}
 
 /// The sessions of one server, by id; empty (and never locked by a request) in stateless mode.
 #[derive(Default)]
-pub(super) struct SessionTable {
+pub(in crate::http) struct SessionTable {
     sessions: Mutex<HashMap<String, Arc<Session>>>,
 }
 
 /// Why a session could not be made.
-pub(super) enum NewSessionError {
+pub(in crate::http) enum NewSessionError {
     /// The table holds its maximum of live sessions.
     Full,
     /// The operating system's random source failed.
@@ -50,7 +79,7 @@ impl SessionTable {
 
     /// A new session on a fresh connection of `router`, unless `max` live sessions exist (idle
     /// ones are dropped first).
-    pub(super) fn create(
+    pub(in crate::http) fn create(
         &self,
         router: &McpRouter,
         max: usize,
@@ -87,7 +116,7 @@ impl SessionTable {
 
     /// The live session `id`, in use until the returned guard is dropped; `None` for an unknown,
     /// ended or expired one (an expired one is dropped now).
-    pub(super) fn open(&self, id: &str, idle_timeout: Duration) -> Option<SessionUse> {
+    pub(in crate::http) fn open(&self, id: &str, idle_timeout: Duration) -> Option<SessionUse> {
         let mut sessions = self.sessions();
         let session = sessions.get(id)?;
         if session.expired(Instant::now(), idle_timeout) {
@@ -100,7 +129,7 @@ impl SessionTable {
     }
 
     /// Ends session `id` (its running calls are cancelled, its stream ends); whether it existed.
-    pub(super) fn remove(&self, id: &str) -> bool {
+    pub(in crate::http) fn remove(&self, id: &str) -> bool {
         let removed = self.sessions().remove(id);
         match removed {
             Some(session) => {
@@ -112,7 +141,7 @@ impl SessionTable {
     }
 
     /// Sends `message` on every session's server→client stream that is open.
-    pub(super) fn broadcast(&self, message: &Value) {
+    pub(in crate::http) fn broadcast(&self, message: &Value) {
         for session in self.sessions().values() {
             session.send(message.clone());
         }
@@ -120,7 +149,7 @@ impl SessionTable {
 
     /// Ends every session's server→client stream (at shutdown: an open stream would hold its
     /// connection open for the whole grace).
-    pub(super) fn close_streams(&self) {
+    pub(in crate::http) fn close_streams(&self) {
         for session in self.sessions().values() {
             session.state().stream = None;
         }
@@ -128,14 +157,14 @@ impl SessionTable {
 
     /// How many sessions the table holds.
     #[cfg(test)]
-    pub(super) fn len(&self) -> usize {
+    pub(in crate::http) fn len(&self) -> usize {
         self.sessions().len()
     }
 }
 
 /// One session: the connection state its requests share (running calls by id, for
 /// `notifications/cancelled`), and its server→client stream.
-pub(super) struct Session {
+pub(in crate::http) struct Session {
     id: String,
     router: McpRouter,
     state: Mutex<SessionState>,
@@ -159,12 +188,12 @@ impl Session {
     }
 
     /// The session's id, as sent in `Mcp-Session-Id`.
-    pub(super) fn id(&self) -> &str {
+    pub(in crate::http) fn id(&self) -> &str {
         &self.id
     }
 
     /// The router of the session's connection: clones share its running calls.
-    pub(super) fn router(&self) -> &McpRouter {
+    pub(in crate::http) fn router(&self) -> &McpRouter {
         &self.router
     }
 
@@ -188,7 +217,7 @@ impl Session {
 
 /// A request of a session in progress: the session cannot expire meanwhile, and its idle time
 /// starts again when this is dropped.
-pub(super) struct SessionUse {
+pub(in crate::http) struct SessionUse {
     session: Arc<Session>,
 }
 
@@ -199,16 +228,16 @@ impl SessionUse {
     }
 
     /// For a session just made by [`SessionTable::create`].
-    pub(super) fn of_new(session: Arc<Session>) -> Self {
+    pub(in crate::http) fn of_new(session: Arc<Session>) -> Self {
         Self::new(session)
     }
 
-    pub(super) fn session(&self) -> &Session {
+    pub(in crate::http) fn session(&self) -> &Session {
         &self.session
     }
 
     /// Opens the session's server→client stream, unless one is open already.
-    pub(super) fn open_stream(self) -> Option<SessionStream> {
+    pub(in crate::http) fn open_stream(self) -> Option<SessionStream> {
         let (sender, queued) = mpsc::unbounded_channel();
         {
             let mut state = self.session.state();
@@ -231,7 +260,7 @@ impl Drop for SessionUse {
 
 /// The body of a session's `GET` stream: one SSE event per server→client message, until the
 /// session ends (or the server shuts down). Dropped when the client goes away.
-pub(super) struct SessionStream {
+pub(in crate::http) struct SessionStream {
     queued: mpsc::UnboundedReceiver<Value>,
     _use: SessionUse,
 }

@@ -1,0 +1,355 @@
+//! Admission: the checks a request passes before its body is read as JSON-RPC, each ending in a
+//! refusal: the `Origin`, the auth hook or bearer token, the `MCP-Protocol-Version`,
+//! `Content-Type` and `Accept` headers, and the body's size cap and deadline.
+
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::Response;
+use http_body_util::BodyExt;
+use tokio::time::Instant;
+
+use super::reply::{Refusal, transport_error};
+use super::{Auth, AuthDecision, Identity, Origins, Shared, TRANSPORT_ERROR, bearer_token_of};
+use claude_tools_core::mcp::SUPPORTED_PROTOCOL_VERSIONS;
+
+/// The request header carrying the client's negotiated MCP version.
+const PROTOCOL_VERSION_HEADER: &str = "mcp-protocol-version";
+
+/// The checks every method passes first, in this order: the `Origin`, then the auth hook or
+/// bearer token. Returns the identity the hook attached, if any.
+pub(super) async fn admit(
+    shared: &Shared,
+    headers: &HeaderMap,
+    deadline: Instant,
+) -> Result<Option<Identity>, Response> {
+    if let Some(refusal) = check_origin(shared, headers) {
+        return Err(refusal);
+    }
+    check_auth(shared, headers, deadline).await
+}
+
+fn check_origin(shared: &Shared, headers: &HeaderMap) -> Option<Response> {
+    let origin = headers.get(header::ORIGIN)?;
+    let allowed = origin
+        .to_str()
+        .is_ok_and(|origin| origin_allowed(&shared.origins, origin));
+    if allowed {
+        return None;
+    }
+    let shown = String::from_utf8_lossy(origin.as_bytes());
+    tracing::debug!(origin = %shown, "MCP HTTP: origin not allowed");
+    Some(transport_error(
+        StatusCode::FORBIDDEN,
+        TRANSPORT_ERROR,
+        "Forbidden",
+        &format!("origin `{shown}` is not allowed"),
+    ))
+}
+
+fn origin_allowed(origins: &Origins, origin: &str) -> bool {
+    match origins {
+        Origins::Any => true,
+        Origins::List(list) => {
+            let origin = origin.trim().trim_end_matches('/');
+            list.iter()
+                .any(|allowed| allowed.eq_ignore_ascii_case(origin))
+        }
+        Origins::Loopback => is_loopback_origin(origin.trim()),
+    }
+}
+
+/// `http(s)://` + `localhost`, `127.0.0.1` or `[::1]` + an optional `:port`, nothing more.
+fn is_loopback_origin(origin: &str) -> bool {
+    let Some((scheme, rest)) = origin.split_once("://") else {
+        return false;
+    };
+    if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+        return false;
+    }
+    // `port` keeps its leading `:`.
+    let (host, port) = match rest.strip_prefix("[::1]") {
+        Some(port) => ("[::1]", port),
+        None => rest.split_at(rest.find(':').unwrap_or(rest.len())),
+    };
+    let port_ok = port.is_empty()
+        || port
+            .strip_prefix(':')
+            .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()));
+    port_ok && (host.eq_ignore_ascii_case("localhost") || host == "127.0.0.1" || host == "[::1]")
+}
+
+/// The request's identity if it may be served (`None`: no identity attached), or the refusal.
+async fn check_auth(
+    shared: &Shared,
+    headers: &HeaderMap,
+    deadline: Instant,
+) -> Result<Option<Identity>, Response> {
+    let Some(auth) = shared.auth.as_ref() else {
+        return Ok(None);
+    };
+    let decision = match auth {
+        Auth::Bearer(expected) => match bearer_token_of(headers) {
+            Some(token) if constant_time_eq(token.as_bytes(), expected) => AuthDecision::Allow,
+            _ => AuthDecision::Deny,
+        },
+        // A hook that hangs (its database down) must not hold the request past its deadline.
+        Auth::Hook(hook) => match tokio::time::timeout_at(deadline, hook(headers)).await {
+            Ok(decision) => decision,
+            Err(_) => {
+                return Err(transport_error(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    TRANSPORT_ERROR,
+                    "Service Unavailable",
+                    "the authorization check did not finish within the server's request timeout",
+                ));
+            }
+        },
+    };
+    match decision {
+        AuthDecision::Allow => return Ok(None),
+        AuthDecision::AllowWith(identity) => return Ok(Some(identity)),
+        AuthDecision::Deny => {}
+    }
+    let challenge = if headers.contains_key(header::AUTHORIZATION) {
+        HeaderValue::from_static("Bearer error=\"invalid_token\"")
+    } else {
+        HeaderValue::from_static("Bearer")
+    };
+    let mut response = transport_error(
+        StatusCode::UNAUTHORIZED,
+        TRANSPORT_ERROR,
+        "Unauthorized",
+        "this server requires `Authorization: Bearer <token>` with a valid token",
+    );
+    response
+        .headers_mut()
+        .insert(header::WWW_AUTHENTICATE, challenge);
+    Err(response)
+}
+
+/// Equal-length inputs take the same time however much of them matches.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let difference = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
+    std::hint::black_box(difference) == 0
+}
+
+/// What the client's `Accept` admits.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Accepts {
+    pub(super) json: bool,
+    pub(super) sse: bool,
+    /// `text/event-stream` named (not through a wildcard): the client reads SSE, so progress
+    /// may be streamed.
+    pub(super) sse_named: bool,
+}
+
+pub(super) fn check_headers(headers: &HeaderMap) -> Result<Accepts, Refusal> {
+    if let Some(version) = headers.get(PROTOCOL_VERSION_HEADER) {
+        let known = version
+            .to_str()
+            .is_ok_and(|version| SUPPORTED_PROTOCOL_VERSIONS.contains(&version.trim()));
+        if !known {
+            return Err(Refusal::new(
+                StatusCode::BAD_REQUEST,
+                TRANSPORT_ERROR,
+                "Bad Request",
+                format!(
+                    "unsupported MCP-Protocol-Version `{}`; this server supports {}",
+                    String::from_utf8_lossy(version.as_bytes()),
+                    SUPPORTED_PROTOCOL_VERSIONS.join(", ")
+                ),
+            ));
+        }
+    }
+    let json_body = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| {
+            let essence = value.split(';').next().unwrap_or_default().trim();
+            essence.eq_ignore_ascii_case("application/json")
+        });
+    if !json_body {
+        return Err(Refusal::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            TRANSPORT_ERROR,
+            "Unsupported Media Type",
+            "the body must be one JSON-RPC message with `Content-Type: application/json`",
+        ));
+    }
+    let accepts = accepts(headers);
+    if !accepts.json && !accepts.sse {
+        return Err(Refusal::new(
+            StatusCode::NOT_ACCEPTABLE,
+            TRANSPORT_ERROR,
+            "Not Acceptable",
+            "the client must accept `application/json` or `text/event-stream`",
+        ));
+    }
+    Ok(accepts)
+}
+
+pub(super) fn accepts(headers: &HeaderMap) -> Accepts {
+    let mut values = headers.get_all(header::ACCEPT).iter().peekable();
+    if values.peek().is_none() {
+        // No `Accept`: anything goes; a plain JSON reply is the safe choice.
+        return Accepts {
+            json: true,
+            sse: true,
+            sse_named: false,
+        };
+    }
+    let mut accepts = Accepts {
+        json: false,
+        sse: false,
+        sse_named: false,
+    };
+    for value in values {
+        let Ok(value) = value.to_str() else { continue };
+        for range in value.split(',') {
+            let mut fields = range.split(';');
+            let media = fields.next().unwrap_or_default().trim();
+            let refused = fields.any(|param| {
+                let param = param.trim();
+                param
+                    .strip_prefix("q=")
+                    .or_else(|| param.strip_prefix("Q="))
+                    .and_then(|q| q.trim().parse::<f32>().ok())
+                    .is_some_and(|q| q <= 0.0)
+            });
+            if refused {
+                continue;
+            }
+            let is = |name: &str| media.eq_ignore_ascii_case(name);
+            if is("*/*") {
+                accepts.json = true;
+                accepts.sse = true;
+            } else if is("application/*") || is("application/json") {
+                accepts.json = true;
+            } else if is("text/*") {
+                accepts.sse = true;
+            } else if is("text/event-stream") {
+                accepts.sse = true;
+                accepts.sse_named = true;
+            }
+        }
+    }
+    accepts
+}
+
+/// The body, read up to the cap and the deadline.
+pub(super) async fn read_body(
+    body: Body,
+    headers: &HeaderMap,
+    cap: usize,
+    deadline: Instant,
+) -> Result<Bytes, Refusal> {
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<u64>().ok());
+    if let Some(declared) = declared
+        && declared > cap as u64
+    {
+        return Err(too_large(cap));
+    }
+    let limited = http_body_util::Limited::new(body, cap);
+    match tokio::time::timeout_at(deadline, limited.collect()).await {
+        Ok(Ok(collected)) => Ok(collected.to_bytes()),
+        Ok(Err(error)) if error.is::<http_body_util::LengthLimitError>() => Err(too_large(cap)),
+        Ok(Err(error)) => Err(Refusal::new(
+            StatusCode::BAD_REQUEST,
+            TRANSPORT_ERROR,
+            "Bad Request",
+            format!("the body could not be read: {error}"),
+        )),
+        Err(_) => Err(Refusal::new(
+            StatusCode::REQUEST_TIMEOUT,
+            TRANSPORT_ERROR,
+            "Request Timeout",
+            "the body did not arrive within the server's request timeout",
+        )),
+    }
+}
+
+fn too_large(cap: usize) -> Refusal {
+    Refusal::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        TRANSPORT_ERROR,
+        "Payload Too Large",
+        format!("the body is over this server's {cap}-byte cap"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_origins_pass_and_others_do_not() {
+        for origin in [
+            "http://localhost",
+            "http://localhost:3000",
+            "https://LOCALHOST:8443",
+            "http://127.0.0.1:9",
+            "http://[::1]",
+            "http://[::1]:8080",
+        ] {
+            assert!(is_loopback_origin(origin), "{origin}");
+        }
+        for origin in [
+            "http://evil.example",
+            "http://localhost.evil.example",
+            "http://127.0.0.1.nip.io",
+            "http://localhost:",
+            "http://localhost:80/path",
+            "ftp://localhost",
+            "null",
+            "http://[::1]x",
+            "http://127.0.0.2",
+        ] {
+            assert!(!is_loopback_origin(origin), "{origin}");
+        }
+    }
+
+    #[test]
+    fn accept_headers_are_read_leniently() {
+        let read = |value: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::ACCEPT, HeaderValue::from_str(value).unwrap());
+            let a = accepts(&headers);
+            (a.json, a.sse, a.sse_named)
+        };
+        assert_eq!(
+            read("application/json, text/event-stream"),
+            (true, true, true)
+        );
+        assert_eq!(read("application/json"), (true, false, false));
+        assert_eq!(read("text/event-stream"), (false, true, true));
+        assert_eq!(read("*/*"), (true, true, false));
+        assert_eq!(read("text/html"), (false, false, false));
+        assert_eq!(
+            read("application/json;q=0, text/event-stream"),
+            (false, true, true)
+        );
+        let none = accepts(&HeaderMap::new());
+        assert_eq!((none.json, none.sse, none.sse_named), (true, true, false));
+    }
+
+    #[test]
+    fn bearer_tokens_are_read_and_compared() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("bearer abc"),
+        );
+        assert_eq!(bearer_token_of(&headers), Some("abc"));
+        headers.insert(header::AUTHORIZATION, HeaderValue::from_static("Basic abc"));
+        assert_eq!(bearer_token_of(&headers), None);
+        assert!(constant_time_eq(b"abc", b"abc"));
+        assert!(!constant_time_eq(b"abc", b"abd"));
+        assert!(!constant_time_eq(b"abc", b"abcd"));
+    }
+}

@@ -1,0 +1,531 @@
+//! Serving a [`ToolServer`] to remote MCP clients over MCP's Streamable HTTP transport
+//! (cargo feature `http`): [`HttpServer`], [`ServeExt::serve_http`](crate::ServeExt::serve_http).
+//!
+//! ```no_run
+//! use claude_tools::mcp::http::HttpServer;
+//! use claude_tools::tools::{ToolDefBuilder, ToolServer};
+//!
+//! # async fn run() -> std::io::Result<()> {
+//! let server = ToolServer::new("demo", "1.0.0")
+//!     .with_tool(ToolDefBuilder::new("hello"), |_call| async { "hi" })
+//!     .expect("a valid server");
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! HttpServer::new(server)
+//!     .bearer_token("s3cret")                      // optional
+//!     .serve(listener)                             // clients POST to http://127.0.0.1:8080/mcp
+//!     .with_graceful_shutdown(async { let _ = tokio::signal::ctrl_c().await; })
+//!     .await
+//! # }
+//! ```
+//!
+//! The same [`McpRouter`] as in-process and over stdio answers, so schemas and
+//! results are the same. The server is **stateless**: it issues no `Mcp-Session-Id`, keeps
+//! nothing between requests, and any number of replicas can sit behind an ordinary load
+//! balancer (tool state belongs in the application's own database). Each request is answered on
+//! a connection state of its own over the one shared tool set, so two clients that both use
+//! JSON-RPC id `1` at the same time never meet. Stateful [sessions](#sessions) are opt-in.
+//!
+//! # The rules, in the order they are checked
+//!
+//! | request | answer |
+//! |---|---|
+//! | `GET` or `DELETE` on the path (a server→client stream, ending a session) | `405 Method Not Allowed`, `Allow: POST`: a stateless server has neither (with [sessions](#sessions), see there) |
+//! | an `Origin` header that is not allowed ([`HttpServer::allowed_origins`]; by default only loopback origins) | `403 Forbidden` |
+//! | refused by the [auth hook](HttpServer::authorize) or the [bearer token](HttpServer::bearer_token) | `401 Unauthorized`, `WWW-Authenticate: Bearer` (with `error="invalid_token"` when a token was sent) |
+//! | an auth hook still undecided at the request timeout | `503 Service Unavailable` |
+//! | an `MCP-Protocol-Version` header naming a version not in [`SUPPORTED_PROTOCOL_VERSIONS`](claude_tools_core::mcp::SUPPORTED_PROTOCOL_VERSIONS) | `400 Bad Request` |
+//! | a `Content-Type` other than `application/json` (parameters such as `charset` allowed), or none | `415 Unsupported Media Type` |
+//! | an `Accept` header that admits neither `application/json` nor `text/event-stream` | `406 Not Acceptable` |
+//! | a body over [`HttpServer::max_body_size`] (by its `Content-Length`, or as it streams in) | `413 Payload Too Large`, without reading the rest |
+//! | a body that is not JSON (or holds a number out of a 64-bit float's range, an `id` of `1e400` included) | `400`, `-32700 "Parse error"` |
+//! | with [sessions](#sessions): an `initialize` when [`HttpServer::max_sessions`] live sessions exist | `503 Service Unavailable` |
+//! | with [sessions](#sessions): any other message without `Mcp-Session-Id` / with one naming no live session | `400 Bad Request` / `404 Not Found` |
+//! | a JSON array (a JSON-RPC batch) | `400`, `-32600 "Invalid Request"`: batching was removed from MCP in 2025-06-18, and no client sends one |
+//! | any other JSON that is not a JSON-RPC message (not an object, no `method` and no `result`/`error`, bad `jsonrpc`, bad `id`) | `400`, `-32600 "Invalid Request"` |
+//! | a notification (a `method`, no `id`) or a response (a `result` or an `error`, no `method`) | `202 Accepted`, no body |
+//! | a request | `200`, its JSON-RPC reply as `application/json` (JSON-RPC errors such as `-32601` included) |
+//! | a `tools/call` with `params._meta.progressToken` from a client whose `Accept` names `text/event-stream` | `200`, `text/event-stream`: one `notifications/progress` event per [`report_progress`](claude_tools_core::tool::ToolContext::report_progress), then the reply, then the stream ends |
+//! | a request from a client that accepts only `text/event-stream` | the reply as a one-event SSE stream |
+//!
+//! A reply carries its request's `id` exactly as it came: an integer past `u64` (which a
+//! `serde_json::Value` holds as a float) or a number like `1.50` is not rewritten.
+//!
+//! Every refusal (4xx, 503) carries a JSON-RPC error body with `id: null` (code
+//! [`TRANSPORT_ERROR`], `-32000`, unless the table names one; the message names the reason, the
+//! `data` says more), `Content-Type: application/json`; the official SDKs hand that error to the
+//! caller as it is.
+//!
+//! # Time limits, cancellation and shutdown
+//!
+//! - **Request timeout** ([`HttpServer::request_timeout`], default
+//!   [`DEFAULT_REQUEST_TIMEOUT`]): measured from the request's arrival, body included. A
+//!   `tools/call` still running then is cancelled (its handler's
+//!   [cancellation token](claude_tools_core::tool::ToolContext::cancellation_token) fires and it keeps its
+//!   [`CANCEL_GRACE`](claude_tools_core::mcp::CANCEL_GRACE) in the background) and the client gets a normal
+//!   `isError` tool result naming the timeout: a model reads that and can retry or give up,
+//!   where a JSON-RPC error would surface as a transport failure. Any other request still
+//!   running gets `-32603`; a body still arriving gets `408 Request Timeout`.
+//! - **Client disconnect**: in stateless mode a reply can only travel on the request's own
+//!   response, so when the client goes away mid-call nothing could ever receive the result. The
+//!   call is cancelled at once (token, then [`CANCEL_GRACE`](claude_tools_core::mcp::CANCEL_GRACE)) rather than
+//!   left to run for nobody. This is also how a client cancels a call over HTTP: it closes the
+//!   request.
+//! - **`notifications/cancelled`** is answered `202` and, without [sessions](#sessions),
+//!   cancels nothing: request ids belong to each client, and without sessions the server cannot
+//!   tell whose id `7` a notification means, so honouring it could cancel another client's
+//!   call. A client cancels by closing the request, which does cancel. (The official Python SDK
+//!   2.3.0 does so from protocol revision 2026 on; at the revisions this server speaks it posts
+//!   `notifications/cancelled` and stops reading, so the abandoned call runs to its end, its
+//!   timeout, or the client's disconnect. With sessions, that notification cancels the call.)
+//! - **Graceful shutdown** ([`HttpServe::with_graceful_shutdown`]): when the signal resolves the
+//!   listener is closed (new connections are refused), idle keep-alive connections are closed,
+//!   and requests in flight may finish for up to [`HttpServe::shutdown_grace`] (default
+//!   [`DEFAULT_SHUTDOWN_GRACE`]). Calls still running then are cancelled and answered with an
+//!   `isError` result saying the server shut down; the connections get a last
+//!   [`CANCEL_GRACE`](claude_tools_core::mcp::CANCEL_GRACE) to write those answers; then the future resolves
+//!   `Ok(())`.
+//!
+//! # Origins, auth, observability
+//!
+//! The MCP transport rules require a server to validate `Origin` against DNS rebinding: a web
+//! page in a browser on the same machine could otherwise reach a server bound to localhost. By
+//! default only loopback origins pass (`http://` or `https://` with host `localhost`,
+//! `127.0.0.1` or `[::1]`, any port); [`HttpServer::allowed_origins`] replaces that list.
+//! Requests without an `Origin` header (every non-browser client: the Claude Code CLI, the SDKs,
+//! curl) are not affected.
+//!
+//! **The caller's identity.** A multi-tenant server must know, inside a tool, who is calling.
+//! The [auth hook](HttpServer::authorize) finds it out from the headers and answers
+//! [`AuthDecision::allow_with(identity)`](AuthDecision::allow_with); each tool the request calls
+//! then reads it with [`ToolContext::extension::<T>()`](claude_tools_core::tool::ToolContext::extension), or
+//! takes an [`Extension<T>`](claude_tools_core::tool::Extension) parameter. Each request carries its own:
+//! two clients calling at once with different tokens each see theirs. A plain
+//! [`AuthDecision::Allow`] (and the [bearer token](HttpServer::bearer_token)) attaches nothing.
+//!
+//! Each request runs in a `tracing` span `mcp_http` with the fields `method` (JSON-RPC), `tool`,
+//! `id`, `status` (HTTP) and `outcome` (`result`, `tool_error`, `error`, `accepted`, `rejected`,
+//! `timeout`, `shutdown`, `disconnected`). Argument values and results are never logged.
+//!
+//! The tool set can change while the server runs ([`HttpServer::tool_server_handle`]): each
+//! request uses the set current when it starts. No `notifications/tools/list_changed` can be
+//! pushed without a session's stream; clients see the change at their next `tools/list` (with
+//! [sessions](#sessions) it goes to every open session stream).
+//!
+//! # Sessions
+//!
+//! [`HttpServer::sessions(true)`](HttpServer::sessions) turns on the transport's stateful
+//! sessions (stateless stays the default):
+//!
+//! | request | answer |
+//! |---|---|
+//! | `POST` `initialize` | a new session: the reply carries `Mcp-Session-Id` (32 hex digits, 128 bits from the operating system's CSPRNG) and `listChanged: true`; beyond [`HttpServer::max_sessions`] (default [`DEFAULT_MAX_SESSIONS`]) live sessions, `503` |
+//! | any other `POST`, `GET` or `DELETE` without `Mcp-Session-Id` | `400 Bad Request` |
+//! | … naming a session that never existed, was deleted or expired | `404 Not Found` (the client starts a new session) |
+//! | `POST` in a session | as without sessions, on the session's connection state: request ids belong to the session, and `notifications/cancelled {requestId}` cancels the session's running call with that id (it answers `-32800` on its own request) |
+//! | `GET` with `Accept: text/event-stream` | `200`, the session's server→client SSE stream: `notifications/tools/list_changed` each time [`HttpServer::tool_server_handle`] changes the list; `409 Conflict` while the session's stream is already open; `406` without `text/event-stream` in `Accept` |
+//! | `DELETE` | `204 No Content`: the session ends, its running calls are cancelled, its stream ends |
+//!
+//! Progress stays on the call's own SSE response, as without sessions. A session unused for
+//! [`HttpServer::session_idle_timeout`] (default [`DEFAULT_SESSION_IDLE_TIMEOUT`]) is dropped
+//! (a request still running, or its open stream, keeps it alive); its id then answers `404`.
+//! Each request still passes the origin and auth checks on its own, and the identity an auth
+//! hook attaches is the request's, not the session's. At a graceful shutdown the session
+//! streams end first, so that they do not hold their connections through the grace.
+//!
+//! Sessions live in the memory of the replica that made them. Behind a load balancer, every
+//! request of a session must reach that replica (sticky sessions, e.g. by the
+//! `Mcp-Session-Id` header), and a replica's restart ends its sessions (clients get `404` and
+//! initialize again). Behind a plain load balancer, stay stateless.
+//!
+//! The server speaks HTTP/1.1 (what the MCP clients use; put a TLS-terminating proxy in front
+//! for HTTPS or HTTP/2). To serve MCP next to routes of your own, mount
+//! [`HttpServer::into_router`] into your [`axum`] app.
+
+// The rooms of this module, each using only the ones below it (and this file's configuration):
+//
+//   serve    the serve handle, the routes, the accept loop, graceful shutdown
+//   post     one POST: body -> JSON-RPC message -> session -> router -> reply
+//   session  stateless or stateful (chosen once), the session lookup, GET stream, DELETE
+//   admit    origin, auth, headers and `Accept`, body cap -> a refusal
+//   session/table  the table of live sessions, and the mode's type (`Sessions`)
+//   sse      SSE events, the streamed answer of a call with progress
+//   reply    refusals, JSON responses, the shared reply writer
+//
+// This file holds the configuration (`HttpServer`, auth, origins) and what every request
+// shares once it is served (`Shared`); of the rooms it uses only `session::table` (its
+// `pub use`s aside, which only re-export).
+mod admit;
+mod post;
+mod reply;
+mod serve;
+mod session;
+mod sse;
+
+use std::any::Any;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use axum;
+use axum::http::{HeaderMap, header};
+use tokio_util::sync::CancellationToken;
+
+pub use crate::stdio::DEFAULT_SHUTDOWN_GRACE;
+pub use serve::HttpServe;
+pub use session::table::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT};
+use session::table::{SessionLimits, SessionTable, Sessions};
+
+use claude_tools_core::mcp::{McpRouter, ToolServerHandle};
+use claude_tools_core::tool::ToolServer;
+
+/// The path clients POST to unless [`HttpServer::path`] says otherwise.
+pub const DEFAULT_PATH: &str = "/mcp";
+
+/// The largest request body accepted unless [`HttpServer::max_body_size`] says otherwise: 4 MiB.
+pub const DEFAULT_MAX_BODY_SIZE: usize = 4 * 1024 * 1024;
+
+/// How long a request may take unless [`HttpServer::request_timeout`] says otherwise: 60 s.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The JSON-RPC error code of the transport's own refusals (403, 401, 405, 406, 413, 415…): the
+/// start of JSON-RPC's range for implementation-defined server errors.
+pub const TRANSPORT_ERROR: i64 = -32000;
+
+/// What an [auth hook](HttpServer::authorize) decides about one request.
+#[derive(Clone)]
+pub enum AuthDecision {
+    /// Serve the request.
+    Allow,
+    /// Serve the request, and hand this value (the caller's identity: a tenant, a user, its
+    /// scopes) to the tools it calls, which read it with
+    /// [`ToolContext::extension`](claude_tools_core::tool::ToolContext::extension) or the
+    /// [`Extension`](claude_tools_core::tool::Extension) extractor. Made by [`AuthDecision::allow_with`].
+    AllowWith(Identity),
+    /// Answer `401 Unauthorized` with `WWW-Authenticate: Bearer`.
+    Deny,
+}
+
+/// The caller's identity an [auth hook](HttpServer::authorize) attaches to a request's calls.
+pub type Identity = Arc<dyn Any + Send + Sync>;
+
+impl AuthDecision {
+    /// Serve the request, with `identity` attached to every tool call it makes: a tool reads it
+    /// as `ctx.extension::<T>()` or takes an `Extension<T>` parameter, `T` being exactly the
+    /// type given here (pass a `T`, not an `Arc<T>`: that would attach an `Arc<T>`).
+    pub fn allow_with<T: Send + Sync + 'static>(identity: T) -> Self {
+        AuthDecision::AllowWith(Arc::new(identity))
+    }
+}
+
+impl std::fmt::Debug for AuthDecision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AuthDecision::Allow => f.write_str("Allow"),
+            AuthDecision::AllowWith(_) => f.write_str("AllowWith(..)"),
+            AuthDecision::Deny => f.write_str("Deny"),
+        }
+    }
+}
+
+/// Two `AllowWith` are equal when they carry the same value (the same `Arc`).
+impl PartialEq for AuthDecision {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (AuthDecision::Allow, AuthDecision::Allow)
+            | (AuthDecision::Deny, AuthDecision::Deny) => true,
+            (AuthDecision::AllowWith(a), AuthDecision::AllowWith(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for AuthDecision {}
+
+type AuthFuture = Pin<Box<dyn Future<Output = AuthDecision> + Send>>;
+type AuthHook = dyn Fn(&HeaderMap) -> AuthFuture + Send + Sync;
+
+/// Who may call: a ready-made bearer token (checked without a future), or the user's hook.
+#[derive(Clone)]
+enum Auth {
+    Bearer(Arc<[u8]>),
+    Hook(Arc<AuthHook>),
+}
+
+/// Which `Origin` headers pass.
+#[derive(Debug, Clone)]
+enum Origins {
+    /// `http(s)://localhost|127.0.0.1|[::1]` with any port.
+    Loopback,
+    /// Exactly these origins, lowercased, without a trailing `/`.
+    List(Vec<String>),
+    /// Any origin (`"*"` in the list).
+    Any,
+}
+
+/// An MCP Streamable HTTP server for one [`ToolServer`]: configure it, then
+/// [`serve`](HttpServer::serve) it on a listener or mount it with
+/// [`into_router`](HttpServer::into_router). See the [module docs](self) for the protocol rules.
+#[must_use = "an HttpServer does nothing until it is served"]
+pub struct HttpServer {
+    router: McpRouter,
+    path: String,
+    origins: Origins,
+    auth: Option<Auth>,
+    max_body_size: usize,
+    request_timeout: Duration,
+    sessions: Arc<SessionTable>,
+    session_limits: Option<SessionLimits>,
+}
+
+impl HttpServer {
+    /// A server for `server`'s tools, with the defaults: path [`DEFAULT_PATH`], loopback origins
+    /// only, no auth, [`DEFAULT_MAX_BODY_SIZE`], [`DEFAULT_REQUEST_TIMEOUT`].
+    pub fn new(server: ToolServer) -> Self {
+        let sessions = Arc::new(SessionTable::default());
+        // A change of the tool set goes to every session's stream (none in stateless mode).
+        let hub = sessions.clone();
+        let router =
+            McpRouter::new(server).with_notifier(Arc::new(move |message| hub.broadcast(&message)));
+        Self {
+            router,
+            path: DEFAULT_PATH.to_string(),
+            origins: Origins::Loopback,
+            auth: None,
+            max_body_size: DEFAULT_MAX_BODY_SIZE,
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            sessions,
+            session_limits: None,
+        }
+    }
+
+    /// Turns stateful sessions on (`true`) or off (`false`, the default: stateless). See
+    /// [Sessions](self#sessions) in the module docs: `initialize` issues an `Mcp-Session-Id` that
+    /// every later request must carry, `GET` opens the session's server→client stream (which
+    /// carries `notifications/tools/list_changed`), `DELETE` ends the session, and
+    /// `notifications/cancelled` cancels a call of the same session.
+    ///
+    /// Sessions live in this process's memory: behind a load balancer, every request of a
+    /// session must reach the replica that made it (sticky sessions). Behind a plain load
+    /// balancer, stay stateless.
+    pub fn sessions(mut self, on: bool) -> Self {
+        self.session_limits = on.then(|| self.session_limits.unwrap_or_default());
+        self
+    }
+
+    /// How long a session may go without a request before it is dropped (default
+    /// [`DEFAULT_SESSION_IDLE_TIMEOUT`], 30 minutes); a request still running, or an open
+    /// `GET` stream, keeps it alive. Turns sessions on.
+    pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.session_limits
+            .get_or_insert_with(SessionLimits::default)
+            .idle_timeout = timeout;
+        self
+    }
+
+    /// The most sessions held at once (default [`DEFAULT_MAX_SESSIONS`]); an `initialize` beyond
+    /// it, once idle sessions are dropped, is answered `503 Service Unavailable`. Turns sessions
+    /// on.
+    pub fn max_sessions(mut self, max: usize) -> Self {
+        self.session_limits
+            .get_or_insert_with(SessionLimits::default)
+            .max = max;
+        self
+    }
+
+    /// The path clients POST to (default [`DEFAULT_PATH`], `/mcp`). A path without a leading
+    /// `/` gets one.
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        let path = path.into();
+        self.path = if path.starts_with('/') {
+            path
+        } else {
+            format!("/{path}")
+        };
+        self
+    }
+
+    /// The browser origins allowed to call, replacing the default (loopback origins with any
+    /// port). Each entry is an origin as browsers send it, `scheme://host[:port]`, compared
+    /// without regard to case; `"*"` allows any origin (only behind a proxy that checks origins
+    /// itself). Requests without an `Origin` header always pass: only browsers send one.
+    ///
+    /// ```
+    /// # use claude_tools::mcp::http::HttpServer;
+    /// # let server = claude_tools::ToolServer::new("demo", "1.0.0");
+    /// let http = HttpServer::new(server)
+    ///     .allowed_origins(["https://console.example.com", "http://localhost:5173"]);
+    /// ```
+    pub fn allowed_origins<I, S>(mut self, origins: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let mut list = Vec::new();
+        for origin in origins {
+            let origin = origin.into();
+            if origin.trim() == "*" {
+                self.origins = Origins::Any;
+                return self;
+            }
+            list.push(origin.trim().trim_end_matches('/').to_ascii_lowercase());
+        }
+        self.origins = Origins::List(list);
+        self
+    }
+
+    /// The largest request body accepted, in bytes (default [`DEFAULT_MAX_BODY_SIZE`], 4 MiB). A
+    /// larger one is answered `413` as soon as its `Content-Length` (or, streamed, its first
+    /// byte over the cap) shows it, never held whole in memory.
+    pub fn max_body_size(mut self, bytes: usize) -> Self {
+        self.max_body_size = bytes;
+        self
+    }
+
+    /// How long one request may take, from its arrival to its answer (default
+    /// [`DEFAULT_REQUEST_TIMEOUT`], 60 s); a `tools/call` running longer is cancelled and
+    /// answered with an `isError` result naming the timeout (see the [module docs](self)).
+    pub fn request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
+    }
+
+    /// Requires `Authorization: Bearer <token>` on every request; others get `401`. The
+    /// comparison takes the same time wherever the tokens differ (only the length can be told
+    /// apart). Replaces any earlier [`authorize`](HttpServer::authorize) hook.
+    pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
+        self.auth = Some(Auth::Bearer(token.into().into_bytes().into()));
+        self
+    }
+
+    /// Decides per request, from its headers, whether it is served: an async hook, for example
+    /// to look a bearer token up in a database. [`AuthDecision::Deny`] answers `401` with
+    /// `WWW-Authenticate: Bearer`. The hook runs after the origin check and before the body is
+    /// read. Replaces any earlier hook or [`bearer_token`](HttpServer::bearer_token).
+    ///
+    /// The hook gets the headers borrowed: take what it needs out of them before its `async`
+    /// block ([`bearer_token_of`] reads the token).
+    ///
+    /// [`AuthDecision::allow_with`] also tells the tools who is calling: the value it carries
+    /// (a tenant, a user) is attached to every tool call of the request, which reads it with
+    /// [`ToolContext::extension`](claude_tools_core::tool::ToolContext::extension) or an
+    /// [`Extension<T>`](claude_tools_core::tool::Extension) parameter.
+    ///
+    /// ```
+    /// use std::collections::HashMap;
+    /// use std::sync::Arc;
+    /// use claude_tools::mcp::http::{AuthDecision, HttpServer, bearer_token_of};
+    /// use claude_tools::tools::{ToolDefBuilder, ToolServer};
+    ///
+    /// /// Who is calling.
+    /// struct Tenant(String);
+    ///
+    /// let server = ToolServer::new("demo", "1.0.0")
+    ///     .with_tool(ToolDefBuilder::new("whoami"), |call| async move {
+    ///         let tenant = call.context().extension::<Tenant>().map(|t| t.0.clone());
+    ///         tenant.unwrap_or_default()
+    ///     })
+    ///     .expect("a valid server");
+    /// let keys: Arc<HashMap<String, String>> =
+    ///     Arc::new([("key-1".to_string(), "acme".to_string())].into());
+    /// let http = HttpServer::new(server).authorize(move |headers| {
+    ///     let token = bearer_token_of(headers).map(str::to_owned);
+    ///     let keys = keys.clone();
+    ///     async move {
+    ///         // e.g. `SELECT tenant FROM api_keys WHERE key = $1` in a real deployment
+    ///         match token.and_then(|token| keys.get(&token).cloned()) {
+    ///             Some(tenant) => AuthDecision::allow_with(Tenant(tenant)),
+    ///             None => AuthDecision::Deny,
+    ///         }
+    ///     }
+    /// });
+    /// ```
+    pub fn authorize<F, Fut>(mut self, hook: F) -> Self
+    where
+        F: Fn(&HeaderMap) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = AuthDecision> + Send + 'static,
+    {
+        self.auth = Some(Auth::Hook(Arc::new(move |headers: &HeaderMap| {
+            Box::pin(hook(headers)) as AuthFuture
+        })));
+        self
+    }
+
+    /// A handle to change the served tools while the server runs: a change applies to every
+    /// request that starts after it, on every connection. Stateless HTTP has no stream to push
+    /// `notifications/tools/list_changed` on, so none is sent (and `initialize` says
+    /// `listChanged: false`); clients see the new list at their next `tools/list`. With
+    /// [sessions](HttpServer::sessions), each change that alters the list is sent on every
+    /// session's open `GET` stream (and `initialize` says `listChanged: true`).
+    pub fn tool_server_handle(&self) -> ToolServerHandle {
+        self.router.tool_server_handle()
+    }
+
+    fn into_shared(self) -> Shared {
+        let Self {
+            router,
+            path,
+            origins,
+            auth,
+            max_body_size,
+            request_timeout,
+            sessions,
+            session_limits,
+        } = self;
+        Shared {
+            router,
+            path,
+            origins,
+            auth,
+            max_body_size,
+            request_timeout,
+            // The one place the mode is chosen.
+            sessions: match session_limits {
+                None => Sessions::Stateless,
+                Some(limits) => Sessions::Stateful {
+                    table: sessions,
+                    limits,
+                },
+            },
+            shutdown: CancellationToken::new(),
+        }
+    }
+}
+
+impl std::fmt::Debug for HttpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpServer")
+            .field("server", &self.router.server())
+            .field("path", &self.path)
+            .field("origins", &self.origins)
+            .field("auth", &self.auth.as_ref().map(|_| "set"))
+            .field("max_body_size", &self.max_body_size)
+            .field("request_timeout", &self.request_timeout)
+            .field("sessions", &self.session_limits)
+            .finish()
+    }
+}
+
+/// The `Authorization: Bearer <token>` of `headers`, if there is one (the scheme's case does
+/// not matter), for an [auth hook](HttpServer::authorize).
+pub fn bearer_token_of(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.trim().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+/// What every request shares: the tools, the rules, and the shutdown's cancellation.
+struct Shared {
+    /// Serves no request itself: each request gets [`McpRouter::new_connection`] of it.
+    router: McpRouter,
+    path: String,
+    origins: Origins,
+    auth: Option<Auth>,
+    max_body_size: usize,
+    request_timeout: Duration,
+    /// Stateless, or the sessions by id and their rules: chosen once, when served.
+    sessions: Sessions,
+    /// Fires when a graceful shutdown's grace is over.
+    shutdown: CancellationToken,
+}

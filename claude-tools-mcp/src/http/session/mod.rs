@@ -1,0 +1,198 @@
+//! The opt-in stateful sessions of the HTTP transport
+//! ([`HttpServer::sessions`](crate::http::HttpServer::sessions)), on the requests' side: the
+//! methods served besides `POST`, the connection state (and session) a `POST` runs on, the
+//! lookup of the session a request names, the `GET` stream and `DELETE`.
+//!
+//! Stateless or stateful is a [`Sessions`] chosen once, when the server is served; the table of
+//! live sessions is [`table`].
+
+pub(super) mod table;
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::MethodRouter;
+use tokio::time::Instant;
+
+use super::admit::{accepts, admit};
+use super::reply::{Refusal, transport_error};
+use super::sse::sse_response;
+use super::{Shared, TRANSPORT_ERROR};
+use claude_tools_core::mcp::McpRouter;
+use table::{NewSessionError, SessionLimits, SessionTable, SessionUse, Sessions};
+
+/// The header carrying the session id, in `initialize`'s answer and every later request of the
+/// session (sessions mode only).
+pub(super) const SESSION_ID_HEADER: &str = "mcp-session-id";
+
+impl Sessions {
+    /// The route at the path: `post`, and in sessions mode `GET` (the session's stream) and
+    /// `DELETE` (ends it); a stateless server answers both `405`.
+    pub(super) fn methods(&self, post: MethodRouter<Arc<Shared>>) -> MethodRouter<Arc<Shared>> {
+        match self {
+            Sessions::Stateless => post.get(method_not_allowed).delete(method_not_allowed),
+            Sessions::Stateful { .. } => post.get(open_stream).delete(end_session),
+        }
+    }
+
+    /// The connection state a `POST` runs on, and the session it holds in use meanwhile.
+    /// Stateless: a fresh connection state per request. Sessions: `initialize` opens a session,
+    /// anything else must name a live one and shares its connection state.
+    pub(super) fn connection(
+        &self,
+        router: &McpRouter,
+        headers: &HeaderMap,
+        initialize: bool,
+    ) -> Result<(McpRouter, Option<SessionUse>), Refusal> {
+        match self {
+            Sessions::Stateless => Ok((router.new_connection(), None)),
+            Sessions::Stateful { table, limits } => {
+                let session = session_of(table, router, *limits, headers, initialize)?;
+                Ok((session.session().router().clone(), Some(session)))
+            }
+        }
+    }
+
+    /// Ends every session's server→client stream (at shutdown: an open stream would hold its
+    /// connection open for the whole grace). A stateless server has none.
+    pub(super) fn close_streams(&self) {
+        if let Sessions::Stateful { table, .. } = self {
+            table.close_streams();
+        }
+    }
+}
+
+async fn method_not_allowed() -> Response {
+    let mut response = transport_error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        TRANSPORT_ERROR,
+        "Method Not Allowed",
+        "this MCP server is stateless: POST each JSON-RPC message; it has no GET stream and no session to DELETE",
+    );
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("POST"));
+    response
+}
+
+/// The session a POST of sessions mode belongs to: a new one for `initialize`, else the live
+/// one its `Mcp-Session-Id` names.
+fn session_of(
+    table: &SessionTable,
+    router: &McpRouter,
+    limits: SessionLimits,
+    headers: &HeaderMap,
+    initialize: bool,
+) -> Result<SessionUse, Refusal> {
+    if !initialize {
+        return session_named(table, limits, headers);
+    }
+    match table.create(router, limits.max, limits.idle_timeout) {
+        Ok(session) => Ok(SessionUse::of_new(session)),
+        Err(NewSessionError::Full) => Err(Refusal::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            TRANSPORT_ERROR,
+            "Service Unavailable",
+            format!(
+                "this server holds its maximum of {} sessions; try again later",
+                limits.max
+            ),
+        )),
+        Err(NewSessionError::NoRandomness(error)) => Err(Refusal::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            TRANSPORT_ERROR,
+            "Internal Server Error",
+            format!("no session id could be made: {error}"),
+        )),
+    }
+}
+
+/// The live session the request's `Mcp-Session-Id` names: `400` without the header, `404` for
+/// an unknown, ended or expired session (the client then initializes a new one).
+fn session_named(
+    table: &SessionTable,
+    limits: SessionLimits,
+    headers: &HeaderMap,
+) -> Result<SessionUse, Refusal> {
+    let Some(id) = headers.get(SESSION_ID_HEADER) else {
+        return Err(Refusal::new(
+            StatusCode::BAD_REQUEST,
+            TRANSPORT_ERROR,
+            "Bad Request",
+            "this server uses sessions: send the `Mcp-Session-Id` header that `initialize` answered",
+        ));
+    };
+    let id = id.to_str().unwrap_or_default().trim();
+    table.open(id, limits.idle_timeout).ok_or_else(|| {
+        Refusal::new(
+            StatusCode::NOT_FOUND,
+            TRANSPORT_ERROR,
+            "Not Found",
+            "no such session: it never existed, was ended, or expired; send `initialize` to start a new one",
+        )
+    })
+}
+
+/// What `GET` and `DELETE` check first, in this order: the origin and auth ([`admit`], within
+/// the request timeout), `check` (`GET`: its `Accept`), that sessions are on (`405` if not),
+/// then the live session the request names ([`session_named`]).
+async fn preamble<'a>(
+    shared: &'a Shared,
+    headers: &HeaderMap,
+    check: impl FnOnce(&HeaderMap) -> Option<Response>,
+) -> Result<(&'a SessionTable, SessionUse), Response> {
+    let deadline = Instant::now() + shared.request_timeout;
+    admit(shared, headers, deadline).await?;
+    if let Some(refusal) = check(headers) {
+        return Err(refusal);
+    }
+    let Sessions::Stateful { table, limits } = &shared.sessions else {
+        return Err(method_not_allowed().await);
+    };
+    let session = session_named(table, *limits, headers).map_err(Refusal::into_response)?;
+    Ok((table.as_ref(), session))
+}
+
+/// `GET` in sessions mode: the session's server→client SSE stream.
+async fn open_stream(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    let session = match preamble(&shared, request.headers(), names_the_stream).await {
+        Ok((_, session)) => session,
+        Err(refusal) => return refusal,
+    };
+    match session.open_stream() {
+        Some(stream) => sse_response(Body::new(stream)),
+        None => transport_error(
+            StatusCode::CONFLICT,
+            TRANSPORT_ERROR,
+            "Conflict",
+            "this session's stream is already open",
+        ),
+    }
+}
+
+/// `406` unless the `GET`'s `Accept` names `text/event-stream`.
+fn names_the_stream(headers: &HeaderMap) -> Option<Response> {
+    (!accepts(headers).sse_named).then(|| {
+        transport_error(
+            StatusCode::NOT_ACCEPTABLE,
+            TRANSPORT_ERROR,
+            "Not Acceptable",
+            "the session's stream is `text/event-stream`: name it in `Accept`",
+        )
+    })
+}
+
+/// `DELETE` in sessions mode: ends the session (its running calls are cancelled, its stream
+/// ends).
+async fn end_session(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    let (table, id) = match preamble(&shared, request.headers(), |_| None).await {
+        Ok((table, session)) => (table, session.session().id().to_string()),
+        Err(refusal) => return refusal,
+    };
+    // Another DELETE may have ended it meanwhile: it is gone either way.
+    table.remove(&id);
+    StatusCode::NO_CONTENT.into_response()
+}

@@ -1,0 +1,190 @@
+//! Server-Sent Events: the framing of one event, the head of an SSE response, and [`SseBody`],
+//! the streamed answer of a `tools/call` with progress (one event per progress notification,
+//! then the reply), which ends early on the request timeout or the shutdown ([`Limits`]).
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderValue, header};
+use axum::response::Response;
+use http_body::Frame;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use tokio::sync::mpsc;
+
+use super::reply::{record_outcome, reply_bytes, shut_down, timed_out};
+use claude_tools_core::mcp::Reply;
+
+pub(super) fn sse_response(body: Body) -> Response {
+    let mut response = Response::new(body);
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    // nginx and similar proxies buffer responses by default; an event must go out as it comes.
+    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    response
+}
+
+/// One SSE `message` event carrying `json` (compact JSON has no newline).
+pub(super) fn sse_event(json: &[u8]) -> Bytes {
+    let mut event = Vec::with_capacity(json.len() + 24);
+    event.extend_from_slice(b"event: message\ndata: ");
+    event.extend_from_slice(json);
+    event.extend_from_slice(b"\n\n");
+    Bytes::from(event)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The SSE answer of a `tools/call` with progress.
+
+pub(super) enum CallState {
+    Running(Pin<Box<dyn Future<Output = Reply> + Send>>),
+    Done(Reply),
+    Sent,
+}
+
+/// The response body of a `tools/call` streamed as SSE: it drives the call itself, so the call
+/// runs exactly as long as the client reads (the body dropped on a disconnect drops the call,
+/// which cancels it). Each progress notification is an event; the reply is the last one.
+pub(super) struct SseBody {
+    pub(super) queued: mpsc::UnboundedReceiver<Value>,
+    pub(super) state: CallState,
+    pub(super) limits: Limits,
+}
+
+/// What may end an SSE call before its handler does.
+pub(super) struct Limits {
+    pub(super) deadline: Pin<Box<tokio::time::Sleep>>,
+    pub(super) shutdown: Pin<Box<tokio_util::sync::WaitForCancellationFutureOwned>>,
+    pub(super) id: Value,
+    /// The request's id as it came, for the reply to write ([`jsonrpc::verbatim_id`](claude_tools_core::mcp::jsonrpc::verbatim_id)).
+    pub(super) verbatim_id: Option<Box<RawValue>>,
+    pub(super) tool: String,
+    pub(super) timeout: Duration,
+    pub(super) span: tracing::Span,
+}
+
+impl Limits {
+    /// The call's reply once it has one: its own, or the timeout's or the shutdown's.
+    fn poll_reply(
+        &mut self,
+        call: &mut Pin<Box<dyn Future<Output = Reply> + Send>>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Reply> {
+        if let Poll::Ready(reply) = call.as_mut().poll(cx) {
+            record_outcome(&self.span, &reply);
+            return Poll::Ready(reply);
+        }
+        if self.deadline.as_mut().poll(cx).is_ready() {
+            self.span.record("outcome", "timeout");
+            return Poll::Ready(timed_out(self.id.clone(), &self.tool, self.timeout));
+        }
+        if self.shutdown.as_mut().poll(cx).is_ready() {
+            self.span.record("outcome", "shutdown");
+            return Poll::Ready(shut_down(self.id.clone(), &self.tool));
+        }
+        Poll::Pending
+    }
+}
+
+impl http_body::Body for SseBody {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        let this = self.get_mut();
+        loop {
+            // Nothing after the reply, not even progress a cancelled handler reports in its
+            // grace.
+            if matches!(this.state, CallState::Sent) {
+                return Poll::Ready(None);
+            }
+            // Progress first: what the call reported before its reply goes out before it.
+            if let Poll::Ready(Some(notification)) = this.queued.poll_recv(cx) {
+                let json = serde_json::to_vec(&notification).unwrap_or_default();
+                return Poll::Ready(Some(Ok(Frame::data(sse_event(&json)))));
+            }
+            let reply = match &mut this.state {
+                CallState::Sent => return Poll::Ready(None),
+                CallState::Done(_) => match std::mem::replace(&mut this.state, CallState::Sent) {
+                    CallState::Done(reply) => reply,
+                    _ => return Poll::Ready(None),
+                },
+                CallState::Running(call) => match this.limits.poll_reply(call, cx) {
+                    // The call is dropped here (cancelled if it still ran); the progress it
+                    // reported first is drained by the next turn of the loop.
+                    Poll::Ready(reply) => {
+                        this.state = CallState::Done(reply);
+                        continue;
+                    }
+                    Poll::Pending => return Poll::Pending,
+                },
+            };
+            let json = reply_bytes(&reply, this.limits.verbatim_id.as_deref());
+            return Poll::Ready(Some(Ok(Frame::data(sse_event(&json)))));
+        }
+    }
+}
+
+impl Drop for SseBody {
+    fn drop(&mut self) {
+        if matches!(self.state, CallState::Running(_)) {
+            self.limits.span.record("outcome", "disconnected");
+            tracing::debug!(
+                parent: &self.limits.span,
+                "MCP HTTP: the client disconnected; its call is cancelled"
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio_util::sync::CancellationToken;
+
+    #[tokio::test]
+    async fn an_sse_body_sends_queued_progress_then_the_reply_then_nothing() {
+        use http_body::Body as _;
+
+        let (progress, queued) = mpsc::unbounded_channel();
+        let mut body = SseBody {
+            queued,
+            state: CallState::Done(Reply::Json(serde_json::json!({"id": 1}))),
+            limits: Limits {
+                deadline: Box::pin(tokio::time::sleep(Duration::from_secs(60))),
+                shutdown: Box::pin(CancellationToken::new().cancelled_owned()),
+                id: Value::from(1),
+                verbatim_id: None,
+                tool: "t".into(),
+                timeout: Duration::from_secs(60),
+                span: tracing::Span::none(),
+            },
+        };
+        let mut next = || {
+            let mut cx = Context::from_waker(std::task::Waker::noop());
+            match Pin::new(&mut body).poll_frame(&mut cx) {
+                Poll::Ready(Some(Ok(frame))) => Some(frame.into_data().unwrap_or_default()),
+                Poll::Ready(None) => None,
+                Poll::Ready(Some(Err(never))) => match never {},
+                Poll::Pending => panic!("pending"),
+            }
+        };
+        progress.send(serde_json::json!({"p": 1})).unwrap();
+        assert_eq!(next().unwrap(), "event: message\ndata: {\"p\":1}\n\n");
+        assert_eq!(next().unwrap(), "event: message\ndata: {\"id\":1}\n\n");
+        // A cancelled handler reporting in its grace: too late, the stream has ended.
+        progress.send(serde_json::json!({"p": 2})).unwrap();
+        assert_eq!(next(), None);
+    }
+}
