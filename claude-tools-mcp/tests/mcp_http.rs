@@ -59,7 +59,10 @@ fn tools(events: mpsc::UnboundedSender<String>) -> ToolServer {
                 rendezvous.wait().await;
                 format!(
                     "met {}",
-                    call.context().request_id().unwrap_or(&Value::Null)
+                    call.context()
+                        .request_id()
+                        .map(ToString::to_string)
+                        .unwrap_or_default()
                 )
             }
         })
@@ -534,7 +537,7 @@ async fn bad_json_is_400_parse_error_and_bad_messages_400_invalid_request() {
             refusal(
                 -32600,
                 "Invalid Request",
-                "JSON-RPC batches are not supported (MCP removed them in 2025-06-18): POST one message per request",
+                "a JSON-RPC batch (an array) is not supported: MCP removed batches in 2025-06-18; send one message at a time",
             ),
         );
     server.post("3").await.assert_json(
@@ -1924,6 +1927,8 @@ async fn ids_are_written_back_as_they_came() {
         "-123456789012345678901234567890",
         "18446744073709551616",
         "1.50",
+        // Out of a float's range: kept as written too, as on every transport.
+        "1e400",
     ] {
         let reply = server
             .post(&format!(
@@ -1959,13 +1964,4 @@ async fn ids_are_written_back_as_they_came() {
             reply.body
         );
     }
-    // An id out of a float's range: one answer, the parse error every POST gets for a body it
-    // cannot read.
-    let reply = server
-        .post(r#"{"jsonrpc":"2.0","id":1e400,"method":"ping"}"#)
-        .await;
-    assert_eq!(
-        (reply.status, reply.json()["error"]["code"].clone()),
-        (400, json!(-32700))
-    );
 }

@@ -22,7 +22,9 @@ use claude_tools::{Client, Options};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf};
+use tokio::io::{
+    AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
+};
 use tokio::net::TcpListener;
 
 const WAIT: Duration = Duration::from_secs(10);
@@ -60,76 +62,308 @@ fn cases() -> Vec<Case> {
     let long_method = "x".repeat(10_000);
     vec![
         // The lifecycle.
-        case("initialize", r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#, Answered("0")),
-        case("initialize 2024-11-05 is echoed", r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05"}}"#, Answered("1")),
-        case("initialize 2025-03-26 is echoed", r#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}"#, Answered("2")),
-        case("initialize 2025-06-18 is echoed", r#"{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}"#, Answered("3")),
-        case("initialize of an unknown version gets the latest", r#"{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2099-01-01"}}"#, Answered("4")),
-        case("initialize without params gets the latest", r#"{"jsonrpc":"2.0","id":5,"method":"initialize"}"#, Answered("5")),
-        case("initialize with a numeric version gets the latest", r#"{"jsonrpc":"2.0","id":6,"method":"initialize","params":{"protocolVersion":20251125}}"#, Answered("6")),
-        case("notifications/initialized is not answered", r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, Nothing),
-        case("ping", r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#, Answered("7")),
-        case("ping with empty params", r#"{"jsonrpc":"2.0","id":"p","method":"ping","params":{}}"#, Answered(r#""p""#)),
+        case(
+            "initialize",
+            r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+            Answered("0"),
+        ),
+        case(
+            "initialize 2024-11-05 is echoed",
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05"}}"#,
+            Answered("1"),
+        ),
+        case(
+            "initialize 2025-03-26 is echoed",
+            r#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}"#,
+            Answered("2"),
+        ),
+        case(
+            "initialize 2025-06-18 is echoed",
+            r#"{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}"#,
+            Answered("3"),
+        ),
+        case(
+            "initialize of an unknown version gets the latest",
+            r#"{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2099-01-01"}}"#,
+            Answered("4"),
+        ),
+        case(
+            "initialize without params gets the latest",
+            r#"{"jsonrpc":"2.0","id":5,"method":"initialize"}"#,
+            Answered("5"),
+        ),
+        case(
+            "initialize with a numeric version gets the latest",
+            r#"{"jsonrpc":"2.0","id":6,"method":"initialize","params":{"protocolVersion":20251125}}"#,
+            Answered("6"),
+        ),
+        case(
+            "notifications/initialized is not answered",
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            Nothing,
+        ),
+        case(
+            "ping",
+            r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#,
+            Answered("7"),
+        ),
+        case(
+            "ping with empty params",
+            r#"{"jsonrpc":"2.0","id":"p","method":"ping","params":{}}"#,
+            Answered(r#""p""#),
+        ),
         // Tools.
-        case("tools/list", r#"{"jsonrpc":"2.0","id":8,"method":"tools/list"}"#, Answered("8")),
-        case("tools/list with a cursor (one page)", r#"{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"cursor":"next"}}"#, Answered("9")),
-        case("tools/call", r#"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}"#, Answered("10")),
-        case("tools/call with params before the method", r#"{"params":{"arguments":{"text":"hi"},"name":"echo"},"id":11,"method":"tools/call","jsonrpc":"2.0"}"#, Answered("11")),
-        case("tools/call with a tool_use id and a progress token", r#"{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"whoami","_meta":{"claudecode/toolUseId":"toolu_1","progressToken":"t"}}}"#, Answered("12")),
-        case("tools/call of an unknown tool is an isError result", r#"{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"nope"}}"#, Answered("13")),
-        case("tools/call with an argument of the wrong type", r#"{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"echo","arguments":{"text":5}}}"#, Answered("14")),
-        case("tools/call with a missing argument", r#"{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"echo","arguments":{}}}"#, Answered("15")),
-        case("tools/call with arguments that are not an object", r#"{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"echo","arguments":[1]}}"#, Answered("16")),
-        case("tools/call whose handler fails", r#"{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"fail"}}"#, Answered("17")),
-        case("tools/call whose handler panics", r#"{"jsonrpc":"2.0","id":18,"method":"tools/call","params":{"name":"boom"}}"#, Answered("18")),
-        case("tools/call without params", r#"{"jsonrpc":"2.0","id":19,"method":"tools/call"}"#, Error("19", -32602)),
-        case("tools/call with params that are not an object", r#"{"jsonrpc":"2.0","id":20,"method":"tools/call","params":["echo"]}"#, Error("20", -32602)),
-        case("tools/call with a name that is not a string", r#"{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":7}}"#, Error("21", -32602)),
-        case("tools/call naming two tools", r#"{"jsonrpc":"2.0","id":22,"method":"tools/call","params":{"name":"echo","name":"boom","arguments":{"text":"x"}}}"#, Error("22", -32602)),
-        case("tools/call without an id is a notification and does not run", r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"boom"}}"#, Nothing),
+        case(
+            "tools/list",
+            r#"{"jsonrpc":"2.0","id":8,"method":"tools/list"}"#,
+            Answered("8"),
+        ),
+        case(
+            "tools/list with a cursor (one page)",
+            r#"{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"cursor":"next"}}"#,
+            Answered("9"),
+        ),
+        case(
+            "tools/call",
+            r#"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}"#,
+            Answered("10"),
+        ),
+        case(
+            "tools/call with params before the method",
+            r#"{"params":{"arguments":{"text":"hi"},"name":"echo"},"id":11,"method":"tools/call","jsonrpc":"2.0"}"#,
+            Answered("11"),
+        ),
+        case(
+            "tools/call with a tool_use id and a progress token",
+            r#"{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"whoami","_meta":{"claudecode/toolUseId":"toolu_1","progressToken":"t"}}}"#,
+            Answered("12"),
+        ),
+        case(
+            "tools/call of an unknown tool is an isError result",
+            r#"{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"nope"}}"#,
+            Answered("13"),
+        ),
+        case(
+            "tools/call with an argument of the wrong type",
+            r#"{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"echo","arguments":{"text":5}}}"#,
+            Answered("14"),
+        ),
+        case(
+            "tools/call with a missing argument",
+            r#"{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"echo","arguments":{}}}"#,
+            Answered("15"),
+        ),
+        case(
+            "tools/call with arguments that are not an object",
+            r#"{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"echo","arguments":[1]}}"#,
+            Answered("16"),
+        ),
+        case(
+            "tools/call whose handler fails",
+            r#"{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"fail"}}"#,
+            Answered("17"),
+        ),
+        case(
+            "tools/call whose handler panics",
+            r#"{"jsonrpc":"2.0","id":18,"method":"tools/call","params":{"name":"boom"}}"#,
+            Answered("18"),
+        ),
+        case(
+            "tools/call without params",
+            r#"{"jsonrpc":"2.0","id":19,"method":"tools/call"}"#,
+            Error("19", -32602),
+        ),
+        case(
+            "tools/call with params that are not an object",
+            r#"{"jsonrpc":"2.0","id":20,"method":"tools/call","params":["echo"]}"#,
+            Error("20", -32602),
+        ),
+        case(
+            "tools/call with a name that is not a string",
+            r#"{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":7}}"#,
+            Error("21", -32602),
+        ),
+        case(
+            "tools/call naming two tools",
+            r#"{"jsonrpc":"2.0","id":22,"method":"tools/call","params":{"name":"echo","name":"boom","arguments":{"text":"x"}}}"#,
+            Error("22", -32602),
+        ),
+        case(
+            "tools/call without an id is a notification and does not run",
+            r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"boom"}}"#,
+            Nothing,
+        ),
         // Other methods.
-        case("an unknown method", r#"{"jsonrpc":"2.0","id":23,"method":"resources/list"}"#, Error("23", -32601)),
-        case("an unknown method's name is echoed cut short", format!(r#"{{"jsonrpc":"2.0","id":24,"method":"{long_method}"}}"#), Error("24", -32601)),
-        case("a notifications/ method with an id is a request the server lacks", r#"{"jsonrpc":"2.0","id":25,"method":"notifications/initialized"}"#, Error("25", -32601)),
+        case(
+            "an unknown method",
+            r#"{"jsonrpc":"2.0","id":23,"method":"resources/list"}"#,
+            Error("23", -32601),
+        ),
+        case(
+            "an unknown method's name is echoed cut short",
+            format!(r#"{{"jsonrpc":"2.0","id":24,"method":"{long_method}"}}"#),
+            Error("24", -32601),
+        ),
+        case(
+            "a notifications/ method with an id is a request the server lacks",
+            r#"{"jsonrpc":"2.0","id":25,"method":"notifications/initialized"}"#,
+            Error("25", -32601),
+        ),
         // Notifications and responses.
-        case("cancelling an unknown request", r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":999}}"#, Nothing),
-        case("a cancellation without params", r#"{"jsonrpc":"2.0","method":"notifications/cancelled"}"#, Nothing),
-        case("an unknown notification", r#"{"jsonrpc":"2.0","method":"notifications/whatever","params":{"a":1}}"#, Nothing),
-        case("a client's result", r#"{"jsonrpc":"2.0","id":26,"result":{}}"#, Nothing),
-        case("a client's error", r#"{"jsonrpc":"2.0","id":27,"error":{"code":-1,"message":"no"}}"#, Nothing),
+        case(
+            "cancelling an unknown request",
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":999}}"#,
+            Nothing,
+        ),
+        case(
+            "a cancellation without params",
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled"}"#,
+            Nothing,
+        ),
+        case(
+            "an unknown notification",
+            r#"{"jsonrpc":"2.0","method":"notifications/whatever","params":{"a":1}}"#,
+            Nothing,
+        ),
+        case(
+            "a client's result",
+            r#"{"jsonrpc":"2.0","id":26,"result":{}}"#,
+            Nothing,
+        ),
+        case(
+            "a client's error",
+            r#"{"jsonrpc":"2.0","id":27,"error":{"code":-1,"message":"no"}}"#,
+            Nothing,
+        ),
         // The envelope.
-        case("jsonrpc 1.0 in a notification", r#"{"jsonrpc":"1.0","method":"notifications/initialized"}"#, Invalid("null", -32600)),
-        case("jsonrpc 1.0 in a request keeps its id", r#"{"jsonrpc":"1.0","id":28,"method":"ping"}"#, Invalid("28", -32600)),
-        case("no jsonrpc", r#"{"id":29,"method":"ping"}"#, Invalid("29", -32600)),
-        case("jsonrpc as a number", r#"{"jsonrpc":2.0,"id":30,"method":"ping"}"#, Invalid("30", -32600)),
-        case("no method", r#"{"jsonrpc":"2.0","id":31}"#, Invalid("31", -32600)),
-        case("a method that is not a string", r#"{"jsonrpc":"2.0","id":32,"method":["ping"]}"#, Invalid("32", -32600)),
-        case("two methods", r#"{"jsonrpc":"2.0","id":33,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}},"method":"tools/list"}"#, Invalid("33", -32600)),
-        case("two ids", r#"{"jsonrpc":"2.0","id":34,"id":35,"method":"ping"}"#, Invalid("34", -32600)),
-        case("a result and an error", r#"{"jsonrpc":"2.0","id":36,"result":{},"error":{"code":1,"message":"x"}}"#, Invalid("36", -32600)),
+        case(
+            "jsonrpc 1.0 in a notification",
+            r#"{"jsonrpc":"1.0","method":"notifications/initialized"}"#,
+            Invalid("null", -32600),
+        ),
+        case(
+            "jsonrpc 1.0 in a request keeps its id",
+            r#"{"jsonrpc":"1.0","id":28,"method":"ping"}"#,
+            Invalid("28", -32600),
+        ),
+        case(
+            "no jsonrpc",
+            r#"{"id":29,"method":"ping"}"#,
+            Invalid("29", -32600),
+        ),
+        case(
+            "jsonrpc as a number",
+            r#"{"jsonrpc":2.0,"id":30,"method":"ping"}"#,
+            Invalid("30", -32600),
+        ),
+        case(
+            "no method",
+            r#"{"jsonrpc":"2.0","id":31}"#,
+            Invalid("31", -32600),
+        ),
+        case(
+            "a method that is not a string",
+            r#"{"jsonrpc":"2.0","id":32,"method":["ping"]}"#,
+            Invalid("32", -32600),
+        ),
+        case(
+            "two methods",
+            r#"{"jsonrpc":"2.0","id":33,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}},"method":"tools/list"}"#,
+            Invalid("33", -32600),
+        ),
+        case(
+            "two ids",
+            r#"{"jsonrpc":"2.0","id":34,"id":35,"method":"ping"}"#,
+            Invalid("34", -32600),
+        ),
+        case(
+            "a result and an error",
+            r#"{"jsonrpc":"2.0","id":36,"result":{},"error":{"code":1,"message":"x"}}"#,
+            Invalid("36", -32600),
+        ),
         // Ids of every JSON type.
-        case("a string id", r#"{"jsonrpc":"2.0","id":"a-1","method":"ping"}"#, Answered(r#""a-1""#)),
-        case("an empty string id", r#"{"jsonrpc":"2.0","id":"","method":"ping"}"#, Answered(r#""""#)),
-        case("a negative id", r#"{"jsonrpc":"2.0","id":-7,"method":"ping"}"#, Answered("-7")),
-        case("a fractional id", r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#, Answered("1.5")),
-        case("an id written 1.50 comes back 1.50", r#"{"jsonrpc":"2.0","id":1.50,"method":"ping"}"#, Answered("1.50")),
-        case("an id past u64 comes back as written", r#"{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}"#, Answered("123456789012345678901234567890")),
-        case("an id past a float comes back as written", r#"{"jsonrpc":"2.0","id":1e400,"method":"ping"}"#, Answered("1e400")),
-        case("a null id", r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, Invalid("null", -32600)),
-        case("an object id", r#"{"jsonrpc":"2.0","id":{"n":1},"method":"ping"}"#, Invalid("null", -32600)),
-        case("an array id", r#"{"jsonrpc":"2.0","id":[1],"method":"ping"}"#, Invalid("null", -32600)),
-        case("a boolean id", r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#, Invalid("null", -32600)),
-        case("a tool call with an id past u64", r#"{"jsonrpc":"2.0","id":98765432109876543210,"method":"tools/call","params":{"name":"echo","arguments":{"text":"big"}}}"#, Answered("98765432109876543210")),
+        case(
+            "a string id",
+            r#"{"jsonrpc":"2.0","id":"a-1","method":"ping"}"#,
+            Answered(r#""a-1""#),
+        ),
+        case(
+            "an empty string id",
+            r#"{"jsonrpc":"2.0","id":"","method":"ping"}"#,
+            Answered(r#""""#),
+        ),
+        case(
+            "a negative id",
+            r#"{"jsonrpc":"2.0","id":-7,"method":"ping"}"#,
+            Answered("-7"),
+        ),
+        case(
+            "a fractional id",
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            Answered("1.5"),
+        ),
+        case(
+            "an id written 1.50 comes back 1.50",
+            r#"{"jsonrpc":"2.0","id":1.50,"method":"ping"}"#,
+            Answered("1.50"),
+        ),
+        case(
+            "an id past u64 comes back as written",
+            r#"{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}"#,
+            Answered("123456789012345678901234567890"),
+        ),
+        case(
+            "an id past a float comes back as written",
+            r#"{"jsonrpc":"2.0","id":1e400,"method":"ping"}"#,
+            Answered("1e400"),
+        ),
+        case(
+            "a null id",
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            Invalid("null", -32600),
+        ),
+        case(
+            "an object id",
+            r#"{"jsonrpc":"2.0","id":{"n":1},"method":"ping"}"#,
+            Invalid("null", -32600),
+        ),
+        case(
+            "an array id",
+            r#"{"jsonrpc":"2.0","id":[1],"method":"ping"}"#,
+            Invalid("null", -32600),
+        ),
+        case(
+            "a boolean id",
+            r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#,
+            Invalid("null", -32600),
+        ),
+        case(
+            "a tool call with an id past u64",
+            r#"{"jsonrpc":"2.0","id":98765432109876543210,"method":"tools/call","params":{"name":"echo","arguments":{"text":"big"}}}"#,
+            Answered("98765432109876543210"),
+        ),
         // Not one message.
-        case("a batch", r#"[{"jsonrpc":"2.0","id":37,"method":"ping"}]"#, Invalid("null", -32600)),
+        case(
+            "a batch",
+            r#"[{"jsonrpc":"2.0","id":37,"method":"ping"}]"#,
+            Invalid("null", -32600),
+        ),
         case("an empty batch", "[]", Invalid("null", -32600)),
         case("a string", r#""ping""#, Invalid("null", -32600)),
         case("a number", "7", Invalid("null", -32600)),
         case("null", "null", Invalid("null", -32600)),
         // Not JSON (not carried by the control protocol: see the module docs).
         case("not JSON", "{oops", Invalid("null", -32700)),
-        case("cut short, its id still readable", r#"{"jsonrpc":"2.0","id":38,"method":"ping""#, Invalid("38", -32700)),
-        case("a number out of a float's range in the arguments", r#"{"jsonrpc":"2.0","id":39,"method":"tools/call","params":{"name":"echo","arguments":{"text":1e400}}}"#, Invalid("39", -32700)),
+        case(
+            "cut short, its id still readable",
+            r#"{"jsonrpc":"2.0","id":38,"method":"ping""#,
+            Invalid("38", -32700),
+        ),
+        case(
+            "a number out of a float's range in the arguments",
+            r#"{"jsonrpc":"2.0","id":39,"method":"tools/call","params":{"name":"echo","arguments":{"text":1e400}}}"#,
+            Invalid("39", -32700),
+        ),
     ]
 }
 
@@ -141,7 +375,8 @@ fn fits_a_control_frame(message: &str) -> bool {
 fn server() -> ToolServer {
     let mut echo = ToolDefBuilder::new("echo");
     echo.description("Echo the text back");
-    echo.input().property::<String>("text", Some("What to echo"), true);
+    echo.input()
+        .property::<String>("text", Some("What to echo"), true);
     ToolServer::new("agree", "1.0.0")
         .with_tool(echo, |mut call| async move {
             let text = call.take_argument("text").unwrap_or_default();
@@ -216,10 +451,12 @@ impl Control {
             .expect("the host's initialize in time")
             .unwrap()
             .expect("an initialize request");
-        cli.write_json(&json!({"type": "control_response", "response": {"subtype": "success",
-            "request_id": initialize["request_id"], "response": {}}}))
-            .await
-            .unwrap();
+        cli.write_json(
+            &json!({"type": "control_response", "response": {"subtype": "success",
+            "request_id": initialize["request_id"], "response": {}}}),
+        )
+        .await
+        .unwrap();
         let client = tokio::time::timeout(WAIT, connecting)
             .await
             .expect("connected in time")
@@ -250,7 +487,12 @@ impl Control {
             serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
         assert_eq!(frame.response.subtype, "success", "{line}");
         assert_eq!(frame.response.request_id, request_id, "{line}");
-        let answer = frame.response.response.expect("an mcp_response").mcp_response.get();
+        let answer = frame
+            .response
+            .response
+            .expect("an mcp_response")
+            .mcp_response
+            .get();
         // The CLI awaits an answer to every `mcp_message`: none is the placeholder.
         (answer != PLACEHOLDER).then(|| answer.to_string())
     }
@@ -267,7 +509,9 @@ impl Stdio {
     fn start() -> Stdio {
         let (client, server_side) = tokio::io::duplex(1 << 20);
         let (from_client, to_client) = tokio::io::split(server_side);
-        tokio::spawn(claude_tools::mcp::stdio::serve(server(), from_client, to_client).into_future());
+        tokio::spawn(
+            claude_tools::mcp::stdio::serve(server(), from_client, to_client).into_future(),
+        );
         let (from_server, to_server) = tokio::io::split(client);
         Stdio {
             to_server,
@@ -294,15 +538,24 @@ impl Stdio {
             return Some(self.line(WAIT).await.expect("an answer in time"));
         }
         self.sentinels += 1;
-        let sentinel = format!(r#"{{"jsonrpc":"2.0","id":"sentinel-{}","method":"ping"}}"#, self.sentinels);
-        let pong = format!(r#"{{"jsonrpc":"2.0","id":"sentinel-{}","result":{{}}}}"#, self.sentinels);
+        let sentinel = format!(
+            r#"{{"jsonrpc":"2.0","id":"sentinel-{}","method":"ping"}}"#,
+            self.sentinels
+        );
+        let pong = format!(
+            r#"{{"jsonrpc":"2.0","id":"sentinel-{}","result":{{}}}}"#,
+            self.sentinels
+        );
         self.to_server
             .write_all(format!("{sentinel}\n").as_bytes())
             .await
             .unwrap();
         let mut answer = None;
         loop {
-            let line = self.line(WAIT).await.expect("the sentinel's answer in time");
+            let line = self
+                .line(WAIT)
+                .await
+                .expect("the sentinel's answer in time");
             if line == pong {
                 break;
             }
@@ -429,10 +682,14 @@ fn check(case: &Case, transport: &str, answer: &Answer) {
         (Expect::Error(id, code) | Expect::Invalid(id, code), Some(_)) => (id, Some(code)),
     };
     let text = answer.as_deref().unwrap_or_default();
-    let parts: Parts<'_> =
-        serde_json::from_str(text).unwrap_or_else(|e| panic!("{name} over {transport}: {e}: {text}"));
+    let parts: Parts<'_> = serde_json::from_str(text)
+        .unwrap_or_else(|e| panic!("{name} over {transport}: {e}: {text}"));
     assert_eq!(parts.jsonrpc, "2.0", "{name} over {transport}: {text}");
-    assert_eq!(parts.id.get(), id, "{name} over {transport}: the id of {text}");
+    assert_eq!(
+        parts.id.get(),
+        id,
+        "{name} over {transport}: the id of {text}"
+    );
     match (code, parts.result, parts.error) {
         (None, Some(_), None) => {}
         (Some(code), None, Some(error)) => {
@@ -440,16 +697,25 @@ fn check(case: &Case, transport: &str, answer: &Answer) {
             assert!(!error.message.is_empty());
             if let Some(Value::String(data)) = error.data {
                 // What a client sent comes back bounded (a method name, a reason).
-                assert!(data.len() <= 1024, "{name} over {transport}: {} bytes of data", data.len());
+                assert!(
+                    data.len() <= 1024,
+                    "{name} over {transport}: {} bytes of data",
+                    data.len()
+                );
             }
         }
-        _ => panic!("{name} over {transport}: expected {:?}, got {text}", case.expect),
+        _ => panic!(
+            "{name} over {transport}: expected {:?}, got {text}",
+            case.expect
+        ),
     }
 }
 
 /// `answer` with the transports' own envelope differences taken off, for comparing.
 fn comparable(answer: &Answer) -> Answer {
-    answer.as_ref().map(|text| text.replace(r#""listChanged":true"#, r#""listChanged":false"#))
+    answer
+        .as_ref()
+        .map(|text| text.replace(r#""listChanged":true"#, r#""listChanged":false"#))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -468,7 +734,10 @@ async fn every_transport_gives_the_same_bytes_the_same_answer() {
         }
         answers.push(("stdio", stdio.send(&case.message, answered).await));
         answers.push(("HTTP", stateless.send(&case.message, case.expect).await));
-        answers.push(("HTTP with sessions", sessions.send(&case.message, case.expect).await));
+        answers.push((
+            "HTTP with sessions",
+            sessions.send(&case.message, case.expect).await,
+        ));
         for (transport, answer) in &answers {
             check(case, transport, answer);
         }
@@ -494,11 +763,24 @@ async fn the_two_old_disagreements_are_settled() {
     let old_version = r#"{"jsonrpc":"1.0","method":"notifications/initialized"}"#;
     let expected_with_id = r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found","data":"notifications/initialized"}}"#;
     let expected_old = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request","data":"`jsonrpc` must be \"2.0\""}}"#;
-    assert_eq!(stdio.send(with_id, true).await.as_deref(), Some(expected_with_id));
-    assert_eq!(http.send(with_id, Expect::Error("5", -32601)).await.as_deref(), Some(expected_with_id));
-    assert_eq!(stdio.send(old_version, true).await.as_deref(), Some(expected_old));
     assert_eq!(
-        http.send(old_version, Expect::Invalid("null", -32600)).await.as_deref(),
+        stdio.send(with_id, true).await.as_deref(),
+        Some(expected_with_id)
+    );
+    assert_eq!(
+        http.send(with_id, Expect::Error("5", -32601))
+            .await
+            .as_deref(),
+        Some(expected_with_id)
+    );
+    assert_eq!(
+        stdio.send(old_version, true).await.as_deref(),
+        Some(expected_old)
+    );
+    assert_eq!(
+        http.send(old_version, Expect::Invalid("null", -32600))
+            .await
+            .as_deref(),
         Some(expected_old)
     );
 }

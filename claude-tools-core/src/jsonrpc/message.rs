@@ -225,6 +225,17 @@ impl Request {
     }
 }
 
+impl Notification {
+    /// The notification's method.
+    pub fn method(&self) -> &str {
+        match self {
+            Notification::Initialized => "notifications/initialized",
+            Notification::Cancelled { .. } => "notifications/cancelled",
+            Notification::Other { method, .. } => method,
+        }
+    }
+}
+
 impl<'de> Deserialize<'de> for Message {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_any(MessageVisitor)

@@ -176,7 +176,7 @@ pub use serve::HttpServe;
 pub use session::table::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT};
 use session::table::{SessionLimits, SessionTable, Sessions};
 
-use claude_tools_core::mcp::{McpRouter, ToolServerHandle};
+use claude_tools_core::mcp::{ErrorCode, McpRouter, ToolServerHandle};
 use claude_tools_core::tool::ToolServer;
 
 /// The path clients POST to unless [`HttpServer::path`] says otherwise.
@@ -190,7 +190,7 @@ pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The JSON-RPC error code of the transport's own refusals (403, 401, 405, 406, 413, 415…): the
 /// start of JSON-RPC's range for implementation-defined server errors.
-pub const TRANSPORT_ERROR: i64 = -32000;
+pub const TRANSPORT_ERROR: ErrorCode = ErrorCode(-32000);
 
 /// What an [auth hook](HttpServer::authorize) decides about one request.
 #[derive(Clone)]

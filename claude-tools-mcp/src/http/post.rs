@@ -2,8 +2,10 @@
 //! the connection state of its [session](super::session) (a fresh one when stateless) by the
 //! router, and answered in the form the client takes (JSON, or SSE for a call with progress).
 //!
-//! The JSON-RPC handling of the message ([`parse`], [`as_tool_call`], [`other_message`],
-//! [`tool_call`]) is kept together here.
+//! The body is read by the one decoder ([`Message::decode`]), as every transport reads it; this
+//! file keeps only HTTP's policy: an invalid message is `400` with its error, a notification
+//! or a client's response `202` with no body, a request `200` with its answer (JSON, or SSE for
+//! a call that streams progress).
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -14,8 +16,6 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use http_body::Frame;
-use serde_json::Value;
-use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::Instrument;
@@ -23,14 +23,15 @@ use tracing::Instrument;
 use super::Shared;
 use super::admit::{Accepts, admit, check_headers, read_body};
 use super::reply::{
-    Refusal, json_response, record_outcome, reply_bytes, seconds, shut_down, timed_out,
-    transport_error,
+    RpcResponse, json_response, record_outcome, reply_bytes, seconds, shut_down, timed_out,
 };
 use super::session::SESSION_ID_HEADER;
 use super::session::table::SessionUse;
 use super::sse::{CallState, Limits, SseBody, sse_event, sse_response};
-use claude_tools_core::json_scan;
-use claude_tools_core::mcp::{McpMessage, McpRouter, Reply, Started, jsonrpc};
+use claude_tools_core::mcp::{
+    Call, ErrorCode, ErrorObject, Invalid, McpRouter, Message, Request as RpcRequest, RequestId,
+    ServerNotification, Started, ToolCall,
+};
 
 pub(super) async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let span = tracing::info_span!(
@@ -100,17 +101,13 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             return refusal.into_response();
         }
     };
-    let message = match parse(&body) {
-        Ok(message) => message,
-        Err(refusal) => {
-            span.record("outcome", "rejected");
-            return refusal.into_response();
-        }
+    // What the bytes are is decided once, before any session is looked up: an invalid message
+    // is refused whatever session it names.
+    let message = match Message::decode(&body) {
+        Message::Invalid(invalid) => return invalid_message(invalid, span),
+        message => message,
     };
-    let form = ReplyForm {
-        accepts,
-        id: jsonrpc::verbatim_id(message.id(), || json_scan::message_id(&body)),
-    };
+    let form = ReplyForm { accepts };
     // Stateless: a fresh connection state per request. Sessions: `initialize` opens a session,
     // anything else must name a live one and shares its connection state.
     let initialize = is_initialize(&message);
@@ -124,27 +121,43 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             return refusal.into_response();
         }
     };
-    let router = router.with_extension(identity);
     let in_session = session.is_some();
+    // A session has a stream to send `notifications/tools/list_changed` on, so its `initialize`
+    // says `listChanged: true`.
+    let router = router
+        .with_extension(identity)
+        .with_list_changed(in_session);
     let opened = initialize.then_some(()).and(session.as_ref());
     let mut response = match message {
-        McpMessage::ToolCall(call) => {
+        Message::Request(RpcRequest {
+            id,
+            call: Call::ToolsCall(call),
+        }) => {
             span.record("method", "tools/call");
             span.record("tool", call.name.as_str());
-            span.record("id", tracing::field::display(&call.id));
-            tool_call(shared, router, call, form, deadline, span).await
+            span.record("id", tracing::field::display(&id));
+            tool_call(shared, router, id, call, form, deadline, span).await
         }
-        McpMessage::Other(value) => match as_tool_call(value) {
-            Ok(call) => {
-                span.record("method", "tools/call");
-                span.record("tool", call.name.as_str());
-                span.record("id", tracing::field::display(&call.id));
-                tool_call(shared, router, call, form, deadline, span).await
+        Message::Request(request) => {
+            span.record("method", request.method());
+            span.record("id", tracing::field::display(&request.id));
+            other_request(shared, router, request, form, deadline, span).await
+        }
+        Message::Notification(notification) => {
+            span.record("method", notification.method());
+            // Nothing to do in stateless mode (see the module docs on `notifications/cancelled`);
+            // in a session, a `notifications/cancelled` cancels the session's call with that id.
+            if in_session {
+                router.notify(notification);
             }
-            Err(value) => {
-                other_message(shared, router, in_session, value, form, deadline, span).await
-            }
-        },
+            span.record("outcome", "accepted");
+            StatusCode::ACCEPTED.into_response()
+        }
+        Message::Response(_) => {
+            span.record("outcome", "accepted");
+            StatusCode::ACCEPTED.into_response()
+        }
+        Message::Invalid(invalid) => invalid_message(invalid, span),
     };
     if let Some(session) = opened
         && let Ok(id) = HeaderValue::from_str(session.session().id())
@@ -191,27 +204,25 @@ impl http_body::Body for InSession {
 }
 
 /// Whether `message` is an `initialize` request (which opens a session in sessions mode).
-fn is_initialize(message: &McpMessage) -> bool {
-    match message {
-        McpMessage::ToolCall(_) => false,
-        McpMessage::Other(value) => {
-            value.get("method").and_then(Value::as_str) == Some("initialize")
-                && value.get("id").is_some()
-        }
-    }
+fn is_initialize(message: &Message) -> bool {
+    matches!(
+        message,
+        Message::Request(RpcRequest {
+            call: Call::Initialize(_),
+            ..
+        })
+    )
 }
 
-/// How this request's reply is written: in the form the client takes, with the request's id
-/// as it came when the reply must write it so ([`jsonrpc::verbatim_id`]).
+/// How this request's answer is written: in the form the client takes.
 struct ReplyForm {
     accepts: Accepts,
-    id: Option<Box<RawValue>>,
 }
 
-/// A reply in the form the client takes: JSON, or a one-event SSE stream for a client that
+/// An answer in the form the client takes: JSON, or a one-event SSE stream for a client that
 /// reads only SSE.
-fn reply_response(reply: Reply, form: &ReplyForm) -> Response {
-    let bytes = reply_bytes(&reply, form.id.as_deref());
+fn reply_response(reply: RpcResponse, form: &ReplyForm) -> Response {
+    let bytes = reply_bytes(&reply);
     if form.accepts.json {
         json_response(StatusCode::OK, bytes)
     } else {
@@ -219,158 +230,61 @@ fn reply_response(reply: Reply, form: &ReplyForm) -> Response {
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// The JSON-RPC of a POST: the body as one message, and its handling.
-
-/// A well-formed `tools/call` the typed reader left as JSON (its `params` came before its
-/// `method`), so that it gets the same progress, timeout and shutdown handling.
-fn as_tool_call(value: Value) -> Result<claude_tools_core::mcp::ToolCallRequest, Value> {
-    let Value::Object(mut fields) = value else {
-        return Err(value);
-    };
-    let well_formed = fields.get("method").and_then(Value::as_str) == Some("tools/call")
-        && fields.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
-        && matches!(fields.get("id"), Some(Value::Number(_) | Value::String(_)))
-        && fields
-            .get("params")
-            .and_then(|params| params.get("name"))
-            .is_some_and(Value::is_string);
-    if !well_formed {
-        return Err(Value::Object(fields));
+/// `400` with the error of bytes that are not a JSON-RPC message.
+fn invalid_message(invalid: Invalid, span: &tracing::Span) -> Response {
+    span.record("outcome", "rejected");
+    if let Some(id) = &invalid.id {
+        span.record("id", tracing::field::display(id));
     }
-    let id = fields.remove("id").unwrap_or_default();
-    let params = fields.remove("params");
-    // `params.name` was checked: the conversion cannot refuse it.
-    claude_tools_core::mcp::tool_call_request(id, params).map_err(|_| Value::Null)
+    let answer = RpcResponse::error(invalid.id, invalid.error);
+    json_response(StatusCode::BAD_REQUEST, reply_bytes(&answer))
 }
 
-/// The body as one message: a well-formed `tools/call` typed, anything else as JSON.
-fn parse(body: &[u8]) -> Result<McpMessage, Refusal> {
-    if let Ok(message) = serde_json::from_slice::<McpMessage>(body) {
-        return match message {
-            McpMessage::Other(Value::Array(_)) => Err(Refusal::new(
-                StatusCode::BAD_REQUEST,
-                jsonrpc::INVALID_REQUEST,
-                "Invalid Request",
-                "JSON-RPC batches are not supported (MCP removed them in 2025-06-18): POST one message per request",
-            )),
-            message => Ok(message),
-        };
-    }
-    // Not a well-formed `tools/call` and not read as a plain value by the typed reader (a
-    // `tools/call` with bad params): the router judges it as JSON.
-    match serde_json::from_slice::<Value>(body) {
-        Ok(value) => Ok(McpMessage::Other(value)),
-        Err(error) => Err(Refusal::new(
-            StatusCode::BAD_REQUEST,
-            jsonrpc::PARSE_ERROR,
-            "Parse error",
-            error.to_string(),
-        )),
-    }
-}
-
-async fn other_message(
+/// A request other than `tools/call`, answered within the request timeout.
+async fn other_request(
     shared: &Shared,
     router: McpRouter,
-    in_session: bool,
-    message: Value,
+    request: RpcRequest,
     form: ReplyForm,
     deadline: Instant,
     span: &tracing::Span,
 ) -> Response {
-    let Value::Object(fields) = &message else {
-        span.record("outcome", "rejected");
-        return transport_error(
-            StatusCode::BAD_REQUEST,
-            jsonrpc::INVALID_REQUEST,
-            "Invalid Request",
-            "a JSON-RPC message must be a JSON object",
-        );
-    };
-    let method = fields.get("method").and_then(Value::as_str);
-    if let Some(method) = method {
-        span.record("method", method);
-    }
-    if let Some(id) = fields.get("id") {
-        span.record("id", tracing::field::display(id));
-    }
-    let is_notification = method
-        .is_some_and(|method| !fields.contains_key("id") || method.starts_with("notifications/"));
-    let is_response =
-        method.is_none() && (fields.contains_key("result") || fields.contains_key("error"));
-    if is_notification || is_response {
-        if fields.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-            span.record("outcome", "rejected");
-            return transport_error(
-                StatusCode::BAD_REQUEST,
-                jsonrpc::INVALID_REQUEST,
-                "Invalid Request",
-                "`jsonrpc` must be \"2.0\"",
-            );
-        }
-        // Nothing to do for either in stateless mode (see the module docs on
-        // `notifications/cancelled`); in a session, a `notifications/cancelled` cancels the
-        // session's call with that id.
-        if in_session && is_notification {
-            router.handle(message).await;
-        }
-        span.record("outcome", "accepted");
-        return StatusCode::ACCEPTED.into_response();
-    }
-    let id = fields.get("id").cloned().unwrap_or(Value::Null);
-    let advertise_list_changed = in_session && method == Some("initialize");
-    let mut reply = tokio::select! {
+    let id = request.id.clone();
+    let answer = tokio::select! {
         biased;
-        reply = router.handle_message(McpMessage::Other(message)) => reply,
+        answer = router.handle(Message::Request(request)) => answer,
         () = tokio::time::sleep_until(deadline) => {
             span.record("outcome", "timeout");
-            Reply::Json(jsonrpc::error(
-                id,
-                jsonrpc::INTERNAL_ERROR,
-                "Request timed out",
-                Some(Value::String(format!(
+            Some(RpcResponse::error(
+                Some(id),
+                ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Request timed out").with_data(format!(
                     "no answer within the server's {} request timeout",
                     seconds(shared.request_timeout)
-                ))),
+                )),
             ))
         }
     };
-    let status = match &reply {
-        Reply::Json(value) => match value.pointer("/error/code").and_then(Value::as_i64) {
-            Some(jsonrpc::INVALID_REQUEST | jsonrpc::PARSE_ERROR) => StatusCode::BAD_REQUEST,
-            _ => StatusCode::OK,
-        },
-        Reply::ToolResult { .. } => StatusCode::OK,
+    // The router answers every request.
+    let Some(answer) = answer else {
+        return StatusCode::ACCEPTED.into_response();
     };
-    // A session has a stream to send `notifications/tools/list_changed` on.
-    if advertise_list_changed
-        && let Reply::Json(value) = &mut reply
-        && let Some(list_changed) = value.pointer_mut("/result/capabilities/tools/listChanged")
-    {
-        *list_changed = Value::Bool(true);
-    }
-    record_outcome(span, &reply);
-    if status != StatusCode::OK {
-        span.record("outcome", "rejected");
-        return json_response(status, reply_bytes(&reply, form.id.as_deref()));
-    }
-    reply_response(reply, &form)
+    record_outcome(span, &answer);
+    reply_response(answer, &form)
 }
 
 async fn tool_call(
     shared: &Shared,
     router: McpRouter,
-    call: claude_tools_core::mcp::ToolCallRequest,
+    id: RequestId,
+    call: ToolCall,
     form: ReplyForm,
     deadline: Instant,
     span: &tracing::Span,
 ) -> Response {
     let streams_progress = form.accepts.sse_named && call.progress_token.is_some();
     let tool = call.name.clone();
-    let id = call.id.clone();
     if !streams_progress {
-        let reply = match router.start_call(call) {
+        let reply = match router.start_call(id.clone(), call) {
             Started::Done(reply) => reply,
             // Dropping the running call (a timeout, the shutdown, or this future dropped on a
             // disconnect) cancels it.
@@ -392,10 +306,10 @@ async fn tool_call(
     }
 
     let (progress, queued) = mpsc::unbounded_channel();
-    let router = router.with_notifier(Arc::new(move |notification| {
+    let router = router.with_notifier(Arc::new(move |notification: ServerNotification| {
         let _ = progress.send(notification);
     }));
-    let state = match router.start_call(call) {
+    let state = match router.start_call(id.clone(), call) {
         // Answered at once: as plain JSON unless it reported progress on the way.
         Started::Done(reply) if queued.is_empty() && form.accepts.json => {
             record_outcome(span, &reply);
@@ -411,7 +325,6 @@ async fn tool_call(
             deadline: Box::pin(tokio::time::sleep_until(deadline)),
             shutdown: Box::pin(shared.shutdown.clone().cancelled_owned()),
             id,
-            verbatim_id: form.id,
             tool,
             timeout: shared.request_timeout,
             span: span.clone(),

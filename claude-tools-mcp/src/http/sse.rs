@@ -12,12 +12,10 @@ use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, header};
 use axum::response::Response;
 use http_body::Frame;
-use serde_json::Value;
-use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
-use super::reply::{record_outcome, reply_bytes, shut_down, timed_out};
-use claude_tools_core::mcp::Reply;
+use super::reply::{RpcResponse, record_outcome, reply_bytes, shut_down, timed_out};
+use claude_tools_core::mcp::{RequestId, ServerNotification};
 
 pub(super) fn sse_response(body: Body) -> Response {
     let mut response = Response::new(body);
@@ -45,8 +43,8 @@ pub(super) fn sse_event(json: &[u8]) -> Bytes {
 // The SSE answer of a `tools/call` with progress.
 
 pub(super) enum CallState {
-    Running(Pin<Box<dyn Future<Output = Reply> + Send>>),
-    Done(Reply),
+    Running(Pin<Box<dyn Future<Output = RpcResponse> + Send>>),
+    Done(RpcResponse),
     Sent,
 }
 
@@ -54,7 +52,7 @@ pub(super) enum CallState {
 /// runs exactly as long as the client reads (the body dropped on a disconnect drops the call,
 /// which cancels it). Each progress notification is an event; the reply is the last one.
 pub(super) struct SseBody {
-    pub(super) queued: mpsc::UnboundedReceiver<Value>,
+    pub(super) queued: mpsc::UnboundedReceiver<ServerNotification>,
     pub(super) state: CallState,
     pub(super) limits: Limits,
 }
@@ -63,9 +61,7 @@ pub(super) struct SseBody {
 pub(super) struct Limits {
     pub(super) deadline: Pin<Box<tokio::time::Sleep>>,
     pub(super) shutdown: Pin<Box<tokio_util::sync::WaitForCancellationFutureOwned>>,
-    pub(super) id: Value,
-    /// The request's id as it came, for the reply to write ([`jsonrpc::verbatim_id`](claude_tools_core::mcp::jsonrpc::verbatim_id)).
-    pub(super) verbatim_id: Option<Box<RawValue>>,
+    pub(super) id: RequestId,
     pub(super) tool: String,
     pub(super) timeout: Duration,
     pub(super) span: tracing::Span,
@@ -75,9 +71,9 @@ impl Limits {
     /// The call's reply once it has one: its own, or the timeout's or the shutdown's.
     fn poll_reply(
         &mut self,
-        call: &mut Pin<Box<dyn Future<Output = Reply> + Send>>,
+        call: &mut Pin<Box<dyn Future<Output = RpcResponse> + Send>>,
         cx: &mut Context<'_>,
-    ) -> Poll<Reply> {
+    ) -> Poll<RpcResponse> {
         if let Poll::Ready(reply) = call.as_mut().poll(cx) {
             record_outcome(&self.span, &reply);
             return Poll::Ready(reply);
@@ -130,7 +126,7 @@ impl http_body::Body for SseBody {
                     Poll::Pending => return Poll::Pending,
                 },
             };
-            let json = reply_bytes(&reply, this.limits.verbatim_id.as_deref());
+            let json = reply_bytes(&reply);
             return Poll::Ready(Some(Ok(Frame::data(sse_event(&json)))));
         }
     }
@@ -160,12 +156,14 @@ mod tests {
         let (progress, queued) = mpsc::unbounded_channel();
         let mut body = SseBody {
             queued,
-            state: CallState::Done(Reply::Json(serde_json::json!({"id": 1}))),
+            state: CallState::Done(RpcResponse::success(
+                RequestId::from(1),
+                claude_tools_core::mcp::Answer::Empty,
+            )),
             limits: Limits {
                 deadline: Box::pin(tokio::time::sleep(Duration::from_secs(60))),
                 shutdown: Box::pin(CancellationToken::new().cancelled_owned()),
-                id: Value::from(1),
-                verbatim_id: None,
+                id: RequestId::from(1),
                 tool: "t".into(),
                 timeout: Duration::from_secs(60),
                 span: tracing::Span::none(),
@@ -180,11 +178,17 @@ mod tests {
                 Poll::Pending => panic!("pending"),
             }
         };
-        progress.send(serde_json::json!({"p": 1})).unwrap();
-        assert_eq!(next().unwrap(), "event: message\ndata: {\"p\":1}\n\n");
-        assert_eq!(next().unwrap(), "event: message\ndata: {\"id\":1}\n\n");
+        progress.send(ServerNotification::ToolsListChanged).unwrap();
+        assert_eq!(
+            next().unwrap(),
+            "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n"
+        );
+        assert_eq!(
+            next().unwrap(),
+            "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n"
+        );
         // A cancelled handler reporting in its grace: too late, the stream has ended.
-        progress.send(serde_json::json!({"p": 2})).unwrap();
+        progress.send(ServerNotification::ToolsListChanged).unwrap();
         assert_eq!(next(), None);
     }
 }

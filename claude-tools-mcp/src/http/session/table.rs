@@ -9,8 +9,8 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::body::Bytes;
+use claude_tools_core::mcp::ServerNotification;
 use http_body::Frame;
-use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
@@ -141,7 +141,7 @@ impl SessionTable {
     }
 
     /// Sends `message` on every session's server→client stream that is open.
-    pub(in crate::http) fn broadcast(&self, message: &Value) {
+    pub(in crate::http) fn broadcast(&self, message: &ServerNotification) {
         for session in self.sessions().values() {
             session.send(message.clone());
         }
@@ -177,7 +177,7 @@ struct SessionState {
     /// expires.
     busy: usize,
     /// The open server→client stream, if any.
-    stream: Option<mpsc::UnboundedSender<Value>>,
+    stream: Option<mpsc::UnboundedSender<ServerNotification>>,
 }
 
 impl Session {
@@ -208,7 +208,7 @@ impl Session {
         self.state().stream = None;
     }
 
-    fn send(&self, message: Value) {
+    fn send(&self, message: ServerNotification) {
         if let Some(stream) = &self.state().stream {
             let _ = stream.send(message);
         }
@@ -261,7 +261,7 @@ impl Drop for SessionUse {
 /// The body of a session's `GET` stream: one SSE event per server→client message, until the
 /// session ends (or the server shuts down). Dropped when the client goes away.
 pub(in crate::http) struct SessionStream {
-    queued: mpsc::UnboundedReceiver<Value>,
+    queued: mpsc::UnboundedReceiver<ServerNotification>,
     _use: SessionUse,
 }
 
