@@ -5,8 +5,6 @@
 //!
 //! Not public API: the workspace's crates use it; its items may change at any release.
 
-use serde_json::value::RawValue;
-
 /// A string or number id exactly as the line wrote it: valid JSON, written back unchanged.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawId(pub String);
@@ -15,18 +13,6 @@ impl RawId {
     /// The id's JSON text.
     pub fn json(&self) -> &str {
         &self.0
-    }
-
-    /// Whether a JSON reader that holds numbers as 64-bit floats (serde_json without
-    /// `arbitrary_precision`, JavaScript) can read the id: a string, or a number within the
-    /// float's range. `1e400` is valid JSON that such readers refuse (or read as `Infinity`).
-    pub fn fits_a_float(&self) -> bool {
-        self.0.starts_with('"') || self.0.parse::<f64>().is_ok_and(f64::is_finite)
-    }
-
-    /// The id as JSON to write back verbatim.
-    pub fn to_raw_value(&self) -> Option<Box<RawValue>> {
-        RawValue::from_string(self.0.clone()).ok()
     }
 
     /// The id for people: a string's text, a number's digits.
@@ -40,40 +26,65 @@ impl RawId {
     }
 }
 
-/// The `id` of a JSON-RPC message (a top-level field of `line`) exactly as written, when it is
-/// a string or a number; what the control protocol's recovery reads for a message inside a
-/// `control_request`, for the MCP servers, whose lines are the messages themselves.
-pub fn message_id(line: &[u8]) -> Option<RawId> {
+/// What a scan makes out of a JSON-RPC message that does not parse: its `id` exactly as
+/// written (a string or a number), its `method`, and a `tools/call`'s tool (`params.name`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MessageHead {
+    /// `id`.
+    pub id: Option<RawId>,
+    /// `method`, when it is a string.
+    pub method: Option<String>,
+    /// `params.name`, when it is a string.
+    pub tool: Option<String>,
+}
+
+/// The [`MessageHead`] of `line`, one JSON-RPC message; what the control protocol's recovery
+/// reads of a message inside a `control_request`, for the messages the decoder cannot read.
+pub fn message_head(line: &[u8]) -> MessageHead {
+    let mut head = MessageHead::default();
     let mut s = Scanner {
         bytes: line,
         pos: 0,
     };
     s.whitespace();
     if !s.eat(b'{') {
-        return None;
+        return head;
     }
-    // The last `id` counts, as for the parsers.
-    let mut id = None;
+    let mut in_params = false;
+    // The last of a repeated key counts, as for the parsers.
     loop {
         s.whitespace();
         match s.peek() {
             Some(b',') => s.pos += 1,
+            Some(b'}') if in_params => {
+                s.pos += 1;
+                in_params = false;
+            }
             Some(b'"') => {
                 let Some(key) = s.string() else {
-                    return id;
+                    return head;
                 };
                 s.whitespace();
                 if !s.eat(b':') {
-                    return id;
+                    return head;
                 }
                 s.whitespace();
-                if key == b"id" {
-                    id = s.id();
-                } else if !s.skip_value() {
-                    return id;
+                match (in_params, key) {
+                    (false, b"id") => head.id = s.id(),
+                    (false, b"method") => head.method = s.text(),
+                    (false, b"params") if s.peek() == Some(b'{') => {
+                        s.pos += 1;
+                        in_params = true;
+                    }
+                    (true, b"name") => head.tool = s.text(),
+                    _ => {
+                        if !s.skip_value() {
+                            return head;
+                        }
+                    }
                 }
             }
-            _ => return id,
+            _ => return head,
         }
     }
 }
@@ -288,8 +299,19 @@ mod tests {
     }
 
     #[test]
-    fn a_messages_own_id_is_read_as_written_and_judged_for_floats() {
-        let id = |line: &str| message_id(line.as_bytes());
+    fn a_messages_head_is_read_as_written() {
+        let head = message_head(
+            br#"{"jsonrpc":"2.0","method":"tools/call","params":{"arguments":{"name":"no","n":1e400},"name":"add"},"id":"x\u0041"}"#,
+        );
+        assert_eq!(
+            head,
+            MessageHead {
+                id: raw(r#""x\u0041""#),
+                method: Some("tools/call".into()),
+                tool: Some("add".into()),
+            }
+        );
+        let id = |line: &str| message_head(line.as_bytes()).id;
         assert_eq!(
             id(
                 r#"{"jsonrpc":"2.0","params":{"id":1,"a":[1e400]},"id":123456789012345678901234567890}"#
@@ -310,20 +332,6 @@ mod tests {
             r#"{"a":{"#,
         ] {
             assert_eq!(id(none), None, "{none}");
-        }
-        let fits = |text: &str| RawId(text.into()).fits_a_float();
-        for fitting in [
-            "1",
-            "-0",
-            "1.50",
-            "1e308",
-            "123456789012345678901234567890",
-            "\"1e400\"",
-        ] {
-            assert!(fits(fitting), "{fitting}");
-        }
-        for too_big in ["1e400", "-1e400", "1e309", "2e308"] {
-            assert!(!fits(too_big), "{too_big}");
         }
     }
 

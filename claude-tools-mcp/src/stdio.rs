@@ -275,6 +275,10 @@ fn dispatch(
             });
             None
         }
+        Message::Unreadable(unreadable) => {
+            tracing::debug!(reason = %unreadable.reason, "MCP stdio: a line that could not be read");
+            Some(Outbound::Response(unreadable.response()))
+        }
         Message::Invalid(invalid) => {
             tracing::debug!(error = ?invalid.error, "MCP stdio: a line that is not a JSON-RPC message");
             Some(Outbound::Response(Response::error(

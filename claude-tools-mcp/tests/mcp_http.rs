@@ -526,7 +526,7 @@ async fn bad_json_is_400_parse_error_and_bad_messages_400_invalid_request() {
         refusal(
             -32700,
             "Parse error",
-            "EOF while parsing a value at line 1 column 11",
+            "The server could not read this message: it is not valid JSON (EOF while parsing a value)",
         ),
     );
     server

@@ -100,9 +100,13 @@ async fn connect(options: Options) -> (Client, Cli) {
     (connecting.client().await, cli)
 }
 
-/// The error serde_json reports for `text`, which must not be valid JSON.
+/// The error serde_json reports for `text`, which must not be valid JSON, without its position
+/// (which depends on what carried the message, so the answers leave it out).
 fn json_error_of(text: &str) -> String {
-    serde_json::from_str::<Value>(text).unwrap_err().to_string()
+    let error = serde_json::from_str::<Value>(text).unwrap_err();
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    let text = error.to_string();
+    text.strip_suffix(&position).unwrap_or(&text).to_string()
 }
 
 /// Asserts the next item is the result frame: nothing else came before it.
@@ -149,18 +153,19 @@ async fn lone_surrogates_reach_the_tool_as_replacement_characters() {
 async fn an_out_of_range_number_in_a_tool_call_is_an_is_error_result() {
     let (mut client, mut cli) = connect(Options::new()).await;
     let line = mcp_line("r2", &call_message(2, "add", r#"{"a":1e400}"#));
-    let parse_error = json_error_of(&line);
+    let parse_error = serde_json::from_str::<Value>(&line)
+        .unwrap_err()
+        .to_string();
+    assert!(parse_error.starts_with("number out of range"));
     cli.send_line(&line).await;
     assert_eq!(
         cli.recv().await,
         tool_text(
             "r2",
             2,
-            &format!(
-                "The host could not read this tool call to `add`: a number in it is out of range \
-                 ({parse_error}): JSON numbers must fit a 64-bit float (at most about 1.8e308); \
-                 send such a value as a string"
-            ),
+            "The server could not read this tool call to `add`: a number in it is out of range: \
+             JSON numbers must fit a 64-bit float (at most about 1.8e308); send such a value as \
+             a string",
             true
         )
     );
@@ -194,8 +199,7 @@ async fn too_deep_arguments_are_an_is_error_result_and_other_methods_a_json_rpc_
     let (mut client, mut cli) = connect(Options::new()).await;
     let deep = format!("{{\"text\":{}1{}}}", "[".repeat(130), "]".repeat(130));
     let line = mcp_line("r4", &call_message(4, "echo", &deep));
-    let parse_error = json_error_of(&line);
-    assert!(parse_error.starts_with("recursion limit exceeded"));
+    assert!(json_error_of(&line).starts_with("recursion limit exceeded"));
     cli.send_line(&line).await;
     assert_eq!(
         cli.recv().await,
@@ -203,9 +207,9 @@ async fn too_deep_arguments_are_an_is_error_result_and_other_methods_a_json_rpc_
             "r4",
             4,
             &format!(
-                "The host could not read this tool call to `echo`: it is nested too deeply \
-                 ({parse_error}): the host reads at most 128 levels of JSON, about 120 inside a \
-                 tool's arguments; send flatter data"
+                "The server could not read this tool call to `echo`: it is nested too deeply: \
+                 JSON is read to at most 128 levels, about 120 inside a tool's arguments; send \
+                 flatter data"
             ),
             true
         )
@@ -223,8 +227,9 @@ async fn too_deep_arguments_are_an_is_error_result_and_other_methods_a_json_rpc_
         cli.recv().await,
         mcp_answer(
             "r5",
-            json!({"jsonrpc": "2.0", "id": "list-1", "error": {"code": -32700, "message": format!(
-                "The host could not read this request `tools/list`: it is not valid JSON \
+            json!({"jsonrpc": "2.0", "id": "list-1", "error": {"code": -32700,
+                "message": "Parse error", "data": format!(
+                "The server could not read this message `tools/list`: it is not valid JSON \
                  ({list_error})")}})
         )
     );
@@ -383,7 +388,7 @@ async fn an_over_cap_line_is_answered_with_its_size_and_the_cap() {
             "r10",
             7,
             &format!(
-                "The host could not read this tool call to `len`: {}",
+                "The server could not read this tool call to `len`: {}",
                 too_long(id_first.len())
             ),
             true
@@ -462,9 +467,11 @@ async fn garbage_truncated_and_non_utf8_lines() {
     let mut bad = br#"{"type":"control_request","request_id":"r13","request":{"subtype":"hook_callback","input":""#.to_vec();
     bad.extend_from_slice(b"\xff\xfe\"}}\n");
     cli.0.write_raw(&bad).await.unwrap();
-    let utf8_error = serde_json::from_slice::<Value>(&bad)
-        .unwrap_err()
-        .to_string();
+    let utf8_error = {
+        let error = serde_json::from_slice::<Value>(&bad).unwrap_err();
+        let position = format!(" at line {} column {}", error.line(), error.column());
+        error.to_string().replace(&position, "")
+    };
     assert_eq!(
         cli.recv().await,
         failure(
@@ -549,7 +556,7 @@ async fn an_unreadable_answer_ends_the_host_request_at_once() {
     let answer = format!(
         r#"{{"type":"control_response","response":{{"subtype":"success","request_id":"{request_id}","response":{{"n":1e400}}}}}}"#
     );
-    let parse_error = json_error_of(&answer);
+    assert!(json_error_of(&answer).starts_with("number out of range"));
     cli.send_line(&answer).await;
     // Well before any timeout: the caller learns at once.
     match tokio::time::timeout(Duration::from_secs(2), set_model).await {
@@ -563,9 +570,9 @@ async fn an_unreadable_answer_ends_the_host_request_at_once() {
             (
                 "set_model",
                 format!(
-                    "the host could not read the CLI's answer: a number in it is out of range \
-                     ({parse_error}): JSON numbers must fit a 64-bit float (at most about \
-                     1.8e308); send such a value as a string"
+                    "the host could not read the CLI's answer: a number in it is out of range: \
+                     JSON numbers must fit a 64-bit float (at most about 1.8e308); send such a \
+                     value as a string"
                 )
             )
         ),

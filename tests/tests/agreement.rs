@@ -10,7 +10,10 @@
 //!   with `200`; with sessions, `initialize` says `listChanged: true` (it has a stream to send
 //!   the notification on);
 //! - bytes that are not JSON cannot be put inside a control frame at all: the control line
-//!   is then broken as a whole, and its recovery is proven in the runtime's `faults_lines`.
+//!   is then broken as a whole, and its recovery is proven in the runtime's `faults_lines`;
+//! - a message the decoder cannot read and whose JSON-RPC id a scan cannot find is answered
+//!   over the control protocol with a control error, which ends the CLI's `mcp_message` by its
+//!   own `request_id` (a JSON-RPC error of `id: null` would leave the CLI's call waiting).
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -46,6 +49,8 @@ struct Case {
     name: &'static str,
     message: String,
     expect: Expect,
+    /// The control protocol answers with a control error of its own (see the module docs).
+    control_error: bool,
 }
 
 fn case(name: &'static str, message: impl Into<String>, expect: Expect) -> Case {
@@ -53,6 +58,14 @@ fn case(name: &'static str, message: impl Into<String>, expect: Expect) -> Case 
         name,
         message: message.into(),
         expect,
+        control_error: false,
+    }
+}
+
+impl Case {
+    fn with_control_error(mut self) -> Case {
+        self.control_error = true;
+        self
     }
 }
 
@@ -355,15 +368,42 @@ fn cases() -> Vec<Case> {
         // Not JSON (not carried by the control protocol: see the module docs).
         case("not JSON", "{oops", Invalid("null", -32700)),
         case(
+            "a tool call cut short, its id and tool still readable",
+            r#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"#,
+            Answered("42"),
+        ),
+        case(
             "cut short, its id still readable",
             r#"{"jsonrpc":"2.0","id":38,"method":"ping""#,
             Invalid("38", -32700),
         ),
+        // JSON the decoder cannot read, which the control protocol can carry: a tool call gets an
+        // isError result the model reads (HTTP: 200), anything else a parse error.
         case(
-            "a number out of a float's range in the arguments",
+            "a number out of a float's range in a tool's arguments",
             r#"{"jsonrpc":"2.0","id":39,"method":"tools/call","params":{"name":"echo","arguments":{"text":1e400}}}"#,
-            Invalid("39", -32700),
+            Answered("39"),
         ),
+        case(
+            "arguments nested too deeply",
+            format!(
+                r#"{{"jsonrpc":"2.0","id":40,"method":"tools/call","params":{{"name":"echo","arguments":{{"text":{}1{}}}}}}}"#,
+                "[".repeat(130),
+                "]".repeat(130)
+            ),
+            Answered("40"),
+        ),
+        case(
+            "a number out of range in params the server does not read",
+            r#"{"jsonrpc":"2.0","id":41,"method":"ping","params":{"n":1e400}}"#,
+            Answered("41"),
+        ),
+        case(
+            "an unreadable tool call without an id",
+            r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"text":1e400}}}"#,
+            Invalid("null", -32700),
+        )
+        .with_control_error(),
     ]
 }
 
@@ -469,7 +509,8 @@ impl Control {
         }
     }
 
-    async fn send(&mut self, message: &str) -> Answer {
+    /// The JSON-RPC answer; `Err` with the control error when the host answered with one.
+    async fn send(&mut self, message: &str) -> Result<Answer, String> {
         self.sent += 1;
         let request_id = format!("agree-{}", self.sent);
         self.cli
@@ -485,8 +526,11 @@ impl Control {
             .expect("the host is alive");
         let frame: ControlResponse<'_> =
             serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
-        assert_eq!(frame.response.subtype, "success", "{line}");
         assert_eq!(frame.response.request_id, request_id, "{line}");
+        if frame.response.subtype == "error" {
+            return Err(line.clone());
+        }
+        assert_eq!(frame.response.subtype, "success", "{line}");
         let answer = frame
             .response
             .response
@@ -494,7 +538,7 @@ impl Control {
             .mcp_response
             .get();
         // The CLI awaits an answer to every `mcp_message`: none is the placeholder.
-        (answer != PLACEHOLDER).then(|| answer.to_string())
+        Ok((answer != PLACEHOLDER).then(|| answer.to_string()))
     }
 }
 
@@ -730,7 +774,13 @@ async fn every_transport_gives_the_same_bytes_the_same_answer() {
         let answered = !matches!(case.expect, Expect::Nothing);
         let mut answers: Vec<(&str, Answer)> = Vec::new();
         if fits_a_control_frame(&case.message) {
-            answers.push(("the control protocol", control.send(&case.message).await));
+            match control.send(&case.message).await {
+                Ok(answer) => {
+                    assert!(!case.control_error, "{}: no control error", case.name);
+                    answers.push(("the control protocol", answer));
+                }
+                Err(line) => assert!(case.control_error, "{}: {line}", case.name),
+            }
         }
         answers.push(("stdio", stdio.send(&case.message, answered).await));
         answers.push(("HTTP", stateless.send(&case.message, case.expect).await));

@@ -6,7 +6,7 @@
 //!
 //! | bytes | message |
 //! |---|---|
-//! | not JSON | [`Invalid`], `-32700`, with the id when it can still be read |
+//! | not JSON serde_json reads (broken, a number past a float's range in a tool's arguments, nesting past 128 levels) | [`Unreadable`]: a `tools/call` gets an `isError` result, anything else `-32700`, with the id when a scan can still read it |
 //! | not an object (an array, a string…) | [`Invalid`], `-32600`; batches are not supported (MCP removed them in 2025-06-18) |
 //! | an envelope key (`jsonrpc`, `id`, `method`, `params`, `result`, `error`) written twice | [`Invalid`], `-32600`: readers disagree on which one counts, so neither does |
 //! | an `id` that is not a string, a number or absent | [`Invalid`], `-32600` |
@@ -29,7 +29,7 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::{ErrorObject, IdError, ProgressToken, RequestId};
+use super::{ErrorObject, IdError, ProgressToken, RequestId, Unreadable};
 use crate::json_str::JsonStr;
 use crate::tool::Arguments;
 
@@ -49,6 +49,8 @@ pub enum Message {
     /// Not a JSON-RPC message: answered with its error, and `id: null` unless the id could be
     /// read.
     Invalid(Invalid),
+    /// Bytes that are not JSON the decoder can read: answered as [`Unreadable::response`] says.
+    Unreadable(Unreadable),
 }
 
 /// A request: an id and the call it makes.
@@ -176,28 +178,28 @@ impl Message {
     /// let Call::ToolsCall(call) = request.call else { panic!() };
     /// assert_eq!(call.name, "add");
     ///
-    /// assert!(matches!(Message::decode(b"{oops"), Message::Invalid(_)));
+    /// assert!(matches!(Message::decode(b"{oops"), Message::Unreadable(_)));
     /// ```
     pub fn decode(bytes: &[u8]) -> Message {
         let text = match std::str::from_utf8(bytes) {
             Ok(text) => text,
-            Err(error) => return Message::unreadable(bytes, format!("not UTF-8: {error}")),
+            Err(error) => {
+                return Message::unreadable(bytes, format!("it is not UTF-8 ({error})"));
+            }
         };
         match serde_json::from_str::<Message>(text) {
             Ok(message) => message,
-            Err(error) => Message::unreadable(bytes, error.to_string()),
+            Err(error) => Message::unreadable(bytes, Unreadable::describe(&error)),
         }
     }
 
-    /// The `-32700` answer to bytes that are not JSON, with the message's id when a scan can
-    /// still find it, so the client can tell which request failed.
-    pub fn unreadable(bytes: &[u8], detail: String) -> Message {
-        let id =
-            crate::json_scan::message_id(bytes).and_then(|id| RequestId::from_json(id.json()).ok());
-        Message::Invalid(Invalid {
-            id,
-            error: ErrorObject::parse_error(detail),
-        })
+    /// Bytes that are not JSON the decoder can read, with what a scan still makes out of them
+    /// (the id, so the client can tell which request failed).
+    pub fn unreadable(bytes: &[u8], reason: String) -> Message {
+        Message::Unreadable(Unreadable::new(
+            crate::json_scan::message_head(bytes),
+            reason,
+        ))
     }
 
     /// The message's id: a request's, an invalid message's when it was read, a response's.
@@ -205,6 +207,7 @@ impl Message {
         match self {
             Message::Request(request) => Some(&request.id),
             Message::Invalid(invalid) => invalid.id.as_ref(),
+            Message::Unreadable(unreadable) => unreadable.id.as_ref(),
             Message::Response(response) => response.id.as_ref(),
             Message::Notification(_) => None,
         }
@@ -652,6 +655,10 @@ mod tests {
     fn invalid(text: &str) -> (Option<RequestId>, ErrorCode) {
         match decode(text) {
             Message::Invalid(Invalid { id, error }) => (id, error.code),
+            Message::Unreadable(unreadable) => {
+                let code = unreadable.response().error_code().expect("not a tool call");
+                (unreadable.id, code)
+            }
             other => panic!("{text} decoded as {other:?}"),
         }
     }

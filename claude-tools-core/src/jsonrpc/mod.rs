@@ -2,7 +2,7 @@
 //!
 //! - [`Message`] ([`message`]): a client's message, classified by [`Message::decode`] into a
 //!   [`Request`] (with its [`Call`] typed), a [`Notification`], a [`ClientResponse`] or an
-//!   [`Invalid`] message and why. Every transport reads through it, so the same bytes are the
+//!   [`Invalid`] message and why, or [`Unreadable`] bytes. Every transport reads through it, so the same bytes are the
 //!   same message in-process, over stdio and over HTTP.
 //! - [`Response`]: the one answer to a request, its result typed ([`Answer`]) or its
 //!   [`ErrorObject`] with an [`ErrorCode`]; [`Response::write_to`] is the one writer.
@@ -19,6 +19,7 @@ mod message;
 mod notification;
 mod response;
 mod results;
+mod unreadable;
 
 pub(crate) use error::echo;
 pub use error::{ErrorCode, ErrorObject, MAX_ECHO};
@@ -33,3 +34,4 @@ pub use response::{Answer, Response};
 pub use results::{
     Implementation, InitializeResult, ServerCapabilities, ToolsCapability, ToolsList,
 };
+pub use unreadable::Unreadable;

@@ -14,7 +14,8 @@
 //! | any other request | `-32601 "Method not found"` with the method (cut to [`MAX_ECHO`](crate::jsonrpc::MAX_ECHO) bytes) as `data` |
 //! | a notification, a client's response | none (`None`) |
 //! | `notifications/cancelled {requestId}` | none; cancels that running `tools/call`, which then answers `-32800 "Request cancelled"` at once |
-//! | not a JSON-RPC message ([`Message::Invalid`]) | its `-32700` or `-32600`, with the id when it could be read |
+//! | not a JSON-RPC message ([`Message::Invalid`]) | its `-32600`, with the id when it could be read |
+//! | bytes the decoder cannot read ([`Message::Unreadable`]) | a `tools/call`: an `isError` result naming what was wrong; else `-32700`; with the id when a scan could read it |
 //!
 //! What a transport does with "none" is its own policy: the control protocol answers the CLI's
 //! `mcp_message` with the placeholder the CLI awaits, stdio writes nothing, HTTP answers `202`.
@@ -260,6 +261,7 @@ impl McpRouter {
                 None
             }
             Message::Invalid(Invalid { id, error }) => Some(Response::error(id, error)),
+            Message::Unreadable(unreadable) => Some(unreadable.response()),
         }
     }
 

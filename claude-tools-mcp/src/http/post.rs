@@ -105,6 +105,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
     // is refused whatever session it names.
     let message = match Message::decode(&body) {
         Message::Invalid(invalid) => return invalid_message(invalid, span),
+        Message::Unreadable(unreadable) => return unreadable_message(&unreadable, &accepts, span),
         message => message,
     };
     let form = ReplyForm { accepts };
@@ -158,6 +159,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             StatusCode::ACCEPTED.into_response()
         }
         Message::Invalid(invalid) => invalid_message(invalid, span),
+        Message::Unreadable(unreadable) => unreadable_message(&unreadable, &form.accepts, span),
     };
     if let Some(session) = opened
         && let Ok(id) = HeaderValue::from_str(session.session().id())
@@ -238,6 +240,28 @@ fn invalid_message(invalid: Invalid, span: &tracing::Span) -> Response {
     }
     let answer = RpcResponse::error(invalid.id, invalid.error);
     json_response(StatusCode::BAD_REQUEST, reply_bytes(&answer))
+}
+
+/// The answer to bytes the decoder could not read: `400` with the parse error, or, for a
+/// `tools/call` whose id could be read, `200` with the `isError` result the model reads.
+fn unreadable_message(
+    unreadable: &claude_tools_core::mcp::Unreadable,
+    accepts: &Accepts,
+    span: &tracing::Span,
+) -> Response {
+    if let Some(id) = &unreadable.id {
+        span.record("id", tracing::field::display(id));
+    }
+    if let Some(method) = &unreadable.method {
+        span.record("method", method.as_str());
+    }
+    let answer = unreadable.response();
+    if answer.outcome.is_err() {
+        span.record("outcome", "rejected");
+        return json_response(StatusCode::BAD_REQUEST, reply_bytes(&answer));
+    }
+    record_outcome(span, &answer);
+    reply_response(answer, &ReplyForm { accepts: *accepts })
 }
 
 /// A request other than `tools/call`, answered within the request timeout.

@@ -13,9 +13,8 @@
 //! other path.
 
 use crate::error::RequestRef;
-use claude_tools_core::json_scan::{RawId, Scanner};
-use claude_tools_core::mcp::{ErrorCode, ErrorObject};
-use claude_tools_core::tool::ToolResult;
+use claude_tools_core::json_scan::{MessageHead, RawId, Scanner};
+use claude_tools_core::mcp::Unreadable;
 
 /// What could be read from a line that does not parse.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -74,31 +73,13 @@ impl Fault<'_> {
     /// The fault in words, for whoever sent the line (the model, for a tool call).
     pub(crate) fn describe(&self) -> String {
         match self {
-            Fault::Json(error) => describe_json(error),
+            Fault::Json(error) => Unreadable::describe(error),
             Fault::Protocol(problem) => (*problem).to_string(),
             Fault::TooLong { size, limit } => format!(
                 "it is {size} bytes long, over the host's limit of {limit} bytes for one line \
                  (Options::max_line_size)"
             ),
         }
-    }
-}
-
-/// serde_json's error in words, with what to do about the faults a sender can fix.
-fn describe_json(error: &serde_json::Error) -> String {
-    let text = error.to_string();
-    if text.starts_with("number out of range") {
-        format!(
-            "a number in it is out of range ({text}): JSON numbers must fit a 64-bit float \
-             (at most about 1.8e308); send such a value as a string"
-        )
-    } else if text.starts_with("recursion limit exceeded") {
-        format!(
-            "it is nested too deeply ({text}): the host reads at most 128 levels of JSON, about \
-             120 inside a tool's arguments; send flatter data"
-        )
-    } else {
-        format!("it is not valid JSON ({text})")
     }
 }
 
@@ -123,46 +104,27 @@ pub(crate) fn write_answer(out: &mut Vec<u8>, found: &Found, fault: Fault<'_>) {
     // The JSON-RPC id goes back as the line wrote it, whatever its size (as a `RequestId` does).
     let rpc_id = found.rpc_id.as_ref();
     if subtype == Some("mcp_message") {
-        match (rpc_id, method) {
-            (Some(id), Some("tools/call")) => {
-                let tool = found
-                    .tool
-                    .as_deref()
-                    .map(|tool| format!(" to `{tool}`"))
-                    .unwrap_or_default();
-                let result = ToolResult::error(format!(
-                    "The host could not read this tool call{tool}: {detail}"
-                ));
-                return mcp_answer(out, request_id, |out| {
-                    write_rpc_head(out, id);
-                    out.extend_from_slice(br#","result":"#);
-                    super::write_json(out, &result);
-                    out.push(b'}');
-                });
-            }
-            (Some(id), _) => {
-                let what = method.map(|m| format!(" `{m}`")).unwrap_or_default();
-                let error = ErrorObject::new(
-                    ErrorCode::PARSE_ERROR,
-                    format!("The host could not read this request{what}: {detail}"),
-                );
-                return mcp_answer(out, request_id, |out| {
-                    write_rpc_head(out, id);
-                    out.extend_from_slice(br#","error":"#);
-                    super::write_json(out, &error);
-                    out.push(b'}');
-                });
-            }
-            (None, Some(method))
-                if method.starts_with("notifications/") && found.rpc_id.is_none() =>
-            {
-                // The CLI waits for an answer to every `mcp_message`, and an error answer to a
-                // notification fails the server: it gets the usual placeholder.
-                return mcp_answer(out, request_id, |out| {
-                    out.extend_from_slice(super::NOTIFICATION_PLACEHOLDER);
-                });
-            }
-            _ => {}
+        let notification =
+            rpc_id.is_none() && method.is_some_and(|method| method.starts_with("notifications/"));
+        if notification {
+            // The CLI waits for an answer to every `mcp_message`, and an error answer to a
+            // notification fails the server: it gets the usual placeholder.
+            return mcp_answer(out, request_id, |out| {
+                out.extend_from_slice(super::NOTIFICATION_PLACEHOLDER);
+            });
+        }
+        // Without its JSON-RPC id, the control request's own id is what the CLI can match (a
+        // JSON-RPC error of `id: null` would leave its call waiting): the control error below.
+        if let Some(id) = rpc_id {
+            // The answer stdio and HTTP give the same message (`Unreadable`): an `isError`
+            // result for a `tools/call`, a `-32700` for anything else.
+            let head = MessageHead {
+                id: Some(id.clone()),
+                method: found.method.clone(),
+                tool: found.tool.clone(),
+            };
+            let answer = Unreadable::new(head, detail).response();
+            return mcp_answer(out, request_id, |out| answer.write_to(out));
         }
     }
     let what = match subtype {
@@ -186,12 +148,6 @@ fn mcp_answer(out: &mut Vec<u8>, request_id: &RawId, reply: impl FnOnce(&mut Vec
         reply(out);
         out.extend_from_slice(b"}}}");
     });
-}
-
-/// `{"jsonrpc":"2.0","id":<id>`, the id as it came.
-fn write_rpc_head(out: &mut Vec<u8>, id: &RawId) {
-    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-    out.extend_from_slice(id.json().as_bytes());
 }
 
 /// Where in the line the scanner is reading.
@@ -410,7 +366,7 @@ mod tests {
             format!(
                 concat!(
                     r#"{{"type":"control_response","response":{{"subtype":"success","request_id":"r1","response":{{"mcp_response":"#,
-                    r#"{{"jsonrpc":"2.0","id":3,"result":{{"content":[{{"type":"text","text":"The host could not read this tool call to `add`: {}"}}],"isError":true}}}}}}}}}}"#,
+                    r#"{{"jsonrpc":"2.0","id":3,"result":{{"content":[{{"type":"text","text":"The server could not read this tool call to `add`: {}"}}],"isError":true}}}}}}}}}}"#,
                     "\n"
                 ),
                 limit_text
@@ -421,7 +377,7 @@ mod tests {
             format!(
                 concat!(
                     r#"{{"type":"control_response","response":{{"subtype":"success","request_id":"r1","response":{{"mcp_response":"#,
-                    r#"{{"jsonrpc":"2.0","id":"x","error":{{"code":-32700,"message":"The host could not read this request `tools/list`: {}"}}}}}}}}}}"#,
+                    r#"{{"jsonrpc":"2.0","id":"x","error":{{"code":-32700,"message":"Parse error","data":"The server could not read this message `tools/list`: {}"}}}}}}}}}}"#,
                     "\n"
                 ),
                 limit_text
@@ -477,17 +433,17 @@ mod tests {
         };
         assert_eq!(
             fault("[1e400]"),
-            "a number in it is out of range (number out of range at line 1 column 6): JSON \
-             numbers must fit a 64-bit float (at most about 1.8e308); send such a value as a string"
+            "a number in it is out of range: JSON numbers must fit a 64-bit float (at most about \
+             1.8e308); send such a value as a string"
         );
         assert_eq!(
             fault(&"[".repeat(200)),
-            "it is nested too deeply (recursion limit exceeded at line 1 column 128): the host \
-             reads at most 128 levels of JSON, about 120 inside a tool's arguments; send flatter data"
+            "it is nested too deeply: JSON is read to at most 128 levels, about 120 inside a \
+             tool's arguments; send flatter data"
         );
         assert_eq!(
             fault("{\"a\""),
-            "it is not valid JSON (EOF while parsing an object at line 1 column 4)"
+            "it is not valid JSON (EOF while parsing an object)"
         );
     }
 }
