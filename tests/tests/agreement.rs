@@ -445,6 +445,44 @@ fn server() -> ToolServer {
             "unreachable"
         })
         .unwrap()
+        .with_tool(ToolDefBuilder::new("progress"), |call| async move {
+            let context = call.context();
+            context.report_progress(1.0, Some(2.0), Some("half"));
+            tokio::task::yield_now().await;
+            context.report_progress(2.0, Some(2.0), None);
+            "done"
+        })
+        .unwrap()
+        .with_tool(ToolDefBuilder::new("wait_for_cancel"), |call| async move {
+            let id = call
+                .context()
+                .request_id()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            log(format!("started {id}"));
+            call.context().cancelled().await;
+            log(format!("cancelled {id}"));
+            "stopped"
+        })
+        .unwrap()
+}
+
+/// What the `wait_for_cancel` tool saw, across the tests of this file.
+static LOG: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+fn log(entry: String) {
+    LOG.lock().unwrap().push(entry);
+}
+
+/// Waits until the log holds `entry`.
+async fn logged(entry: &str) {
+    let waited = tokio::time::timeout(WAIT, async {
+        while !LOG.lock().unwrap().iter().any(|e| e == entry) {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await;
+    assert!(waited.is_ok(), "`{entry}` was not logged in time");
 }
 
 /// An answer as a transport delivered it, its envelope taken off: the JSON-RPC text, or `None`.
@@ -509,8 +547,8 @@ impl Control {
         }
     }
 
-    /// The JSON-RPC answer; `Err` with the control error when the host answered with one.
-    async fn send(&mut self, message: &str) -> Result<Answer, String> {
+    /// Writes `message` in an `mcp_message` control request, and returns its `request_id`.
+    async fn write(&mut self, message: &str) -> String {
         self.sent += 1;
         let request_id = format!("agree-{}", self.sent);
         self.cli
@@ -519,11 +557,21 @@ impl Control {
             ))
             .await
             .unwrap();
-        let line = tokio::time::timeout(WAIT, self.cli.next_line())
+        request_id
+    }
+
+    async fn line(&mut self) -> String {
+        tokio::time::timeout(WAIT, self.cli.next_line())
             .await
-            .expect("an answer in time")
+            .expect("a line from the host in time")
             .unwrap()
-            .expect("the host is alive");
+            .expect("the host is alive")
+    }
+
+    /// The JSON-RPC answer; `Err` with the control error when the host answered with one.
+    async fn send(&mut self, message: &str) -> Result<Answer, String> {
+        let request_id = self.write(message).await;
+        let line = self.line().await;
         let frame: ControlResponse<'_> =
             serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
         assert_eq!(frame.response.request_id, request_id, "{line}");
@@ -833,4 +881,176 @@ async fn the_two_old_disagreements_are_settled() {
             .as_deref(),
         Some(expected_old)
     );
+}
+
+/// A host→CLI `mcp_message` (what an in-process server sends unasked).
+#[derive(Deserialize)]
+struct HostMessage<'a> {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(borrow)]
+    request: HostMessageBody<'a>,
+}
+
+#[derive(Deserialize)]
+struct HostMessageBody<'a> {
+    subtype: String,
+    #[serde(borrow)]
+    message: &'a RawValue,
+}
+
+/// The mcp_response of a control response line, or what a host→CLI `mcp_message` carries.
+fn control_json_rpc(line: &str) -> String {
+    if let Ok(frame) = serde_json::from_str::<ControlResponse<'_>>(line)
+        && let Some(response) = frame.response.response
+    {
+        return response.mcp_response.get().to_string();
+    }
+    let message: HostMessage<'_> =
+        serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    assert_eq!(
+        (message.kind.as_str(), message.request.subtype.as_str()),
+        ("control_request", "mcp_message")
+    );
+    message.request.message.get().to_string()
+}
+
+/// Progress reported by a call reaches the client before the call's answer, the same bytes on
+/// every transport: host→CLI `mcp_message`s in-process, lines over stdio, SSE events over HTTP.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_comes_before_the_answer_the_same_on_every_transport() {
+    let call = r#"{"jsonrpc":"2.0","id":"p1","method":"tools/call","params":{"name":"progress","_meta":{"progressToken":"tok"}}}"#;
+    let expected = [
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"tok","progress":1.0,"total":2.0,"message":"half"}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"tok","progress":2.0,"total":2.0}}"#,
+        r#"{"jsonrpc":"2.0","id":"p1","result":{"content":[{"type":"text","text":"done"}],"isError":false}}"#,
+    ];
+
+    let mut control = Control::start().await;
+    control.write(call).await;
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        seen.push(control_json_rpc(&control.line().await));
+    }
+    assert_eq!(seen, expected, "the control protocol");
+
+    let mut stdio = Stdio::start();
+    stdio
+        .to_server
+        .write_all(format!("{call}\n").as_bytes())
+        .await
+        .unwrap();
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        seen.push(stdio.line(WAIT).await.expect("a line in time"));
+    }
+    assert_eq!(seen, expected, "stdio");
+
+    for sessions in [false, true] {
+        let http = Http::start(sessions).await;
+        let response = http
+            .http
+            .post(&http.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .headers(session_header(&http))
+            .body(call)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let body = response.text().await.unwrap();
+        let events: Vec<&str> = body
+            .lines()
+            .filter_map(|line| line.strip_prefix("data: "))
+            .collect();
+        assert_eq!(events, expected, "HTTP, sessions {sessions}");
+    }
+}
+
+fn session_header(http: &Http) -> reqwest::header::HeaderMap {
+    let mut headers = reqwest::header::HeaderMap::new();
+    if let Some(session) = &http.session {
+        headers.insert("mcp-session-id", session.parse().unwrap());
+    }
+    headers
+}
+
+/// `notifications/cancelled` reaches the running call's handler on every transport that has
+/// the call's connection (in-process, stdio, HTTP with sessions); the cancelled request is
+/// answered as each transport's policy says: `-32800` where a caller awaits an answer (the
+/// CLI's control request, an HTTP POST), nothing over stdio (MCP: the receiver of a
+/// cancellation does not answer). Stateless HTTP has no connection to cancel on: a client
+/// there cancels by closing its request (proven in `claude-tools-mcp`'s tests).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancellation_reaches_the_handler_on_every_transport_with_a_connection() {
+    let call = |id: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":"{id}","method":"tools/call","params":{{"name":"wait_for_cancel"}}}}"#
+        )
+    };
+    let cancel = |id: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":"{id}","reason":"bye"}}}}"#
+        )
+    };
+
+    let mut control = Control::start().await;
+    let call_request = control.write(&call("in-process")).await;
+    logged(r#"started "in-process""#).await;
+    let cancel_request = control.write(&cancel("in-process")).await;
+    let mut answers = std::collections::BTreeMap::new();
+    for _ in 0..2 {
+        let line = control.line().await;
+        let frame: ControlResponse<'_> = serde_json::from_str(&line).unwrap();
+        answers.insert(frame.response.request_id.clone(), control_json_rpc(&line));
+    }
+    assert_eq!(answers[&cancel_request], PLACEHOLDER);
+    assert_eq!(
+        answers[&call_request],
+        r#"{"jsonrpc":"2.0","id":"in-process","error":{"code":-32800,"message":"Request cancelled"}}"#
+    );
+    logged(r#"cancelled "in-process""#).await;
+
+    let mut stdio = Stdio::start();
+    stdio
+        .to_server
+        .write_all(format!("{}\n", call("stdio")).as_bytes())
+        .await
+        .unwrap();
+    logged(r#"started "stdio""#).await;
+    // Not answered: the next answer is the sentinel ping's.
+    assert_eq!(stdio.send(&cancel("stdio"), false).await, None);
+    logged(r#"cancelled "stdio""#).await;
+
+    let http = Http::start(true).await;
+    let running = tokio::spawn({
+        let client = http.http.clone();
+        let url = http.url.clone();
+        let headers = session_header(&http);
+        let body = call("http");
+        async move {
+            let response = client
+                .post(url)
+                .header("content-type", "application/json")
+                .header("accept", "application/json, text/event-stream")
+                .headers(headers)
+                .body(body)
+                .send()
+                .await
+                .unwrap();
+            (response.status().as_u16(), response.text().await.unwrap())
+        }
+    });
+    logged(r#"started "http""#).await;
+    assert_eq!(http.send(&cancel("http"), Expect::Nothing).await, None);
+    let (status, body) = tokio::time::timeout(WAIT, running).await.unwrap().unwrap();
+    assert_eq!(
+        (status, body.as_str()),
+        (
+            200,
+            r#"{"jsonrpc":"2.0","id":"http","error":{"code":-32800,"message":"Request cancelled"}}"#
+        )
+    );
+    logged(r#"cancelled "http""#).await;
 }
