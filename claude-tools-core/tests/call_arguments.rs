@@ -1,8 +1,8 @@
 //! A call's arguments are read as a list of entries, not as a `serde_json::Map` (which, with
 //! serde_json's `preserve_order`, is an `IndexMap` costing a hash table per call): these tests
-//! pin that tools see exactly what they saw when the arguments were a `Map`, on both router
-//! paths (`handle_raw`, the session's, which reads a `tools/call` typed, and `handle`, which
-//! reads it as a `Value`): repeated names, escaped names, floats at the edge, non-object,
+//! pin that tools see exactly what they saw when the arguments were a `Map`, through both of the
+//! router's doors (`handle`, a message decoded from its bytes as every transport does, and
+//! `handle_json`, a message given as a `Value`): repeated names, escaped names, floats at the edge, non-object,
 //! `null` and absent arguments, huge arguments, and what a raw `ToolCall` handler is handed.
 
 use claude_tools_core::mcp::{McpRouter, Message};

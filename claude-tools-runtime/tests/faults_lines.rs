@@ -206,11 +206,8 @@ async fn too_deep_arguments_are_an_is_error_result_and_other_methods_a_json_rpc_
         tool_text(
             "r4",
             4,
-            &format!(
-                "The server could not read this tool call to `echo`: it is nested too deeply: \
-                 JSON is read to at most 128 levels, about 120 inside a tool's arguments; send \
-                 flatter data"
-            ),
+            "The server could not read this tool call to `echo`: it is nested too deeply: JSON is \
+             read to at most 128 levels, about 120 inside a tool's arguments; send flatter data",
             true
         )
     );
@@ -569,11 +566,10 @@ async fn an_unreadable_answer_ends_the_host_request_at_once() {
             (subtype.as_str(), message),
             (
                 "set_model",
-                format!(
-                    "the host could not read the CLI's answer: a number in it is out of range: \
-                     JSON numbers must fit a 64-bit float (at most about 1.8e308); send such a \
-                     value as a string"
-                )
+                "the host could not read the CLI's answer: a number in it is out of range: JSON \
+                 numbers must fit a 64-bit float (at most about 1.8e308); send such a value as a \
+                 string"
+                    .to_string()
             )
         ),
         other => panic!("expected a control error at once, got {other:?}"),

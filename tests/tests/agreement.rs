@@ -721,9 +721,9 @@ impl Http {
         let body = response.text().await.expect("a body");
         let answer = if sse {
             body.lines()
-                .filter_map(|line| line.strip_prefix("data:"))
+                .rev()
+                .find_map(|line| line.strip_prefix("data:"))
                 .map(|data| data.trim_start().to_string())
-                .last()
         } else {
             (!body.is_empty()).then_some(body)
         };

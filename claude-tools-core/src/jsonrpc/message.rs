@@ -2,21 +2,7 @@
 //!
 //! Every transport reads a message through [`Message::decode`] (or, inside a larger frame such
 //! as the control protocol's `mcp_message`, through `Message`'s `Deserialize`), so the same
-//! bytes are the same message on each. The rules:
-//!
-//! | bytes | message |
-//! |---|---|
-//! | not JSON serde_json reads (broken, a number past a float's range in a tool's arguments, nesting past 128 levels) | [`Unreadable`]: a `tools/call` gets an `isError` result, anything else `-32700`, with the id when a scan can still read it |
-//! | not an object (an array, a string…) | [`Invalid`], `-32600`; batches are not supported (MCP removed them in 2025-06-18) |
-//! | an envelope key (`jsonrpc`, `id`, `method`, `params`, `result`, `error`) written twice | [`Invalid`], `-32600`: readers disagree on which one counts, so neither does |
-//! | an `id` that is not a string, a number or absent | [`Invalid`], `-32600` |
-//! | `jsonrpc` other than `"2.0"` | [`Invalid`], `-32600` |
-//! | a `method` that is not a string | [`Invalid`], `-32600` |
-//! | a `method` and no `id` | a [`Notification`] (whatever the method: a `tools/call` without an id does not run) |
-//! | a `method` and `"id": null` | [`Invalid`], `-32600` (MCP: a request id must not be null) |
-//! | a `method` and an `id` | a [`Request`] (whatever the method: `notifications/…` with an id is a request for a method the server does not have) |
-//! | no `method`, a `result` or an `error` | a [`ClientResponse`], which a server does not answer |
-//! | anything else | [`Invalid`], `-32600` |
+//! bytes are the same message on each; the rules are in [`Message`]'s docs.
 //!
 //! A `tools/call`'s params are read typed in the same pass (the arguments as entries, not a
 //! map); when `params` comes before `method`, they are kept raw and read once the method is
@@ -37,7 +23,21 @@ use crate::tool::Arguments;
 /// a call.
 pub const TOOL_USE_ID_META: &str = "claudecode/toolUseId";
 
-/// One JSON-RPC message from a client, classified (see the [module docs](self)).
+/// One JSON-RPC message from a client, classified once by [`Message::decode`]:
+///
+/// | bytes | message |
+/// |---|---|
+/// | not JSON serde_json reads (broken, a number past a float's range in a tool's arguments, nesting past 128 levels) | [`Unreadable`]: a `tools/call` gets an `isError` result, anything else `-32700`, with the id when a scan can still read it |
+/// | not an object (an array, a string…) | [`Invalid`], `-32600`; batches are not supported (MCP removed them in 2025-06-18) |
+/// | an envelope key (`jsonrpc`, `id`, `method`, `params`, `result`, `error`) written twice | [`Invalid`], `-32600`: readers disagree on which one counts, so neither does |
+/// | an `id` that is not a string, a number or absent | [`Invalid`], `-32600` |
+/// | `jsonrpc` other than `"2.0"` | [`Invalid`], `-32600` |
+/// | a `method` that is not a string | [`Invalid`], `-32600` |
+/// | a `method` and no `id` | a [`Notification`] (whatever the method: a `tools/call` without an id does not run) |
+/// | a `method` and `"id": null` | [`Invalid`], `-32600` (MCP: a request id must not be null) |
+/// | a `method` and an `id` | a [`Request`] (whatever the method: `notifications/…` with an id is a request for a method the server does not have) |
+/// | no `method`, a `result` or an `error` | a [`ClientResponse`], which a server does not answer |
+/// | anything else | [`Invalid`], `-32600` |
 #[derive(Debug, Clone, PartialEq)]
 pub enum Message {
     /// A request: answered exactly once.
@@ -379,7 +379,7 @@ struct Envelope<'de> {
     repeated: Option<&'static str>,
 }
 
-/// The rules of the [module docs](self), in their order.
+/// The rules of [`Message`]'s table, in their order.
 fn classify(envelope: Envelope<'_>) -> Message {
     let Envelope {
         jsonrpc,

@@ -1,6 +1,6 @@
 //! MCP's JSON-RPC 2.0, typed: one decoder that says once what bytes are, one writer.
 //!
-//! - [`Message`] ([`message`]): a client's message, classified by [`Message::decode`] into a
+//! - [`Message`]: a client's message, classified by [`Message::decode`] into a
 //!   [`Request`] (with its [`Call`] typed), a [`Notification`], a [`ClientResponse`] or an
 //!   [`Invalid`] message and why, or [`Unreadable`] bytes. Every transport reads through it, so the same bytes are the
 //!   same message in-process, over stdio and over HTTP.

@@ -11,7 +11,7 @@
 //! | `tools/list` | `{"tools": [...]}` |
 //! | `tools/call` | the tool result; an unknown tool, bad arguments, a handler error or panic are `isError` results; params without a string `name` are `-32602` |
 //! | `ping` | `{}` |
-//! | any other request | `-32601 "Method not found"` with the method (cut to [`MAX_ECHO`](crate::jsonrpc::MAX_ECHO) bytes) as `data` |
+//! | any other request | `-32601 "Method not found"` with the method (cut to [`crate::jsonrpc::MAX_ECHO`] bytes) as `data` |
 //! | a notification, a client's response | none (`None`) |
 //! | `notifications/cancelled {requestId}` | none; cancels that running `tools/call`, which then answers `-32800 "Request cancelled"` at once |
 //! | not a JSON-RPC message ([`Message::Invalid`]) | its `-32600`, with the id when it could be read |
