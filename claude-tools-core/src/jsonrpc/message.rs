@@ -271,13 +271,7 @@ impl<'de> Visitor<'de> for MessageVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
-        let mut jsonrpc: Option<&'de RawValue> = None;
-        let mut id: Option<&'de RawValue> = None;
-        let mut method: Option<JsonStr<'de>> = None;
-        let mut method_raw: Option<&'de RawValue> = None;
-        let mut params: Option<Params<'de>> = None;
-        let mut answered = false;
-        let mut repeated: Option<&'static str> = None;
+        let mut e = Envelope::default();
         while let Some(key) = map.next_key::<JsonStr<'de>>()? {
             let slot: &'static str = match &*key {
                 "jsonrpc" => "jsonrpc",
@@ -292,47 +286,39 @@ impl<'de> Visitor<'de> for MessageVisitor {
                 }
             };
             let seen = match slot {
-                "jsonrpc" => jsonrpc.is_some(),
-                "id" => id.is_some(),
-                "method" => method_raw.is_some(),
-                "params" => params.is_some(),
+                "jsonrpc" => e.jsonrpc.is_some(),
+                "id" => e.id.is_some(),
+                "method" => e.method_raw.is_some(),
+                "params" => e.params.is_some(),
                 // `result` and `error` together are as wrong as either twice.
-                _ => answered,
+                _ => e.answered,
             };
             if seen {
-                repeated.get_or_insert(slot);
+                e.repeated.get_or_insert(slot);
                 map.next_value::<IgnoredAny>()?;
                 continue;
             }
             match slot {
-                "jsonrpc" => jsonrpc = Some(map.next_value()?),
-                "id" => id = Some(map.next_value()?),
+                "jsonrpc" => e.jsonrpc = Some(map.next_value()?),
+                "id" => e.id = Some(map.next_value()?),
                 "method" => {
                     let raw: &'de RawValue = map.next_value()?;
                     // A string method borrowed from the line (owned only with escapes).
-                    method = serde_json::from_str::<JsonStr<'de>>(raw.get()).ok();
-                    method_raw = Some(raw);
+                    e.method = serde_json::from_str::<JsonStr<'de>>(raw.get()).ok();
+                    e.method_raw = Some(raw);
                 }
                 // The CLI writes `method` first, so a `tools/call`'s params are read typed here.
-                "params" if method.as_deref() == Some("tools/call") => {
-                    params = Some(Params::ToolCall(map.next_value_seed(ToolCallSeed)?));
+                "params" if e.method.as_deref() == Some("tools/call") => {
+                    e.params = Some(Params::ToolCall(map.next_value_seed(ToolCallSeed)?));
                 }
-                "params" => params = Some(Params::Raw(map.next_value()?)),
+                "params" => e.params = Some(Params::Raw(map.next_value()?)),
                 _ => {
-                    answered = true;
+                    e.answered = true;
                     map.next_value::<IgnoredAny>()?;
                 }
             }
         }
-        Ok(classify(Envelope {
-            jsonrpc,
-            id,
-            method,
-            method_raw,
-            params,
-            answered,
-            repeated,
-        }))
+        Ok(e.classify())
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Message, A::Error> {
@@ -369,6 +355,7 @@ impl<'de> Visitor<'de> for MessageVisitor {
 }
 
 /// The envelope's fields, as the pass read them.
+#[derive(Default)]
 struct Envelope<'de> {
     jsonrpc: Option<&'de RawValue>,
     id: Option<&'de RawValue>,
@@ -379,60 +366,62 @@ struct Envelope<'de> {
     repeated: Option<&'static str>,
 }
 
-/// The rules of [`Message`]'s table, in their order.
-fn classify(envelope: Envelope<'_>) -> Message {
-    let Envelope {
-        jsonrpc,
-        id,
-        method,
-        method_raw,
-        params,
-        answered,
-        repeated,
-    } = envelope;
-    let invalid = |id: Option<RequestId>, reason: String| {
-        Message::Invalid(Invalid {
+impl Envelope<'_> {
+    /// The rules of [`Message`]'s table, in their order.
+    fn classify(self) -> Message {
+        let Envelope {
+            jsonrpc,
             id,
-            error: ErrorObject::invalid_request(reason),
-        })
-    };
-    let (id, null_id) = match id.map(|raw| RequestId::from_json(raw.get())) {
-        None => (None, false),
-        Some(Ok(id)) => (Some(id), false),
-        Some(Err(IdError::Null)) => (None, true),
-        Some(Err(IdError::WrongType)) => {
-            return invalid(None, "`id` must be a string or a number".into());
+            method,
+            method_raw,
+            params,
+            answered,
+            repeated,
+        } = self;
+        let invalid = |id: Option<RequestId>, reason: String| {
+            Message::Invalid(Invalid {
+                id,
+                error: ErrorObject::invalid_request(reason),
+            })
+        };
+        let (id, null_id) = match id.map(|raw| RequestId::from_json(raw.get())) {
+            None => (None, false),
+            Some(Ok(id)) => (Some(id), false),
+            Some(Err(IdError::Null)) => (None, true),
+            Some(Err(IdError::WrongType)) => {
+                return invalid(None, "`id` must be a string or a number".into());
+            }
+        };
+        if let Some(key) = repeated {
+            return invalid(
+                id,
+                format!("the key `{key}` appears more than once; send each envelope key once"),
+            );
         }
-    };
-    if let Some(key) = repeated {
-        return invalid(
-            id,
-            format!("the key `{key}` appears more than once; send each envelope key once"),
-        );
-    }
-    if jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
-        return invalid(id, "`jsonrpc` must be \"2.0\"".into());
-    }
-    let Some(method_raw) = method_raw else {
-        if answered {
-            return Message::Response(ClientResponse { id });
+        if jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
+            return invalid(id, "`jsonrpc` must be \"2.0\"".into());
         }
-        return invalid(id, "a request needs a `method` string".into());
-    };
-    let Some(method) = method else {
-        let _ = method_raw;
-        return invalid(id, "`method` must be a string".into());
-    };
-    match id {
-        Some(id) => Message::Request(Request {
-            id,
-            call: call(method, params),
-        }),
-        None if null_id => invalid(
-            None,
-            "a request's `id` must be a string or a number, not null".into(),
-        ),
-        None => Message::Notification(notification(method, params)),
+        let Some(method_raw) = method_raw else {
+            if answered {
+                return Message::Response(ClientResponse { id });
+            }
+            return invalid(id, "a request needs a `method` string".into());
+        };
+        let Some(method) = method else {
+            let _ = method_raw;
+            return invalid(id, "`method` must be a string".into());
+        };
+        match id {
+            Some(id) => Message::Request(Request {
+                id,
+                call: call(method, params),
+            }),
+            None if null_id => invalid(
+                None,
+                "a request's `id` must be a string or a number, not null".into(),
+            ),
+            None => Message::Notification(notification(method, params)),
+        }
     }
 }
 
