@@ -13,6 +13,7 @@
 //! with the placeholder the Claude Code CLI awaits, stdio writes what there is, HTTP maps
 //! invalid → 400, nothing → 202 and an answer → 200.
 
+mod decode;
 mod error;
 mod id;
 mod message;

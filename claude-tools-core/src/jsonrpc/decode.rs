@@ -1,0 +1,579 @@
+//! The one decoder: `Message`'s `Deserialize`, one borrowed pass over the envelope that applies
+//! the rules of [`Message`]'s table.
+//!
+//! A `tools/call`'s params are read typed in the same pass (the arguments as entries, not a
+//! map); when `params` comes before `method`, they are kept raw and read once the method is
+//! known. Other methods' params stay raw JSON until their handler reads them. Only JSON syntax
+//! (and what serde_json cannot hold: a number past a float's range, nesting past 128 levels, in
+//! what is read) fails the pass; every shape problem becomes the message's answer.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+
+use super::message::{
+    Call, ClientResponse, InitializeParams, Invalid, Message, Notification, RawParams, Request,
+    ToolCall,
+};
+use super::{ErrorObject, IdError, ProgressToken, RequestId};
+use crate::json_str::JsonStr;
+use crate::tool::Arguments;
+
+impl<'de> Deserialize<'de> for Message {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(MessageVisitor)
+    }
+}
+
+struct MessageVisitor;
+
+/// The params as the envelope pass read them.
+enum Params<'de> {
+    /// A `tools/call`'s, read typed because the method came first.
+    ToolCall(Result<ToolCall, ErrorObject>),
+    Raw(&'de RawValue),
+}
+
+fn not_an_object(reason: &str) -> Message {
+    Message::Invalid(Invalid {
+        id: None,
+        error: ErrorObject::invalid_request(reason),
+    })
+}
+
+const NOT_AN_OBJECT: &str = "a JSON-RPC message must be a JSON object";
+
+impl<'de> Visitor<'de> for MessageVisitor {
+    type Value = Message;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-RPC message")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
+        let mut e = Envelope::default();
+        while let Some(key) = map.next_key::<JsonStr<'de>>()? {
+            let slot: &'static str = match &*key {
+                "jsonrpc" => "jsonrpc",
+                "id" => "id",
+                "method" => "method",
+                "params" => "params",
+                "result" => "result",
+                "error" => "error",
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+            };
+            let seen = match slot {
+                "jsonrpc" => e.jsonrpc.is_some(),
+                "id" => e.id.is_some(),
+                "method" => e.method_raw.is_some(),
+                "params" => e.params.is_some(),
+                // `result` and `error` together are as wrong as either twice.
+                _ => e.answered,
+            };
+            if seen {
+                e.repeated.get_or_insert(slot);
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            match slot {
+                "jsonrpc" => e.jsonrpc = Some(map.next_value()?),
+                "id" => e.id = Some(map.next_value()?),
+                "method" => {
+                    let raw: &'de RawValue = map.next_value()?;
+                    // A string method borrowed from the line (owned only with escapes).
+                    e.method = serde_json::from_str::<JsonStr<'de>>(raw.get()).ok();
+                    e.method_raw = Some(raw);
+                }
+                // The CLI writes `method` first, so a `tools/call`'s params are read typed here.
+                "params" if e.method.as_deref() == Some("tools/call") => {
+                    e.params = Some(Params::ToolCall(map.next_value_seed(ToolCallSeed)?));
+                }
+                "params" => e.params = Some(Params::Raw(map.next_value()?)),
+                _ => {
+                    e.answered = true;
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(e.classify())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Message, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(not_an_object(
+            "a JSON-RPC batch (an array) is not supported: MCP removed batches in 2025-06-18; \
+             send one message at a time",
+        ))
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Message, E> {
+        Ok(not_an_object(NOT_AN_OBJECT))
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Message, E> {
+        Ok(not_an_object(NOT_AN_OBJECT))
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Message, E> {
+        Ok(not_an_object(NOT_AN_OBJECT))
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Message, E> {
+        Ok(not_an_object(NOT_AN_OBJECT))
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Message, E> {
+        Ok(not_an_object(NOT_AN_OBJECT))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Message, E> {
+        Ok(not_an_object(NOT_AN_OBJECT))
+    }
+}
+
+/// The envelope's fields, as the pass read them.
+#[derive(Default)]
+struct Envelope<'de> {
+    jsonrpc: Option<&'de RawValue>,
+    id: Option<&'de RawValue>,
+    method: Option<JsonStr<'de>>,
+    method_raw: Option<&'de RawValue>,
+    params: Option<Params<'de>>,
+    answered: bool,
+    repeated: Option<&'static str>,
+}
+
+impl Envelope<'_> {
+    /// The rules of [`Message`]'s table, in their order.
+    fn classify(self) -> Message {
+        let Envelope {
+            jsonrpc,
+            id,
+            method,
+            method_raw,
+            params,
+            answered,
+            repeated,
+        } = self;
+        let invalid = |id: Option<RequestId>, reason: String| {
+            Message::Invalid(Invalid {
+                id,
+                error: ErrorObject::invalid_request(reason),
+            })
+        };
+        let (id, null_id) = match id.map(|raw| RequestId::from_json(raw.get())) {
+            None => (None, false),
+            Some(Ok(id)) => (Some(id), false),
+            Some(Err(IdError::Null)) => (None, true),
+            Some(Err(IdError::WrongType)) => {
+                return invalid(None, "`id` must be a string or a number".into());
+            }
+        };
+        if let Some(key) = repeated {
+            return invalid(
+                id,
+                format!("the key `{key}` appears more than once; send each envelope key once"),
+            );
+        }
+        if jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
+            return invalid(id, "`jsonrpc` must be \"2.0\"".into());
+        }
+        let Some(method_raw) = method_raw else {
+            if answered {
+                return Message::Response(ClientResponse { id });
+            }
+            return invalid(id, "a request needs a `method` string".into());
+        };
+        let Some(method) = method else {
+            let _ = method_raw;
+            return invalid(id, "`method` must be a string".into());
+        };
+        match id {
+            Some(id) => Message::Request(Request {
+                id,
+                call: call(method, params),
+            }),
+            None if null_id => invalid(
+                None,
+                "a request's `id` must be a string or a number, not null".into(),
+            ),
+            None => Message::Notification(notification(method, params)),
+        }
+    }
+}
+
+fn raw_params(params: Option<Params<'_>>) -> Option<RawParams> {
+    match params {
+        Some(Params::Raw(raw)) => Some(RawParams(raw.to_owned())),
+        // Only a `tools/call` is read typed, and only its own arm reaches it.
+        Some(Params::ToolCall(_)) | None => None,
+    }
+}
+
+fn call(method: JsonStr<'_>, params: Option<Params<'_>>) -> Call {
+    match &*method {
+        "tools/call" => {
+            let read = match params {
+                Some(Params::ToolCall(read)) => read,
+                // `params` came before `method`: read them now.
+                Some(Params::Raw(raw)) => {
+                    let mut deserializer = serde_json::Deserializer::from_str(raw.get());
+                    match ToolCallSeed.deserialize(&mut deserializer) {
+                        Ok(read) => read,
+                        Err(error) => Err(ErrorObject::invalid_params(error.to_string())),
+                    }
+                }
+                None => Err(no_name()),
+            };
+            match read {
+                Ok(call) => Call::ToolsCall(call),
+                Err(error) => Call::InvalidParams(error),
+            }
+        }
+        "tools/list" => Call::ToolsList,
+        "ping" => Call::Ping,
+        "initialize" => Call::Initialize(initialize_params(params)),
+        _ => Call::Other {
+            method: method.into_owned(),
+            params: raw_params(params),
+        },
+    }
+}
+
+fn notification(method: JsonStr<'_>, params: Option<Params<'_>>) -> Notification {
+    match &*method {
+        "notifications/initialized" => Notification::Initialized,
+        "notifications/cancelled" => {
+            #[derive(Deserialize)]
+            struct Cancelled<'a> {
+                #[serde(rename = "requestId", borrow, default)]
+                request_id: Option<&'a RawValue>,
+                #[serde(default)]
+                reason: Option<String>,
+            }
+            let read = match &params {
+                Some(Params::Raw(raw)) => serde_json::from_str::<Cancelled<'_>>(raw.get()).ok(),
+                _ => None,
+            };
+            let (request_id, reason) = match read {
+                Some(read) => (
+                    read.request_id
+                        .and_then(|raw| RequestId::from_json(raw.get()).ok()),
+                    read.reason,
+                ),
+                None => (None, None),
+            };
+            Notification::Cancelled { request_id, reason }
+        }
+        _ => Notification::Other {
+            method: method.into_owned(),
+            params: raw_params(params),
+        },
+    }
+}
+
+fn initialize_params(params: Option<Params<'_>>) -> InitializeParams {
+    #[derive(Deserialize)]
+    struct Fields {
+        #[serde(rename = "protocolVersion", default)]
+        protocol_version: Option<serde_json::Value>,
+    }
+    let protocol_version = match params {
+        Some(Params::Raw(raw)) => {
+            serde_json::from_str::<Fields>(raw.get())
+                .ok()
+                .and_then(|fields| match fields.protocol_version {
+                    Some(serde_json::Value::String(version)) => Some(version),
+                    _ => None,
+                })
+        }
+        _ => None,
+    };
+    InitializeParams { protocol_version }
+}
+
+fn no_name() -> ErrorObject {
+    ErrorObject::invalid_params("tools/call needs `params.name`, the tool's name as a string")
+}
+
+/// Reads a `tools/call`'s params in the envelope's pass. Only JSON syntax fails it: params of
+/// the wrong shape become the `-32602` the request is answered with.
+struct ToolCallSeed;
+
+impl<'de> DeserializeSeed<'de> for ToolCallSeed {
+    type Value = Result<ToolCall, ErrorObject>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(ToolCallVisitor)
+    }
+}
+
+struct ToolCallVisitor;
+
+const PARAMS_NOT_AN_OBJECT: &str = "tools/call needs `params`, an object with the tool's `name`";
+
+impl<'de> Visitor<'de> for ToolCallVisitor {
+    type Value = Result<ToolCall, ErrorObject>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the params of a tools/call")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        #[derive(Deserialize)]
+        struct Meta<'a> {
+            #[serde(rename = "claudecode/toolUseId", borrow, default)]
+            tool_use_id: Option<JsonStr<'a>>,
+            #[serde(rename = "progressToken", borrow, default)]
+            progress_token: Option<&'a RawValue>,
+        }
+        let mut name: Option<&'de RawValue> = None;
+        let mut arguments: Option<Arguments> = None;
+        let mut meta: Option<&'de RawValue> = None;
+        let mut repeated: Option<&'static str> = None;
+        while let Some(key) = map.next_key::<JsonStr<'de>>()? {
+            match &*key {
+                "name" if name.is_none() => name = Some(map.next_value()?),
+                "arguments" if arguments.is_none() => arguments = Some(map.next_value()?),
+                "_meta" if meta.is_none() => meta = Some(map.next_value()?),
+                // A tool name written twice is read differently by different readers: a gateway
+                // filtering by tool must see the one that runs.
+                key @ ("name" | "arguments" | "_meta") => {
+                    repeated.get_or_insert(match key {
+                        "name" => "name",
+                        "arguments" => "arguments",
+                        _ => "_meta",
+                    });
+                    map.next_value::<IgnoredAny>()?;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        if let Some(key) = repeated {
+            return Ok(Err(ErrorObject::invalid_params(format!(
+                "the key `params.{key}` appears more than once; send it once"
+            ))));
+        }
+        let Some(name) = name.and_then(|raw| serde_json::from_str::<JsonStr<'_>>(raw.get()).ok())
+        else {
+            return Ok(Err(no_name()));
+        };
+        // `_meta` of another shape, or fields of other types in it, are left unread, as before.
+        let meta = meta.and_then(|raw| serde_json::from_str::<Meta<'_>>(raw.get()).ok());
+        let (tool_use_id, progress_token) = match meta {
+            Some(meta) => (
+                meta.tool_use_id.map(|id| Arc::from(&*id)),
+                meta.progress_token
+                    .and_then(|raw| RequestId::from_json(raw.get()).ok())
+                    .map(ProgressToken),
+            ),
+            None => (None, None),
+        };
+        Ok(Ok(ToolCall {
+            name: name.into_owned(),
+            arguments: arguments.unwrap_or_default(),
+            tool_use_id,
+            progress_token,
+        }))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Err(no_name()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jsonrpc::ErrorCode;
+
+    fn decode(text: &str) -> Message {
+        Message::decode(text.as_bytes())
+    }
+
+    fn invalid(text: &str) -> (Option<RequestId>, ErrorCode) {
+        match decode(text) {
+            Message::Invalid(Invalid { id, error }) => (id, error.code),
+            Message::Unreadable(unreadable) => {
+                let code = unreadable.response().error_code().expect("not a tool call");
+                (unreadable.id, code)
+            }
+            other => panic!("{text} decoded as {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_tool_call_is_typed_in_either_key_order() {
+        for text in [
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":1},"_meta":{"claudecode/toolUseId":"toolu_1","progressToken":"p"}}}"#,
+            r#"{"params":{"_meta":{"progressToken":"p","claudecode/toolUseId":"toolu_1"},"arguments":{"a":1},"name":"add"},"id":3,"method":"tools/call","jsonrpc":"2.0"}"#,
+        ] {
+            let Message::Request(Request {
+                id,
+                call: Call::ToolsCall(call),
+            }) = decode(text)
+            else {
+                panic!("{text}");
+            };
+            assert_eq!(id, RequestId::from(3));
+            assert_eq!(call.name, "add");
+            assert_eq!(call.arguments.into_value(), serde_json::json!({"a": 1}));
+            assert_eq!(call.tool_use_id.as_deref(), Some("toolu_1"));
+            assert_eq!(
+                call.progress_token,
+                Some(ProgressToken(RequestId::from("p")))
+            );
+        }
+    }
+
+    #[test]
+    fn tool_call_params_of_the_wrong_shape_are_invalid_params() {
+        for params in [
+            "",
+            r#","params":[1]"#,
+            r#","params":"x""#,
+            r#","params":{"name":5}"#,
+            r#","params":{}"#,
+            r#","params":{"name":"a","name":"b"}"#,
+        ] {
+            let text = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call"{params}}}"#);
+            let Message::Request(Request {
+                call: Call::InvalidParams(error),
+                ..
+            }) = decode(&text)
+            else {
+                panic!("{text}");
+            };
+            assert_eq!(error.code, ErrorCode::INVALID_PARAMS, "{text}");
+        }
+    }
+
+    #[test]
+    fn the_kind_is_decided_by_the_envelope() {
+        assert!(matches!(
+            decode(r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"x"}}"#),
+            Message::Notification(Notification::Other { .. })
+        ));
+        assert!(matches!(
+            decode(r#"{"jsonrpc":"2.0","id":5,"method":"notifications/initialized"}"#),
+            Message::Request(Request {
+                call: Call::Other { .. },
+                ..
+            })
+        ));
+        assert_eq!(
+            decode(
+                r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r","reason":"bye"}}"#
+            ),
+            Message::Notification(Notification::Cancelled {
+                request_id: Some(RequestId::from("r")),
+                reason: Some("bye".into())
+            })
+        );
+        assert!(matches!(
+            decode(r#"{"jsonrpc":"2.0","id":9,"result":{}}"#),
+            Message::Response(ClientResponse { id: Some(_) })
+        ));
+        assert_eq!(
+            decode(
+                r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}"#
+            ),
+            Message::Request(Request {
+                id: RequestId::from(1),
+                call: Call::Initialize(InitializeParams {
+                    protocol_version: Some("2025-06-18".into())
+                })
+            })
+        );
+    }
+
+    #[test]
+    fn what_is_not_a_message_is_invalid_with_the_id_when_it_can_be_read() {
+        let code = ErrorCode::INVALID_REQUEST;
+        assert_eq!(invalid("[]"), (None, code));
+        assert_eq!(
+            invalid(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#),
+            (None, code)
+        );
+        assert_eq!(invalid("7"), (None, code));
+        assert_eq!(
+            invalid(r#"{"jsonrpc":"2.0","id":{},"method":"ping"}"#),
+            (None, code)
+        );
+        assert_eq!(
+            invalid(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#),
+            (None, code)
+        );
+        assert_eq!(
+            invalid(r#"{"jsonrpc":"1.0","id":4,"method":"ping"}"#),
+            (Some(RequestId::from(4)), code)
+        );
+        assert_eq!(
+            invalid(r#"{"jsonrpc":"1.0","method":"notifications/initialized"}"#),
+            (None, code)
+        );
+        assert_eq!(
+            invalid(r#"{"id":4,"method":"ping"}"#),
+            (Some(RequestId::from(4)), code)
+        );
+        assert_eq!(
+            invalid(r#"{"jsonrpc":"2.0","id":4,"method":7}"#),
+            (Some(RequestId::from(4)), code)
+        );
+        assert_eq!(
+            invalid(r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","method":"tools/list"}"#),
+            (Some(RequestId::from(4)), code)
+        );
+        assert_eq!(
+            invalid(r#"{"jsonrpc":"2.0","id":4}"#),
+            (Some(RequestId::from(4)), code)
+        );
+        assert_eq!(
+            invalid(r#"{"jsonrpc":"2.0","id":4,"method":"ping""#),
+            (Some(RequestId::from(4)), ErrorCode::PARSE_ERROR)
+        );
+        assert_eq!(invalid("\u{0}"), (None, ErrorCode::PARSE_ERROR));
+    }
+
+    #[test]
+    fn ids_past_a_float_are_read_as_written() {
+        let Message::Request(request) = decode(r#"{"jsonrpc":"2.0","id":1e400,"method":"ping"}"#)
+        else {
+            panic!();
+        };
+        assert_eq!(request.id.to_string(), "1e400");
+    }
+}
