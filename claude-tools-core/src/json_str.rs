@@ -60,6 +60,76 @@ impl<'de: 'a, 'a> Deserialize<'de> for JsonStr<'a> {
     }
 }
 
+/// A value that is read whatever it is, and kept when it is a string: the decoder reads an
+/// envelope's string fields (`method`, `jsonrpc`, a tool's `name`) in its one pass without
+/// failing the message when one has another type (the message is then answered for it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[doc(hidden)]
+pub struct StrOrOther<'a>(pub Option<JsonStr<'a>>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for StrOrOther<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct AnyVisitor;
+
+        impl<'de> Visitor<'de> for AnyVisitor {
+            type Value = Option<Cow<'de, str>>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Some(Cow::Borrowed(v)))
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Some(Cow::Owned(v.to_owned())))
+            }
+
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+                Ok(Some(Cow::Owned(v)))
+            }
+
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+                Ok(None)
+            }
+
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                while map
+                    .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(None)
+            }
+        }
+
+        deserializer
+            .deserialize_any(AnyVisitor)
+            .map(|s| StrOrOther(s.map(JsonStr)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,6 +152,10 @@ mod tests {
         assert_eq!(keys, [("esc\"aped", false), ("method", true)]);
 
         assert!(serde_json::from_str::<JsonStr<'_>>("7").is_err());
+        let any: Vec<StrOrOther<'_>> =
+            serde_json::from_str(r#"["a", 7, null, {"b": [1]}, [true], "c\"d"]"#).unwrap();
+        let strings: Vec<Option<&str>> = any.iter().map(|s| s.0.as_deref()).collect();
+        assert_eq!(strings, [Some("a"), None, None, None, None, Some("c\"d")]);
         assert_eq!(JsonStr(Cow::Borrowed("x")).into_owned(), "x");
     }
 }

@@ -3,9 +3,9 @@
 //! exactly where wall-clock figures on a shared machine do not.
 //!
 //! `ct-bench-hot-path <calls>` decodes `<calls>` `tools/call` messages of the bench's `add` tool
-//! (the JSON-RPC message the fake CLI sends, as bytes) with `Message::decode`, hands each to an
-//! `McpRouter`, and writes each answer into a reused buffer: parsing, argument extraction, the
-//! handler and the answer. The
+//! (the JSON-RPC message the fake CLI sends, as text: the session checks a line's UTF-8 once,
+//! before this) with `Message::decode_str`, hands each to an `McpRouter`, and writes each answer
+//! into a reused buffer: parsing, argument extraction, the handler and the answer. The
 //! instructions of one call are the difference between two runs divided by the difference of
 //! their `<calls>` (start-up cancels out); see BENCHMARKS.md, "Cost of declaration order".
 
@@ -50,7 +50,7 @@ fn main() -> ExitCode {
         let mut answered = 0usize;
         for _ in 0..calls {
             buffer.clear();
-            if let Some(response) = router.handle(Message::decode(MESSAGE.as_bytes())).await {
+            if let Some(response) = router.handle(Message::decode_str(MESSAGE)).await {
                 response.write_to(&mut buffer);
                 answered += buffer.len();
             }

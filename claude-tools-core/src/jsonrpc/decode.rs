@@ -19,7 +19,7 @@ use super::message::{
     ToolCall,
 };
 use super::{ErrorObject, IdError, ProgressToken, RequestId};
-use crate::json_str::JsonStr;
+use crate::json_str::{JsonStr, StrOrOther};
 use crate::tool::Arguments;
 
 impl<'de> Deserialize<'de> for Message {
@@ -56,46 +56,51 @@ impl<'de> Visitor<'de> for MessageVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
         let mut e = Envelope::default();
         while let Some(key) = map.next_key::<JsonStr<'de>>()? {
-            let slot: &'static str = match &*key {
-                "jsonrpc" => "jsonrpc",
-                "id" => "id",
-                "method" => "method",
-                "params" => "params",
-                "result" => "result",
-                "error" => "error",
+            let slot = match &*key {
+                "jsonrpc" => Slot::Jsonrpc,
+                "id" => Slot::Id,
+                "method" => Slot::Method,
+                "params" => Slot::Params,
+                "result" | "error" => Slot::Answer,
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                     continue;
                 }
             };
             let seen = match slot {
-                "jsonrpc" => e.jsonrpc.is_some(),
-                "id" => e.id.is_some(),
-                "method" => e.method_raw.is_some(),
-                "params" => e.params.is_some(),
+                Slot::Jsonrpc => e.jsonrpc.is_some(),
+                Slot::Id => e.id.is_some(),
+                Slot::Method => e.method_seen,
+                Slot::Params => e.params.is_some(),
                 // `result` and `error` together are as wrong as either twice.
-                _ => e.answered,
+                Slot::Answer => e.answered,
             };
             if seen {
-                e.repeated.get_or_insert(slot);
+                e.repeated.get_or_insert(match slot {
+                    Slot::Jsonrpc => "jsonrpc",
+                    Slot::Id => "id",
+                    Slot::Method => "method",
+                    Slot::Params => "params",
+                    Slot::Answer if &*key == "result" => "result",
+                    Slot::Answer => "error",
+                });
                 map.next_value::<IgnoredAny>()?;
                 continue;
             }
             match slot {
-                "jsonrpc" => e.jsonrpc = Some(map.next_value()?),
-                "id" => e.id = Some(map.next_value()?),
-                "method" => {
-                    let raw: &'de RawValue = map.next_value()?;
+                Slot::Jsonrpc => e.jsonrpc = Some(map.next_value::<StrOrOther<'de>>()?.0),
+                Slot::Id => e.id = Some(map.next_value()?),
+                Slot::Method => {
                     // A string method borrowed from the line (owned only with escapes).
-                    e.method = serde_json::from_str::<JsonStr<'de>>(raw.get()).ok();
-                    e.method_raw = Some(raw);
+                    e.method = map.next_value::<StrOrOther<'de>>()?.0;
+                    e.method_seen = true;
                 }
                 // The CLI writes `method` first, so a `tools/call`'s params are read typed here.
-                "params" if e.method.as_deref() == Some("tools/call") => {
+                Slot::Params if e.method.as_deref() == Some("tools/call") => {
                     e.params = Some(Params::ToolCall(map.next_value_seed(ToolCallSeed)?));
                 }
-                "params" => e.params = Some(Params::Raw(map.next_value()?)),
-                _ => {
+                Slot::Params => e.params = Some(Params::Raw(map.next_value()?)),
+                Slot::Answer => {
                     e.answered = true;
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -137,15 +142,30 @@ impl<'de> Visitor<'de> for MessageVisitor {
     }
 }
 
+/// The envelope keys the decoder reads.
+#[derive(Clone, Copy)]
+enum Slot {
+    Jsonrpc,
+    Id,
+    Method,
+    Params,
+    /// `result` or `error`.
+    Answer,
+}
+
 /// The envelope's fields, as the pass read them.
 #[derive(Default)]
 struct Envelope<'de> {
-    jsonrpc: Option<&'de RawValue>,
+    /// `jsonrpc`, when present: the string, or `None` for a value of another type.
+    jsonrpc: Option<Option<JsonStr<'de>>>,
     id: Option<&'de RawValue>,
+    /// `method` when it is a string.
     method: Option<JsonStr<'de>>,
-    method_raw: Option<&'de RawValue>,
+    /// Whether there was a `method` at all.
+    method_seen: bool,
     params: Option<Params<'de>>,
     answered: bool,
+    /// The first key written twice.
     repeated: Option<&'static str>,
 }
 
@@ -156,7 +176,7 @@ impl Envelope<'_> {
             jsonrpc,
             id,
             method,
-            method_raw,
+            method_seen,
             params,
             answered,
             repeated,
@@ -181,17 +201,16 @@ impl Envelope<'_> {
                 format!("the key `{key}` appears more than once; send each envelope key once"),
             );
         }
-        if jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
+        if jsonrpc.flatten().as_deref() != Some("2.0") {
             return invalid(id, "`jsonrpc` must be \"2.0\"".into());
         }
-        let Some(method_raw) = method_raw else {
+        if !method_seen {
             if answered {
                 return Message::Response(ClientResponse { id });
             }
             return invalid(id, "a request needs a `method` string".into());
-        };
+        }
         let Some(method) = method else {
-            let _ = method_raw;
             return invalid(id, "`method` must be a string".into());
         };
         match id {
@@ -302,6 +321,77 @@ fn no_name() -> ErrorObject {
     ErrorObject::invalid_params("tools/call needs `params.name`, the tool's name as a string")
 }
 
+/// What the server reads of a `tools/call`'s `_meta`. `_meta` of another shape, or fields of
+/// other types in it, are left unread.
+#[derive(Default)]
+struct CallMeta<'de> {
+    /// `claudecode/toolUseId`, when it is a string.
+    tool_use_id: Option<JsonStr<'de>>,
+    /// `progressToken`, as written.
+    progress_token: Option<&'de RawValue>,
+}
+
+impl<'de> Deserialize<'de> for CallMeta<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct MetaVisitor;
+
+        impl<'de> Visitor<'de> for MetaVisitor {
+            type Value = CallMeta<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a tools/call's _meta")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<CallMeta<'de>, A::Error> {
+                let mut meta = CallMeta::default();
+                while let Some(key) = map.next_key::<JsonStr<'de>>()? {
+                    match &*key {
+                        super::TOOL_USE_ID_META => {
+                            meta.tool_use_id = map.next_value::<StrOrOther<'de>>()?.0;
+                        }
+                        "progressToken" => meta.progress_token = Some(map.next_value()?),
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(meta)
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<CallMeta<'de>, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(CallMeta::default())
+            }
+
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<CallMeta<'de>, E> {
+                Ok(CallMeta::default())
+            }
+
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<CallMeta<'de>, E> {
+                Ok(CallMeta::default())
+            }
+
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<CallMeta<'de>, E> {
+                Ok(CallMeta::default())
+            }
+
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<CallMeta<'de>, E> {
+                Ok(CallMeta::default())
+            }
+
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<CallMeta<'de>, E> {
+                Ok(CallMeta::default())
+            }
+
+            fn visit_unit<E: de::Error>(self) -> Result<CallMeta<'de>, E> {
+                Ok(CallMeta::default())
+            }
+        }
+
+        deserializer.deserialize_any(MetaVisitor)
+    }
+}
+
 /// Reads a `tools/call`'s params in the envelope's pass. Only JSON syntax fails it: params of
 /// the wrong shape become the `-32602` the request is answered with.
 struct ToolCallSeed;
@@ -326,20 +416,13 @@ impl<'de> Visitor<'de> for ToolCallVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        #[derive(Deserialize)]
-        struct Meta<'a> {
-            #[serde(rename = "claudecode/toolUseId", borrow, default)]
-            tool_use_id: Option<JsonStr<'a>>,
-            #[serde(rename = "progressToken", borrow, default)]
-            progress_token: Option<&'a RawValue>,
-        }
-        let mut name: Option<&'de RawValue> = None;
+        let mut name: Option<Option<JsonStr<'de>>> = None;
         let mut arguments: Option<Arguments> = None;
-        let mut meta: Option<&'de RawValue> = None;
+        let mut meta: Option<CallMeta<'de>> = None;
         let mut repeated: Option<&'static str> = None;
         while let Some(key) = map.next_key::<JsonStr<'de>>()? {
             match &*key {
-                "name" if name.is_none() => name = Some(map.next_value()?),
+                "name" if name.is_none() => name = Some(map.next_value::<StrOrOther<'de>>()?.0),
                 "arguments" if arguments.is_none() => arguments = Some(map.next_value()?),
                 "_meta" if meta.is_none() => meta = Some(map.next_value()?),
                 // A tool name written twice is read differently by different readers: a gateway
@@ -362,21 +445,17 @@ impl<'de> Visitor<'de> for ToolCallVisitor {
                 "the key `params.{key}` appears more than once; send it once"
             ))));
         }
-        let Some(name) = name.and_then(|raw| serde_json::from_str::<JsonStr<'_>>(raw.get()).ok())
-        else {
+        let Some(name) = name.flatten() else {
             return Ok(Err(no_name()));
         };
-        // `_meta` of another shape, or fields of other types in it, are left unread, as before.
-        let meta = meta.and_then(|raw| serde_json::from_str::<Meta<'_>>(raw.get()).ok());
-        let (tool_use_id, progress_token) = match meta {
-            Some(meta) => (
-                meta.tool_use_id.map(|id| Arc::from(&*id)),
-                meta.progress_token
-                    .and_then(|raw| RequestId::from_json(raw.get()).ok())
-                    .map(ProgressToken),
-            ),
-            None => (None, None),
-        };
+        let CallMeta {
+            tool_use_id,
+            progress_token,
+        } = meta.unwrap_or_default();
+        let tool_use_id = tool_use_id.map(|id| Arc::from(&*id));
+        let progress_token = progress_token
+            .and_then(|raw| RequestId::from_json(raw.get()).ok())
+            .map(ProgressToken);
         Ok(Ok(ToolCall {
             name: name.into_owned(),
             arguments: arguments.unwrap_or_default(),

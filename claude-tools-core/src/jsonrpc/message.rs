@@ -181,9 +181,15 @@ impl Message {
                 return Message::unreadable(bytes, format!("it is not UTF-8 ({error})"));
             }
         };
+        Message::decode_str(text)
+    }
+
+    /// [`Message::decode`] for a message already known to be UTF-8 (a transport that checked
+    /// a whole line once, as the control protocol's reader does).
+    pub fn decode_str(text: &str) -> Message {
         match serde_json::from_str::<Message>(text) {
             Ok(message) => message,
-            Err(error) => Message::unreadable(bytes, Unreadable::describe(&error)),
+            Err(error) => Message::unreadable(text.as_bytes(), Unreadable::describe(&error)),
         }
     }
 

@@ -107,7 +107,10 @@ impl Serialize for Response {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut response = serializer.serialize_map(Some(3))?;
         response.serialize_entry("jsonrpc", "2.0")?;
-        response.serialize_entry("id", &self.id)?;
+        match &self.id {
+            Some(id) => response.serialize_entry("id", id)?,
+            None => response.serialize_entry("id", &())?,
+        }
         match &self.outcome {
             Ok(answer) => response.serialize_entry("result", answer)?,
             Err(error) => response.serialize_entry("error", error)?,
