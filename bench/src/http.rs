@@ -1,5 +1,7 @@
 //! `ct-bench http`: `tools/call` over MCP Streamable HTTP (issue 13), claude-tools against
-//! rmcp's Streamable HTTP server and the official TypeScript SDK's, side by side in one run.
+//! rmcp's Streamable HTTP server and the official TypeScript SDK's, side by side in one run, with
+//! a floor beside them: `floor` (`ct-bench-http-floor`), a bare axum handler doing the same
+//! JSON-RPC `add` without MCP logic: what any server doing this JSON-RPC over HTTP on axum pays.
 //!
 //! Each server serves the same `add(a, b)` (integer terms, text result). In each round and
 //! placement every server in turn is started fresh as a child process on a free 127.0.0.1 port
@@ -20,12 +22,17 @@ use claude_tools_bench::stats::{Phase, median};
 use serde::{Deserialize, Serialize};
 
 /// Every server of the bench, in table order.
-pub const SERVERS: [&str; 3] = ["claude-tools", "rmcp", "typescript"];
+pub const SERVERS: [&str; 4] = ["claude-tools", "rmcp", "floor", "typescript"];
+
+/// The floor: a bare axum handler doing the same JSON-RPC `add` without MCP logic. claude-tools
+/// is compared with it like with the other servers, but it is no competitor: issue 13's goal
+/// is not evaluated against it.
+pub const FLOOR: &str = "floor";
 
 /// One server at one concurrency level in one round and placement.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct HttpSample {
-    /// `claude-tools`, `rmcp` or `typescript`.
+    /// `claude-tools`, `rmcp`, `floor` or `typescript`.
     pub server: String,
     /// `split`, `same` or `none`.
     pub placement: String,
@@ -257,6 +264,7 @@ pub fn tables(b: &HttpBench) -> String {
 
 /// Issue 13's goal: claude-tools ahead of both other servers on throughput and p99, as in-round
 /// ratios (req/s: claude-tools / other, above 1 is ahead; p99: other / claude-tools, likewise).
+/// The floor gets its ratios in the same table, with no verdict: no server can be ahead of it.
 pub fn goal(b: &HttpBench) -> String {
     let ct = "claude-tools";
     let others: Vec<&String> = b.servers.iter().filter(|s| *s != ct).collect();
@@ -274,6 +282,7 @@ pub fn goal(b: &HttpBench) -> String {
                 let rps = b.ratio(ct, other, p, c, "rps");
                 let p99 = b.ratio(other, ct, p, c, "p99");
                 let verdict = match (rps, p99) {
+                    _ if *other == FLOOR => "– (the floor)",
                     (Some(r), Some(q)) if r > 1.0 && q > 1.0 => "yes",
                     (Some(_), Some(_)) => "**no**",
                     _ => "not measured",
@@ -349,6 +358,11 @@ mod runner {
                 "rmcp" => ServerSpec {
                     name,
                     program: paths.bin.join("ct-bench-http-rmcp"),
+                    args: vec![],
+                },
+                "floor" => ServerSpec {
+                    name,
+                    program: paths.bin.join("ct-bench-http-floor"),
                     args: vec![],
                 },
                 _ => ServerSpec {
@@ -838,13 +852,15 @@ mod tests {
             ts_requests: 100,
             warmup: 10,
             concurrency: vec![1],
-            servers: vec!["claude-tools".into(), "rmcp".into()],
+            servers: vec!["claude-tools".into(), "rmcp".into(), "floor".into()],
             placements: vec!["split".into()],
             samples: vec![
                 sample("claude-tools", 0, 20_000.0, 100),
                 sample("rmcp", 0, 10_000.0, 200),
+                sample("floor", 0, 50_000.0, 50),
                 sample("claude-tools", 1, 30_000.0, 100),
                 sample("rmcp", 1, 10_000.0, 50),
+                sample("floor", 1, 50_000.0, 50),
             ],
         };
         assert_eq!(b.median("claude-tools", "split", 1, "rps"), Some(25_000.0));
@@ -865,6 +881,15 @@ mod tests {
         );
         assert!(
             text.contains("| split | 1 | rmcp | 2.50× | 1.25× | yes |"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| floor | `application/json` | 50,000 | 25.0 | 50.0 |"),
+            "{text}"
+        );
+        // The floor's ratios are shown; it has no verdict (nothing can be ahead of it).
+        assert!(
+            text.contains("| split | 1 | floor | 0.50× | 0.50× | – (the floor) |"),
             "{text}"
         );
     }

@@ -11,7 +11,8 @@
 //! ct-bench all      (run, rss, scale, compile)
 //! ct-bench http     [--rounds R] [--n N] [--ts-n N] [--warmup W] [--conc 1,32] [--drivers a,b]
 //!                   [--placements split,same,none]
-//!                   tools/call over MCP Streamable HTTP: claude-tools, rmcp, the TypeScript SDK
+//!                   tools/call over MCP Streamable HTTP: claude-tools, rmcp, the floor (a bare
+//!                   axum handler, no MCP logic), the TypeScript SDK
 //!                   (N measured calls per level, default 20,000, TypeScript 5,000; 2,000 warm-up
 //!                   calls; 3 rounds; placements split and none)
 //! ct-bench report   rewrite BENCHMARKS.md's sections from the latest results of every kind
@@ -211,7 +212,7 @@ fn parse_args(raw: &[String]) -> Result<(String, Args), String> {
 
 const USAGE: &str = "usage: ct-bench [run|rss|scale|soak|compile|all|http|report] [--rounds R] [--n N] [--py-n N] [--k K] \
 [--conc-n M] [--drivers pingpong,floor,claude-tools,typescript,python] [--placements same,split] [--sessions 1,10,50]\n\
-       ct-bench http [--rounds R] [--n N] [--ts-n N] [--warmup W] [--conc 1,32] [--drivers claude-tools,rmcp,typescript] \
+       ct-bench http [--rounds R] [--n N] [--ts-n N] [--warmup W] [--conc 1,32] [--drivers claude-tools,rmcp,floor,typescript] \
 [--placements split,same,none]";
 
 /// The kinds of results `command` measures, whose sections of `BENCHMARKS.md` it rewrites

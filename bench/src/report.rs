@@ -877,6 +877,14 @@ pub fn http_section(h: &HttpBench) -> String {
          one call in flight) that checks every answer (status, JSON-RPC id, `isError`, the sum); \
          a wrong answer fails the run. Latency is from the request's write to the end of its \
          response.\n\n\
+         Beside them, **floor** (`ct-bench-http-floor`) is a floor, not a competitor: a bare \
+         axum handler doing the same JSON-RPC add without MCP logic (served by `axum::serve` on \
+         the same tokio runtime; it reads the body, parses it with serde into a small typed \
+         struct and answers the same bytes as claude-tools and rmcp; no header checks, sessions, \
+         tool registry or schemas, and minimal answers to the handshake). It is what any server \
+         doing this JSON-RPC over HTTP on axum must pay; what claude-tools and rmcp spend above \
+         it goes to their MCP logic and their transport's own work. claude-tools' ratios to it \
+         are in the last table, with no verdict.\n\n\
          The machine has 2 cores, so the load generator and the server share them. Two \
          placements: `split` (`taskset -c 0` for the server, the load generator pinned to CPU \
          1) keeps them from competing for one core and gives each server exactly one core (the \

@@ -1,18 +1,20 @@
 //! The Streamable HTTP bench's servers and load generator, with a handful of calls (the figures
 //! come from `bench/run http`; these tests only check that every part does its job): each
 //! server gets the handshake and answers every checked call as `application/json`, through
-//! `ct-bench http` as `bench/run http` runs it; and a server that answers wrongly, or is not
-//! stateless, fails the load generator instead of being timed.
+//! `ct-bench http` as `bench/run http` runs it; the floor answers a call with the very bytes of
+//! the MCP servers; and a server that answers wrongly, or is not stateless, fails the load
+//! generator instead of being timed.
 //!
 //! The TypeScript server needs node and the SDK `bench/install-sdks.sh` installs (`scripts/test`
 //! runs it). Without them its test skips with a banner, unless `CI` is set, where it fails.
 #![cfg(feature = "http")]
 
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
 
 use claude_tools_bench::env;
+use claude_tools_bench::http_client::Connection;
 use claude_tools_bench::http_load::{self, Endpoint, Load};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -110,7 +112,7 @@ fn assert_served(out: &Path, servers: &[&str]) {
 
 #[test]
 fn the_rust_servers_answer_every_checked_call() {
-    let out = ct_bench_http("rust", "claude-tools,rmcp", Some(HAND_WRITTEN));
+    let out = ct_bench_http("rust", "claude-tools,rmcp,floor", Some(HAND_WRITTEN));
     let report = std::fs::read_to_string(out.join("BENCHMARKS.md")).expect("the report");
     // The hand-written section is kept byte for byte (the title and introduction above it are
     // the report's own, rewritten by every command), and the HTTP section comes after it.
@@ -123,7 +125,91 @@ fn the_rust_servers_answer_every_checked_call() {
         .find("\n## Remote MCP over Streamable HTTP\n")
         .expect("the HTTP section");
     assert!(kept < http, "{report}");
-    assert_served(&out, &["claude-tools", "rmcp"]);
+    assert_served(&out, &["claude-tools", "rmcp", "floor"]);
+}
+
+/// A bench server started as `bench/run http` starts it (unpinned), killed when dropped.
+struct Server {
+    child: Child,
+    endpoint: Endpoint,
+}
+
+impl Server {
+    fn start(program: &str) -> Server {
+        let mut child = Command::new(program)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("spawning {program}: {e}"));
+        let stdout = child.stdout.take().expect("stdout");
+        let mut url = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut url)
+            .unwrap_or_else(|e| panic!("{program}'s URL: {e}"));
+        let endpoint = Endpoint::parse(&url).unwrap_or_else(|e| panic!("{program}: {e}"));
+        Server { child, endpoint }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_floor_answers_a_call_with_the_bytes_of_the_mcp_servers() {
+    let floor = Server::start(env!("CARGO_BIN_EXE_ct-bench-http-floor"));
+    let handshake = http_load::handshake(&floor.endpoint)
+        .await
+        .expect("the floor passes the load generator's handshake");
+    assert_eq!(handshake.content_type, "application/json");
+    #[allow(unused_mut)]
+    let mut servers = vec![(
+        "rmcp",
+        Server::start(env!("CARGO_BIN_EXE_ct-bench-http-rmcp")),
+    )];
+    #[cfg(feature = "claude-tools")]
+    servers.push((
+        "claude-tools",
+        Server::start(env!("CARGO_BIN_EXE_ct-bench-http-claude-tools")),
+    ));
+    let calls = [
+        r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":-3,"b":4}}}"#,
+        r#"{"jsonrpc":"2.0","id":"x-1","method":"tools/call","params":{"name":"add","arguments":{"a":40,"b":2}}}"#,
+        r#"{"jsonrpc":"2.0","id":123456789,"method":"tools/call","params":{"name":"add","arguments":{"a":9223372036854775807,"b":1}}}"#,
+    ];
+    async fn answer(endpoint: &Endpoint, body: &str) -> (u16, String, String) {
+        let mut conn = Connection::connect(endpoint.addr, &endpoint.path)
+            .await
+            .expect("connect");
+        conn.set_header("MCP-Protocol-Version", http_load::PROTOCOL_VERSION);
+        let r = conn.post_json(body.as_bytes()).await.expect("a response");
+        (
+            r.status,
+            r.content_type.clone(),
+            String::from_utf8_lossy(r.body).into_owned(),
+        )
+    }
+    for call in calls {
+        let expected = answer(&floor.endpoint, call).await;
+        assert_eq!(
+            (expected.0, expected.1.as_str()),
+            (200, "application/json"),
+            "{call}"
+        );
+        for (name, server) in &servers {
+            assert_eq!(
+                answer(&server.endpoint, call).await,
+                expected,
+                "{name} and the floor answer {call} differently"
+            );
+        }
+    }
+    let mut load = Load::connect(&floor.endpoint, 2).await.expect("connect");
+    let measured = load.run(50).await.expect("every call checked");
+    assert_eq!(measured.phase.calls, 50);
 }
 
 #[test]
