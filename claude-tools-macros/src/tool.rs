@@ -426,7 +426,7 @@ fn expand_registration(function: &ItemFn, tool: &Tool) -> TokenStream {
         // points at the receiver, which would otherwise be the attribute.
         let slot = quote_spanned!(ty_span=> ::claude_tools::__private::Slot);
         // A model argument whose type looks like another crate's gets a slot whose error names
-        // the claude-tools feature it needs (`__macro_support::feature_hints`).
+        // the claude-tools feature it needs (`__private::feature_hints`).
         let hint = match &param.binding {
             Binding::Named(_) => feature_hints::feature_of(ty),
             Binding::Pattern(_) => None,

@@ -167,7 +167,7 @@ fn describe_output<R: IntoToolResult>(tool: &mut ToolDefBuilder) {
 
 /// How a call whose arguments are wrong is answered: the same code as `#[tool]`'s.
 mod failure {
-    pub(super) use crate::__macro_support::{call_is_clean, failed_call};
+    pub(super) use crate::__private::{call_is_clean, failed_call};
 }
 
 impl<H, Args, Markers> ToolFn<(Args, Markers)> for H

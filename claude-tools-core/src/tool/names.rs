@@ -50,7 +50,7 @@ pub trait ToolRef {
 }
 
 /// `mcp__{server}__{tool}` as `N` bytes (`N` is
-/// [`qualified_name_len`](crate::__macro_support::qualified_name_len)), evaluated at compile
+/// [`qualified_name_len`](crate::__private::qualified_name_len)), evaluated at compile
 /// time for [`ToolRef::QUALIFIED`].
 #[doc(hidden)]
 pub const fn qualified_name_bytes<const N: usize>(server: &str, tool: &str) -> [u8; N] {
