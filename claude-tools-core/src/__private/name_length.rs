@@ -5,7 +5,7 @@ use super::const_text::ConstText;
 
 /// The length of `mcp__{server}__{tool}`, evaluated at compile time.
 pub const fn qualified_name_len(server: &str, tool: &str) -> usize {
-    "mcp__".len() + server.len() + "__".len() + tool.len()
+    crate::tool::names_rule::qualified_len(server, tool)
 }
 
 /// The longest `mcp__{server}__{tool}` the Claude Code CLI accepts.
