@@ -86,8 +86,8 @@ impl InputSchemaBuilder {
 
     /// Adds property `name` of type `T`. `description` (a parameter's doc comment) replaces the
     /// type's own description; like every description of the schema, it is sent as
-    /// [`doc_description`] makes it. An `Option<T>` parameter is usually added with
-    /// `required: false`.
+    /// [`doc_description`](super::doc_description) makes it. An `Option<T>` parameter is usually
+    /// added with `required: false`.
     ///
     /// Properties are listed in the order they are added (the order of a tool's parameters).
     pub fn property<T: JsonSchema + ?Sized>(

@@ -54,7 +54,7 @@ pub struct Run {
     pub server: Option<ModelServer>,
     /// Wall time of the run.
     pub elapsed: Duration,
-    /// Everything the run printed (or would have printed, when [quiet](Example::quiet)), one
+    /// Everything the run printed (or would have printed, when [quiet](super::Example::quiet)), one
     /// `\n` after each line.
     pub printed: String,
 }

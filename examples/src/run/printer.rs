@@ -2,7 +2,8 @@
 
 use std::sync::{Arc, Mutex};
 
-/// Prints unless quiet, and keeps a copy of everything (for [`Run::printed`]).
+/// Prints unless quiet, and keeps a copy of everything (for
+/// [`Run::printed`](super::Run::printed)).
 #[derive(Clone, Default)]
 pub(super) struct Printer {
     pub(super) quiet: bool,
