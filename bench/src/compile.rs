@@ -12,8 +12,7 @@ use claude_tools_bench::stats::median;
 use serde::{Deserialize, Serialize};
 
 use crate::Paths;
-use crate::report;
-use crate::runs;
+use crate::{provenance, results};
 
 /// Number of tools in each generated crate.
 pub const TOOLS: usize = 100;
@@ -231,7 +230,7 @@ pub fn run_compile(paths: &Paths) -> Result<(), String> {
         })
         .unwrap_or_else(|| "?".into());
     let result = CompileResult {
-        date: report::now_utc(),
+        date: provenance::now_utc(),
         rmcp_version,
         claude_tools: measure(
             &ct_dir,
@@ -246,7 +245,7 @@ pub fn run_compile(paths: &Paths) -> Result<(), String> {
             &rmcp_source,
         ),
     };
-    runs::save(paths, "compile", &result)?;
+    results::save(paths, "compile", &result)?;
     println!("{}", table(&result));
     match (&result.claude_tools.error, &result.rmcp.error) {
         (None, None) => Ok(()),

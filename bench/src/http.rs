@@ -21,6 +21,8 @@ use std::fmt::Write as _;
 use claude_tools_bench::stats::{Phase, median};
 use serde::{Deserialize, Serialize};
 
+use crate::fmt::fmt;
+
 /// Every server of the bench, in table order.
 pub const SERVERS: [&str; 4] = ["claude-tools", "rmcp", "floor", "typescript"];
 
@@ -180,24 +182,6 @@ fn placement_title(p: &str) -> &'static str {
     }
 }
 
-fn fmt(v: Option<f64>, digits: usize) -> String {
-    match v {
-        Some(v) if v >= 10_000.0 => {
-            let s = format!("{v:.0}");
-            let mut out = String::new();
-            for (i, ch) in s.chars().enumerate() {
-                if i > 0 && (s.len() - i).is_multiple_of(3) {
-                    out.push(',');
-                }
-                out.push(ch);
-            }
-            out
-        }
-        Some(v) => format!("{v:.digits$}"),
-        None => "–".into(),
-    }
-}
-
 fn fmt_x(v: Option<f64>) -> String {
     v.map(|v| format!("{v:.2}×")).unwrap_or_else(|| "–".into())
 }
@@ -316,8 +300,8 @@ mod runner {
     use claude_tools_bench::procfs;
 
     use super::{HttpBench, HttpSample, SERVERS, tables};
-    use crate::runs::save;
-    use crate::{Args, Paths, report};
+    use crate::results::save;
+    use crate::{Args, Paths, provenance};
 
     /// Longest a server may take to print its URL (node loads the SDK first; the machine may
     /// be busy).
@@ -663,9 +647,9 @@ mod runner {
         let tmp = paths.results.join("tmp");
         std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
         let mut bench = HttpBench {
-            date: report::now_utc(),
-            machine: report::machine(),
-            revision: report::revision(paths),
+            date: provenance::now_utc(),
+            machine: provenance::machine(),
+            revision: provenance::revision(paths),
             load_average: (load_average(), 0.0),
             versions: versions(paths),
             rounds,

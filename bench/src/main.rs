@@ -25,9 +25,13 @@
 //! With `CT_BENCH_OUT=<folder>`, both go to that folder instead.
 
 mod compile;
+mod fmt;
 mod http;
+mod provenance;
 mod report;
+mod results;
 mod runs;
+mod tables;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

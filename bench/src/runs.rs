@@ -9,9 +9,10 @@ use std::time::{Duration, Instant};
 
 use claude_tools_bench::env;
 use claude_tools_bench::stats::RunStats;
-use serde::{Deserialize, Serialize};
 
-use crate::report;
+use crate::provenance;
+use crate::results::{Matrix, RssRun, Sample, ScaleRun, SoakRun, save};
+use crate::tables;
 use crate::{Args, Paths};
 
 /// Longest a single driver run may take.
@@ -222,64 +223,6 @@ pub fn run_once(paths: &Paths, spec: &RunSpec<'_>, sessions: usize) -> Result<Ru
     Ok(RunOutcome { wall_ms, stats })
 }
 
-/// One driver in one placement in one round of the matrix.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Sample {
-    /// Driver name.
-    pub driver: String,
-    /// `same` or `split`.
-    pub placement: String,
-    /// Round number (0-based).
-    pub round: usize,
-    /// Statistics of the N-call run.
-    pub stats: Option<RunStats>,
-    /// Wall time of a run with N = 0 (whole process: spawn to exit), ms.
-    pub startup_ms: Option<f64>,
-    /// What went wrong, if anything.
-    pub error: Option<String>,
-}
-
-/// The interleaved matrix.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Matrix {
-    /// When it ran (UTC).
-    pub date: String,
-    /// The machine.
-    pub machine: String,
-    /// The repository's revision (and whether the library crates had uncommitted changes).
-    #[serde(default)]
-    pub revision: String,
-    /// Rounds.
-    pub rounds: usize,
-    /// Calls per phase.
-    pub n: u64,
-    /// Calls per phase for Python.
-    pub py_n: u64,
-    /// K.
-    pub k: u64,
-    /// Driver names in table order.
-    pub drivers: Vec<String>,
-    /// Placements.
-    pub placements: Vec<String>,
-    /// Every sample.
-    pub samples: Vec<Sample>,
-}
-
-/// `bench/results/<kind>.json`.
-pub fn save<T: Serialize>(paths: &Paths, kind: &str, value: &T) -> Result<(), String> {
-    let dir = &paths.results;
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let path = dir.join(format!("{kind}.json"));
-    let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
-    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-/// Loads `bench/results/<kind>.json`, if present and readable.
-pub fn load<T: for<'de> Deserialize<'de>>(paths: &Paths, kind: &str) -> Option<T> {
-    let text = std::fs::read_to_string(paths.results.join(format!("{kind}.json"))).ok()?;
-    serde_json::from_str(&text).ok()
-}
-
 /// `ct-bench run`: every driver, interleaved, several rounds, both placements.
 pub fn run_matrix(paths: &Paths, args: &Args) -> Result<(), String> {
     let drivers = drivers(paths, &args.drivers);
@@ -287,9 +230,9 @@ pub fn run_matrix(paths: &Paths, args: &Args) -> Result<(), String> {
         return Err("no driver to run".into());
     }
     let mut matrix = Matrix {
-        date: report::now_utc(),
-        machine: report::machine(),
-        revision: report::revision(paths),
+        date: provenance::now_utc(),
+        machine: provenance::machine(),
+        revision: provenance::revision(paths),
         rounds: args.rounds,
         n: args.n,
         py_n: args.py_n,
@@ -369,28 +312,13 @@ pub fn run_matrix(paths: &Paths, args: &Args) -> Result<(), String> {
         }
     }
     save(paths, "matrix", &matrix)?;
-    println!("{}", report::matrix_tables(&matrix));
+    println!("{}", tables::matrix_tables(&matrix));
     let failures = matrix.samples.iter().filter(|s| s.error.is_some()).count();
     if failures > 0 {
         Err(format!("{failures} run(s) failed (see above)"))
     } else {
         Ok(())
     }
-}
-
-/// RSS of one driver along many calls.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RssRun {
-    /// Driver name.
-    pub driver: String,
-    /// Calls made.
-    pub calls: u64,
-    /// `(calls done, VmRSS KiB)`.
-    pub samples: Vec<(u64, u64)>,
-    /// VmHWM at the end, KiB.
-    pub peak_kib: u64,
-    /// What went wrong, if anything.
-    pub error: Option<String>,
 }
 
 /// `ct-bench rss`: host RSS sampled every N/10 sequential calls.
@@ -444,27 +372,8 @@ pub fn run_rss(paths: &Paths, args: &Args) -> Result<(), String> {
         runs.push(run);
     }
     save(paths, "rss", &runs)?;
-    println!("{}", report::rss_table(&runs));
+    println!("{}", tables::rss_table(&runs));
     Ok(())
-}
-
-/// One session count of the scale run.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ScaleRun {
-    /// Concurrent sessions.
-    pub sessions: usize,
-    /// Sequential calls per session.
-    pub calls_per_session: u64,
-    /// Aggregate calls per second over the span of all sessions' calls.
-    pub aggregate_calls_per_s: f64,
-    /// Host peak RSS, KiB.
-    pub host_peak_kib: u64,
-    /// Median of the sessions' sequential p50, µs.
-    pub p50_us: f64,
-    /// Whole process wall time, ms.
-    pub wall_ms: f64,
-    /// What went wrong, if anything.
-    pub error: Option<String>,
 }
 
 /// `ct-bench scale`: S concurrent sessions (each its own fake CLI) in one claude-tools host.
@@ -540,34 +449,8 @@ pub fn run_scale(paths: &Paths, args: &Args) -> Result<(), String> {
         runs.push(run);
     }
     save(paths, "scale", &runs)?;
-    println!("{}", report::scale_table(&runs));
+    println!("{}", tables::scale_table(&runs));
     Ok(())
-}
-
-/// The soak: one claude-tools session through many sequential calls, then rounds of calls with
-/// many in flight, every answer checked by the fake CLI.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct SoakRun {
-    /// When it ran (UTC).
-    pub date: String,
-    /// The machine.
-    pub machine: String,
-    /// The repository's revision.
-    pub revision: String,
-    /// Sequential calls.
-    pub seq_calls: u64,
-    /// Rounds of the concurrent phase.
-    pub rounds: u64,
-    /// Calls per round.
-    pub calls_per_round: u64,
-    /// Calls in flight in the rounds.
-    pub k: u64,
-    /// What the fake CLI measured (`None` when the run failed).
-    pub stats: Option<RunStats>,
-    /// Whole process wall time, ms.
-    pub wall_ms: f64,
-    /// What went wrong, if anything.
-    pub error: Option<String>,
 }
 
 /// The soak's defaults: 1,000,000 sequential calls, then 10 rounds of 10,000 with 100 in flight.
@@ -600,9 +483,9 @@ pub fn run_soak(paths: &Paths, args: &Args) -> Result<(), String> {
         timeout: SOAK_TIMEOUT,
     };
     let mut run = SoakRun {
-        date: report::now_utc(),
-        machine: report::machine(),
-        revision: report::revision(paths),
+        date: provenance::now_utc(),
+        machine: provenance::machine(),
+        revision: provenance::revision(paths),
         seq_calls: n,
         rounds,
         calls_per_round: conc_n,
@@ -622,7 +505,7 @@ pub fn run_soak(paths: &Paths, args: &Args) -> Result<(), String> {
     }
     eprintln!("{}", run.error.as_deref().unwrap_or("done"));
     save(paths, "soak", &run)?;
-    println!("{}", report::soak_table(&run));
+    println!("{}", tables::soak_table(&run));
     match &run.error {
         Some(e) => Err(format!("soak failed: {e}")),
         None => Ok(()),

@@ -32,4 +32,4 @@ pub mod json_scan;
 pub mod json_str;
 
 #[doc(hidden)]
-pub mod __macro_support;
+pub mod __private;

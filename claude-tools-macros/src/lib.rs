@@ -18,6 +18,7 @@ mod errors;
 mod feature_hints;
 mod json_schema;
 mod names;
+mod names_rule;
 mod param_attrs;
 mod param_types;
 mod rust_names;

@@ -1,20 +1,20 @@
-//! The names the Anthropic API and the Claude Code CLI accept.
+//! The names the Anthropic API and the Claude Code CLI accept, as `#[tool]` and `#[tool_server]`
+//! report them (the rule itself is `names_rule`, shared with claude-tools-core).
+
+use crate::names_rule;
 
 /// The longest `mcp__{server}__{tool}` the CLI accepts.
-pub(crate) const MAX_QUALIFIED: usize = 64;
+pub(crate) const MAX_QUALIFIED: usize = names_rule::MAX_QUALIFIED_LEN;
 
 /// The longest server name that leaves room for a one-character tool name.
-pub(crate) const MAX_SERVER: usize = MAX_QUALIFIED - "mcp__".len() - "__".len() - 1;
+pub(crate) const MAX_SERVER: usize = names_rule::MAX_SERVER_LEN;
 
 /// Why `name` is not a valid tool or server name of at most `max` characters, if it is not.
 pub(crate) fn problem(name: &str, max: usize) -> Option<String> {
     if name.is_empty() {
         return Some("the name is empty".to_string());
     }
-    if let Some(bad) = name
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
-    {
+    if let Some(bad) = name.chars().find(|c| !names_rule::is_name_char(*c)) {
         return Some(format!(
             "`{name}` contains {bad:?}; only ASCII letters, digits, `_` and `-` are allowed"
         ));

@@ -114,7 +114,7 @@ pub mod prelude {
 /// What the macros expand to. Not public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use claude_tools_core::__macro_support::*;
+    pub use claude_tools_core::__private::*;
     pub use inventory;
     pub use schemars;
     pub use serde;

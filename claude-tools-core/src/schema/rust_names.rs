@@ -19,45 +19,6 @@ use schemars::transform::Transform;
 use schemars::{Schema, SchemaGenerator};
 use serde_json::{Map, Value};
 
-use super::InputSchemaBuilder;
-
-impl InputSchemaBuilder {
-    /// Records that property `property` is called `rust_name` in Rust (a parameter or field
-    /// renamed with `#[serde(rename = "..")]`): a call that sends `rust_name` is refused with an
-    /// `isError` result naming `property` (``unknown argument `max_price_eur`: did you mean
-    /// `maxPriceEur`?``), whether or not the tool denies unknown arguments. `#[tool]` records its
-    /// renamed parameters, and [`flatten`](Self::flatten) the renamed fields of a struct deriving
-    /// claude-tools' `JsonSchema`. A `rust_name` that is itself a property is not refused.
-    ///
-    /// ```
-    /// use claude_tools::tools::{ToolContext, ToolDefBuilder, ToolServer};
-    /// use serde_json::json;
-    ///
-    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-    /// let mut def = ToolDefBuilder::new("search");
-    /// def.input()
-    ///     .property::<Option<f64>>("maxPriceEur", None, false)
-    ///     .rust_name("maxPriceEur", "max_price_eur");
-    /// let server = ToolServer::new("shop", "1.0.0")
-    ///     .with_tool(def, |_call| async { "searched" })
-    ///     .unwrap();
-    /// let result = server.call("search", json!({"max_price_eur": 9}), ToolContext::new()).await;
-    /// assert_eq!(
-    ///     result.text_content(),
-    ///     "Invalid arguments for tool `search`: unknown argument `max_price_eur`: did you mean \
-    ///      `maxPriceEur`?"
-    /// );
-    /// # });
-    /// ```
-    pub fn rust_name(&mut self, property: &str, rust_name: &str) -> &mut Self {
-        let pair = (rust_name.to_string(), property.to_string());
-        if !self.rust_names.contains(&pair) {
-            self.rust_names.push(pair);
-        }
-        self
-    }
-}
-
 /// `(rust name, property)` pairs: the Rust names a call must not send, and the property each
 /// stands for.
 pub(crate) type RustNames = Vec<(String, String)>;

@@ -8,8 +8,13 @@
 //! the tool's properties). An arguments type is described and deserialized exactly as `#[tool]`
 //! does for an `Input<T>` parameter, through the same code: the same schema (Claude-safe
 //! rewrites, field order, serde attributes) and the same argument errors.
+//!
+//! Also the types every handler comes down to: [`ToolFuture`], what a handler returns, and
+//! [`ToolHandler`], a handler with its types erased, as a server keeps it.
 
 use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -18,12 +23,17 @@ use super::def::ToolDefBuilder;
 use super::error::ToolError;
 use super::param::{Input, ToolCall, ToolParam};
 use super::result::{IntoToolResult, ToolResult};
-use super::server::ToolFuture;
 
 /// The name extractors of a run-time tool are handed: a closure's parameters have no names the
 /// program can read, so every extractor gets `_`, as a `#[tool]` parameter written as a
 /// pattern does.
 const UNNAMED: &str = "_";
+
+/// The future a tool handler returns.
+pub type ToolFuture = Pin<Box<dyn Future<Output = ToolResult> + Send + 'static>>;
+
+/// A type-erased tool handler.
+pub type ToolHandler = Arc<dyn Fn(ToolCall) -> ToolFuture + Send + Sync>;
 
 /// Marker of a [`ToolFnParam`] that is an extractor ([`ToolParam`]).
 #[derive(Debug)]
@@ -167,7 +177,7 @@ fn describe_output<R: IntoToolResult>(tool: &mut ToolDefBuilder) {
 
 /// How a call whose arguments are wrong is answered: the same code as `#[tool]`'s.
 mod failure {
-    pub(super) use crate::__macro_support::{call_is_clean, failed_call};
+    pub(super) use crate::__private::{call_is_clean, failed_call};
 }
 
 impl<H, Args, Markers> ToolFn<(Args, Markers)> for H

@@ -28,35 +28,40 @@
 //! ```
 
 mod arguments;
+mod build_error;
+mod call_future;
 mod context;
 mod def;
 mod error;
 mod handler;
 pub(crate) mod names;
+pub(crate) mod names_rule;
 mod param;
 mod registry;
 mod result;
 mod server;
+mod server_tool;
 mod state;
 
 pub use arguments::Arguments;
+pub use build_error::ServerBuildError;
 pub use context::{ProgressReporter, ProgressSink, RequestId, ToolContext};
 pub use def::{ToolAnnotations, ToolDef, ToolDefBuilder};
 pub use error::{ArgumentError, ToolError};
 pub use handler::{
-    HandlerFuture, ToolFn, ToolFnArity, ToolFnParam, ToolFnParams, ViaArguments, ViaExtractor,
+    HandlerFuture, ToolFn, ToolFnArity, ToolFnParam, ToolFnParams, ToolFuture, ToolHandler,
+    ViaArguments, ViaExtractor,
 };
-pub use names::ToolRef;
+pub use names::{MAX_QUALIFIED_TOOL_NAME, ToolRef};
 pub use param::{Extension, Input, ToolCall, ToolParam};
 pub use registry::{ServerDefinition, ToolRegistration};
 pub use result::{Content, Image, IntoToolResult, Json, ToolResult};
-pub use server::{
-    MAX_QUALIFIED_TOOL_NAME, ServerBuildError, Tool, ToolFuture, ToolHandler, ToolServer,
-};
+pub use server::ToolServer;
+pub use server_tool::Tool;
 pub use state::{MissingState, State};
 /// The token a tool's [`ToolContext::cancellation_token`] is: tokio-util's, re-exported so that a
 /// tool author needs no tokio-util dependency to name it.
 pub use tokio_util::sync::CancellationToken;
 
+pub(crate) use call_future::CallFuture;
 pub(crate) use error::render_argument_errors;
-pub(crate) use server::CallFuture;

@@ -1,5 +1,7 @@
 //! Tool names checked at compile time: [`ToolRef`], implemented by the marker type `#[tool]`
-//! emits for every tool fn.
+//! emits for every tool fn, and the longest full name the CLI accepts.
+
+use super::names_rule;
 
 /// A tool named by a type, so that a typo is a compile error rather than a permission rule that
 /// silently matches nothing.
@@ -49,12 +51,20 @@ pub trait ToolRef {
     const QUALIFIED: &'static str;
 }
 
+/// The longest `mcp__{server}__{tool}` name the Claude Code CLI accepts.
+pub const MAX_QUALIFIED_TOOL_NAME: usize = names_rule::MAX_QUALIFIED_LEN;
+
 /// `mcp__{server}__{tool}` as `N` bytes (`N` is
-/// [`qualified_name_len`](crate::__macro_support::qualified_name_len)), evaluated at compile
+/// [`qualified_name_len`](crate::__private::qualified_name_len)), evaluated at compile
 /// time for [`ToolRef::QUALIFIED`].
 #[doc(hidden)]
 pub const fn qualified_name_bytes<const N: usize>(server: &str, tool: &str) -> [u8; N] {
-    let parts: [&[u8]; 4] = [b"mcp__", server.as_bytes(), b"__", tool.as_bytes()];
+    let parts: [&[u8]; 4] = [
+        names_rule::PREFIX.as_bytes(),
+        server.as_bytes(),
+        names_rule::SEPARATOR.as_bytes(),
+        tool.as_bytes(),
+    ];
     let mut bytes = [0u8; N];
     let mut at = 0;
     let mut part = 0;

@@ -3,8 +3,8 @@
 use std::any::TypeId;
 
 use super::def::ToolDefBuilder;
+use super::handler::ToolFuture;
 use super::param::ToolCall;
-use super::server::ToolFuture;
 
 /// A type marked `#[tool_server(...)]`: the constants tools and the server builder read.
 #[diagnostic::on_unimplemented(

@@ -1,105 +1,23 @@
 //! [`ToolServer`]: the tools of one MCP server, its application state, and calling them.
 
 use std::any::TypeId;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
 use serde_json::Value;
 
 use super::arguments::Arguments;
+use super::build_error::{ServerBuildError, check_names};
+use super::call_future::CallFuture;
 use super::context::ToolContext;
 use super::def::{BuiltTool, ToolDef, ToolDefBuilder};
-use super::handler::{HandlerFuture, ToolFn};
+use super::handler::{HandlerFuture, ToolFn, ToolHandler};
+use super::names_rule;
 use super::param::ToolCall;
 use super::registry::{ServerDefinition, ToolRegistration};
 use super::result::ToolResult;
-use super::state::{MissingState, StateMap, StateRequirement};
+use super::server_tool::Tool;
+use super::state::{MissingState, StateMap};
 use crate::catch_unwind::CatchUnwind;
-use crate::schema::SchemaError;
-
-/// The future a tool handler returns.
-pub type ToolFuture = Pin<Box<dyn Future<Output = ToolResult> + Send + 'static>>;
-
-/// A type-erased tool handler.
-pub type ToolHandler = Arc<dyn Fn(ToolCall) -> ToolFuture + Send + Sync>;
-
-/// One tool of a server: its definition and its handler.
-#[derive(Clone)]
-pub struct Tool {
-    name: Arc<str>,
-    def: ToolDef,
-    handler: ToolHandler,
-    required_state: Vec<StateRequirement>,
-    /// `file:line` of a `#[tool]` fn; `None` for a tool added by hand.
-    location: Option<String>,
-    /// The input schema says `additionalProperties: false`: calls with other arguments fail.
-    deny_unknown_arguments: bool,
-    /// `(rust name, property)` of renamed arguments: a call sending the Rust name fails
-    /// (`InputSchemaBuilder::rust_name`).
-    rust_names: Box<[(Box<str>, Box<str>)]>,
-    /// The handler reports the problems found before it ran together with its own (a
-    /// `#[tool]`'s does); any other handler is not called when there are some.
-    reports_argument_errors: bool,
-}
-
-impl Tool {
-    /// The tool's definition.
-    pub fn def(&self) -> &ToolDef {
-        &self.def
-    }
-
-    /// The tool's name.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-}
-
-impl std::fmt::Debug for Tool {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Tool")
-            .field("def", &self.def)
-            .finish_non_exhaustive()
-    }
-}
-
-/// Why a server could not be built.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ServerBuildError {
-    /// A tool's schema cannot be made Claude-safe.
-    #[error("tool `{tool}` of server `{server}`: {error}")]
-    Schema {
-        /// The server's name.
-        server: String,
-        /// The tool's name.
-        tool: String,
-        /// What is wrong with the schema.
-        error: SchemaError,
-    },
-    /// Two tools share a name. Within the crate that defines a `#[tool_server]`, this is a
-    /// compile error; tools in other crates (plugin crates) can only be checked here.
-    #[error(
-        "server `{server}` has two tools named `{tool}`{}: tool names must be unique in a \
-         server; {}",
-        locations_text(.first.as_deref(), .second.as_deref()),
-        rename_hint(.first.is_some() || .second.is_some())
-    )]
-    DuplicateTool {
-        /// The server's name.
-        server: String,
-        /// The duplicated name.
-        tool: String,
-        /// `file:line` of one of the two, when known (`#[tool]` fns; not tools added by hand).
-        first: Option<String>,
-        /// `file:line` of the other, when known.
-        second: Option<String>,
-    },
-    /// A name the CLI or the Anthropic API would refuse.
-    #[error("{0}")]
-    InvalidName(String),
-}
 
 /// An MCP server of in-process tools, with the application state its tools share.
 ///
@@ -570,61 +488,13 @@ impl ServerInner {
     }
 }
 
-/// " (at a.rs:1 and b.rs:2)", " (one at a.rs:1)" or "": where the two tools of a
-/// [`ServerBuildError::DuplicateTool`] are.
-/// How to fix a duplicate: a `#[tool]` fn (whose location is known) is renamed with its
-/// attribute; two tools added by hand, by the name their definition is given.
-fn rename_hint(has_tool_fn: bool) -> &'static str {
-    if has_tool_fn {
-        "rename one with #[tool(name = \"...\")]"
-    } else {
-        "give one of them another name"
-    }
-}
-
-fn locations_text(first: Option<&str>, second: Option<&str>) -> String {
-    match (first, second) {
-        (Some(first), Some(second)) => format!(" (at {first} and {second})"),
-        (Some(one), None) | (None, Some(one)) => format!(" (one at {one})"),
-        (None, None) => String::new(),
-    }
-}
-
-/// The longest `mcp__{server}__{tool}` name the Claude Code CLI accepts.
-pub const MAX_QUALIFIED_TOOL_NAME: usize = 64;
-
-/// Checks the names the Anthropic API and the CLI impose: `[A-Za-z0-9_-]+` for both, and
-/// `mcp__{server}__{tool}` at most 64 characters.
-fn check_names(server: &str, tool: &str) -> Result<(), ServerBuildError> {
-    let valid = |name: &str| {
-        !name.is_empty()
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-    };
-    if !valid(server) {
-        return Err(ServerBuildError::InvalidName(format!(
-            "server name `{server}` must be non-empty and use only ASCII letters, digits, `_` and `-`"
-        )));
-    }
-    if !valid(tool) {
-        return Err(ServerBuildError::InvalidName(format!(
-            "tool name `{tool}` must be non-empty and use only ASCII letters, digits, `_` and `-`"
-        )));
-    }
-    let qualified = "mcp__".len() + server.len() + "__".len() + tool.len();
-    if qualified > MAX_QUALIFIED_TOOL_NAME {
-        return Err(ServerBuildError::InvalidName(format!(
-            "`mcp__{server}__{tool}` is {qualified} characters; the Claude Code CLI accepts at most \
-             {MAX_QUALIFIED_TOOL_NAME}: shorten the server or the tool name"
-        )));
-    }
-    Ok(())
-}
-
 /// `mcp__{server}__{tool}`.
 fn qualify(server: &str, tool: &str) -> String {
-    format!("mcp__{server}__{tool}")
+    format!(
+        "{}{server}{}{tool}",
+        names_rule::PREFIX,
+        names_rule::SEPARATOR
+    )
 }
 
 fn json_kind(value: &Value) -> &'static str {
@@ -635,27 +505,5 @@ fn json_kind(value: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
-    }
-}
-
-/// A running tool call that turns a handler panic into an `isError` result.
-pub(crate) struct CallFuture {
-    tool: Arc<str>,
-    inner: CatchUnwind<dyn Future<Output = ToolResult> + Send + 'static>,
-}
-
-impl Future for CallFuture {
-    type Output = ToolResult;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
-        let this = &mut *self;
-        match Pin::new(&mut this.inner).poll(cx) {
-            Poll::Ready(Ok(result)) => Poll::Ready(result),
-            Poll::Ready(Err(panic)) => Poll::Ready(ToolResult::error(format!(
-                "tool `{}` panicked: {panic}",
-                this.tool
-            ))),
-            Poll::Pending => Poll::Pending,
-        }
     }
 }

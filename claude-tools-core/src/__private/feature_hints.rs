@@ -18,7 +18,9 @@ use std::marker::PhantomData;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::DeserializeOwned;
 
-use super::{ArgumentSchema, ModelArgument, Param, Slot, ViaRequiredArgument};
+use super::diagnostics::{ArgumentSchema, ModelArgument};
+use super::dispatch::{Slot, ViaRequiredArgument};
+use super::param::Param;
 
 /// The features `#[tool]` and the derive name in a [`Hinted`] (the `H` of a [`Slot`] or a
 /// [`FieldProbe`]): one type per claude-tools feature.

@@ -1,0 +1,86 @@
+//! [`ServerBuildError`]: why a server could not be built, and the name checks that find some of
+//! those reasons.
+
+use super::names::MAX_QUALIFIED_TOOL_NAME;
+use super::names_rule;
+use crate::schema::SchemaError;
+
+/// Why a server could not be built.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServerBuildError {
+    /// A tool's schema cannot be made Claude-safe.
+    #[error("tool `{tool}` of server `{server}`: {error}")]
+    Schema {
+        /// The server's name.
+        server: String,
+        /// The tool's name.
+        tool: String,
+        /// What is wrong with the schema.
+        error: SchemaError,
+    },
+    /// Two tools share a name. Within the crate that defines a `#[tool_server]`, this is a
+    /// compile error; tools in other crates (plugin crates) can only be checked here.
+    #[error(
+        "server `{server}` has two tools named `{tool}`{}: tool names must be unique in a \
+         server; {}",
+        locations_text(.first.as_deref(), .second.as_deref()),
+        rename_hint(.first.is_some() || .second.is_some())
+    )]
+    DuplicateTool {
+        /// The server's name.
+        server: String,
+        /// The duplicated name.
+        tool: String,
+        /// `file:line` of one of the two, when known (`#[tool]` fns; not tools added by hand).
+        first: Option<String>,
+        /// `file:line` of the other, when known.
+        second: Option<String>,
+    },
+    /// A name the CLI or the Anthropic API would refuse.
+    #[error("{0}")]
+    InvalidName(String),
+}
+
+/// How to fix a duplicate: a `#[tool]` fn (whose location is known) is renamed with its
+/// attribute; two tools added by hand, by the name their definition is given.
+fn rename_hint(has_tool_fn: bool) -> &'static str {
+    if has_tool_fn {
+        "rename one with #[tool(name = \"...\")]"
+    } else {
+        "give one of them another name"
+    }
+}
+
+/// " (at a.rs:1 and b.rs:2)", " (one at a.rs:1)" or "": where the two tools of a
+/// [`ServerBuildError::DuplicateTool`] are.
+fn locations_text(first: Option<&str>, second: Option<&str>) -> String {
+    match (first, second) {
+        (Some(first), Some(second)) => format!(" (at {first} and {second})"),
+        (Some(one), None) | (None, Some(one)) => format!(" (one at {one})"),
+        (None, None) => String::new(),
+    }
+}
+
+/// Checks the names the Anthropic API and the CLI impose: `[A-Za-z0-9_-]+` for both, and
+/// `mcp__{server}__{tool}` at most 64 characters.
+pub(super) fn check_names(server: &str, tool: &str) -> Result<(), ServerBuildError> {
+    if !names_rule::is_valid_name(server) {
+        return Err(ServerBuildError::InvalidName(format!(
+            "server name `{server}` must be non-empty and use only ASCII letters, digits, `_` and `-`"
+        )));
+    }
+    if !names_rule::is_valid_name(tool) {
+        return Err(ServerBuildError::InvalidName(format!(
+            "tool name `{tool}` must be non-empty and use only ASCII letters, digits, `_` and `-`"
+        )));
+    }
+    let qualified = names_rule::qualified_len(server, tool);
+    if qualified > MAX_QUALIFIED_TOOL_NAME {
+        return Err(ServerBuildError::InvalidName(format!(
+            "`mcp__{server}__{tool}` is {qualified} characters; the Claude Code CLI accepts at most \
+             {MAX_QUALIFIED_TOOL_NAME}: shorten the server or the tool name"
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,46 @@
+//! [`Tool`]: one tool of a server, as the server keeps it.
+
+use std::sync::Arc;
+
+use super::def::ToolDef;
+use super::handler::ToolHandler;
+use super::state::StateRequirement;
+
+/// One tool of a server: its definition and its handler.
+#[derive(Clone)]
+pub struct Tool {
+    pub(super) name: Arc<str>,
+    pub(super) def: ToolDef,
+    pub(super) handler: ToolHandler,
+    pub(super) required_state: Vec<StateRequirement>,
+    /// `file:line` of a `#[tool]` fn; `None` for a tool added by hand.
+    pub(super) location: Option<String>,
+    /// The input schema says `additionalProperties: false`: calls with other arguments fail.
+    pub(super) deny_unknown_arguments: bool,
+    /// `(rust name, property)` of renamed arguments: a call sending the Rust name fails
+    /// (`InputSchemaBuilder::rust_name`).
+    pub(super) rust_names: Box<[(Box<str>, Box<str>)]>,
+    /// The handler reports the problems found before it ran together with its own (a
+    /// `#[tool]`'s does); any other handler is not called when there are some.
+    pub(super) reports_argument_errors: bool,
+}
+
+impl Tool {
+    /// The tool's definition.
+    pub fn def(&self) -> &ToolDef {
+        &self.def
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl std::fmt::Debug for Tool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tool")
+            .field("def", &self.def)
+            .finish_non_exhaustive()
+    }
+}
