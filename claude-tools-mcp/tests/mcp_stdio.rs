@@ -553,14 +553,27 @@ async fn ids_are_written_back_as_they_came() {
 #[tokio::test]
 async fn a_line_that_does_not_parse_is_answered_once_with_its_id_when_it_can_be_read() {
     let mut peer = start(Duration::from_secs(5));
-    // The id is fine, a number in the arguments is not: the error names the request, so the
-    // client's call ends instead of waiting for an answer it could not match.
+    // The id is fine, a number in the arguments is not: the answer names the request, so the
+    // client's call ends instead of waiting for an answer it could not match, and, a tool call,
+    // it is an `isError` result the model reads (as for any argument it got wrong).
     let line = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":1e400}}}"#;
-    let error = serde_json::from_str::<Value>(line).unwrap_err().to_string();
     peer.send_raw(format!("{line}\n").as_bytes()).await;
     assert_eq!(
         peer.next().await.unwrap(),
-        json!({"jsonrpc": "2.0", "id": 7, "error": {"code": -32700, "message": "Parse error", "data": error}})
+        json!({"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text":
+            "The server could not read this tool call to `echo`: a number in it is out of range: \
+             JSON numbers must fit a 64-bit float (at most about 1.8e308); send such a value as a \
+             string"}], "isError": true}})
+    );
+    // Another method cut short: a parse error with its id.
+    peer.send_raw(
+        b"{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/list\",\"params\":{\"x\":tru}}\n",
+    )
+    .await;
+    assert_eq!(
+        peer.next().await.unwrap(),
+        json!({"jsonrpc": "2.0", "id": 8, "error": {"code": -32700, "message": "Parse error",
+            "data": "The server could not read this message `tools/list`: it is not valid JSON (expected ident)"}})
     );
     // An id out of a float's range is an id like any other: it comes back as written (a
     // JavaScript or Python client reads it as the infinity it sent; JSON-RPC asks for the same
