@@ -201,22 +201,17 @@ async fn the_stderr_callback_sees_every_line_the_cli_writes() {
 }
 
 #[tokio::test]
-async fn json_rpc_ids_a_float_cannot_hold_get_one_answer_the_cli_can_read() {
+async fn a_json_rpc_id_a_float_cannot_hold_is_answered_as_written() {
     const BIG: &str = "123456789012345678901234567890";
     let call = |request_id: &str, id: &str| {
         format!(
             r#"{{"type":"control_request","request_id":"{request_id}","request":{{"subtype":"mcp_message","server_name":"calc","message":{{"method":"tools/call","params":{{"name":"add","arguments":{{"a":2,"b":3}}}},"jsonrpc":"2.0","id":{id}}}}}}}"#
         )
     };
-    // The fake reads every line the host writes as JSON (as the CLI does): an answer echoing
-    // `1e400` would not even be read. Out of range, the request gets a control error; a huge
-    // integer is answered, its id as it came.
+    // A huge integer is answered, its id as it came (an id past a float's range, `1e400`, is
+    // too: see `faults_lines` and the agreement suite; this fake reads lines with serde_json,
+    // which refuses such a number, where the CLI's JavaScript reads it).
     let script = canned::initialize()
-        .send_raw(call("infinite", "1e400"))
-        .expect(
-            json!({"type": "control_response", "response": {"subtype": "error",
-            "request_id": "infinite", "error": "$any"}}),
-        )
         .send_raw(call("huge", BIG))
         .expect(
             json!({"type": "control_response", "response": {"subtype": "success",
@@ -232,8 +227,7 @@ async fn json_rpc_ids_a_float_cannot_hold_get_one_answer_the_cli_can_read() {
     loop {
         match tokio::time::timeout(Duration::from_secs(30), client.next_message()).await {
             Ok(Some(Ok(Message::Other(value)))) if value["type"] == "x_done" => break,
-            // The unreadable line is reported on the stream, and the session goes on.
-            Ok(Some(Err(Error::Json { .. }) | Ok(_))) => {}
+            Ok(Some(Ok(_))) => {}
             other => panic!("{other:?}"),
         }
     }
