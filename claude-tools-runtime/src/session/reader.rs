@@ -18,9 +18,10 @@ use serde_json::Value;
 use tokio::io::AsyncRead;
 
 use super::handlers::FirstPoll;
+use super::queue::MessageSender;
 use super::run_end::CliState;
 use super::watchdog::Baton;
-use super::{MessageSender, SessionCore, ending, handlers, lock};
+use super::{SessionCore, ending, handlers, lock};
 use crate::error::{Error, RequestRef};
 use crate::message::Message;
 use crate::protocol::{self, ControlFailure, Fault, Found, Incoming, ParseError};
