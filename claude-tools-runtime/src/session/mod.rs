@@ -22,6 +22,7 @@ mod inflight;
 mod outbox;
 mod queue;
 mod reader;
+mod reader_state;
 pub(crate) mod run_end;
 mod servers;
 mod watchdog;
