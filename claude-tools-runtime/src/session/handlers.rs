@@ -37,7 +37,8 @@ use std::task::{Context, Poll, Waker};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::{InFlight, SessionCore, Taken, Withdrawable, lock};
+use super::inflight::{InFlight, Taken, Withdrawable};
+use super::{SessionCore, lock};
 use crate::permission::PermissionDecision;
 use crate::protocol::{self, CliRequest, ElicitationAnswer, PermissionAnswer};
 use claude_tools_core::catch_unwind::{CatchUnwind, panic_message};

@@ -8,20 +8,27 @@
 //!   it likewise pauses while the outbox holds more than its bound for a CLI not reading stdin.
 //!   A request whose first poll blocks its thread does not stop the reading on a multi-thread
 //!   runtime with a worker to spare: the [`watchdog`] thread hands the reader to a new task.
-//! - [`handlers`] answers the CLI's requests (`mcp_message`, `can_use_tool`, `hook_callback`).
+//! - [`queue`] is that bounded queue to the application.
+//! - [`handlers`] answers the CLI's requests (`mcp_message`, `can_use_tool`, `hook_callback`);
+//!   [`inflight`] holds those being answered, by `request_id`, so they can be withdrawn.
+//! - [`servers`] is the live set of in-process servers (given at the start, added, removed).
 //! - [`outbox`] is the one way to the CLI's stdin: lines are written straight into the pipe by
 //!   whoever answers, queued for a drain task only when the pipe is full.
 //! - [`run_end`] decides when a run has ended, so stdin is closed neither too early nor never.
 
 mod ending;
 mod handlers;
+mod inflight;
 mod outbox;
+mod queue;
 mod reader;
+mod reader_state;
 pub(crate) mod run_end;
+mod servers;
 mod watchdog;
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -29,215 +36,21 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};
-use tokio::task::AbortHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::error::{Error, Result};
 use crate::hooks::HookCallback;
-use crate::message::Message;
 use crate::options::{DEFAULT_CONTROL_TIMEOUT, Options};
 use crate::permission::CanUseTool;
-use crate::protocol::{self, ControlFailure, HostRequest, SdkServers};
+use crate::protocol::{self, ControlFailure, HostRequest};
 use crate::transport::{Connection, ExitInfo};
-use claude_tools_core::mcp::{McpRouter, ServerNotification};
+use claude_tools_core::mcp::McpRouter;
+use inflight::InFlight;
 use outbox::Outbox;
+pub(crate) use queue::MessageReceiver;
+use queue::MessageSender;
 use run_end::RunProgress;
-
-/// The user's end of the message queue.
-pub(crate) type MessageReceiver = mpsc::Receiver<Result<Message>>;
-
-/// The application dropped its end of the message queue.
-#[derive(Debug)]
-pub(crate) struct QueueClosed;
-
-/// The reader's end of the message queue. [`MessageSender::send`] never waits, since one line
-/// may yield a message and an error: what does not fit waits in `overflow`, and the reader
-/// delivers it with [`MessageSender::flush`] before it reads the next line. So at most the
-/// queue's bound plus one line's worth of messages is held for an application that does not read.
-pub(crate) struct MessageSender {
-    queue: mpsc::Sender<Result<Message>>,
-    overflow: VecDeque<Result<Message>>,
-}
-
-impl MessageSender {
-    fn new(queue: mpsc::Sender<Result<Message>>) -> Self {
-        Self {
-            queue,
-            overflow: VecDeque::new(),
-        }
-    }
-
-    /// Queues an item for the application, in order; fails only once it stopped listening.
-    pub(crate) fn send(&mut self, item: Result<Message>) -> std::result::Result<(), QueueClosed> {
-        if !self.overflow.is_empty() {
-            self.overflow.push_back(item);
-            return Ok(());
-        }
-        match self.queue.try_send(item) {
-            Ok(()) => Ok(()),
-            Err(mpsc::error::TrySendError::Full(item)) => {
-                self.overflow.push_back(item);
-                Ok(())
-            }
-            Err(mpsc::error::TrySendError::Closed(_)) => Err(QueueClosed),
-        }
-    }
-
-    /// Items wait for the application to read.
-    pub(crate) fn is_full(&self) -> bool {
-        !self.overflow.is_empty()
-    }
-
-    /// Waits until every waiting item is in the queue (or the application stopped listening).
-    pub(crate) async fn flush(&mut self) {
-        while let Some(item) = self.overflow.pop_front() {
-            if self.queue.send(item).await.is_err() {
-                self.overflow.clear();
-                return;
-            }
-        }
-    }
-}
-
-/// The CLI's requests being handled under one `request_id`: one, or more when the CLI sent the
-/// id again before the first was answered (each is answered; see [`handlers`]).
-struct InFlight {
-    first: Withdrawable,
-    /// Later requests with the same id, in arrival order; empty (no allocation) as a rule.
-    duplicates: Vec<Withdrawable>,
-}
-
-/// One request being handled in its own task, held so that it can be withdrawn (by the CLI or
-/// the session's end).
-struct Withdrawable {
-    /// Fired when the CLI withdraws the request: the task then gives the callback its
-    /// [`CANCEL_GRACE`](claude_tools_core::mcp::CANCEL_GRACE) and writes nothing. `None` for an
-    /// `mcp_message`, whose tool call keeps the contract in the router: aborting the task drops
-    /// the router's future, which fires the call's own token and starts its grace.
-    cancellation: Option<CancellationToken>,
-    task: AbortHandle,
-}
-
-impl InFlight {
-    fn new(first: Withdrawable) -> Self {
-        Self {
-            first,
-            duplicates: Vec::new(),
-        }
-    }
-
-    /// Takes the entry of task `task` out of the group, if its request was not withdrawn.
-    fn take(&mut self, task: tokio::task::Id) -> Taken {
-        if self.first.task.id() == task {
-            if self.duplicates.is_empty() {
-                return Taken::Last;
-            }
-            self.first = self.duplicates.remove(0);
-            return Taken::Some;
-        }
-        match self.duplicates.iter().position(|h| h.task.id() == task) {
-            Some(index) => {
-                self.duplicates.remove(index);
-                Taken::Some
-            }
-            None => Taken::None,
-        }
-    }
-
-    /// The CLI withdrew these requests (or the session ended): every handler's token fires and
-    /// none is answered.
-    fn withdraw(self) {
-        self.first.withdraw();
-        for handler in self.duplicates {
-            handler.withdraw();
-        }
-    }
-}
-
-/// What [`InFlight::take`] found.
-enum Taken {
-    /// The task's entry was the group's last: remove the group.
-    Last,
-    /// The task's entry was taken; others remain.
-    Some,
-    /// No entry for the task: its request was withdrawn.
-    None,
-}
-
-impl Withdrawable {
-    fn withdraw(self) {
-        match self.cancellation {
-            Some(token) => token.cancel(),
-            None => self.task.abort(),
-        }
-    }
-}
-
-/// Forwards what an in-process server emits on its own (progress notifications,
-/// `notifications/tools/list_changed`) to the CLI, as
-/// the official TypeScript SDK does: a host→CLI `mcp_message` request, which the CLI merely
-/// acknowledges (the acknowledgement matches no waiter and is dropped).
-fn server_notifier(
-    server: &str,
-    out: Arc<Outbox>,
-    counter: Arc<AtomicU64>,
-    id_salt: u32,
-) -> claude_tools_core::mcp::Notifier {
-    let server = server.to_string();
-    Arc::new(move |message: ServerNotification| {
-        let n = counter.fetch_add(1, Ordering::Relaxed);
-        let request_id = format!("req_mcp_{n}_{id_salt:08x}");
-        let body = HostRequest::McpMessage {
-            server_name: &server,
-            message: &message,
-        };
-        out.send_with(|out| protocol::request_line(out, &request_id, &body));
-    })
-}
-
-/// The in-process servers changed while the session runs.
-struct LiveServers {
-    /// Servers added by [`SessionCore::add_server`], by name.
-    added: HashMap<String, McpRouter>,
-    /// The names of the in-process servers the CLI is to serve now.
-    served: BTreeSet<String>,
-}
-
-impl LiveServers {
-    /// The servers `mcp_set_servers` names now (the request replaces the CLI's whole set), taken
-    /// out of the lock to be sent.
-    fn served_now(&self) -> BTreeSet<String> {
-        self.served.clone()
-    }
-}
-
-/// Hashes a server name for the routers' map with FNV-1a. The map is looked up for every tool
-/// call, and SipHash (std's default) made the lookup cost as much as a tenth of the session's
-/// own work per call; its resistance to hash flooding buys nothing here, since the host alone
-/// decides the keys (a name the CLI sends is only looked up).
-struct ServerNameHasher(u64);
-
-impl Default for ServerNameHasher {
-    fn default() -> Self {
-        // The FNV-1a offset basis.
-        Self(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Hasher for ServerNameHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const PRIME: u64 = 0x0000_0100_0000_01b3;
-        for byte in bytes {
-            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(PRIME);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type ServerNames = BuildHasherDefault<ServerNameHasher>;
+use servers::{LiveServers, ServerNames, server_notifier};
 
 /// Everything the session's tasks share.
 pub(crate) struct SessionCore {
@@ -455,103 +268,6 @@ impl SessionCore {
         }
     }
 
-    /// A handle to the live tool set of in-process server `name`.
-    pub(crate) fn tool_server(
-        &self,
-        name: &str,
-    ) -> std::result::Result<
-        claude_tools_core::mcp::ToolServerHandle,
-        claude_tools_core::mcp::LiveToolError,
-    > {
-        let served = lock(&self.live_servers).served.contains(name);
-        match self.router(name).filter(|_| served) {
-            Some(router) => Ok(router.tool_server_handle()),
-            None => Err(self.unknown_server(name)),
-        }
-    }
-
-    /// The router of in-process server `name`: one given at the start, or one added since.
-    pub(crate) fn router(&self, name: &str) -> Option<McpRouter> {
-        if let Some(router) = self.routers.get(name) {
-            return Some(router.clone());
-        }
-        lock(&self.live_servers).added.get(name).cloned()
-    }
-
-    /// The routers of the servers added since the start (to cancel their calls at the end).
-    pub(crate) fn added_routers(&self) -> Vec<McpRouter> {
-        lock(&self.live_servers).added.values().cloned().collect()
-    }
-
-    fn unknown_server(&self, name: &str) -> claude_tools_core::mcp::LiveToolError {
-        let mut known: Vec<String> = lock(&self.live_servers).served.iter().cloned().collect();
-        known.sort();
-        claude_tools_core::mcp::LiveToolError::UnknownServer {
-            server: name.to_string(),
-            known,
-        }
-    }
-
-    /// Adds in-process server `server` and asks the CLI to serve it (`mcp_set_servers`, which
-    /// names every in-process server the CLI is to keep: the request replaces the whole set).
-    pub(crate) async fn add_server(
-        &self,
-        server: claude_tools_core::tool::ToolServer,
-    ) -> Result<claude_tools_core::mcp::ToolServerHandle> {
-        let name = server.name().to_string();
-        let (router, servers) = {
-            let mut live = lock(&self.live_servers);
-            if self.routers.contains_key(&name) || live.added.contains_key(&name) {
-                return Err(claude_tools_core::mcp::LiveToolError::DuplicateServer {
-                    server: name,
-                }
-                .into());
-            }
-            let notifier = server_notifier(
-                &name,
-                self.out.clone(),
-                self.notifications.clone(),
-                self.id_salt,
-            );
-            let router = McpRouter::new(server).with_notifier(notifier);
-            live.added.insert(name.clone(), router.clone());
-            live.served.insert(name.clone());
-            (router, live.served_now())
-        };
-        let request = HostRequest::McpSetServers {
-            servers: SdkServers(&servers),
-        };
-        if let Err(error) = self.request(&request).await {
-            // The CLI refused or did not answer: the server is not served, so it is not kept.
-            let mut live = lock(&self.live_servers);
-            live.added.remove(&name);
-            live.served.remove(&name);
-            return Err(error);
-        }
-        Ok(router.tool_server_handle())
-    }
-
-    /// Asks the CLI to stop serving in-process server `name` (given at the start or added).
-    pub(crate) async fn remove_server(&self, name: &str) -> Result<Value> {
-        let servers = {
-            let mut live = lock(&self.live_servers);
-            if !live.served.remove(name) {
-                drop(live);
-                return Err(self.unknown_server(name).into());
-            }
-            // A router given at the start stays (answering nothing the CLI still asks for is
-            // harmless); an added one goes, with its calls cancelled.
-            if let Some(router) = live.added.remove(name) {
-                router.cancel_all();
-            }
-            live.served_now()
-        };
-        let request = HostRequest::McpSetServers {
-            servers: SdkServers(&servers),
-        };
-        self.request(&request).await
-    }
-
     /// A receiver of the run's progress.
     pub(crate) fn progress(&self) -> watch::Receiver<RunProgress> {
         self.progress.subscribe()
@@ -572,30 +288,5 @@ impl SessionCore {
             // The sender lives in `self`: it cannot be gone.
             Err(_) => ExitInfo::default(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn server_names_hash_with_fnv_1a() {
-        // The reference vectors of FNV-1a, 64 bits.
-        let hash = |bytes: &[u8]| {
-            let mut hasher = ServerNameHasher::default();
-            hasher.write(bytes);
-            hasher.finish()
-        };
-        assert_eq!(hash(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(hash(b"a"), 0xaf63_dc4c_8601_ec8c);
-        assert_eq!(hash(b"foobar"), 0x8594_4171_f739_67e8);
-        let mut routers: HashMap<&str, u8, ServerNames> = HashMap::default();
-        routers.insert("calc", 1);
-        routers.insert("notes", 2);
-        assert_eq!(
-            (routers.get("calc"), routers.get("notes"), routers.get("x")),
-            (Some(&1), Some(&2), None)
-        );
     }
 }

@@ -10,6 +10,7 @@
 //! to read on: a handler that blocks its thread stalls the session (and everything else on that
 //! runtime) until it returns; nothing is lost, the session reads on after it.
 
+use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,9 +19,11 @@ use serde_json::Value;
 use tokio::io::AsyncRead;
 
 use super::handlers::FirstPoll;
+use super::queue::MessageSender;
+use super::reader_state::Reader;
 use super::run_end::CliState;
 use super::watchdog::Baton;
-use super::{MessageSender, SessionCore, ending, handlers, lock};
+use super::{SessionCore, ending, handlers, lock};
 use crate::error::{Error, RequestRef};
 use crate::message::Message;
 use crate::protocol::{self, ControlFailure, Fault, Found, Incoming, ParseError};
@@ -32,13 +35,6 @@ const EXIT_GRACE: Duration = Duration::from_secs(5);
 /// How long a killed CLI may take to report its end (the process transport's is bounded by its
 /// `SIGTERM` grace and stderr grace, a few seconds).
 const KILL_WAIT: Duration = Duration::from_secs(10);
-
-/// What the reader owns, handed over whole when its task is stuck.
-pub(super) struct Reader {
-    lines: LineReader<Pin<Box<dyn AsyncRead + Send>>>,
-    process: Box<dyn ProcessHandle>,
-    messages: MessageSender,
-}
 
 pub(super) async fn read_loop(
     shared: Arc<SessionCore>,
@@ -57,16 +53,26 @@ pub(super) async fn read_loop(
     let other_workers = runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
         && runtime.metrics().num_workers() >= 2;
     let baton = if other_workers {
-        Baton::watch(&shared)
+        Baton::watch(&shared, resume)
     } else {
         None
     };
     run(shared, reader, baton).await;
 }
 
+/// How the watchdog resumes a stuck session's reading: [`run`] on with the reader it took, in
+/// the task it spawns. (Given to the [`Baton`], so the watchdog need not name this file.)
+fn resume(
+    shared: Arc<SessionCore>,
+    reader: Reader,
+    baton: Arc<Baton>,
+) -> Pin<Box<dyn Future<Output = ()> + Send>> {
+    Box::pin(run(shared, reader, Some(baton)))
+}
+
 /// Reads and dispatches lines until stdout ends, the session is shut down, or (with a baton)
 /// a first poll blocks long enough for the watchdog to hand the reader to another task.
-pub(super) async fn run(shared: Arc<SessionCore>, mut reader: Reader, baton: Option<Arc<Baton>>) {
+async fn run(shared: Arc<SessionCore>, mut reader: Reader, baton: Option<Arc<Baton>>) {
     // One shutdown future for the whole loop: making one per line would register and
     // deregister a waiter on the token for every line.
     let shutdown_token = shared.shutdown.clone();

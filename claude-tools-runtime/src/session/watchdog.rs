@@ -18,11 +18,13 @@
 //! thread looks at the sessions every [`TICK`] while any of them is serving requests, and sleeps
 //! on a condition variable once none has for [`IDLE_TICKS`] ticks, until a first poll wakes it.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock, Weak};
 use std::time::Duration;
 
-use super::reader::{Reader, run};
+use super::reader_state::Reader;
 use super::{SessionCore, lock};
 
 /// How often the watchdog looks for a first poll that does not return: one that has been
@@ -31,6 +33,11 @@ const TICK: Duration = Duration::from_millis(5);
 /// Ticks without a first poll in any session before the watchdog sleeps until the next one.
 const IDLE_TICKS: u32 = 20;
 
+/// How a session's reading goes on from a reader the watchdog took: the future the new reader
+/// task runs. Given by the reader at [`Baton::watch`], so this file does not name the reader's.
+pub(super) type Resume =
+    fn(Arc<SessionCore>, Reader, Arc<Baton>) -> Pin<Box<dyn Future<Output = ()> + Send>>;
+
 /// One session's side of the watchdog: where its reader is left for the length of each first
 /// poll, for the watchdog to take if the poll does not return.
 pub(super) struct Baton {
@@ -38,6 +45,8 @@ pub(super) struct Baton {
     /// Where a new reader task is spawned.
     runtime: tokio::runtime::Handle,
     shared: Arc<SessionCore>,
+    /// What the new reader task runs.
+    resume: Resume,
     watchdog: &'static Watchdog,
 }
 
@@ -67,12 +76,13 @@ enum Look {
 impl Baton {
     /// The baton of a session whose reader runs on the current runtime, watched from now on;
     /// `None` when the watchdog thread cannot be started.
-    pub(super) fn watch(shared: &Arc<SessionCore>) -> Option<Arc<Baton>> {
+    pub(super) fn watch(shared: &Arc<SessionCore>, resume: Resume) -> Option<Arc<Baton>> {
         let watchdog = Watchdog::get()?;
         let baton = Arc::new(Baton {
             slot: Mutex::default(),
             runtime: tokio::runtime::Handle::current(),
             shared: shared.clone(),
+            resume,
             watchdog,
         });
         let mut sessions = lock(&watchdog.sessions);
@@ -204,7 +214,8 @@ impl Watchdog {
                          in tokio::task::spawn_blocking"
                     );
                     let (runtime, shared) = (baton.runtime.clone(), baton.shared.clone());
-                    runtime.spawn(run(shared, reader, Some(baton)));
+                    let resume = baton.resume;
+                    runtime.spawn(resume(shared, reader, baton));
                 }
                 sessions = lock(&self.sessions);
             }

@@ -15,7 +15,7 @@ use hyper::header::{CONTENT_LENGTH, TRANSFER_ENCODING};
 use hyper::http::request::Parts;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-use super::http::{MAX_HEAD, READ_BUF};
+use super::limits::{MAX_HEAD, READ_BUF};
 
 /// The log keeps at least this much of the newest bytes. hyper reads ahead of the message it is
 /// on by about one read buffer, so a head it has yet to parse is well inside; older bytes (those

@@ -2,8 +2,8 @@
 //! bodies, `Expect: 100-continue`), keep-alive, and fixed-length or chunked (SSE) responses.
 //!
 //! hyper is the server claude-tools' Streamable HTTP MCP transport already runs on, so the kit
-//! adds no crate to the tree. What the kit adds on top: the caps below, the heads recorded as
-//! sent ([`super::head`]), and errors the CLI can read (Anthropic-style JSON bodies).
+//! adds no crate to the tree. What the kit adds on top: the caps of [`super::limits`], the heads
+//! recorded as sent ([`super::head`]), and errors the CLI can read (Anthropic-style JSON bodies).
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -20,17 +20,7 @@ use serde_json::json;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 use super::head::{SharedLog, Tee};
-
-/// Largest request head accepted (request line plus headers); hyper answers a larger one with
-/// `431 Request Header Fields Too Large` and closes the connection.
-pub(crate) const MAX_HEAD: usize = 64 * 1024;
-/// Most headers in one request (hyper's default is 100; a client with more gets a 431 too).
-const MAX_HEADERS: usize = 1024;
-/// Largest request body accepted; a larger one is answered `413` with a JSON error.
-pub(crate) const MAX_BODY: usize = 64 * 1024 * 1024;
-/// hyper's read buffer, which bounds how much it reads ahead of the request it is on (and so
-/// how much of the connection [`super::head::HeadLog`] must keep).
-pub(crate) const READ_BUF: usize = 4 * MAX_HEAD;
+use super::limits::{MAX_HEAD, MAX_HEADERS, READ_BUF};
 
 /// A request as the client sent it.
 #[derive(Debug)]

@@ -55,6 +55,7 @@
 mod head;
 mod http;
 mod inspect;
+mod limits;
 mod reply;
 mod routes;
 mod script;
@@ -491,10 +492,14 @@ async fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
                 // Each SSE event is sent as soon as it is written, not held back by Nagle.
                 let _ = stream.set_nodelay(true);
                 let shared = shared.clone();
-                tokio::spawn(http::serve_connection(stream, http::MAX_BODY, move |req| {
-                    let shared = shared.clone();
-                    async move { routes::answer(&shared, req).await }
-                }));
+                tokio::spawn(http::serve_connection(
+                    stream,
+                    limits::MAX_BODY,
+                    move |req| {
+                        let shared = shared.clone();
+                        async move { routes::answer(&shared, req).await }
+                    },
+                ));
             }
             Err(e) => {
                 // EMFILE and friends: back off briefly instead of spinning.

@@ -1,0 +1,19 @@
+//! What the reader task owns: the one value handed between reader tasks, from the
+//! [`reader`](super::reader) to the [`watchdog`](super::watchdog) and on to a new reader task,
+//! when a first poll blocks its thread. Apart from both, so that neither imports the other's
+//! file for it.
+
+use std::pin::Pin;
+
+use tokio::io::AsyncRead;
+
+use super::queue::MessageSender;
+use crate::transport::ProcessHandle;
+use claude_tools_core::ndjson::LineReader;
+
+/// What the reader owns, handed over whole when its task is stuck.
+pub(super) struct Reader {
+    pub(super) lines: LineReader<Pin<Box<dyn AsyncRead + Send>>>,
+    pub(super) process: Box<dyn ProcessHandle>,
+    pub(super) messages: MessageSender,
+}
