@@ -1,7 +1,7 @@
 //! The answers the transport writes itself: a [`Refusal`] (a request refused before it reached
 //! the router, as a JSON-RPC error of `id: null`), JSON responses, the `isError` results of a
 //! call cut short by the timeout or the shutdown, and [`reply_bytes`], the router's answer as
-//! the JSON and the SSE answers write it (through the one writer, [`Response::write_to`]).
+//! the JSON and the SSE answers write it (through the one writer, [`RpcResponse::write_to`](claude_tools_core::mcp::Response::write_to)).
 
 use std::time::Duration;
 

@@ -160,7 +160,7 @@ impl Outbox {
         }
     }
 
-    /// [`Outbox::cork`] or [`Outbox::uncork`], then [`Outbox::over_limit`], under one lock:
+    /// [`Outbox::cork`] or [`Outbox::uncork`], then whether more than the limit is waiting, under one lock:
     /// the reader's look at the outbox before each line.
     pub(crate) fn set_corked(&self, corked: bool) -> bool {
         let mut state = self.lock();
