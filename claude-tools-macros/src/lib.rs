@@ -25,7 +25,6 @@ mod rust_names;
 mod server;
 mod static_lifetime;
 mod tool;
-mod warnings;
 
 /// Turns a fn into a tool of a [`macro@tool_server`].
 ///

@@ -14,15 +14,14 @@ use quote::quote;
 use syn::ItemFn;
 
 use crate::errors::Errors;
-use crate::{param_attrs, warnings};
+use crate::param_attrs;
 
 mod check;
 mod expand;
 mod model;
 mod parse;
 mod tool_ref;
-
-pub(crate) use model::{Binding, Tool};
+mod warnings;
 
 pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::default();

@@ -5,9 +5,9 @@
 use proc_macro2::{Span, TokenStream};
 use syn::{ItemFn, Type};
 
+use super::model::{Binding, Tool};
 use crate::docs::{self, Doc};
 use crate::static_lifetime;
-use crate::tool::{Binding, Tool};
 
 /// The warnings about the tool (no description, a `'static` parameter), with the fn's lint
 /// attributes, so that `#[allow(deprecated)]` on the fn silences them.
