@@ -191,7 +191,7 @@ where
             // `next_line` is cancel safe: a line half read stays in the reader.
             line = reader.next_line() => match line {
                 Ok(Some(line)) => {
-                    if let Some(invalid) = dispatch(Message::decode(line), &router, &outbound, &mut calls) {
+                    if let Some(invalid) = dispatch(Message::decode(line), &router, &outbound, &mut calls).await {
                         writer.write(invalid).await?;
                     }
                 }
@@ -249,53 +249,33 @@ fn too_long(skipped: usize, cap: usize) -> Outbound {
     ))
 }
 
-/// Routes one message: a notification is handled here, at once and in order (so a
-/// cancellation takes effect before the next line is read) and not answered; a response from
-/// the client is dropped; a request runs in a task of its own and queues its answer. An
-/// invalid message's answer is returned, for the caller to write at once.
-fn dispatch(
+/// Routes one message: a request runs in a task of its own and queues its answer; anything else
+/// is the router's at once and in order (so a cancellation takes effect before the next line is
+/// read), and its answer, if it has one (an invalid line's), is returned for the caller to write
+/// at once.
+async fn dispatch(
     message: Message,
     router: &McpRouter,
     outbound: &mpsc::UnboundedSender<Outbound>,
     calls: &mut JoinSet<()>,
 ) -> Option<Outbound> {
-    match message {
-        Message::Request(_) => {
-            let router = router.clone();
-            let outbound = outbound.clone();
-            calls.spawn(async move {
-                let Some(response) = router.handle(message).await else {
-                    return;
-                };
-                if response.is_cancelled() {
-                    // MCP: the receiver of a cancellation does not answer the cancelled request.
-                    return;
-                }
-                let _ = outbound.send(Outbound::Response(response));
-            });
-            None
-        }
-        Message::Unreadable(unreadable) => {
-            tracing::debug!(reason = %unreadable.reason, "MCP stdio: a line that could not be read");
-            Some(Outbound::Response(unreadable.response()))
-        }
-        Message::Invalid(invalid) => {
-            tracing::debug!(error = ?invalid.error, "MCP stdio: a line that is not a JSON-RPC message");
-            Some(Outbound::Response(Response::error(
-                invalid.id,
-                invalid.error,
-            )))
-        }
-        // Handled without awaiting anything: the router's future is ready at its first poll.
-        Message::Notification(notification) => {
-            router.notify(notification);
-            None
-        }
-        Message::Response(_) => {
-            tracing::debug!("MCP stdio: ignoring a response from the client");
-            None
-        }
+    if let Message::Request(_) = message {
+        let router = router.clone();
+        let outbound = outbound.clone();
+        calls.spawn(async move {
+            let Some(response) = router.handle(message).await else {
+                return;
+            };
+            if response.is_cancelled() {
+                // MCP: the receiver of a cancellation does not answer the cancelled request.
+                return;
+            }
+            let _ = outbound.send(Outbound::Response(response));
+        });
+        return None;
     }
+    // Not a request: the router answers (or not) without waiting for any handler.
+    router.handle(message).await.map(Outbound::Response)
 }
 
 fn note_panic(joined: Result<(), tokio::task::JoinError>) {

@@ -213,19 +213,6 @@ fn drive(
     warmup: u64,
     requests: u64,
 ) -> Vec<HttpSample> {
-    let sample = |level: &Level<'_>| HttpSample {
-        server: level.server.into(),
-        placement: level.placement.into(),
-        round: level.round,
-        concurrency: level.concurrency,
-        phase: None,
-        content_types: vec![],
-        server_cpu_ns: 0,
-        client_cpu_ns: 0,
-        server_rss_kib: 0,
-        server_peak_kib: 0,
-        error: None,
-    };
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -236,7 +223,7 @@ fn drive(
                 .iter()
                 .map(|l| HttpSample {
                     error: Some(format!("load generator runtime: {e}")),
-                    ..sample(l)
+                    ..blank_sample(l)
                 })
                 .collect();
         }
@@ -248,7 +235,7 @@ fn drive(
             Err(e) => Some(format!("handshake: {e}")),
         };
         for level in levels {
-            let mut s = sample(level);
+            let mut s = blank_sample(level);
             if let Some(e) = &failed {
                 s.error = Some(e.clone());
                 out.push(s);
@@ -435,7 +422,8 @@ pub fn run_http(paths: &Paths, args: &Args) -> Result<(), String> {
     }
 }
 
-fn failed_sample(level: &Level<'_>, error: String) -> HttpSample {
+/// A sample of `level` with nothing measured yet.
+fn blank_sample(level: &Level<'_>) -> HttpSample {
     HttpSample {
         server: level.server.into(),
         placement: level.placement.into(),
@@ -447,7 +435,14 @@ fn failed_sample(level: &Level<'_>, error: String) -> HttpSample {
         client_cpu_ns: 0,
         server_rss_kib: 0,
         server_peak_kib: 0,
+        error: None,
+    }
+}
+
+fn failed_sample(level: &Level<'_>, error: String) -> HttpSample {
+    HttpSample {
         error: Some(error),
+        ..blank_sample(level)
     }
 }
 

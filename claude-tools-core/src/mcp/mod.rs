@@ -260,8 +260,14 @@ impl McpRouter {
                 tracing::debug!("MCP: ignoring a response from the client");
                 None
             }
-            Message::Invalid(Invalid { id, error }) => Some(Response::error(id, error)),
-            Message::Unreadable(unreadable) => Some(unreadable.response()),
+            Message::Invalid(Invalid { id, error }) => {
+                tracing::debug!(?error, "MCP: not a JSON-RPC message");
+                Some(Response::error(id, error))
+            }
+            Message::Unreadable(unreadable) => {
+                tracing::debug!(reason = %unreadable.reason, "MCP: a message that could not be read");
+                Some(unreadable.response())
+            }
         }
     }
 
