@@ -184,6 +184,21 @@ impl fmt::Debug for RequestId {
     }
 }
 
+impl RequestId {
+    /// Appends the id as JSON, as [`Serialize`] writes it: a number as written, a string
+    /// escaped.
+    pub(crate) fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        match &self.0 {
+            Repr::Integer(n) => serde_json::to_writer(&mut *out, n),
+            Repr::String(s) => serde_json::to_writer(&mut *out, &**s),
+            Repr::Number(raw) => {
+                out.extend_from_slice(raw.get().as_bytes());
+                Ok(())
+            }
+        }
+    }
+}
+
 impl Serialize for RequestId {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match &self.0 {

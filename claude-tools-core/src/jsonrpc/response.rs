@@ -76,7 +76,7 @@ impl Response {
     /// request still gets its one answer.
     pub fn write_to(&self, out: &mut Vec<u8>) {
         let start = out.len();
-        if let Err(error) = serde_json::to_writer(&mut *out, self) {
+        if let Err(error) = self.write_json(out) {
             tracing::error!(%error, "a JSON-RPC response did not serialise");
             out.truncate(start);
             let fallback = Response::error(
@@ -84,8 +84,36 @@ impl Response {
                 ErrorObject::internal_error(format!("the result could not be written: {error}")),
             );
             // An id and an error of strings serialise.
-            let _ = serde_json::to_writer(&mut *out, &fallback);
+            let _ = fallback.write_json(out);
         }
+    }
+
+    /// The bytes of [`Serialize`], written without the serializer where they are fixed: the
+    /// envelope's keys and a tool result's frame are ASCII known in advance, so they are copied
+    /// rather than escaped one character at a time (every call pays for this writer). What
+    /// varies (the id, texts, other answers) goes through serde_json.
+    fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+        match &self.id {
+            Some(id) => id.write_json(out)?,
+            None => out.extend_from_slice(b"null"),
+        }
+        match &self.outcome {
+            Ok(Answer::Tool(result)) => {
+                out.extend_from_slice(br#","result":"#);
+                result.write_json(out)?;
+            }
+            Ok(answer) => {
+                out.extend_from_slice(br#","result":"#);
+                serde_json::to_writer(&mut *out, answer)?;
+            }
+            Err(error) => {
+                out.extend_from_slice(br#","error":"#);
+                serde_json::to_writer(&mut *out, error)?;
+            }
+        }
+        out.push(b'}');
+        Ok(())
     }
 
     /// The response as a JSON string ([`Response::write_to`]).
@@ -127,6 +155,67 @@ impl Serialize for Answer {
             Answer::Initialize(result) => result.serialize(serializer),
             Answer::Empty => serializer.serialize_map(Some(0))?.end(),
             Answer::Json(value) => value.serialize(serializer),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::tool::{Content, Image};
+
+    /// `write_to` copies the fixed parts instead of serialising them: its bytes must be
+    /// exactly the `Serialize` form's, for every kind of id, answer and content.
+    #[test]
+    fn write_to_writes_the_bytes_of_serialize() {
+        let ids = [
+            Some(RequestId::from(7)),
+            Some(RequestId::from(-3)),
+            Some(RequestId::from("a \"quoted\" \\ id\n\u{1}é")),
+            Some(serde_json::from_str::<RequestId>("123456789012345678901234567890").unwrap()),
+            Some(serde_json::from_str::<RequestId>("1.50").unwrap()),
+            None,
+        ];
+        let results = [
+            ToolResult::text("80235"),
+            ToolResult::error("boom: \"quoted\"\n\ttab \u{7f} ✓"),
+            ToolResult::default(),
+            ToolResult {
+                content: vec![
+                    Content::text("one"),
+                    Content::Image(Image::from_base64("aGk=", "image/png")),
+                    Content::Raw(json!({"type": "resource", "resource": {"uri": "x:/y"}})),
+                    Content::text(""),
+                ],
+                structured_content: Some(json!({"sum": 3, "nested": {"a": [1, "b"]}})),
+                is_error: false,
+            },
+        ];
+        let mut outcomes: Vec<Result<Answer, ErrorObject>> = results
+            .into_iter()
+            .map(|result| Ok(Answer::Tool(result)))
+            .collect();
+        outcomes.push(Ok(Answer::Empty));
+        outcomes.push(Ok(Answer::Json(json!({"k": "v\"", "n": null}))));
+        outcomes.push(Err(ErrorObject::invalid_request("not an object")));
+        outcomes.push(Err(ErrorObject::method_not_found("x\"y")));
+        for id in &ids {
+            for outcome in &outcomes {
+                let response = Response {
+                    id: id.clone(),
+                    outcome: outcome.clone(),
+                };
+                let mut written = b"prefix ".to_vec();
+                response.write_to(&mut written);
+                let expected = serde_json::to_vec(&response).unwrap();
+                assert_eq!(
+                    String::from_utf8_lossy(&written[7..]),
+                    String::from_utf8_lossy(&expected),
+                    "{response:?}"
+                );
+            }
         }
     }
 }

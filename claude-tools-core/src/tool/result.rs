@@ -180,6 +180,39 @@ impl Serialize for Content {
     }
 }
 
+impl ToolResult {
+    /// Appends the bytes [`Serialize`] writes, with the fixed parts (the keys, a text block's
+    /// frame) copied rather than serialised: the answer to every call is written with this
+    /// ([`Response::write_to`](crate::jsonrpc::Response::write_to)).
+    pub(crate) fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        out.extend_from_slice(br#"{"content":["#);
+        for (i, block) in self.content.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            match block {
+                Content::Text(text) => {
+                    out.extend_from_slice(br#"{"type":"text","text":"#);
+                    serde_json::to_writer(&mut *out, text)?;
+                    out.push(b'}');
+                }
+                other => serde_json::to_writer(&mut *out, other)?,
+            }
+        }
+        out.push(b']');
+        if let Some(structured) = &self.structured_content {
+            out.extend_from_slice(br#","structuredContent":"#);
+            serde_json::to_writer(&mut *out, structured)?;
+        }
+        out.extend_from_slice(if self.is_error {
+            br#","isError":true}"#
+        } else {
+            br#","isError":false}"#
+        });
+        Ok(())
+    }
+}
+
 /// Serialises as MCP's `CallToolResult`, the same JSON as [`ToolResult::to_json`].
 impl Serialize for ToolResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
