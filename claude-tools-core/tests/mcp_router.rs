@@ -396,11 +396,13 @@ async fn every_method_and_error_path() {
             ok(json!(21), text("42", false)),
         ),
         (
-            "tools/call of an unknown tool",
+            "tools/call of an unknown tool is a -32602 (MCP lists it among protocol errors)",
             call(json!(22), "nope", json!({})),
-            ok(
+            err(
                 json!(22),
-                text("Tool `nope` not found on server `test`", true),
+                -32602,
+                "Invalid params",
+                Some("Tool `nope` not found on server `test`"),
             ),
         ),
         (

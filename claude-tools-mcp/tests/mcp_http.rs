@@ -365,11 +365,8 @@ async fn a_tools_call_is_answered_as_json() {
         .await
         .assert_json(
             200,
-            text_result(
-                json!(3),
-                "Tool `nope` not found on server `http-test`",
-                true,
-            ),
+            json!({"jsonrpc": "2.0", "id": 3, "error": {"code": -32602,
+                "message": "Invalid params", "data": "Tool `nope` not found on server `http-test`"}}),
         );
     // JSON-RPC errors of a well-formed request are replies, with 200.
     server
@@ -1031,11 +1028,8 @@ async fn a_tool_added_through_the_handle_is_served_to_the_next_request() {
     };
     post(call(json!(1), "late", json!({}))).await.assert_json(
         200,
-        text_result(
-            json!(1),
-            "Tool `late` not found on server `http-test`",
-            true,
-        ),
+        json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32602,
+            "message": "Invalid params", "data": "Tool `late` not found on server `http-test`"}}),
     );
     handle
         .add_typed_tool("late", || async { "here now" })

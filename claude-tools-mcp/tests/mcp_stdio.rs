@@ -254,11 +254,8 @@ async fn handshake_list_and_calls_answer_line_by_line() {
     peer.send(call(json!(4), "nope", json!({}))).await;
     assert_eq!(
         peer.next().await.unwrap(),
-        text_result(
-            json!(4),
-            "Tool `nope` not found on server `stdio-test`",
-            true
-        )
+        json!({"jsonrpc": "2.0", "id": 4, "error": {"code": -32602,
+            "message": "Invalid params", "data": "Tool `nope` not found on server `stdio-test`"}})
     );
     peer.send(json!({"jsonrpc": "2.0", "id": 5, "method": "resources/list"}))
         .await;

@@ -106,8 +106,8 @@ async fn each_change_writes_the_exact_list_changed_line_and_tools_list_follows()
         .await;
     assert_eq!(
         reply,
-        json!({"jsonrpc": "2.0", "id": 4, "result": {"isError": true,
-            "content": [{"type": "text", "text": "Tool `beta` not found on server `live`"}]}})
+        json!({"jsonrpc": "2.0", "id": 4, "error": {"code": -32602, "message": "Invalid params",
+            "data": "Tool `beta` not found on server `live`"}})
     );
 
     live.enable_tool("beta").unwrap();
@@ -210,7 +210,7 @@ async fn a_call_in_flight_keeps_the_tool_it_started_with() {
             json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "slow"}}),
         )
         .await;
-    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
 }
 
 #[tokio::test]

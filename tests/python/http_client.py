@@ -15,13 +15,21 @@ import json
 import sys
 
 import anyio
-from mcp import ClientSession
+from mcp import ClientSession, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 
 def dump(model):
     return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+async def protocol_error(request):
+    """The JSON-RPC error a request was answered with (the SDK raises it), or its result."""
+    try:
+        return {"result": dump(await request)}
+    except MCPError as error:
+        return {"code": error.code, "message": error.message, "data": error.data}
 
 
 async def cancel_a_call(session):
@@ -102,7 +110,7 @@ async def session_report(url, token):
                     await session.call_tool("count_to", {"n": 3}, progress_callback=on_progress)
                 )
                 calls["count_progress"] = progress
-                calls["unknown"] = dump(await session.call_tool("no_such_tool", {}))
+                calls["unknown"] = await protocol_error(session.call_tool("no_such_tool", {}))
                 calls["bad_arguments"] = dump(
                     await session.call_tool("to_fahrenheit", {"celsius": "hot"})
                 )

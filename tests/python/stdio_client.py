@@ -12,12 +12,20 @@ import json
 import sys
 
 import anyio
-from mcp import ClientSession, StdioServerParameters
+from mcp import ClientSession, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 
 def dump(model):
     return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+async def protocol_error(request):
+    """The JSON-RPC error a request was answered with (the SDK raises it), or its result."""
+    try:
+        return {"result": dump(await request)}
+    except MCPError as error:
+        return {"code": error.code, "message": error.message, "data": error.data}
 
 
 async def cancel_a_call(session):
@@ -75,7 +83,7 @@ async def main(command, args):
                 await session.call_tool("count_to", {"n": 3}, progress_callback=on_progress)
             )
             calls["count_progress"] = progress
-            calls["unknown"] = dump(await session.call_tool("no_such_tool", {}))
+            calls["unknown"] = await protocol_error(session.call_tool("no_such_tool", {}))
             calls["bad_arguments"] = dump(
                 await session.call_tool("to_fahrenheit", {"celsius": "hot"})
             )

@@ -132,9 +132,14 @@ fn cases() -> Vec<Case> {
             Answered("8"),
         ),
         case(
-            "tools/list with a cursor (one page)",
+            "tools/list with a cursor the server never issued is -32602 (MCP: invalid cursor)",
             r#"{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"cursor":"next"}}"#,
-            Answered("9"),
+            Error("9", -32602),
+        ),
+        case(
+            "tools/list with a null cursor is the first page",
+            r#"{"jsonrpc":"2.0","id":"9n","method":"tools/list","params":{"cursor":null}}"#,
+            Answered(r#""9n""#),
         ),
         case(
             "tools/call",
@@ -152,9 +157,9 @@ fn cases() -> Vec<Case> {
             Answered("12"),
         ),
         case(
-            "tools/call of an unknown tool is an isError result",
+            "tools/call of an unknown tool is -32602 (MCP: a protocol error)",
             r#"{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"nope"}}"#,
-            Answered("13"),
+            Error("13", -32602),
         ),
         case(
             "tools/call with an argument of the wrong type",

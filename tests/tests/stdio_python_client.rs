@@ -131,7 +131,11 @@ fn the_python_sdk_client_lists_and_calls_every_tool_of_the_stdio_example() {
     );
     assert_eq!(
         calls["unknown"],
-        text_result("Tool `no_such_tool` not found on server `units`", true)
+        json!({
+            "code": -32602,
+            "message": "Invalid params",
+            "data": "Tool `no_such_tool` not found on server `units`"
+        })
     );
     assert_eq!(
         calls["bad_arguments"],

@@ -255,7 +255,16 @@ fn call(method: JsonStr<'_>, params: Option<Params<'_>>) -> Call {
                 Err(error) => Call::InvalidParams(error),
             }
         }
-        "tools/list" => Call::ToolsList,
+        "tools/list" => match list_cursor(params) {
+            None => Call::ToolsList,
+            // The server lists every tool on one page and never hands out a cursor, so any
+            // cursor is one it did not issue (MCP: an invalid cursor is `-32602`).
+            Some(cursor) => Call::InvalidParams(ErrorObject::invalid_params(format!(
+                "invalid cursor `{}`: this server lists all its tools on one page and issued no cursor; \
+                 list again without one",
+                super::echo(&cursor)
+            ))),
+        },
         "ping" => Call::Ping,
         "initialize" => Call::Initialize(initialize_params(params)),
         _ => Call::Other {
@@ -294,6 +303,24 @@ fn notification(method: JsonStr<'_>, params: Option<Params<'_>>) -> Notification
             method: method.into_owned(),
             params: raw_params(params),
         },
+    }
+}
+
+/// The `cursor` of a `tools/list`'s params, when there is one (a `null` is none; a value of
+/// another type than string is shown as JSON).
+fn list_cursor(params: Option<Params<'_>>) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Fields {
+        #[serde(default)]
+        cursor: Option<serde_json::Value>,
+    }
+    let Some(Params::Raw(raw)) = params else {
+        return None;
+    };
+    match serde_json::from_str::<Fields>(raw.get()).ok()?.cursor? {
+        serde_json::Value::Null => None,
+        serde_json::Value::String(cursor) => Some(cursor),
+        other => Some(other.to_string()),
     }
 }
 

@@ -8,8 +8,8 @@
 //! | message | answer |
 //! |---|---|
 //! | `initialize` | `protocolVersion` (the client's if supported, else [`LATEST_PROTOCOL_VERSION`]), `capabilities: {"tools": {"listChanged": false}}` (`true` with [`McpRouter::with_list_changed`]), `serverInfo`, `instructions` when the server has them |
-//! | `tools/list` | `{"tools": [...]}` |
-//! | `tools/call` | the tool result; an unknown tool, bad arguments, a handler error or panic are `isError` results; params without a string `name` are `-32602` |
+//! | `tools/list` | `{"tools": [...]}`, every tool on one page; with a `cursor` (which this server never issues) `-32602` |
+//! | `tools/call` | the tool result; bad arguments, a handler error or panic are `isError` results (the model reads them); an unknown tool, or params without a string `name`, are `-32602` (MCP lists both among protocol errors) |
 //! | `ping` | `{}` |
 //! | any other request | `-32601 "Method not found"` with the method (cut to [`crate::jsonrpc::MAX_ECHO`] bytes) as `data` |
 //! | a notification, a client's response | none (`None`) |
@@ -68,7 +68,7 @@ use std::task::{Context, Poll, Waker};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::tool::{ProgressReporter, ProgressSink, ToolContext, ToolServer};
+use crate::tool::{CallRefused, ProgressReporter, ProgressSink, ToolContext, ToolServer};
 use calls::InFlight;
 
 /// Receives the server→client notifications of a router (`notifications/progress`,
@@ -370,7 +370,16 @@ impl McpRouter {
             .with_active(|tools| tools.start_call(&name, arguments, context));
         let mut call = match started {
             Ok(call) => call,
-            Err(result) => return Started::Done(Response::success(id, Answer::Tool(result))),
+            Err(CallRefused::UnknownTool(message)) => {
+                tracing::debug!(%message, "MCP tools/call of an unknown tool");
+                return Started::Done(Response::error(
+                    Some(id),
+                    ErrorObject::invalid_params(message),
+                ));
+            }
+            Err(CallRefused::Result(result)) => {
+                return Started::Done(Response::success(id, Answer::Tool(result)));
+            }
         };
         // The waker does not matter: a call still pending is polled again by `finish`, with
         // the waker of the task that awaits it.

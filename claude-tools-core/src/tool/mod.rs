@@ -56,6 +56,7 @@ pub use names::{MAX_QUALIFIED_TOOL_NAME, ToolRef};
 pub use param::{Extension, Input, ToolCall, ToolParam};
 pub use registry::{ServerDefinition, ToolRegistration};
 pub use result::{Content, Image, IntoToolResult, Json, ToolResult};
+pub(crate) use server::CallRefused;
 pub use server::ToolServer;
 pub use server_tool::Tool;
 pub use state::{MissingState, State};

@@ -317,7 +317,7 @@ impl ToolServer {
     pub async fn call(&self, name: &str, arguments: Value, context: ToolContext) -> ToolResult {
         match self.start_call(name, Arguments::from(arguments), context) {
             Ok(future) => future.await,
-            Err(result) => result,
+            Err(refused) => refused.into_result(),
         }
     }
 
@@ -327,20 +327,21 @@ impl ToolServer {
         name: &str,
         arguments: Arguments,
         context: ToolContext,
-    ) -> Result<CallFuture, ToolResult> {
+    ) -> Result<CallFuture, CallRefused> {
         let Some(tool) = self.tool(name) else {
-            return Err(ToolResult::error(format!(
-                "Tool `{name}` not found on server `{}`",
+            return Err(CallRefused::UnknownTool(format!(
+                "Tool `{}` not found on server `{}`",
+                crate::jsonrpc::echo(name),
                 self.inner.name
             )));
         };
         let arguments = match arguments.into_entries() {
             Ok(entries) => entries,
             Err(other) => {
-                return Err(ToolResult::error(format!(
+                return Err(CallRefused::Result(ToolResult::error(format!(
                     "Invalid arguments for tool `{name}`: expected a JSON object, got {}",
                     json_kind(&other)
-                )));
+                ))));
             }
         };
         let mut call = ToolCall::new(
@@ -358,8 +359,8 @@ impl ToolServer {
         }
         if !tool.reports_argument_errors && call.has_argument_errors() {
             let errors = call.take_argument_errors();
-            return Err(ToolResult::error(super::render_argument_errors(
-                name, &errors,
+            return Err(CallRefused::Result(ToolResult::error(
+                super::render_argument_errors(name, &errors),
             )));
         }
         Ok(CallFuture {
@@ -505,5 +506,25 @@ fn json_kind(value: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
+    }
+}
+
+/// Why a call did not start.
+#[derive(Debug)]
+pub(crate) enum CallRefused {
+    /// No tool has the name: a protocol error on the wire (MCP lists unknown tools among them,
+    /// `-32602`), a readable result to a direct [`ToolServer::call`].
+    UnknownTool(String),
+    /// The arguments do not fit: a result the model reads.
+    Result(ToolResult),
+}
+
+impl CallRefused {
+    /// The refusal as the result a direct caller gets.
+    pub(crate) fn into_result(self) -> ToolResult {
+        match self {
+            CallRefused::UnknownTool(message) => ToolResult::error(message),
+            CallRefused::Result(result) => result,
+        }
     }
 }
