@@ -25,6 +25,9 @@
 //!   memory and answered `-32600 "Invalid Request"` with `id: null`;
 //! - a reply carries its request's `id` exactly as it came ([`RequestId`](claude_tools_core::mcp::RequestId)):
 //!   an integer past `u64` or a number like `1.50` is not rewritten;
+//! - a tool handler that panics gets an `isError` result that does not carry the panic's
+//!   message (it may hold a password or a customer's data) but an incident id, logged at level
+//!   `error` with the message; [`Serve::panic_detail`] can send the message instead;
 //! - at end of input the server stops reading, lets the calls still running finish and answer
 //!   for up to [`Serve::shutdown_grace`], cancels the rest, flushes and returns `Ok(())`.
 //!
@@ -41,7 +44,9 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-use claude_tools_core::mcp::{ErrorObject, McpRouter, Message, Response, ServerNotification};
+use claude_tools_core::mcp::{
+    ErrorObject, McpRouter, Message, PanicDetail, Response, ServerNotification,
+};
 use claude_tools_core::ndjson::{DEFAULT_MAX_LINE_SIZE, LineReader, ReadError};
 use claude_tools_core::tool::ToolServer;
 
@@ -96,6 +101,7 @@ where
         writer,
         shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
         max_line_size: DEFAULT_MAX_LINE_SIZE,
+        panic_detail: PanicDetail::Hidden,
     }
 }
 
@@ -108,6 +114,7 @@ pub struct Serve<R, W> {
     writer: W,
     shutdown_grace: Duration,
     max_line_size: usize,
+    panic_detail: PanicDetail,
 }
 
 impl<R, W> Serve<R, W> {
@@ -125,6 +132,15 @@ impl<R, W> Serve<R, W> {
         self.max_line_size = bytes;
         self
     }
+
+    /// What the client reads when a tool handler panics (default [`PanicDetail::Hidden`]: a
+    /// generic `isError` result with an incident id, the panic's message logged beside that id
+    /// at level `error`; [`PanicDetail::Shown`] sends the message itself, for a client that is
+    /// the server's own developer).
+    pub fn panic_detail(mut self, detail: PanicDetail) -> Self {
+        self.panic_detail = detail;
+        self
+    }
 }
 
 impl<R, W> std::fmt::Debug for Serve<R, W> {
@@ -133,6 +149,7 @@ impl<R, W> std::fmt::Debug for Serve<R, W> {
             .field("server", &self.server)
             .field("shutdown_grace", &self.shutdown_grace)
             .field("max_line_size", &self.max_line_size)
+            .field("panic_detail", &self.panic_detail)
             .finish_non_exhaustive()
     }
 }
@@ -169,14 +186,17 @@ where
         writer,
         shutdown_grace,
         max_line_size,
+        panic_detail,
     } = serve;
     // One queue for replies and progress alike: a call's progress is queued before its result,
     // so it is written first.
     let (outbound, mut queued) = mpsc::unbounded_channel();
     let notifications = outbound.clone();
-    let router = McpRouter::new(server).with_notifier(Arc::new(move |notification| {
-        let _ = notifications.send(Outbound::Notification(notification));
-    }));
+    let router = McpRouter::new(server)
+        .with_panic_detail(panic_detail)
+        .with_notifier(Arc::new(move |notification| {
+            let _ = notifications.send(Outbound::Notification(notification));
+        }));
     // The runtime's framing, as for the CLI's stdout. Its cap counts a line without its line
     // ending; this one counts the newline too (`Serve::max_line_size`).
     let mut reader = LineReader::with_max_line_size(reader, max_line_size.saturating_sub(1));

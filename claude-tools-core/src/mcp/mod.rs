@@ -53,6 +53,7 @@ mod lifecycle;
 mod live;
 
 pub use crate::jsonrpc::*;
+pub use crate::tool::PanicDetail;
 pub use calls::{CANCEL_GRACE, RunningCall, Started, run_out_grace};
 #[doc(hidden)]
 pub use lifecycle::{HandshakeManifest, handshake_manifest};
@@ -112,6 +113,8 @@ pub struct McpRouter {
     extension: Option<Arc<dyn std::any::Any + Send + Sync>>,
     /// What `initialize` says of `capabilities.tools.listChanged`.
     list_changed: bool,
+    /// What a client reads of a handler's panic.
+    panic_detail: PanicDetail,
 }
 
 /// What one connection remembers between messages.
@@ -134,6 +137,7 @@ impl McpRouter {
             progress: None,
             extension: None,
             list_changed: false,
+            panic_detail: PanicDetail::Shown,
         }
     }
 
@@ -150,7 +154,17 @@ impl McpRouter {
             progress: None,
             extension: None,
             list_changed: false,
+            panic_detail: self.panic_detail,
         }
+    }
+
+    /// What a client reads when a tool handler panics ([`PanicDetail`]): the panic's message
+    /// ([`PanicDetail::Shown`], the default, for the host's own session) or a generic message
+    /// with an incident id that is logged beside the message ([`PanicDetail::Hidden`], what the
+    /// stdio and HTTP servers use unless told otherwise).
+    pub fn with_panic_detail(mut self, detail: PanicDetail) -> Self {
+        self.panic_detail = detail;
+        self
     }
 
     /// Attaches `extension` to the [`ToolContext`] of every call this router starts
@@ -369,7 +383,10 @@ impl McpRouter {
             .tools
             .with_active(|tools| tools.start_call(&name, arguments, context));
         let mut call = match started {
-            Ok(call) => call,
+            Ok(mut call) => {
+                call.set_panic_detail(self.panic_detail);
+                call
+            }
             Err(CallRefused::UnknownTool(message)) => {
                 tracing::debug!(%message, "MCP tools/call of an unknown tool");
                 return Started::Done(Response::error(

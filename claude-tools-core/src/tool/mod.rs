@@ -65,4 +65,5 @@ pub use state::{MissingState, State};
 pub use tokio_util::sync::CancellationToken;
 
 pub(crate) use call_future::CallFuture;
+pub use call_future::PanicDetail;
 pub(crate) use error::render_argument_errors;

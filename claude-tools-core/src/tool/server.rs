@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::arguments::Arguments;
 use super::build_error::{ServerBuildError, check_names};
-use super::call_future::CallFuture;
+use super::call_future::{CallFuture, PanicDetail};
 use super::context::ToolContext;
 use super::def::{BuiltTool, ToolDef, ToolDefBuilder};
 use super::handler::{HandlerFuture, ToolFn, ToolHandler};
@@ -366,6 +366,7 @@ impl ToolServer {
         Ok(CallFuture {
             tool: tool.name.clone(),
             inner: CatchUnwind::pinned((tool.handler)(call)),
+            panic_detail: PanicDetail::default(),
         })
     }
 }

@@ -102,6 +102,11 @@
 //! two clients calling at once with different tokens each see theirs. A plain
 //! [`AuthDecision::Allow`] (and the [bearer token](HttpServer::bearer_token)) attaches nothing.
 //!
+//! **Panics.** A tool handler that panics gets an `isError` result without the panic's
+//! message (it may hold a password or a customer's data) but with an incident id, which is
+//! logged at level `error` beside the message; [`HttpServer::panic_detail`] can send the message
+//! instead.
+//!
 //! Each request runs in a `tracing` span `mcp_http` with the fields `method` (JSON-RPC), `tool`,
 //! `id`, `status` (HTTP) and `outcome` (`result`, `tool_error`, `error`, `accepted`, `rejected`,
 //! `timeout`, `shutdown`, `disconnected`). Argument values and results are never logged.
@@ -176,7 +181,7 @@ pub use serve::HttpServe;
 pub use session::table::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT};
 use session::table::{SessionLimits, SessionTable, Sessions};
 
-use claude_tools_core::mcp::{ErrorCode, McpRouter, ToolServerHandle};
+use claude_tools_core::mcp::{ErrorCode, McpRouter, PanicDetail, ToolServerHandle};
 use claude_tools_core::tool::ToolServer;
 
 /// The path clients POST to unless [`HttpServer::path`] says otherwise.
@@ -285,8 +290,9 @@ impl HttpServer {
         let sessions = Arc::new(SessionTable::default());
         // A change of the tool set goes to every session's stream (none in stateless mode).
         let hub = sessions.clone();
-        let router =
-            McpRouter::new(server).with_notifier(Arc::new(move |message| hub.broadcast(&message)));
+        let router = McpRouter::new(server)
+            .with_panic_detail(PanicDetail::Hidden)
+            .with_notifier(Arc::new(move |message| hub.broadcast(&message)));
         Self {
             router,
             path: DEFAULT_PATH.to_string(),
@@ -387,6 +393,15 @@ impl HttpServer {
     /// answered with an `isError` result naming the timeout (see the [module docs](self)).
     pub fn request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = timeout;
+        self
+    }
+
+    /// What a remote client reads when a tool handler panics (default [`PanicDetail::Hidden`]:
+    /// a generic `isError` result with an incident id, the panic's message logged beside that
+    /// id at level `error`; [`PanicDetail::Shown`] sends the message itself, which may hold
+    /// secrets: only for a server whose clients are its developers).
+    pub fn panic_detail(mut self, detail: PanicDetail) -> Self {
+        self.router = self.router.with_panic_detail(detail);
         self
     }
 
