@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::cli::{CLI_VERSION, CliVersionSupport, OLDEST_CLI_VERSION};
 use crate::control::{
     ContextUsage, InterruptReceipt, McpSetServersResult, McpStatus, ModelReceipt,
     PermissionModeReceipt, RewindFilesResult, receipt,
@@ -41,6 +42,7 @@ pub(crate) async fn open(
     let (shared, messages) = SessionCore::start(options, hooks, connection);
     match shared.request(&HostRequest::Initialize(initialize)).await {
         Ok(info) => {
+            warn_on_untested_cli(info.get("claude_code_version").and_then(Value::as_str));
             if options.handshake_manifests {
                 log_manifest_outcomes(options, &info);
             }
@@ -50,6 +52,39 @@ pub(crate) async fn open(
             shared.shutdown();
             Err(error)
         }
+    }
+}
+
+/// Warns when the CLI is outside the versions this release was tested with (the session goes
+/// on either way).
+fn warn_on_untested_cli(version: Option<&str>) {
+    let Some(version) = version else {
+        tracing::warn!(
+            "the CLI did not report its version in its initialize answer; claude-tools is tested \
+             with {OLDEST_CLI_VERSION} to {CLI_VERSION}"
+        );
+        return;
+    };
+    match CliVersionSupport::of(version) {
+        CliVersionSupport::Tested => {
+            tracing::debug!(cli_version = version, "Claude Code CLI version");
+        }
+        CliVersionSupport::TooOld => tracing::warn!(
+            cli_version = version,
+            "the Claude Code CLI {version} is older than the oldest claude-tools supports, \
+             {OLDEST_CLI_VERSION}: features may be missing; upgrade it to {CLI_VERSION}"
+        ),
+        CliVersionSupport::Newer => tracing::warn!(
+            cli_version = version,
+            "the Claude Code CLI {version} is newer than the newest claude-tools was tested \
+             with, {CLI_VERSION}; it most likely works, and a claude-tools release tested with \
+             it may follow"
+        ),
+        CliVersionSupport::Unreadable => tracing::warn!(
+            cli_version = version,
+            "the Claude Code CLI reported a version claude-tools cannot read; it is tested with \
+             {OLDEST_CLI_VERSION} to {CLI_VERSION}"
+        ),
     }
 }
 
@@ -132,6 +167,14 @@ impl Client {
     /// The CLI's answer to `initialize` (commands, models, account, version…).
     pub fn server_info(&self) -> &Value {
         &self.server_info
+    }
+
+    /// The CLI's version, as its `initialize` answer gives it (`claude_code_version`); compare it
+    /// with [`CliVersionSupport::of`](crate::transport::process::CliVersionSupport::of).
+    pub fn cli_version(&self) -> Option<&str> {
+        self.server_info
+            .get("claude_code_version")
+            .and_then(Value::as_str)
     }
 
     /// Sends a prompt. Read the answer with [`Client::next_message`] or

@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use claude_tools_core::ndjson::{LineReader, ReadError};
 
 pub use super::discover::{CliSearch, find_cli};
-pub use crate::cli::{CLI_PATH_ENV, CLI_VERSION};
+pub use crate::cli::{CLI_PATH_ENV, CLI_VERSION, CliVersionSupport, OLDEST_CLI_VERSION};
 
 /// Lines of stderr kept for error reports.
 const TAIL_MAX_LINES: usize = 50;
