@@ -156,8 +156,9 @@ fn the_docs_name_the_pinned_cli_version() {
     }
     // The demo's transcript, which the e2e suite compares with what the pinned CLI prints.
     let readme = readme();
+    let oldest = claude_tools_runtime::transport::process::OLDEST_CLI_VERSION;
     for said in [
-        format!("tested with version {pinned}."),
+        format!("supports versions {oldest} to {pinned}"),
         format!("[Claude Code {pinned}; in-process server `triage`: connected]"),
     ] {
         assert!(readme.contains(&said), "the README does not say {said:?}");
