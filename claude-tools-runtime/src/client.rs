@@ -10,7 +10,7 @@ use crate::control::{
     ContextUsage, InterruptReceipt, McpSetServersResult, McpStatus, ModelReceipt,
     PermissionModeReceipt, RewindFilesResult, receipt,
 };
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::message::{Message, UserInput};
 use crate::options::{Options, PermissionMode};
 use crate::protocol::{HostRequest, InitializeRequest};
@@ -39,10 +39,26 @@ pub(crate) async fn open(
     let connection = transport.connect(options.launch_spec()).await?;
     // The hook callbacks are registered under the ids the initialize request names.
     let (initialize, hooks) = InitializeRequest::new(options);
+    let to_confirm = initialize.fields_to_confirm();
     let (shared, messages) = SessionCore::start(options, hooks, connection);
     match shared.request(&HostRequest::Initialize(initialize)).await {
         Ok(info) => {
-            warn_on_untested_cli(info.get("claude_code_version").and_then(Value::as_str));
+            let cli_version = info.get("claude_code_version").and_then(Value::as_str);
+            warn_on_untested_cli(cli_version);
+            // A CLI that did not take the servers or settings sent here would run the session
+            // without them: end it before any prompt, as the TypeScript SDK does.
+            let fields: Vec<&'static str> = to_confirm
+                .iter()
+                .filter(|(_, applied)| info.get(applied) != Some(&Value::Bool(true)))
+                .map(|(field, _)| *field)
+                .collect();
+            if !fields.is_empty() {
+                shared.shutdown();
+                return Err(Error::InitializeNotApplied {
+                    fields,
+                    cli_version: cli_version.map(str::to_owned),
+                });
+            }
             if options.handshake_manifests {
                 log_manifest_outcomes(options, &info);
             }

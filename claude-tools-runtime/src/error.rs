@@ -111,6 +111,25 @@ pub enum Error {
         /// How long we waited.
         timeout: Duration,
     },
+    /// The CLI did not confirm that it took the external MCP servers or settings sent in
+    /// `initialize` ([`ConfigDelivery::Initialize`](crate::options::ConfigDelivery)): the
+    /// session was ended rather than run without them.
+    #[error(
+        "the Claude Code CLI{} did not confirm the {} sent in its `initialize` request (a CLI \
+         older than {} does not read them, and a wrapper that drops `--await-initialize` stops \
+         it); the session was ended before any prompt was sent. Update the CLI, or set \
+         Options::config_delivery(ConfigDelivery::Argv), which puts them on the command line \
+         where other local users can read them",
+        cli_version.as_deref().map(|v| format!(" {v}")).unwrap_or_default(),
+        fields.join(" and "),
+        crate::cli::OLDEST_CLI_VERSION
+    )]
+    InitializeNotApplied {
+        /// The fields not confirmed (`mcpServers`, `settings`).
+        fields: Vec<&'static str>,
+        /// The CLI's version, as it reported it.
+        cli_version: Option<String>,
+    },
     /// The session is closed.
     #[error("the session is closed")]
     Closed,
@@ -160,7 +179,8 @@ impl Error {
             | Error::ProcessExited { .. }
             | Error::Closed
             | Error::Io(..)
-            | Error::InvalidOptions(..) => true,
+            | Error::InvalidOptions(..)
+            | Error::InitializeNotApplied { .. } => true,
             Error::Protocol { .. }
             | Error::Json { .. }
             | Error::LineTooLong { .. }

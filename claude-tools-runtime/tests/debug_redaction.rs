@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use claude_tools_runtime::Error;
 use claude_tools_runtime::client::Client;
-use claude_tools_runtime::options::{ExternalServer, Options};
+use claude_tools_runtime::options::{ConfigDelivery, ExternalServer, Options};
 use claude_tools_runtime::query::query_with;
 use claude_tools_runtime::transport::MemoryTransport;
 
@@ -46,6 +46,8 @@ fn options_full_of_secrets() -> Options {
             Some(r#"{"mcpServers": {"x": {"type": "http", "url": "u", "headers": {"k": "extra-config-secret-5"}}}}"#.into()),
         )
         .extra_arg("--settings", Some("-extra-settings-secret-6".into()))
+        // On the command line, where the redaction of `--settings` and `--mcp-config` shows.
+        .config_delivery(ConfigDelivery::Argv)
 }
 
 fn assert_no_secret(what: &str, text: &str) {
@@ -92,6 +94,7 @@ fn launch_spec_debug_redacts_env_values_and_secret_flags_exactly() {
             },
         )
         .env_remove("HTTP_PROXY")
+        .config_delivery(ConfigDelivery::Argv)
         .launch_spec();
     assert_eq!(
         format!("{launch:?}"),

@@ -185,12 +185,18 @@ async fn a_manifest_the_cli_does_not_take_falls_back_to_the_handshake_over_mcp_m
 
 #[test]
 fn on_external_servers_stay_in_mcp_config_and_no_server_means_no_manifest_fields() {
-    use claude_tools_runtime::options::ExternalServer;
+    use claude_tools_runtime::options::{ConfigDelivery, ExternalServer};
     let options = Options::new()
         .mcp_server(greeter())
         .external_mcp_server("echo", ExternalServer::stdio("echo-mcp", ["--quiet"]))
         .handshake_manifests(true);
+    // By default the external server goes in `initialize` too, so nothing is left for argv.
     let args = options.launch_spec().args;
+    assert!(!args.contains(&"--mcp-config".to_string()), "{args:?}");
+    let args = options
+        .config_delivery(ConfigDelivery::Argv)
+        .launch_spec()
+        .args;
     let config = args.iter().position(|arg| arg == "--mcp-config").unwrap();
     assert_eq!(
         args[config + 1],

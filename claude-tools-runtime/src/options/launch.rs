@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{AGENT_SDK_VERSION, CLIENT_APP, ENTRYPOINT, Options, SystemPrompt};
+use super::{AGENT_SDK_VERSION, CLIENT_APP, ENTRYPOINT, ExternalServer, Options, SystemPrompt};
 use crate::transport::LaunchSpec;
 use claude_tools_core::tool::ToolServer;
 
@@ -78,7 +78,15 @@ impl Options {
         if let Some(id) = &self.session_id {
             flag(&format!("--session-id={id}"), None);
         }
-        if let Some(settings) = &self.settings {
+        // Secrets go in `initialize` rather than here (`delivery`): the CLI then waits for it
+        // before it reads settings or starts MCP servers, and takes only the fields named.
+        let settings_in_initialize = self.initialize_settings().is_some();
+        if settings_in_initialize || self.initialize_mcp_servers().is_some() {
+            flag("--await-initialize", None);
+        }
+        if settings_in_initialize {
+            flag("--initialize-fields=settings", None);
+        } else if let Some(settings) = &self.settings {
             flag("--settings", Some(settings.clone()));
         }
         for dir in &self.add_dirs {
@@ -195,11 +203,17 @@ impl Options {
         } else {
             &self.servers
         };
-        if in_process.is_empty() && self.external_servers.is_empty() {
+        // External servers go in `initialize` unless they travel on the command line.
+        let external: &[(String, ExternalServer)] = if self.initialize_mcp_servers().is_some() {
+            &[]
+        } else {
+            &self.external_servers
+        };
+        if in_process.is_empty() && external.is_empty() {
             return None;
         }
         let mut servers = Map::new();
-        for (name, server) in &self.external_servers {
+        for (name, server) in external {
             servers.insert(name.clone(), server.to_json());
         }
         for server in in_process {
@@ -219,6 +233,75 @@ mod tests {
     use crate::options::*;
     use crate::permission::PermissionDecision;
     use claude_tools_core::tool::ToolServer;
+
+    #[test]
+    fn external_servers_and_inline_settings_stay_off_the_command_line_by_default() {
+        let options = Options::new()
+            .settings(r#"{"env": {"TOKEN": "settings-secret"}}"#)
+            .mcp_server(ToolServer::new("calc", "1.0.0"))
+            .external_mcp_server(
+                "remote",
+                ExternalServer::http("https://mcp.example.com/mcp")
+                    .header("Authorization", "Bearer header-secret"),
+            )
+            .external_mcp_server(
+                "local",
+                ExternalServer::stdio("local-mcp", ["--quiet"]).env("API_KEY", "env-secret"),
+            );
+        let args = options.launch_spec().args;
+        for secret in [
+            "settings-secret",
+            "header-secret",
+            "env-secret",
+            "remote",
+            "local",
+        ] {
+            assert!(
+                !args.iter().any(|arg| arg.contains(secret)),
+                "{secret}: {args:?}"
+            );
+        }
+        let flag = |name: &str| args.iter().position(|arg| arg == name);
+        assert!(flag("--await-initialize").is_some(), "{args:?}");
+        assert!(flag("--initialize-fields=settings").is_some(), "{args:?}");
+        assert!(flag("--settings").is_none(), "{args:?}");
+        // The in-process server holds no secret and stays where the CLI reads it at launch.
+        let mcp = flag("--mcp-config").map(|at| &args[at + 1]);
+        assert_eq!(
+            mcp.map(String::as_str),
+            Some(r#"{"mcpServers":{"calc":{"type":"sdk","name":"calc"}}}"#)
+        );
+        assert_eq!(
+            options
+                .initialize_mcp_servers()
+                .map(serde_json::Value::Object),
+            Some(json!({
+                "remote": {"type": "http", "url": "https://mcp.example.com/mcp",
+                    "headers": {"Authorization": "Bearer header-secret"}},
+                "local": {"type": "stdio", "command": "local-mcp", "args": ["--quiet"],
+                    "env": {"API_KEY": "env-secret"}},
+            }))
+        );
+        assert_eq!(
+            options.initialize_settings().map(serde_json::Value::Object),
+            Some(json!({"env": {"TOKEN": "settings-secret"}}))
+        );
+    }
+
+    #[test]
+    fn a_settings_file_and_no_external_server_launch_as_before() {
+        let args = Options::new()
+            .settings("/etc/claude/settings.json")
+            .mcp_server(ToolServer::new("calc", "1.0.0"))
+            .launch_spec()
+            .args;
+        let at = args.iter().position(|arg| arg == "--settings").unwrap();
+        assert_eq!(args[at + 1], "/etc/claude/settings.json");
+        assert!(
+            !args.iter().any(|arg| arg.contains("initialize")),
+            "{args:?}"
+        );
+    }
 
     #[test]
     fn every_option_becomes_its_flag_in_the_official_order() {
@@ -252,7 +335,9 @@ mod tests {
             .extra_arg("--betas", Some("-x".into()))
             .env("FOO", "bar")
             .env_remove("ANTHROPIC_API_KEY")
-            .cwd("/work");
+            .cwd("/work")
+            // The command-line forms of the servers and settings (`delivery` tests the default).
+            .config_delivery(ConfigDelivery::Argv);
         let launch = options.launch_spec();
         // serde_json's preserve_order: keys in the order they are inserted (external servers,
         // then in-process ones), not sorted.

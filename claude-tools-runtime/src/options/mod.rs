@@ -12,12 +12,14 @@ use crate::permission::{CanUseTool, PermissionDecision, PermissionRequest};
 use crate::redact;
 use claude_tools_core::tool::{ToolRef, ToolServer};
 
+mod delivery;
 mod launch;
 mod types;
 mod validate;
 
 pub use crate::cli::{AGENT_SDK_VERSION, CLIENT_APP, ENTRYPOINT};
 pub use crate::transport::DEFAULT_MAX_LINE_SIZE;
+pub use delivery::ConfigDelivery;
 pub use types::{
     AgentDefinition, ExternalServer, PermissionMode, SettingSource, StderrCallback, SystemPrompt,
     ToolNames,
@@ -65,6 +67,7 @@ pub struct Options {
     pub(crate) stderr: Option<StderrCallback>,
     pub(crate) servers: Vec<ToolServer>,
     pub(crate) external_servers: Vec<(String, ExternalServer)>,
+    pub(crate) config_delivery: ConfigDelivery,
     pub(crate) strict_mcp_config: bool,
     pub(crate) handshake_manifests: bool,
     pub(crate) can_use_tool: Option<CanUseTool>,
@@ -366,7 +369,8 @@ impl Options {
         self
     }
 
-    /// Settings JSON or a path to a settings file (`--settings`).
+    /// Settings JSON or a path to a settings file. A JSON object goes to the CLI in the
+    /// `initialize` request (`--settings` with [`ConfigDelivery::Argv`]), a path as `--settings`.
     pub fn settings(mut self, settings: impl Into<String>) -> Self {
         self.settings = Some(settings.into());
         self

@@ -140,6 +140,28 @@ impl ExternalServer {
         }
     }
 
+    /// With an environment variable for a stdio server's process (an HTTP or SSE server has
+    /// none: there it does nothing). Secrets are safe here: they reach the CLI over stdin
+    /// ([`ConfigDelivery`](super::ConfigDelivery)).
+    pub fn env(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        if let ExternalServer::Stdio { env, .. } = &mut self {
+            env.insert(name.into(), value.into());
+        }
+        self
+    }
+
+    /// With a header on every request to an HTTP or SSE server (a stdio server has none: there
+    /// it does nothing), e.g. `Authorization: Bearer …`, kept off the command line like
+    /// [`env`](ExternalServer::env).
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        if let ExternalServer::Http { headers, .. } | ExternalServer::Sse { headers, .. } =
+            &mut self
+        {
+            headers.insert(name.into(), value.into());
+        }
+        self
+    }
+
     /// The server's entry in `--mcp-config`.
     pub(super) fn to_json(&self) -> Value {
         match self {

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::hook_id::HookCallbackId;
 use crate::hooks::HookCallback;
@@ -87,6 +87,13 @@ pub(crate) struct InitializeRequest<'a> {
         skip_serializing_if = "Option::is_none"
     )]
     sdk_mcp_server_manifests: Option<Entries<&'a str, HandshakeManifest>>,
+    /// The external MCP servers, with their `env` and `headers`, kept off the command line
+    /// ([`ConfigDelivery::Initialize`](crate::options::ConfigDelivery::Initialize)).
+    #[serde(rename = "mcpServers", skip_serializing_if = "Option::is_none")]
+    mcp_servers: Option<Map<String, Value>>,
+    /// Inline settings, kept off the command line the same way.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    settings: Option<Map<String, Value>>,
 }
 
 /// One matcher of an event in `initialize`.
@@ -111,6 +118,19 @@ struct AgentEntry<'a> {
 }
 
 impl<'a> InitializeRequest<'a> {
+    /// What the CLI must confirm in its answer it took from this request (`<field>_applied`
+    /// true), by the field's name in the request: the fields a CLI that predates them ignores.
+    pub(crate) fn fields_to_confirm(&self) -> Vec<(&'static str, &'static str)> {
+        let mut fields = Vec::new();
+        if self.mcp_servers.is_some() {
+            fields.push(("mcpServers", "mcp_servers_applied"));
+        }
+        if self.settings.is_some() {
+            fields.push(("settings", "settings_applied"));
+        }
+        fields
+    }
+
     /// The `initialize` body for `options`, and the hook callbacks in the order of their ids
     /// (`hook_0` is the first): the session answers `hook_callback` from that list.
     pub(crate) fn new(options: &'a Options) -> (Self, Vec<HookCallback>) {
@@ -169,6 +189,8 @@ impl<'a> InitializeRequest<'a> {
             agents,
             sdk_mcp_servers,
             sdk_mcp_server_manifests,
+            mcp_servers: options.initialize_mcp_servers(),
+            settings: options.initialize_settings(),
         };
         (request, callbacks)
     }

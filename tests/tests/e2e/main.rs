@@ -21,6 +21,7 @@ mod harness;
 mod live_tools;
 mod model_view;
 mod sdk_host;
+mod secrets_off_argv;
 mod skill_shell;
 mod tools;
 mod typed;
