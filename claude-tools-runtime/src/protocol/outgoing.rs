@@ -21,7 +21,7 @@ use claude_tools_core::mcp::{HandshakeManifest, ServerNotification};
 #[serde(tag = "subtype", rename_all = "snake_case")]
 pub(crate) enum HostRequest<'a> {
     /// The session's start: hooks, agents and (opt-in) the in-process servers' handshakes.
-    Initialize(InitializeRequest<'a>),
+    Initialize(Box<InitializeRequest<'a>>),
     /// Interrupt the current turn.
     Interrupt,
     /// Switch the model (`null`: the default model).
@@ -444,7 +444,7 @@ mod tests {
     /// The `initialize` line for `options`, and its hook callbacks.
     fn initialize(options: &Options) -> (String, Vec<HookCallback>) {
         let (request, callbacks) = InitializeRequest::new(options);
-        (line_of(&HostRequest::Initialize(request)), callbacks)
+        (line_of(&HostRequest::Initialize(Box::new(request))), callbacks)
     }
 
     #[test]
