@@ -1785,15 +1785,30 @@ async fn a_session_idle_past_its_limit_is_dropped() {
 }
 
 #[tokio::test]
-async fn initialize_beyond_the_session_cap_is_503_until_one_ends() {
+async fn initialize_beyond_the_session_cap_of_busy_sessions_is_503_until_one_ends() {
     let server = start(|http| http.max_sessions(1)).await;
     let id = open_session(&server).await;
+    // Busy while its stream is open (an idle session would make room for the new one).
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(&request(
+            "GET",
+            "/mcp",
+            &[("accept", "text/event-stream"), ("mcp-session-id", &id)],
+            "",
+        ))
+        .await
+        .unwrap();
+    let (status, _, _) = tokio::time::timeout(WAIT, read_head(&mut stream))
+        .await
+        .expect("the stream's head in time");
+    assert_eq!(status, 200);
     server.post(INITIALIZE).await.assert_json(
         503,
         refusal(
             -32000,
             "Service Unavailable",
-            "this server holds its maximum of 1 sessions; try again later",
+            "this server holds its maximum of 1 sessions, all in use; try again later",
         ),
     );
     let deleted = exchange(

@@ -3,25 +3,26 @@
 //! `Content-Type` and `Accept` headers, and the body's size cap and deadline.
 
 use axum::body::{Body, Bytes};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use http_body_util::BodyExt;
 use tokio::time::Instant;
 
+use super::auth::{Caller, check_auth};
 use super::reply::{Refusal, transport_error};
-use super::{Auth, AuthDecision, Identity, Origins, Shared, TRANSPORT_ERROR, bearer_token_of};
+use super::{Origins, Shared, TRANSPORT_ERROR};
 use claude_tools_core::mcp::SUPPORTED_PROTOCOL_VERSIONS;
 
 /// The request header carrying the client's negotiated MCP version.
 const PROTOCOL_VERSION_HEADER: &str = "mcp-protocol-version";
 
 /// The checks every method passes first, in this order: the `Origin`, then the auth hook or
-/// bearer token. Returns the identity the hook attached, if any.
+/// bearer token. Returns who is calling, as the auth check found out.
 pub(super) async fn admit(
     shared: &Shared,
     headers: &HeaderMap,
     deadline: Instant,
-) -> Result<Option<Identity>, Response> {
+) -> Result<Caller, Response> {
     if let Some(refusal) = check_origin(shared, headers) {
         return Err(refusal);
     }
@@ -76,64 +77,6 @@ fn is_loopback_origin(origin: &str) -> bool {
             .strip_prefix(':')
             .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()));
     port_ok && (host.eq_ignore_ascii_case("localhost") || host == "127.0.0.1" || host == "[::1]")
-}
-
-/// The request's identity if it may be served (`None`: no identity attached), or the refusal.
-async fn check_auth(
-    shared: &Shared,
-    headers: &HeaderMap,
-    deadline: Instant,
-) -> Result<Option<Identity>, Response> {
-    let Some(auth) = shared.auth.as_ref() else {
-        return Ok(None);
-    };
-    let decision = match auth {
-        Auth::Bearer(expected) => match bearer_token_of(headers) {
-            Some(token) if constant_time_eq(token.as_bytes(), expected) => AuthDecision::Allow,
-            _ => AuthDecision::Deny,
-        },
-        // A hook that hangs (its database down) must not hold the request past its deadline.
-        Auth::Hook(hook) => match tokio::time::timeout_at(deadline, hook(headers)).await {
-            Ok(decision) => decision,
-            Err(_) => {
-                return Err(transport_error(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    TRANSPORT_ERROR,
-                    "Service Unavailable",
-                    "the authorization check did not finish within the server's request timeout",
-                ));
-            }
-        },
-    };
-    match decision {
-        AuthDecision::Allow => return Ok(None),
-        AuthDecision::AllowWith(identity) => return Ok(Some(identity)),
-        AuthDecision::Deny => {}
-    }
-    let challenge = if headers.contains_key(header::AUTHORIZATION) {
-        HeaderValue::from_static("Bearer error=\"invalid_token\"")
-    } else {
-        HeaderValue::from_static("Bearer")
-    };
-    let mut response = transport_error(
-        StatusCode::UNAUTHORIZED,
-        TRANSPORT_ERROR,
-        "Unauthorized",
-        "this server requires `Authorization: Bearer <token>` with a valid token",
-    );
-    response
-        .headers_mut()
-        .insert(header::WWW_AUTHENTICATE, challenge);
-    Err(response)
-}
-
-/// Equal-length inputs take the same time however much of them matches.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let difference = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
-    std::hint::black_box(difference) == 0
 }
 
 /// What the client's `Accept` admits.
@@ -286,6 +229,7 @@ fn too_large(cap: usize) -> Refusal {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::HeaderValue;
 
     #[test]
     fn loopback_origins_pass_and_others_do_not() {
@@ -336,20 +280,5 @@ mod tests {
         );
         let none = accepts(&HeaderMap::new());
         assert_eq!((none.json, none.sse, none.sse_named), (true, true, false));
-    }
-
-    #[test]
-    fn bearer_tokens_are_read_and_compared() {
-        let mut headers = HeaderMap::new();
-        headers.insert(
-            header::AUTHORIZATION,
-            HeaderValue::from_static("bearer abc"),
-        );
-        assert_eq!(bearer_token_of(&headers), Some("abc"));
-        headers.insert(header::AUTHORIZATION, HeaderValue::from_static("Basic abc"));
-        assert_eq!(bearer_token_of(&headers), None);
-        assert!(constant_time_eq(b"abc", b"abc"));
-        assert!(!constant_time_eq(b"abc", b"abd"));
-        assert!(!constant_time_eq(b"abc", b"abcd"));
     }
 }

@@ -38,8 +38,8 @@
 //! | an `Accept` header that admits neither `application/json` nor `text/event-stream` | `406 Not Acceptable` |
 //! | a body over [`HttpServer::max_body_size`] (by its `Content-Length`, or as it streams in) | `413 Payload Too Large`, without reading the rest |
 //! | a body that is not JSON (or holds a number out of a 64-bit float's range, an `id` of `1e400` included) | `400`, `-32700 "Parse error"` |
-//! | with [sessions](#sessions): an `initialize` when [`HttpServer::max_sessions`] live sessions exist | `503 Service Unavailable` |
-//! | with [sessions](#sessions): any other message without `Mcp-Session-Id` / with one naming no live session | `400 Bad Request` / `404 Not Found` |
+//! | with [sessions](#sessions): an `initialize` when the client's [`HttpServer::max_sessions_per_client`] / the server's [`HttpServer::max_sessions`] sessions exist, every one busy | `429 Too Many Requests` / `503 Service Unavailable`, with `Retry-After: 5` (an idle one would have been ended to make room) |
+//! | with [sessions](#sessions): any other message without `Mcp-Session-Id` / with one naming no live session of the caller's principal | `400 Bad Request` / `404 Not Found` |
 //! | a JSON array (a JSON-RPC batch) | `400`, `-32600 "Invalid Request"`: batching was removed from MCP in 2025-06-18, and no client sends one |
 //! | any other JSON that is not a JSON-RPC message (not an object, no `method` and no `result`/`error`, bad `jsonrpc`, bad `id`) | `400`, `-32600 "Invalid Request"` |
 //! | a notification (a `method`, no `id`) or a response (a `result` or an `error`, no `method`) | `202 Accepted`, no body |
@@ -101,6 +101,11 @@
 //! takes an [`Extension<T>`](claude_tools_core::tool::Extension) parameter. Each request carries its own:
 //! two clients calling at once with different tokens each see theirs. A plain
 //! [`AuthDecision::Allow`] (and the [bearer token](HttpServer::bearer_token)) attaches nothing.
+//! The server itself cannot compare identities (they are any type): a hook that tells callers
+//! apart also names each one's **principal**, a key compared for equality
+//! ([`AuthDecision::allow_with(tenant).principal("acme")`](AuthDecision::principal)). With
+//! [sessions](#sessions) a session belongs to the principal that opened it, and sessions are
+//! counted per principal. Without one, every allowed caller is the same anonymous principal.
 //!
 //! Each request runs in a `tracing` span `mcp_http` with the fields `method` (JSON-RPC), `tool`,
 //! `id`, `status` (HTTP) and `outcome` (`result`, `tool_error`, `error`, `accepted`, `rejected`,
@@ -118,19 +123,41 @@
 //!
 //! | request | answer |
 //! |---|---|
-//! | `POST` `initialize` | a new session: the reply carries `Mcp-Session-Id` (32 hex digits, 128 bits from the operating system's CSPRNG) and `listChanged: true`; beyond [`HttpServer::max_sessions`] (default [`DEFAULT_MAX_SESSIONS`]) live sessions, `503` |
+//! | `POST` `initialize` | a new session of the caller's principal: the reply carries `Mcp-Session-Id` (32 hex digits, 128 bits from the operating system's CSPRNG) and `listChanged: true`; see [the bounds](#bounds-of-sessions) for a full table |
 //! | any other `POST`, `GET` or `DELETE` without `Mcp-Session-Id` | `400 Bad Request` |
-//! | … naming a session that never existed, was deleted or expired | `404 Not Found` (the client starts a new session) |
+//! | … naming a session that never existed, was deleted, expired or was ended to make room, or that another [principal](AuthDecision::principal) opened (an anonymous caller included) | `404 Not Found` (the client starts a new session); the answer is the same whichever it is, so a session's existence is not revealed |
 //! | `POST` in a session | as without sessions, on the session's connection state: request ids belong to the session, and `notifications/cancelled {requestId}` cancels the session's running call with that id (it answers `-32800` on its own request) |
-//! | `GET` with `Accept: text/event-stream` | `200`, the session's server→client SSE stream: `notifications/tools/list_changed` each time [`HttpServer::tool_server_handle`] changes the list; `409 Conflict` while the session's stream is already open; `406` without `text/event-stream` in `Accept` |
+//! | `GET` with `Accept: text/event-stream` | `200`, the session's server→client SSE stream: `notifications/tools/list_changed` each time [`HttpServer::tool_server_handle`] changes the list, and a `: keep-alive` comment after each [`HttpServer::session_keep_alive`] (default [`DEFAULT_SESSION_KEEP_ALIVE`]) without one; `409 Conflict` while the session's stream is already open; `406` without `text/event-stream` in `Accept` |
 //! | `DELETE` | `204 No Content`: the session ends, its running calls are cancelled, its stream ends |
 //!
 //! Progress stays on the call's own SSE response, as without sessions. A session unused for
 //! [`HttpServer::session_idle_timeout`] (default [`DEFAULT_SESSION_IDLE_TIMEOUT`]) is dropped
 //! (a request still running, or its open stream, keeps it alive); its id then answers `404`.
 //! Each request still passes the origin and auth checks on its own, and the identity an auth
-//! hook attaches is the request's, not the session's. At a graceful shutdown the session
-//! streams end first, so that they do not hold their connections through the grace.
+//! hook attaches is the request's, not the session's; but the session is its principal's: a
+//! request of another principal cannot use, watch, cancel in or end it. At a graceful shutdown
+//! the session streams end first, so that they do not hold their connections through the
+//! grace.
+//!
+//! ## Bounds of sessions
+//!
+//! | limit | default | when it bites (logged by `tracing`: `info` when a session is ended to make room, `warn` when an `initialize` is refused) |
+//! |---|---|---|
+//! | [`HttpServer::max_sessions_per_client`]: sessions of one client, which is the caller's [principal](AuthDecision::principal), else its peer's IP address | [`DEFAULT_MAX_SESSIONS_PER_CLIENT`] (100) | that client's idlest session (no request running, no open stream, unused the longest) is ended; when all of its sessions are busy, `429` with `Retry-After: 5` |
+//! | [`HttpServer::max_sessions`]: sessions in all | [`DEFAULT_MAX_SESSIONS`] (10 000) | the expired sessions are dropped, then the idlest session of any client is ended; when every session is busy, `503` with `Retry-After: 5` |
+//! | [`HttpServer::session_idle_timeout`] | [`DEFAULT_SESSION_IDLE_TIMEOUT`] (30 min) | a session unused that long is dropped (see above) |
+//! | [`HttpServer::session_keep_alive`]: the quiet time after which an open stream carries a `: keep-alive` comment | [`DEFAULT_SESSION_KEEP_ALIVE`] (15 s) | the comment's write to a client that vanished fails: its stream ends and its session turns idle |
+//!
+//! So one client cannot fill the table and lock the others out, and a client that vanished
+//! with its stream open frees its slot: a closed connection is seen at once, one gone without
+//! a word (a machine off the network) by the failing writes of the keep-alive comments (within
+//! the system's TCP retransmission limit) or, on a connection with nothing to send, by TCP
+//! keepalive, which [`serve`](HttpServer::serve) turns on for each connection (probes after 60 s
+//! of silence). Behind a reverse proxy every anonymous client has the proxy's address: name
+//! principals in the auth hook, or raise the per-client bound. A router mounted with
+//! [`HttpServer::into_router`] knows peers' addresses only when served with
+//! `into_make_service_with_connect_info::<SocketAddr>()`; without them, anonymous sessions are
+//! bounded by [`HttpServer::max_sessions`] alone.
 //!
 //! Sessions live in the memory of the replica that made them. Behind a load balancer, every
 //! request of a session must reach that replica (sticky sessions, e.g. by the
@@ -147,7 +174,10 @@
 //   post     one POST: body -> JSON-RPC message -> session -> router -> reply
 //   session  stateless or stateful (chosen once), the session lookup, GET stream, DELETE
 //   admit    origin, auth, headers and `Accept`, body cap -> a refusal
-//   session/table  the table of live sessions, and the mode's type (`Sessions`)
+//   auth     the auth hook's decision, the bearer token, who is calling (`Caller`)
+//   session/table  the table of live sessions, their bounds, and the mode's type (`Sessions`)
+//   session/stream a session's GET stream and its keep-alive comments
+//   peer     an accepted connection: TCP keepalive, the peer's address on each request
 //   sse      SSE events, the streamed answer of a call with progress
 //   reply    refusals, JSON responses, the shared reply writer
 //
@@ -155,25 +185,30 @@
 // shares once it is served (`Shared`); of the rooms it uses only `session::table` (its
 // `pub use`s aside, which only re-export).
 mod admit;
+mod auth;
+mod peer;
 mod post;
 mod reply;
 mod serve;
 mod session;
 mod sse;
 
-use std::any::Any;
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 pub use axum;
-use axum::http::{HeaderMap, header};
+use axum::http::HeaderMap;
 use tokio_util::sync::CancellationToken;
 
 pub use crate::stdio::DEFAULT_SHUTDOWN_GRACE;
+use auth::Auth;
+pub use auth::{AuthDecision, Identity, bearer_token_of};
 pub use serve::HttpServe;
-pub use session::table::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT};
+pub use session::table::{
+    DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS_PER_CLIENT, DEFAULT_SESSION_IDLE_TIMEOUT,
+    DEFAULT_SESSION_KEEP_ALIVE,
+};
 use session::table::{SessionLimits, SessionTable, Sessions};
 
 use claude_tools_core::mcp::{ErrorCode, McpRouter, ToolServerHandle};
@@ -191,66 +226,6 @@ pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 /// The JSON-RPC error code of the transport's own refusals (403, 401, 405, 406, 413, 415…): the
 /// start of JSON-RPC's range for implementation-defined server errors.
 pub const TRANSPORT_ERROR: ErrorCode = ErrorCode(-32000);
-
-/// What an [auth hook](HttpServer::authorize) decides about one request.
-#[derive(Clone)]
-pub enum AuthDecision {
-    /// Serve the request.
-    Allow,
-    /// Serve the request, and hand this value (the caller's identity: a tenant, a user, its
-    /// scopes) to the tools it calls, which read it with
-    /// [`ToolContext::extension`](claude_tools_core::tool::ToolContext::extension) or the
-    /// [`Extension`](claude_tools_core::tool::Extension) extractor. Made by [`AuthDecision::allow_with`].
-    AllowWith(Identity),
-    /// Answer `401 Unauthorized` with `WWW-Authenticate: Bearer`.
-    Deny,
-}
-
-/// The caller's identity an [auth hook](HttpServer::authorize) attaches to a request's calls.
-pub type Identity = Arc<dyn Any + Send + Sync>;
-
-impl AuthDecision {
-    /// Serve the request, with `identity` attached to every tool call it makes: a tool reads it
-    /// as `ctx.extension::<T>()` or takes an `Extension<T>` parameter, `T` being exactly the
-    /// type given here (pass a `T`, not an `Arc<T>`: that would attach an `Arc<T>`).
-    pub fn allow_with<T: Send + Sync + 'static>(identity: T) -> Self {
-        AuthDecision::AllowWith(Arc::new(identity))
-    }
-}
-
-impl std::fmt::Debug for AuthDecision {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            AuthDecision::Allow => f.write_str("Allow"),
-            AuthDecision::AllowWith(_) => f.write_str("AllowWith(..)"),
-            AuthDecision::Deny => f.write_str("Deny"),
-        }
-    }
-}
-
-/// Two `AllowWith` are equal when they carry the same value (the same `Arc`).
-impl PartialEq for AuthDecision {
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (AuthDecision::Allow, AuthDecision::Allow)
-            | (AuthDecision::Deny, AuthDecision::Deny) => true,
-            (AuthDecision::AllowWith(a), AuthDecision::AllowWith(b)) => Arc::ptr_eq(a, b),
-            _ => false,
-        }
-    }
-}
-
-impl Eq for AuthDecision {}
-
-type AuthFuture = Pin<Box<dyn Future<Output = AuthDecision> + Send>>;
-type AuthHook = dyn Fn(&HeaderMap) -> AuthFuture + Send + Sync;
-
-/// Who may call: a ready-made bearer token (checked without a future), or the user's hook.
-#[derive(Clone)]
-enum Auth {
-    Bearer(Arc<[u8]>),
-    Hook(Arc<AuthHook>),
-}
 
 /// Which `Origin` headers pass.
 #[derive(Debug, Clone)]
@@ -323,13 +298,45 @@ impl HttpServer {
         self
     }
 
-    /// The most sessions held at once (default [`DEFAULT_MAX_SESSIONS`]); an `initialize` beyond
-    /// it, once idle sessions are dropped, is answered `503 Service Unavailable`. Turns sessions
-    /// on.
+    /// The most sessions held at once (default [`DEFAULT_MAX_SESSIONS`]). An `initialize`
+    /// beyond it ends the idlest session (no request running, no open stream, unused the
+    /// longest) to make room; only when every session is busy is it answered `503 Service
+    /// Unavailable` with `Retry-After`. Turns sessions on.
     pub fn max_sessions(mut self, max: usize) -> Self {
         self.session_limits
             .get_or_insert_with(SessionLimits::default)
             .max = max;
+        self
+    }
+
+    /// The most sessions one client holds at once (default
+    /// [`DEFAULT_MAX_SESSIONS_PER_CLIENT`]), so that one client cannot fill the table: a client
+    /// is the [principal](AuthDecision::principal) the auth hook names, else the peer's IP
+    /// address. An `initialize` beyond it ends that client's idlest session; only when all of
+    /// them are busy is it answered `429 Too Many Requests` with `Retry-After`. Turns sessions
+    /// on.
+    ///
+    /// Behind a reverse proxy every anonymous client has the proxy's address: name principals
+    /// in the auth hook, or raise this bound. A router mounted with
+    /// [`into_router`](HttpServer::into_router) knows the peer's address only when served with
+    /// `into_make_service_with_connect_info::<SocketAddr>()`; without it, anonymous sessions are
+    /// bounded by [`max_sessions`](HttpServer::max_sessions) alone.
+    pub fn max_sessions_per_client(mut self, max: usize) -> Self {
+        self.session_limits
+            .get_or_insert_with(SessionLimits::default)
+            .per_client = max;
+        self
+    }
+
+    /// How long an open session stream (`GET`) may stay quiet before the server writes an SSE
+    /// comment (`: keep-alive`) on it (default [`DEFAULT_SESSION_KEEP_ALIVE`], 15 s). Clients
+    /// ignore it; the write finds out a client that vanished, whose stream then ends and whose
+    /// session becomes idle (and so can expire or make room). `Duration::ZERO` sends none.
+    /// Turns sessions on.
+    pub fn session_keep_alive(mut self, period: Duration) -> Self {
+        self.session_limits
+            .get_or_insert_with(SessionLimits::default)
+            .keep_alive = (!period.is_zero()).then_some(period);
         self
     }
 
@@ -445,9 +452,7 @@ impl HttpServer {
         F: Fn(&HeaderMap) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = AuthDecision> + Send + 'static,
     {
-        self.auth = Some(Auth::Hook(Arc::new(move |headers: &HeaderMap| {
-            Box::pin(hook(headers)) as AuthFuture
-        })));
+        self.auth = Some(Auth::hook(hook));
         self
     }
 
@@ -504,15 +509,6 @@ impl std::fmt::Debug for HttpServer {
             .field("sessions", &self.session_limits)
             .finish()
     }
-}
-
-/// The `Authorization: Bearer <token>` of `headers`, if there is one (the scheme's case does
-/// not matter), for an [auth hook](HttpServer::authorize).
-pub fn bearer_token_of(headers: &HeaderMap) -> Option<&str> {
-    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = value.trim().split_once(' ')?;
-    let token = token.trim();
-    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
 /// What every request shares: the tools, the rules, and the shutdown's cancellation.

@@ -207,6 +207,7 @@ async fn serve_connection(
 ) {
     // Replies are written whole: do not hold the last segment back for an ACK.
     let _ = stream.set_nodelay(true);
+    let service = super::peer::accepted(&stream, peer, service);
     let connection = hyper::server::conn::http1::Builder::new()
         .timer(hyper_util::rt::TokioTimer::new())
         .header_read_timeout(HEADER_READ_TIMEOUT)
