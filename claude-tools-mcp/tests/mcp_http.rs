@@ -709,7 +709,7 @@ async fn an_oversize_body_is_413_without_being_read() {
     let mut stream = TcpStream::connect(server.addr).await.unwrap();
     stream
         .write_all(
-            b"POST /mcp HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100000000\r\n\r\n{",
+            b"POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100000000\r\n\r\n{",
         )
         .await
         .unwrap();
@@ -723,7 +723,7 @@ async fn an_oversize_body_is_413_without_being_read() {
     stream
         .write_all(
             format!(
-                "POST /mcp HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n64\r\n{chunk}\r\n0\r\n\r\n"
+                "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n64\r\n{chunk}\r\n0\r\n\r\n"
             )
             .as_bytes(),
         )
@@ -917,7 +917,7 @@ async fn graceful_shutdown_lets_a_running_call_finish_and_refuses_new_connection
     let mut idle = TcpStream::connect(addr).await.unwrap();
     idle.write_all(
         format!(
-            "POST /mcp HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 40\r\n\r\n{}",
+            "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 40\r\n\r\n{}",
             r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
         )
         .as_bytes(),
@@ -1261,7 +1261,7 @@ async fn a_body_still_arriving_at_the_request_timeout_is_408() {
     // Ten bytes of a hundred, and then nothing.
     stream
         .write_all(
-            b"POST /mcp HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{\"jsonrpc\"",
+            b"POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{\"jsonrpc\"",
         )
         .await
         .unwrap();

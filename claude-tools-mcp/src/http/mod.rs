@@ -29,7 +29,9 @@
 //!
 //! | request | answer |
 //! |---|---|
+//! | `OPTIONS` (a browser's CORS preflight) | the `Host` and `Origin` checks below, then `204 No Content` granting an allowed origin (see [CORS](#cors)); without an `Origin`, `204` with `Allow` |
 //! | `GET` or `DELETE` on the path (a server→client stream, ending a session) | `405 Method Not Allowed`, `Allow: POST`: a stateless server has neither (with [sessions](#sessions), see there) |
+//! | a `Host` header that is not allowed ([`HttpServer::allowed_hosts`]; by default, on a loopback listener, only loopback hosts), or none | `403 Forbidden` |
 //! | an `Origin` header that is not allowed ([`HttpServer::allowed_origins`]; by default only loopback origins) | `403 Forbidden` |
 //! | refused by the [auth hook](HttpServer::authorize) or the [bearer token](HttpServer::bearer_token) | `401 Unauthorized`, `WWW-Authenticate: Bearer` (with `error="invalid_token"` when a token was sent) |
 //! | an auth hook still undecided at the request timeout | `503 Service Unavailable` |
@@ -93,6 +95,30 @@
 //! `127.0.0.1` or `[::1]`, any port); [`HttpServer::allowed_origins`] replaces that list.
 //! Requests without an `Origin` header (every non-browser client: the Claude Code CLI, the SDKs,
 //! curl) are not affected.
+//!
+//! The `Host` header is checked too, as both official MCP SDKs do on localhost: a page whose
+//! host name an attacker made resolve to `127.0.0.1` names that host. [`HttpServer::allowed_hosts`]
+//! sets the list; by default it follows the listener:
+//!
+//! | served by | hosts allowed by default |
+//! |---|---|
+//! | [`HttpServer::serve`] on a loopback address (`127.0.0.1`, `[::1]`) | `localhost`, `127.0.0.1`, `[::1]`, any port |
+//! | [`HttpServer::serve`] on any other address (`0.0.0.0`, a public one) | any host: the server cannot know the names clients use; the `Origin` check still stands |
+//! | [`HttpServer::into_router`], mounted | `localhost`, `127.0.0.1`, `[::1]`: the router cannot see its listener; list the names (or `"*"`) when serving it elsewhere |
+//!
+//! # CORS
+//!
+//! A web page of an allowed origin can call the server from a browser. A preflight
+//! (`OPTIONS` with `Origin`) from an allowed origin is answered `204` with
+//! `Access-Control-Allow-Origin` (the origin), `Access-Control-Allow-Methods` (`POST`; with
+//! [sessions](#sessions) `GET, POST, DELETE`), `Access-Control-Allow-Headers` (`content-type,
+//! authorization, mcp-protocol-version, mcp-session-id, last-event-id, accept`),
+//! `Access-Control-Max-Age` ([`CORS_MAX_AGE_SECONDS`], 2 hours) and `Vary: Origin`; from
+//! another origin, `403` without any of them, so the browser sends nothing. Every other
+//! response to an allowed origin, refusals included (a page can read its `401`), carries
+//! `Access-Control-Allow-Origin`, `Access-Control-Expose-Headers: mcp-session-id,
+//! www-authenticate, retry-after` and `Vary: Origin`. A bearer token travels in
+//! `Authorization`, not in cookies: no credentialed CORS is granted.
 //!
 //! **The caller's identity.** A multi-tenant server must know, inside a tool, who is calling.
 //! The [auth hook](HttpServer::authorize) finds it out from the headers and answers
@@ -186,6 +212,8 @@
 // `pub use`s aside, which only re-export).
 mod admit;
 mod auth;
+mod cors;
+mod origin;
 mod peer;
 mod post;
 mod reply;
@@ -204,6 +232,8 @@ use tokio_util::sync::CancellationToken;
 pub use crate::stdio::DEFAULT_SHUTDOWN_GRACE;
 use auth::Auth;
 pub use auth::{AuthDecision, Identity, bearer_token_of};
+pub use cors::CORS_MAX_AGE_SECONDS;
+use origin::{Hosts, Origins};
 pub use serve::HttpServe;
 pub use session::table::{
     DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS_PER_CLIENT, DEFAULT_SESSION_IDLE_TIMEOUT,
@@ -227,17 +257,6 @@ pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 /// start of JSON-RPC's range for implementation-defined server errors.
 pub const TRANSPORT_ERROR: ErrorCode = ErrorCode(-32000);
 
-/// Which `Origin` headers pass.
-#[derive(Debug, Clone)]
-enum Origins {
-    /// `http(s)://localhost|127.0.0.1|[::1]` with any port.
-    Loopback,
-    /// Exactly these origins, lowercased, without a trailing `/`.
-    List(Vec<String>),
-    /// Any origin (`"*"` in the list).
-    Any,
-}
-
 /// An MCP Streamable HTTP server for one [`ToolServer`]: configure it, then
 /// [`serve`](HttpServer::serve) it on a listener or mount it with
 /// [`into_router`](HttpServer::into_router). See the [module docs](self) for the protocol rules.
@@ -246,6 +265,7 @@ pub struct HttpServer {
     router: McpRouter,
     path: String,
     origins: Origins,
+    hosts: Hosts,
     auth: Option<Auth>,
     max_body_size: usize,
     request_timeout: Duration,
@@ -266,6 +286,7 @@ impl HttpServer {
             router,
             path: DEFAULT_PATH.to_string(),
             origins: Origins::Loopback,
+            hosts: Hosts::Unset,
             auth: None,
             max_body_size: DEFAULT_MAX_BODY_SIZE,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
@@ -381,6 +402,39 @@ impl HttpServer {
         self
     }
 
+    /// The hosts this server answers to, by the request's `Host` header, replacing the default;
+    /// a request naming another gets `403`. This defends against DNS rebinding (a web page
+    /// whose own host name is made to resolve to this machine), as the `Origin` check does.
+    /// Each entry is `name` (any port) or `name:port`, compared without regard to case; an IPv6
+    /// address goes in brackets (`[::1]`); `"*"` allows any host.
+    ///
+    /// By default, [`serve`](HttpServer::serve) on a loopback listener answers only to
+    /// `localhost`, `127.0.0.1` and `[::1]` (any port), and on any other listener (`0.0.0.0`, a
+    /// public address) to any host, whose names it cannot know; a router mounted with
+    /// [`into_router`](HttpServer::into_router) cannot see its listener and answers only to the
+    /// loopback hosts: behind a reverse proxy or on a public address, list the names clients
+    /// use (or `"*"`).
+    ///
+    /// ```
+    /// # use claude_tools::mcp::http::HttpServer;
+    /// # let server = claude_tools::ToolServer::new("demo", "1.0.0");
+    /// let http = HttpServer::new(server).allowed_hosts(["mcp.example.com", "localhost"]);
+    /// ```
+    pub fn allowed_hosts<I, S>(mut self, hosts: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.hosts = Hosts::of(hosts);
+        self
+    }
+
+    /// The host list once the listener's address is known (see [`HttpServer::allowed_hosts`]).
+    fn bound_to(mut self, listener: Option<std::net::SocketAddr>) -> Self {
+        self.hosts = self.hosts.on_listener(listener);
+        self
+    }
+
     /// The largest request body accepted, in bytes (default [`DEFAULT_MAX_BODY_SIZE`], 4 MiB). A
     /// larger one is answered `413` as soon as its `Content-Length` (or, streamed, its first
     /// byte over the cap) shows it, never held whole in memory.
@@ -471,6 +525,7 @@ impl HttpServer {
             router,
             path,
             origins,
+            hosts,
             auth,
             max_body_size,
             request_timeout,
@@ -481,6 +536,8 @@ impl HttpServer {
             router,
             path,
             origins,
+            // A mounted router cannot see its listener: loopback hosts unless told otherwise.
+            hosts: hosts.on_listener(None),
             auth,
             max_body_size,
             request_timeout,
@@ -503,6 +560,7 @@ impl std::fmt::Debug for HttpServer {
             .field("server", &self.router.server())
             .field("path", &self.path)
             .field("origins", &self.origins)
+            .field("hosts", &self.hosts)
             .field("auth", &self.auth.as_ref().map(|_| "set"))
             .field("max_body_size", &self.max_body_size)
             .field("request_timeout", &self.request_timeout)
@@ -517,6 +575,7 @@ struct Shared {
     router: McpRouter,
     path: String,
     origins: Origins,
+    hosts: Hosts,
     auth: Option<Auth>,
     max_body_size: usize,
     request_timeout: Duration,

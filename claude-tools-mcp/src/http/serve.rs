@@ -22,7 +22,7 @@ impl HttpServer {
     /// signal, if one is set; await the returned [`HttpServe`].
     pub fn serve(self, listener: TcpListener) -> HttpServe {
         HttpServe {
-            server: self,
+            server: self.bound_to(listener.local_addr().ok()),
             listener,
             signal: None,
             shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
@@ -114,7 +114,7 @@ impl IntoFuture for HttpServe {
 /// ([`Sessions::methods`](super::session::table::Sessions::methods)).
 fn router_of(shared: Arc<Shared>) -> axum::Router {
     let path = shared.path.clone();
-    let route = shared.sessions.methods(post(handle));
+    let route = super::cors::with_cors(shared.sessions.methods(post(handle)), &shared);
     axum::Router::new().route(&path, route).with_state(shared)
 }
 
