@@ -102,9 +102,9 @@
 //!
 //! | served by | hosts allowed by default |
 //! |---|---|
-//! | [`HttpServer::serve`] on a loopback address (`127.0.0.1`, `[::1]`) | `localhost`, `127.0.0.1`, `[::1]`, any port |
+//! | [`HttpServer::serve`] on a loopback address (`127.0.0.1`, `[::1]`) | `localhost`, `[::1]` and the addresses of `127.0.0.0/8`, any port |
 //! | [`HttpServer::serve`] on any other address (`0.0.0.0`, a public one) | any host: the server cannot know the names clients use; the `Origin` check still stands |
-//! | [`HttpServer::into_router`], mounted | `localhost`, `127.0.0.1`, `[::1]`: the router cannot see its listener; list the names (or `"*"`) when serving it elsewhere |
+//! | [`HttpServer::into_router`], mounted | the same loopback hosts: the router cannot see its listener; list the names (or `"*"`) when serving it elsewhere |
 //!
 //! # CORS
 //!
@@ -409,8 +409,8 @@ impl HttpServer {
     /// address goes in brackets (`[::1]`); `"*"` allows any host.
     ///
     /// By default, [`serve`](HttpServer::serve) on a loopback listener answers only to
-    /// `localhost`, `127.0.0.1` and `[::1]` (any port), and on any other listener (`0.0.0.0`, a
-    /// public address) to any host, whose names it cannot know; a router mounted with
+    /// `localhost`, `[::1]` and the addresses of `127.0.0.0/8` (any port), and on any other
+    /// listener (`0.0.0.0`, a public address) to any host, whose names it cannot know; a router mounted with
     /// [`into_router`](HttpServer::into_router) cannot see its listener and answers only to the
     /// loopback hosts: behind a reverse proxy or on a public address, list the names clients
     /// use (or `"*"`).

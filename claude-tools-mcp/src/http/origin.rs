@@ -1,7 +1,7 @@
 //! Where a request may come from, against DNS rebinding: the `Host` it names (which hosts this
 //! server answers to) and the browser `Origin` it carries (which web pages may call it).
 
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, SocketAddr};
 
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
@@ -26,7 +26,7 @@ pub(super) enum Hosts {
     /// Not chosen: [`Hosts::Loopback`] on a loopback listener and for a mounted router,
     /// [`Hosts::Any`] on any other listener ([`Hosts::on_listener`]).
     Unset,
-    /// `localhost`, `127.0.0.1` or `[::1]`, with any port or none.
+    /// `localhost`, `[::1]` or an address of `127.0.0.0/8`, with any port or none.
     Loopback,
     /// These hosts (lowercased), each with its port or, `None`, any port.
     List(Vec<(String, Option<u16>)>),
@@ -72,7 +72,10 @@ impl Hosts {
         };
         match self {
             Hosts::Any => true,
-            Hosts::Unset | Hosts::Loopback => is_loopback_name(name),
+            Hosts::Unset | Hosts::Loopback => {
+                // A listener on another loopback address (`127.0.0.2`) is reached by its own.
+                is_loopback_name(name) || name.parse::<Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
+            }
             Hosts::List(list) => list.iter().any(|(allowed, allowed_port)| {
                 allowed.eq_ignore_ascii_case(name) && allowed_port.is_none_or(|p| Some(p) == port)
             }),
@@ -222,6 +225,7 @@ mod tests {
             "localhost",
             "LOCALHOST:8080",
             "127.0.0.1:1",
+            "127.0.0.2",
             "[::1]",
             "[::1]:80",
         ] {
@@ -235,7 +239,8 @@ mod tests {
             "localhost:x",
             "[::1",
             "[::1]x",
-            "127.0.0.2",
+            "128.0.0.1",
+            "127.1",
             "",
             "local host",
         ] {

@@ -111,7 +111,7 @@ fn session_of(
     }
     let client = client_of(caller, peer_ip(&request.extensions));
     match table.create(router, limits, caller.principal.clone(), client) {
-        Ok(session) => Ok(SessionUse::of_new(session)),
+        Ok(session) => Ok(session),
         Err(NewSessionError::Full) => Err(Refusal::new(
             StatusCode::SERVICE_UNAVAILABLE,
             TRANSPORT_ERROR,

@@ -152,14 +152,15 @@ impl SessionTable {
     /// A new session of `principal` on a fresh connection of `router`, counted against
     /// `client`. At the client's bound its idlest idle session makes room; at the table's
     /// maximum the expired sessions go, then the idlest idle one. Refused only when every
-    /// session in the way is busy.
+    /// session in the way is busy. The new session is in use (by the `initialize` that made
+    /// it) from the start, so that no other `initialize` can end it to make room meanwhile.
     pub(in crate::http) fn create(
         &self,
         router: &McpRouter,
         limits: &SessionLimits,
         principal: Option<Arc<str>>,
         client: Client,
-    ) -> Result<Arc<Session>, NewSessionError> {
+    ) -> Result<SessionUse, NewSessionError> {
         let id = new_session_id().map_err(NewSessionError::NoRandomness)?;
         let now = Instant::now();
         let mut inner = self.inner();
@@ -221,8 +222,9 @@ impl SessionTable {
                 stream: None,
             }),
         });
-        inner.insert(session.clone());
-        Ok(session)
+        let used = SessionUse::new(session.clone());
+        inner.insert(session);
+        Ok(used)
     }
 
     /// The live session `id` of `principal`, in use until the returned guard is dropped; `None`
@@ -344,11 +346,6 @@ impl SessionUse {
         Self { session }
     }
 
-    /// For a session just made by [`SessionTable::create`].
-    pub(in crate::http) fn of_new(session: Arc<Session>) -> Self {
-        Self::new(session)
-    }
-
     pub(in crate::http) fn session(&self) -> &Session {
         &self.session
     }
@@ -406,6 +403,12 @@ mod tests {
         }
     }
 
+    /// The id of a session just made, left idle.
+    fn idle(made: Result<SessionUse, NewSessionError>) -> String {
+        let used = made.ok().expect("a session");
+        used.session().id().to_string()
+    }
+
     fn peer(last: u8) -> Client {
         Client::Peer(IpAddr::from([10, 0, 0, last]))
     }
@@ -415,17 +418,15 @@ mod tests {
         let router = McpRouter::new(ToolServer::new("s", "1"));
         let table = SessionTable::default();
         let limits = limits(2, 10);
-        let busy = SessionUse::of_new(table.create(&router, &limits, None, peer(1)).ok().unwrap());
-        let older = table.create(&router, &limits, None, peer(2)).ok().unwrap();
-        let older_id = older.id().to_string();
+        let busy = table.create(&router, &limits, None, peer(1)).ok().unwrap();
+        let older_id = idle(table.create(&router, &limits, None, peer(2)));
         // Used after `older` was made: less idle.
         tokio::time::sleep(Duration::from_millis(5)).await;
         // The idle one goes; the busy one stays.
-        let newer = table.create(&router, &limits, None, peer(3)).ok().unwrap();
+        let _newer = table.create(&router, &limits, None, peer(3)).ok().unwrap();
         assert_eq!(table.len(), 2);
         assert!(table.open(&older_id, limits.idle_timeout, None).is_none());
         // Now both are busy: refused.
-        let _newer = SessionUse::of_new(newer);
         assert!(matches!(
             table.create(&router, &limits, None, peer(4)),
             Err(NewSessionError::Full)
@@ -442,13 +443,12 @@ mod tests {
         let router = McpRouter::new(ToolServer::new("s", "1"));
         let table = SessionTable::default();
         let limits = limits(10, 1);
-        let other = table.create(&router, &limits, None, peer(9)).ok().unwrap();
-        let first = table.create(&router, &limits, None, peer(1)).ok().unwrap();
-        let second = table.create(&router, &limits, None, peer(1)).ok().unwrap();
+        let other = idle(table.create(&router, &limits, None, peer(9)));
+        let first = idle(table.create(&router, &limits, None, peer(1)));
+        let _busy = table.create(&router, &limits, None, peer(1)).ok().unwrap();
         let open = |id: &str| table.open(id, limits.idle_timeout, None).is_some();
-        assert!(!open(first.id()));
-        assert!(open(other.id()));
-        let _busy = SessionUse::of_new(second);
+        assert!(!open(&first));
+        assert!(open(&other));
         assert!(matches!(
             table.create(&router, &limits, None, peer(1)),
             Err(NewSessionError::ClientFull)
@@ -469,11 +469,8 @@ mod tests {
         let table = SessionTable::default();
         let limits = SessionLimits::default();
         let a: Arc<str> = "a".into();
-        let session = table
-            .create(&router, &limits, Some(a.clone()), Client::Principal(a))
-            .ok()
-            .unwrap();
-        let open = |principal| table.open(session.id(), limits.idle_timeout, principal);
+        let id = idle(table.create(&router, &limits, Some(a.clone()), Client::Principal(a)));
+        let open = |principal| table.open(&id, limits.idle_timeout, principal);
         assert!(open(Some("a")).is_some());
         assert!(open(Some("b")).is_none());
         assert!(open(None).is_none());
