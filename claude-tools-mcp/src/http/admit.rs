@@ -1,6 +1,7 @@
 //! Admission: the checks a request passes before its body is read as JSON-RPC, each ending in a
-//! refusal: the `Host` and the `Origin` ([`origin`](super::origin)), the auth hook or bearer token, the `MCP-Protocol-Version`,
-//! `Content-Type` and `Accept` headers, and the body's size cap and deadline.
+//! refusal: the `Host` and the `Origin` ([`origin`](super::origin)), the auth hook or bearer
+//! token ([`auth`](super::auth)), the `MCP-Protocol-Version`, `Content-Type` and `Accept`
+//! headers, and the body's size cap and deadline.
 
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, StatusCode, header};

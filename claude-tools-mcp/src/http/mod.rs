@@ -275,7 +275,8 @@ pub struct HttpServer {
 
 impl HttpServer {
     /// A server for `server`'s tools, with the defaults: path [`DEFAULT_PATH`], loopback origins
-    /// only, no auth, [`DEFAULT_MAX_BODY_SIZE`], [`DEFAULT_REQUEST_TIMEOUT`].
+    /// only, the hosts of [`allowed_hosts`](HttpServer::allowed_hosts)' default, no auth,
+    /// [`DEFAULT_MAX_BODY_SIZE`], [`DEFAULT_REQUEST_TIMEOUT`], stateless.
     pub fn new(server: ToolServer) -> Self {
         let sessions = Arc::new(SessionTable::default());
         // A change of the tool set goes to every session's stream (none in stateless mode).
@@ -410,10 +411,10 @@ impl HttpServer {
     ///
     /// By default, [`serve`](HttpServer::serve) on a loopback listener answers only to
     /// `localhost`, `[::1]` and the addresses of `127.0.0.0/8` (any port), and on any other
-    /// listener (`0.0.0.0`, a public address) to any host, whose names it cannot know; a router mounted with
-    /// [`into_router`](HttpServer::into_router) cannot see its listener and answers only to the
-    /// loopback hosts: behind a reverse proxy or on a public address, list the names clients
-    /// use (or `"*"`).
+    /// listener (`0.0.0.0`, a public address) to any host, whose names it cannot know; a router
+    /// mounted with [`into_router`](HttpServer::into_router) cannot see its listener and answers
+    /// only to the loopback hosts: behind a reverse proxy or on a public address, list the names
+    /// clients use (or `"*"`). An empty list refuses every request.
     ///
     /// ```
     /// # use claude_tools::mcp::http::HttpServer;
