@@ -357,3 +357,23 @@ async fn sessions_are_counted_per_principal() {
     assert_eq!(use_session(server.addr, &a2, &TENANT_A).await, 200);
     assert_eq!(use_session(server.addr, &b, &TENANT_B).await, 200);
 }
+
+#[tokio::test]
+async fn a_mounted_router_served_with_connect_info_bounds_each_peer() {
+    use claude_tools::mcp::http::axum;
+    let (events_tx, _events) = mpsc::unbounded_channel();
+    let http = HttpServer::new(tools(Arc::new(Notify::new()), events_tx))
+        .max_sessions_per_client(1)
+        .max_sessions(10);
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = http
+        .into_router()
+        .into_make_service_with_connect_info::<SocketAddr>();
+    tokio::spawn(axum::serve(listener, app).into_future());
+    let id = open_session(addr, peer(2), &[]).await;
+    let _stream = open_stream(addr, peer(2), &id, &[]).await;
+    // Its one session busy: the same peer is refused, another is not.
+    assert_eq!(initialize(addr, peer(2), &[]).await.status, 429);
+    open_session(addr, peer(3), &[]).await;
+}
