@@ -198,18 +198,21 @@
 //
 //   serve    the serve handle, the routes, the accept loop, graceful shutdown
 //   post     one POST: body -> JSON-RPC message -> session -> router -> reply
+//   cors     preflights, and the CORS headers of responses to allowed origins
 //   session  stateless or stateful (chosen once), the session lookup, GET stream, DELETE
-//   admit    origin, auth, headers and `Accept`, body cap -> a refusal
+//   admit    host, origin, auth, headers and `Accept`, body cap -> a refusal
 //   auth     the auth hook's decision, the bearer token, who is calling (`Caller`)
+//   origin   the `Host` and `Origin` checks (DNS rebinding)
 //   session/table  the table of live sessions, their bounds, and the mode's type (`Sessions`)
 //   session/stream a session's GET stream and its keep-alive comments
 //   peer     an accepted connection: TCP keepalive, the peer's address on each request
 //   sse      SSE events, the streamed answer of a call with progress
 //   reply    refusals, JSON responses, the shared reply writer
 //
-// This file holds the configuration (`HttpServer`, auth, origins) and what every request
-// shares once it is served (`Shared`); of the rooms it uses only `session::table` (its
-// `pub use`s aside, which only re-export).
+// This file holds the configuration (`HttpServer`, auth, origins, hosts) and what every
+// request shares once it is served (`Shared`); of the rooms it uses only `session::table`,
+// `auth::Auth` and `origin`'s `Hosts` and `Origins` (its `pub use`s aside, which only
+// re-export).
 mod admit;
 mod auth;
 mod cors;

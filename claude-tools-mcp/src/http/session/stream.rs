@@ -12,7 +12,6 @@ use http_body::Frame;
 use tokio::sync::mpsc;
 use tokio::time::{Interval, MissedTickBehavior};
 
-use super::table::SessionUse;
 use crate::http::sse::sse_event;
 
 /// The SSE comment sent on a quiet stream: clients ignore it.
@@ -20,18 +19,19 @@ const KEEP_ALIVE_COMMENT: &[u8] = b": keep-alive\n\n";
 
 /// The body of a session's `GET` stream: one SSE event per server→client message, until the
 /// session ends (or the server shuts down). Dropped when the client goes away, which a write
-/// (a message, or the keep-alive comment) finds out.
-pub(in crate::http) struct SessionStream {
+/// (a message, or the keep-alive comment) finds out. It holds `Use` (the session in use) as
+/// long as it lives.
+pub(in crate::http) struct SessionStream<Use> {
     queued: mpsc::UnboundedReceiver<ServerNotification>,
     keep_alive: Option<Interval>,
-    _use: SessionUse,
+    _use: Use,
 }
 
-impl SessionStream {
+impl<Use> SessionStream<Use> {
     pub(super) fn new(
         queued: mpsc::UnboundedReceiver<ServerNotification>,
         keep_alive: Option<Duration>,
-        session: SessionUse,
+        session: Use,
     ) -> Self {
         let keep_alive = keep_alive.filter(|period| !period.is_zero()).map(|period| {
             let mut interval =
@@ -47,7 +47,7 @@ impl SessionStream {
     }
 }
 
-impl http_body::Body for SessionStream {
+impl<Use: Unpin> http_body::Body for SessionStream<Use> {
     type Data = Bytes;
     type Error = std::convert::Infallible;
 

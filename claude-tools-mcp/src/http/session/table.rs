@@ -351,7 +351,7 @@ impl SessionUse {
     }
 
     /// Opens the session's server→client stream, unless one is open already.
-    pub(in crate::http) fn open_stream(self) -> Option<SessionStream> {
+    pub(in crate::http) fn open_stream(self) -> Option<SessionStream<SessionUse>> {
         let (sender, queued) = mpsc::unbounded_channel();
         {
             let mut state = self.session.state();
