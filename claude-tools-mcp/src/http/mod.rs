@@ -202,14 +202,16 @@
 //   session  stateless or stateful (chosen once), the session lookup, GET stream, DELETE
 //   admit    host, origin, auth, headers and `Accept`, body cap -> a refusal
 //   auth     the auth hook's decision, the bearer token, who is calling (`Caller`)
-//   origin   the `Host` and `Origin` checks (DNS rebinding)
+//   origin   the `Host` and `Origin` checks (DNS rebinding), their builder methods
+//   session/settings  the builder methods of sessions mode
 //   session/table  the table of live sessions, their bounds, and the mode's type (`Sessions`)
 //   session/stream a session's GET stream and its keep-alive comments
 //   peer     an accepted connection: TCP keepalive, the peer's address on each request
 //   sse      SSE events, the streamed answer of a call with progress
 //   reply    refusals, JSON responses, the shared reply writer
 //
-// This file holds the configuration (`HttpServer`, auth, origins, hosts) and what every
+// This file holds the configuration (`HttpServer` and its general builder methods; those of
+// origins and hosts are in `origin`, those of sessions in `session/settings`) and what every
 // request shares once it is served (`Shared`); of the rooms it uses only `session::table`,
 // `auth::Auth` and `origin`'s `Hosts` and `Origins` (its `pub use`s aside, which only
 // re-export).
@@ -299,72 +301,6 @@ impl HttpServer {
         }
     }
 
-    /// Turns stateful sessions on (`true`) or off (`false`, the default: stateless). See
-    /// [Sessions](self#sessions) in the module docs: `initialize` issues an `Mcp-Session-Id` that
-    /// every later request must carry, `GET` opens the session's server→client stream (which
-    /// carries `notifications/tools/list_changed`), `DELETE` ends the session, and
-    /// `notifications/cancelled` cancels a call of the same session.
-    ///
-    /// Sessions live in this process's memory: behind a load balancer, every request of a
-    /// session must reach the replica that made it (sticky sessions). Behind a plain load
-    /// balancer, stay stateless.
-    pub fn sessions(mut self, on: bool) -> Self {
-        self.session_limits = on.then(|| self.session_limits.unwrap_or_default());
-        self
-    }
-
-    /// How long a session may go without a request before it is dropped (default
-    /// [`DEFAULT_SESSION_IDLE_TIMEOUT`], 30 minutes); a request still running, or an open
-    /// `GET` stream, keeps it alive. Turns sessions on.
-    pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
-        self.session_limits
-            .get_or_insert_with(SessionLimits::default)
-            .idle_timeout = timeout;
-        self
-    }
-
-    /// The most sessions held at once (default [`DEFAULT_MAX_SESSIONS`]). An `initialize`
-    /// beyond it ends the idlest session (no request running, no open stream, unused the
-    /// longest) to make room; only when every session is busy is it answered `503 Service
-    /// Unavailable` with `Retry-After`. Turns sessions on.
-    pub fn max_sessions(mut self, max: usize) -> Self {
-        self.session_limits
-            .get_or_insert_with(SessionLimits::default)
-            .max = max;
-        self
-    }
-
-    /// The most sessions one client holds at once (default
-    /// [`DEFAULT_MAX_SESSIONS_PER_CLIENT`]), so that one client cannot fill the table: a client
-    /// is the [principal](AuthDecision::principal) the auth hook names, else the peer's IP
-    /// address. An `initialize` beyond it ends that client's idlest session; only when all of
-    /// them are busy is it answered `429 Too Many Requests` with `Retry-After`. Turns sessions
-    /// on.
-    ///
-    /// Behind a reverse proxy every anonymous client has the proxy's address: name principals
-    /// in the auth hook, or raise this bound. A router mounted with
-    /// [`into_router`](HttpServer::into_router) knows the peer's address only when served with
-    /// `into_make_service_with_connect_info::<SocketAddr>()`; without it, anonymous sessions are
-    /// bounded by [`max_sessions`](HttpServer::max_sessions) alone.
-    pub fn max_sessions_per_client(mut self, max: usize) -> Self {
-        self.session_limits
-            .get_or_insert_with(SessionLimits::default)
-            .per_client = max;
-        self
-    }
-
-    /// How long an open session stream (`GET`) may stay quiet before the server writes an SSE
-    /// comment (`: keep-alive`) on it (default [`DEFAULT_SESSION_KEEP_ALIVE`], 15 s). Clients
-    /// ignore it; the write finds out a client that vanished, whose stream then ends and whose
-    /// session becomes idle (and so can expire or make room). `Duration::ZERO` sends none.
-    /// Turns sessions on.
-    pub fn session_keep_alive(mut self, period: Duration) -> Self {
-        self.session_limits
-            .get_or_insert_with(SessionLimits::default)
-            .keep_alive = (!period.is_zero()).then_some(period);
-        self
-    }
-
     /// The path clients POST to (default [`DEFAULT_PATH`], `/mcp`). A path without a leading
     /// `/` gets one.
     pub fn path(mut self, path: impl Into<String>) -> Self {
@@ -374,68 +310,6 @@ impl HttpServer {
         } else {
             format!("/{path}")
         };
-        self
-    }
-
-    /// The browser origins allowed to call, replacing the default (loopback origins with any
-    /// port). Each entry is an origin as browsers send it, `scheme://host[:port]`, compared
-    /// without regard to case; `"*"` allows any origin (only behind a proxy that checks origins
-    /// itself). Requests without an `Origin` header always pass: only browsers send one.
-    ///
-    /// ```
-    /// # use claude_tools::mcp::http::HttpServer;
-    /// # let server = claude_tools::ToolServer::new("demo", "1.0.0");
-    /// let http = HttpServer::new(server)
-    ///     .allowed_origins(["https://console.example.com", "http://localhost:5173"]);
-    /// ```
-    pub fn allowed_origins<I, S>(mut self, origins: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        let mut list = Vec::new();
-        for origin in origins {
-            let origin = origin.into();
-            if origin.trim() == "*" {
-                self.origins = Origins::Any;
-                return self;
-            }
-            list.push(origin.trim().trim_end_matches('/').to_ascii_lowercase());
-        }
-        self.origins = Origins::List(list);
-        self
-    }
-
-    /// The hosts this server answers to, by the request's `Host` header, replacing the default;
-    /// a request naming another gets `403`. This defends against DNS rebinding (a web page
-    /// whose own host name is made to resolve to this machine), as the `Origin` check does.
-    /// Each entry is `name` (any port) or `name:port`, compared without regard to case; an IPv6
-    /// address goes in brackets (`[::1]`); `"*"` allows any host.
-    ///
-    /// By default, [`serve`](HttpServer::serve) on a loopback listener answers only to
-    /// `localhost`, `[::1]` and the addresses of `127.0.0.0/8` (any port), and on any other
-    /// listener (`0.0.0.0`, a public address) to any host, whose names it cannot know; a router
-    /// mounted with [`into_router`](HttpServer::into_router) cannot see its listener and answers
-    /// only to the loopback hosts: behind a reverse proxy or on a public address, list the names
-    /// clients use (or `"*"`). An empty list refuses every request.
-    ///
-    /// ```
-    /// # use claude_tools::mcp::http::HttpServer;
-    /// # let server = claude_tools::ToolServer::new("demo", "1.0.0");
-    /// let http = HttpServer::new(server).allowed_hosts(["mcp.example.com", "localhost"]);
-    /// ```
-    pub fn allowed_hosts<I, S>(mut self, hosts: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.hosts = Hosts::of(hosts);
-        self
-    }
-
-    /// The host list once the listener's address is known (see [`HttpServer::allowed_hosts`]).
-    fn bound_to(mut self, listener: Option<std::net::SocketAddr>) -> Self {
-        self.hosts = self.hosts.on_listener(listener);
         self
     }
 

@@ -1,5 +1,6 @@
 //! Where a request may come from, against DNS rebinding: the `Host` it names (which hosts this
-//! server answers to) and the browser `Origin` it carries (which web pages may call it).
+//! server answers to) and the browser `Origin` it carries (which web pages may call it); their
+//! [`HttpServer`] builder methods, and the checks.
 
 use std::net::{Ipv4Addr, SocketAddr};
 
@@ -7,7 +8,71 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 
 use super::reply::transport_error;
-use super::{Shared, TRANSPORT_ERROR};
+use super::{HttpServer, Shared, TRANSPORT_ERROR};
+
+impl HttpServer {
+    /// The browser origins allowed to call, replacing the default (loopback origins with any
+    /// port). Each entry is an origin as browsers send it, `scheme://host[:port]`, compared
+    /// without regard to case; `"*"` allows any origin (only behind a proxy that checks origins
+    /// itself). Requests without an `Origin` header always pass: only browsers send one.
+    ///
+    /// ```
+    /// # use claude_tools::mcp::http::HttpServer;
+    /// # let server = claude_tools::ToolServer::new("demo", "1.0.0");
+    /// let http = HttpServer::new(server)
+    ///     .allowed_origins(["https://console.example.com", "http://localhost:5173"]);
+    /// ```
+    pub fn allowed_origins<I, S>(mut self, origins: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let mut list = Vec::new();
+        for origin in origins {
+            let origin = origin.into();
+            if origin.trim() == "*" {
+                self.origins = Origins::Any;
+                return self;
+            }
+            list.push(origin.trim().trim_end_matches('/').to_ascii_lowercase());
+        }
+        self.origins = Origins::List(list);
+        self
+    }
+
+    /// The hosts this server answers to, by the request's `Host` header, replacing the default;
+    /// a request naming another gets `403`. This defends against DNS rebinding (a web page
+    /// whose own host name is made to resolve to this machine), as the `Origin` check does.
+    /// Each entry is `name` (any port) or `name:port`, compared without regard to case; an IPv6
+    /// address goes in brackets (`[::1]`); `"*"` allows any host.
+    ///
+    /// By default, [`serve`](HttpServer::serve) on a loopback listener answers only to
+    /// `localhost`, `[::1]` and the addresses of `127.0.0.0/8` (any port), and on any other
+    /// listener (`0.0.0.0`, a public address) to any host, whose names it cannot know; a router
+    /// mounted with [`into_router`](HttpServer::into_router) cannot see its listener and answers
+    /// only to the loopback hosts: behind a reverse proxy or on a public address, list the names
+    /// clients use (or `"*"`). An empty list refuses every request.
+    ///
+    /// ```
+    /// # use claude_tools::mcp::http::HttpServer;
+    /// # let server = claude_tools::ToolServer::new("demo", "1.0.0");
+    /// let http = HttpServer::new(server).allowed_hosts(["mcp.example.com", "localhost"]);
+    /// ```
+    pub fn allowed_hosts<I, S>(mut self, hosts: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.hosts = Hosts::of(hosts);
+        self
+    }
+
+    /// The host list once the listener's address is known (see [`HttpServer::allowed_hosts`](crate::http::HttpServer::allowed_hosts)).
+    pub(super) fn bound_to(mut self, listener: Option<SocketAddr>) -> Self {
+        self.hosts = self.hosts.on_listener(listener);
+        self
+    }
+}
 
 /// Which `Origin` headers pass.
 #[derive(Debug, Clone)]

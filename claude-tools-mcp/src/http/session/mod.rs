@@ -6,6 +6,7 @@
 //! Stateless or stateful is a [`Sessions`] chosen once, when the server is served; the table of
 //! live sessions is [`table`].
 
+mod settings;
 mod stream;
 pub(super) mod table;
 
