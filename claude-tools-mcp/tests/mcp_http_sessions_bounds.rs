@@ -377,3 +377,41 @@ async fn a_mounted_router_served_with_connect_info_bounds_each_peer() {
     assert_eq!(initialize(addr, peer(2), &[]).await.status, 429);
     open_session(addr, peer(3), &[]).await;
 }
+
+/// The kernel's timer on the server's end of a connection, from `/proc/net/tcp`: `2` is the
+/// keepalive timer, `0` none.
+#[cfg(target_os = "linux")]
+fn server_side_timer(server: SocketAddr, client: SocketAddr) -> Option<u32> {
+    let table = std::fs::read_to_string("/proc/net/tcp").ok()?;
+    let local = format!(":{:04X}", server.port());
+    let remote = format!(":{:04X}", client.port());
+    table.lines().skip(1).find_map(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let (here, there, timer) = (fields.get(1)?, fields.get(2)?, fields.get(5)?);
+        (here.ends_with(&local) && there.ends_with(&remote))
+            .then(|| timer.split(':').next()?.parse().ok())
+            .flatten()
+    })
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn accepted_connections_have_tcp_keepalive() {
+    let server = start(|http| http).await;
+    let id = open_session(server.addr, None, &[]).await;
+    // An open stream: a connection that stays up with nothing to send.
+    let (stream, _) = open_stream(server.addr, None, &id, &[]).await;
+    let client = stream.local_addr().unwrap();
+    let started = tokio::time::Instant::now();
+    loop {
+        let timer = server_side_timer(server.addr, client);
+        if timer == Some(2) {
+            break;
+        }
+        assert!(
+            started.elapsed() < WAIT,
+            "no keepalive timer on the server's end after {WAIT:?}: {timer:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
