@@ -1,8 +1,8 @@
 //! Sessions mode of the Streamable HTTP server under pressure and between tenants, over raw
 //! HTTP/1.1 on 127.0.0.1: one client cannot fill the table and lock the others out, a full
 //! table ends its idlest session rather than refusing everyone, a quiet session stream carries
-//! keep-alive comments, the stream of a client that went away frees its slot, and a session
-//! belongs to the principal that opened it.
+//! keep-alive comments, the stream of a client that went away frees its slot, accepted
+//! connections carry TCP keepalive, and a session belongs to the principal that opened it.
 
 mod common;
 
