@@ -706,7 +706,7 @@ async fn an_oversize_body_is_413_without_being_read() {
     let mut stream = TcpStream::connect(server.addr).await.unwrap();
     stream
         .write_all(
-            b"POST /mcp HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100000000\r\n\r\n{",
+            b"POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100000000\r\n\r\n{",
         )
         .await
         .unwrap();
@@ -720,7 +720,7 @@ async fn an_oversize_body_is_413_without_being_read() {
     stream
         .write_all(
             format!(
-                "POST /mcp HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n64\r\n{chunk}\r\n0\r\n\r\n"
+                "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n64\r\n{chunk}\r\n0\r\n\r\n"
             )
             .as_bytes(),
         )
@@ -914,7 +914,7 @@ async fn graceful_shutdown_lets_a_running_call_finish_and_refuses_new_connection
     let mut idle = TcpStream::connect(addr).await.unwrap();
     idle.write_all(
         format!(
-            "POST /mcp HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 40\r\n\r\n{}",
+            "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 40\r\n\r\n{}",
             r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
         )
         .as_bytes(),
@@ -1255,7 +1255,7 @@ async fn a_body_still_arriving_at_the_request_timeout_is_408() {
     // Ten bytes of a hundred, and then nothing.
     stream
         .write_all(
-            b"POST /mcp HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{\"jsonrpc\"",
+            b"POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{\"jsonrpc\"",
         )
         .await
         .unwrap();
@@ -1779,15 +1779,30 @@ async fn a_session_idle_past_its_limit_is_dropped() {
 }
 
 #[tokio::test]
-async fn initialize_beyond_the_session_cap_is_503_until_one_ends() {
+async fn initialize_beyond_the_session_cap_of_busy_sessions_is_503_until_one_ends() {
     let server = start(|http| http.max_sessions(1)).await;
     let id = open_session(&server).await;
+    // Busy while its stream is open (an idle session would make room for the new one).
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(&request(
+            "GET",
+            "/mcp",
+            &[("accept", "text/event-stream"), ("mcp-session-id", &id)],
+            "",
+        ))
+        .await
+        .unwrap();
+    let (status, _, _) = tokio::time::timeout(WAIT, read_head(&mut stream))
+        .await
+        .expect("the stream's head in time");
+    assert_eq!(status, 200);
     server.post(INITIALIZE).await.assert_json(
         503,
         refusal(
             -32000,
             "Service Unavailable",
-            "this server holds its maximum of 1 sessions; try again later",
+            "this server holds its maximum of 1 sessions, all in use; try again later",
         ),
     );
     let deleted = exchange(

@@ -1,139 +1,34 @@
 //! Admission: the checks a request passes before its body is read as JSON-RPC, each ending in a
-//! refusal: the `Origin`, the auth hook or bearer token, the `MCP-Protocol-Version`,
-//! `Content-Type` and `Accept` headers, and the body's size cap and deadline.
+//! refusal: the `Host` and the `Origin` ([`origin`](super::origin)), the auth hook or bearer
+//! token ([`auth`](super::auth)), the `MCP-Protocol-Version`, `Content-Type` and `Accept`
+//! headers, and the body's size cap and deadline.
 
 use axum::body::{Body, Bytes};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use http_body_util::BodyExt;
 use tokio::time::Instant;
 
-use super::reply::{Refusal, transport_error};
-use super::{Auth, AuthDecision, Identity, Origins, Shared, TRANSPORT_ERROR, bearer_token_of};
+use super::auth::{Caller, check_auth};
+use super::origin::{check_host, check_origin};
+use super::reply::Refusal;
+use super::{Shared, TRANSPORT_ERROR};
 use claude_tools_core::mcp::SUPPORTED_PROTOCOL_VERSIONS;
 
 /// The request header carrying the client's negotiated MCP version.
 const PROTOCOL_VERSION_HEADER: &str = "mcp-protocol-version";
 
-/// The checks every method passes first, in this order: the `Origin`, then the auth hook or
-/// bearer token. Returns the identity the hook attached, if any.
+/// The checks every method passes first, in this order: the `Host`, the `Origin`, then the
+/// auth hook or bearer token. Returns who is calling, as the auth check found out.
 pub(super) async fn admit(
     shared: &Shared,
     headers: &HeaderMap,
     deadline: Instant,
-) -> Result<Option<Identity>, Response> {
-    if let Some(refusal) = check_origin(shared, headers) {
+) -> Result<Caller, Response> {
+    if let Some(refusal) = check_host(shared, headers).or_else(|| check_origin(shared, headers)) {
         return Err(refusal);
     }
     check_auth(shared, headers, deadline).await
-}
-
-fn check_origin(shared: &Shared, headers: &HeaderMap) -> Option<Response> {
-    let origin = headers.get(header::ORIGIN)?;
-    let allowed = origin
-        .to_str()
-        .is_ok_and(|origin| origin_allowed(&shared.origins, origin));
-    if allowed {
-        return None;
-    }
-    let shown = String::from_utf8_lossy(origin.as_bytes());
-    tracing::debug!(origin = %shown, "MCP HTTP: origin not allowed");
-    Some(transport_error(
-        StatusCode::FORBIDDEN,
-        TRANSPORT_ERROR,
-        "Forbidden",
-        &format!("origin `{shown}` is not allowed"),
-    ))
-}
-
-fn origin_allowed(origins: &Origins, origin: &str) -> bool {
-    match origins {
-        Origins::Any => true,
-        Origins::List(list) => {
-            let origin = origin.trim().trim_end_matches('/');
-            list.iter()
-                .any(|allowed| allowed.eq_ignore_ascii_case(origin))
-        }
-        Origins::Loopback => is_loopback_origin(origin.trim()),
-    }
-}
-
-/// `http(s)://` + `localhost`, `127.0.0.1` or `[::1]` + an optional `:port`, nothing more.
-fn is_loopback_origin(origin: &str) -> bool {
-    let Some((scheme, rest)) = origin.split_once("://") else {
-        return false;
-    };
-    if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
-        return false;
-    }
-    // `port` keeps its leading `:`.
-    let (host, port) = match rest.strip_prefix("[::1]") {
-        Some(port) => ("[::1]", port),
-        None => rest.split_at(rest.find(':').unwrap_or(rest.len())),
-    };
-    let port_ok = port.is_empty()
-        || port
-            .strip_prefix(':')
-            .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()));
-    port_ok && (host.eq_ignore_ascii_case("localhost") || host == "127.0.0.1" || host == "[::1]")
-}
-
-/// The request's identity if it may be served (`None`: no identity attached), or the refusal.
-async fn check_auth(
-    shared: &Shared,
-    headers: &HeaderMap,
-    deadline: Instant,
-) -> Result<Option<Identity>, Response> {
-    let Some(auth) = shared.auth.as_ref() else {
-        return Ok(None);
-    };
-    let decision = match auth {
-        Auth::Bearer(expected) => match bearer_token_of(headers) {
-            Some(token) if constant_time_eq(token.as_bytes(), expected) => AuthDecision::Allow,
-            _ => AuthDecision::Deny,
-        },
-        // A hook that hangs (its database down) must not hold the request past its deadline.
-        Auth::Hook(hook) => match tokio::time::timeout_at(deadline, hook(headers)).await {
-            Ok(decision) => decision,
-            Err(_) => {
-                return Err(transport_error(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    TRANSPORT_ERROR,
-                    "Service Unavailable",
-                    "the authorization check did not finish within the server's request timeout",
-                ));
-            }
-        },
-    };
-    match decision {
-        AuthDecision::Allow => return Ok(None),
-        AuthDecision::AllowWith(identity) => return Ok(Some(identity)),
-        AuthDecision::Deny => {}
-    }
-    let challenge = if headers.contains_key(header::AUTHORIZATION) {
-        HeaderValue::from_static("Bearer error=\"invalid_token\"")
-    } else {
-        HeaderValue::from_static("Bearer")
-    };
-    let mut response = transport_error(
-        StatusCode::UNAUTHORIZED,
-        TRANSPORT_ERROR,
-        "Unauthorized",
-        "this server requires `Authorization: Bearer <token>` with a valid token",
-    );
-    response
-        .headers_mut()
-        .insert(header::WWW_AUTHENTICATE, challenge);
-    Err(response)
-}
-
-/// Equal-length inputs take the same time however much of them matches.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let difference = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
-    std::hint::black_box(difference) == 0
 }
 
 /// What the client's `Accept` admits.
@@ -286,33 +181,7 @@ fn too_large(cap: usize) -> Refusal {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn loopback_origins_pass_and_others_do_not() {
-        for origin in [
-            "http://localhost",
-            "http://localhost:3000",
-            "https://LOCALHOST:8443",
-            "http://127.0.0.1:9",
-            "http://[::1]",
-            "http://[::1]:8080",
-        ] {
-            assert!(is_loopback_origin(origin), "{origin}");
-        }
-        for origin in [
-            "http://evil.example",
-            "http://localhost.evil.example",
-            "http://127.0.0.1.nip.io",
-            "http://localhost:",
-            "http://localhost:80/path",
-            "ftp://localhost",
-            "null",
-            "http://[::1]x",
-            "http://127.0.0.2",
-        ] {
-            assert!(!is_loopback_origin(origin), "{origin}");
-        }
-    }
+    use axum::http::HeaderValue;
 
     #[test]
     fn accept_headers_are_read_leniently() {
@@ -336,20 +205,5 @@ mod tests {
         );
         let none = accepts(&HeaderMap::new());
         assert_eq!((none.json, none.sse, none.sse_named), (true, true, false));
-    }
-
-    #[test]
-    fn bearer_tokens_are_read_and_compared() {
-        let mut headers = HeaderMap::new();
-        headers.insert(
-            header::AUTHORIZATION,
-            HeaderValue::from_static("bearer abc"),
-        );
-        assert_eq!(bearer_token_of(&headers), Some("abc"));
-        headers.insert(header::AUTHORIZATION, HeaderValue::from_static("Basic abc"));
-        assert_eq!(bearer_token_of(&headers), None);
-        assert!(constant_time_eq(b"abc", b"abc"));
-        assert!(!constant_time_eq(b"abc", b"abd"));
-        assert!(!constant_time_eq(b"abc", b"abcd"));
     }
 }

@@ -29,7 +29,9 @@
 //!
 //! | request | answer |
 //! |---|---|
+//! | `OPTIONS` (a browser's CORS preflight) | the `Host` and `Origin` checks below, then `204 No Content` granting an allowed origin (see [CORS](#cors)); without an `Origin`, `204` with `Allow` |
 //! | `GET` or `DELETE` on the path (a server→client stream, ending a session) | `405 Method Not Allowed`, `Allow: POST`: a stateless server has neither (with [sessions](#sessions), see there) |
+//! | a `Host` header that is not allowed ([`HttpServer::allowed_hosts`]; by default, on a loopback listener, only loopback hosts), or none | `403 Forbidden` |
 //! | an `Origin` header that is not allowed ([`HttpServer::allowed_origins`]; by default only loopback origins) | `403 Forbidden` |
 //! | refused by the [auth hook](HttpServer::authorize) or the [bearer token](HttpServer::bearer_token) | `401 Unauthorized`, `WWW-Authenticate: Bearer` (with `error="invalid_token"` when a token was sent) |
 //! | an auth hook still undecided at the request timeout | `503 Service Unavailable` |
@@ -38,8 +40,8 @@
 //! | an `Accept` header that admits neither `application/json` nor `text/event-stream` | `406 Not Acceptable` |
 //! | a body over [`HttpServer::max_body_size`] (by its `Content-Length`, or as it streams in) | `413 Payload Too Large`, without reading the rest |
 //! | a body that is not JSON (or holds a number out of a 64-bit float's range, an `id` of `1e400` included) | `400`, `-32700 "Parse error"` |
-//! | with [sessions](#sessions): an `initialize` when [`HttpServer::max_sessions`] live sessions exist | `503 Service Unavailable` |
-//! | with [sessions](#sessions): any other message without `Mcp-Session-Id` / with one naming no live session | `400 Bad Request` / `404 Not Found` |
+//! | with [sessions](#sessions): an `initialize` when the client's [`HttpServer::max_sessions_per_client`] / the server's [`HttpServer::max_sessions`] sessions exist, every one busy | `429 Too Many Requests` / `503 Service Unavailable`, with `Retry-After: 5` (an idle one would have been ended to make room) |
+//! | with [sessions](#sessions): any other message without `Mcp-Session-Id` / with one naming no live session of the caller's principal | `400 Bad Request` / `404 Not Found` |
 //! | a JSON array (a JSON-RPC batch) | `400`, `-32600 "Invalid Request"`: batching was removed from MCP in 2025-06-18, and no client sends one |
 //! | any other JSON that is not a JSON-RPC message (not an object, no `method` and no `result`/`error`, bad `jsonrpc`, bad `id`) | `400`, `-32600 "Invalid Request"` |
 //! | a notification (a `method`, no `id`) or a response (a `result` or an `error`, no `method`) | `202 Accepted`, no body |
@@ -94,6 +96,30 @@
 //! Requests without an `Origin` header (every non-browser client: the Claude Code CLI, the SDKs,
 //! curl) are not affected.
 //!
+//! The `Host` header is checked too, as both official MCP SDKs do on localhost: a page whose
+//! host name an attacker made resolve to `127.0.0.1` names that host. [`HttpServer::allowed_hosts`]
+//! sets the list; by default it follows the listener:
+//!
+//! | served by | hosts allowed by default |
+//! |---|---|
+//! | [`HttpServer::serve`] on a loopback address (`127.0.0.1`, `[::1]`) | `localhost`, `[::1]` and the addresses of `127.0.0.0/8`, any port |
+//! | [`HttpServer::serve`] on any other address (`0.0.0.0`, a public one) | any host: the server cannot know the names clients use; the `Origin` check still stands |
+//! | [`HttpServer::into_router`], mounted | the same loopback hosts: the router cannot see its listener; list the names (or `"*"`) when serving it elsewhere |
+//!
+//! # CORS
+//!
+//! A web page of an allowed origin can call the server from a browser. A preflight
+//! (`OPTIONS` with `Origin`) from an allowed origin is answered `204` with
+//! `Access-Control-Allow-Origin` (the origin), `Access-Control-Allow-Methods` (`POST`; with
+//! [sessions](#sessions) `GET, POST, DELETE`), `Access-Control-Allow-Headers` (`content-type,
+//! authorization, mcp-protocol-version, mcp-session-id, last-event-id, accept`),
+//! `Access-Control-Max-Age` ([`CORS_MAX_AGE_SECONDS`], 2 hours) and `Vary: Origin`; from
+//! another origin, `403` without any of them, so the browser sends nothing. Every other
+//! response to an allowed origin, refusals included (a page can read its `401`), carries
+//! `Access-Control-Allow-Origin`, `Access-Control-Expose-Headers: mcp-session-id,
+//! www-authenticate, retry-after` and `Vary: Origin`. A bearer token travels in
+//! `Authorization`, not in cookies: no credentialed CORS is granted.
+//!
 //! **The caller's identity.** A multi-tenant server must know, inside a tool, who is calling.
 //! The [auth hook](HttpServer::authorize) finds it out from the headers and answers
 //! [`AuthDecision::allow_with(identity)`](AuthDecision::allow_with); each tool the request calls
@@ -101,6 +127,11 @@
 //! takes an [`Extension<T>`](claude_tools_core::tool::Extension) parameter. Each request carries its own:
 //! two clients calling at once with different tokens each see theirs. A plain
 //! [`AuthDecision::Allow`] (and the [bearer token](HttpServer::bearer_token)) attaches nothing.
+//! The server itself cannot compare identities (they are any type): a hook that tells callers
+//! apart also names each one's **principal**, a key compared for equality
+//! ([`AuthDecision::allow_with(tenant).principal("acme")`](AuthDecision::principal)). With
+//! [sessions](#sessions) a session belongs to the principal that opened it, and sessions are
+//! counted per principal. Without one, every allowed caller is the same anonymous principal.
 //!
 //! **Panics.** A tool handler that panics gets an `isError` result without the panic's
 //! message (it may hold a password or a customer's data) but with an incident id, which is
@@ -123,19 +154,41 @@
 //!
 //! | request | answer |
 //! |---|---|
-//! | `POST` `initialize` | a new session: the reply carries `Mcp-Session-Id` (32 hex digits, 128 bits from the operating system's CSPRNG) and `listChanged: true`; beyond [`HttpServer::max_sessions`] (default [`DEFAULT_MAX_SESSIONS`]) live sessions, `503` |
+//! | `POST` `initialize` | a new session of the caller's principal: the reply carries `Mcp-Session-Id` (32 hex digits, 128 bits from the operating system's CSPRNG) and `listChanged: true`; see [the bounds](#bounds-of-sessions) for a full table |
 //! | any other `POST`, `GET` or `DELETE` without `Mcp-Session-Id` | `400 Bad Request` |
-//! | … naming a session that never existed, was deleted or expired | `404 Not Found` (the client starts a new session) |
+//! | … naming a session that never existed, was deleted, expired or was ended to make room, or that another [principal](AuthDecision::principal) opened (an anonymous caller included) | `404 Not Found` (the client starts a new session); the answer is the same whichever it is, so a session's existence is not revealed |
 //! | `POST` in a session | as without sessions, on the session's connection state: request ids belong to the session, and `notifications/cancelled {requestId}` cancels the session's running call with that id (it answers `-32800` on its own request) |
-//! | `GET` with `Accept: text/event-stream` | `200`, the session's server→client SSE stream: `notifications/tools/list_changed` each time [`HttpServer::tool_server_handle`] changes the list; `409 Conflict` while the session's stream is already open; `406` without `text/event-stream` in `Accept` |
+//! | `GET` with `Accept: text/event-stream` | `200`, the session's server→client SSE stream: `notifications/tools/list_changed` each time [`HttpServer::tool_server_handle`] changes the list, and a `: keep-alive` comment after each [`HttpServer::session_keep_alive`] (default [`DEFAULT_SESSION_KEEP_ALIVE`]) without one; `409 Conflict` while the session's stream is already open; `406` without `text/event-stream` in `Accept` |
 //! | `DELETE` | `204 No Content`: the session ends, its running calls are cancelled, its stream ends |
 //!
 //! Progress stays on the call's own SSE response, as without sessions. A session unused for
 //! [`HttpServer::session_idle_timeout`] (default [`DEFAULT_SESSION_IDLE_TIMEOUT`]) is dropped
 //! (a request still running, or its open stream, keeps it alive); its id then answers `404`.
 //! Each request still passes the origin and auth checks on its own, and the identity an auth
-//! hook attaches is the request's, not the session's. At a graceful shutdown the session
-//! streams end first, so that they do not hold their connections through the grace.
+//! hook attaches is the request's, not the session's; but the session is its principal's: a
+//! request of another principal cannot use, watch, cancel in or end it. At a graceful shutdown
+//! the session streams end first, so that they do not hold their connections through the
+//! grace.
+//!
+//! ## Bounds of sessions
+//!
+//! | limit | default | when it bites (logged by `tracing`: `info` when a session is ended to make room, `warn` when an `initialize` is refused) |
+//! |---|---|---|
+//! | [`HttpServer::max_sessions_per_client`]: sessions of one client, which is the caller's [principal](AuthDecision::principal), else its peer's IP address | [`DEFAULT_MAX_SESSIONS_PER_CLIENT`] (100) | that client's idlest session (no request running, no open stream, unused the longest) is ended; when all of its sessions are busy, `429` with `Retry-After: 5` |
+//! | [`HttpServer::max_sessions`]: sessions in all | [`DEFAULT_MAX_SESSIONS`] (10 000) | the expired sessions are dropped, then the idlest session of any client is ended; when every session is busy, `503` with `Retry-After: 5` |
+//! | [`HttpServer::session_idle_timeout`] | [`DEFAULT_SESSION_IDLE_TIMEOUT`] (30 min) | a session unused that long is dropped (see above) |
+//! | [`HttpServer::session_keep_alive`]: the quiet time after which an open stream carries a `: keep-alive` comment | [`DEFAULT_SESSION_KEEP_ALIVE`] (15 s) | the comment's write to a client that vanished fails: its stream ends and its session turns idle |
+//!
+//! So one client cannot fill the table and lock the others out, and a client that vanished
+//! with its stream open frees its slot: a closed connection is seen at once, one gone without
+//! a word (a machine off the network) by the failing writes of the keep-alive comments (within
+//! the system's TCP retransmission limit) or, on a connection with nothing to send, by TCP
+//! keepalive, which [`serve`](HttpServer::serve) turns on for each connection (probes after 60 s
+//! of silence). Behind a reverse proxy every anonymous client has the proxy's address: name
+//! principals in the auth hook, or raise the per-client bound. A router mounted with
+//! [`HttpServer::into_router`] knows peers' addresses only when served with
+//! `into_make_service_with_connect_info::<SocketAddr>()`; without them, anonymous sessions are
+//! bounded by [`HttpServer::max_sessions`] alone.
 //!
 //! Sessions live in the memory of the replica that made them. Behind a load balancer, every
 //! request of a session must reach that replica (sticky sessions, e.g. by the
@@ -150,35 +203,52 @@
 //
 //   serve    the serve handle, the routes, the accept loop, graceful shutdown
 //   post     one POST: body -> JSON-RPC message -> session -> router -> reply
+//   cors     preflights, and the CORS headers of responses to allowed origins
 //   session  stateless or stateful (chosen once), the session lookup, GET stream, DELETE
-//   admit    origin, auth, headers and `Accept`, body cap -> a refusal
-//   session/table  the table of live sessions, and the mode's type (`Sessions`)
+//   admit    host, origin, auth, headers and `Accept`, body cap -> a refusal
+//   auth     the auth hook's decision, the bearer token, who is calling (`Caller`)
+//   origin   the `Host` and `Origin` checks (DNS rebinding), their builder methods
+//   session/settings  the builder methods of sessions mode
+//   session/table  the table of live sessions, their bounds, and the mode's type (`Sessions`)
+//   session/stream a session's GET stream and its keep-alive comments
+//   peer     an accepted connection: TCP keepalive, the peer's address on each request
 //   sse      SSE events, the streamed answer of a call with progress
 //   reply    refusals, JSON responses, the shared reply writer
 //
-// This file holds the configuration (`HttpServer`, auth, origins) and what every request
-// shares once it is served (`Shared`); of the rooms it uses only `session::table` (its
-// `pub use`s aside, which only re-export).
+// This file holds the configuration (`HttpServer` and its general builder methods; those of
+// origins and hosts are in `origin`, those of sessions in `session/settings`) and what every
+// request shares once it is served (`Shared`); of the rooms it uses only `session::table`,
+// `auth::Auth` and `origin`'s `Hosts` and `Origins` (its `pub use`s aside, which only
+// re-export).
 mod admit;
+mod auth;
+mod cors;
+mod origin;
+mod peer;
 mod post;
 mod reply;
 mod serve;
 mod session;
 mod sse;
 
-use std::any::Any;
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 pub use axum;
-use axum::http::{HeaderMap, header};
+use axum::http::HeaderMap;
 use tokio_util::sync::CancellationToken;
 
 pub use crate::stdio::DEFAULT_SHUTDOWN_GRACE;
+use auth::Auth;
+pub use auth::{AuthDecision, Identity, bearer_token_of};
+pub use cors::CORS_MAX_AGE_SECONDS;
+use origin::{Hosts, Origins};
 pub use serve::HttpServe;
-pub use session::table::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT};
+pub use session::table::{
+    DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS_PER_CLIENT, DEFAULT_SESSION_IDLE_TIMEOUT,
+    DEFAULT_SESSION_KEEP_ALIVE,
+};
 use session::table::{SessionLimits, SessionTable, Sessions};
 
 use claude_tools_core::mcp::{ErrorCode, McpRouter, PanicDetail, ToolServerHandle};
@@ -197,77 +267,6 @@ pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 /// start of JSON-RPC's range for implementation-defined server errors.
 pub const TRANSPORT_ERROR: ErrorCode = ErrorCode(-32000);
 
-/// What an [auth hook](HttpServer::authorize) decides about one request.
-#[derive(Clone)]
-pub enum AuthDecision {
-    /// Serve the request.
-    Allow,
-    /// Serve the request, and hand this value (the caller's identity: a tenant, a user, its
-    /// scopes) to the tools it calls, which read it with
-    /// [`ToolContext::extension`](claude_tools_core::tool::ToolContext::extension) or the
-    /// [`Extension`](claude_tools_core::tool::Extension) extractor. Made by [`AuthDecision::allow_with`].
-    AllowWith(Identity),
-    /// Answer `401 Unauthorized` with `WWW-Authenticate: Bearer`.
-    Deny,
-}
-
-/// The caller's identity an [auth hook](HttpServer::authorize) attaches to a request's calls.
-pub type Identity = Arc<dyn Any + Send + Sync>;
-
-impl AuthDecision {
-    /// Serve the request, with `identity` attached to every tool call it makes: a tool reads it
-    /// as `ctx.extension::<T>()` or takes an `Extension<T>` parameter, `T` being exactly the
-    /// type given here (pass a `T`, not an `Arc<T>`: that would attach an `Arc<T>`).
-    pub fn allow_with<T: Send + Sync + 'static>(identity: T) -> Self {
-        AuthDecision::AllowWith(Arc::new(identity))
-    }
-}
-
-impl std::fmt::Debug for AuthDecision {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            AuthDecision::Allow => f.write_str("Allow"),
-            AuthDecision::AllowWith(_) => f.write_str("AllowWith(..)"),
-            AuthDecision::Deny => f.write_str("Deny"),
-        }
-    }
-}
-
-/// Two `AllowWith` are equal when they carry the same value (the same `Arc`).
-impl PartialEq for AuthDecision {
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (AuthDecision::Allow, AuthDecision::Allow)
-            | (AuthDecision::Deny, AuthDecision::Deny) => true,
-            (AuthDecision::AllowWith(a), AuthDecision::AllowWith(b)) => Arc::ptr_eq(a, b),
-            _ => false,
-        }
-    }
-}
-
-impl Eq for AuthDecision {}
-
-type AuthFuture = Pin<Box<dyn Future<Output = AuthDecision> + Send>>;
-type AuthHook = dyn Fn(&HeaderMap) -> AuthFuture + Send + Sync;
-
-/// Who may call: a ready-made bearer token (checked without a future), or the user's hook.
-#[derive(Clone)]
-enum Auth {
-    Bearer(Arc<[u8]>),
-    Hook(Arc<AuthHook>),
-}
-
-/// Which `Origin` headers pass.
-#[derive(Debug, Clone)]
-enum Origins {
-    /// `http(s)://localhost|127.0.0.1|[::1]` with any port.
-    Loopback,
-    /// Exactly these origins, lowercased, without a trailing `/`.
-    List(Vec<String>),
-    /// Any origin (`"*"` in the list).
-    Any,
-}
-
 /// An MCP Streamable HTTP server for one [`ToolServer`]: configure it, then
 /// [`serve`](HttpServer::serve) it on a listener or mount it with
 /// [`into_router`](HttpServer::into_router). See the [module docs](self) for the protocol rules.
@@ -276,6 +275,7 @@ pub struct HttpServer {
     router: McpRouter,
     path: String,
     origins: Origins,
+    hosts: Hosts,
     auth: Option<Auth>,
     max_body_size: usize,
     request_timeout: Duration,
@@ -285,7 +285,8 @@ pub struct HttpServer {
 
 impl HttpServer {
     /// A server for `server`'s tools, with the defaults: path [`DEFAULT_PATH`], loopback origins
-    /// only, no auth, [`DEFAULT_MAX_BODY_SIZE`], [`DEFAULT_REQUEST_TIMEOUT`].
+    /// only, the hosts of [`allowed_hosts`](HttpServer::allowed_hosts)' default, no auth,
+    /// [`DEFAULT_MAX_BODY_SIZE`], [`DEFAULT_REQUEST_TIMEOUT`], stateless.
     pub fn new(server: ToolServer) -> Self {
         let sessions = Arc::new(SessionTable::default());
         // A change of the tool set goes to every session's stream (none in stateless mode).
@@ -297,46 +298,13 @@ impl HttpServer {
             router,
             path: DEFAULT_PATH.to_string(),
             origins: Origins::Loopback,
+            hosts: Hosts::Unset,
             auth: None,
             max_body_size: DEFAULT_MAX_BODY_SIZE,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             sessions,
             session_limits: None,
         }
-    }
-
-    /// Turns stateful sessions on (`true`) or off (`false`, the default: stateless). See
-    /// [Sessions](self#sessions) in the module docs: `initialize` issues an `Mcp-Session-Id` that
-    /// every later request must carry, `GET` opens the session's server→client stream (which
-    /// carries `notifications/tools/list_changed`), `DELETE` ends the session, and
-    /// `notifications/cancelled` cancels a call of the same session.
-    ///
-    /// Sessions live in this process's memory: behind a load balancer, every request of a
-    /// session must reach the replica that made it (sticky sessions). Behind a plain load
-    /// balancer, stay stateless.
-    pub fn sessions(mut self, on: bool) -> Self {
-        self.session_limits = on.then(|| self.session_limits.unwrap_or_default());
-        self
-    }
-
-    /// How long a session may go without a request before it is dropped (default
-    /// [`DEFAULT_SESSION_IDLE_TIMEOUT`], 30 minutes); a request still running, or an open
-    /// `GET` stream, keeps it alive. Turns sessions on.
-    pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
-        self.session_limits
-            .get_or_insert_with(SessionLimits::default)
-            .idle_timeout = timeout;
-        self
-    }
-
-    /// The most sessions held at once (default [`DEFAULT_MAX_SESSIONS`]); an `initialize` beyond
-    /// it, once idle sessions are dropped, is answered `503 Service Unavailable`. Turns sessions
-    /// on.
-    pub fn max_sessions(mut self, max: usize) -> Self {
-        self.session_limits
-            .get_or_insert_with(SessionLimits::default)
-            .max = max;
-        self
     }
 
     /// The path clients POST to (default [`DEFAULT_PATH`], `/mcp`). A path without a leading
@@ -348,35 +316,6 @@ impl HttpServer {
         } else {
             format!("/{path}")
         };
-        self
-    }
-
-    /// The browser origins allowed to call, replacing the default (loopback origins with any
-    /// port). Each entry is an origin as browsers send it, `scheme://host[:port]`, compared
-    /// without regard to case; `"*"` allows any origin (only behind a proxy that checks origins
-    /// itself). Requests without an `Origin` header always pass: only browsers send one.
-    ///
-    /// ```
-    /// # use claude_tools::mcp::http::HttpServer;
-    /// # let server = claude_tools::ToolServer::new("demo", "1.0.0");
-    /// let http = HttpServer::new(server)
-    ///     .allowed_origins(["https://console.example.com", "http://localhost:5173"]);
-    /// ```
-    pub fn allowed_origins<I, S>(mut self, origins: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        let mut list = Vec::new();
-        for origin in origins {
-            let origin = origin.into();
-            if origin.trim() == "*" {
-                self.origins = Origins::Any;
-                return self;
-            }
-            list.push(origin.trim().trim_end_matches('/').to_ascii_lowercase());
-        }
-        self.origins = Origins::List(list);
         self
     }
 
@@ -460,9 +399,7 @@ impl HttpServer {
         F: Fn(&HeaderMap) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = AuthDecision> + Send + 'static,
     {
-        self.auth = Some(Auth::Hook(Arc::new(move |headers: &HeaderMap| {
-            Box::pin(hook(headers)) as AuthFuture
-        })));
+        self.auth = Some(Auth::hook(hook));
         self
     }
 
@@ -481,6 +418,7 @@ impl HttpServer {
             router,
             path,
             origins,
+            hosts,
             auth,
             max_body_size,
             request_timeout,
@@ -491,6 +429,8 @@ impl HttpServer {
             router,
             path,
             origins,
+            // A mounted router cannot see its listener: loopback hosts unless told otherwise.
+            hosts: hosts.on_listener(None),
             auth,
             max_body_size,
             request_timeout,
@@ -513,6 +453,7 @@ impl std::fmt::Debug for HttpServer {
             .field("server", &self.router.server())
             .field("path", &self.path)
             .field("origins", &self.origins)
+            .field("hosts", &self.hosts)
             .field("auth", &self.auth.as_ref().map(|_| "set"))
             .field("max_body_size", &self.max_body_size)
             .field("request_timeout", &self.request_timeout)
@@ -521,21 +462,13 @@ impl std::fmt::Debug for HttpServer {
     }
 }
 
-/// The `Authorization: Bearer <token>` of `headers`, if there is one (the scheme's case does
-/// not matter), for an [auth hook](HttpServer::authorize).
-pub fn bearer_token_of(headers: &HeaderMap) -> Option<&str> {
-    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = value.trim().split_once(' ')?;
-    let token = token.trim();
-    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
-}
-
 /// What every request shares: the tools, the rules, and the shutdown's cancellation.
 struct Shared {
     /// Serves no request itself: each request gets [`McpRouter::new_connection`] of it.
     router: McpRouter,
     path: String,
     origins: Origins,
+    hosts: Hosts,
     auth: Option<Auth>,
     max_body_size: usize,
     request_timeout: Duration,

@@ -80,8 +80,8 @@ impl Drop for DisconnectWatch {
 async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Response {
     let deadline = Instant::now() + shared.request_timeout;
     let (parts, body) = request.into_parts();
-    let identity = match admit(shared, &parts.headers, deadline).await {
-        Ok(identity) => identity,
+    let caller = match admit(shared, &parts.headers, deadline).await {
+        Ok(caller) => caller,
         Err(refusal) => {
             span.record("outcome", "rejected");
             return refusal;
@@ -114,7 +114,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
     let initialize = is_initialize(&message);
     let connection = shared
         .sessions
-        .connection(&shared.router, &parts.headers, initialize);
+        .connection(&shared.router, &parts, &caller, initialize);
     let (router, session) = match connection {
         Ok(connection) => connection,
         Err(refusal) => {
@@ -126,7 +126,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
     // A session has a stream to send `notifications/tools/list_changed` on, so its `initialize`
     // says `listChanged: true`.
     let router = router
-        .with_extension(identity)
+        .with_extension(caller.identity)
         .with_list_changed(in_session);
     let opened = initialize.then_some(()).and(session.as_ref());
     let mut response = match message {

@@ -82,6 +82,8 @@ pub(super) struct Refusal {
     code: ErrorCode,
     message: &'static str,
     data: String,
+    /// A `Retry-After`, in seconds.
+    retry_after: Option<u32>,
 }
 
 impl Refusal {
@@ -96,7 +98,14 @@ impl Refusal {
             code,
             message,
             data: data.into(),
+            retry_after: None,
         }
+    }
+
+    /// The same refusal, telling the client to try again in `seconds` (`Retry-After`).
+    pub(super) fn retry_after(mut self, seconds: u32) -> Self {
+        self.retry_after = Some(seconds);
+        self
     }
 
     /// `status` with a JSON-RPC error body of `id: null`.
@@ -105,6 +114,12 @@ impl Refusal {
             None,
             ErrorObject::new(self.code, self.message).with_data(self.data),
         );
-        json_response(self.status, reply_bytes(&body))
+        let mut response = json_response(self.status, reply_bytes(&body));
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
 }

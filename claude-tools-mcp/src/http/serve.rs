@@ -22,7 +22,7 @@ impl HttpServer {
     /// signal, if one is set; await the returned [`HttpServe`].
     pub fn serve(self, listener: TcpListener) -> HttpServe {
         HttpServe {
-            server: self,
+            server: self.bound_to(listener.local_addr().ok()),
             listener,
             signal: None,
             shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
@@ -114,7 +114,7 @@ impl IntoFuture for HttpServe {
 /// ([`Sessions::methods`](super::session::table::Sessions::methods)).
 fn router_of(shared: Arc<Shared>) -> axum::Router {
     let path = shared.path.clone();
-    let route = shared.sessions.methods(post(handle));
+    let route = super::cors::with_cors(shared.sessions.methods(post(handle)), &shared);
     axum::Router::new().route(&path, route).with_state(shared)
 }
 
@@ -207,6 +207,7 @@ async fn serve_connection(
 ) {
     // Replies are written whole: do not hold the last segment back for an ACK.
     let _ = stream.set_nodelay(true);
+    let service = super::peer::accepted(&stream, peer, service);
     let connection = hyper::server::conn::http1::Builder::new()
         .timer(hyper_util::rt::TokioTimer::new())
         .header_read_timeout(HEADER_READ_TIMEOUT)

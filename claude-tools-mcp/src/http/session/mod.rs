@@ -6,23 +6,32 @@
 //! Stateless or stateful is a [`Sessions`] chosen once, when the server is served; the table of
 //! live sessions is [`table`].
 
+mod settings;
+mod stream;
 pub(super) mod table;
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header, request::Parts};
 use axum::response::{IntoResponse, Response};
 use axum::routing::MethodRouter;
 use tokio::time::Instant;
 
 use super::admit::{accepts, admit};
+use super::auth::Caller;
+use super::peer::peer_ip;
 use super::reply::{Refusal, transport_error};
 use super::sse::sse_response;
 use super::{Shared, TRANSPORT_ERROR};
 use claude_tools_core::mcp::McpRouter;
-use table::{NewSessionError, SessionLimits, SessionTable, SessionUse, Sessions};
+use table::{Client, NewSessionError, SessionLimits, SessionTable, SessionUse, Sessions};
+
+/// The `Retry-After` of a refused `initialize`, in seconds: sessions in use now may be idle by
+/// then.
+const RETRY_AFTER_SECONDS: u32 = 5;
 
 /// The header carrying the session id, in `initialize`'s answer and every later request of the
 /// session (sessions mode only).
@@ -40,17 +49,18 @@ impl Sessions {
 
     /// The connection state a `POST` runs on, and the session it holds in use meanwhile.
     /// Stateless: a fresh connection state per request. Sessions: `initialize` opens a session,
-    /// anything else must name a live one and shares its connection state.
+    /// anything else must name a live one of the same caller and shares its connection state.
     pub(super) fn connection(
         &self,
         router: &McpRouter,
-        headers: &HeaderMap,
+        request: &Parts,
+        caller: &Caller,
         initialize: bool,
     ) -> Result<(McpRouter, Option<SessionUse>), Refusal> {
         match self {
             Sessions::Stateless => Ok((router.new_connection(), None)),
             Sessions::Stateful { table, limits } => {
-                let session = session_of(table, router, *limits, headers, initialize)?;
+                let session = session_of(table, router, limits, request, caller, initialize)?;
                 Ok((session.session().router().clone(), Some(session)))
             }
         }
@@ -78,29 +88,51 @@ async fn method_not_allowed() -> Response {
     response
 }
 
+/// Who a new session is counted against: the principal, else the peer's address.
+fn client_of(caller: &Caller, peer: Option<IpAddr>) -> Client {
+    match (&caller.principal, peer) {
+        (Some(principal), _) => Client::Principal(principal.clone()),
+        (None, Some(peer)) => Client::Peer(peer),
+        (None, None) => Client::Unknown,
+    }
+}
+
 /// The session a POST of sessions mode belongs to: a new one for `initialize`, else the live
 /// one its `Mcp-Session-Id` names.
 fn session_of(
     table: &SessionTable,
     router: &McpRouter,
-    limits: SessionLimits,
-    headers: &HeaderMap,
+    limits: &SessionLimits,
+    request: &Parts,
+    caller: &Caller,
     initialize: bool,
 ) -> Result<SessionUse, Refusal> {
     if !initialize {
-        return session_named(table, limits, headers);
+        return session_named(table, limits, &request.headers, caller);
     }
-    match table.create(router, limits.max, limits.idle_timeout) {
-        Ok(session) => Ok(SessionUse::of_new(session)),
+    let client = client_of(caller, peer_ip(&request.extensions));
+    match table.create(router, limits, caller.principal.clone(), client) {
+        Ok(session) => Ok(session),
         Err(NewSessionError::Full) => Err(Refusal::new(
             StatusCode::SERVICE_UNAVAILABLE,
             TRANSPORT_ERROR,
             "Service Unavailable",
             format!(
-                "this server holds its maximum of {} sessions; try again later",
+                "this server holds its maximum of {} sessions, all in use; try again later",
                 limits.max
             ),
-        )),
+        )
+        .retry_after(RETRY_AFTER_SECONDS)),
+        Err(NewSessionError::ClientFull) => Err(Refusal::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            TRANSPORT_ERROR,
+            "Too Many Requests",
+            format!(
+                "this client holds its maximum of {} sessions, all in use; end one (DELETE) or try again later",
+                limits.per_client
+            ),
+        )
+        .retry_after(RETRY_AFTER_SECONDS)),
         Err(NewSessionError::NoRandomness(error)) => Err(Refusal::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             TRANSPORT_ERROR,
@@ -111,11 +143,13 @@ fn session_of(
 }
 
 /// The live session the request's `Mcp-Session-Id` names: `400` without the header, `404` for
-/// an unknown, ended or expired session (the client then initializes a new one).
+/// an unknown, ended or expired session, or one of another principal (the client then
+/// initializes a new one).
 fn session_named(
     table: &SessionTable,
-    limits: SessionLimits,
+    limits: &SessionLimits,
     headers: &HeaderMap,
+    caller: &Caller,
 ) -> Result<SessionUse, Refusal> {
     let Some(id) = headers.get(SESSION_ID_HEADER) else {
         return Err(Refusal::new(
@@ -126,7 +160,8 @@ fn session_named(
         ));
     };
     let id = id.to_str().unwrap_or_default().trim();
-    table.open(id, limits.idle_timeout).ok_or_else(|| {
+    let principal = caller.principal.as_deref();
+    table.open(id, limits.idle_timeout, principal).ok_or_else(|| {
         Refusal::new(
             StatusCode::NOT_FOUND,
             TRANSPORT_ERROR,
@@ -145,14 +180,14 @@ async fn preamble<'a>(
     check: impl FnOnce(&HeaderMap) -> Option<Response>,
 ) -> Result<(&'a SessionTable, SessionUse), Response> {
     let deadline = Instant::now() + shared.request_timeout;
-    admit(shared, headers, deadline).await?;
+    let caller = admit(shared, headers, deadline).await?;
     if let Some(refusal) = check(headers) {
         return Err(refusal);
     }
     let Sessions::Stateful { table, limits } = &shared.sessions else {
         return Err(method_not_allowed().await);
     };
-    let session = session_named(table, *limits, headers).map_err(Refusal::into_response)?;
+    let session = session_named(table, limits, headers, &caller).map_err(Refusal::into_response)?;
     Ok((table.as_ref(), session))
 }
 

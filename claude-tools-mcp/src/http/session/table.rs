@@ -1,20 +1,18 @@
 //! The opt-in stateful sessions of the HTTP transport ([`HttpServer::sessions`](crate::http::HttpServer::sessions)):
-//! a replica-local table of sessions, each with the connection state its requests share and
-//! its server→client SSE stream.
+//! a replica-local table of sessions, each with the connection state its requests share, the
+//! principal it belongs to and its server→client SSE stream; bounded per client and in all, an
+//! idle session making room for a new one.
 
-use std::collections::HashMap;
-use std::pin::Pin;
+use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::task::{Context, Poll};
 use std::time::Duration;
 
-use axum::body::Bytes;
 use claude_tools_core::mcp::ServerNotification;
-use http_body::Frame;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use crate::http::sse::sse_event;
+use super::stream::SessionStream;
 use claude_tools_core::mcp::McpRouter;
 
 /// How long a session may go without a request before it is dropped, unless
@@ -26,11 +24,24 @@ pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 /// [`HttpServer::max_sessions`](crate::http::HttpServer::max_sessions) says otherwise: 10 000.
 pub const DEFAULT_MAX_SESSIONS: usize = 10_000;
 
+/// How many sessions one client (one principal, or one peer address) holds at most unless
+/// [`HttpServer::max_sessions_per_client`](crate::http::HttpServer::max_sessions_per_client) says
+/// otherwise: 100.
+pub const DEFAULT_MAX_SESSIONS_PER_CLIENT: usize = 100;
+
+/// How often an open session stream carries an SSE comment when it has nothing else to send,
+/// unless [`HttpServer::session_keep_alive`](crate::http::HttpServer::session_keep_alive) says
+/// otherwise: 15 s.
+pub const DEFAULT_SESSION_KEEP_ALIVE: Duration = Duration::from_secs(15);
+
 /// The rules of sessions mode ([`HttpServer::sessions`](crate::http::HttpServer::sessions)).
 #[derive(Debug, Clone, Copy)]
 pub(in crate::http) struct SessionLimits {
     pub(in crate::http) idle_timeout: Duration,
     pub(in crate::http) max: usize,
+    pub(in crate::http) per_client: usize,
+    /// `None`: no keep-alive comments.
+    pub(in crate::http) keep_alive: Option<Duration>,
 }
 
 impl Default for SessionLimits {
@@ -38,6 +49,8 @@ impl Default for SessionLimits {
         Self {
             idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
             max: DEFAULT_MAX_SESSIONS,
+            per_client: DEFAULT_MAX_SESSIONS_PER_CLIENT,
+            keep_alive: Some(DEFAULT_SESSION_KEEP_ALIVE),
         }
     }
 }
@@ -55,74 +68,182 @@ pub(in crate::http) enum Sessions {
     },
 }
 
+/// Who a session is counted against for the per-client bound.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(in crate::http) enum Client {
+    /// The principal the auth hook named.
+    Principal(Arc<str>),
+    /// An anonymous caller, by its peer's address.
+    Peer(IpAddr),
+    /// An anonymous caller whose address is unknown (a router mounted without `ConnectInfo`):
+    /// bounded by the table's maximum only.
+    Unknown,
+}
+
 /// The sessions of one server, by id; empty (and never locked by a request) in stateless mode.
 #[derive(Default)]
 pub(in crate::http) struct SessionTable {
-    sessions: Mutex<HashMap<String, Arc<Session>>>,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    sessions: HashMap<String, Arc<Session>>,
+    /// The ids of each client's sessions (not of [`Client::Unknown`]).
+    by_client: HashMap<Client, HashSet<String>>,
+}
+
+impl Inner {
+    fn insert(&mut self, session: Arc<Session>) {
+        if session.client != Client::Unknown {
+            self.by_client
+                .entry(session.client.clone())
+                .or_default()
+                .insert(session.id.clone());
+        }
+        self.sessions.insert(session.id.clone(), session);
+    }
+
+    fn remove(&mut self, id: &str) -> Option<Arc<Session>> {
+        let session = self.sessions.remove(id)?;
+        if let Some(ids) = self.by_client.get_mut(&session.client) {
+            ids.remove(id);
+            if ids.is_empty() {
+                self.by_client.remove(&session.client);
+            }
+        }
+        session.end();
+        Some(session)
+    }
+
+    /// The idle session (no request running, no open stream) unused the longest, among `ids`.
+    fn idlest<'a>(&self, ids: impl Iterator<Item = &'a String>) -> Option<String> {
+        ids.filter_map(|id| {
+            let state = self.sessions.get(id)?.state();
+            (state.busy == 0).then(|| (state.last_used, id))
+        })
+        .min()
+        .map(|(_, id)| id.clone())
+    }
+
+    fn client_count(&self, client: &Client) -> usize {
+        self.by_client.get(client).map_or(0, HashSet::len)
+    }
 }
 
 /// Why a session could not be made.
 pub(in crate::http) enum NewSessionError {
-    /// The table holds its maximum of live sessions.
+    /// The table holds its maximum of sessions, every one of them busy.
     Full,
+    /// The client holds its maximum of sessions, every one of them busy.
+    ClientFull,
     /// The operating system's random source failed.
     NoRandomness(String),
 }
 
 impl SessionTable {
-    fn sessions(&self) -> MutexGuard<'_, HashMap<String, Arc<Session>>> {
+    fn inner(&self) -> MutexGuard<'_, Inner> {
         // Only inserts, removes and reads happen under this lock: a poisoned one is still good.
-        self.sessions
+        self.inner
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// A new session on a fresh connection of `router`, unless `max` live sessions exist (idle
-    /// ones are dropped first).
+    /// A new session of `principal` on a fresh connection of `router`, counted against
+    /// `client`. At the client's bound its idlest idle session makes room; at the table's
+    /// maximum the expired sessions go, then the idlest idle one. Refused only when every
+    /// session in the way is busy. The new session is in use (by the `initialize` that made
+    /// it) from the start, so that no other `initialize` can end it to make room meanwhile.
     pub(in crate::http) fn create(
         &self,
         router: &McpRouter,
-        max: usize,
-        idle_timeout: Duration,
-    ) -> Result<Arc<Session>, NewSessionError> {
+        limits: &SessionLimits,
+        principal: Option<Arc<str>>,
+        client: Client,
+    ) -> Result<SessionUse, NewSessionError> {
         let id = new_session_id().map_err(NewSessionError::NoRandomness)?;
         let now = Instant::now();
-        let mut sessions = self.sessions();
-        if sessions.len() >= max {
-            // Make room by forgetting the sessions idle past their limit.
-            sessions.retain(|_, session| {
-                let keep = !session.expired(now, idle_timeout);
-                if !keep {
-                    session.end();
-                }
-                keep
-            });
-            if sessions.len() >= max {
-                return Err(NewSessionError::Full);
+        let mut inner = self.inner();
+        if client != Client::Unknown && inner.client_count(&client) >= limits.per_client {
+            let idlest = inner
+                .by_client
+                .get(&client)
+                .and_then(|ids| inner.idlest(ids.iter()));
+            let Some(idlest) = idlest else {
+                tracing::warn!(
+                    ?client,
+                    limit = limits.per_client,
+                    "MCP HTTP: a client holds its maximum of sessions, all busy; initialize refused"
+                );
+                return Err(NewSessionError::ClientFull);
+            };
+            tracing::info!(
+                ?client,
+                limit = limits.per_client,
+                "MCP HTTP: a client at its maximum of sessions; its idlest session is ended to make room"
+            );
+            inner.remove(&idlest);
+        }
+        if inner.sessions.len() >= limits.max {
+            // Make room by forgetting the sessions idle past their limit, then the idlest.
+            let expired: Vec<String> = inner
+                .sessions
+                .values()
+                .filter(|session| session.expired(now, limits.idle_timeout))
+                .map(|session| session.id.clone())
+                .collect();
+            for id in &expired {
+                inner.remove(id);
+            }
+            if inner.sessions.len() >= limits.max {
+                let Some(idlest) = inner.idlest(inner.sessions.keys()) else {
+                    tracing::warn!(
+                        limit = limits.max,
+                        "MCP HTTP: the session table is full, every session busy; initialize refused"
+                    );
+                    return Err(NewSessionError::Full);
+                };
+                tracing::info!(
+                    limit = limits.max,
+                    "MCP HTTP: the session table is full; the idlest session is ended to make room"
+                );
+                inner.remove(&idlest);
             }
         }
         let session = Arc::new(Session {
-            id: id.clone(),
+            id,
             router: router.new_connection(),
+            principal,
+            client,
+            keep_alive: limits.keep_alive,
             state: Mutex::new(SessionState {
                 last_used: now,
                 busy: 0,
                 stream: None,
             }),
         });
-        sessions.insert(id, session.clone());
-        Ok(session)
+        let used = SessionUse::new(session.clone());
+        inner.insert(session);
+        Ok(used)
     }
 
-    /// The live session `id`, in use until the returned guard is dropped; `None` for an unknown,
-    /// ended or expired one (an expired one is dropped now).
-    pub(in crate::http) fn open(&self, id: &str, idle_timeout: Duration) -> Option<SessionUse> {
-        let mut sessions = self.sessions();
-        let session = sessions.get(id)?;
+    /// The live session `id` of `principal`, in use until the returned guard is dropped; `None`
+    /// for an unknown, ended or expired one (an expired one is dropped now), or one of another
+    /// principal (which is not told apart from an unknown one).
+    pub(in crate::http) fn open(
+        &self,
+        id: &str,
+        idle_timeout: Duration,
+        principal: Option<&str>,
+    ) -> Option<SessionUse> {
+        let mut inner = self.inner();
+        let session = inner.sessions.get(id)?;
+        if session.principal.as_deref() != principal {
+            tracing::debug!("MCP HTTP: a request named a session of another principal");
+            return None;
+        }
         if session.expired(Instant::now(), idle_timeout) {
-            if let Some(session) = sessions.remove(id) {
-                session.end();
-            }
+            inner.remove(id);
             return None;
         }
         Some(SessionUse::new(session.clone()))
@@ -130,19 +251,12 @@ impl SessionTable {
 
     /// Ends session `id` (its running calls are cancelled, its stream ends); whether it existed.
     pub(in crate::http) fn remove(&self, id: &str) -> bool {
-        let removed = self.sessions().remove(id);
-        match removed {
-            Some(session) => {
-                session.end();
-                true
-            }
-            None => false,
-        }
+        self.inner().remove(id).is_some()
     }
 
     /// Sends `message` on every session's server→client stream that is open.
     pub(in crate::http) fn broadcast(&self, message: &ServerNotification) {
-        for session in self.sessions().values() {
+        for session in self.inner().sessions.values() {
             session.send(message.clone());
         }
     }
@@ -150,7 +264,7 @@ impl SessionTable {
     /// Ends every session's server→client stream (at shutdown: an open stream would hold its
     /// connection open for the whole grace).
     pub(in crate::http) fn close_streams(&self) {
-        for session in self.sessions().values() {
+        for session in self.inner().sessions.values() {
             session.state().stream = None;
         }
     }
@@ -158,15 +272,20 @@ impl SessionTable {
     /// How many sessions the table holds.
     #[cfg(test)]
     pub(in crate::http) fn len(&self) -> usize {
-        self.sessions().len()
+        self.inner().sessions.len()
     }
 }
 
 /// One session: the connection state its requests share (running calls by id, for
-/// `notifications/cancelled`), and its server→client stream.
+/// `notifications/cancelled`), who it belongs to, and its server→client stream.
 pub(in crate::http) struct Session {
     id: String,
     router: McpRouter,
+    /// The principal that opened it: only its requests may use it.
+    principal: Option<Arc<str>>,
+    /// Who it is counted against.
+    client: Client,
+    keep_alive: Option<Duration>,
     state: Mutex<SessionState>,
 }
 
@@ -174,7 +293,7 @@ struct SessionState {
     /// When the last request of the session ended (or the session began).
     last_used: Instant,
     /// Requests of the session in progress, its open stream included: a busy session never
-    /// expires.
+    /// expires and is never ended to make room.
     busy: usize,
     /// The open server→client stream, if any.
     stream: Option<mpsc::UnboundedSender<ServerNotification>>,
@@ -215,8 +334,8 @@ impl Session {
     }
 }
 
-/// A request of a session in progress: the session cannot expire meanwhile, and its idle time
-/// starts again when this is dropped.
+/// A request of a session in progress: the session cannot expire (or be ended to make room)
+/// meanwhile, and its idle time starts again when this is dropped.
 pub(in crate::http) struct SessionUse {
     session: Arc<Session>,
 }
@@ -227,17 +346,12 @@ impl SessionUse {
         Self { session }
     }
 
-    /// For a session just made by [`SessionTable::create`].
-    pub(in crate::http) fn of_new(session: Arc<Session>) -> Self {
-        Self::new(session)
-    }
-
     pub(in crate::http) fn session(&self) -> &Session {
         &self.session
     }
 
     /// Opens the session's server→client stream, unless one is open already.
-    pub(in crate::http) fn open_stream(self) -> Option<SessionStream> {
+    pub(in crate::http) fn open_stream(self) -> Option<SessionStream<SessionUse>> {
         let (sender, queued) = mpsc::unbounded_channel();
         {
             let mut state = self.session.state();
@@ -246,7 +360,8 @@ impl SessionUse {
             }
             state.stream = Some(sender);
         }
-        Some(SessionStream { queued, _use: self })
+        let keep_alive = self.session.keep_alive;
+        Some(SessionStream::new(queued, keep_alive, self))
     }
 }
 
@@ -255,32 +370,6 @@ impl Drop for SessionUse {
         let mut state = self.session.state();
         state.busy -= 1;
         state.last_used = Instant::now();
-    }
-}
-
-/// The body of a session's `GET` stream: one SSE event per server→client message, until the
-/// session ends (or the server shuts down). Dropped when the client goes away.
-pub(in crate::http) struct SessionStream {
-    queued: mpsc::UnboundedReceiver<ServerNotification>,
-    _use: SessionUse,
-}
-
-impl http_body::Body for SessionStream {
-    type Data = Bytes;
-    type Error = std::convert::Infallible;
-
-    fn poll_frame(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
-        match self.get_mut().queued.poll_recv(cx) {
-            Poll::Ready(Some(message)) => {
-                let json = serde_json::to_vec(&message).unwrap_or_default();
-                Poll::Ready(Some(Ok(Frame::data(sse_event(&json)))))
-            }
-            Poll::Ready(None) => Poll::Ready(None),
-            Poll::Pending => Poll::Pending,
-        }
     }
 }
 
@@ -306,21 +395,84 @@ mod tests {
         assert_ne!(a, b);
     }
 
+    fn limits(max: usize, per_client: usize) -> SessionLimits {
+        SessionLimits {
+            max,
+            per_client,
+            ..SessionLimits::default()
+        }
+    }
+
+    /// The id of a session just made, left idle.
+    fn idle(made: Result<SessionUse, NewSessionError>) -> String {
+        let used = made.ok().expect("a session");
+        used.session().id().to_string()
+    }
+
+    fn peer(last: u8) -> Client {
+        Client::Peer(IpAddr::from([10, 0, 0, last]))
+    }
+
     #[tokio::test]
-    async fn a_full_table_makes_room_by_dropping_idle_sessions_only() {
+    async fn a_full_table_ends_the_idlest_idle_session_and_refuses_only_when_all_are_busy() {
         let router = McpRouter::new(ToolServer::new("s", "1"));
         let table = SessionTable::default();
-        let idle = Duration::from_millis(20);
-        let busy = SessionUse::of_new(table.create(&router, 2, idle).ok().unwrap());
-        let _idle = table.create(&router, 2, idle).ok().unwrap();
+        let limits = limits(2, 10);
+        let busy = table.create(&router, &limits, None, peer(1)).ok().unwrap();
+        let older_id = idle(table.create(&router, &limits, None, peer(2)));
+        // Used after `older` was made: less idle.
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        // The idle one goes; the busy one stays.
+        let _newer = table.create(&router, &limits, None, peer(3)).ok().unwrap();
+        assert_eq!(table.len(), 2);
+        assert!(table.open(&older_id, limits.idle_timeout, None).is_none());
+        // Now both are busy: refused.
         assert!(matches!(
-            table.create(&router, 2, idle),
+            table.create(&router, &limits, None, peer(4)),
             Err(NewSessionError::Full)
         ));
-        tokio::time::sleep(Duration::from_millis(40)).await;
-        // The idle one goes; the busy one stays.
-        assert!(table.create(&router, 2, idle).is_ok());
-        assert_eq!(table.len(), 2);
-        assert!(table.open(busy.session().id(), idle).is_some());
+        assert!(
+            table
+                .open(busy.session().id(), limits.idle_timeout, None)
+                .is_some()
+        );
+    }
+
+    #[tokio::test]
+    async fn a_client_at_its_bound_makes_room_from_its_own_sessions_only() {
+        let router = McpRouter::new(ToolServer::new("s", "1"));
+        let table = SessionTable::default();
+        let limits = limits(10, 1);
+        let other = idle(table.create(&router, &limits, None, peer(9)));
+        let first = idle(table.create(&router, &limits, None, peer(1)));
+        let _busy = table.create(&router, &limits, None, peer(1)).ok().unwrap();
+        let open = |id: &str| table.open(id, limits.idle_timeout, None).is_some();
+        assert!(!open(&first));
+        assert!(open(&other));
+        assert!(matches!(
+            table.create(&router, &limits, None, peer(1)),
+            Err(NewSessionError::ClientFull)
+        ));
+        // Unknown clients are bounded by the table's maximum only.
+        for _ in 0..3 {
+            assert!(
+                table
+                    .create(&router, &limits, None, Client::Unknown)
+                    .is_ok()
+            );
+        }
+    }
+
+    #[test]
+    fn a_session_opens_only_for_its_principal() {
+        let router = McpRouter::new(ToolServer::new("s", "1"));
+        let table = SessionTable::default();
+        let limits = SessionLimits::default();
+        let a: Arc<str> = "a".into();
+        let id = idle(table.create(&router, &limits, Some(a.clone()), Client::Principal(a)));
+        let open = |principal| table.open(&id, limits.idle_timeout, principal);
+        assert!(open(Some("a")).is_some());
+        assert!(open(Some("b")).is_none());
+        assert!(open(None).is_none());
     }
 }

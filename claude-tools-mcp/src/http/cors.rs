@@ -1,0 +1,99 @@
+//! CORS, so that a web page of an [allowed origin](super::HttpServer::allowed_origins) can call
+//! the server from a browser: the preflight `OPTIONS` is answered, and every response to a
+//! request from an allowed origin (refusals included, so that the page can read a `401`)
+//! carries `Access-Control-Allow-Origin`. A small layer over the endpoint's routes, written
+//! here rather than taken from tower-http: it must agree with the origin and host checks the
+//! requests themselves pass, and it is a few headers.
+
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::MethodRouter;
+
+use super::Shared;
+use super::origin::{allowed_origin, check_host, check_origin};
+use super::session::table::Sessions;
+
+/// How long a browser may keep a preflight's answer: 2 hours (the most Chromium keeps).
+pub const CORS_MAX_AGE_SECONDS: u32 = 7200;
+
+/// The request headers a page may send: what MCP clients send besides the safelisted ones.
+const ALLOW_HEADERS: &str =
+    "content-type, authorization, mcp-protocol-version, mcp-session-id, last-event-id, accept";
+
+/// The response headers a page may read besides the safelisted ones.
+const EXPOSE_HEADERS: &str = "mcp-session-id, www-authenticate, retry-after";
+
+/// `route` with CORS: preflights answered, responses to allowed origins marked.
+pub(super) fn with_cors(
+    route: MethodRouter<Arc<Shared>>,
+    shared: &Arc<Shared>,
+) -> MethodRouter<Arc<Shared>> {
+    route.layer(axum::middleware::from_fn_with_state(shared.clone(), cors))
+}
+
+async fn cors(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+    if request.method() == Method::OPTIONS {
+        return preflight(&shared, request.headers());
+    }
+    let origin = allowed_origin(&shared, request.headers()).and_then(|o| o.parse().ok());
+    let has_origin = request.headers().contains_key(header::ORIGIN);
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    if has_origin {
+        headers.append(header::VARY, HeaderValue::from_static("origin"));
+    }
+    if let Some(origin) = origin {
+        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+        headers.insert(
+            header::ACCESS_CONTROL_EXPOSE_HEADERS,
+            HeaderValue::from_static(EXPOSE_HEADERS),
+        );
+    }
+    response
+}
+
+/// The methods the endpoint serves in this mode.
+fn methods(sessions: &Sessions) -> &'static str {
+    match sessions {
+        Sessions::Stateless => "POST",
+        Sessions::Stateful { .. } => "GET, POST, DELETE",
+    }
+}
+
+/// `OPTIONS`: `204` with the CORS grant for an allowed origin, `403` without one for another;
+/// without an `Origin` (not a browser's preflight), `204` with `Allow`.
+fn preflight(shared: &Shared, headers: &HeaderMap) -> Response {
+    if let Some(refusal) = check_host(shared, headers).or_else(|| check_origin(shared, headers)) {
+        return refusal;
+    }
+    let methods = methods(&shared.sessions);
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    let grant = response.headers_mut();
+    let Some(origin) = allowed_origin(shared, headers).and_then(|o| o.parse().ok()) else {
+        grant.insert(
+            header::ALLOW,
+            HeaderValue::from_str(&format!("OPTIONS, {methods}"))
+                .unwrap_or(HeaderValue::from_static("OPTIONS, POST")),
+        );
+        return response;
+    };
+    grant.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+    grant.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static(methods),
+    );
+    grant.insert(
+        header::ACCESS_CONTROL_ALLOW_HEADERS,
+        HeaderValue::from_static(ALLOW_HEADERS),
+    );
+    grant.insert(
+        header::ACCESS_CONTROL_MAX_AGE,
+        HeaderValue::from(CORS_MAX_AGE_SECONDS),
+    );
+    grant.insert(header::VARY, HeaderValue::from_static("origin"));
+    response
+}
