@@ -511,7 +511,7 @@ async fn get_and_delete_are_405() {
                 "this MCP server is stateless: POST each JSON-RPC message; it has no GET stream and no session to DELETE",
             ),
         );
-        assert_eq!(reply.header("allow"), Some("POST"));
+        assert_eq!(reply.header("allow"), Some("POST, OPTIONS"));
     }
 }
 

@@ -41,7 +41,10 @@ pub(crate) async fn open(
     let (initialize, hooks) = InitializeRequest::new(options);
     let to_confirm = initialize.fields_to_confirm();
     let (shared, messages) = SessionCore::start(options, hooks, connection);
-    match shared.request(&HostRequest::Initialize(Box::new(initialize))).await {
+    match shared
+        .request(&HostRequest::Initialize(Box::new(initialize)))
+        .await
+    {
         Ok(info) => {
             let cli_version = info.get("claude_code_version").and_then(Value::as_str);
             warn_on_untested_cli(cli_version);

@@ -15,7 +15,6 @@ use axum::routing::MethodRouter;
 
 use super::Shared;
 use super::origin::{allowed_origin, check_host, check_origin};
-use super::session::table::Sessions;
 
 /// How long a browser may keep a preflight's answer: 2 hours (the most Chromium keeps).
 pub const CORS_MAX_AGE_SECONDS: u32 = 7200;
@@ -56,21 +55,13 @@ async fn cors(State(shared): State<Arc<Shared>>, request: Request, next: Next) -
     response
 }
 
-/// The methods the endpoint serves in this mode.
-fn methods(sessions: &Sessions) -> &'static str {
-    match sessions {
-        Sessions::Stateless => "POST",
-        Sessions::Stateful { .. } => "GET, POST, DELETE",
-    }
-}
-
 /// `OPTIONS`: `204` with the CORS grant for an allowed origin, `403` without one for another;
 /// without an `Origin` (not a browser's preflight), `204` with `Allow`.
 fn preflight(shared: &Shared, headers: &HeaderMap) -> Response {
     if let Some(refusal) = check_host(shared, headers).or_else(|| check_origin(shared, headers)) {
         return refusal;
     }
-    let methods = methods(&shared.sessions);
+    let methods = shared.sessions.served_methods();
     let mut response = StatusCode::NO_CONTENT.into_response();
     let grant = response.headers_mut();
     let Some(origin) = allowed_origin(shared, headers).and_then(|o| o.parse().ok()) else {

@@ -30,7 +30,8 @@
 //! | request | answer |
 //! |---|---|
 //! | `OPTIONS` (a browser's CORS preflight) | the `Host` and `Origin` checks below, then `204 No Content` granting an allowed origin (see [CORS](#cors)); without an `Origin`, `204` with `Allow` |
-//! | `GET` or `DELETE` on the path (a server→client stream, ending a session) | `405 Method Not Allowed`, `Allow: POST`: a stateless server has neither (with [sessions](#sessions), see there) |
+//! | `GET` or `DELETE` on the path (a server→client stream, ending a session) | `405 Method Not Allowed`, `Allow: POST, OPTIONS`: a stateless server has neither (with [sessions](#sessions), see there) |
+//! | any other method but `POST` and `OPTIONS` (`HEAD`, `PUT`…) | `405`, with an `Allow` that names only the methods served (`POST, OPTIONS`; with sessions `GET, POST, DELETE, OPTIONS`) |
 //! | a `Host` header that is not allowed ([`HttpServer::allowed_hosts`]; by default, on a loopback listener, only loopback hosts), or none | `403 Forbidden` |
 //! | an `Origin` header that is not allowed ([`HttpServer::allowed_origins`]; by default only loopback origins) | `403 Forbidden` |
 //! | refused by the [auth hook](HttpServer::authorize) or the [bearer token](HttpServer::bearer_token) | `401 Unauthorized`, `WWW-Authenticate: Bearer` (with `error="invalid_token"` when a token was sent) |

@@ -444,7 +444,10 @@ mod tests {
     /// The `initialize` line for `options`, and its hook callbacks.
     fn initialize(options: &Options) -> (String, Vec<HookCallback>) {
         let (request, callbacks) = InitializeRequest::new(options);
-        (line_of(&HostRequest::Initialize(Box::new(request))), callbacks)
+        (
+            line_of(&HostRequest::Initialize(Box::new(request))),
+            callbacks,
+        )
     }
 
     #[test]

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header, request::Parts};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header, request::Parts};
 use axum::response::{IntoResponse, Response};
 use axum::routing::MethodRouter;
 use tokio::time::Instant;
@@ -41,9 +41,21 @@ impl Sessions {
     /// The route at the path: `post`, and in sessions mode `GET` (the session's stream) and
     /// `DELETE` (ends it); a stateless server answers both `405`.
     pub(super) fn methods(&self, post: MethodRouter<Arc<Shared>>) -> MethodRouter<Arc<Shared>> {
-        match self {
+        let route = match self {
             Sessions::Stateless => post.get(method_not_allowed).delete(method_not_allowed),
             Sessions::Stateful { .. } => post.get(open_stream).delete(end_session),
+        };
+        // Every other method gets the same `405` and `Allow` (axum's own would list `GET` and
+        // `DELETE` of a stateless server, which are refused too); `HEAD` too, so that it never
+        // opens a session stream with its body thrown away. (`OPTIONS` is answered by CORS.)
+        route.head(method_not_allowed).fallback(method_not_allowed)
+    }
+
+    /// The methods the endpoint serves in this mode besides `OPTIONS`, for `Allow` and CORS.
+    pub(super) fn served_methods(&self) -> &'static str {
+        match self {
+            Sessions::Stateless => "POST",
+            Sessions::Stateful { .. } => "GET, POST, DELETE",
         }
     }
 
@@ -75,16 +87,26 @@ impl Sessions {
     }
 }
 
-async fn method_not_allowed() -> Response {
+/// `405`, with an `Allow` that names only what is served.
+async fn method_not_allowed(State(shared): State<Arc<Shared>>, method: Method) -> Response {
+    method_refusal(&shared.sessions, method.as_str())
+}
+
+fn method_refusal(sessions: &Sessions, method: &str) -> Response {
+    let served = sessions.served_methods();
+    let why = match (sessions, method) {
+        (Sessions::Stateless, "GET" | "DELETE") => "this MCP server is stateless: POST each JSON-RPC message; it has no GET stream and no session to DELETE".to_string(),
+        (_, method) => format!("`{method}` is not served here; this MCP endpoint serves {served} (and OPTIONS)"),
+    };
     let mut response = transport_error(
         StatusCode::METHOD_NOT_ALLOWED,
         TRANSPORT_ERROR,
         "Method Not Allowed",
-        "this MCP server is stateless: POST each JSON-RPC message; it has no GET stream and no session to DELETE",
+        &why,
     );
-    response
-        .headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static("POST"));
+    if let Ok(allow) = HeaderValue::from_str(&format!("{served}, OPTIONS")) {
+        response.headers_mut().insert(header::ALLOW, allow);
+    }
     response
 }
 
@@ -185,7 +207,8 @@ async fn preamble<'a>(
         return Err(refusal);
     }
     let Sessions::Stateful { table, limits } = &shared.sessions else {
-        return Err(method_not_allowed().await);
+        // Only `GET` and `DELETE` come here, and a stateless server routes both elsewhere.
+        return Err(method_refusal(&shared.sessions, "GET"));
     };
     let session = session_named(table, limits, headers, &caller).map_err(Refusal::into_response)?;
     Ok((table.as_ref(), session))
