@@ -20,7 +20,27 @@ pub struct PermissionRequest {
     pub suggestions: Vec<PermissionUpdate>,
     /// The model's `tool_use` id.
     pub tool_use_id: Option<String>,
-    /// Every field of the request, for what is not typed here (`display_name`, `decision_reason`…).
+    /// The prompt sentence the CLI would show (e.g. "Claude wants to read foo.txt"): the text
+    /// to ask a person with, when present.
+    pub title: Option<String>,
+    /// A short noun phrase for the action (e.g. "Read file"), for a button or a compact line.
+    pub display_name: Option<String>,
+    /// A subtitle saying what allowing grants.
+    pub description: Option<String>,
+    /// Why the CLI asks (e.g. which rule or check sent the call here).
+    pub decision_reason: Option<String>,
+    /// The file path that made the CLI ask, when one did (e.g. a path outside the allowed
+    /// directories).
+    pub blocked_path: Option<String>,
+    /// For an `mcp__*` tool, the server that serves it and where its definition came from.
+    pub mcp_server: Option<McpServerRef>,
+    /// The subagent asking, when a subagent runs the tool.
+    pub agent_id: Option<String>,
+    /// The question must not be approvable by one stray keystroke: open it on "decline".
+    pub default_to_no: bool,
+    /// The question must not offer "don't ask again" (its rule would grant more than this call).
+    pub suppress_always_allow_rule: bool,
+    /// Every field of the request, including those not typed here.
     pub raw: Map<String, Value>,
     cancellation: CancellationToken,
 }
@@ -41,6 +61,15 @@ impl PermissionRequest {
             input,
             suggestions: Vec::new(),
             tool_use_id: None,
+            title: None,
+            display_name: None,
+            description: None,
+            decision_reason: None,
+            blocked_path: None,
+            mcp_server: None,
+            agent_id: None,
+            default_to_no: false,
+            suppress_always_allow_rule: false,
             raw: Map::new(),
             cancellation: CancellationToken::new(),
         }
@@ -69,15 +98,24 @@ impl PermissionRequest {
                     .collect()
             })
             .unwrap_or_default();
-        let tool_use_id = request
-            .get("tool_use_id")
-            .and_then(Value::as_str)
-            .map(String::from);
+        let text = |key: &str| request.get(key).and_then(Value::as_str).map(String::from);
+        let flag = |key: &str| request.get(key).and_then(Value::as_bool).unwrap_or(false);
         Self {
             tool_name,
             input,
             suggestions,
-            tool_use_id,
+            tool_use_id: text("tool_use_id"),
+            title: text("title"),
+            display_name: text("display_name"),
+            description: text("description"),
+            decision_reason: text("decision_reason"),
+            blocked_path: text("blocked_path"),
+            mcp_server: request
+                .get("mcp_server")
+                .and_then(|server| serde_json::from_value(server.clone()).ok()),
+            agent_id: text("agent_id"),
+            default_to_no: flag("default_to_no"),
+            suppress_always_allow_rule: flag("suppress_always_allow_rule"),
             raw: request,
             cancellation,
         }
@@ -92,6 +130,33 @@ impl PermissionRequest {
     }
 }
 
+/// The MCP server of an `mcp__*` tool a [`PermissionRequest`] is about.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct McpServerRef {
+    /// The server's key: for `source` `sdk`, the name this host registered; for any other
+    /// source, as authored in a configuration file (untrusted text: escape it before display).
+    pub name: String,
+    /// Where the server's definition came from: `sdk` (one of this host's in-process servers,
+    /// which only the host can register), `plugin`, `user`, `project`, `local`, `dynamic`,
+    /// `managed`…: base trust decisions on this, not on the name.
+    pub source: String,
+}
+
+/// What a person's answer was, for the CLI's records ([`PermissionDecision::classified`]):
+/// a host that asks a person says which it was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum DecisionClassification {
+    /// Allowed once.
+    UserTemporary,
+    /// Allowed from now on ("always allow", and its later uses).
+    UserPermanent,
+    /// Refused.
+    UserReject,
+}
+
 /// The host's answer.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -102,6 +167,8 @@ pub enum PermissionDecision {
         updated_input: Option<Value>,
         /// Rules for the CLI to remember.
         updated_permissions: Vec<PermissionUpdate>,
+        /// What kind of answer a person gave, when one did.
+        classification: Option<DecisionClassification>,
     },
     /// Refuse: the model reads `message` as the tool's (error) result.
     Deny {
@@ -109,6 +176,8 @@ pub enum PermissionDecision {
         message: String,
         /// Also stop the whole turn.
         interrupt: bool,
+        /// What kind of answer a person gave, when one did.
+        classification: Option<DecisionClassification>,
     },
 }
 
@@ -118,6 +187,7 @@ impl PermissionDecision {
         PermissionDecision::Allow {
             updated_input: None,
             updated_permissions: Vec::new(),
+            classification: None,
         }
     }
 
@@ -126,6 +196,7 @@ impl PermissionDecision {
         PermissionDecision::Allow {
             updated_input: Some(input),
             updated_permissions: Vec::new(),
+            classification: None,
         }
     }
 
@@ -134,6 +205,7 @@ impl PermissionDecision {
         PermissionDecision::Deny {
             message: message.into(),
             interrupt: false,
+            classification: None,
         }
     }
 
@@ -142,7 +214,31 @@ impl PermissionDecision {
         PermissionDecision::Deny {
             message: message.into(),
             interrupt: true,
+            classification: None,
         }
+    }
+
+    /// The same decision, saying what kind of answer a person gave (sent as
+    /// `decisionClassification`; the CLI records it, e.g. whether an allow was permanent).
+    ///
+    /// ```
+    /// use claude_tools::{DecisionClassification, PermissionDecision};
+    ///
+    /// let once = PermissionDecision::allow().classified(DecisionClassification::UserTemporary);
+    /// # let _ = once;
+    /// ```
+    pub fn classified(mut self, classification: DecisionClassification) -> Self {
+        match &mut self {
+            PermissionDecision::Allow {
+                classification: slot,
+                ..
+            }
+            | PermissionDecision::Deny {
+                classification: slot,
+                ..
+            } => *slot = Some(classification),
+        }
+        self
     }
 }
 
@@ -273,5 +369,69 @@ mod tests {
             }]
         );
         assert_eq!(parsed.raw["display_name"], "Secret");
+    }
+
+    #[test]
+    fn a_request_reads_every_field_the_cli_sends() {
+        // The fields of a CLI 2.1.332 `can_use_tool` (names as the TypeScript SDK reads them).
+        let request = json!({
+            "subtype": "can_use_tool",
+            "tool_name": "mcp__demo__greet",
+            "input": {"name": "Mallory"},
+            "tool_use_id": "toolu_01",
+            "mcp_server": {"name": "demo", "source": "sdk"},
+            "display_name": "Greet",
+            "title": "Claude wants to greet Mallory",
+            "description": "Sends a greeting",
+            "decision_reason": "no allow rule matches",
+            "blocked_path": "/etc/shadow",
+            "agent_id": "agent-7",
+            "default_to_no": true,
+            "suppress_always_allow_rule": true,
+            "permission_suggestions": [{"type": "addRules", "rules": [{"toolName": "mcp__demo__greet"}],
+                "behavior": "allow", "destination": "localSettings"}],
+            "server_policy_ask_only": true,
+        });
+        let Value::Object(request) = request else {
+            unreachable!()
+        };
+        let read = PermissionRequest::from_request(request, CancellationToken::new());
+        assert_eq!(read.tool_name, "mcp__demo__greet");
+        assert_eq!(read.input, json!({"name": "Mallory"}));
+        assert_eq!(read.tool_use_id.as_deref(), Some("toolu_01"));
+        assert_eq!(
+            read.mcp_server,
+            Some(McpServerRef {
+                name: "demo".into(),
+                source: "sdk".into()
+            })
+        );
+        assert_eq!(read.display_name.as_deref(), Some("Greet"));
+        assert_eq!(read.title.as_deref(), Some("Claude wants to greet Mallory"));
+        assert_eq!(read.description.as_deref(), Some("Sends a greeting"));
+        assert_eq!(
+            read.decision_reason.as_deref(),
+            Some("no allow rule matches")
+        );
+        assert_eq!(read.blocked_path.as_deref(), Some("/etc/shadow"));
+        assert_eq!(read.agent_id.as_deref(), Some("agent-7"));
+        assert!(read.default_to_no);
+        assert!(read.suppress_always_allow_rule);
+        assert_eq!(read.suggestions.len(), 1);
+        // What is not typed stays readable.
+        assert_eq!(read.raw["server_policy_ask_only"], true);
+    }
+
+    #[test]
+    fn a_request_without_the_optional_fields_reads_as_absent() {
+        let Value::Object(request) = json!({"tool_name": "Bash", "input": {"command": "ls"}})
+        else {
+            unreachable!()
+        };
+        let read = PermissionRequest::from_request(request, CancellationToken::new());
+        assert_eq!(read.title, None);
+        assert_eq!(read.mcp_server, None);
+        assert!(!read.default_to_no);
+        assert!(!read.suppress_always_allow_rule);
     }
 }

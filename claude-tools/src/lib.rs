@@ -88,7 +88,7 @@ pub use claude_tools_runtime::options::{
 };
 #[cfg(feature = "agent")]
 pub use claude_tools_runtime::permission::{
-    PermissionDecision, PermissionRequest, PermissionUpdate,
+    DecisionClassification, McpServerRef, PermissionDecision, PermissionRequest, PermissionUpdate,
 };
 #[cfg(feature = "agent")]
 pub use claude_tools_runtime::query::{Prompt, query, query_with};

@@ -63,7 +63,7 @@ pub(crate) enum CliRequest<'a> {
         message: Message,
     },
     /// `can_use_tool`: may this tool run? Withdrawing the request fires the request's token.
-    CanUseTool(PermissionRequest),
+    CanUseTool(Box<PermissionRequest>),
     /// `hook_callback`: run the hook callback registered under `callback_id`.
     HookCallback {
         /// The id as the CLI wrote it (for the error when it names no callback).
@@ -86,10 +86,10 @@ impl CliRequest<'_> {
     /// The request of `subtype` with these fields (an `mcp_message` is read on its own path).
     fn classify(subtype: String, mut fields: Map<String, Value>) -> CliRequest<'static> {
         match subtype.as_str() {
-            "can_use_tool" => CliRequest::CanUseTool(PermissionRequest::from_request(
+            "can_use_tool" => CliRequest::CanUseTool(Box::new(PermissionRequest::from_request(
                 fields,
                 CancellationToken::new(),
-            )),
+            ))),
             "hook_callback" => {
                 let callback_id = fields
                     .get("callback_id")

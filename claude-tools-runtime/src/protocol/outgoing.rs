@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use super::hook_id::HookCallbackId;
 use crate::hooks::HookCallback;
 use crate::options::{AgentDefinition, Options, PermissionMode};
-use crate::permission::{PermissionDecision, PermissionUpdate};
+use crate::permission::{DecisionClassification, PermissionDecision, PermissionUpdate};
 use claude_tools_core::mcp::{HandshakeManifest, ServerNotification};
 
 /// A control request of the host: the `request` of a `control_request`,
@@ -277,11 +277,21 @@ pub(crate) enum PermissionAnswer<'a> {
         updated_input: &'a Value,
         #[serde(rename = "updatedPermissions", skip_serializing_if = "no_updates")]
         updated_permissions: &'a [PermissionUpdate],
+        #[serde(
+            rename = "decisionClassification",
+            skip_serializing_if = "Option::is_none"
+        )]
+        classification: Option<DecisionClassification>,
     },
     Deny {
         message: &'a str,
         #[serde(skip_serializing_if = "is_false")]
         interrupt: bool,
+        #[serde(
+            rename = "decisionClassification",
+            skip_serializing_if = "Option::is_none"
+        )]
+        classification: Option<DecisionClassification>,
     },
 }
 
@@ -300,13 +310,20 @@ impl<'a> PermissionAnswer<'a> {
             PermissionDecision::Allow {
                 updated_input,
                 updated_permissions,
+                classification,
             } => PermissionAnswer::Allow {
                 updated_input: updated_input.as_ref().unwrap_or(original_input),
                 updated_permissions,
+                classification: *classification,
             },
-            PermissionDecision::Deny { message, interrupt } => PermissionAnswer::Deny {
+            PermissionDecision::Deny {
+                message,
+                interrupt,
+                classification,
+            } => PermissionAnswer::Deny {
                 message,
                 interrupt: *interrupt,
+                classification: *classification,
             },
         }
     }
@@ -579,6 +596,7 @@ mod tests {
                 behavior: "allow".into(),
                 destination: "session".into(),
             }],
+            classification: None,
         };
         assert_eq!(
             answer(&remember),
@@ -595,6 +613,19 @@ mod tests {
         assert_eq!(
             answer(&PermissionDecision::deny_and_interrupt("stop")),
             r#"{"behavior":"deny","message":"stop","interrupt":true}"#
+        );
+        // What kind of answer a person gave, as the CLI's schema names it.
+        assert_eq!(
+            answer(&PermissionDecision::allow().classified(DecisionClassification::UserPermanent)),
+            r#"{"behavior":"allow","updatedInput":{"name":"Mallory"},"decisionClassification":"user_permanent"}"#
+        );
+        assert_eq!(
+            answer(&PermissionDecision::deny("no").classified(DecisionClassification::UserReject)),
+            r#"{"behavior":"deny","message":"no","decisionClassification":"user_reject"}"#
+        );
+        assert_eq!(
+            answer(&PermissionDecision::allow().classified(DecisionClassification::UserTemporary)),
+            r#"{"behavior":"allow","updatedInput":{"name":"Mallory"},"decisionClassification":"user_temporary"}"#
         );
     }
 

@@ -328,7 +328,7 @@ async fn answer(shared: &SessionCore, body: CliRequest<'static>) -> ControlAnswe
                 return ControlAnswer::Error("canUseTool callback is not provided".into());
             };
             let input = request.input.clone();
-            let decision = callback.call(request).await;
+            let decision = callback.call(*request).await;
             ControlAnswer::Permission { decision, input }
         }
         CliRequest::HookCallback {
