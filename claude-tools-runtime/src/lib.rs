@@ -17,6 +17,7 @@
 
 pub mod client;
 pub mod control;
+pub mod elicitation;
 pub mod error;
 pub mod hooks;
 pub mod message;

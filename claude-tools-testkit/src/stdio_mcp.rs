@@ -3,12 +3,13 @@
 //!
 //! The protocol is newline-delimited JSON-RPC 2.0 on stdin/stdout (MCP's stdio transport). It
 //! answers `initialize` (echoing the client's protocol version), ignores notifications, and
-//! serves `tools/list`, `tools/call` and `ping`; other requests get `-32601`. It offers one
-//! tool:
+//! serves `tools/list`, `tools/call` and `ping`; other requests get `-32601`. It offers two
+//! tools:
 //!
 //! | tool | input | result |
 //! |---|---|---|
 //! | `echo` | `{"text": string}` | the text block `echo: <text>` |
+//! | `confirm` | `{"question": string}` | asks the client (`elicitation/create`, a form with a required boolean `approve` and an optional string `note`) and answers `confirm: <action> <content as JSON>` |
 //!
 //! When the environment variable [`LOG_ENV`] names a file, the arguments of every `tools/call`
 //! are appended to it as one JSON line (`{"name": …, "arguments": …}`), so a test can assert what
@@ -46,7 +47,27 @@ pub fn tools() -> Value {
             "required": ["text"]
         },
         "annotations": {"readOnlyHint": true}
+    }, {
+        "name": "confirm",
+        "description": "Ask the user to confirm, and report the answer.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"question": {"type": "string", "description": "What to ask"}},
+            "required": ["question"]
+        }
     }])
+}
+
+/// The form `confirm` asks the client to fill in.
+pub fn confirm_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "approve": {"type": "boolean", "description": "Go ahead?"},
+            "note": {"type": "string", "description": "Anything to add"}
+        },
+        "required": ["approve"]
+    })
 }
 
 /// Answers one JSON-RPC message: `Some(response)` for a request, `None` for a notification
@@ -117,24 +138,95 @@ fn log_call(name: &str, arguments: &Value) {
 }
 
 /// Serves messages from `input` until it ends, writing one response line per request to
-/// `output`. A line that is not JSON gets a `-32700` parse error with `id: null`.
+/// `output`. A line that is not JSON gets a `-32700` parse error with `id: null`. A `confirm`
+/// call asks the client first and is answered once the client's answer has come (other
+/// messages arriving meanwhile are served as usual).
 pub fn serve(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
-    for line in input.lines() {
+    let mut lines = input.lines();
+    let mut asked = 0u64;
+    while let Some(line) = lines.next() {
         let line = line?;
-        if line.trim().is_empty() {
+        let Some(message) = read(&line, &mut output)? else {
+            continue;
+        };
+        let is_confirm = message.get("method").and_then(Value::as_str) == Some("tools/call")
+            && message["params"]["name"] == "confirm"
+            && message.get("id").is_some();
+        if !is_confirm {
+            if let Some(reply) = handle_message(&message) {
+                write_line(&mut output, &reply)?;
+            }
             continue;
         }
-        let reply = match serde_json::from_str::<Value>(&line) {
-            Ok(message) => handle_message(&message),
-            Err(error) => Some(json!({"jsonrpc": "2.0", "id": null,
-                "error": {"code": -32700, "message": format!("Parse error: {error}")}})),
-        };
-        if let Some(reply) = reply {
-            writeln!(output, "{reply}")?;
-            output.flush()?;
+        asked += 1;
+        let question_id = format!("elicit-{asked}");
+        let question = message["params"]["arguments"]["question"]
+            .as_str()
+            .unwrap_or("Confirm?")
+            .to_string();
+        log_call("confirm", &message["params"]["arguments"]);
+        write_line(
+            &mut output,
+            &json!({"jsonrpc": "2.0", "id": question_id, "method": "elicitation/create",
+                "params": {"message": question, "requestedSchema": confirm_schema()}}),
+        )?;
+        // Serve on until the answer to the question comes.
+        let mut answer = None;
+        for line in lines.by_ref() {
+            let line = line?;
+            let Some(other) = read(&line, &mut output)? else {
+                continue;
+            };
+            if other.get("id") == Some(&json!(question_id)) && other.get("method").is_none() {
+                answer = Some(other);
+                break;
+            }
+            if let Some(reply) = handle_message(&other) {
+                write_line(&mut output, &reply)?;
+            }
         }
+        let text = match answer {
+            Some(answer) if answer.get("result").is_some() => {
+                let result = &answer["result"];
+                let action = result["action"].as_str().unwrap_or("?");
+                match result.get("content") {
+                    Some(content) => format!("confirm: {action} {content}"),
+                    None => format!("confirm: {action}"),
+                }
+            }
+            Some(answer) => format!("confirm: error {}", answer["error"]),
+            None => "confirm: no answer".to_string(),
+        };
+        write_line(
+            &mut output,
+            &json!({"jsonrpc": "2.0", "id": message["id"],
+                "result": {"content": [{"type": "text", "text": text}], "isError": false}}),
+        )?;
     }
     Ok(())
+}
+
+/// One line as JSON; a blank line is `None`, a line that is not JSON is answered `-32700`.
+fn read(line: &str, output: &mut impl Write) -> io::Result<Option<Value>> {
+    if line.trim().is_empty() {
+        return Ok(None);
+    }
+    match serde_json::from_str::<Value>(line) {
+        Ok(message) => Ok(Some(message)),
+        Err(error) => {
+            write_line(
+                output,
+                &json!({"jsonrpc": "2.0", "id": null,
+                    "error": {"code": -32700, "message": format!("Parse error: {error}")}}),
+            )?;
+            Ok(None)
+        }
+    }
+}
+
+fn write_line(output: &mut impl Write, message: &Value) -> io::Result<()> {
+    writeln!(output, "{message}")?;
+    output.flush()
 }
 
 /// Serves stdin/stdout; returns the process exit code (0 when stdin ended, 1 on an I/O error).
@@ -188,6 +280,33 @@ mod tests {
                 json!({"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"Method not found: resources/list"}}),
                 json!({"jsonrpc":"2.0","id":null,"error":{"code":-32700,
                     "message":"Parse error: expected ident at line 1 column 2"}}),
+            ]
+        );
+    }
+
+    #[test]
+    fn confirm_asks_the_client_and_reports_its_answer() {
+        let input = [
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"confirm","arguments":{"question":"Deploy?"}}}"#,
+            r#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":"elicit-1","result":{"action":"accept","content":{"approve":true}}}"#,
+        ]
+        .join("\n");
+        let mut out = Vec::new();
+        serve(input.as_bytes(), &mut out).unwrap();
+        let replies: Vec<Value> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(
+            replies,
+            vec![
+                json!({"jsonrpc":"2.0","id":"elicit-1","method":"elicitation/create",
+                    "params":{"message":"Deploy?","requestedSchema":confirm_schema()}}),
+                json!({"jsonrpc":"2.0","id":8,"result":{}}),
+                json!({"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text",
+                    "text":"confirm: accept {\"approve\":true}"}],"isError":false}}),
             ]
         );
     }

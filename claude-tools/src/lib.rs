@@ -70,7 +70,7 @@ pub use claude_tools_mcp::ServeExt;
 
 #[cfg(feature = "agent")]
 pub use claude_tools_runtime::{
-    Error, RequestRef, Result, control, hooks, message, options, permission, transport,
+    Error, RequestRef, Result, control, elicitation, hooks, message, options, permission, transport,
 };
 
 #[cfg(feature = "agent")]

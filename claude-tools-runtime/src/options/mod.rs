@@ -71,6 +71,7 @@ pub struct Options {
     pub(crate) strict_mcp_config: bool,
     pub(crate) handshake_manifests: bool,
     pub(crate) can_use_tool: Option<CanUseTool>,
+    pub(crate) on_elicitation: Option<crate::elicitation::OnElicitation>,
     pub(crate) hooks: BTreeMap<String, Vec<HookMatcher>>,
     pub(crate) control_timeout: Option<Duration>,
     pub(crate) run_end_ceiling: Option<Duration>,
@@ -95,6 +96,7 @@ impl std::fmt::Debug for Options {
             .field("servers", &self.servers)
             .field("external_servers", &self.external_servers)
             .field("can_use_tool", &self.can_use_tool.is_some())
+            .field("on_elicitation", &self.on_elicitation.is_some())
             .field("hooks", &self.hooks.keys().collect::<Vec<_>>())
             .finish_non_exhaustive()
     }
@@ -561,10 +563,15 @@ impl Options {
         self
     }
 
-    /// Whether the host may be asked anything (tools, hooks, permissions), so stdin must stay
-    /// open until the run has ended.
+    /// Whether the host may be asked anything (tools, hooks, permissions, an external MCP
+    /// server's questions), so stdin must stay open until the run has ended. (With stdin closed
+    /// the CLI cancels an elicitation itself rather than asking the host.)
     pub(crate) fn has_host_callbacks(&self) -> bool {
-        !self.servers.is_empty() || !self.hooks.is_empty() || self.can_use_tool.is_some()
+        !self.servers.is_empty()
+            || !self.hooks.is_empty()
+            || self.can_use_tool.is_some()
+            || self.on_elicitation.is_some()
+            || !self.external_servers.is_empty()
     }
 
     pub(crate) fn line_cap(&self) -> usize {

@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::{Fault, HookCallbackId};
+use crate::elicitation::ElicitationRequest;
 use crate::hooks::HookInput;
 use crate::permission::PermissionRequest;
 use claude_tools_core::json_scan;
@@ -73,8 +74,9 @@ pub(crate) enum CliRequest<'a> {
         /// The hook's input; withdrawing the request fires its token.
         input: HookInput,
     },
-    /// `elicitation`: an MCP server asks the user for input.
-    Elicitation(Map<String, Value>),
+    /// `elicitation`: an MCP server asks the user for input. Withdrawing the request fires the
+    /// request's token.
+    Elicitation(Box<ElicitationRequest>),
     /// Any other subtype, with all its fields.
     Other {
         subtype: String,
@@ -110,7 +112,9 @@ impl CliRequest<'_> {
                     input: HookInput::new(input, tool_use_id, CancellationToken::new()),
                 }
             }
-            "elicitation" => CliRequest::Elicitation(fields),
+            "elicitation" => {
+                CliRequest::Elicitation(Box::new(ElicitationRequest::from_request(fields)))
+            }
             _ => CliRequest::Other { subtype, fields },
         }
     }
@@ -134,7 +138,8 @@ impl CliRequest<'_> {
         match self {
             CliRequest::CanUseTool(request) => Some(request.cancellation_token().clone()),
             CliRequest::HookCallback { input, .. } => Some(input.cancellation_token().clone()),
-            CliRequest::Mcp { .. } | CliRequest::Elicitation(_) | CliRequest::Other { .. } => None,
+            CliRequest::Elicitation(request) => Some(request.cancellation_token().clone()),
+            CliRequest::Mcp { .. } | CliRequest::Other { .. } => None,
         }
     }
 
@@ -155,7 +160,7 @@ impl CliRequest<'_> {
                 id,
                 input,
             },
-            CliRequest::Elicitation(fields) => CliRequest::Elicitation(fields),
+            CliRequest::Elicitation(request) => CliRequest::Elicitation(request),
             CliRequest::Other { subtype, fields } => CliRequest::Other { subtype, fields },
         }
     }
@@ -615,7 +620,7 @@ mod tests {
         let elicitation = request_of(json!({"subtype": "elicitation", "mcp_server_name": "calc",
             "message": "Your name?"}));
         assert!(
-            matches!(elicitation, CliRequest::Elicitation(ref fields) if fields["message"] == "Your name?"),
+            matches!(elicitation, CliRequest::Elicitation(ref request) if request.message == "Your name?"),
             "{elicitation:?}"
         );
         let other = request_of(json!({"subtype": "request_user_dialog", "dialog_kind": "x"}));

@@ -23,8 +23,7 @@ mod recover;
 pub(crate) use hook_id::HookCallbackId;
 pub(crate) use incoming::{CliRequest, ControlFailure, Incoming, ParseError};
 pub(crate) use outgoing::{
-    ElicitationAnswer, HostRequest, InitializeRequest, PermissionAnswer, SdkServers, cancel_line,
-    request_line,
+    HostRequest, InitializeRequest, PermissionAnswer, SdkServers, cancel_line, request_line,
 };
 pub(crate) use recover::{Fault, Found, scan, write_answer};
 

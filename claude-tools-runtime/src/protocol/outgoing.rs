@@ -329,14 +329,6 @@ impl<'a> PermissionAnswer<'a> {
     }
 }
 
-/// The answer to `elicitation`. The host has no elicitation handler, so it declines, as the
-/// official TypeScript SDK does by default: `{"action":"decline"}`.
-#[derive(Debug, Clone, Copy, Serialize)]
-#[serde(tag = "action", rename_all = "lowercase")]
-pub(crate) enum ElicitationAnswer {
-    Decline,
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -626,14 +618,6 @@ mod tests {
         assert_eq!(
             answer(&PermissionDecision::allow().classified(DecisionClassification::UserTemporary)),
             r#"{"behavior":"allow","updatedInput":{"name":"Mallory"},"decisionClassification":"user_temporary"}"#
-        );
-    }
-
-    #[test]
-    fn an_elicitation_is_declined() {
-        assert_eq!(
-            payload(&ElicitationAnswer::Decline),
-            r#"{"action":"decline"}"#
         );
     }
 }

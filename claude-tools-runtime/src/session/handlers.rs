@@ -39,8 +39,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::inflight::{InFlight, Taken, Withdrawable};
 use super::{SessionCore, lock};
+use crate::elicitation::ElicitationAnswer;
 use crate::permission::PermissionDecision;
-use crate::protocol::{self, CliRequest, ElicitationAnswer, PermissionAnswer};
+use crate::protocol::{self, CliRequest, PermissionAnswer};
 use claude_tools_core::catch_unwind::{CatchUnwind, panic_message};
 use claude_tools_core::mcp::{
     Call, ErrorCode, ErrorObject, McpRouter, Message, Request, RequestId, Response, Started,
@@ -345,8 +346,13 @@ async fn answer(shared: &SessionCore, body: CliRequest<'static>) -> ControlAnswe
             let output = callback.call(input).await;
             ControlAnswer::Hook(output.to_json(&event))
         }
-        // The official TypeScript SDK's default answer when the host has no elicitation handler.
-        CliRequest::Elicitation(_) => ControlAnswer::Elicitation(ElicitationAnswer::Decline),
+        CliRequest::Elicitation(request) => {
+            ControlAnswer::Elicitation(match &shared.on_elicitation {
+                Some(callback) => callback.call(*request).await,
+                // The official SDKs' answer when the host has no elicitation handler.
+                None => ElicitationAnswer::decline(),
+            })
+        }
         CliRequest::Other { subtype, .. } => {
             ControlAnswer::Error(format!("Unsupported control request subtype: {subtype}"))
         }

@@ -38,6 +38,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio_util::sync::CancellationToken;
 
+use crate::elicitation::OnElicitation;
 use crate::error::{Error, Result};
 use crate::hooks::HookCallback;
 use crate::options::{DEFAULT_CONTROL_TIMEOUT, Options};
@@ -66,6 +67,7 @@ pub(crate) struct SessionCore {
     live_servers: Mutex<LiveServers>,
     notifications: Arc<AtomicU64>,
     can_use_tool: Option<CanUseTool>,
+    on_elicitation: Option<OnElicitation>,
     hooks: Vec<HookCallback>,
     next_request: AtomicU64,
     id_salt: u32,
@@ -140,6 +142,7 @@ impl SessionCore {
             notifications,
             routers,
             can_use_tool: options.can_use_tool.clone(),
+            on_elicitation: options.on_elicitation.clone(),
             hooks,
             next_request: AtomicU64::new(1),
             id_salt,
