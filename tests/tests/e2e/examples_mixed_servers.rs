@@ -80,6 +80,16 @@ async fn the_mixed_servers_example_calls_a_tool_of_each_server() {
     let mut offered = server.tools_offered(0).expect("a first turn");
     offered.retain(|name| name.starts_with("mcp__"));
     offered.sort();
-    assert_eq!(offered, [TOOLS[1], TOOLS[0]]);
+    // Every tool of both servers (the external one's as its tools/list has them).
+    let mut expected: Vec<String> = claude_tools_testkit::stdio_mcp::tools()
+        .as_array()
+        .expect("a tools array")
+        .iter()
+        .map(|tool| format!("mcp__echo__{}", tool["name"].as_str().unwrap_or_default()))
+        .chain([TOOLS[0].to_string()])
+        .collect();
+    expected.sort();
+    assert_eq!(offered, expected);
+    assert!(TOOLS.iter().all(|tool| offered.contains(&tool.to_string())));
     assert_eq!(server.proxy_attempts().len(), 0);
 }
