@@ -73,6 +73,14 @@ pub use claude_tools_runtime::{
     Error, RequestRef, Result, control, hooks, message, options, permission, transport,
 };
 
+/// Session history: list the sessions the CLI recorded, read them as typed messages, rename,
+/// tag, fork and delete them (the official SDKs' `listSessions`, `getSessionMessages`…).
+#[cfg(feature = "agent")]
+pub mod sessions {
+    #[doc(inline)]
+    pub use claude_tools_runtime::history::*;
+}
+
 #[cfg(feature = "agent")]
 pub use claude_tools_runtime::client::Client;
 #[cfg(feature = "agent")]

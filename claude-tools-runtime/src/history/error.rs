@@ -74,7 +74,11 @@ pub enum HistoryError {
 }
 
 impl HistoryError {
-    pub(crate) fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    pub(crate) fn io(
+        action: &'static str,
+        path: impl Into<PathBuf>,
+        source: std::io::Error,
+    ) -> Self {
         HistoryError::Io {
             action,
             path: path.into(),

@@ -50,7 +50,8 @@ pub fn fork_session(session_id: &str, options: &ForkSession) -> Result<String, H
         return Err(HistoryError::InvalidMessageId(id.to_string()));
     }
     let (path, project) = find_session(&options.lookup, session_id)?;
-    let content = std::fs::read(&path).map_err(|error| HistoryError::io("reading", &path, error))?;
+    let content =
+        std::fs::read(&path).map_err(|error| HistoryError::io("reading", &path, error))?;
     let nothing = || HistoryError::NothingToFork(session_id.to_string());
 
     let mut transcript: Vec<Entry> = Vec::new();
@@ -82,7 +83,8 @@ pub fn fork_session(session_id: &str, options: &ForkSession) -> Result<String, H
         transcript.truncate(cut + 1);
     }
 
-    let fresh = || new_uuid().map_err(|error| HistoryError::io("generating an id for", &path, error));
+    let fresh =
+        || new_uuid().map_err(|error| HistoryError::io("generating an id for", &path, error));
     let mut new_ids: HashMap<String, String> = HashMap::new();
     let by_uuid: HashMap<&str, &Entry> = transcript
         .iter()
@@ -120,7 +122,11 @@ pub fn fork_session(session_id: &str, options: &ForkSession) -> Result<String, H
         line.insert("parentUuid".into(), parent.map_or(Value::Null, Value::from));
         if let Some(logical) = original.get("logicalParentUuid") {
             let mapped = logical.as_str().and_then(|id| new_ids.get(id)).cloned();
-            let kept = if logical.is_null() { Value::Null } else { mapped.map_or(Value::Null, Value::from) };
+            let kept = if logical.is_null() {
+                Value::Null
+            } else {
+                mapped.map_or(Value::Null, Value::from)
+            };
             line.insert("logicalParentUuid".into(), kept);
         }
         line.insert("sessionId".into(), fork_id.clone().into());
@@ -147,7 +153,12 @@ pub fn fork_session(session_id: &str, options: &ForkSession) -> Result<String, H
             "timestamp": now,
         }));
     }
-    let title = match options.title.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+    let title = match options
+        .title
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+    {
         Some(title) => title.to_string(),
         None => {
             let size = content.len();

@@ -169,7 +169,9 @@ mod tests {
     fn timestamps_round_trip() {
         let t = parse_timestamp("2026-11-27T08:35:01.123Z").expect("parses");
         assert_eq!(
-            t.duration_since(UNIX_EPOCH).expect("after epoch").as_millis(),
+            t.duration_since(UNIX_EPOCH)
+                .expect("after epoch")
+                .as_millis(),
             1_795_768_501_123
         );
         assert_eq!(format_timestamp(t), "2026-11-27T08:35:01.123Z");
@@ -182,7 +184,13 @@ mod tests {
             format_timestamp(parse_timestamp("2000-02-29T00:00:00Z").expect("leap day")),
             "2000-02-29T00:00:00.000Z"
         );
-        for bad in ["", "yesterday", "2026-13-01T00:00:00Z", "2026-11-27T08:35:01", "2026-11-27T08:35:01.Z"] {
+        for bad in [
+            "",
+            "yesterday",
+            "2026-13-01T00:00:00Z",
+            "2026-11-27T08:35:01",
+            "2026-11-27T08:35:01.Z",
+        ] {
             assert_eq!(parse_timestamp(bad), None, "{bad}");
         }
     }

@@ -170,7 +170,10 @@ fn project_sessions(projects: &Path, dir: &Path, include_worktrees: bool) -> Vec
 /// # Ok(())
 /// # }
 /// ```
-pub fn session_info(session_id: &str, lookup: &Lookup) -> Result<Option<SessionInfo>, HistoryError> {
+pub fn session_info(
+    session_id: &str,
+    lookup: &Lookup,
+) -> Result<Option<SessionInfo>, HistoryError> {
     if !is_uuid(session_id) {
         return Err(HistoryError::InvalidSessionId(session_id.to_string()));
     }

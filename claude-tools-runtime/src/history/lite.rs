@@ -99,7 +99,9 @@ pub(crate) fn first_field(text: &str, key: &str) -> Option<String> {
 
 /// The last non-empty `"key":"…"` value in `text`.
 pub(crate) fn last_field(text: &str, key: &str) -> Option<String> {
-    string_fields(text, key).filter(|value| !value.is_empty()).last()
+    string_fields(text, key)
+        .filter(|value| !value.is_empty())
+        .last()
 }
 
 /// The session's title: the last one set by a user or application (`customTitle`), else the
@@ -200,8 +202,7 @@ fn tag(tail: &str) -> Option<String> {
 /// `project` is the working directory to report when the transcript does not say.
 pub(crate) fn info(session_id: &str, ends: &Ends, project: Option<&Path>) -> Option<SessionInfo> {
     let first_line = ends.head.split('\n').next().unwrap_or_default();
-    if first_line.contains("\"isSidechain\":true") || first_line.contains("\"isSidechain\": true")
-    {
+    if first_line.contains("\"isSidechain\":true") || first_line.contains("\"isSidechain\": true") {
         return None;
     }
     let custom_title = title(ends);
@@ -240,7 +241,10 @@ mod tests {
         assert_eq!(first_field(text, "a").as_deref(), Some("x\"y"));
         assert_eq!(last_field(text, "a").as_deref(), Some("second"));
         assert_eq!(last_field(text, "missing"), None);
-        assert_eq!(first_field(r#"{"a": "spaced"}"#, "a").as_deref(), Some("spaced"));
+        assert_eq!(
+            first_field(r#"{"a": "spaced"}"#, "a").as_deref(),
+            Some("spaced")
+        );
     }
 
     #[test]

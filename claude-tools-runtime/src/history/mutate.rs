@@ -31,7 +31,9 @@ fn append(session_id: &str, lookup: &Lookup, line: Map<String, Value>) -> Result
         let path = project.join(&file_name);
         let mut file = match OpenOptions::new().append(true).open(&path) {
             Ok(file) => file,
-            Err(error) if matches!(error.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+            Err(error)
+                if matches!(error.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) =>
+            {
                 return Ok(None);
             }
             Err(error) => return Err(HistoryError::io("opening", path, error)),
@@ -111,7 +113,11 @@ fn is_invisible(c: char) -> bool {
 /// # Ok(())
 /// # }
 /// ```
-pub fn tag_session(session_id: &str, tag: Option<&str>, lookup: &Lookup) -> Result<(), HistoryError> {
+pub fn tag_session(
+    session_id: &str,
+    tag: Option<&str>,
+    lookup: &Lookup,
+) -> Result<(), HistoryError> {
     check(session_id)?;
     let tag = match tag {
         None => String::new(),

@@ -49,7 +49,9 @@ impl Lookup {
     }
 
     pub(crate) fn dir_path(&self) -> Option<&Path> {
-        self.dir.as_deref().filter(|dir| !dir.as_os_str().is_empty())
+        self.dir
+            .as_deref()
+            .filter(|dir| !dir.as_os_str().is_empty())
     }
 }
 

@@ -102,7 +102,11 @@ pub fn subagent_messages(
     let meta = std::fs::read(path.with_extension("meta.json"))
         .ok()
         .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok());
-    let meta_field = |key: &str| meta.as_ref().and_then(|m| m.get(key)).and_then(Value::as_str);
+    let meta_field = |key: &str| {
+        meta.as_ref()
+            .and_then(|m| m.get(key))
+            .and_then(Value::as_str)
+    };
     let (tool_use_id, parent_agent) = (meta_field("toolUseId"), meta_field("parentAgentId"));
     let entries = linked(&content);
     let messages: Vec<Message> = subagent_conversation(&entries)
