@@ -51,8 +51,8 @@ fn js_string_hash(text: &str) -> String {
 
 /// The name of a project's folder: the path with every character but ASCII letters and digits
 /// made `-` (one per UTF-16 code unit, as the CLI's JavaScript counts them); a name longer than
-/// 200 is cut to 200, and `-` and a hash of the path follow. The CLI's own hash of long paths
-/// may differ from this one (see [`project_dir`]).
+/// 200 is cut to 200, and `-` and a hash of the path follow (the hash CLI 2.1.332 uses; some
+/// earlier CLIs used another, see [`project_dir`]).
 pub(crate) fn folder_name(path: &str) -> String {
     let mut name = String::with_capacity(path.len());
     for c in path.chars() {
@@ -77,8 +77,9 @@ pub(crate) fn canonical(dir: &Path) -> PathBuf {
 }
 
 /// The folder of the project that ran in `dir` (canonical), if there is one. For a long path
-/// the hash after the cut may not be this crate's (the CLI hashes with its runtime's own
-/// function): any folder named by the same first 200 characters and a `-` is taken.
+/// the hash after the cut may not be this crate's (CLIs before 2.1.332 could hash with their
+/// runtime's own function): any folder named by the same first 200 characters and a `-` is
+/// taken.
 pub(crate) fn project_dir(projects: &Path, dir: &Path) -> Option<PathBuf> {
     let name = folder_name(&dir.to_string_lossy());
     let exact = projects.join(&name);
@@ -202,6 +203,12 @@ mod tests {
         // Cut to 200, then `-` and the hash (computed with the JavaScript expression in Node).
         let long = format!("/{}", "a".repeat(250));
         assert_eq!(folder_name(&long), format!("-{}-feo44x", "a".repeat(199)));
+        // The folder CLI 2.1.332 made for a session run in a 290-character directory.
+        let segments: String = (1..=25).map(|n| format!("/segment-{n:02}")).collect();
+        let cli_made = "-tmp-hist-long-segment-01-segment-02-segment-03-segment-04-segment-05-\
+            segment-06-segment-07-segment-08-segment-09-segment-10-segment-11-segment-12-\
+            segment-13-segment-14-segment-15-segment-16-segment-1-nxenzq";
+        assert_eq!(folder_name(&format!("/tmp/hist-long{segments}")), cli_made);
     }
 
     #[test]
