@@ -1,133 +1,19 @@
-//! Session history over transcripts as the real CLI writes them: `fixtures/history/` holds one
-//! captured from CLI 2.1.332 (a prompt, two parallel in-process tool calls, their results, the
-//! answer; trimmed of its large request and attachment bodies, its paths made `/home/me/repo`),
-//! copied into a throwaway config dir per test.
+//! Reading: listing, summaries, typed messages, lines being written or malformed, missing
+//! dirs, invalid ids, paging, long working directories.
 
 use std::fs::{self, OpenOptions};
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use claude_tools::Message;
 use claude_tools::sessions::{
-    ForkSession, HistoryError, ListSessions, Lookup, ReadMessages, delete_session, fork_session,
+    ForkSession, HistoryError, ListSessions, ReadMessages, delete_session, fork_session,
     list_sessions, list_subagents, rename_session, session_info, session_messages,
     subagent_messages, tag_session,
 };
 use serde_json::{Value, json};
 
-const ID: &str = "21d56f35-2494-4dc6-8f74-36479fab48b9";
-const PROJECT: &str = "/home/me/repo";
-const FOLDER: &str = "-home-me-repo";
-
-/// A config dir of its own, removed at the end of the test.
-struct Config(PathBuf);
-
-impl Config {
-    fn new() -> Config {
-        static NEXT: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "ct-history-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("temp dir");
-        Config(dir)
-    }
-
-    /// A config dir holding the captured session in `/home/me/repo`'s project folder.
-    fn with_fixture() -> Config {
-        let config = Config::new();
-        fs::create_dir_all(config.project()).expect("project dir");
-        fs::write(config.transcript(ID), fixture()).expect("copy the fixture");
-        config
-    }
-
-    fn project(&self) -> PathBuf {
-        self.0.join("projects").join(FOLDER)
-    }
-
-    fn transcript(&self, id: &str) -> PathBuf {
-        self.project().join(format!("{id}.jsonl"))
-    }
-
-    fn lookup(&self) -> Lookup {
-        Lookup::new().dir(PROJECT).config_dir(&self.0)
-    }
-
-    fn read(&self) -> ReadMessages {
-        ReadMessages::new().dir(PROJECT).config_dir(&self.0)
-    }
-
-    fn list(&self) -> ListSessions {
-        ListSessions::new().dir(PROJECT).config_dir(&self.0)
-    }
-
-    fn append(&self, id: &str, bytes: &[u8]) {
-        let mut file = OpenOptions::new()
-            .append(true)
-            .open(self.transcript(id))
-            .expect("open");
-        file.write_all(bytes).expect("append");
-    }
-
-    fn lines(&self, id: &str) -> Vec<Value> {
-        fs::read_to_string(self.transcript(id))
-            .expect("read")
-            .lines()
-            .map(|l| serde_json::from_str(l).expect("JSON"))
-            .collect()
-    }
-}
-
-impl Drop for Config {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-fn fixture() -> Vec<u8> {
-    fs::read(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/history/{ID}.jsonl")),
-    )
-    .expect("the fixture")
-}
-
-/// A message in brief: `user: <text>`, `call <id>`, `result <id>: <text>`, `assistant: <text>`.
-fn brief(message: &Message) -> String {
-    match message {
-        Message::User(user) => match user.tool_results().next() {
-            Some((id, content, _)) => {
-                format!(
-                    "result {id}: {}",
-                    content.map(|c| c.text()).unwrap_or_default()
-                )
-            }
-            None => format!("user: {}", user.text()),
-        },
-        Message::Assistant(assistant) => match assistant.tool_uses().next() {
-            Some((id, name, input)) => format!("call {id} {name} {input}"),
-            None => format!("assistant: {}", assistant.text()),
-        },
-        other => format!("other: {}", other.to_value()),
-    }
-}
-
-fn briefs(messages: &[Message]) -> Vec<String> {
-    messages.iter().map(brief).collect()
-}
-
-const CONVERSATION: [&str; 7] = [
-    "user: look up alpha and add two",
-    "assistant: Looking up and adding.",
-    r#"call toolu_hist_a mcp__e2e__slow_lookup {"key":"alpha","ms":10}"#,
-    r#"call toolu_hist_b mcp__e2e__counter_add {"by":2}"#,
-    "result toolu_hist_a: value of alpha",
-    "result toolu_hist_b: counter is now 42",
-    "assistant: Done: value of alpha; counter is now 42",
-];
+use super::{CONVERSATION, Config, ID, PROJECT, briefs, fixture};
 
 #[test]
 fn a_real_transcript_is_listed_with_its_summary() {
@@ -257,7 +143,7 @@ fn malformed_lines_are_skipped() {
 
 #[test]
 fn missing_dirs_are_no_sessions_and_a_missing_session_is_an_error() {
-    let config = Config::new();
+    let config = Config::empty();
     // No projects folder at all.
     assert!(list_sessions(&config.list()).expect("list").is_empty());
     assert!(
@@ -342,213 +228,6 @@ fn ids_that_are_not_uuids_never_reach_the_file_system() {
 }
 
 #[test]
-fn renaming_and_tagging_append_a_line_and_the_last_one_wins() {
-    let config = Config::with_fixture();
-    rename_session(ID, "  Billing refactor \n", &config.lookup()).expect("rename");
-    assert_eq!(
-        config.lines(ID).last(),
-        Some(&json!({"type": "custom-title", "customTitle": "Billing refactor", "sessionId": ID}))
-    );
-    rename_session(ID, "Billing, take two", &config.lookup()).expect("rename");
-    tag_session(ID, Some(" \u{200b}wip\u{202e} "), &config.lookup()).expect("tag");
-    let last = fs::read_to_string(config.transcript(ID)).expect("read");
-    let last = last.lines().last().expect("a line");
-    // `type` first: readers find tag lines by their start.
-    assert_eq!(
-        last,
-        format!(r#"{{"type":"tag","tag":"wip","sessionId":"{ID}"}}"#)
-    );
-    let info = session_info(ID, &config.lookup())
-        .expect("info")
-        .expect("some");
-    assert_eq!(info.custom_title.as_deref(), Some("Billing, take two"));
-    assert_eq!(info.summary, "Billing, take two");
-    assert_eq!(info.tag.as_deref(), Some("wip"));
-    tag_session(ID, None, &config.lookup()).expect("clear");
-    assert_eq!(
-        session_info(ID, &config.lookup())
-            .expect("info")
-            .expect("some")
-            .tag,
-        None
-    );
-    assert!(matches!(
-        rename_session(ID, " \t", &config.lookup()),
-        Err(HistoryError::EmptyTitle)
-    ));
-    assert!(matches!(
-        tag_session(ID, Some("\u{200b}\u{feff} "), &config.lookup()),
-        Err(HistoryError::EmptyTag)
-    ));
-    // The conversation is unchanged.
-    assert_eq!(
-        briefs(&session_messages(ID, &config.read()).expect("messages")),
-        CONVERSATION
-    );
-}
-
-#[test]
-fn a_fork_copies_the_conversation_under_new_ids() {
-    let config = Config::with_fixture();
-    let fork =
-        fork_session(ID, &ForkSession::new().dir(PROJECT).config_dir(&config.0)).expect("fork");
-    assert_ne!(fork, ID);
-    assert!(
-        config.transcript(&fork).is_file(),
-        "written next to the source"
-    );
-    let lines = config.lines(&fork);
-    let source_uuids: Vec<Value> = config.lines(ID).iter().map(|l| l["uuid"].clone()).collect();
-    let fork_uuids: Vec<&Value> = lines.iter().map(|l| &l["uuid"]).collect();
-    for line in &lines {
-        assert_eq!(line["sessionId"], fork.as_str());
-        assert!(
-            !source_uuids.contains(&line["uuid"]),
-            "a fresh uuid: {line}"
-        );
-        let parent = &line["parentUuid"];
-        assert!(
-            parent.is_null() || fork_uuids.contains(&parent),
-            "linked in the fork: {line}"
-        );
-        if line["type"] != "custom-title" {
-            assert_eq!(line["forkedFrom"]["sessionId"], ID);
-            assert!(source_uuids.contains(&line["forkedFrom"]["messageUuid"]));
-        }
-    }
-    assert_eq!(
-        lines.last().map(|l| (&l["type"], &l["customTitle"])),
-        Some((
-            &json!("custom-title"),
-            &json!("look up alpha and add two (fork)")
-        ))
-    );
-    // Only conversation lines are copied.
-    assert!(
-        lines
-            .iter()
-            .all(|l| l["type"] != "queue-operation" && l["type"] != "api-request")
-    );
-    let messages = session_messages(&fork, &config.read()).expect("the fork's messages");
-    assert_eq!(briefs(&messages), CONVERSATION);
-    assert!(
-        messages
-            .iter()
-            .all(|m| m.session_id() == Some(fork.as_str()))
-    );
-    let info = session_info(&fork, &config.lookup())
-        .expect("info")
-        .expect("some");
-    assert_eq!(
-        info.custom_title.as_deref(),
-        Some("look up alpha and add two (fork)")
-    );
-    assert_eq!(list_sessions(&config.list()).expect("list").len(), 2);
-
-    // Up to a message (the first call), with a title.
-    let first_call = "aabb381f-6be6-4fb2-b8eb-86a47087f018";
-    let options = ForkSession::new()
-        .config_dir(&config.0)
-        .up_to(first_call)
-        .title(" Just the lookup ");
-    let short = fork_session(ID, &options).expect("fork");
-    assert_eq!(
-        briefs(&session_messages(&short, &config.read()).expect("messages")),
-        CONVERSATION[..3]
-    );
-    let info = session_info(&short, &config.lookup())
-        .expect("info")
-        .expect("some");
-    assert_eq!(info.custom_title.as_deref(), Some("Just the lookup"));
-    let missing = "00000000-0000-4000-8000-000000000000";
-    assert!(matches!(
-        fork_session(ID, &ForkSession::new().config_dir(&config.0).up_to(missing)),
-        Err(HistoryError::MessageNotFound { .. })
-    ));
-    // The source is untouched.
-    assert_eq!(fs::read(config.transcript(ID)).expect("read"), fixture());
-}
-
-#[test]
-fn subagents_are_listed_and_read_with_their_parent_call() {
-    let config = Config::with_fixture();
-    let subagents = config.project().join(ID).join("subagents");
-    fs::create_dir_all(subagents.join("workflows/run-1")).expect("dirs");
-    let line = |uuid: &str, parent: Option<&str>, kind: &str, content: Value, agent: &str| {
-        json!({"parentUuid": parent, "isSidechain": true, "agentId": agent, "type": kind,
-               "message": {"role": kind, "content": content}, "uuid": uuid,
-               "timestamp": "2026-11-27T08:53:09.000Z", "sessionId": ID})
-        .to_string()
-    };
-    let u = |n: u32| format!("5ab5ab00-0000-4000-8000-{n:012}");
-    let agent = [
-        line(&u(1), None, "user", json!("Find the config file"), "a1f"),
-        line(
-            &u(2),
-            Some(&u(1)),
-            "assistant",
-            json!([{"type": "text", "text": "It is config.toml."}]),
-            "a1f",
-        ),
-    ]
-    .join("\n");
-    fs::write(subagents.join("agent-a1f.jsonl"), agent + "\n").expect("agent");
-    fs::write(
-        subagents.join("agent-a1f.meta.json"),
-        r#"{"agentType":"Explore","toolUseId":"toolu_agent_1"}"#,
-    )
-    .expect("meta");
-    let nested = line(&u(3), None, "user", json!("Nested"), "b2e");
-    fs::write(
-        subagents.join("workflows/run-1/agent-b2e.jsonl"),
-        nested + "\n",
-    )
-    .expect("nested");
-    fs::write(
-        subagents.join("workflows/run-1/agent-b2e.meta.json"),
-        "{broken",
-    )
-    .expect("meta");
-
-    assert_eq!(
-        list_subagents(ID, &config.lookup()).expect("subagents"),
-        ["a1f", "b2e"]
-    );
-    let messages = subagent_messages(ID, "a1f", &config.read()).expect("messages");
-    assert_eq!(
-        briefs(&messages),
-        [
-            "user: Find the config file",
-            "assistant: It is config.toml."
-        ]
-    );
-    assert!(
-        messages
-            .iter()
-            .all(|m| m.to_value()["parent_tool_use_id"] == "toolu_agent_1")
-    );
-    // An unreadable .meta.json is no parent call, not an error.
-    let nested = subagent_messages(ID, "b2e", &config.read()).expect("messages");
-    assert_eq!(briefs(&nested), ["user: Nested"]);
-    assert_eq!(nested[0].to_value()["parent_tool_use_id"], Value::Null);
-    assert!(matches!(
-        subagent_messages(ID, "zzz", &config.read()),
-        Err(HistoryError::SubagentNotFound { .. })
-    ));
-    // The main conversation does not change, and deleting the session removes its subagents.
-    assert_eq!(
-        briefs(&session_messages(ID, &config.read()).expect("messages")),
-        CONVERSATION
-    );
-    delete_session(ID, &config.lookup()).expect("delete");
-    assert!(!config.transcript(ID).exists() && !config.project().join(ID).exists());
-    assert!(matches!(
-        delete_session(ID, &config.lookup()),
-        Err(HistoryError::SessionNotFound { .. })
-    ));
-}
-
-#[test]
 fn listing_is_newest_first_one_per_id_and_paged() {
     let config = Config::with_fixture();
     let text = String::from_utf8(fixture()).expect("UTF-8");
@@ -616,7 +295,7 @@ fn listing_is_newest_first_one_per_id_and_paged() {
 
 #[test]
 fn a_long_working_directory_is_found_whatever_hash_ends_its_folder() {
-    let config = Config::new();
+    let config = Config::empty();
     let dir = format!("/home/me/{}", "deep/".repeat(50));
     let cut: String = dir
         .chars()
