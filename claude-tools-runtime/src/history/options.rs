@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::options::Options;
+
 /// Where a session is looked for: shared by every function of the module (and part of each
 /// options struct).
 ///
@@ -55,6 +57,47 @@ impl Lookup {
     }
 }
 
+impl From<&Options> for Lookup {
+    /// Where the CLI records the sessions it runs with `options`: their working directory
+    /// ([`Options::cwd`], else this process's) and the config dir their environment gives it
+    /// (`CLAUDE_CONFIG_DIR` set with [`Options::env`], else `.claude` in the `HOME` set there;
+    /// neither: this process's default).
+    ///
+    /// ```
+    /// use claude_tools::Options;
+    /// use claude_tools::sessions::Lookup;
+    ///
+    /// let options = Options::new().cwd("/srv/work").env("CLAUDE_CONFIG_DIR", "/srv/agent-config");
+    /// let lookup = Lookup::from(&options);
+    /// assert_eq!(lookup.dir.as_deref(), Some(std::path::Path::new("/srv/work")));
+    /// assert_eq!(lookup.config_dir.as_deref(), Some(std::path::Path::new("/srv/agent-config")));
+    /// ```
+    fn from(options: &Options) -> Self {
+        let var = |name: &str| {
+            options
+                .env
+                .iter()
+                .rev()
+                .find(|(key, _)| key == name)
+                .map(|(_, value)| value.as_str())
+                .filter(|value| !value.is_empty())
+        };
+        let removed = |name: &str| options.env_remove.iter().any(|key| key == name);
+        let config_dir = match (var("CLAUDE_CONFIG_DIR"), var("HOME")) {
+            (Some(dir), _) => Some(PathBuf::from(dir)),
+            (None, Some(home)) => Some(Path::new(home).join(".claude")),
+            (None, None) if removed("CLAUDE_CONFIG_DIR") => {
+                std::env::home_dir().map(|home| home.join(".claude"))
+            }
+            (None, None) => None,
+        };
+        Lookup {
+            dir: options.cwd.clone().or_else(|| std::env::current_dir().ok()),
+            config_dir,
+        }
+    }
+}
+
 /// Implements the [`Lookup`] builder methods on an options struct with a `lookup` field.
 macro_rules! lookup_methods {
     ($($options:ty),*) => {$(
@@ -68,6 +111,12 @@ macro_rules! lookup_methods {
             /// The CLI's config dir (see [`Lookup::config_dir`]).
             pub fn config_dir(mut self, config_dir: impl Into<PathBuf>) -> Self {
                 self.lookup.config_dir = Some(config_dir.into());
+                self
+            }
+
+            /// Where to look, all at once (for instance `Lookup::from(&options)`).
+            pub fn lookup(mut self, lookup: impl Into<Lookup>) -> Self {
+                self.lookup = lookup.into();
                 self
             }
         }
@@ -231,4 +280,37 @@ pub(crate) fn page<T>(items: Vec<T>, offset: usize, limit: Option<usize>) -> Vec
         .skip(offset)
         .take(limit.unwrap_or(usize::MAX))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lookup_from_options_finds_where_their_sessions_are() {
+        let lookup = Lookup::from(
+            &Options::new()
+                .cwd("/w")
+                .env("HOME", "/h")
+                .env("CLAUDE_CONFIG_DIR", "/c1")
+                .env("CLAUDE_CONFIG_DIR", "/c2"),
+        );
+        assert_eq!(
+            lookup,
+            Lookup::new().dir("/w").config_dir("/c2"),
+            "the last value wins"
+        );
+        let lookup = Lookup::from(&Options::new().cwd("/w").env("HOME", "/h"));
+        assert_eq!(lookup.config_dir.as_deref(), Some(Path::new("/h/.claude")));
+        let lookup = Lookup::from(&Options::new());
+        assert_eq!(lookup.config_dir, None, "this process's default");
+        assert_eq!(lookup.dir, std::env::current_dir().ok());
+        let read = ReadMessages::new()
+            .limit(3)
+            .lookup(&Options::new().cwd("/w"));
+        assert_eq!(
+            (read.lookup.dir.as_deref(), read.limit),
+            (Some(Path::new("/w")), Some(3))
+        );
+    }
 }

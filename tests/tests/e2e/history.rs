@@ -85,13 +85,14 @@ async fn sessions_are_listed_read_renamed_tagged_forked_resumed_and_deleted() {
         .expect("a session id")
         .to_string();
 
-    let lookup = Lookup::new().dir(&w.cwd).config_dir(w.path(".claude"));
-    let read = ReadMessages::new()
-        .dir(&w.cwd)
-        .config_dir(w.path(".claude"));
-    let list = ListSessions::new()
-        .dir(&w.cwd)
-        .config_dir(w.path(".claude"));
+    // Where the session was recorded, from the options it ran with (cwd, CLAUDE_CONFIG_DIR).
+    let lookup = Lookup::from(&w.options());
+    assert_eq!(
+        lookup,
+        Lookup::new().dir(&w.cwd).config_dir(w.path(".claude"))
+    );
+    let read = ReadMessages::new().lookup(lookup.clone());
+    let list = ListSessions::new().lookup(lookup.clone());
 
     // Listed, with what the transcript says.
     let listed = list_sessions(&list).expect("list");
