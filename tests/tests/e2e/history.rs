@@ -5,15 +5,15 @@
 
 use std::collections::BTreeSet;
 
-use claude_tools::Message;
 use claude_tools::sessions::{
     ForkSession, HistoryError, ListSessions, Lookup, ReadMessages, delete_session, fork_session,
     list_sessions, list_subagents, rename_session, session_info, session_messages, tag_session,
 };
+use claude_tools::{Client, Message};
 use claude_tools_testkit::model_server::{Script, Turn};
 use serde_json::{Value, json};
 
-use super::harness::{dump, result_of, success_text, tool_uses, world};
+use super::harness::{dump, result_of, success_text, tool_uses, within, world};
 use super::{run_query, tools};
 
 /// `(tool_use_id, tool name)` of every tool call among `messages`.
@@ -280,5 +280,87 @@ async fn sessions_are_listed_read_renamed_tagged_forked_resumed_and_deleted() {
             .collect::<Vec<_>>(),
         [fork]
     );
+    w.assert_offline();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_session_is_read_renamed_and_tagged_while_the_cli_writes_it() {
+    let script = Script::new()
+        .turn(Turn::tool_use(
+            "toolu_live_one",
+            "mcp__e2e__counter_add",
+            json!({"by": 1}),
+        ))
+        .turn(Turn::text("First: {{tool_result}}"))
+        .turn(Turn::text("Second: {{user_text}}").delay(std::time::Duration::from_millis(300)));
+    let Some(w) = world("a_running_session_is_read_renamed_and_tagged", script).await else {
+        return;
+    };
+    let (server, _lab) = tools::server(0);
+    let options = w
+        .options()
+        .mcp_server(server)
+        .allowed_tools(["mcp__e2e__counter_add"]);
+    let lookup = Lookup::from(&options);
+    let read = ReadMessages::new().lookup(lookup.clone());
+    let mut client = within("connect", Client::connect(options))
+        .await
+        .expect("connect");
+    client.query("add one").await.expect("query");
+    let first = within("first turn", client.receive_response())
+        .await
+        .expect("response");
+    assert_eq!(success_text(&first), "First: counter is now 1");
+    let id = result_of(&first)["session_id"]
+        .as_str()
+        .expect("a session id")
+        .to_string();
+
+    // The CLI is still running: read, rename and tag its session.
+    let so_far = session_messages(&id, &read).expect("messages of a running session");
+    assert_eq!(calls(&so_far).len(), 1, "{:#?}", dump(&so_far));
+    rename_session(&id, "Live title", &lookup).expect("rename a running session");
+    tag_session(&id, Some("live"), &lookup).expect("tag a running session");
+
+    // Read over and over while the CLI writes the next turn: every read succeeds and sees at
+    // least what the one before saw.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reader = {
+        let (stop, id, read) = (stop.clone(), id.clone(), read.clone());
+        std::thread::spawn(move || {
+            let mut counts = Vec::new();
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let messages = session_messages(&id, &read).expect("a read during the turn");
+                counts.push(messages.len());
+            }
+            counts
+        })
+    };
+    client.query("and again").await.expect("query");
+    let second = within("second turn", client.receive_response())
+        .await
+        .expect("response");
+    assert_eq!(success_text(&second), "Second: and again");
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let counts = reader.join().expect("the reader");
+    assert!(!counts.is_empty());
+    assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+    within("disconnect", client.disconnect())
+        .await
+        .expect("disconnect");
+
+    let info = session_info(&id, &lookup).expect("info").expect("some");
+    assert_eq!(
+        (info.custom_title.as_deref(), info.tag.as_deref()),
+        (Some("Live title"), Some("live")),
+        "the title and tag set while it ran are kept"
+    );
+    let all = session_messages(&id, &read).expect("messages");
+    assert_eq!(all.len(), so_far.len() + 2, "{:#?}", dump(&all));
+    let last = all
+        .last()
+        .and_then(Message::as_assistant)
+        .expect("the answer");
+    assert_eq!(last.text(), "Second: and again");
     w.assert_offline();
 }
