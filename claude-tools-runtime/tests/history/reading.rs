@@ -2,7 +2,7 @@
 //! dirs, invalid ids, paging, long working directories.
 
 use std::fs::{self, OpenOptions};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use claude_tools::Message;
@@ -313,4 +313,91 @@ fn a_long_working_directory_is_found_whatever_hash_ends_its_folder() {
     );
     let list = ListSessions::new().dir(&dir).config_dir(&config.0);
     assert_eq!(list_sessions(&list).expect("list").len(), 1);
+}
+
+/// Runs git in `dir`, `false` when git is not there or fails.
+fn git(dir: &Path, args: &[&str]) -> bool {
+    std::process::Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
+}
+
+#[test]
+fn a_projects_git_worktrees_are_searched_with_it() {
+    let config = Config::empty();
+    let repo = config.0.join("repo");
+    let linked = config.0.join("repo-feature");
+    fs::create_dir_all(&repo).expect("repo dir");
+    if !(git(&repo, &["init", "-q"])
+        && git(&repo, &["commit", "-q", "--allow-empty", "-m", "root"])
+        && git(
+            &repo,
+            &["worktree", "add", "-q", "-b", "feature", "../repo-feature"],
+        ))
+    {
+        let why = "a_projects_git_worktrees_are_searched_with_it: git is not usable here";
+        assert!(std::env::var_os("CI").is_none(), "{why}, and CI is set");
+        // To the stderr handle itself: libtest captures `eprintln!` of passing tests.
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "\n!!! SKIPPED {why}\n");
+        return;
+    }
+    let (repo, linked) = (
+        fs::canonicalize(&repo).expect("repo"),
+        fs::canonicalize(&linked).expect("worktree"),
+    );
+    let folder = |dir: &Path| -> PathBuf {
+        let name: String = dir
+            .to_string_lossy()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        config.0.join("projects").join(name)
+    };
+    let text = String::from_utf8(fixture()).expect("UTF-8");
+    let other = "66666666-6666-4666-8666-666666666666";
+    fs::create_dir_all(folder(&repo)).expect("dir");
+    fs::create_dir_all(folder(&linked)).expect("dir");
+    fs::write(folder(&repo).join(format!("{ID}.jsonl")), &text).expect("write");
+    fs::write(
+        folder(&linked).join(format!("{other}.jsonl")),
+        text.replace(ID, other),
+    )
+    .expect("write");
+
+    let ids = |options: ListSessions| -> Vec<String> {
+        let mut ids: Vec<String> = list_sessions(&options)
+            .expect("list")
+            .into_iter()
+            .map(|s| s.session_id)
+            .collect();
+        ids.sort();
+        ids
+    };
+    let list = ListSessions::new().dir(&repo).config_dir(&config.0);
+    assert_eq!(ids(list.clone()), [ID, other]);
+    assert_eq!(ids(list.include_worktrees(false)), [ID]);
+    // A session of the linked worktree is found from the main one, and the other way round.
+    let read = ReadMessages::new().dir(&repo).config_dir(&config.0);
+    assert_eq!(
+        briefs(&session_messages(other, &read).expect("messages")),
+        CONVERSATION
+    );
+    let read = ReadMessages::new().dir(&linked).config_dir(&config.0);
+    assert_eq!(
+        briefs(&session_messages(ID, &read).expect("messages")),
+        CONVERSATION
+    );
 }
