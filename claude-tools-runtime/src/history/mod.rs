@@ -10,11 +10,14 @@
 //! `<config dir>/projects/<project>/<session id>.jsonl`:
 //!
 //! - the config dir is the CLI's `CLAUDE_CONFIG_DIR`, else `~/.claude` (give another with
-//!   [`Lookup::config_dir`] when your sessions run with their own);
+//!   [`Lookup::config_dir`] when your sessions run with their own, or take the working
+//!   directory and config dir from the options they ran with: [`Lookup::from(&options)`]);
 //! - `<project>` is the session's working directory with every character but ASCII letters
 //!   and digits made `-` (`/home/me/repo` → `-home-me-repo`); a name longer than 200 is cut,
 //!   and a hash of the path follows;
 //! - a session's subagents write theirs under `<project>/<session id>/subagents/`.
+//!
+//! [`Lookup::from(&options)`]: Lookup#impl-From<%26Options>-for-Lookup
 //!
 //! Each function finds a session in the project of [`Lookup::dir`] (the working directory
 //! the session ran in) and of its git worktrees, or, without a `dir`, in every project.

@@ -143,7 +143,8 @@ lookup_methods!(ListSessions, ReadMessages, ForkSession);
 pub struct ListSessions {
     /// Where to look.
     pub lookup: Lookup,
-    /// At most this many sessions (`None`: all).
+    /// At most this many sessions (`None`: all; `Some(0)`: none, where the official SDKs read
+    /// a limit of 0 as no limit).
     pub limit: Option<usize>,
     /// Skip this many of the newest first.
     pub offset: usize,
@@ -203,7 +204,8 @@ impl ListSessions {
 pub struct ReadMessages {
     /// Where to look.
     pub lookup: Lookup,
-    /// At most this many messages (`None`: all).
+    /// At most this many messages (`None`: all; `Some(0)`: none, where the official SDKs read
+    /// a limit of 0 as no limit).
     pub limit: Option<usize>,
     /// Skip this many of the oldest.
     pub offset: usize,
