@@ -73,13 +73,10 @@ pub use claude_tools_runtime::{
     Error, RequestRef, Result, control, hooks, message, options, permission, transport,
 };
 
-/// Session history: list the sessions the CLI recorded, read them as typed messages, rename,
-/// tag, fork and delete them (the official SDKs' `listSessions`, `getSessionMessages`…).
+// Session history, under the name the official SDKs' users look for (`listSessions`…).
 #[cfg(feature = "agent")]
-pub mod sessions {
-    #[doc(inline)]
-    pub use claude_tools_runtime::history::*;
-}
+#[doc(inline)]
+pub use claude_tools_runtime::history as sessions;
 
 #[cfg(feature = "agent")]
 pub use claude_tools_runtime::client::Client;
