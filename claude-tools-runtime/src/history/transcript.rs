@@ -379,3 +379,100 @@ pub(crate) fn to_message(
     }
     Message::from_value(Value::Object(entry))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn line(uuid: &str, parent: Option<&str>, kind: &str, extra: Value) -> String {
+        let mut entry = json!({"type": kind, "uuid": uuid, "parentUuid": parent,
+                               "message": {"role": kind, "content": uuid}});
+        if let (Value::Object(entry), Value::Object(extra)) = (&mut entry, extra) {
+            entry.extend(extra);
+        }
+        entry.to_string()
+    }
+
+    /// The uuids of the main conversation's visible lines, or of a subagent's conversation.
+    fn uuids(content: &str, subagent: bool) -> Vec<String> {
+        let entries = linked(content.as_bytes());
+        let picked = if subagent {
+            subagent_conversation(&entries)
+        } else {
+            conversation(&entries)
+        };
+        picked
+            .into_iter()
+            .filter(|&i| subagent || is_visible(&entries[i]))
+            .map(|i| uuid(&entries[i]).to_string())
+            .collect()
+    }
+
+    #[test]
+    fn the_latest_branch_of_the_main_thread_is_the_conversation() {
+        let content = [
+            line("u1", None, "user", json!({})),
+            line("a1", Some("u1"), "assistant", json!({})),
+            // The user rewound to u1 and asked again: a1 is a dead branch.
+            line("a2", Some("u1"), "assistant", json!({})),
+            line("p1", Some("a2"), "progress", json!({})),
+            line("u2", Some("p1"), "user", json!({})),
+            // Later, a subagent's line, a meta line and a team member's, each ending a branch
+            // of its own: not the main thread's.
+            line("s1", Some("a2"), "user", json!({"isSidechain": true})),
+            line("m1", Some("u1"), "user", json!({"isMeta": true})),
+            line("t1", Some("a2"), "assistant", json!({"teamName": "blue"})),
+            "not json".to_string(),
+            line("x1", None, "summary", json!({})),
+        ]
+        .join("\n");
+        assert_eq!(uuids(&content, false), ["u1", "a2", "u2"]);
+    }
+
+    #[test]
+    fn a_cycle_ends_the_walk() {
+        let content = [
+            line("u1", Some("a1"), "user", json!({})),
+            line("a1", Some("u1"), "assistant", json!({})),
+            line("u2", Some("a1"), "user", json!({})),
+        ]
+        .join("\n");
+        assert_eq!(uuids(&content, false), ["u1", "a1", "u2"]);
+        assert_eq!(uuids(&content, true), ["u1", "a1", "u2"]);
+    }
+
+    #[test]
+    fn a_result_answering_a_call_from_elsewhere_is_put_back_once() {
+        let call = |uuid: &str, parent: &str, id: &str| {
+            let content = json!([{"type": "tool_use", "id": id, "name": "t", "input": {}}]);
+            json!({"type": "assistant", "uuid": uuid, "parentUuid": parent,
+                   "message": {"id": "msg_1", "role": "assistant", "content": content}})
+            .to_string()
+        };
+        let result = |uuid: &str, parent: &str, id: &str, ts: &str| {
+            let content = json!([{"type": "tool_result", "tool_use_id": id, "content": "ok"}]);
+            json!({"type": "user", "uuid": uuid, "parentUuid": parent, "timestamp": ts,
+                   "message": {"role": "user", "content": content}})
+            .to_string()
+        };
+        let content = [
+            line("u1", None, "user", json!({})),
+            call("c1", "u1", "toolu_1"),
+            call("c2", "c1", "toolu_2"),
+            call("c3", "c2", "toolu_3"),
+            // toolu_1's result hangs off an attachment (a stray); toolu_3's is on the chain.
+            line("x1", Some("c1"), "attachment", json!({})),
+            result("r1", "x1", "toolu_1", "2026-01-01T00:00:03Z"),
+            result("r2", "c2", "toolu_2", "2026-01-01T00:00:02Z"),
+            result("r3", "c3", "toolu_3", "2026-01-01T00:00:01Z"),
+            line("a9", Some("r3"), "assistant", json!({})),
+        ]
+        .join("\n");
+        assert_eq!(
+            uuids(&content, false),
+            // Put back after the response's last line on the chain, in timestamp order.
+            ["u1", "c1", "c2", "c3", "r2", "r1", "r3", "a9"]
+        );
+    }
+}
