@@ -105,8 +105,9 @@ use transcript::{conversation, is_visible, linked, to_message};
 ///
 /// The conversation is the main thread's, walked back from its latest message: a branch the
 /// user rewound from is left out, and so are subagents' messages (see
-/// [`subagent_messages`]) and meta lines; a turn that called several tools at once is given
-/// whole. Each message's `session_id` and `tool_use_result` are the transcript's `sessionId`
+/// [`subagent_messages`]), meta lines and, unless
+/// [`include_system_messages`](ReadMessages::include_system_messages), system lines; a turn
+/// that called several tools at once is given whole. Each message's `session_id` and `tool_use_result` are the transcript's `sessionId`
 /// and `toolUseResult`; the transcript's other fields (`parentUuid`, `timestamp`, `cwd`,
 /// `gitBranch`…) are kept in the message's `extra`.
 ///
@@ -149,7 +150,7 @@ pub fn session_messages(
     let entries = linked(&content);
     let messages: Vec<Message> = conversation(&entries)
         .into_iter()
-        .filter(|&i| is_visible(&entries[i]))
+        .filter(|&i| is_visible(&entries[i], options.include_system_messages))
         .map(|i| to_message(entries[i].clone(), None, None))
         .collect();
     Ok(options::page(messages, options.offset, options.limit))

@@ -209,6 +209,11 @@ pub struct ReadMessages {
     pub limit: Option<usize>,
     /// Skip this many of the oldest.
     pub offset: usize,
+    /// Also the `system` lines of the conversation (compaction boundaries, notices), as
+    /// [`Message::System`](crate::message::Message::System); off by default, as in the
+    /// TypeScript SDK's `includeSystemMessages`. For [`session_messages`](super::session_messages)
+    /// only.
+    pub include_system_messages: bool,
 }
 
 impl ReadMessages {
@@ -226,6 +231,12 @@ impl ReadMessages {
     /// Skip the `offset` oldest.
     pub fn offset(mut self, offset: usize) -> Self {
         self.offset = offset;
+        self
+    }
+
+    /// Whether the conversation's `system` lines are read too.
+    pub fn include_system_messages(mut self, include: bool) -> Self {
+        self.include_system_messages = include;
         self
     }
 }

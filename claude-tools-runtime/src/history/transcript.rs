@@ -343,11 +343,11 @@ fn put_back_parallel_tool_use(links: &Links<'_>, chain: Vec<usize>) -> Vec<usize
     whole
 }
 
-/// Whether a line of the main conversation is shown: a user or assistant message of the main
-/// thread, not meta (a compaction summary is shown: it is all that is left of what it
-/// summarizes).
-pub(crate) fn is_visible(entry: &Entry) -> bool {
-    is_message(entry)
+/// Whether a line of the main conversation is shown: a user or assistant message (or, with
+/// `system`, a system line) of the main thread, not meta (a compaction summary is shown: it is
+/// all that is left of what it summarizes).
+pub(crate) fn is_visible(entry: &Entry, system: bool) -> bool {
+    (is_message(entry) || (system && kind(entry) == "system"))
         && !is_set(entry, "isMeta")
         && !is_set(entry, "isSidechain")
         && !is_set(entry, "teamName")
@@ -404,7 +404,7 @@ mod tests {
         };
         picked
             .into_iter()
-            .filter(|&i| subagent || is_visible(&entries[i]))
+            .filter(|&i| subagent || is_visible(&entries[i], false))
             .map(|i| uuid(&entries[i]).to_string())
             .collect()
     }

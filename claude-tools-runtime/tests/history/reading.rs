@@ -401,3 +401,34 @@ fn a_projects_git_worktrees_are_searched_with_it() {
         CONVERSATION
     );
 }
+
+#[test]
+fn system_lines_are_read_when_asked() {
+    let config = Config::with_fixture();
+    let system = json!({
+        "parentUuid": "617bbf5f-98a1-44d9-814f-aebd9b2356ef", "isSidechain": false,
+        "type": "system", "subtype": "informational", "content": "Model switched",
+        "level": "info", "isMeta": false, "timestamp": "2026-11-27T09:00:00.000Z",
+        "uuid": "7d7d7d7d-0000-4000-8000-000000000002", "sessionId": ID,
+    });
+    let user = json!({
+        "parentUuid": "7d7d7d7d-0000-4000-8000-000000000002", "isSidechain": false,
+        "type": "user", "message": {"role": "user", "content": "go on"},
+        "uuid": "7d7d7d7d-0000-4000-8000-000000000003",
+        "timestamp": "2026-11-27T09:00:01.000Z", "sessionId": ID,
+    });
+    config.append(ID, format!("{system}\n{user}\n").as_bytes());
+    let without = session_messages(ID, &config.read()).expect("messages");
+    assert_eq!(briefs(&without)[CONVERSATION.len()..], ["user: go on"]);
+    let with =
+        session_messages(ID, &config.read().include_system_messages(true)).expect("messages");
+    assert_eq!(with.len(), CONVERSATION.len() + 2);
+    match &with[CONVERSATION.len()] {
+        Message::System(notice) => {
+            assert_eq!(notice.subtype, "informational");
+            assert_eq!(notice.session_id.as_deref(), Some(ID));
+            assert_eq!(notice.data["content"], "Model switched");
+        }
+        other => panic!("a system message, not {other:#?}"),
+    }
+}
