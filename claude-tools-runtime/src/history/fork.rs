@@ -105,7 +105,11 @@ pub fn fork_session(session_id: &str, options: &ForkSession) -> Result<String, H
 
     let mut out: Vec<Value> = Vec::with_capacity(written.len() + 2);
     for (n, original) in written.iter().enumerate() {
-        let old = str_field(original, "uuid").unwrap_or_default();
+        let Some((old, new)) =
+            str_field(original, "uuid").and_then(|old| Some((old, new_ids.get(old)?)))
+        else {
+            continue; // every copied line has a uuid, mapped above
+        };
         // The nearest ancestor that is copied (progress lines are links, not copied).
         let mut parent = None;
         let mut at = str_field(original, "parentUuid");
@@ -118,7 +122,7 @@ pub fn fork_session(session_id: &str, options: &ForkSession) -> Result<String, H
             at = str_field(entry, "parentUuid");
         }
         let mut line: Map<String, Value> = (*original).clone();
-        line.insert("uuid".into(), new_ids[old].clone().into());
+        line.insert("uuid".into(), new.clone().into());
         line.insert("parentUuid".into(), parent.map_or(Value::Null, Value::from));
         if let Some(logical) = original.get("logicalParentUuid") {
             let mapped = logical.as_str().and_then(|id| new_ids.get(id)).cloned();

@@ -330,7 +330,9 @@ fn put_back_parallel_tool_use(links: &Links<'_>, chain: Vec<usize>) -> Vec<usize
         answers.sort_by_key(|r| timestamp(r));
         calls.extend(answers);
         on_chain.extend(calls.iter().copied());
-        inserts.insert(anchors[id], calls);
+        if let Some(&anchor) = anchors.get(id) {
+            inserts.insert(anchor, calls);
+        }
     }
     if inserts.is_empty() {
         return chain;

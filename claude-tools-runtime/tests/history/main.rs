@@ -4,6 +4,7 @@
 //! copied into a throwaway config dir per test.
 
 mod changing;
+mod damaged;
 mod reading;
 
 use std::fs::{self, OpenOptions};
