@@ -57,6 +57,13 @@ impl Lookup {
     }
 }
 
+impl From<&Lookup> for Lookup {
+    /// A copy, so that the options structs' `lookup` setter takes `&lookup` too.
+    fn from(lookup: &Lookup) -> Self {
+        lookup.clone()
+    }
+}
+
 impl From<&Options> for Lookup {
     /// Where the CLI records the sessions it runs with `options`: their working directory
     /// ([`Options::cwd`], else this process's) and the config dir their environment gives it
@@ -114,7 +121,8 @@ macro_rules! lookup_methods {
                 self
             }
 
-            /// Where to look, all at once (for instance `Lookup::from(&options)`).
+            /// Where to look, all at once: a [`Lookup`] (or `&Lookup`), or the `&Options` the
+            /// sessions ran with (see [`Lookup::from`](Lookup#impl-From<%26Options>-for-Lookup)).
             pub fn lookup(mut self, lookup: impl Into<Lookup>) -> Self {
                 self.lookup = lookup.into();
                 self

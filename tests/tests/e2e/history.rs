@@ -91,8 +91,8 @@ async fn sessions_are_listed_read_renamed_tagged_forked_resumed_and_deleted() {
         lookup,
         Lookup::new().dir(&w.cwd).config_dir(w.path(".claude"))
     );
-    let read = ReadMessages::new().lookup(lookup.clone());
-    let list = ListSessions::new().lookup(lookup.clone());
+    let read = ReadMessages::new().lookup(&lookup);
+    let list = ListSessions::new().lookup(&lookup);
 
     // Listed, with what the transcript says.
     let listed = list_sessions(&list).expect("list");
@@ -302,7 +302,7 @@ async fn a_running_session_is_read_renamed_and_tagged_while_the_cli_writes_it() 
         .mcp_server(server)
         .allowed_tools(["mcp__e2e__counter_add"]);
     let lookup = Lookup::from(&options);
-    let read = ReadMessages::new().lookup(lookup.clone());
+    let read = ReadMessages::new().lookup(&lookup);
     let mut client = within("connect", Client::connect(options))
         .await
         .expect("connect");
