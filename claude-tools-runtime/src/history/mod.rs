@@ -30,6 +30,23 @@
 //! line appended in one write, as the CLI appends its own, so renaming or tagging a running
 //! session is safe.
 //!
+//! # Next to the official SDKs
+//!
+//! The files read and written, the order of sessions and messages, the summary and title
+//! rules and the fork's rewriting are the SDKs'. Where Rust asks for more:
+//!
+//! - a session that is not there is [`HistoryError::SessionNotFound`] and an id that is not a
+//!   UUID [`HistoryError::InvalidSessionId`], where the SDKs' readers give an empty list or
+//!   nothing; [`session_info`] is `Ok(None)` where the SDKs give nothing for a transcript
+//!   that is there (a subagent's, or one with no prompt yet);
+//! - a `limit` of 0 is no messages (the SDKs read it as no limit);
+//! - times are [`SystemTime`](std::time::SystemTime)s.
+//!
+//! Not here (yet): the SDKs' session stores, `archiveSession`/`unarchiveSession`, the
+//! TypeScript listing's `includeProgrammatic` filter; paths are not NFC-normalized first (the
+//! SDKs do, for macOS file systems that decompose names), and tags lose invisible characters
+//! without NFKC normalization.
+//!
 //! # Sync, on purpose
 //!
 //! These functions do blocking file I/O: a listing reads at most 128 KiB of each transcript
