@@ -7,7 +7,8 @@ use std::collections::BTreeSet;
 
 use claude_tools::sessions::{
     ForkSession, HistoryError, ListSessions, Lookup, ReadMessages, delete_session, fork_session,
-    list_sessions, list_subagents, rename_session, session_info, session_messages, tag_session,
+    list_sessions, list_subagents, rename_session, session_info, session_messages,
+    subagent_messages, tag_session,
 };
 use claude_tools::{Client, Message};
 use claude_tools_testkit::model_server::{Script, Turn};
@@ -362,5 +363,85 @@ async fn a_running_session_is_read_renamed_and_tagged_while_the_cli_writes_it() 
         .and_then(Message::as_assistant)
         .expect("the answer");
     assert_eq!(last.text(), "Second: and again");
+    w.assert_offline();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subagents_transcript_is_listed_and_read_with_its_agent_call() {
+    // The subagent's requests are told apart by their prompt; the main thread's by position.
+    let script = Script::new()
+        .turn(Turn::tool_use(
+            "toolu_hist_agent",
+            "Agent",
+            json!({"description": "Count", "prompt": "SUBTASK add five to the counter",
+                   "subagent_type": "general-purpose"}),
+        ))
+        // Positional: the main thread's answer, and the subagent's after its tool call.
+        .turn(Turn::text("Done: {{tool_result}}"))
+        .turn(
+            Turn::tool_use("toolu_hist_sub", "mcp__e2e__counter_add", json!({"by": 5}))
+                .when_user_text("SUBTASK add five"),
+        );
+    let Some(w) = world("a_subagents_transcript_is_listed_and_read", script).await else {
+        return;
+    };
+    let (server, lab) = tools::server(0);
+    let options = w
+        .options()
+        .mcp_server(server)
+        .allowed_tools(["Agent", "mcp__e2e__counter_add"]);
+    let lookup = Lookup::from(&options);
+    let live = run_query("delegate it", options).await;
+    let id = result_of(&live)["session_id"]
+        .as_str()
+        .expect("a session id")
+        .to_string();
+    assert_eq!(lab.counter(), 5, "{:#?}", dump(&live));
+
+    let agents = list_subagents(&id, &lookup).expect("subagents");
+    assert_eq!(agents.len(), 1, "{agents:?}");
+    let messages =
+        subagent_messages(&id, &agents[0], &ReadMessages::new().lookup(&lookup)).expect("read");
+    let texts: Vec<String> = messages
+        .iter()
+        .map(|m| match m {
+            Message::User(user) if user.tool_results().next().is_none() => user.text(),
+            Message::Assistant(assistant) if assistant.tool_uses().next().is_none() => {
+                assistant.text()
+            }
+            _ => String::new(),
+        })
+        .filter(|t| !t.is_empty())
+        .collect();
+    assert_eq!(
+        texts,
+        ["SUBTASK add five to the counter", "Done: counter is now 5"],
+        "{:#?}",
+        dump(&messages)
+    );
+    assert_eq!(
+        calls(&messages),
+        [(
+            "toolu_hist_sub".to_string(),
+            "mcp__e2e__counter_add".to_string()
+        )]
+        .into()
+    );
+    // Each message names the Agent call that started the subagent.
+    assert!(
+        messages
+            .iter()
+            .all(|m| m.to_value()["parent_tool_use_id"] == "toolu_hist_agent"),
+        "{:#?}",
+        dump(&messages)
+    );
+    // The main conversation holds the Agent call and its result, not the subagent's messages.
+    let main = session_messages(&id, &ReadMessages::new().lookup(&lookup)).expect("messages");
+    assert_eq!(
+        calls(&main),
+        [("toolu_hist_agent".to_string(), "Agent".to_string())].into(),
+        "{:#?}",
+        dump(&main)
+    );
     w.assert_offline();
 }
