@@ -1,6 +1,7 @@
 //! Changing: titles and tags appended, forks, subagents, deletion.
 
 use std::fs;
+use std::path::Path;
 
 use claude_tools::sessions::{
     ForkSession, HistoryError, delete_session, fork_session, list_sessions, list_subagents,
@@ -143,34 +144,27 @@ fn subagents_are_listed_and_read_with_their_parent_call() {
     let config = Config::with_fixture();
     let subagents = config.project().join(ID).join("subagents");
     fs::create_dir_all(subagents.join("workflows/run-1")).expect("dirs");
-    let line = |uuid: &str, parent: Option<&str>, kind: &str, content: Value, agent: &str| {
-        json!({"parentUuid": parent, "isSidechain": true, "agentId": agent, "type": kind,
-               "message": {"role": kind, "content": content}, "uuid": uuid,
-               "timestamp": "2026-11-27T08:53:09.000Z", "sessionId": ID})
-        .to_string()
-    };
-    let u = |n: u32| format!("5ab5ab00-0000-4000-8000-{n:012}");
-    let agent = [
-        line(&u(1), None, "user", json!("Find the config file"), "a1f"),
-        line(
-            &u(2),
-            Some(&u(1)),
-            "assistant",
-            json!([{"type": "text", "text": "It is config.toml."}]),
-            "a1f",
-        ),
-    ]
-    .join("\n");
-    fs::write(subagents.join("agent-a1f.jsonl"), agent + "\n").expect("agent");
-    fs::write(
-        subagents.join("agent-a1f.meta.json"),
-        r#"{"agentType":"Explore","toolUseId":"toolu_agent_1"}"#,
-    )
-    .expect("meta");
-    let nested = line(&u(3), None, "user", json!("Nested"), "b2e");
+    // A subagent the real CLI ran (started by the Agent call `toolu_hist_agent`; it called
+    // counter_add), its transcript and .meta.json captured with the session's.
+    let real = "a71f5d57315c917c2";
+    let captured = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/history")
+        .join(ID)
+        .join("subagents");
+    for file in [
+        format!("agent-{real}.jsonl"),
+        format!("agent-{real}.meta.json"),
+    ] {
+        fs::copy(captured.join(&file), subagents.join(&file)).expect("copy the fixture");
+    }
+    // A nested one (as under `workflows/<run id>/`), its .meta.json unreadable.
+    let nested = json!({"parentUuid": null, "isSidechain": true, "agentId": "b2e", "type": "user",
+                        "message": {"role": "user", "content": "Nested"},
+                        "uuid": "5ab5ab00-0000-4000-8000-000000000003",
+                        "timestamp": "2026-11-27T08:53:09.000Z", "sessionId": ID});
     fs::write(
         subagents.join("workflows/run-1/agent-b2e.jsonl"),
-        nested + "\n",
+        format!("{nested}\n"),
     )
     .expect("nested");
     fs::write(
@@ -181,21 +175,27 @@ fn subagents_are_listed_and_read_with_their_parent_call() {
 
     assert_eq!(
         list_subagents(ID, &config.lookup()).expect("subagents"),
-        ["a1f", "b2e"]
+        [real, "b2e"]
     );
-    let messages = subagent_messages(ID, "a1f", &config.read()).expect("messages");
+    let messages = subagent_messages(ID, real, &config.read()).expect("messages");
     assert_eq!(
         briefs(&messages),
         [
-            "user: Find the config file",
-            "assistant: It is config.toml."
+            "user: SUBTASK add five to the counter",
+            r#"call toolu_hist_sub mcp__e2e__counter_add {"by":5}"#,
+            "result toolu_hist_sub: counter is now 5",
+            "assistant: Done: counter is now 5",
         ]
     );
+    // Each names the Agent call that started the subagent (from its .meta.json).
     assert!(
         messages
             .iter()
-            .all(|m| m.to_value()["parent_tool_use_id"] == "toolu_agent_1")
+            .all(|m| m.to_value()["parent_tool_use_id"] == "toolu_hist_agent")
     );
+    assert!(messages.iter().all(|m| m.session_id() == Some(ID)));
+    let page = subagent_messages(ID, real, &config.read().offset(1).limit(2)).expect("a page");
+    assert_eq!(briefs(&page), briefs(&messages)[1..3]);
     // An unreadable .meta.json is no parent call, not an error.
     let nested = subagent_messages(ID, "b2e", &config.read()).expect("messages");
     assert_eq!(briefs(&nested), ["user: Nested"]);

@@ -1,7 +1,9 @@
-//! Session history over transcripts as the real CLI writes them: `fixtures/history/` holds one
-//! captured from CLI 2.1.332 (a prompt, two parallel in-process tool calls, their results, the
-//! answer; trimmed of its large request and attachment bodies, its paths made `/home/me/repo`),
-//! copied into a throwaway config dir per test.
+//! Session history over transcripts as the real CLI writes them: `fixtures/history/` holds a
+//! session captured from CLI 2.1.332 (a prompt, two parallel in-process tool calls, their
+//! results, the answer) and, under `<session id>/subagents/`, a subagent's transcript and
+//! `.meta.json` from another run (renamed into that session); both trimmed of their large
+//! request and attachment bodies, their paths made `/home/me/repo`. Each test copies them into
+//! a throwaway config dir.
 
 mod changing;
 mod damaged;
