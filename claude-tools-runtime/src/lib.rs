@@ -11,7 +11,9 @@
 //!   [`hooks`].
 //! - [`message`]: what the CLI streams, typed; [`control`]: what it answers the client's
 //!   session controls, typed.
-//! - [`error`]: the one error type.
+//! - [`history`]: the sessions the CLI recorded — listed, read as typed messages, renamed,
+//!   tagged, forked, deleted.
+//! - [`error`]: the one error type (and [`history::HistoryError`] for session history).
 
 #![warn(missing_docs)]
 
@@ -19,6 +21,7 @@ pub mod client;
 pub mod control;
 pub mod elicitation;
 pub mod error;
+pub mod history;
 pub mod hooks;
 pub mod message;
 pub mod options;

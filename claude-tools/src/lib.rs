@@ -73,6 +73,11 @@ pub use claude_tools_runtime::{
     Error, RequestRef, Result, control, elicitation, hooks, message, options, permission, transport,
 };
 
+// Session history, under the name the official SDKs' users look for (`listSessions`…).
+#[cfg(feature = "agent")]
+#[doc(inline)]
+pub use claude_tools_runtime::history as sessions;
+
 #[cfg(feature = "agent")]
 pub use claude_tools_runtime::client::Client;
 #[cfg(feature = "agent")]

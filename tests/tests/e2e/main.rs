@@ -19,6 +19,7 @@ mod examples_tickets;
 mod examples_user_lookup;
 mod handshake_manifests;
 mod harness;
+mod history;
 mod live_tools;
 mod model_view;
 mod sdk_host;
