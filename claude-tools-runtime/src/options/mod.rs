@@ -12,6 +12,7 @@ use crate::permission::{CanUseTool, PermissionDecision, PermissionRequest};
 use crate::redact;
 use claude_tools_core::tool::{ToolRef, ToolServer};
 
+mod agent;
 mod delivery;
 mod launch;
 mod types;
@@ -19,10 +20,10 @@ mod validate;
 
 pub use crate::cli::{AGENT_SDK_VERSION, CLIENT_APP, ENTRYPOINT};
 pub use crate::transport::DEFAULT_MAX_LINE_SIZE;
+pub use agent::{AgentDefinition, AgentEffort, AgentMcpServer, AgentMemory};
 pub use delivery::ConfigDelivery;
 pub use types::{
-    AgentDefinition, ExternalServer, PermissionMode, SettingSource, StderrCallback, SystemPrompt,
-    ToolNames,
+    ExternalServer, PermissionMode, SettingSource, StderrCallback, SystemPrompt, ToolNames,
 };
 
 /// How a session is launched and what it serves. Built with chained setters:

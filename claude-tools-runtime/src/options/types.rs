@@ -188,54 +188,6 @@ impl ExternalServer {
     }
 }
 
-/// A subagent definition, sent in `initialize`.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct AgentDefinition {
-    /// When to use the agent.
-    pub description: String,
-    /// Its system prompt.
-    pub prompt: String,
-    /// The tools it may use (all when `None`).
-    pub tools: Option<Vec<String>>,
-    /// Its model (`sonnet`, `opus`, `haiku`, `inherit`, or a model id).
-    pub model: Option<String>,
-}
-
-impl AgentDefinition {
-    /// An agent used when `description` applies, running with `prompt` as its system prompt,
-    /// with every tool and the session's model.
-    ///
-    /// ```
-    /// use claude_tools::AgentDefinition;
-    ///
-    /// let reviewer = AgentDefinition::new("Reviews a diff", "You review diffs.")
-    ///     .tools(["Read", "Grep"])
-    ///     .model("haiku");
-    /// assert_eq!(reviewer.tools, Some(vec!["Read".to_string(), "Grep".to_string()]));
-    /// ```
-    pub fn new(description: impl Into<String>, prompt: impl Into<String>) -> Self {
-        Self {
-            description: description.into(),
-            prompt: prompt.into(),
-            tools: None,
-            model: None,
-        }
-    }
-
-    /// Only these tools.
-    pub fn tools(mut self, tools: impl ToolNames) -> Self {
-        self.tools = Some(tools.into_names());
-        self
-    }
-
-    /// This model (`sonnet`, `opus`, `haiku`, `inherit`, or a model id).
-    pub fn model(mut self, model: impl Into<String>) -> Self {
-        self.model = Some(model.into());
-        self
-    }
-}
-
 /// Where the CLI reads settings from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]

@@ -76,7 +76,7 @@ pub(crate) struct InitializeRequest<'a> {
     /// hooks, as the official SDKs write it.
     hooks: Option<Entries<&'a str, Vec<HookMatcherEntry<'a>>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    agents: Option<Entries<&'a str, AgentEntry<'a>>>,
+    agents: Option<Entries<&'a str, &'a AgentDefinition>>,
     /// With handshake manifests, the in-process servers are named here instead of in
     /// `--mcp-config`…
     #[serde(rename = "sdkMcpServers", skip_serializing_if = "Option::is_none")]
@@ -104,17 +104,6 @@ struct HookMatcherEntry<'a> {
     hook_callback_ids: Vec<HookCallbackId>,
     #[serde(skip_serializing_if = "Option::is_none")]
     timeout: Option<f64>,
-}
-
-/// One subagent in `initialize`; a field without a value is left out.
-#[derive(Debug, Serialize)]
-struct AgentEntry<'a> {
-    description: &'a str,
-    prompt: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tools: Option<&'a [String]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    model: Option<&'a str>,
 }
 
 impl<'a> InitializeRequest<'a> {
@@ -157,21 +146,10 @@ impl<'a> InitializeRequest<'a> {
             Entries(events.collect())
         });
         let agents = (!options.agents.is_empty()).then(|| {
-            let agents = options.agents.iter().map(|(name, agent)| {
-                let AgentDefinition {
-                    description,
-                    prompt,
-                    tools,
-                    model,
-                } = agent;
-                let entry = AgentEntry {
-                    description,
-                    prompt,
-                    tools: tools.as_deref(),
-                    model: model.as_deref(),
-                };
-                (name.as_str(), entry)
-            });
+            let agents = options
+                .agents
+                .iter()
+                .map(|(name, agent)| (name.as_str(), agent));
             Entries(agents.collect())
         });
         let manifests = options.handshake_manifests && !options.servers.is_empty();
@@ -491,12 +469,7 @@ mod tests {
             )
             .agent(
                 "reviewer",
-                AgentDefinition {
-                    description: "Reviews code".into(),
-                    prompt: "You review.".into(),
-                    tools: Some(vec!["Read".into()]),
-                    model: None,
-                },
+                AgentDefinition::new("Reviews code", "You review.").tools(["Read"]),
             )
             .agent(
                 "author",

@@ -25,6 +25,7 @@ mod model_view;
 mod sdk_host;
 mod secrets_off_argv;
 mod skill_shell;
+mod subagents;
 mod tools;
 mod typed;
 
