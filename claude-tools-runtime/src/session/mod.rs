@@ -136,6 +136,7 @@ impl SessionCore {
             live_servers: Mutex::new(LiveServers {
                 added: HashMap::new(),
                 served: routers.keys().cloned().collect(),
+                external: std::collections::BTreeMap::new(),
             }),
             notifications,
             routers,
@@ -206,6 +207,20 @@ impl SessionCore {
     /// Sends a request to the CLI and waits for its answer.
     pub(crate) async fn request(&self, request: &HostRequest<'_>) -> Result<Value> {
         self.request_as(request.subtype(), request).await
+    }
+
+    /// Sends one of the typed controls and types the answer ([`crate::control::receipt`]).
+    pub(crate) async fn control<T: serde::de::DeserializeOwned>(
+        &self,
+        request: HostRequest<'_>,
+    ) -> Result<T> {
+        let answer = self.request(&request).await?;
+        crate::control::receipt(request.subtype(), answer)
+    }
+
+    /// Sends one of the typed controls whose answer says nothing (`{}` or no `response`).
+    pub(crate) async fn control_ack(&self, request: HostRequest<'_>) -> Result<()> {
+        self.request(&request).await.map(drop)
     }
 
     /// Sends `body` as a request of `subtype` (a [`HostRequest`], or the JSON of
