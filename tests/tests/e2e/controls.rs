@@ -54,9 +54,10 @@ async fn interrupt_on_a_one_shot_query_cancels_the_slow_tool_and_ends_the_run() 
         })
         .await;
         assert!(lab.calls()[0].cancelled, "{:#?}", lab.calls());
-        // The run ended on its own after the interrupted turn: the CLI exited cleanly.
+        // The run ended on its own after the interrupted turn: the CLI exited by itself (with
+        // 1, as after any failed turn), not by a signal.
         let exit = stream.exit_status().await;
-        assert!(exit.success(), "{exit:?}");
+        assert_eq!((exit.code, exit.signal), (Some(1), None), "{exit:?}");
     })
     .await;
     assert_eq!(w.turns().len(), 1);
@@ -91,8 +92,9 @@ async fn the_abort_handle_ends_a_running_session_from_another_task_gracefully() 
             messages.push(item.expect("no error on the stream"));
         }
         let (exit, took, finished) = aborting.await.expect("the aborting task");
-        // Ended by itself once its input closed, well before the kill after 10 s.
-        assert!(exit.success(), "{exit:?}");
+        // Ended by itself once its input closed (with 1, as after any failed turn), well before
+        // the kill after 10 s.
+        assert_eq!((exit.code, exit.signal), (Some(1), None), "{exit:?}");
         assert!(took < Duration::from_secs(10), "{took:?}");
         assert!(finished);
         let result = result_of(&messages);
@@ -134,17 +136,26 @@ async fn the_cli_answers_the_controls_offline_and_acts_on_them() {
         assert!(info.claude_code_version.is_some(), "{info:?}");
         assert!(info.pid.is_some(), "{info:?}");
         assert!(
-            client.supported_models().iter().any(|m| m.value == "default"),
+            client
+                .supported_models()
+                .iter()
+                .any(|m| m.value == "default"),
             "{:?}",
             client.supported_models()
         );
         assert!(
-            client.supported_commands().iter().any(|c| !c.name.is_empty()),
+            client
+                .supported_commands()
+                .iter()
+                .any(|c| !c.name.is_empty()),
             "{:?}",
             client.supported_commands()
         );
         assert!(
-            client.supported_agents().iter().any(|a| a.name == "Explore"),
+            client
+                .supported_agents()
+                .iter()
+                .any(|a| a.name == "Explore"),
             "{:?}",
             client.supported_agents()
         );
@@ -157,10 +168,19 @@ async fn the_cli_answers_the_controls_offline_and_acts_on_them() {
 
         // Turned off, the in-process server is listed as disabled; turned on again, it serves
         // the next turn.
-        client.toggle_mcp_server("e2e", false).await.expect("toggle off");
+        client
+            .toggle_mcp_server("e2e", false)
+            .await
+            .expect("toggle off");
         let status = client.mcp_status().await.expect("status");
-        assert_eq!(status.server("e2e").map(|s| s.status.as_str()), Some("disabled"));
-        client.toggle_mcp_server("e2e", true).await.expect("toggle on");
+        assert_eq!(
+            status.server("e2e").map(|s| s.status.as_str()),
+            Some("disabled")
+        );
+        client
+            .toggle_mcp_server("e2e", true)
+            .await
+            .expect("toggle on");
         // The CLI reconnects only the servers it runs itself.
         match client.reconnect_mcp_server("e2e").await {
             Err(Error::Control { subtype, .. }) => assert_eq!(subtype, "mcp_reconnect"),
@@ -180,7 +200,9 @@ async fn the_cli_answers_the_controls_offline_and_acts_on_them() {
             .await
             .expect("flag settings");
         assert!(matches!(
-            client.apply_flag_settings(json!(["not", "an", "object"])).await,
+            client
+                .apply_flag_settings(json!(["not", "an", "object"]))
+                .await,
             Err(Error::Control { .. })
         ));
         // No foreground task: backgrounding all is fine; one that is not there matched none.
@@ -209,17 +231,23 @@ async fn the_cli_answers_the_controls_offline_and_acts_on_them() {
 
         client.query("greet Ann").await.unwrap();
         let messages = client.receive_response().await.expect("the response");
-        assert_eq!(success_text(&messages), "Done: Hello, Ann!", "{messages:#?}");
+        assert_eq!(
+            success_text(&messages),
+            "Done: Hello, Ann!",
+            "{messages:#?}"
+        );
         client.disconnect().await.expect("disconnect");
     })
     .await;
+    // The CLI acted on the settings and the thinking budget: every model request of the turn
+    // carries them.
     let turns = w.turns();
+    assert_eq!(turns.len(), 2);
     for turn in &turns {
-        eprintln!(
-            "TURN model={:?} thinking={:?}",
-            turn.body.as_ref().map(|b| b["model"].clone()),
-            turn.body.as_ref().map(|b| b["thinking"].clone())
-        );
+        let body = turn.body.as_ref().expect("a JSON body");
+        assert_eq!(body["model"], "claude-haiku-4-5", "{body:#}");
+        assert_eq!(body["thinking"]["type"], "enabled", "{body:#}");
+        assert_eq!(body["thinking"]["budget_tokens"], 2048, "{body:#}");
     }
 }
 
