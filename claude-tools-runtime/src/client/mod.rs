@@ -164,7 +164,7 @@ fn log_manifest_outcomes(options: &Options, info: &Value) {
 /// the client lives.
 ///
 /// A CLI that exits on its own is reported with its code or signal and stderr tail
-/// ([`Error::ProcessExited`](crate::Error::ProcessExited)): by [`Client::connect`] when it exits before answering
+/// ([`Error::ProcessExited`]): by [`Client::connect`] when it exits before answering
 /// `initialize`, as an item of the message stream when it cuts a turn short, and by every
 /// request or prompt sent after it (at once, not after the control timeout).
 pub struct Client {
@@ -203,7 +203,7 @@ impl Client {
 
     /// The CLI's answer to `initialize`, typed: its slash commands, models, subagents, account,
     /// version and process id. [`Client::connect`] fails with
-    /// [`Error::Protocol`](crate::Error::Protocol) naming `initialize` when the answer does not
+    /// [`Error::Protocol`] naming `initialize` when the answer does not
     /// fit this type.
     pub fn initialize_info(&self) -> &InitializeInfo {
         &self.info
@@ -289,7 +289,7 @@ impl Client {
 
     /// Sends a user message (text, images, or any content blocks).
     ///
-    /// Fails with [`Error::ProcessExited`](crate::Error::ProcessExited) (code or signal, stderr tail) once the CLI has
+    /// Fails with [`Error::ProcessExited`] (code or signal, stderr tail) once the CLI has
     /// exited.
     pub async fn send(&mut self, input: UserInput) -> Result<()> {
         if !self.shared.send_user(&input.to_message("default")).await {
@@ -329,7 +329,7 @@ impl Client {
     /// deliberate: a shortcut that returned `Ok` would hide that a line of the turn was lost.
     /// To keep every message and skip survivable errors, read with [`Client::next_message`]
     /// and [`Error::is_fatal`](crate::Error::is_fatal). Fails with
-    /// [`Error::ProcessExited`](crate::Error::ProcessExited) when the CLI exits first.
+    /// [`Error::ProcessExited`] when the CLI exits first.
     pub async fn receive_response(&mut self) -> Result<Vec<Message>> {
         let mut messages = Vec::new();
         while let Some(message) = self.messages.recv().await {
@@ -371,7 +371,7 @@ impl Client {
     /// (the request replaces the CLI's whole set, so the others are named too); it then
     /// connects to the new server, and the model is offered its tools from the next turn.
     ///
-    /// A name already in use is [`LiveToolError::DuplicateServer`] (as [`Error::Live`](crate::Error::Live)).
+    /// A name already in use is [`LiveToolError::DuplicateServer`] (as [`Error::Live`]).
     /// Permission rules were checked at connect time: allow the new tools with
     /// [`Client::set_permission_mode`] or a `can_use_tool` callback, or name them in
     /// [`Options::allowed_tools`](crate::options::Options::allowed_tools) as `mcp__{server}`.
@@ -384,7 +384,7 @@ impl Client {
 
     /// Stops serving in-process server `name` (one given at connect time or added) and
     /// returns the CLI's receipt (`removed` names it). An unknown name is
-    /// [`LiveToolError::UnknownServer`] (as [`Error::Live`](crate::Error::Live)).
+    /// [`LiveToolError::UnknownServer`] (as [`Error::Live`]).
     pub async fn remove_server(&self, name: &str) -> Result<McpSetServersResult> {
         let answer = self.shared.remove_server(name).await?;
         receipt("mcp_set_servers", answer)
@@ -394,13 +394,13 @@ impl Client {
     /// for the controls this client has no method for yet. `body` is the request's body,
     /// `{"subtype": …, …}`, sent as it is inside the `control_request` envelope; the answer is
     /// the `response` of the CLI's success, and a refusal is
-    /// [`Error::Control`](crate::Error::Control).
+    /// [`Error::Control`].
     ///
     /// ```no_run
     /// # use claude_tools::Client;
     /// # async fn run(client: &Client) -> claude_tools::Result<()> {
     /// let answer = client
-    ///     .control_request(serde_json::json!({"subtype": "stop_task", "task_id": "t-1"}))
+    ///     .control_request(serde_json::json!({"subtype": "get_settings"}))
     ///     .await?;
     /// # Ok(())
     /// # }
