@@ -572,3 +572,45 @@ async fn the_abort_handle_of_a_client_kills_a_cli_that_does_not_answer_nor_exit(
     assert!(!exit.success(), "{exit:?}");
     drop(client);
 }
+
+#[tokio::test]
+async fn concurrent_changes_of_the_server_set_go_out_one_after_the_other() {
+    let (client, mut cli) = connect_answering_initialize(Options::new().mcp_server(calc())).await;
+    let ext = ExternalServer::stdio("/bin/false", Vec::<String>::new());
+    let changes = async {
+        tokio::join!(
+            client.set_mcp_servers([("ext", ext)]),
+            client.add_server(ToolServer::new("notes", "1.0.0"))
+        )
+    };
+    let cli_side = async {
+        let first = cli.recv_request("mcp_set_servers").await;
+        let names = |request: &Value| -> Vec<String> {
+            request["request"]["servers"]
+                .as_object()
+                .expect("servers")
+                .keys()
+                .cloned()
+                .collect()
+        };
+        assert_eq!(names(&first), ["ext", "calc"]);
+        // The second change waits for the CLI's answer to the first…
+        cli.silent_for(200).await;
+        cli.answer(
+            &first,
+            json!({"added": ["ext"], "removed": [], "errors": {}}),
+        )
+        .await;
+        // …and names the set the first left.
+        let second = cli.recv_request("mcp_set_servers").await;
+        assert_eq!(names(&second), ["ext", "calc", "notes"]);
+        cli.answer(
+            &second,
+            json!({"added": ["notes"], "removed": [], "errors": {}}),
+        )
+        .await;
+    };
+    let ((set, added), ()) = within!(async { tokio::join!(changes, cli_side) });
+    assert_eq!(set.unwrap().added, ["ext"]);
+    added.unwrap();
+}

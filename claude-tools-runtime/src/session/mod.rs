@@ -64,6 +64,10 @@ pub(crate) struct SessionCore {
     /// The in-process servers added while the session runs ([`SessionCore::add_server`]), and the
     /// names of every in-process server the CLI is to serve now.
     live_servers: Mutex<LiveServers>,
+    /// Held by each change of the server set (`mcp_set_servers`) from computing the set to the
+    /// CLI's answer, so concurrent changes reach the CLI in order, each naming the set the
+    /// previous one left.
+    server_changes: tokio::sync::Mutex<()>,
     notifications: Arc<AtomicU64>,
     can_use_tool: Option<CanUseTool>,
     hooks: Vec<HookCallback>,
@@ -138,6 +142,7 @@ impl SessionCore {
                 served: routers.keys().cloned().collect(),
                 external: std::collections::BTreeMap::new(),
             }),
+            server_changes: tokio::sync::Mutex::new(()),
             notifications,
             routers,
             can_use_tool: options.can_use_tool.clone(),

@@ -130,6 +130,7 @@ impl SessionCore {
         server: claude_tools_core::tool::ToolServer,
     ) -> Result<claude_tools_core::mcp::ToolServerHandle> {
         let name = server.name().to_string();
+        let _changing = self.server_changes.lock().await;
         let (router, servers) = {
             let mut live = lock(&self.live_servers);
             if self.routers.contains_key(&name) || live.added.contains_key(&name) {
@@ -167,6 +168,7 @@ impl SessionCore {
 
     /// Asks the CLI to stop serving in-process server `name` (given at the start or added).
     pub(crate) async fn remove_server(&self, name: &str) -> Result<Value> {
+        let _changing = self.server_changes.lock().await;
         let servers = {
             let mut live = lock(&self.live_servers);
             if !live.served.remove(name) {
@@ -194,6 +196,7 @@ impl SessionCore {
     /// all. The set is kept only once the CLI took it, so a later `add_server` or
     /// `remove_server` names the same servers.
     pub(crate) async fn set_mcp_servers(&self, external: BTreeMap<String, Value>) -> Result<Value> {
+        let _changing = self.server_changes.lock().await;
         let sdk = {
             let live = lock(&self.live_servers);
             if let Some(name) = external.keys().find(|name| live.served.contains(*name)) {
