@@ -1,7 +1,8 @@
 //! The session controls (issue 21) through the real CLI and the scripted model: interrupting a
 //! one-shot `query`, the abort handle ending a running session from another task, the typed
 //! `initialize` answer, and the controls the CLI acts on offline (thinking tokens, flag
-//! settings, toggling an in-process server, background tasks, MCP servers set at run time…).
+//! settings, toggling an in-process server, stopping and backgrounding a running shell command,
+//! MCP servers set at run time…).
 
 use std::time::{Duration, Instant};
 
@@ -13,7 +14,7 @@ use claude_tools_runtime::query::query;
 use claude_tools_testkit::model_server::{Script, Turn};
 use serde_json::json;
 
-use crate::harness::{result_of, success_text, within, world};
+use crate::harness::{dump, raw, result_of, success_text, within, world};
 use crate::tools;
 
 /// The model asks for a tool that waits 50 s unless cancelled.
@@ -302,6 +303,96 @@ async fn an_external_server_set_at_run_time_serves_the_next_turn_and_goes_again(
             messages.iter().any(|m| matches!(m, Message::Result(_))),
             "{messages:#?}"
         );
+        client.disconnect().await.expect("disconnect");
+    })
+    .await;
+}
+
+/// The model runs a 40 s shell command in the foreground (not a bare `sleep`, which the CLI
+/// refuses), then says what it returned.
+fn long_shell_script() -> Script {
+    Script::new()
+        .turn(Turn::tool_use(
+            "toolu_e2e_shell",
+            "Bash",
+            json!({"command": "timeout 40 tail -f /dev/null; echo woke", "description": "Wait a while"}),
+        ))
+        .turn(Turn::text("Result: {{tool_result}}"))
+}
+
+/// Reads the client's messages up to the `task_started` of the shell command, and returns its
+/// task id.
+async fn shell_task_started(client: &mut Client, seen: &mut Vec<Message>) -> String {
+    while let Some(item) = client.next_message().await {
+        let message = item.expect("no error on the stream");
+        let raw = raw(&message);
+        seen.push(message);
+        if raw["subtype"] == "task_started" {
+            assert_eq!(raw["tool_use_id"], "toolu_e2e_shell", "{raw:#}");
+            return raw["task_id"].as_str().expect("a task id").to_string();
+        }
+    }
+    panic!(
+        "the stream ended before the task started: {:#?}",
+        dump(seen)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stop_task_stops_a_running_shell_command() {
+    let Some(w) = world("stop_task", long_shell_script()).await else {
+        return;
+    };
+    let options = w.options().allowed_tools(["Bash"]);
+    within("stopping a task", async {
+        let mut client = Client::connect(options).await.expect("connect");
+        let started = Instant::now();
+        client.query("wait a while").await.unwrap();
+        let mut messages = Vec::new();
+        let task_id = shell_task_started(&mut client, &mut messages).await;
+        client.stop_task(&task_id).await.expect("stop_task");
+        messages.extend(client.receive_response().await.expect("the response"));
+        let stopped = messages
+            .iter()
+            .map(raw)
+            .find(|m| m["subtype"] == "task_notification")
+            .unwrap_or_else(|| panic!("no task_notification: {:#?}", dump(&messages)));
+        assert_eq!(stopped["task_id"], task_id.as_str(), "{stopped:#}");
+        assert_eq!(stopped["status"], "stopped", "{stopped:#}");
+        // The command was killed: the model got its failure long before the 40 s were up.
+        let text = success_text(&messages);
+        assert!(text.starts_with("Result: Exit code 137"), "{text}");
+        assert!(started.elapsed() < Duration::from_secs(30));
+        client.disconnect().await.expect("disconnect");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn background_tasks_sends_a_running_shell_command_to_the_background() {
+    let Some(w) = world("background_tasks", long_shell_script()).await else {
+        return;
+    };
+    let options = w.options().allowed_tools(["Bash"]);
+    within("backgrounding a task", async {
+        let mut client = Client::connect(options).await.expect("connect");
+        let started = Instant::now();
+        client.query("wait a while").await.unwrap();
+        let mut messages = Vec::new();
+        shell_task_started(&mut client, &mut messages).await;
+        let backgrounded = client
+            .background_tasks(Some("toolu_e2e_shell"))
+            .await
+            .expect("background_tasks");
+        assert!(backgrounded);
+        messages.extend(client.receive_response().await.expect("the response"));
+        // The turn went on without waiting for the command, which runs on.
+        let text = success_text(&messages);
+        assert!(
+            text.starts_with("Result: Command was manually backgrounded"),
+            "{text}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(30));
         client.disconnect().await.expect("disconnect");
     })
     .await;
