@@ -209,7 +209,9 @@ impl Client {
         &self.info
     }
 
-    /// The slash commands and skills the session offers, from the `initialize` answer.
+    /// The slash commands and skills the session offers, from the `initialize` answer (as at
+    /// connect: [`Client::reload_plugins`] and [`Client::reload_skills`] return the lists as they
+    /// are after a reload).
     ///
     /// ```no_run
     /// # use claude_tools::Client;

@@ -288,6 +288,17 @@ async fn an_external_server_set_at_run_time_serves_the_next_turn_and_goes_again(
             "{status:?}"
         );
 
+        // The CLI reconnects a server it runs itself.
+        client
+            .reconnect_mcp_server("units")
+            .await
+            .expect("reconnect");
+        let status = client.mcp_status().await.expect("status");
+        assert!(
+            status.server("units").is_some_and(|s| s.is_connected()),
+            "{status:?}"
+        );
+
         client.query("convert 100 °C").await.unwrap();
         let messages = client.receive_response().await.expect("the response");
         assert_eq!(success_text(&messages), "100 °C is 212 °F", "{messages:#?}");
