@@ -19,8 +19,10 @@ fn envelope(body: &str) -> String {
     format!(r#"{{"type":"control_request","request_id":"req_7_0badcafe","request":{body}}}"#) + "\n"
 }
 
-/// Every request as the session wrote it before the requests were typed, byte for byte
-/// (captured from the `json!` bodies this module replaced).
+/// Every request, byte for byte: those the session wrote before the requests were typed as it
+/// wrote them then (captured from the `json!` bodies this module replaced); the controls added
+/// since (issue 21) with the TypeScript SDK's field names, which the CLI 2.1.332 answered
+/// (`tests/fixtures/cli-2.1.332-control-answers.json`).
 #[test]
 fn every_host_request_is_written_byte_for_byte_as_before() {
     let served: BTreeSet<String> = ["notes", "calc", "q\"x"].map(String::from).into();
