@@ -408,3 +408,55 @@ async fn background_tasks_sends_a_running_shell_command_to_the_background() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_mcp_server_turned_off_is_not_offered_to_the_model_until_turned_on() {
+    let script = Script::new()
+        .turn(Turn::text("First."))
+        .turn(Turn::text("Second."));
+    let Some(w) = world("mcp_toggle", script).await else {
+        return;
+    };
+    let (server, _lab) = tools::server(0);
+    let options = w
+        .options()
+        .mcp_server(server)
+        .allowed_tools(["mcp__e2e__greet"]);
+    within("toggling a server", async {
+        let mut client = Client::connect(options).await.expect("connect");
+        client.toggle_mcp_server("e2e", false).await.expect("off");
+        client.query("first").await.unwrap();
+        assert_eq!(
+            success_text(&client.receive_response().await.unwrap()),
+            "First."
+        );
+        client.toggle_mcp_server("e2e", true).await.expect("on");
+        client.query("second").await.unwrap();
+        assert_eq!(
+            success_text(&client.receive_response().await.unwrap()),
+            "Second."
+        );
+        client.disconnect().await.expect("disconnect");
+    })
+    .await;
+    let offered = |turn: &claude_tools_testkit::model_server::RecordedRequest| -> Vec<String> {
+        turn.body.as_ref().expect("a JSON body")["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .filter_map(|tool| tool["name"].as_str())
+            .filter(|name| name.starts_with("mcp__e2e__"))
+            .map(String::from)
+            .collect()
+    };
+    let turns = w.turns();
+    assert_eq!(turns.len(), 2);
+    assert_eq!(offered(&turns[0]), Vec::<String>::new());
+    assert!(
+        offered(&turns[1])
+            .iter()
+            .any(|name| name == "mcp__e2e__greet"),
+        "{:?}",
+        offered(&turns[1])
+    );
+}
