@@ -163,6 +163,17 @@ impl Client {
     /// ([`Error::Control`](crate::Error::Control): `SDK servers should be handled in
     /// print.ts`), whose connection is this session itself, and an unknown name (`Server not
     /// found: …`).
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
+    /// let status = client.mcp_status().await?;
+    /// if status.server("docs").is_some_and(|docs| docs.status == "failed") {
+    ///     client.reconnect_mcp_server("docs").await?;
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn reconnect_mcp_server(&self, name: &str) -> Result<()> {
         self.shared
             .control_ack(HostRequest::McpReconnect { server_name: name })
@@ -172,6 +183,17 @@ impl Client {
     /// Reads resource `uri` of MCP server `name`, one the CLI runs: an MCP Apps widget
     /// (`ui://…`; the CLI refuses other schemes and in-process servers, whose resources the
     /// host reads itself). The contents are the server's, untrusted: render them sandboxed.
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
+    /// let resource = client.read_mcp_resource("charts", "ui://charts/bar").await?;
+    /// for item in &resource.contents {
+    ///     println!("{} ({:?}): {:?}", item.uri, item.mime_type, item.text);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn read_mcp_resource(&self, name: &str, uri: &str) -> Result<McpResource> {
         self.shared
             .control(HostRequest::McpReadResource {
@@ -221,6 +243,18 @@ impl Client {
     }
 
     /// How the context window is used (tokens in it, its size, by category).
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
+    /// let usage = client.context_usage().await?;
+    /// println!("{} of {} tokens", usage.total_tokens, usage.max_tokens);
+    /// for category in &usage.categories {
+    ///     println!("  {}: {}", category.name, category.tokens);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn context_usage(&self) -> Result<ContextUsage> {
         self.shared.control(HostRequest::GetContextUsage).await
     }
@@ -229,6 +263,17 @@ impl Client {
     /// `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true` in [`Options::env`](crate::options::Options::env)).
     /// Without it the CLI answers [`can_rewind`](RewindFilesResult::can_rewind) `false` with
     /// the reason in [`error`](RewindFilesResult::error).
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
+    /// let result = client.rewind_files("3f1c…-user-message-uuid").await?;
+    /// if !result.can_rewind {
+    ///     eprintln!("not rewound: {:?}", result.error);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn rewind_files(&self, user_message_id: &str) -> Result<RewindFilesResult> {
         self.shared
             .control(HostRequest::RewindFiles {
@@ -263,6 +308,14 @@ impl Client {
     /// Stops a running task (a background shell command or subagent) by the id its
     /// `task_started` / `task_notification` messages carry; a `task_notification` with status
     /// `stopped` follows.
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
+    /// client.stop_task("b1m3v6p2u").await?;
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn stop_task(&self, task_id: &str) -> Result<()> {
         self.shared
             .control_ack(HostRequest::StopTask { task_id })
@@ -294,11 +347,31 @@ impl Client {
 
     /// Reads the plugins again from disk and returns what the session now offers: commands,
     /// subagents, plugins and MCP servers.
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
+    /// let reloaded = client.reload_plugins().await?;
+    /// for plugin in &reloaded.plugins {
+    ///     println!("{} from {}", plugin.name, plugin.path);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn reload_plugins(&self) -> Result<ReloadPluginsResult> {
         self.shared.control(HostRequest::ReloadPlugins).await
     }
 
     /// Reads the skills again from disk and returns them.
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
+    /// let skills = client.reload_skills().await?;
+    /// println!("{} skills", skills.skills.len());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn reload_skills(&self) -> Result<ReloadSkillsResult> {
         self.shared.control(HostRequest::ReloadSkills).await
     }

@@ -250,6 +250,15 @@ impl Client {
 
     /// Who the session runs as (where its API key or token came from, the provider; the
     /// account's email and organization with a claude.ai login), from the `initialize` answer.
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # fn run(client: &Client) {
+    /// if let Some(account) = client.account_info() {
+    ///     println!("key from {:?}, via {:?}", account.api_key_source, account.api_provider);
+    /// }
+    /// # }
+    /// ```
     pub fn account_info(&self) -> Option<&AccountInfo> {
         self.info.account.as_ref()
     }
