@@ -112,7 +112,7 @@ pub async fn query_with(
     options: Options,
     transport: impl Transport + 'static,
 ) -> Result<MessageStream> {
-    let (shared, messages, _) = open(&options, Box::new(transport)).await?;
+    let (shared, messages, _, info) = open(&options, Box::new(transport)).await?;
     let needs_host = options.has_host_callbacks();
     let ceiling = options.run_end_ceiling.unwrap_or(DEFAULT_RUN_END_CEILING);
     let driver = shared.clone();
@@ -146,5 +146,5 @@ pub async fn query_with(
         }
         driver.close_input();
     });
-    Ok(MessageStream::new(messages, shared))
+    Ok(MessageStream::new(messages, shared, info))
 }

@@ -120,7 +120,8 @@ pub struct SystemInit {
     /// The MCP servers and their status.
     #[serde(default, deserialize_with = "null_default")]
     pub mcp_servers: Vec<McpServerStatus>,
-    /// The permission mode.
+    /// The permission mode, by its wire name; typed by
+    /// [`permission_mode`](SystemInit::permission_mode) (method).
     #[serde(default, rename = "permissionMode")]
     pub permission_mode: Option<String>,
     /// The CLI version.
@@ -141,6 +142,15 @@ impl SystemInit {
     /// The status of the MCP server `name`, if it is listed.
     pub fn mcp_server(&self, name: &str) -> Option<&McpServerStatus> {
         self.mcp_servers.iter().find(|s| s.name == name)
+    }
+
+    /// The permission mode, typed; the CLI's `manual` reads as
+    /// [`PermissionMode::Default`](crate::options::PermissionMode::Default)
+    /// ([`PermissionMode::from_wire`](crate::options::PermissionMode::from_wire)).
+    pub fn permission_mode(&self) -> Option<crate::options::PermissionMode> {
+        self.permission_mode
+            .as_deref()
+            .and_then(crate::options::PermissionMode::from_wire)
     }
 }
 

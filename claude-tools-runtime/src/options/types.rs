@@ -54,6 +54,29 @@ impl PermissionMode {
             PermissionMode::Auto => "auto",
         }
     }
+
+    /// The mode a wire name stands for, as the CLI reports modes: its `manual` is
+    /// [`PermissionMode::Default`] (the TypeScript SDK maps it the same way). `None` for a name
+    /// this crate does not know.
+    ///
+    /// ```
+    /// use claude_tools_runtime::options::PermissionMode;
+    ///
+    /// assert_eq!(PermissionMode::from_wire("manual"), Some(PermissionMode::Default));
+    /// assert_eq!(PermissionMode::from_wire("plan"), Some(PermissionMode::Plan));
+    /// assert_eq!(PermissionMode::from_wire("yolo"), None);
+    /// ```
+    pub fn from_wire(name: &str) -> Option<Self> {
+        Some(match name {
+            "default" | "manual" => PermissionMode::Default,
+            "acceptEdits" => PermissionMode::AcceptEdits,
+            "plan" => PermissionMode::Plan,
+            "bypassPermissions" => PermissionMode::BypassPermissions,
+            "dontAsk" => PermissionMode::DontAsk,
+            "auto" => PermissionMode::Auto,
+            _ => return None,
+        })
+    }
 }
 
 /// An MCP server the CLI runs itself (not in-process), passed through `--mcp-config`.
@@ -163,7 +186,7 @@ impl ExternalServer {
     }
 
     /// The server's entry in `--mcp-config`.
-    pub(super) fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         match self {
             ExternalServer::Stdio { command, args, env } => {
                 let mut config = json!({"type": "stdio", "command": command, "args": args});

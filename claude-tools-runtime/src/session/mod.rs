@@ -65,6 +65,10 @@ pub(crate) struct SessionCore {
     /// The in-process servers added while the session runs ([`SessionCore::add_server`]), and the
     /// names of every in-process server the CLI is to serve now.
     live_servers: Mutex<LiveServers>,
+    /// Held by each change of the server set (`mcp_set_servers`) from computing the set to the
+    /// CLI's answer, so concurrent changes reach the CLI in order, each naming the set the
+    /// previous one left.
+    server_changes: tokio::sync::Mutex<()>,
     notifications: Arc<AtomicU64>,
     can_use_tool: Option<CanUseTool>,
     on_elicitation: Option<OnElicitation>,
@@ -138,7 +142,9 @@ impl SessionCore {
             live_servers: Mutex::new(LiveServers {
                 added: HashMap::new(),
                 served: routers.keys().cloned().collect(),
+                external: std::collections::BTreeMap::new(),
             }),
+            server_changes: tokio::sync::Mutex::new(()),
             notifications,
             routers,
             can_use_tool: options.can_use_tool.clone(),
@@ -209,6 +215,20 @@ impl SessionCore {
     /// Sends a request to the CLI and waits for its answer.
     pub(crate) async fn request(&self, request: &HostRequest<'_>) -> Result<Value> {
         self.request_as(request.subtype(), request).await
+    }
+
+    /// Sends one of the typed controls and types the answer ([`crate::control::receipt`]).
+    pub(crate) async fn control<T: serde::de::DeserializeOwned>(
+        &self,
+        request: HostRequest<'_>,
+    ) -> Result<T> {
+        let answer = self.request(&request).await?;
+        crate::control::receipt(request.subtype(), answer)
+    }
+
+    /// Sends one of the typed controls whose answer says nothing (`{}` or no `response`).
+    pub(crate) async fn control_ack(&self, request: HostRequest<'_>) -> Result<()> {
+        self.request(&request).await.map(drop)
     }
 
     /// Sends `body` as a request of `subtype` (a [`HostRequest`], or the JSON of

@@ -2,7 +2,7 @@
 //! tool call), those added and removed while the session runs, and what forwards a server's own
 //! notifications to the CLI.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -43,13 +43,16 @@ pub(super) struct LiveServers {
     pub(super) added: HashMap<String, McpRouter>,
     /// The names of the in-process servers the CLI is to serve now.
     pub(super) served: BTreeSet<String>,
+    /// The servers the CLI runs that were set while the session runs
+    /// ([`SessionCore::set_mcp_servers`]), with their configurations, by name.
+    pub(super) external: BTreeMap<String, Value>,
 }
 
 impl LiveServers {
     /// The servers `mcp_set_servers` names now (the request replaces the CLI's whole set), taken
-    /// out of the lock to be sent.
-    fn served_now(&self) -> BTreeSet<String> {
-        self.served.clone()
+    /// out of the lock to be sent: those the CLI runs, and the in-process ones.
+    fn served_now(&self) -> (BTreeMap<String, Value>, BTreeSet<String>) {
+        (self.external.clone(), self.served.clone())
     }
 }
 
@@ -127,6 +130,7 @@ impl SessionCore {
         server: claude_tools_core::tool::ToolServer,
     ) -> Result<claude_tools_core::mcp::ToolServerHandle> {
         let name = server.name().to_string();
+        let _changing = self.server_changes.lock().await;
         let (router, servers) = {
             let mut live = lock(&self.live_servers);
             if self.routers.contains_key(&name) || live.added.contains_key(&name) {
@@ -147,7 +151,10 @@ impl SessionCore {
             (router, live.served_now())
         };
         let request = HostRequest::McpSetServers {
-            servers: SdkServers(&servers),
+            servers: SdkServers {
+                external: &servers.0,
+                sdk: &servers.1,
+            },
         };
         if let Err(error) = self.request(&request).await {
             // The CLI refused or did not answer: the server is not served, so it is not kept.
@@ -161,6 +168,7 @@ impl SessionCore {
 
     /// Asks the CLI to stop serving in-process server `name` (given at the start or added).
     pub(crate) async fn remove_server(&self, name: &str) -> Result<Value> {
+        let _changing = self.server_changes.lock().await;
         let servers = {
             let mut live = lock(&self.live_servers);
             if !live.served.remove(name) {
@@ -175,9 +183,40 @@ impl SessionCore {
             live.served_now()
         };
         let request = HostRequest::McpSetServers {
-            servers: SdkServers(&servers),
+            servers: SdkServers {
+                external: &servers.0,
+                sdk: &servers.1,
+            },
         };
         self.request(&request).await
+    }
+
+    /// Sets the servers the CLI runs on top of its configuration to `external` (replacing the
+    /// ones set by an earlier call), keeping the in-process servers: `mcp_set_servers` names them
+    /// all. The set is kept only once the CLI took it, so a later `add_server` or
+    /// `remove_server` names the same servers.
+    pub(crate) async fn set_mcp_servers(&self, external: BTreeMap<String, Value>) -> Result<Value> {
+        let _changing = self.server_changes.lock().await;
+        let sdk = {
+            let live = lock(&self.live_servers);
+            if let Some(name) = external.keys().find(|name| live.served.contains(*name)) {
+                return Err(crate::error::Error::Live(
+                    claude_tools_core::mcp::LiveToolError::DuplicateServer {
+                        server: name.clone(),
+                    },
+                ));
+            }
+            live.served.clone()
+        };
+        let request = HostRequest::McpSetServers {
+            servers: SdkServers {
+                external: &external,
+                sdk: &sdk,
+            },
+        };
+        let answer = self.request(&request).await?;
+        lock(&self.live_servers).external = external;
+        Ok(answer)
     }
 }
 

@@ -6,6 +6,7 @@
 //! Without the CLI the tests skip with a banner, unless `CI` is set, where they fail.
 
 mod arguments;
+mod controls;
 mod elicitation;
 mod examples_agent;
 mod examples_api_key;

@@ -1,5 +1,7 @@
 //! What the CLI answers the host's control requests, typed: the results of
-//! [`Client`](crate::client::Client)'s session controls.
+//! [`Client`](crate::client::Client)'s session controls (most of which
+//! [`MessageStream`](crate::stream::MessageStream) has too), the CLI's answer to `initialize`
+//! ([`InitializeInfo`]), and the [`AbortHandle`] that ends a session from another task.
 //!
 //! Each receipt types the fields the CLI is known to send and keeps every other field in its
 //! `extra` map (as the messages do), so a field a later CLI adds is never lost. A field the CLI
@@ -17,8 +19,21 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 pub use crate::message::{McpServerInfo, McpServerStatus, McpToolAnnotations, McpToolInfo};
+use crate::options::PermissionMode;
 
-/// The answer to `interrupt` (`{"still_queued": […]}`).
+pub(crate) mod abort;
+mod init;
+mod reload;
+
+pub use abort::AbortHandle;
+pub use init::{AccountInfo, AgentInfo, InitializeInfo, ModelInfo, SlashCommand};
+pub(crate) use reload::BackgroundTasksReceipt;
+pub use reload::{
+    McpResource, McpResourceContent, PluginInfo, ReloadPluginsResult, ReloadSkillsResult,
+};
+
+/// The answer to `interrupt` (`{"still_queued": […]}`, and `"cancelled": […]` when the interrupt
+/// also cancelled the queued prompts).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct InterruptReceipt {
@@ -51,12 +66,22 @@ pub struct ModelReceipt {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PermissionModeReceipt {
-    /// The permission mode now in force, by its wire name (`acceptEdits`…).
+    /// The permission mode now in force, by its wire name (`acceptEdits`…); typed by
+    /// [`permission_mode`](Self::permission_mode).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<String>,
     /// Every other field.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+impl PermissionModeReceipt {
+    /// The permission mode now in force (it can differ from the one asked for); the CLI's
+    /// `manual` reads as [`PermissionMode::Default`], as the TypeScript SDK reads it. `None`
+    /// when the CLI did not say (before 2.1.330), or named a mode this crate does not know.
+    pub fn permission_mode(&self) -> Option<PermissionMode> {
+        self.mode.as_deref().and_then(PermissionMode::from_wire)
+    }
 }
 
 /// The answer to `mcp_status`: every MCP server of the session and its state. The CLI lists its
@@ -160,9 +185,11 @@ pub struct RewindFilesResult {
     pub extra: Map<String, Value>,
 }
 
-/// The answer to `mcp_set_servers`, which [`Client::remove_server`] sends: the servers the CLI
-/// added and removed, and the ones it could not change.
+/// The answer to `mcp_set_servers`, which [`Client::set_mcp_servers`] and
+/// [`Client::remove_server`] send: the servers the CLI added and removed, and the ones it could
+/// not connect (`{"errors": {"ext": "Connection closed"}}`).
 ///
+/// [`Client::set_mcp_servers`]: crate::client::Client::set_mcp_servers
 /// [`Client::remove_server`]: crate::client::Client::remove_server
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -173,7 +200,8 @@ pub struct McpSetServersResult {
     /// The servers the CLI removed.
     #[serde(default, deserialize_with = "null_default")]
     pub removed: Vec<String>,
-    /// Why a server could not be changed, by name.
+    /// Why a server could not be connected, by name (it is added all the same, and
+    /// [`Client::mcp_status`](crate::client::Client::mcp_status) lists it as `failed`).
     #[serde(default, deserialize_with = "null_default")]
     pub errors: BTreeMap<String, String>,
     /// Every other field.
@@ -182,7 +210,7 @@ pub struct McpSetServersResult {
 }
 
 /// `null` as the default: the CLI sends `null` for some absent lists.
-fn null_default<'de, D, T>(deserializer: D) -> std::result::Result<T, D::Error>
+pub(crate) fn null_default<'de, D, T>(deserializer: D) -> std::result::Result<T, D::Error>
 where
     D: Deserializer<'de>,
     T: Default + Deserialize<'de>,

@@ -1,25 +1,24 @@
 //! [`Client`]: a persistent, multi-prompt session with the CLI.
 
+mod controls;
+
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde_json::Value;
 
 use crate::cli::{CLI_VERSION, CliVersionSupport, OLDEST_CLI_VERSION};
+use crate::control::abort::{EXIT_GRACE, end_gracefully};
 use crate::control::{
-    ContextUsage, InterruptReceipt, McpSetServersResult, McpStatus, ModelReceipt,
-    PermissionModeReceipt, RewindFilesResult, receipt,
+    AbortHandle, AccountInfo, AgentInfo, InitializeInfo, McpSetServersResult, ModelInfo,
+    SlashCommand, receipt,
 };
 use crate::error::{Error, Result};
 use crate::message::{Message, UserInput};
-use crate::options::{Options, PermissionMode};
+use crate::options::Options;
 use crate::protocol::{HostRequest, InitializeRequest};
 use crate::session::{MessageReceiver, SessionCore};
 use crate::transport::{ExitInfo, ProcessTransport, Transport};
 use claude_tools_core::mcp::{LiveToolError, ToolServerHandle};
-
-/// How long [`Client::disconnect`] waits for the CLI to exit before killing it.
-const DISCONNECT_GRACE: Duration = Duration::from_secs(10);
 
 /// The transport for a CLI found on this machine, with the options' stderr callback.
 pub(crate) fn process_transport(options: &Options) -> ProcessTransport {
@@ -34,7 +33,7 @@ pub(crate) fn process_transport(options: &Options) -> ProcessTransport {
 pub(crate) async fn open(
     options: &Options,
     transport: Box<dyn Transport>,
-) -> Result<(Arc<SessionCore>, MessageReceiver, Value)> {
+) -> Result<(Arc<SessionCore>, MessageReceiver, Value, InitializeInfo)> {
     options.validate()?;
     let connection = transport.connect(options.launch_spec()).await?;
     // The hook callbacks are registered under the ids the initialize request names.
@@ -65,7 +64,18 @@ pub(crate) async fn open(
             if options.handshake_manifests {
                 log_manifest_outcomes(options, &info);
             }
-            Ok((shared, messages, info))
+            // An older CLI, or a scripted one, may answer with no payload at all.
+            let typed = match &info {
+                Value::Null => Ok(InitializeInfo::default()),
+                info => receipt("initialize", info.clone()),
+            };
+            match typed {
+                Ok(typed) => Ok((shared, messages, info, typed)),
+                Err(error) => {
+                    shared.shutdown();
+                    Err(error)
+                }
+            }
         }
         Err(error) => {
             shared.shutdown();
@@ -161,6 +171,7 @@ pub struct Client {
     shared: Arc<SessionCore>,
     messages: MessageReceiver,
     server_info: Value,
+    info: InitializeInfo,
 }
 
 impl Client {
@@ -175,17 +186,102 @@ impl Client {
         options: Options,
         transport: impl Transport + 'static,
     ) -> Result<Self> {
-        let (shared, messages, server_info) = open(&options, Box::new(transport)).await?;
+        let (shared, messages, server_info, info) = open(&options, Box::new(transport)).await?;
         Ok(Self {
             shared,
             messages,
             server_info,
+            info,
         })
     }
 
-    /// The CLI's answer to `initialize` (commands, models, account, version…).
+    /// The CLI's answer to `initialize` (commands, models, account, version…) as JSON, as it
+    /// came; [`Client::initialize_info`] is the same, typed.
     pub fn server_info(&self) -> &Value {
         &self.server_info
+    }
+
+    /// The CLI's answer to `initialize`, typed: its slash commands, models, subagents, account,
+    /// version and process id. [`Client::connect`] fails with
+    /// [`Error::Protocol`] naming `initialize` when the answer does not
+    /// fit this type.
+    pub fn initialize_info(&self) -> &InitializeInfo {
+        &self.info
+    }
+
+    /// The slash commands and skills the session offers, from the `initialize` answer (as at
+    /// connect: [`Client::reload_plugins`] and [`Client::reload_skills`] return the lists as they
+    /// are after a reload).
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # fn run(client: &Client) {
+    /// for command in client.supported_commands() {
+    ///     println!("/{} {}: {}", command.name, command.argument_hint, command.description);
+    /// }
+    /// # }
+    /// ```
+    pub fn supported_commands(&self) -> &[SlashCommand] {
+        &self.info.commands
+    }
+
+    /// The models the session can switch to with [`Client::set_model`] (by their
+    /// [`value`](ModelInfo::value)), from the `initialize` answer.
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
+    /// let models = client.supported_models();
+    /// if let Some(haiku) = models.iter().find(|model| model.value == "haiku") {
+    ///     client.set_model(Some(&haiku.value)).await?;
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn supported_models(&self) -> &[ModelInfo] {
+        &self.info.models
+    }
+
+    /// The subagents the session can start (the CLI's own and those of
+    /// [`Options::agent`](crate::options::Options::agent)), from the `initialize` answer.
+    pub fn supported_agents(&self) -> &[AgentInfo] {
+        &self.info.agents
+    }
+
+    /// Who the session runs as (where its API key or token came from, the provider; the
+    /// account's email and organization with a claude.ai login), from the `initialize` answer.
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # fn run(client: &Client) {
+    /// if let Some(account) = client.account_info() {
+    ///     println!("key from {:?}, via {:?}", account.api_key_source, account.api_provider);
+    /// }
+    /// # }
+    /// ```
+    pub fn account_info(&self) -> Option<&AccountInfo> {
+        self.info.account.as_ref()
+    }
+
+    /// A handle that ends this session from another task, gracefully: see [`AbortHandle`].
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # async fn run(mut client: Client) -> claude_tools::Result<()> {
+    /// let abort = client.abort_handle();
+    /// tokio::spawn(async move {
+    ///     tokio::time::sleep(std::time::Duration::from_secs(600)).await;
+    ///     abort.abort().await;
+    /// });
+    /// client.query("Work through the backlog").await?;
+    /// while let Some(message) = client.next_message().await {
+    ///     println!("{message:?}");
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn abort_handle(&self) -> AbortHandle {
+        AbortHandle::new(self.shared.clone())
     }
 
     /// The CLI's version, as its `initialize` answer gives it (`claude_code_version`); compare it
@@ -258,64 +354,6 @@ impl Client {
         Err(self.shared.gone_error())
     }
 
-    /// Interrupts the current turn; returns the CLI's receipt, which lists the prompts still
-    /// queued.
-    ///
-    /// Like every control below, it fails with [`Error::Control`] when
-    /// the CLI refuses, [`Error::Timeout`] when it does not answer within
-    /// [`Options::control_timeout`](crate::options::Options::control_timeout), and
-    /// [`Error::Protocol`] when its answer does not fit the receipt's
-    /// type (then [`Client::control_request`] returns it as JSON).
-    pub async fn interrupt(&self) -> Result<InterruptReceipt> {
-        self.control(HostRequest::Interrupt).await
-    }
-
-    /// Switches the model for the next turns (`None`: the default model); returns the model
-    /// the CLI now uses.
-    pub async fn set_model(&self, model: Option<&str>) -> Result<ModelReceipt> {
-        self.control(HostRequest::SetModel { model }).await
-    }
-
-    /// Switches the permission mode; returns the mode now in force.
-    pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<PermissionModeReceipt> {
-        self.control(HostRequest::SetPermissionMode { mode }).await
-    }
-
-    /// The status of every MCP server (no in-process server is listed before the first turn).
-    ///
-    /// ```no_run
-    /// # use claude_tools::Client;
-    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
-    /// let status = client.mcp_status().await?;
-    /// for server in &status.servers {
-    ///     println!("{}: {}", server.name, server.status);
-    /// }
-    /// assert!(status.server("calc").is_some_and(|calc| calc.is_connected()));
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub async fn mcp_status(&self) -> Result<McpStatus> {
-        self.control(HostRequest::McpStatus).await
-    }
-
-    /// How the context window is used (tokens in it, its size, by category).
-    pub async fn context_usage(&self) -> Result<ContextUsage> {
-        self.control(HostRequest::GetContextUsage).await
-    }
-
-    /// Rewinds files to their state at a user message (needs file checkpointing:
-    /// `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true` in [`Options::env`](crate::options::Options::env)).
-    pub async fn rewind_files(&self, user_message_id: &str) -> Result<RewindFilesResult> {
-        self.control(HostRequest::RewindFiles { user_message_id })
-            .await
-    }
-
-    /// Sends one of the typed controls and types the answer.
-    async fn control<T: serde::de::DeserializeOwned>(&self, request: HostRequest<'_>) -> Result<T> {
-        let answer = self.shared.request(&request).await?;
-        receipt(request.subtype(), answer)
-    }
-
     /// A handle to the tools of in-process server `name` (one given to
     /// [`Options::mcp_server`](crate::options::Options::mcp_server)), to add, remove, enable
     /// and disable tools while the session runs. Each change is sent to the CLI as
@@ -373,7 +411,7 @@ impl Client {
     /// # use claude_tools::Client;
     /// # async fn run(client: &Client) -> claude_tools::Result<()> {
     /// let answer = client
-    ///     .control_request(serde_json::json!({"subtype": "stop_task", "task_id": "t-1"}))
+    ///     .control_request(serde_json::json!({"subtype": "get_settings"}))
     ///     .await?;
     /// # Ok(())
     /// # }
@@ -391,15 +429,7 @@ impl Client {
     /// failed (not logged in, a crash) exits with a non-zero code or by a signal, and its
     /// [`ExitInfo::stderr_tail`] says why.
     pub async fn disconnect(self) -> Result<ExitInfo> {
-        self.shared.close_input();
-        let exit = match tokio::time::timeout(DISCONNECT_GRACE, self.shared.wait_exit()).await {
-            Ok(exit) => exit,
-            Err(_) => {
-                self.shared.shutdown();
-                self.shared.wait_exit().await
-            }
-        };
-        Ok(exit)
+        Ok(end_gracefully(&self.shared, EXIT_GRACE).await)
     }
 }
 

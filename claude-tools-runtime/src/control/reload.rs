@@ -1,0 +1,110 @@
+//! The answers of the controls that reload what the session offers (plugins, skills), read an
+//! MCP resource, and background tasks.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::init::{AgentInfo, SlashCommand};
+use super::null_default;
+use crate::message::McpServerStatus;
+
+/// The answer to `reload_plugins`: what the session offers after the plugins were read again.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ReloadPluginsResult {
+    /// The slash commands and skills now offered.
+    #[serde(default, deserialize_with = "null_default")]
+    pub commands: Vec<SlashCommand>,
+    /// The subagents now offered.
+    #[serde(default, deserialize_with = "null_default")]
+    pub agents: Vec<AgentInfo>,
+    /// The plugins loaded.
+    #[serde(default, deserialize_with = "null_default")]
+    pub plugins: Vec<PluginInfo>,
+    /// Every MCP server and its state (`mcpServers`), as
+    /// [`Client::mcp_status`](crate::client::Client::mcp_status) lists them.
+    #[serde(rename = "mcpServers", default, deserialize_with = "null_default")]
+    pub mcp_servers: Vec<McpServerStatus>,
+    /// How many plugins failed to load.
+    #[serde(default)]
+    pub error_count: u64,
+    /// Every other field.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// A plugin of [`ReloadPluginsResult`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct PluginInfo {
+    /// Its name.
+    pub name: String,
+    /// Where it was loaded from (`builtin` for the CLI's own).
+    #[serde(default)]
+    pub path: String,
+    /// Its source (`name@marketplace`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Its version, as its manifest declares it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// Every other field.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// The answer to `reload_skills`: the skills after they were read again from disk.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ReloadSkillsResult {
+    /// The skills, as slash commands.
+    #[serde(default, deserialize_with = "null_default")]
+    pub skills: Vec<SlashCommand>,
+    /// Every other field.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// The answer to `mcp_read_resource`: the server's `resources/read` result.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct McpResource {
+    /// The resource's contents (one item or more).
+    #[serde(default, deserialize_with = "null_default")]
+    pub contents: Vec<McpResourceContent>,
+    /// Every other field.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// One item of an [`McpResource`]: text, or a binary blob in base64.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct McpResourceContent {
+    /// The item's URI.
+    pub uri: String,
+    /// Its MIME type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// Its text, for a text item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Its bytes in base64, for a binary item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blob: Option<String>,
+    /// Its `_meta`, as the server sent it.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+    /// Every other field.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// The answer to `background_tasks`: `{}` when every foreground task was asked to go to the
+/// background, `{"backgrounded": false}` when the one named matched none.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct BackgroundTasksReceipt {
+    #[serde(default)]
+    pub(crate) backgrounded: Option<bool>,
+}
