@@ -82,6 +82,8 @@ pub(super) struct Refusal {
     code: ErrorCode,
     message: &'static str,
     data: String,
+    /// Sent with `Connection: close`: the connection ends after it.
+    close: bool,
 }
 
 impl Refusal {
@@ -96,7 +98,15 @@ impl Refusal {
             code,
             message,
             data: data.into(),
+            close: false,
         }
+    }
+
+    /// The connection is closed after this refusal (`Connection: close`): what is left of the
+    /// request's body is not read.
+    pub(super) fn closing(mut self) -> Self {
+        self.close = true;
+        self
     }
 
     /// `status` with a JSON-RPC error body of `id: null`.
@@ -105,6 +115,12 @@ impl Refusal {
             None,
             ErrorObject::new(self.code, self.message).with_data(self.data),
         );
-        json_response(self.status, reply_bytes(&body))
+        let mut response = json_response(self.status, reply_bytes(&body));
+        if self.close {
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
+        response
     }
 }
