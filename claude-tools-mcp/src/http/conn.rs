@@ -229,7 +229,11 @@ struct Guarded {
 }
 
 impl Guarded {
-    fn guard_write<T>(&mut self, cx: &mut Context<'_>, poll: Poll<io::Result<T>>) -> Poll<io::Result<T>> {
+    fn guard_write<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        poll: Poll<io::Result<T>>,
+    ) -> Poll<io::Result<T>> {
         if poll.is_ready() {
             self.stall = None;
             return poll;

@@ -13,7 +13,7 @@
 //! HttpServer::new(server)
 //!     .bearer_token("s3cret")                      // optional
 //!     .serve(listener)                             // clients POST to http://127.0.0.1:8080/mcp
-//!     .with_graceful_shutdown(async { let _ = tokio::signal::ctrl_c().await; })
+//!     .with_graceful_shutdown(claude_tools::mcp::shutdown_signal()) // Ctrl-C or SIGTERM
 //!     .await
 //! # }
 //! ```
@@ -79,7 +79,9 @@
 //!   2.3.0 does so from protocol revision 2026 on; at the revisions this server speaks it posts
 //!   `notifications/cancelled` and stops reading, so the abandoned call runs to its end, its
 //!   timeout, or the client's disconnect. With sessions, that notification cancels the call.)
-//! - **Graceful shutdown** ([`HttpServe::with_graceful_shutdown`]): when the signal resolves the
+//! - **Graceful shutdown** ([`HttpServe::with_graceful_shutdown`]; give it
+//!   [`shutdown_signal`](crate::shutdown_signal)`()` to stop on Ctrl-C or `SIGTERM`, what
+//!   process managers send: a server stopped any other way drops its calls in flight): when the signal resolves the
 //!   listener is closed (new connections are refused), idle keep-alive connections are closed,
 //!   and requests in flight may finish for up to [`HttpServe::shutdown_grace`] (default
 //!   [`DEFAULT_SHUTDOWN_GRACE`]). Calls still running then are cancelled and answered with an
