@@ -282,7 +282,9 @@ pub(super) async fn read_body(
     } else {
         (body_deadline, "body read timeout")
     };
-    let mut collected = Vec::new();
+    // One allocation of the declared size (within the cap), not a doubling vector's copies.
+    let declared = declared.map_or(0, |declared| usize::try_from(declared).unwrap_or(cap));
+    let mut collected = Vec::with_capacity(declared.min(cap));
     loop {
         let frame = match tokio::time::timeout_at(body_deadline, body.frame()).await {
             Ok(Some(Ok(frame))) => frame,
