@@ -162,11 +162,7 @@ impl Watch {
             fds: Arc::default(),
             running: Arc::new(AtomicBool::new(true)),
         };
-        let (rss, fds, running) = (
-            watch.rss.clone(),
-            watch.fds.clone(),
-            watch.running.clone(),
-        );
+        let (rss, fds, running) = (watch.rss.clone(), watch.fds.clone(), watch.running.clone());
         std::thread::spawn(move || {
             while running.load(Ordering::Relaxed) {
                 let now = sample(pid);
@@ -315,7 +311,14 @@ async fn slow_upload(config: &Config) -> Held {
                 }
             }
         }
-        let held = trickle(streams, 4 * MIB - 64 * 1024, 40, Duration::from_secs(8), b" ").await;
+        let held = trickle(
+            streams,
+            4 * MIB - 64 * 1024,
+            40,
+            Duration::from_secs(8),
+            b" ",
+        )
+        .await;
         println!("{} of {n} uploads still open after sending", held.len());
         held
     })
@@ -439,16 +442,15 @@ async fn oversize(config: &Config) -> Held {
     };
     let (mut reader, mut writer) = stream.into_split();
     let upload = async {
-        writer.write_all(head(addr, body.len(), "").as_bytes()).await?;
+        writer
+            .write_all(head(addr, body.len(), "").as_bytes())
+            .await?;
         writer.write_all(body.as_bytes()).await
     };
     let answer = async {
         let mut answer = Vec::new();
-        let read = tokio::time::timeout(
-            Duration::from_secs(30),
-            reader.read_to_end(&mut answer),
-        )
-        .await;
+        let read =
+            tokio::time::timeout(Duration::from_secs(30), reader.read_to_end(&mut answer)).await;
         (answer, read)
     };
     let (uploaded, (answer, read)) = tokio::join!(upload, answer);

@@ -86,7 +86,8 @@ impl Default for Limits {
 
 impl HttpServer {
     /// The most connections [`serve`](HttpServer::serve) holds open at once (default
-    /// [`DEFAULT_MAX_CONNECTIONS`]; at least 1). A connection beyond it is accepted, written a
+    /// [`DEFAULT_MAX_CONNECTIONS`]; at least 1; on Unix, lowered to the file-descriptor limit
+    /// less 64 when that is lower, with a warning). A connection beyond it is accepted, written a
     /// `503 Service Unavailable` if its socket takes it at once, and closed, without being read:
     /// the cap bounds the memory and file descriptors clients can hold. Not applied by
     /// [`into_router`](HttpServer::into_router), whose server owns the connections.
@@ -213,6 +214,51 @@ impl InFlight {
             }
         }
     }
+}
+
+/// File descriptors kept out of the cap on connections: the listener's, the runtime's, and the
+/// tools' own files and sockets.
+const FD_RESERVE: u64 = 64;
+
+/// The cap on connections [`HttpServer::serve`] applies: the configured one, lowered under the
+/// process's file-descriptor limit (less [`FD_RESERVE`]) when that is lower, so that the cap
+/// bites (a fast `503`) before `accept` runs out of descriptors (where even a ping waits).
+pub(super) fn connection_cap(configured: usize) -> usize {
+    match fd_room() {
+        Some(room) if room < configured => {
+            tracing::warn!(
+                configured,
+                applied = room,
+                "MCP HTTP: max_connections lowered under the file-descriptor limit (ulimit -n)"
+            );
+            room
+        }
+        _ => configured,
+    }
+}
+
+/// The soft `RLIMIT_NOFILE` less [`FD_RESERVE`], if there is a limit.
+#[cfg(unix)]
+fn fd_room() -> Option<usize> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit only writes the `rlimit` it is given, which lives through the call.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0
+        || limit.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    // `rlim_t` is `u64` on Linux and macOS, not on every Unix.
+    #[allow(clippy::useless_conversion)]
+    let room = u64::from(limit.rlim_cur).saturating_sub(FD_RESERVE).max(1);
+    Some(usize::try_from(room).unwrap_or(usize::MAX))
+}
+
+#[cfg(not(unix))]
+fn fd_room() -> Option<usize> {
+    None
 }
 
 /// Whether a rate-limited warning may be logged now (at most once a second per `last`).

@@ -97,7 +97,7 @@
 //!
 //! | limit (default) | when it bites |
 //! |---|---|
-//! | [`HttpServer::max_connections`] ([`DEFAULT_MAX_CONNECTIONS`], 1024) | a connection beyond it is written a `503` (if its socket takes it at once) and closed unread. An `accept` that fails (out of file descriptors) is retried after 100 ms, never in a busy loop |
+//! | [`HttpServer::max_connections`] ([`DEFAULT_MAX_CONNECTIONS`], 1024; on Unix at most the file-descriptor limit less 64) | a connection beyond it is written a `503` (if its socket takes it at once) and closed unread. An `accept` that fails (out of file descriptors) is retried after 100 ms, never in a busy loop |
 //! | [`HttpServer::max_requests_in_flight`] ([`DEFAULT_MAX_REQUESTS_IN_FLIGHT`], 512) | `503` with `Retry-After: 1` (a request is in flight until its answer, SSE included, is sent or dropped) |
 //! | [`HttpServer::max_header_size`] ([`DEFAULT_MAX_HEADER_SIZE`], 64 KiB) | a larger request head is answered `431` and its connection closed |
 //! | [`HttpServer::header_read_timeout`] ([`DEFAULT_HEADER_READ_TIMEOUT`], 10 s) | a head not complete that long after its first byte: the connection is closed |

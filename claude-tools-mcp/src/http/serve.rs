@@ -16,7 +16,7 @@ use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
 
 use super::conn::{refuse_over_capacity, serve_connection};
-use super::limits::once_a_second;
+use super::limits::{connection_cap, once_a_second};
 use super::post::handle;
 use super::{DEFAULT_SHUTDOWN_GRACE, HttpServer, Shared};
 
@@ -144,7 +144,8 @@ async fn run(serve: HttpServe) -> io::Result<()> {
     let shared = Arc::new(server.into_shared());
     let service = hyper_util::service::TowerToHyperService::new(router_of(shared.clone()));
     let limits = Arc::new(shared.limits.clone());
-    let open = Arc::new(Semaphore::new(limits.max_connections));
+    let max_connections = connection_cap(limits.max_connections);
+    let open = Arc::new(Semaphore::new(max_connections));
     let (last_full, last_failed) = (AtomicU64::new(0), AtomicU64::new(0));
     let mut signal = signal.unwrap_or_else(|| Box::pin(std::future::pending()));
     let (closing, closing_seen) = watch::channel(false);
@@ -170,11 +171,11 @@ async fn run(serve: HttpServe) -> io::Result<()> {
                     Err(_) => {
                         if once_a_second(&last_full) {
                             tracing::warn!(
-                                max = limits.max_connections,
+                                max = max_connections,
                                 "MCP HTTP: too many open connections; refusing new ones with 503 (max_connections)"
                             );
                         }
-                        refuse_over_capacity(stream, limits.max_connections);
+                        refuse_over_capacity(stream, max_connections);
                     }
                 },
                 Err(error) if is_connection_error(&error) => {}
