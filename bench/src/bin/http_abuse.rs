@@ -252,49 +252,71 @@ async fn trickle(streams: Held, total: usize, pieces: usize, over: Duration, fil
     alive.into_iter().flatten().collect()
 }
 
-/// Pings every 500 ms while `attack` runs; prints the latencies.
+/// Pings every 500 ms while `attack` runs; prints how they were answered and how fast.
 async fn with_pings(addr: SocketAddr, attack: impl Future<Output = Held>) -> Held {
     let pinging = Arc::new(AtomicBool::new(true));
     let flag = pinging.clone();
     let pings = tokio::spawn(async move {
-        let mut latencies = Vec::new();
+        let mut answers = Vec::new();
         while flag.load(Ordering::Relaxed) {
-            latencies.push(ping(addr).await);
+            answers.push(ping(addr).await);
             tokio::time::sleep(Duration::from_millis(500)).await;
         }
-        latencies
+        answers
     });
     let held = attack.await;
     pinging.store(false, Ordering::Relaxed);
-    let latencies = pings.await.unwrap_or_default();
-    let answered: Vec<f64> = latencies.iter().flatten().copied().collect();
-    let max = answered.iter().copied().fold(0.0, f64::max);
+    let answers = pings.await.unwrap_or_default();
+    let slowest = |wanted: fn(u16) -> bool| {
+        answers
+            .iter()
+            .flatten()
+            .filter(|(status, _)| wanted(*status))
+            .map(|(_, ms)| *ms)
+            .fold(None, |max: Option<f64>, ms| Some(max.map_or(ms, |max| max.max(ms))))
+    };
+    let count = |wanted: fn(u16) -> bool| {
+        answers
+            .iter()
+            .flatten()
+            .filter(|(status, _)| wanted(*status))
+            .count()
+    };
+    let show = |ms: Option<f64>| ms.map_or("-".to_string(), |ms| format!("{ms:.1} ms"));
     println!(
-        "pings during the attack: {} sent, {} answered 200, slowest {:.1} ms",
-        latencies.len(),
-        answered.len(),
-        max
+        "pings during the attack: {} sent; {} answered 200 (slowest {}), {} refused (slowest {}), {} unanswered in 60 s",
+        answers.len(),
+        count(|status| status == 200),
+        show(slowest(|status| status == 200)),
+        count(|status| status != 200),
+        show(slowest(|status| status != 200)),
+        answers.iter().filter(|answer| answer.is_none()).count(),
     );
     held
 }
 
-/// A ping on a fresh connection: its latency in ms if answered `200` within 60 s.
-async fn ping(addr: SocketAddr) -> Option<f64> {
+/// A ping on a fresh connection: its status (`0`: the connection ended without one) and
+/// latency in ms, or `None` with no answer within 60 s.
+async fn ping(addr: SocketAddr) -> Option<(u16, f64)> {
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
     let started = Instant::now();
     let exchange = async {
         let mut stream = TcpStream::connect(addr).await.ok()?;
         let request = format!("{}{body}", head(addr, body.len(), "connection: close\r\n"));
-        stream.write_all(request.as_bytes()).await.ok()?;
+        let _ = stream.write_all(request.as_bytes()).await;
         let mut answer = Vec::new();
-        stream.read_to_end(&mut answer).await.ok()?;
-        answer.starts_with(b"HTTP/1.1 200").then_some(())
+        let _ = stream.read_to_end(&mut answer).await;
+        let status = std::str::from_utf8(answer.get(9..12).unwrap_or_default())
+            .ok()
+            .and_then(|status| status.parse().ok())
+            .unwrap_or(0);
+        Some(status)
     };
-    tokio::time::timeout(Duration::from_secs(60), exchange)
+    let status = tokio::time::timeout(Duration::from_secs(60), exchange)
         .await
         .ok()
         .flatten()?;
-    Some(started.elapsed().as_secs_f64() * 1000.0)
+    Some((status, started.elapsed().as_secs_f64() * 1000.0))
 }
 
 /// (b) N uploads of a declared 4 MiB body, all but 64 KiB of it sent over 8 s, never finished.
