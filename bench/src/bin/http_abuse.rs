@@ -273,7 +273,9 @@ async fn with_pings(addr: SocketAddr, attack: impl Future<Output = Held>) -> Hel
             .flatten()
             .filter(|(status, _)| wanted(*status))
             .map(|(_, ms)| *ms)
-            .fold(None, |max: Option<f64>, ms| Some(max.map_or(ms, |max| max.max(ms))))
+            .fold(None, |max: Option<f64>, ms| {
+                Some(max.map_or(ms, |max| max.max(ms)))
+            })
     };
     let count = |wanted: fn(u16) -> bool| {
         answers
