@@ -72,8 +72,16 @@ pub(super) async fn serve_connection(
     loop {
         tokio::select! {
             result = connection.as_mut() => {
-                if let Err(error) = result {
-                    tracing::debug!(%error, %peer, "MCP HTTP: connection ended with an error");
+                match result {
+                    Err(error) if error.is_parse_too_large() => tracing::info!(
+                        %peer,
+                        max = limits.max_header_size,
+                        "MCP HTTP: a request head over max_header_size; answered 431 and closed"
+                    ),
+                    Err(error) => {
+                        tracing::debug!(%error, %peer, "MCP HTTP: connection ended with an error");
+                    }
+                    Ok(()) => {}
                 }
                 return;
             }

@@ -92,8 +92,8 @@
 //! # Limits
 //!
 //! What one client can make the server hold is bounded; each limit has a builder method, and
-//! its biting is logged (`tracing`, `info` for one client's request or connection, `warn` at
-//! most once a second for the server-wide caps).
+//! its biting is logged (`tracing`: `info` for one client's request or connection, `debug` for
+//! an idle connection closed, `warn` at most once a second for the server-wide caps).
 //!
 //! | limit (default) | when it bites |
 //! |---|---|
