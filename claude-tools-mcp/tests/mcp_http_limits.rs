@@ -474,3 +474,48 @@ async fn an_oversize_body_is_drained_so_that_the_client_reads_its_413() {
     upload_too_much(server.addr, false, 64 * 1024 * 1024).await;
     upload_too_much(server.addr, true, 64 * 1024 * 1024).await;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Under a server of the user's own.
+
+#[tokio::test]
+async fn into_router_keeps_the_cap_in_flight_and_the_body_read_timeout() {
+    let (events_tx, mut events) = mpsc::unbounded_channel();
+    let app = HttpServer::new(tools(events_tx))
+        .max_requests_in_flight(1)
+        .body_read_timeout(Duration::from_millis(300))
+        .into_router();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let serving = tokio::spawn(async move { axum_serve(listener, app).await });
+
+    // A body that never finishes: 408 at the body read timeout.
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream
+        .write_all(
+            b"POST /mcp HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{",
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        read_reply(&mut stream).await.expect("an answer").status,
+        408
+    );
+
+    // One call in flight: the next request is 503.
+    let mut busy = TcpStream::connect(addr).await.unwrap();
+    busy.write_all(&post(&call("slow", json!({"ms": 1500})), false))
+        .await
+        .unwrap();
+    let event = tokio::time::timeout(WAIT, events.recv()).await.unwrap();
+    assert_eq!(event, Some("slow"));
+    let refused = ping(addr).await.expect("an answer");
+    assert_eq!(refused.status, 503);
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    assert_eq!(read_reply(&mut busy).await.expect("answered").status, 200);
+    serving.abort();
+}
+
+async fn axum_serve(listener: TcpListener, app: claude_tools::mcp::http::axum::Router) {
+    let _ = claude_tools::mcp::http::axum::serve(listener, app).await;
+}
