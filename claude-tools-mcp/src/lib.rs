@@ -15,6 +15,43 @@ pub mod stdio;
 
 use claude_tools_core::tool::ToolServer;
 
+/// Resolves when the process is asked to stop: on Ctrl-C (`SIGINT`) or, on Unix, `SIGTERM`
+/// (what `kill`, systemd, Docker and Kubernetes send). For a graceful shutdown:
+/// `.with_graceful_shutdown(claude_tools::mcp::shutdown_signal())`, so that calls in flight are
+/// answered rather than dropped when the server is stopped.
+///
+/// The signal handlers are installed when the future is first polled (a server polls its
+/// shutdown signal as soon as it starts). A signal whose handler cannot be installed is logged
+/// and never resolves; the other still does.
+#[cfg(feature = "http")]
+pub async fn shutdown_signal() {
+    let interrupt = async {
+        if let Err(error) = tokio::signal::ctrl_c().await {
+            tracing::warn!(%error, "no Ctrl-C handler; only SIGTERM stops the server gracefully");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                terminate.recv().await;
+            }
+            Err(error) => {
+                tracing::warn!(%error, "no SIGTERM handler; only Ctrl-C stops the server gracefully");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => tracing::info!("Ctrl-C: shutting down"),
+        () = terminate => tracing::info!("SIGTERM: shutting down"),
+    }
+}
+
 /// Serving a [`ToolServer`] as a standalone MCP server: `server.serve_stdio()` and, with the
 /// `http` feature, `server.serve_http(listener)`. In `claude_tools::prelude`.
 ///

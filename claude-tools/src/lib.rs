@@ -57,6 +57,9 @@ pub mod mcp {
     #[cfg(feature = "http")]
     #[doc(inline)]
     pub use claude_tools_mcp::http;
+    #[cfg(feature = "http")]
+    #[doc(inline)]
+    pub use claude_tools_mcp::shutdown_signal;
     #[cfg(feature = "mcp")]
     #[doc(inline)]
     pub use claude_tools_mcp::stdio::{Serve, serve};

@@ -9,8 +9,8 @@
 //! The first line on stdout is the endpoint's URL (`http://127.0.0.1:8080/mcp`; with
 //! `--listen 127.0.0.1:0` the system picks the port and this line tells it). Without `--listen`
 //! the server listens on `127.0.0.1:8080`. When the environment variable `UNITS_MCP_TOKEN` is
-//! set and not empty, every request must carry `Authorization: Bearer <that token>`. Ctrl-C
-//! shuts the server down gracefully (calls in flight get five seconds to finish).
+//! set and not empty, every request must carry `Authorization: Bearer <that token>`. Ctrl-C or
+//! `SIGTERM` shuts the server down gracefully (calls in flight get five seconds to finish).
 //!
 //! Register it with Claude Code:
 //!
@@ -58,8 +58,6 @@ async fn main() -> std::io::Result<()> {
     println!("http://{}/mcp", listener.local_addr()?);
     server
         .serve(listener)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
+        .with_graceful_shutdown(claude_tools::mcp::shutdown_signal())
         .await
 }

@@ -513,21 +513,9 @@ pub async fn serve(
 }
 
 /// Resolves at the first `SIGTERM` (how service managers and orchestrators stop a process) or
-/// ctrl-c (`SIGINT`).
+/// ctrl-c (`SIGINT`): [`claude_tools::mcp::shutdown_signal`].
 pub async fn shutdown_signal() {
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut terminate) => {
-                terminate.recv().await;
-            }
-            // Without a SIGTERM handler, ctrl-c alone stops the server.
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        () = terminate => {}
-    }
+    claude_tools::mcp::shutdown_signal().await;
 }
 
 #[cfg(test)]

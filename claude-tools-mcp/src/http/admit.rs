@@ -10,6 +10,7 @@ use http_body_util::BodyExt;
 use tokio::time::Instant;
 
 use super::auth::{Caller, check_auth};
+use super::limits::Limits;
 use super::origin::{check_host, check_origin};
 use super::reply::Refusal;
 use super::{Shared, TRANSPORT_ERROR};
@@ -134,39 +135,114 @@ pub(super) fn accepts(headers: &HeaderMap) -> Accepts {
     accepts
 }
 
-/// The body, read up to the cap and the deadline.
+/// The body, read up to the cap, within the body read timeout and the request's deadline. A
+/// body over the cap is drained (read and thrown away) within the drain limits first, so that
+/// the client, still uploading, can read the `413`.
 pub(super) async fn read_body(
     body: Body,
     headers: &HeaderMap,
     cap: usize,
+    limits: &Limits,
     deadline: Instant,
 ) -> Result<Bytes, Refusal> {
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.trim().parse::<u64>().ok());
+    let mut body = body;
     if let Some(declared) = declared
         && declared > cap as u64
     {
+        // Past what would be drained: the client gets the `413` as the connection closes.
+        if declared - cap as u64 > limits.max_drain_size as u64 {
+            tracing::info!(
+                declared,
+                cap,
+                "MCP HTTP: a body over the cap (by its Content-Length), too large to drain; 413"
+            );
+            return Err(too_large(cap));
+        }
+        let drained = drain(&mut body, declared, limits).await;
+        tracing::info!(
+            declared,
+            cap,
+            drained,
+            "MCP HTTP: a body over the cap (by its Content-Length); 413"
+        );
         return Err(too_large(cap));
     }
-    let limited = http_body_util::Limited::new(body, cap);
-    match tokio::time::timeout_at(deadline, limited.collect()).await {
-        Ok(Ok(collected)) => Ok(collected.to_bytes()),
-        Ok(Err(error)) if error.is::<http_body_util::LengthLimitError>() => Err(too_large(cap)),
-        Ok(Err(error)) => Err(Refusal::new(
-            StatusCode::BAD_REQUEST,
-            TRANSPORT_ERROR,
-            "Bad Request",
-            format!("the body could not be read: {error}"),
-        )),
-        Err(_) => Err(Refusal::new(
-            StatusCode::REQUEST_TIMEOUT,
-            TRANSPORT_ERROR,
-            "Request Timeout",
-            "the body did not arrive within the server's request timeout",
-        )),
+    let body_deadline = Instant::now() + limits.body_read_timeout;
+    let (body_deadline, which) = if deadline <= body_deadline {
+        (deadline, "request timeout")
+    } else {
+        (body_deadline, "body read timeout")
+    };
+    // One allocation of the declared size (within the cap), not a doubling vector's copies.
+    let declared = declared.map_or(0, |declared| usize::try_from(declared).unwrap_or(cap));
+    let mut collected = Vec::with_capacity(declared.min(cap));
+    loop {
+        let frame = match tokio::time::timeout_at(body_deadline, body.frame()).await {
+            Ok(Some(Ok(frame))) => frame,
+            Ok(None) => return Ok(Bytes::from(collected)),
+            Ok(Some(Err(error))) => {
+                return Err(Refusal::new(
+                    StatusCode::BAD_REQUEST,
+                    TRANSPORT_ERROR,
+                    "Bad Request",
+                    format!("the body could not be read: {error}"),
+                ));
+            }
+            Err(_) => {
+                tracing::info!(
+                    received = collected.len(),
+                    "MCP HTTP: a body still arriving at the {which}; 408"
+                );
+                return Err(Refusal::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    TRANSPORT_ERROR,
+                    "Request Timeout",
+                    format!("the body did not arrive within the server's {which}"),
+                )
+                .closing());
+            }
+        };
+        let Ok(data) = frame.into_data() else {
+            continue; // trailers
+        };
+        if collected.len() + data.len() > cap {
+            let received = (collected.len() + data.len()) as u64;
+            drop(collected);
+            let drained = drain(&mut body, limits.max_drain_size as u64, limits).await;
+            tracing::info!(
+                received,
+                cap,
+                drained,
+                "MCP HTTP: a streamed body over the cap; 413"
+            );
+            return Err(too_large(cap));
+        }
+        collected.extend_from_slice(&data);
     }
+}
+
+/// Reads and throws away the rest of `body`, up to `budget` bytes and the drain timeout.
+/// Whether the body ended.
+async fn drain(body: &mut Body, budget: u64, limits: &Limits) -> bool {
+    let mut left = budget;
+    let drained = tokio::time::timeout(limits.drain_timeout, async {
+        while let Some(frame) = body.frame().await {
+            let Ok(frame) = frame else { return false };
+            if let Ok(data) = frame.into_data() {
+                let Some(rest) = left.checked_sub(data.len() as u64) else {
+                    return false;
+                };
+                left = rest;
+            }
+        }
+        true
+    })
+    .await;
+    drained.unwrap_or(false)
 }
 
 fn too_large(cap: usize) -> Refusal {
@@ -176,6 +252,7 @@ fn too_large(cap: usize) -> Refusal {
         "Payload Too Large",
         format!("the body is over this server's {cap}-byte cap"),
     )
+    .closing()
 }
 
 #[cfg(test)]

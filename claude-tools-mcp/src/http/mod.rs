@@ -13,7 +13,7 @@
 //! HttpServer::new(server)
 //!     .bearer_token("s3cret")                      // optional
 //!     .serve(listener)                             // clients POST to http://127.0.0.1:8080/mcp
-//!     .with_graceful_shutdown(async { let _ = tokio::signal::ctrl_c().await; })
+//!     .with_graceful_shutdown(claude_tools::mcp::shutdown_signal()) // Ctrl-C or SIGTERM
 //!     .await
 //! # }
 //! ```
@@ -32,6 +32,7 @@
 //! | `OPTIONS` (a browser's CORS preflight) | the `Host` and `Origin` checks below, then `204 No Content` granting an allowed origin (see [CORS](#cors)); without an `Origin`, `204` with `Allow` |
 //! | `GET` or `DELETE` on the path (a server→client stream, ending a session) | `405 Method Not Allowed`, `Allow: POST, OPTIONS`: a stateless server has neither (with [sessions](#sessions), see there) |
 //! | any other method but `POST` and `OPTIONS` (`HEAD`, `PUT`…) | `405`, with an `Allow` that names only the methods served (`POST, OPTIONS`; with sessions `GET, POST, DELETE, OPTIONS`) |
+//! | a `POST` while [`HttpServer::max_requests_in_flight`] others are being answered (default [`DEFAULT_MAX_REQUESTS_IN_FLIGHT`], 512) | `503 Service Unavailable`, `Retry-After: 1`, at once |
 //! | a `Host` header that is not allowed ([`HttpServer::allowed_hosts`]; by default, on a loopback listener, only loopback hosts), or none | `403 Forbidden` |
 //! | an `Origin` header that is not allowed ([`HttpServer::allowed_origins`]; by default only loopback origins) | `403 Forbidden` |
 //! | refused by the [auth hook](HttpServer::authorize) or the [bearer token](HttpServer::bearer_token) | `401 Unauthorized`, `WWW-Authenticate: Bearer` (with `error="invalid_token"` when a token was sent) |
@@ -39,7 +40,8 @@
 //! | an `MCP-Protocol-Version` header naming a version not in [`SUPPORTED_PROTOCOL_VERSIONS`](claude_tools_core::mcp::SUPPORTED_PROTOCOL_VERSIONS) | `400 Bad Request` |
 //! | a `Content-Type` other than `application/json` (parameters such as `charset` allowed), or none | `415 Unsupported Media Type` |
 //! | an `Accept` header that admits neither `application/json` nor `text/event-stream` | `406 Not Acceptable` |
-//! | a body over [`HttpServer::max_body_size`] (by its `Content-Length`, or as it streams in) | `413 Payload Too Large`, without reading the rest |
+//! | a body still arriving [`HttpServer::body_read_timeout`] after the headers (default [`DEFAULT_BODY_READ_TIMEOUT`], 20 s), or at the request timeout | `408 Request Timeout`, `Connection: close` |
+//! | a body over [`HttpServer::max_body_size`] (by its `Content-Length`, or as it streams in) | `413 Payload Too Large`, `Connection: close`, once the rest of the body is read and thrown away (up to [`HttpServer::max_drain_size`] bytes past the cap, default [`DEFAULT_MAX_DRAIN_SIZE`], 8 MiB, for up to [`HttpServer::drain_timeout`], default [`DEFAULT_DRAIN_TIMEOUT`], 5 s), so that a client still uploading reads it; a body declared larger than that is answered at once |
 //! | a body that is not JSON (or holds a number out of a 64-bit float's range, an `id` of `1e400` included) | `400`, `-32700 "Parse error"` |
 //! | with [sessions](#sessions): an `initialize` when the client's [`HttpServer::max_sessions_per_client`] / the server's [`HttpServer::max_sessions`] sessions exist, every one busy | `429 Too Many Requests` / `503 Service Unavailable`, with `Retry-After: 5` (an idle one would have been ended to make room) |
 //! | with [sessions](#sessions): any other message without `Mcp-Session-Id` / with one naming no live session of the caller's principal | `400 Bad Request` / `404 Not Found` |
@@ -80,13 +82,35 @@
 //!   2.3.0 does so from protocol revision 2026 on; at the revisions this server speaks it posts
 //!   `notifications/cancelled` and stops reading, so the abandoned call runs to its end, its
 //!   timeout, or the client's disconnect. With sessions, that notification cancels the call.)
-//! - **Graceful shutdown** ([`HttpServe::with_graceful_shutdown`]): when the signal resolves the
+//! - **Graceful shutdown** ([`HttpServe::with_graceful_shutdown`]; give it
+//!   [`shutdown_signal`](crate::shutdown_signal)`()` to stop on Ctrl-C or `SIGTERM`, what
+//!   process managers send: a server stopped any other way drops its calls in flight): when the signal resolves the
 //!   listener is closed (new connections are refused), idle keep-alive connections are closed,
 //!   and requests in flight may finish for up to [`HttpServe::shutdown_grace`] (default
 //!   [`DEFAULT_SHUTDOWN_GRACE`]). Calls still running then are cancelled and answered with an
 //!   `isError` result saying the server shut down; the connections get a last
 //!   [`CANCEL_GRACE`](claude_tools_core::mcp::CANCEL_GRACE) to write those answers; then the future resolves
 //!   `Ok(())`.
+//!
+//! # Limits
+//!
+//! What one client can make the server hold is bounded; each limit has a builder method, and
+//! its biting is logged (`tracing`: `info` for one client's request or connection, `debug` for
+//! an idle connection closed, `warn` at most once a second for the server-wide caps).
+//!
+//! | limit (default) | when it bites |
+//! |---|---|
+//! | [`HttpServer::max_connections`] ([`DEFAULT_MAX_CONNECTIONS`], 1024; on Unix at most the file-descriptor limit less 64) | a connection beyond it is written a `503` (if its socket takes it at once) and closed unread. An `accept` that fails (out of file descriptors) is retried after 100 ms, never in a busy loop |
+//! | [`HttpServer::max_requests_in_flight`] ([`DEFAULT_MAX_REQUESTS_IN_FLIGHT`], 512) | `503` with `Retry-After: 1` (a request is in flight until its answer, SSE included, is sent or dropped) |
+//! | [`HttpServer::max_header_size`] ([`DEFAULT_MAX_HEADER_SIZE`], 64 KiB) | a larger request head is answered `431` and its connection closed |
+//! | [`HttpServer::header_read_timeout`] ([`DEFAULT_HEADER_READ_TIMEOUT`], 10 s) | a head not complete that long after its first byte: the connection is closed |
+//! | [`HttpServer::idle_timeout`] ([`DEFAULT_IDLE_TIMEOUT`], 30 s) | a connection with no request in progress that long (before its first request or between two) is closed |
+//! | [`HttpServer::write_timeout`] ([`DEFAULT_WRITE_TIMEOUT`], 30 s) | a client that takes none of its response's bytes that long: the response is dropped (its call cancelled) and the connection closed. A write that waits is timed, an open SSE stream waiting for its next event is not |
+//! | [`HttpServer::body_read_timeout`], [`HttpServer::max_body_size`], [`HttpServer::max_drain_size`], [`HttpServer::drain_timeout`] | `408`, `413` (see the table above) |
+//!
+//! All hold in [`HttpServer::serve`]. With [`HttpServer::into_router`] under a server of your
+//! own, only the cap on requests in flight and the body's limits hold: the others belong to the
+//! server that owns the connections.
 //!
 //! # Origins, auth, observability
 //!
@@ -223,7 +247,9 @@
 // re-export).
 mod admit;
 mod auth;
+mod conn;
 mod cors;
+mod limits;
 mod origin;
 mod peer;
 mod post;
@@ -244,6 +270,12 @@ pub use crate::stdio::DEFAULT_SHUTDOWN_GRACE;
 use auth::Auth;
 pub use auth::{AuthDecision, Identity, bearer_token_of};
 pub use cors::CORS_MAX_AGE_SECONDS;
+pub use limits::{
+    DEFAULT_BODY_READ_TIMEOUT, DEFAULT_DRAIN_TIMEOUT, DEFAULT_HEADER_READ_TIMEOUT,
+    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_DRAIN_SIZE, DEFAULT_MAX_HEADER_SIZE,
+    DEFAULT_MAX_REQUESTS_IN_FLIGHT, DEFAULT_WRITE_TIMEOUT,
+};
+use limits::{InFlight, Limits};
 use origin::{Hosts, Origins};
 pub use serve::HttpServe;
 pub use session::table::{
@@ -282,6 +314,7 @@ pub struct HttpServer {
     request_timeout: Duration,
     sessions: Arc<SessionTable>,
     session_limits: Option<SessionLimits>,
+    limits: Limits,
 }
 
 impl HttpServer {
@@ -305,6 +338,7 @@ impl HttpServer {
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             sessions,
             session_limits: None,
+            limits: Limits::default(),
         }
     }
 
@@ -425,6 +459,7 @@ impl HttpServer {
             request_timeout,
             sessions,
             session_limits,
+            limits,
         } = self;
         Shared {
             router,
@@ -444,6 +479,8 @@ impl HttpServer {
                 },
             },
             shutdown: CancellationToken::new(),
+            in_flight: InFlight::new(limits.max_in_flight),
+            limits,
         }
     }
 }
@@ -459,6 +496,7 @@ impl std::fmt::Debug for HttpServer {
             .field("max_body_size", &self.max_body_size)
             .field("request_timeout", &self.request_timeout)
             .field("sessions", &self.session_limits)
+            .field("limits", &self.limits)
             .finish()
     }
 }
@@ -477,4 +515,6 @@ struct Shared {
     sessions: Sessions,
     /// Fires when a graceful shutdown's grace is over.
     shutdown: CancellationToken,
+    limits: Limits,
+    in_flight: InFlight,
 }

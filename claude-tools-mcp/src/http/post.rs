@@ -22,6 +22,7 @@ use tracing::Instrument;
 
 use super::Shared;
 use super::admit::{Accepts, admit, check_headers, read_body};
+use super::limits::Holding;
 use super::reply::{
     RpcResponse, json_response, record_outcome, reply_bytes, seconds, shut_down, timed_out,
 };
@@ -34,6 +35,11 @@ use claude_tools_core::mcp::{
 };
 
 pub(super) async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    // Held until the answer is sent or dropped.
+    let permit = match shared.in_flight.admit() {
+        Ok(permit) => permit,
+        Err(refusal) => return *refusal,
+    };
     let span = tracing::info_span!(
         "mcp_http",
         method = tracing::field::Empty,
@@ -49,7 +55,7 @@ pub(super) async fn handle(State(shared): State<Arc<Shared>>, request: Request) 
     watch.answered();
     span.record("status", response.status().as_u16());
     tracing::debug!(parent: &span, "MCP HTTP: answered");
-    response
+    response.map(|body| Body::new(Holding::new(body, permit)))
 }
 
 /// Notes in the request's span that the client went away while its request ran (the handler's
@@ -94,7 +100,14 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             return refusal.into_response();
         }
     };
-    let body = match read_body(body, &parts.headers, shared.max_body_size, deadline).await {
+    let read = read_body(
+        body,
+        &parts.headers,
+        shared.max_body_size,
+        &shared.limits,
+        deadline,
+    );
+    let body = match read.await {
         Ok(body) => body,
         Err(refusal) => {
             span.record("outcome", "rejected");

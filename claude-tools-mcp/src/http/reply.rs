@@ -84,6 +84,8 @@ pub(super) struct Refusal {
     data: String,
     /// A `Retry-After`, in seconds.
     retry_after: Option<u32>,
+    /// Sent with `Connection: close`: the connection ends after it.
+    close: bool,
 }
 
 impl Refusal {
@@ -99,12 +101,20 @@ impl Refusal {
             message,
             data: data.into(),
             retry_after: None,
+            close: false,
         }
     }
 
     /// The same refusal, telling the client to try again in `seconds` (`Retry-After`).
     pub(super) fn retry_after(mut self, seconds: u32) -> Self {
         self.retry_after = Some(seconds);
+        self
+    }
+
+    /// The connection is closed after this refusal (`Connection: close`): what is left of the
+    /// request's body is not read.
+    pub(super) fn closing(mut self) -> Self {
+        self.close = true;
         self
     }
 
@@ -119,6 +129,11 @@ impl Refusal {
             response
                 .headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        if self.close {
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
         }
         response
     }

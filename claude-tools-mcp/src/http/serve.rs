@@ -7,13 +7,16 @@ use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 
 use axum::routing::post;
 use tokio::net::TcpListener;
-use tokio::sync::watch;
+use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
 
+use super::conn::{refuse_over_capacity, serve_connection};
+use super::limits::{connection_cap, once_a_second};
 use super::post::handle;
 use super::{DEFAULT_SHUTDOWN_GRACE, HttpServer, Shared};
 
@@ -49,6 +52,12 @@ impl HttpServer {
     /// graceful shutdown's grace and cancellation, which belong to [`HttpServe`] (with
     /// `axum::serve`'s own graceful shutdown, running calls are waited for without a limit, and
     /// open session streams too: end the sessions first).
+    ///
+    /// Of the [limits](crate::http#limits), the cap on requests in flight, the body's read
+    /// timeout and the drain of an oversized body hold here too; the connection-level ones (the
+    /// cap on connections, the header read, idle and write timeouts, the head's size) belong to
+    /// the server that owns the connections: configure them on yours (`axum::serve` has none of
+    /// them; hyper's `http1::Builder` has `header_read_timeout` and `max_buf_size`).
     /// A call is cancelled when its client disconnects as long as the server drops the request
     /// then, which `axum::serve` and hyper do.
     pub fn into_router(self) -> axum::Router {
@@ -121,11 +130,9 @@ fn router_of(shared: Arc<Shared>) -> axum::Router {
 // ---------------------------------------------------------------------------------------------
 // The server loop.
 
-/// How often a failing `accept` (out of file descriptors…) is retried.
+/// How long the accept loop waits after a failing `accept` (out of file descriptors…) before
+/// it tries again: never a busy loop.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
-
-/// How long a client may take to send a request's headers.
-const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
 
 async fn run(serve: HttpServe) -> io::Result<()> {
     let HttpServe {
@@ -136,6 +143,10 @@ async fn run(serve: HttpServe) -> io::Result<()> {
     } = serve;
     let shared = Arc::new(server.into_shared());
     let service = hyper_util::service::TowerToHyperService::new(router_of(shared.clone()));
+    let limits = Arc::new(shared.limits.clone());
+    let max_connections = connection_cap(limits.max_connections);
+    let open = Arc::new(Semaphore::new(max_connections));
+    let (last_full, last_failed) = (AtomicU64::new(0), AtomicU64::new(0));
     let mut signal = signal.unwrap_or_else(|| Box::pin(std::future::pending()));
     let (closing, closing_seen) = watch::channel(false);
     let mut connections = JoinSet::new();
@@ -146,12 +157,32 @@ async fn run(serve: HttpServe) -> io::Result<()> {
             () = &mut signal => break,
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
             accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => {
-                    connections.spawn(serve_connection(stream, peer, service.clone(), closing_seen.clone()));
-                }
+                Ok((stream, peer)) => match open.clone().try_acquire_owned() {
+                    Ok(permit) => {
+                        connections.spawn(serve_connection(
+                            stream,
+                            peer,
+                            service.clone(),
+                            limits.clone(),
+                            closing_seen.clone(),
+                            permit,
+                        ));
+                    }
+                    Err(_) => {
+                        if once_a_second(&last_full) {
+                            tracing::warn!(
+                                max = max_connections,
+                                "MCP HTTP: too many open connections; refusing new ones with 503 (max_connections)"
+                            );
+                        }
+                        refuse_over_capacity(stream, max_connections);
+                    }
+                },
                 Err(error) if is_connection_error(&error) => {}
                 Err(error) => {
-                    tracing::error!(%error, "MCP HTTP: accept failed; retrying");
+                    if once_a_second(&last_failed) {
+                        tracing::error!(%error, "MCP HTTP: accept failed (out of file descriptors?); backing off");
+                    }
                     tokio::time::sleep(ACCEPT_BACKOFF).await;
                 }
             },
@@ -197,38 +228,4 @@ fn is_connection_error(error: &io::Error) -> bool {
             | io::ErrorKind::ConnectionAborted
             | io::ErrorKind::ConnectionReset
     )
-}
-
-async fn serve_connection(
-    stream: tokio::net::TcpStream,
-    peer: SocketAddr,
-    service: hyper_util::service::TowerToHyperService<axum::Router>,
-    mut closing: watch::Receiver<bool>,
-) {
-    // Replies are written whole: do not hold the last segment back for an ACK.
-    let _ = stream.set_nodelay(true);
-    let service = super::peer::accepted(&stream, peer, service);
-    let connection = hyper::server::conn::http1::Builder::new()
-        .timer(hyper_util::rt::TokioTimer::new())
-        .header_read_timeout(HEADER_READ_TIMEOUT)
-        .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
-    tokio::pin!(connection);
-    let mut told = false;
-    loop {
-        tokio::select! {
-            result = connection.as_mut() => {
-                if let Err(error) = result {
-                    tracing::debug!(%error, %peer, "MCP HTTP: connection ended with an error");
-                }
-                return;
-            }
-            // Closes the connection once its request in flight (if any) is answered.
-            changed = closing.changed(), if !told => {
-                told = true;
-                if changed.is_ok() {
-                    connection.as_mut().graceful_shutdown();
-                }
-            }
-        }
-    }
 }
