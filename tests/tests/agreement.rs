@@ -18,6 +18,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use claude_tools::mcp::PanicDetail;
 use claude_tools::mcp::http::HttpServer;
 use claude_tools::tools::{ToolDefBuilder, ToolError, ToolServer};
 use claude_tools::transport::{MemoryCli, MemoryTransport};
@@ -606,8 +607,12 @@ impl Stdio {
     fn start() -> Stdio {
         let (client, server_side) = tokio::io::duplex(1 << 20);
         let (from_client, to_client) = tokio::io::split(server_side);
+        // The same policy for a handler's panic as in-process: the message is shown (stdio and
+        // HTTP hide it by default, a transport's own policy: `claude-tools-mcp/tests/mcp_panics.rs`).
         tokio::spawn(
-            claude_tools::mcp::stdio::serve(server(), from_client, to_client).into_future(),
+            claude_tools::mcp::stdio::serve(server(), from_client, to_client)
+                .panic_detail(PanicDetail::Shown)
+                .into_future(),
         );
         let (from_server, to_server) = tokio::io::split(client);
         Stdio {
@@ -678,7 +683,10 @@ impl Http {
     async fn start(sessions: bool) -> Http {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr: SocketAddr = listener.local_addr().unwrap();
-        let serve = HttpServer::new(server()).sessions(sessions).serve(listener);
+        let serve = HttpServer::new(server())
+            .sessions(sessions)
+            .panic_detail(PanicDetail::Shown)
+            .serve(listener);
         tokio::spawn(serve.into_future());
         let mut http = Http {
             http: reqwest::Client::builder()
