@@ -108,6 +108,7 @@ impl Options {
             let sources: Vec<&str> = sources.iter().map(|s| s.as_str()).collect();
             flag(&format!("--setting-sources={}", sources.join(",")), None);
         }
+        self.model_settings.flags(|name, value| flag(&name, value));
         if let Some(effort) = &self.effort {
             flag("--effort", Some(effort.clone()));
         }

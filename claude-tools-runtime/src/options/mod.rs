@@ -15,6 +15,7 @@ use claude_tools_core::tool::{ToolRef, ToolServer};
 mod agent;
 mod delivery;
 mod launch;
+mod model;
 mod types;
 mod validate;
 
@@ -22,6 +23,7 @@ pub use crate::cli::{AGENT_SDK_VERSION, CLIENT_APP, ENTRYPOINT};
 pub use crate::transport::DEFAULT_MAX_LINE_SIZE;
 pub use agent::{AgentDefinition, AgentEffort, AgentMcpServer, AgentMemory};
 pub use delivery::ConfigDelivery;
+pub use model::{Effort, Thinking, ThinkingDisplay};
 pub use types::{
     ExternalServer, PermissionMode, SettingSource, StderrCallback, SystemPrompt, ToolNames,
 };
@@ -77,6 +79,7 @@ pub struct Options {
     pub(crate) control_timeout: Option<Duration>,
     pub(crate) run_end_ceiling: Option<Duration>,
     pub(crate) effort: Option<String>,
+    pub(crate) model_settings: model::ModelSettings,
     pub(crate) entrypoint: Option<String>,
     pub(crate) agent_sdk_version: Option<String>,
     pub(crate) client_app: Option<String>,
@@ -421,7 +424,7 @@ impl Options {
         self
     }
 
-    /// The reasoning effort (`--effort`: low, medium, high, xhigh, max).
+    /// The reasoning effort (`--effort`): an [`Effort`], or any level the CLI accepts as text.
     pub fn effort(mut self, effort: impl Into<String>) -> Self {
         self.effort = Some(effort.into());
         self

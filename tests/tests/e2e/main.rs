@@ -22,6 +22,7 @@ mod handshake_manifests;
 mod harness;
 mod history;
 mod live_tools;
+mod model_settings;
 mod model_view;
 mod sdk_host;
 mod secrets_off_argv;
