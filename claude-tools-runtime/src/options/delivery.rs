@@ -49,9 +49,14 @@ impl Options {
         self
     }
 
+    /// Whether the external servers go in `initialize` (and so not on the command line).
+    pub(crate) fn mcp_servers_in_initialize(&self) -> bool {
+        self.config_delivery == ConfigDelivery::Initialize && !self.external_servers.is_empty()
+    }
+
     /// The external servers for `initialize`'s `mcpServers`, when they go there.
     pub(crate) fn initialize_mcp_servers(&self) -> Option<Map<String, Value>> {
-        if self.config_delivery != ConfigDelivery::Initialize || self.external_servers.is_empty() {
+        if !self.mcp_servers_in_initialize() {
             return None;
         }
         Some(

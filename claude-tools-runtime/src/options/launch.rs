@@ -81,7 +81,7 @@ impl Options {
         // Secrets go in `initialize` rather than here (`delivery`): the CLI then waits for it
         // before it reads settings or starts MCP servers, and takes only the fields named.
         let settings_in_initialize = self.initialize_settings().is_some();
-        if settings_in_initialize || self.initialize_mcp_servers().is_some() {
+        if settings_in_initialize || self.mcp_servers_in_initialize() {
             flag("--await-initialize", None);
         }
         if settings_in_initialize {
@@ -205,7 +205,7 @@ impl Options {
             &self.servers
         };
         // External servers go in `initialize` unless they travel on the command line.
-        let external: &[(String, ExternalServer)] = if self.initialize_mcp_servers().is_some() {
+        let external: &[(String, ExternalServer)] = if self.mcp_servers_in_initialize() {
             &[]
         } else {
             &self.external_servers
