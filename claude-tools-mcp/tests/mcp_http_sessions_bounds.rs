@@ -378,40 +378,54 @@ async fn a_mounted_router_served_with_connect_info_bounds_each_peer() {
     open_session(addr, peer(3), &[]).await;
 }
 
-/// The kernel's timer on the server's end of a connection, from `/proc/net/tcp`: `2` is the
-/// keepalive timer, `0` none.
+/// The kernel's timer on the server's end of a connection, from `/proc/net/tcp`: its kind (`2`
+/// is the keepalive timer, `0` none) and when it fires, in hundredths of a second from now.
 #[cfg(target_os = "linux")]
-fn server_side_timer(server: SocketAddr, client: SocketAddr) -> Option<u32> {
+fn server_side_timer(server: SocketAddr, client: SocketAddr) -> Option<(u32, u64)> {
     let table = std::fs::read_to_string("/proc/net/tcp").ok()?;
     let local = format!(":{:04X}", server.port());
     let remote = format!(":{:04X}", client.port());
     table.lines().skip(1).find_map(|line| {
         let fields: Vec<&str> = line.split_whitespace().collect();
         let (here, there, timer) = (fields.get(1)?, fields.get(2)?, fields.get(5)?);
-        (here.ends_with(&local) && there.ends_with(&remote))
-            .then(|| timer.split(':').next()?.parse().ok())
-            .flatten()
+        if !(here.ends_with(&local) && there.ends_with(&remote)) {
+            return None;
+        }
+        let (kind, when) = timer.split_once(':')?;
+        Some((kind.parse().ok()?, u64::from_str_radix(when, 16).ok()?))
     })
 }
 
+/// The server's keepalive timer on a connection with an open session stream, once it is set
+/// (`None` if none is set within a second).
 #[cfg(target_os = "linux")]
-#[tokio::test]
-async fn accepted_connections_have_tcp_keepalive() {
-    let server = start(|http| http).await;
+async fn keepalive_timer(configure: impl FnOnce(HttpServer) -> HttpServer) -> Option<u64> {
+    let server = start(configure).await;
     let id = open_session(server.addr, None, &[]).await;
     // An open stream: a connection that stays up with nothing to send.
     let (stream, _) = open_stream(server.addr, None, &id, &[]).await;
     let client = stream.local_addr().unwrap();
     let started = tokio::time::Instant::now();
-    loop {
-        let timer = server_side_timer(server.addr, client);
-        if timer == Some(2) {
-            break;
+    while started.elapsed() < Duration::from_secs(1) {
+        if let Some((2, when)) = server_side_timer(server.addr, client) {
+            return Some(when);
         }
-        assert!(
-            started.elapsed() < WAIT,
-            "no keepalive timer on the server's end after {WAIT:?}: {timer:?}"
-        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    None
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn accepted_connections_have_tcp_keepalive_as_configured() {
+    // The default: probes after 60 s of silence (the timer is in hundredths of a second).
+    let default = keepalive_timer(|http| http)
+        .await
+        .expect("a keepalive timer");
+    assert!((3_000..=6_000).contains(&default), "{default}");
+    let short = keepalive_timer(|http| http.tcp_keepalive(Some(Duration::from_secs(2))))
+        .await
+        .expect("a keepalive timer");
+    assert!(short <= 200, "{short}");
+    assert_eq!(keepalive_timer(|http| http.tcp_keepalive(None)).await, None);
 }

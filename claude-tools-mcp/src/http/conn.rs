@@ -40,7 +40,7 @@ pub(super) async fn serve_connection(
     // Replies are written whole: do not hold the last segment back for an ACK.
     let _ = stream.set_nodelay(true);
     // TCP keepalive on, and the peer's address on each request (sessions count by it).
-    let router = super::peer::accepted(&stream, peer, router);
+    let router = super::peer::accepted(&stream, peer, limits.tcp_keepalive, router);
     let activity = Arc::new(Activity::new());
     let io = Guarded {
         stream,

@@ -51,6 +51,10 @@ pub const DEFAULT_MAX_DRAIN_SIZE: usize = 8 * 1024 * 1024;
 /// [`HttpServer::drain_timeout`] says otherwise: 5 s.
 pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// How long an accepted connection may be silent before the kernel probes its peer (TCP
+/// keepalive) unless [`HttpServer::tcp_keepalive`] says otherwise: 60 s.
+pub const DEFAULT_TCP_KEEPALIVE: Duration = Duration::from_secs(60);
+
 /// The `Retry-After` of a `503` for too many requests in flight, in seconds.
 const RETRY_AFTER_SECONDS: &str = "1";
 
@@ -66,6 +70,8 @@ pub(super) struct Limits {
     pub(super) body_read_timeout: Duration,
     pub(super) max_drain_size: usize,
     pub(super) drain_timeout: Duration,
+    /// `None`: TCP keepalive off.
+    pub(super) tcp_keepalive: Option<Duration>,
 }
 
 impl Default for Limits {
@@ -80,11 +86,22 @@ impl Default for Limits {
             body_read_timeout: DEFAULT_BODY_READ_TIMEOUT,
             max_drain_size: DEFAULT_MAX_DRAIN_SIZE,
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
+            tcp_keepalive: Some(DEFAULT_TCP_KEEPALIVE),
         }
     }
 }
 
 impl HttpServer {
+    /// How long an accepted connection may be silent before the kernel probes its peer (TCP
+    /// keepalive; default [`DEFAULT_TCP_KEEPALIVE`]; `None` turns it off). A peer that vanished
+    /// without closing (a laptop lid, a dropped route) answers no probe, and its connection,
+    /// with any session stream on it, is dropped after a few more probes 15 s apart. Applied by
+    /// [`serve`](HttpServer::serve).
+    pub fn tcp_keepalive(mut self, idle: Option<Duration>) -> Self {
+        self.limits.tcp_keepalive = idle;
+        self
+    }
+
     /// The most connections [`serve`](HttpServer::serve) holds open at once (default
     /// [`DEFAULT_MAX_CONNECTIONS`]; at least 1; on Unix, lowered to the file-descriptor limit
     /// less 64 when that is lower, with a warning). A connection beyond it is accepted, written a

@@ -107,6 +107,7 @@
 //! | [`HttpServer::idle_timeout`] ([`DEFAULT_IDLE_TIMEOUT`], 30 s) | a connection with no request in progress that long (before its first request or between two) is closed |
 //! | [`HttpServer::write_timeout`] ([`DEFAULT_WRITE_TIMEOUT`], 30 s) | a client that takes none of its response's bytes that long: the response is dropped (its call cancelled) and the connection closed. A write that waits is timed, an open SSE stream waiting for its next event is not |
 //! | [`HttpServer::body_read_timeout`], [`HttpServer::max_body_size`], [`HttpServer::max_drain_size`], [`HttpServer::drain_timeout`] | `408`, `413` (see the table above) |
+//! | [`HttpServer::tcp_keepalive`] ([`DEFAULT_TCP_KEEPALIVE`], 60 s; `None` off) | a connection silent that long is probed by the kernel; a peer that answers no probe (15 s apart) is dropped, with its session stream |
 //!
 //! All hold in [`HttpServer::serve`]. With [`HttpServer::into_router`] under a server of your
 //! own, only the cap on requests in flight and the body's limits hold: the others belong to the
@@ -273,7 +274,7 @@ pub use cors::CORS_MAX_AGE_SECONDS;
 pub use limits::{
     DEFAULT_BODY_READ_TIMEOUT, DEFAULT_DRAIN_TIMEOUT, DEFAULT_HEADER_READ_TIMEOUT,
     DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_DRAIN_SIZE, DEFAULT_MAX_HEADER_SIZE,
-    DEFAULT_MAX_REQUESTS_IN_FLIGHT, DEFAULT_WRITE_TIMEOUT,
+    DEFAULT_MAX_REQUESTS_IN_FLIGHT, DEFAULT_TCP_KEEPALIVE, DEFAULT_WRITE_TIMEOUT,
 };
 use limits::{InFlight, Limits};
 use origin::{Hosts, Origins};

@@ -10,10 +10,6 @@ use axum::extract::ConnectInfo;
 use axum::http::{Extensions, Request};
 use tokio::net::TcpStream;
 
-/// How long an accepted connection may be silent before the kernel probes its peer (TCP
-/// keepalive); a peer that answers no probe is dropped after a few more intervals.
-const TCP_KEEPALIVE_TIME: Duration = Duration::from_secs(60);
-
 /// The interval between TCP keepalive probes, where the system lets it be set.
 const TCP_KEEPALIVE_INTERVAL: Duration = Duration::from_secs(15);
 
@@ -24,16 +20,23 @@ pub(super) fn peer_ip(extensions: &Extensions) -> Option<IpAddr> {
         .map(|ConnectInfo(peer)| peer.ip())
 }
 
-/// Turns TCP keepalive on for `stream` and wraps `service` so that each of the connection's
-/// requests carries the peer's address.
-pub(super) fn accepted<S>(stream: &TcpStream, peer: SocketAddr, service: S) -> WithPeer<S> {
-    let keepalive = socket2::TcpKeepalive::new().with_time(TCP_KEEPALIVE_TIME);
-    #[cfg(any(target_os = "linux", target_os = "macos", windows))]
-    let keepalive = keepalive.with_interval(TCP_KEEPALIVE_INTERVAL);
-    #[cfg(not(any(target_os = "linux", target_os = "macos", windows)))]
-    let _ = TCP_KEEPALIVE_INTERVAL;
-    if let Err(error) = socket2::SockRef::from(stream).set_tcp_keepalive(&keepalive) {
-        tracing::debug!(%error, %peer, "MCP HTTP: TCP keepalive could not be turned on");
+/// Turns TCP keepalive on for `stream` after `keepalive` of silence (`None`: off), and wraps
+/// `service` so that each of the connection's requests carries the peer's address.
+pub(super) fn accepted<S>(
+    stream: &TcpStream,
+    peer: SocketAddr,
+    keepalive: Option<Duration>,
+    service: S,
+) -> WithPeer<S> {
+    if let Some(idle) = keepalive {
+        let keepalive = socket2::TcpKeepalive::new().with_time(idle);
+        #[cfg(any(target_os = "linux", target_os = "macos", windows))]
+        let keepalive = keepalive.with_interval(TCP_KEEPALIVE_INTERVAL);
+        #[cfg(not(any(target_os = "linux", target_os = "macos", windows)))]
+        let _ = TCP_KEEPALIVE_INTERVAL;
+        if let Err(error) = socket2::SockRef::from(stream).set_tcp_keepalive(&keepalive) {
+            tracing::debug!(%error, %peer, "MCP HTTP: TCP keepalive could not be turned on");
+        }
     }
     WithPeer { service, peer }
 }
