@@ -2,16 +2,20 @@
 
 use std::future::poll_fn;
 use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
 
 use futures_core::Stream;
 
 use crate::client::{open, process_transport};
+use crate::control::InitializeInfo;
 use crate::error::Result;
 use crate::message::UserInput;
 use crate::options::{DEFAULT_RUN_END_CEILING, Options};
 use crate::session::run_end::wait_for_end;
+use crate::session::{MessageReceiver, SessionCore};
 use crate::stream::MessageStream;
-use crate::transport::Transport;
+use crate::transport::{ExitInfo, Transport};
 
 /// What a one-shot query sends.
 pub enum Prompt {
@@ -112,39 +116,126 @@ pub async fn query_with(
     options: Options,
     transport: impl Transport + 'static,
 ) -> Result<MessageStream> {
+    Ok(startup_with(options, transport).await?.query(prompt))
+}
+
+/// Starts the CLI and finishes the handshake before the prompt is known, so the first answer
+/// does not wait for the CLI to start: the process, its tools, MCP servers and the
+/// `initialize` exchange are done by the time [`WarmQuery::query`] sends the prompt. Then
+/// everything is as with [`query`].
+///
+/// Fails as [`query`] does when the CLI cannot start or answer `initialize`.
+///
+/// ```no_run
+/// use claude_tools::options::Options;
+///
+/// # async fn run() -> claude_tools::Result<()> {
+/// // At application start, before anyone has typed anything:
+/// let warm = claude_tools::startup(Options::new().max_turns(3)).await?;
+/// // …later, when the prompt is known:
+/// let messages = warm.query("What is 2 + 2?").collect().await?;
+/// # let _ = messages;
+/// # Ok(())
+/// # }
+/// ```
+pub async fn startup(options: Options) -> Result<WarmQuery> {
+    let transport = process_transport(&options);
+    startup_with(options, transport).await
+}
+
+/// [`startup`] through any transport.
+pub async fn startup_with(
+    options: Options,
+    transport: impl Transport + 'static,
+) -> Result<WarmQuery> {
     let (shared, messages, _, info) = open(&options, Box::new(transport)).await?;
-    let needs_host = options.has_host_callbacks();
-    let ceiling = options.run_end_ceiling.unwrap_or(DEFAULT_RUN_END_CEILING);
-    let driver = shared.clone();
-    let prompt = prompt.into();
-    tokio::spawn(async move {
-        let mut sent = 0usize;
-        match prompt {
-            Prompt::Text(text) => {
-                sent += usize::from(
-                    driver
-                        .send_user(&UserInput::text(text).to_message(""))
-                        .await,
-                );
+    Ok(WarmQuery {
+        session: Some((shared, messages, info)),
+        needs_host: options.has_host_callbacks(),
+        ceiling: options.run_end_ceiling.unwrap_or(DEFAULT_RUN_END_CEILING),
+    })
+}
+
+/// A CLI started and initialized by [`startup`], waiting for its one prompt. Dropping it (or
+/// [`WarmQuery::close`]) ends the CLI without a prompt.
+pub struct WarmQuery {
+    session: Option<(Arc<SessionCore>, MessageReceiver, InitializeInfo)>,
+    needs_host: bool,
+    ceiling: Duration,
+}
+
+impl WarmQuery {
+    /// The CLI's answer to `initialize`, typed.
+    pub fn initialize_info(&self) -> Option<&InitializeInfo> {
+        self.session.as_ref().map(|(_, _, info)| info)
+    }
+
+    /// Sends the prompt and streams the CLI's messages until it exits, as [`query`] does.
+    pub fn query(mut self, prompt: impl Into<Prompt>) -> MessageStream {
+        let (shared, messages, info) = self
+            .session
+            .take()
+            .expect("a WarmQuery holds its session until query or drop");
+        let driver = shared.clone();
+        let (needs_host, ceiling) = (self.needs_host, self.ceiling);
+        let prompt = prompt.into();
+        tokio::spawn(async move {
+            let sent = send_prompt(&driver, prompt).await;
+            if needs_host && sent > 0 {
+                wait_for_end(driver.progress(), ceiling).await;
             }
-            Prompt::Messages(list) => {
-                for message in list {
-                    sent += usize::from(driver.send_user(&message.to_message("")).await);
-                }
+            driver.close_input();
+        });
+        MessageStream::new(messages, shared, info)
+    }
+
+    /// Ends the CLI without sending a prompt: its stdin is closed, and this waits for it to
+    /// exit.
+    pub async fn close(mut self) -> ExitInfo {
+        match self.session.take() {
+            Some((shared, _, _)) => {
+                shared.close_input();
+                shared.wait_exit().await
             }
-            Prompt::Stream(mut stream) => {
-                while let Some(message) = poll_fn(|cx| stream.as_mut().poll_next(cx)).await {
-                    if !driver.send_user(&message.to_message("")).await {
-                        break;
-                    }
-                    sent += 1;
-                }
+            None => ExitInfo::default(),
+        }
+    }
+}
+
+impl Drop for WarmQuery {
+    fn drop(&mut self) {
+        if let Some((shared, _, _)) = &self.session {
+            shared.shutdown();
+        }
+    }
+}
+
+impl std::fmt::Debug for WarmQuery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WarmQuery").finish_non_exhaustive()
+    }
+}
+
+/// Sends the prompt's messages; how many the CLI was sent.
+async fn send_prompt(driver: &SessionCore, prompt: Prompt) -> usize {
+    let mut sent = 0usize;
+    match prompt {
+        Prompt::Text(text) => {
+            sent += usize::from(driver.send_user(&UserInput::text(text), "").await);
+        }
+        Prompt::Messages(list) => {
+            for message in list {
+                sent += usize::from(driver.send_user(&message, "").await);
             }
         }
-        if needs_host && sent > 0 {
-            wait_for_end(driver.progress(), ceiling).await;
+        Prompt::Stream(mut stream) => {
+            while let Some(message) = poll_fn(|cx| stream.as_mut().poll_next(cx)).await {
+                if !driver.send_user(&message, "").await {
+                    break;
+                }
+                sent += 1;
+            }
         }
-        driver.close_input();
-    });
-    Ok(MessageStream::new(messages, shared, info))
+    }
+    sent
 }

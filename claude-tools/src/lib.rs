@@ -99,7 +99,9 @@ pub use claude_tools_runtime::permission::{
     DecisionClassification, McpServerRef, PermissionDecision, PermissionRequest, PermissionUpdate,
 };
 #[cfg(feature = "agent")]
-pub use claude_tools_runtime::query::{Prompt, query, query_with};
+pub use claude_tools_runtime::query::{
+    Prompt, WarmQuery, query, query_with, startup, startup_with,
+};
 #[cfg(feature = "agent")]
 pub use claude_tools_runtime::stream::MessageStream;
 

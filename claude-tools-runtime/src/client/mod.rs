@@ -303,7 +303,7 @@ impl Client {
     /// Fails with [`Error::ProcessExited`] (code or signal, stderr tail) once the CLI has
     /// exited.
     pub async fn send(&mut self, input: UserInput) -> Result<()> {
-        if !self.shared.send_user(&input.to_message("default")).await {
+        if !self.shared.send_user(&input, "default").await {
             return Err(self.shared.unreachable_error().await);
         }
         Ok(())

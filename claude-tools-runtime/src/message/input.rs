@@ -15,6 +15,7 @@ pub struct UserInput {
     content: Vec<Value>,
     plain: Option<String>,
     uuid: Option<String>,
+    composed: bool,
 }
 
 impl UserInput {
@@ -25,6 +26,7 @@ impl UserInput {
             content: vec![json!({"type": "text", "text": text})],
             plain: Some(text),
             uuid: None,
+            composed: false,
         }
     }
 
@@ -34,6 +36,7 @@ impl UserInput {
             content: blocks,
             plain: None,
             uuid: None,
+            composed: false,
         }
     }
 
@@ -58,9 +61,36 @@ impl UserInput {
         self
     }
 
+    /// Marks the message as composed by the application rather than typed by a user
+    /// (`client_composed: true`): the CLI takes its text as written, with no `@path` mention
+    /// expanded and no slash command run. [`Options::verbatim_prompts`] marks every prompt so.
+    ///
+    /// [`Options::verbatim_prompts`]: crate::options::Options::verbatim_prompts
+    ///
+    /// ```
+    /// use claude_tools::message::UserInput;
+    ///
+    /// let frame = UserInput::text("/compact is just text here").client_composed().to_message("");
+    /// assert_eq!(frame["client_composed"], true);
+    /// ```
+    pub fn client_composed(mut self) -> Self {
+        self.composed = true;
+        self
+    }
+
+    /// Whether [`UserInput::client_composed`] marked it.
+    pub fn is_client_composed(&self) -> bool {
+        self.composed
+    }
+
     /// The stream-json frame: a lone text is sent as a plain string, as the official Python
     /// SDK does.
     pub fn to_message(&self, session_id: &str) -> Value {
+        self.to_frame(session_id, self.composed)
+    }
+
+    /// The frame, marked `client_composed` when `composed`.
+    pub(crate) fn to_frame(&self, session_id: &str, composed: bool) -> Value {
         let content = match &self.plain {
             Some(text) => Value::String(text.clone()),
             None => Value::Array(self.content.clone()),
@@ -73,6 +103,9 @@ impl UserInput {
         });
         if let Some(uuid) = &self.uuid {
             frame["uuid"] = json!(uuid);
+        }
+        if composed {
+            frame["client_composed"] = json!(true);
         }
         frame
     }

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{AGENT_SDK_VERSION, CLIENT_APP, ENTRYPOINT, ExternalServer, Options, SystemPrompt};
+use super::{AGENT_SDK_VERSION, CLIENT_APP, ENTRYPOINT, ExternalServer, Options};
 use crate::transport::LaunchSpec;
 use claude_tools_core::tool::ToolServer;
 
@@ -33,14 +33,7 @@ impl Options {
                 args.push(value);
             }
         };
-        match &self.system_prompt {
-            SystemPrompt::Empty => flag("--system-prompt", Some(String::new())),
-            SystemPrompt::Text(text) => flag("--system-prompt", Some(text.clone())),
-            SystemPrompt::Preset { append: Some(text) } => {
-                flag("--append-system-prompt", Some(text.clone()))
-            }
-            SystemPrompt::Preset { append: None } => {}
-        }
+        self.prompt_flags(&mut flag);
         if let Some(tools) = &self.tools {
             flag("--tools", Some(tools.join(",")));
         }
@@ -109,6 +102,8 @@ impl Options {
             flag(&format!("--setting-sources={}", sources.join(",")), None);
         }
         self.model_settings.flags(|name, value| flag(&name, value));
+        self.conversation_flags(&mut flag);
+        self.stream_flags(&mut flag);
         if let Some(effort) = &self.effort {
             flag("--effort", Some(effort.clone()));
         }
@@ -307,9 +302,7 @@ mod tests {
     #[test]
     fn every_option_becomes_its_flag_in_the_official_order() {
         let options = Options::new()
-            .system_prompt(SystemPrompt::Preset {
-                append: Some("Be brief.".into()),
-            })
+            .system_prompt(SystemPrompt::preset().append("Be brief."))
             .tools(["Read", "Grep"])
             .allowed_tools(["mcp__calc__*"])
             .max_turns(3)
@@ -433,7 +426,7 @@ mod tests {
                 .windows(2)
                 .any(|w| w == ["--system-prompt", "Hi"])
         );
-        let preset = args(Options::new().system_prompt(SystemPrompt::Preset { append: None }));
+        let preset = args(Options::new().system_prompt(SystemPrompt::preset()));
         assert!(
             !preset.iter().any(|a| a.contains("system-prompt")),
             "{preset:?}"

@@ -13,20 +13,25 @@ use crate::redact;
 use claude_tools_core::tool::{ToolRef, ToolServer};
 
 mod agent;
+mod conversation;
 mod delivery;
 mod launch;
 mod model;
+mod prompt;
+mod stream;
 mod types;
 mod validate;
 
 pub use crate::cli::{AGENT_SDK_VERSION, CLIENT_APP, ENTRYPOINT};
 pub use crate::transport::DEFAULT_MAX_LINE_SIZE;
 pub use agent::{AgentDefinition, AgentEffort, AgentMcpServer, AgentMemory};
+pub(crate) use conversation::ConversationInit;
 pub use delivery::ConfigDelivery;
 pub use model::{Effort, Thinking, ThinkingDisplay};
-pub use types::{
-    ExternalServer, PermissionMode, SettingSource, StderrCallback, SystemPrompt, ToolNames,
-};
+pub(crate) use prompt::PromptInit;
+pub use prompt::{SYSTEM_PROMPT_DYNAMIC_BOUNDARY, SystemPrompt};
+pub(crate) use stream::StreamInit;
+pub use types::{ExternalServer, PermissionMode, SettingSource, StderrCallback, ToolNames};
 
 /// How a session is launched and what it serves. Built with chained setters:
 ///
@@ -80,6 +85,9 @@ pub struct Options {
     pub(crate) run_end_ceiling: Option<Duration>,
     pub(crate) effort: Option<String>,
     pub(crate) model_settings: model::ModelSettings,
+    pub(crate) prompt_settings: prompt::PromptSettings,
+    pub(crate) conversation: conversation::ConversationSettings,
+    pub(crate) stream: stream::StreamSettings,
     pub(crate) entrypoint: Option<String>,
     pub(crate) agent_sdk_version: Option<String>,
     pub(crate) client_app: Option<String>,
@@ -137,12 +145,6 @@ impl Options {
     /// The fallback model (`--fallback-model`).
     pub fn fallback_model(mut self, model: impl Into<String>) -> Self {
         self.fallback_model = Some(model.into());
-        self
-    }
-
-    /// The system prompt (default: [`SystemPrompt::Empty`]).
-    pub fn system_prompt(mut self, prompt: SystemPrompt) -> Self {
-        self.system_prompt = prompt;
         self
     }
 
@@ -382,39 +384,9 @@ impl Options {
         self
     }
 
-    /// Resume a session by id (`--resume`).
-    pub fn resume(mut self, session_id: impl Into<String>) -> Self {
-        self.resume = Some(session_id.into());
-        self
-    }
-
-    /// Continue the most recent conversation (`--continue`).
-    pub fn continue_conversation(mut self) -> Self {
-        self.continue_conversation = true;
-        self
-    }
-
-    /// When resuming, fork to a new session id (`--fork-session`).
-    pub fn fork_session(mut self) -> Self {
-        self.fork_session = true;
-        self
-    }
-
-    /// Use this session id (`--session-id`, a UUID).
-    pub fn session_id(mut self, id: impl Into<String>) -> Self {
-        self.session_id = Some(id.into());
-        self
-    }
-
     /// A subagent.
     pub fn agent(mut self, name: impl Into<String>, agent: AgentDefinition) -> Self {
         self.agents.insert(name.into(), agent);
-        self
-    }
-
-    /// Stream partial messages as `stream_event`s (`--include-partial-messages`).
-    pub fn include_partial_messages(mut self) -> Self {
-        self.include_partial_messages = true;
         self
     }
 

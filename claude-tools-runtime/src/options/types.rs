@@ -1,4 +1,4 @@
-//! The configuration types [`Options`](super::Options) takes: the system prompt, permission mode,
+//! The configuration types [`Options`](super::Options) takes: the permission mode,
 //! external MCP servers, subagents, setting sources and lists of tool names.
 
 use std::collections::BTreeMap;
@@ -7,22 +7,6 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use crate::redact;
-
-/// The system prompt.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum SystemPrompt {
-    /// No system prompt of Claude Code's (`--system-prompt ""`), like the official SDKs' default.
-    #[default]
-    Empty,
-    /// This text replaces Claude Code's system prompt.
-    Text(String),
-    /// Claude Code's own system prompt (the `claude_code` preset), optionally with text appended.
-    Preset {
-        /// Text appended to the preset.
-        append: Option<String>,
-    },
-}
 
 /// The CLI's permission modes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,6 +10,8 @@ impl Options {
     /// unique across in-process and external servers, environment variables can be set.
     pub(crate) fn validate(&self) -> crate::Result<()> {
         self.validate_env()?;
+        self.validate_prompt()?;
+        self.validate_conversation()?;
         for server in &self.servers {
             server
                 .check_state()

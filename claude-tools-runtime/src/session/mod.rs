@@ -41,6 +41,7 @@ use tokio_util::sync::CancellationToken;
 use crate::elicitation::OnElicitation;
 use crate::error::{Error, Result};
 use crate::hooks::HookCallback;
+use crate::message::UserInput;
 use crate::options::{DEFAULT_CONTROL_TIMEOUT, Options};
 use crate::permission::CanUseTool;
 use crate::protocol::{self, ControlFailure, HostRequest};
@@ -72,6 +73,8 @@ pub(crate) struct SessionCore {
     notifications: Arc<AtomicU64>,
     can_use_tool: Option<CanUseTool>,
     on_elicitation: Option<OnElicitation>,
+    /// Every prompt goes out marked `client_composed` ([`Options::verbatim_prompts`]).
+    verbatim_prompts: bool,
     hooks: Vec<HookCallback>,
     next_request: AtomicU64,
     id_salt: u32,
@@ -149,6 +152,7 @@ impl SessionCore {
             routers,
             can_use_tool: options.can_use_tool.clone(),
             on_elicitation: options.on_elicitation.clone(),
+            verbatim_prompts: options.stream.verbatim_prompts,
             hooks,
             next_request: AtomicU64::new(1),
             id_salt,
@@ -183,13 +187,14 @@ impl SessionCore {
     /// Waits while more than the input buffer limit is unwritten (the CLI not reading its stdin),
     /// as a write to a full pipe would: the host's own lines are bounded like the answers.
     #[must_use]
-    pub(crate) async fn send_user(&self, message: &Value) -> bool {
+    pub(crate) async fn send_user(&self, input: &UserInput, session_id: &str) -> bool {
         self.out.wait_for_room().await;
         if !self.accepts_input() {
             return false;
         }
         self.progress.send_modify(|p| p.prompts += 1);
-        self.write(message);
+        let composed = self.verbatim_prompts || input.is_client_composed();
+        self.write(&input.to_frame(session_id, composed));
         true
     }
 

@@ -145,6 +145,15 @@ pub(crate) struct InitializeRequest<'a> {
     /// Inline settings, kept off the command line the same way.
     #[serde(skip_serializing_if = "Option::is_none")]
     settings: Option<Map<String, Value>>,
+    /// The system prompt's fields the command line cannot carry.
+    #[serde(flatten)]
+    prompt: crate::options::PromptInit<'a>,
+    /// The conversation's title and tool aliases.
+    #[serde(flatten)]
+    conversation: crate::options::ConversationInit<'a>,
+    /// What the stream carries.
+    #[serde(flatten)]
+    stream: crate::options::StreamInit,
 }
 
 /// One matcher of an event in `initialize`.
@@ -220,6 +229,9 @@ impl<'a> InitializeRequest<'a> {
             sdk_mcp_server_manifests,
             mcp_servers: options.initialize_mcp_servers(),
             settings: options.initialize_settings(),
+            prompt: options.prompt_init(),
+            conversation: options.conversation_init(),
+            stream: options.stream_init(),
         };
         (request, callbacks)
     }
