@@ -40,7 +40,10 @@ async fn a_system_prompt_in_sections_and_one_from_a_file_reach_the_model() {
     let system = first_system(&w);
     assert!(system.contains("SHARED-RULES-7Q"), "{system}");
     assert!(system.contains("USER-RULES-3K"), "{system}");
-    assert!(!system.contains("__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__"), "{system}");
+    assert!(
+        !system.contains("__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__"),
+        "{system}"
+    );
 
     let Some(w) = world("prompt_file", Script::new().turn(Turn::text("ok"))).await else {
         return;
@@ -55,7 +58,11 @@ async fn a_system_prompt_in_sections_and_one_from_a_file_reach_the_model() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn plan_mode_instructions_replace_the_plan_workflow() {
-    let Some(w) = world("plan_mode_instructions", Script::new().turn(Turn::text("ok"))).await
+    let Some(w) = world(
+        "plan_mode_instructions",
+        Script::new().turn(Turn::text("ok")),
+    )
+    .await
     else {
         return;
     };
