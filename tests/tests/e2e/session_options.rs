@@ -158,3 +158,34 @@ async fn the_main_agent_runs_the_main_thread() {
     let system = first_system(&w);
     assert!(system.contains("AGENT-PROMPT-2J"), "{system}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cli_started_before_the_prompt_answers_it_with_an_in_process_tool() {
+    let script = Script::new()
+        .turn(Turn::tool_use(
+            "toolu_warm",
+            "mcp__e2e__counter_add",
+            json!({"by": 1}),
+        ))
+        .turn(Turn::text("warm: {{tool_result}}"));
+    let Some(w) = world("startup", script).await else {
+        return;
+    };
+    let (server, _lab) = tools::server(0);
+    let options = w
+        .options()
+        .mcp_server(server)
+        .allowed_tools(["mcp__e2e__counter_add"]);
+    let warm = crate::harness::within("startup", claude_tools::startup(options))
+        .await
+        .expect("the CLI starts and answers initialize");
+    let info = warm.initialize_info().expect("the initialize answer");
+    assert!(info.claude_code_version.is_some(), "{info:?}");
+    // Started and initialized, it waits for the prompt: the model has not been asked anything.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert!(w.turns().is_empty());
+    let messages = crate::harness::within("query", warm.query("add one").collect())
+        .await
+        .expect("the stream has no errors");
+    assert_eq!(success_text(&messages), "warm: counter is now 1");
+}
