@@ -71,10 +71,11 @@ impl std::fmt::Debug for Prompt {
 
 /// Runs one prompt and streams the CLI's messages until it exits.
 ///
-/// The CLI's stdin is kept open while the session may still be asked something (a tool, a hook,
-/// the permission callback) — until the last `result` and the CLI reporting `idle` — so a slow
-/// tool never meets a closed stream. With no in-process tools, hooks or permission callback,
-/// stdin is closed right after the prompt.
+/// The CLI's stdin is kept open until the run is over — the last `result` and the CLI reporting
+/// `idle` — so a slow tool, a hook or the permission callback never meets a closed stream, and
+/// the stream's controls ([`MessageStream::interrupt`], [`MessageStream::abort_handle`]…) reach
+/// the CLI whatever the options. (The official SDKs close it after a text prompt when nothing
+/// of the host's can be asked, which leaves such a run without controls.)
 ///
 /// Fails with [`Error::ProcessExited`](crate::Error::ProcessExited) (exit code or signal, and
 /// the CLI's stderr tail, e.g. "not logged in") when the CLI exits before answering
@@ -151,7 +152,6 @@ pub async fn startup_with(
     let (shared, messages, _, info) = open(&options, Box::new(transport)).await?;
     Ok(WarmQuery {
         session: Some((shared, messages, info)),
-        needs_host: options.has_host_callbacks(),
         ceiling: options.run_end_ceiling.unwrap_or(DEFAULT_RUN_END_CEILING),
     })
 }
@@ -160,7 +160,6 @@ pub async fn startup_with(
 /// [`WarmQuery::close`]) ends the CLI without a prompt.
 pub struct WarmQuery {
     session: Option<(Arc<SessionCore>, MessageReceiver, InitializeInfo)>,
-    needs_host: bool,
     ceiling: Duration,
 }
 
@@ -177,11 +176,11 @@ impl WarmQuery {
             .take()
             .expect("a WarmQuery holds its session until query or drop");
         let driver = shared.clone();
-        let (needs_host, ceiling) = (self.needs_host, self.ceiling);
+        let ceiling = self.ceiling;
         let prompt = prompt.into();
         tokio::spawn(async move {
             let sent = send_prompt(&driver, prompt).await;
-            if needs_host && sent > 0 {
+            if sent > 0 {
                 wait_for_end(driver.progress(), ceiling).await;
             }
             driver.close_input();

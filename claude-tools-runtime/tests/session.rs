@@ -622,14 +622,27 @@ async fn one_shot_query_keeps_stdin_open_for_a_late_tool_call() {
 }
 
 #[tokio::test]
-async fn one_shot_query_without_host_callbacks_closes_stdin_after_the_prompt() {
+async fn one_shot_query_without_host_callbacks_keeps_stdin_open_for_its_controls() {
     let (transport, cli) = MemoryTransport::pair();
     let mut cli = Cli(cli);
     let stream = tokio::spawn(query_with("hi", Options::new(), transport));
     let initialize = cli.recv().await;
     cli.answer(&initialize, json!({})).await;
-    let _stream = stream.await.unwrap().unwrap();
+    let stream = stream.await.unwrap().unwrap();
     assert_eq!(cli.recv().await["type"], "user");
+    // Nothing of the host's can be asked, but the run's controls still reach the CLI.
+    cli.send(json!({"type": "system", "subtype": "session_state_changed", "state": "running", "sdk_host_only": true})).await;
+    cli.silent_for(200).await;
+    let interrupt = tokio::spawn(async move {
+        let receipt = stream.interrupt().await;
+        (stream, receipt)
+    });
+    let request = cli.recv_request("interrupt").await;
+    cli.answer(&request, json!({})).await;
+    let (_stream, receipt) = interrupt.await.unwrap();
+    receipt.expect("the interrupt is answered");
+    cli.send(result_frame()).await;
+    cli.send(json!({"type": "system", "subtype": "session_state_changed", "state": "idle", "sdk_host_only": true})).await;
     cli.expect_eof().await;
 }
 

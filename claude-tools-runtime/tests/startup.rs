@@ -36,8 +36,9 @@ async fn startup_initializes_before_the_prompt_and_query_sends_it_later() {
         json!({"type": "user", "session_id": "", "message": {"role": "user", "content": "now the prompt"},
             "parent_tool_use_id": null})
     );
-    cli.expect_eof().await;
     cli.send(result_frame()).await;
+    // The run is over at its result: the CLI's input is closed then.
+    cli.expect_eof().await;
     cli.0.close();
     let message = stream.next().await.expect("the result").unwrap();
     assert!(matches!(message, Message::Result(_)));

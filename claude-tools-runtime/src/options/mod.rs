@@ -539,17 +539,6 @@ impl Options {
         self
     }
 
-    /// Whether the host may be asked anything (tools, hooks, permissions, an external MCP
-    /// server's questions), so stdin must stay open until the run has ended. (With stdin closed
-    /// the CLI cancels an elicitation itself rather than asking the host.)
-    pub(crate) fn has_host_callbacks(&self) -> bool {
-        !self.servers.is_empty()
-            || !self.hooks.is_empty()
-            || self.can_use_tool.is_some()
-            || self.on_elicitation.is_some()
-            || !self.external_servers.is_empty()
-    }
-
     pub(crate) fn line_cap(&self) -> usize {
         self.max_line_size.unwrap_or(DEFAULT_MAX_LINE_SIZE)
     }
