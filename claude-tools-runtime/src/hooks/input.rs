@@ -26,6 +26,22 @@ impl HookInput {
         }
     }
 
+    /// An input made of `raw` (with no `tool_use_id` and a token that never fires): for
+    /// calling a hook callback in a test, outside a session.
+    ///
+    /// ```
+    /// use claude_tools::hooks::{HookInput, TypedHookInput};
+    /// use serde_json::json;
+    ///
+    /// let raw = json!({"hook_event_name": "SessionStart", "source": "startup",
+    ///                  "session_id": "s", "transcript_path": "/t.jsonl", "cwd": "/work"});
+    /// let input = HookInput::from_raw(raw.as_object().unwrap().clone());
+    /// assert!(matches!(input.typed(), TypedHookInput::SessionStart(_)));
+    /// ```
+    pub fn from_raw(raw: Map<String, Value>) -> Self {
+        Self::new(raw, None, CancellationToken::new())
+    }
+
     fn str_field(&self, key: &str) -> Option<&str> {
         self.raw.get(key).and_then(Value::as_str)
     }
