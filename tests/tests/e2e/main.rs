@@ -29,6 +29,7 @@ mod secrets_off_argv;
 mod skill_shell;
 mod subagents;
 mod tools;
+mod typed_hooks;
 mod typed;
 
 use std::time::Duration;
