@@ -160,7 +160,10 @@ fn the_cli_inputs_have_their_fields_typed() {
         panic!()
     };
     assert_eq!(compact.trigger, Trigger::Manual);
-    assert_eq!(compact.custom_instructions.as_deref(), Some("keep it short"));
+    assert_eq!(
+        compact.custom_instructions.as_deref(),
+        Some("keep it short")
+    );
     let TypedHookInput::PostCompact(compacted) = cli_input("PostCompact") else {
         panic!()
     };
@@ -284,7 +287,9 @@ fn each_typed_output_is_the_json_the_cli_reads() {
                    "additionalContext": "ran as ls -la"}),
         ),
         (
-            S::PreToolUse(PreToolUseOutput::default().permission_decision(HookPermissionDecision::Defer)),
+            S::PreToolUse(
+                PreToolUseOutput::default().permission_decision(HookPermissionDecision::Defer),
+            ),
             json!({"hookEventName": "PreToolUse", "permissionDecision": "defer"}),
         ),
         (
@@ -294,7 +299,9 @@ fn each_typed_output_is_the_json_the_cli_reads() {
             json!({"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny"}),
         ),
         (
-            S::PreModelSwitch(PreToolUseOutput::default().permission_decision(HookPermissionDecision::Ask)),
+            S::PreModelSwitch(
+                PreToolUseOutput::default().permission_decision(HookPermissionDecision::Ask),
+            ),
             json!({"hookEventName": "PreModelSwitch", "permissionDecision": "ask"}),
         ),
         (
@@ -400,7 +407,9 @@ fn each_typed_output_is_the_json_the_cli_reads() {
         // And as a line: `hookEventName` first, as the official SDKs write it.
         let text = serde_json::to_string(&json).unwrap();
         assert!(
-            text.starts_with(&format!(r#"{{"hookSpecificOutput":{{"hookEventName":"{event}""#)),
+            text.starts_with(&format!(
+                r#"{{"hookSpecificOutput":{{"hookEventName":"{event}""#
+            )),
             "{text}"
         );
     }
@@ -415,7 +424,9 @@ fn the_builder_shortcuts_write_the_same_frames_as_before_and_mix_with_typed_outp
             r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"frozen"}}"#,
         ),
         (
-            HookOutput::new().allow_tool("ok").updated_input(json!({"a": 1})),
+            HookOutput::new()
+                .allow_tool("ok")
+                .updated_input(json!({"a": 1})),
             r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"ok","updatedInput":{"a":1}}}"#,
         ),
         (
@@ -423,7 +434,10 @@ fn the_builder_shortcuts_write_the_same_frames_as_before_and_mix_with_typed_outp
             r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer","permissionDecisionReason":"later"}}"#,
         ),
         (
-            HookOutput::new().block("no").system_message("shown").suppress_output(),
+            HookOutput::new()
+                .block("no")
+                .system_message("shown")
+                .suppress_output(),
             r#"{"decision":"block","reason":"no","systemMessage":"shown","suppressOutput":true}"#,
         ),
         (

@@ -32,7 +32,11 @@ fn exact(line: &str) -> Message {
     );
     assert_eq!(message.to_value(), wire, "{line}");
     let text = serde_json::to_string(&message).unwrap();
-    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), wire, "{line}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap(),
+        wire,
+        "{line}"
+    );
     assert_eq!(serde_json::from_str::<Message>(&text).unwrap(), message);
     message
 }
@@ -155,8 +159,7 @@ fn the_captured_notices_have_their_fields_typed() {
     assert!(metadata.extra.contains_key("cumulative_dropped_tokens"));
     assert!(boundary.extra.contains_key("logical_parent_uuid"));
 
-    let SystemEvent::BackgroundTasksChanged(changed) = captured("background_tasks_changed")
-    else {
+    let SystemEvent::BackgroundTasksChanged(changed) = captured("background_tasks_changed") else {
         panic!()
     };
     assert_eq!(changed.tasks.len(), 1);
@@ -177,7 +180,10 @@ fn the_captured_notices_have_their_fields_typed() {
         panic!()
     };
     assert_eq!(ended.status, TaskEndStatus::Completed);
-    assert!(ended.summary.contains("completed (exit code 0)"), "{ended:?}");
+    assert!(
+        ended.summary.contains("completed (exit code 0)"),
+        "{ended:?}"
+    );
     let SystemEvent::TaskProgress(progress) = captured("task_progress") else {
         panic!()
     };
@@ -254,7 +260,10 @@ fn every_sdk_shaped_kind_is_typed_and_comes_back_exactly() {
     let Message::RateLimit(limit) = top[0] else {
         panic!()
     };
-    assert_eq!(limit.rate_limit_info.status, RateLimitStatus::AllowedWarning);
+    assert_eq!(
+        limit.rate_limit_info.status,
+        RateLimitStatus::AllowedWarning
+    );
     assert_eq!(
         limit.rate_limit_info.rate_limit_type,
         Some(RateLimitType::FiveHour)
@@ -305,7 +314,10 @@ fn every_sdk_shaped_kind_is_typed_and_comes_back_exactly() {
     let ContentBlock::ServerToolUse { name, input, .. } = &blocks[1] else {
         panic!("{:?}", blocks[1])
     };
-    assert_eq!((name.as_str(), input), ("web_search", &json!({"query": "rust serde flatten"})));
+    assert_eq!(
+        (name.as_str(), input),
+        ("web_search", &json!({"query": "rust serde flatten"}))
+    );
     let ContentBlock::WebSearchToolResult {
         tool_use_id,
         content: WebSearchContent::Results(results),
@@ -334,7 +346,10 @@ fn every_sdk_shaped_kind_is_typed_and_comes_back_exactly() {
     };
     assert_eq!(error.error_code, "max_uses_exceeded");
     assert_eq!(
-        blocks.iter().map(ContentBlock::block_type).collect::<Vec<_>>(),
+        blocks
+            .iter()
+            .map(ContentBlock::block_type)
+            .collect::<Vec<_>>(),
         [
             "redacted_thinking",
             "server_tool_use",
@@ -413,7 +428,8 @@ fn a_web_result_block_whose_typed_content_would_not_come_back_exactly_stays_whol
     assert!(matches!(typed, ContentBlock::Other(_)), "{typed:?}");
     assert_eq!(typed.to_value(), block);
     // A redacted_thinking block with its unknown fields.
-    let block = json!({"type": "redacted_thinking", "data": "Eq", "cache_control": {"type": "ephemeral"}});
+    let block =
+        json!({"type": "redacted_thinking", "data": "Eq", "cache_control": {"type": "ephemeral"}});
     let typed = ContentBlock::from_value(block.clone());
     let ContentBlock::RedactedThinking { extra, .. } = &typed else {
         panic!("{typed:?}")

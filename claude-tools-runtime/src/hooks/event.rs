@@ -33,6 +33,11 @@ pub enum HookEvent {
     /// When a prompt is expanded (a slash command or skill turned into its text).
     UserPromptExpansion,
     /// When a session starts: at startup, on resume, after `/clear` or a compaction, on a fork.
+    ///
+    /// The CLI 2.1.332 calls a host's callback for it when a compaction starts the session
+    /// anew (`source: compact`), but not at startup: it starts the session before it reads the
+    /// `initialize` request that registers the host's hooks. A `SessionStart` command hook in
+    /// the settings runs at startup too.
     SessionStart,
     /// When a session ends.
     SessionEnd,
@@ -94,10 +99,13 @@ pub enum HookEvent {
     /// it), `command_source` (such as `projectSettings`), `invoked_by` (`user`, `claude` or
     /// `other`) and a `tool_use_id` that names no tool call of the transcript.
     ///
-    /// [`HookOutput::deny_tool`] and [`HookOutput::ask`] keep the command from running, as does
-    /// any [`HookOutput::updated_input`]: the CLI never runs a changed command. In place of the
-    /// command's output the skill's text then reads `[not run: blocked by hook: <reason>]`.
-    /// [`HookOutput::allow_tool`] adds nothing: the command runs unless a hook refuses it.
+    /// [`HookOutput::deny_tool`](super::HookOutput::deny_tool) and
+    /// [`HookOutput::ask`](super::HookOutput::ask) keep the command from running, as does any
+    /// [`HookOutput::updated_input`](super::HookOutput::updated_input): the CLI never runs a
+    /// changed command. In place of the command's output the skill's text then reads
+    /// `[not run: blocked by hook: <reason>]`.
+    /// [`HookOutput::allow_tool`](super::HookOutput::allow_tool) adds nothing: the command runs
+    /// unless a hook refuses it.
     PreSkillShellCommand,
     /// Any other event the CLI knows, by its wire name.
     Other(String),
@@ -200,4 +208,3 @@ impl fmt::Display for HookEvent {
         f.write_str(self.as_str())
     }
 }
-

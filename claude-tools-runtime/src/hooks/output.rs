@@ -112,10 +112,10 @@ impl HookOutput {
     ///
     /// let output = HookOutput::new().specific(HookSpecificOutput::PostToolUse(
     ///     PostToolUseOutput::default()
-    ///         .updated_mcp_tool_output(json!({"content": [{"type": "text", "text": "[redacted]"}]})),
+    ///         .updated_mcp_tool_output(json!([{"type": "text", "text": "[redacted]"}])),
     /// ));
     /// assert_eq!(
-    ///     output.to_json("PostToolUse")["hookSpecificOutput"]["updatedMCPToolOutput"]["content"][0]["text"],
+    ///     output.to_json("PostToolUse")["hookSpecificOutput"]["updatedMCPToolOutput"][0]["text"],
     ///     "[redacted]"
     /// );
     /// ```
@@ -169,4 +169,3 @@ impl HookOutput {
         Value::Object(output)
     }
 }
-

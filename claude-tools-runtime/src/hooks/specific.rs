@@ -81,8 +81,9 @@ pub struct PostToolUseOutput {
     /// Replaces the tool's output before the model sees it (any tool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updated_tool_output: Option<Value>,
-    /// Replaces an MCP tool's output (its `CallToolResult`: `{"content": [...]}`) before the
-    /// model sees it.
+    /// Replaces an MCP tool's output before the model sees it, in the shape of the input's
+    /// [`tool_response`](super::PostToolUseInput::tool_response): its content blocks
+    /// (`[{"type": "text", "text": "…"}]`; other JSON reaches the model as its text).
     #[serde(
         default,
         rename = "updatedMCPToolOutput",
@@ -223,7 +224,10 @@ impl PermissionRequestOutput {
     }
 
     /// Allow the call, with another input or rules to remember.
-    pub fn allow_with(updated_input: Option<Value>, updated_permissions: Vec<PermissionUpdate>) -> Self {
+    pub fn allow_with(
+        updated_input: Option<Value>,
+        updated_permissions: Vec<PermissionUpdate>,
+    ) -> Self {
         Self {
             decision: PermissionRequestDecision::Allow {
                 updated_input,

@@ -11,10 +11,9 @@ use super::env_inputs::{
     TeammateIdleInput, WorktreeCreateInput, WorktreeRemoveInput,
 };
 use super::session_inputs::{
-    MessageDisplayInput, ModelSwitchInput, NotificationInput, PostCompactInput,
-    PreCompactInput, SessionEndInput, SessionStartInput, SetupInput, StopFailureInput,
-    StopInput, SubagentStartInput, SubagentStopInput, UserPromptExpansionInput,
-    UserPromptSubmitInput,
+    MessageDisplayInput, ModelSwitchInput, NotificationInput, PostCompactInput, PreCompactInput,
+    SessionEndInput, SessionStartInput, SetupInput, StopFailureInput, StopInput,
+    SubagentStartInput, SubagentStopInput, UserPromptExpansionInput, UserPromptSubmitInput,
 };
 use super::tool_inputs::{
     PermissionDeniedInput, PermissionRequestInput, PostToolBatchInput, PostToolUseFailureInput,

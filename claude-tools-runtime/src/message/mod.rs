@@ -40,11 +40,11 @@ pub use events::{
 pub use hook_notices::{HookOutcome, HookProgress, HookResponse, HookStarted};
 pub use input::UserInput;
 pub use notices::{
-    ApiErrorKind, ApiRetry, CommandsChanged, CompactBoundary, CompactMetadata,
-    ElicitationComplete, FilesPersisted, Informational, InformationalLevel, Memory,
-    MemoryRecall, MemoryRecallMode, MemoryScope, MirrorError, MirrorKey, ModelRefusalFallback,
-    ModelRefusalNoFallback, Notification, NotificationPriority, PermissionDenied,
-    PersistedFile, PreservedMessages, RefusalDirection, Trigger, UnpersistedFile,
+    ApiErrorKind, ApiRetry, CommandsChanged, CompactBoundary, CompactMetadata, ElicitationComplete,
+    FilesPersisted, Informational, InformationalLevel, Memory, MemoryRecall, MemoryRecallMode,
+    MemoryScope, MirrorError, MirrorKey, ModelRefusalFallback, ModelRefusalNoFallback,
+    Notification, NotificationPriority, PermissionDenied, PersistedFile, PreservedMessages,
+    RefusalDirection, Trigger, UnpersistedFile,
 };
 pub use result::{ResultMessage, ResultSubtype};
 pub use stream_event::StreamEvent;

@@ -6,9 +6,9 @@ use serde_json::Value;
 
 use super::hook_notices::{HookProgress, HookResponse, HookStarted};
 use super::notices::{
-    ApiRetry, CommandsChanged, CompactBoundary, ElicitationComplete, FilesPersisted,
-    Informational, MemoryRecall, MirrorError, ModelRefusalFallback, ModelRefusalNoFallback,
-    Notification, PermissionDenied,
+    ApiRetry, CommandsChanged, CompactBoundary, ElicitationComplete, FilesPersisted, Informational,
+    MemoryRecall, MirrorError, ModelRefusalFallback, ModelRefusalNoFallback, Notification,
+    PermissionDenied,
 };
 use super::system::{SessionState, SystemInit, SystemMessage};
 use super::tasks::{

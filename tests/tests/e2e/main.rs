@@ -29,8 +29,8 @@ mod secrets_off_argv;
 mod skill_shell;
 mod subagents;
 mod tools;
-mod typed_hooks;
 mod typed;
+mod typed_hooks;
 
 use std::time::Duration;
 

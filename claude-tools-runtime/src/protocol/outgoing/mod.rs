@@ -172,9 +172,15 @@ impl<'a> InitializeRequest<'a> {
         }
         // A CLI that does not honour `onFailure` would let a failed "block" hook's action run:
         // the session must not start on it (as the TypeScript SDK refuses it).
-        let blocks_on_failure = self.hooks.iter().flat_map(|hooks| hooks.0.iter()).any(
-            |(_, matchers)| matchers.iter().any(|m| m.on_failure == Some(OnFailure::Block)),
-        );
+        let blocks_on_failure =
+            self.hooks
+                .iter()
+                .flat_map(|hooks| hooks.0.iter())
+                .any(|(_, matchers)| {
+                    matchers
+                        .iter()
+                        .any(|m| m.on_failure == Some(OnFailure::Block))
+                });
         if blocks_on_failure {
             fields.push(("onFailure", "hook_on_failure_supported"));
         }

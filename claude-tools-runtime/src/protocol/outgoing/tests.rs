@@ -341,7 +341,12 @@ fn initialize_sends_each_matchers_on_failure_and_a_block_needs_the_clis_confirma
         HookEvent::Stop,
         numbered(HookMatcher::any(), 0).on_failure(OnFailure::Continue),
     );
-    assert!(InitializeRequest::new(&lenient).0.fields_to_confirm().is_empty());
+    assert!(
+        InitializeRequest::new(&lenient)
+            .0
+            .fields_to_confirm()
+            .is_empty()
+    );
 }
 
 #[test]
