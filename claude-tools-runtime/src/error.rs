@@ -112,20 +112,21 @@ pub enum Error {
         timeout: Duration,
     },
     /// The CLI did not confirm that it took the external MCP servers or settings sent in
-    /// `initialize` ([`ConfigDelivery::Initialize`](crate::options::ConfigDelivery)): the
-    /// session was ended rather than run without them.
+    /// `initialize` ([`ConfigDelivery::Initialize`](crate::options::ConfigDelivery)), or that
+    /// it honours a hook matcher's `onFailure: "block"`
+    /// ([`HookMatcher::on_failure`](crate::hooks::HookMatcher::on_failure)): the session was
+    /// ended rather than run without them.
     #[error(
         "the Claude Code CLI{} did not confirm the {} sent in its `initialize` request (a CLI \
          older than {} does not read them, and a wrapper that drops `--await-initialize` stops \
-         it); the session was ended before any prompt was sent. Update the CLI, or set \
-         Options::config_delivery(ConfigDelivery::Argv), which puts them on the command line \
-         where other local users can read them",
+         it); the session was ended before any prompt was sent. {}",
         cli_version.as_deref().map(|v| format!(" {v}")).unwrap_or_default(),
         fields.join(" and "),
-        crate::cli::OLDEST_CLI_VERSION
+        crate::cli::OLDEST_CLI_VERSION,
+        not_applied_remedy(fields)
     )]
     InitializeNotApplied {
-        /// The fields not confirmed (`mcpServers`, `settings`).
+        /// The fields not confirmed (`mcpServers`, `settings`, `onFailure`).
         fields: Vec<&'static str>,
         /// The CLI's version, as it reported it.
         cli_version: Option<String>,
@@ -143,6 +144,16 @@ pub enum Error {
     /// taken name); nothing changed.
     #[error(transparent)]
     Live(#[from] claude_tools_core::mcp::LiveToolError),
+}
+
+/// What to do about the fields of [`Error::InitializeNotApplied`].
+fn not_applied_remedy(fields: &[&str]) -> &'static str {
+    if fields.iter().all(|field| *field == "onFailure") {
+        "Update the CLI, or remove `OnFailure::Block` from the hook matchers"
+    } else {
+        "Update the CLI, or set Options::config_delivery(ConfigDelivery::Argv), which puts \
+         them on the command line where other local users can read them"
+    }
 }
 
 /// `Result<T, claude_tools::Error>`.

@@ -34,6 +34,7 @@ mod cli;
 mod protocol;
 mod redact;
 mod session;
+mod wire_enum;
 
 pub use error::{Error, RequestRef, Result};
 

@@ -167,7 +167,10 @@ fn assistant_text_and_tool_use_frames() {
     );
     assert_eq!(
         assistant.message.content[1],
-        ContentBlock::Other(json!({"type": "redacted_thinking", "data": "xyz"}))
+        ContentBlock::RedactedThinking {
+            data: "xyz".into(),
+            extra: Map::new()
+        }
     );
     assert_eq!(
         assistant.message.content[1].block_type(),
@@ -331,7 +334,10 @@ fn stream_event() {
 #[test]
 fn unknown_types_pass_through_whole() {
     for frame in [
-        json!({"type": "rate_limit_event", "rate_limit_info": {"status": "allowed"}, "session_id": "s"}),
+        json!({"type": "keep_alive"}),
+        // Known types whose fields do not fit: a `rate_limit_event` without its info, a
+        // `tool_progress` without its tool's name.
+        json!({"type": "rate_limit_event", "session_id": "s"}),
         json!({"type": "tool_progress", "tool_use_id": "t", "elapsed_time_seconds": 3}),
         json!({"no_type": true}),
         json!([1, 2]),
@@ -374,7 +380,8 @@ fn content_blocks_keep_unknown_fields_and_odd_shapes() {
         {"type": "tool_result", "tool_use_id": "t1", "content": [{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AA"}}]},
         {"type": "text", "text": 5},
         {"type": "tool_use", "id": "t2"},
-        {"type": "server_tool_use", "id": "srv", "name": "advisor", "input": {}},
+        {"type": "server_tool_use", "id": "srv", "name": 5, "input": {}},
+        {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "x"}},
         "just a string"
     ]);
     let message = round_trip(
@@ -399,9 +406,9 @@ fn content_blocks_keep_unknown_fields_and_odd_shapes() {
         panic!("{:?}", content[2])
     };
     assert_eq!(inner[0].block_type(), "image");
-    // A text block whose text is not a string, a tool_use without a name, unknown types and
-    // non-objects are kept whole.
-    for i in 3..7 {
+    // A text block whose text is not a string, a tool_use without a name, a server_tool_use
+    // whose name is no string, unknown types and non-objects are kept whole.
+    for i in 3..8 {
         assert_eq!(
             content[i],
             ContentBlock::Other(blocks[i].clone()),

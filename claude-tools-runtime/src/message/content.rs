@@ -5,6 +5,8 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value, json};
 
+use super::web::{WebFetchContent, WebSearchContent};
+
 /// A content block. Known blocks keep their other fields (`cache_control`, `citations`…) in
 /// `extra`; unknown block types are kept whole as [`ContentBlock::Other`]. A known field whose
 /// wire value its typed field cannot hold (`signature: null`, `is_error: false`,
@@ -51,7 +53,44 @@ pub enum ContentBlock {
         /// Every other field.
         extra: Map<String, Value>,
     },
-    /// Any other block (`image`, `server_tool_use`, `redacted_thinking`…), kept as it came.
+    /// Thinking the API redacted: encrypted, to be passed back as it came.
+    RedactedThinking {
+        /// The encrypted thinking.
+        data: String,
+        /// Every other field.
+        extra: Map<String, Value>,
+    },
+    /// A call of a tool the API runs itself (`web_search`, `web_fetch`, `code_execution`…).
+    ServerToolUse {
+        /// The call's id (`srvtoolu_…`).
+        id: String,
+        /// The tool.
+        name: String,
+        /// Its input.
+        input: Value,
+        /// Every other field.
+        extra: Map<String, Value>,
+    },
+    /// The results of a web search the API ran.
+    WebSearchToolResult {
+        /// The `server_tool_use` it answers.
+        tool_use_id: String,
+        /// The results, or the error.
+        content: WebSearchContent,
+        /// Every other field.
+        extra: Map<String, Value>,
+    },
+    /// A page the API fetched.
+    WebFetchToolResult {
+        /// The `server_tool_use` it answers.
+        tool_use_id: String,
+        /// The page, or the error.
+        content: WebFetchContent,
+        /// Every other field.
+        extra: Map<String, Value>,
+    },
+    /// Any other block (`image`, `document`, a future type…), or a known one whose fields do
+    /// not fit, kept as it came.
     Other(Value),
 }
 
@@ -79,6 +118,10 @@ impl ContentBlock {
             ContentBlock::Thinking { .. } => "thinking",
             ContentBlock::ToolUse { .. } => "tool_use",
             ContentBlock::ToolResult { .. } => "tool_result",
+            ContentBlock::RedactedThinking { .. } => "redacted_thinking",
+            ContentBlock::ServerToolUse { .. } => "server_tool_use",
+            ContentBlock::WebSearchToolResult { .. } => "web_search_tool_result",
+            ContentBlock::WebFetchToolResult { .. } => "web_fetch_tool_result",
             ContentBlock::Other(value) => value
                 .get("type")
                 .and_then(Value::as_str)
@@ -103,6 +146,9 @@ impl ContentBlock {
             }
         }
         let kind = map.get("type").and_then(Value::as_str).unwrap_or_default();
+        if kind == "web_search_tool_result" || kind == "web_fetch_tool_result" {
+            return web_tool_result(map);
+        }
         let fits = match kind {
             "text" => map.get("text").is_some_and(Value::is_string),
             "thinking" => {
@@ -111,7 +157,8 @@ impl ContentBlock {
                         .get("signature")
                         .is_none_or(|s| s.is_string() || s.is_null())
             }
-            "tool_use" => {
+            "redacted_thinking" => map.get("data").is_some_and(Value::is_string),
+            "tool_use" | "server_tool_use" => {
                 map.get("id").is_some_and(Value::is_string)
                     && map.get("name").is_some_and(Value::is_string)
                     && map.contains_key("input")
@@ -142,6 +189,16 @@ impl ContentBlock {
                 extra: map,
             },
             "tool_use" => ContentBlock::ToolUse {
+                id: take_str(&mut map, "id").unwrap_or_default(),
+                name: take_str(&mut map, "name").unwrap_or_default(),
+                input: map.remove("input").unwrap_or_default(),
+                extra: map,
+            },
+            "redacted_thinking" => ContentBlock::RedactedThinking {
+                data: take_str(&mut map, "data").unwrap_or_default(),
+                extra: map,
+            },
+            "server_tool_use" => ContentBlock::ServerToolUse {
                 id: take_str(&mut map, "id").unwrap_or_default(),
                 name: take_str(&mut map, "name").unwrap_or_default(),
                 input: map.remove("input").unwrap_or_default(),
@@ -215,6 +272,36 @@ impl ContentBlock {
                 }
                 (extra, fields)
             }
+            ContentBlock::RedactedThinking { data, extra } => {
+                (extra, json!({"type": "redacted_thinking", "data": data}))
+            }
+            ContentBlock::ServerToolUse {
+                id,
+                name,
+                input,
+                extra,
+            } => (
+                extra,
+                json!({"type": "server_tool_use", "id": id, "name": name, "input": input}),
+            ),
+            ContentBlock::WebSearchToolResult {
+                tool_use_id,
+                content,
+                extra,
+            } => (
+                extra,
+                json!({"type": "web_search_tool_result", "tool_use_id": tool_use_id,
+                       "content": content}),
+            ),
+            ContentBlock::WebFetchToolResult {
+                tool_use_id,
+                content,
+                extra,
+            } => (
+                extra,
+                json!({"type": "web_fetch_tool_result", "tool_use_id": tool_use_id,
+                       "content": content}),
+            ),
         };
         let mut map = extra.clone();
         if let Value::Object(fields) = fields {
@@ -222,6 +309,45 @@ impl ContentBlock {
         }
         Value::Object(map)
     }
+}
+
+/// A `web_search_tool_result` or `web_fetch_tool_result` block, typed only when its typed
+/// content gives back exactly what came (else it is kept whole as [`ContentBlock::Other`]).
+fn web_tool_result(mut map: Map<String, Value>) -> ContentBlock {
+    fn exact<T: Serialize + for<'de> Deserialize<'de>>(content: &Value) -> Option<T> {
+        let typed = T::deserialize(content).ok()?;
+        (serde_json::to_value(&typed).ok()? == *content).then_some(typed)
+    }
+    let search = map.get("type").and_then(Value::as_str) == Some("web_search_tool_result");
+    let typed = match (map.get("tool_use_id"), map.get("content")) {
+        (Some(Value::String(id)), Some(content)) if search => {
+            exact(content).map(|content| ContentBlock::WebSearchToolResult {
+                tool_use_id: id.clone(),
+                content,
+                extra: Map::new(),
+            })
+        }
+        (Some(Value::String(id)), Some(content)) => {
+            exact(content).map(|content| ContentBlock::WebFetchToolResult {
+                tool_use_id: id.clone(),
+                content,
+                extra: Map::new(),
+            })
+        }
+        _ => None,
+    };
+    let Some(mut block) = typed else {
+        return ContentBlock::Other(Value::Object(map));
+    };
+    for key in ["type", "tool_use_id", "content"] {
+        map.shift_remove(key);
+    }
+    if let ContentBlock::WebSearchToolResult { extra, .. }
+    | ContentBlock::WebFetchToolResult { extra, .. } = &mut block
+    {
+        *extra = map;
+    }
+    block
 }
 
 impl<'de> Deserialize<'de> for ContentBlock {

@@ -15,11 +15,17 @@
 
 mod assistant;
 mod content;
+mod events;
+mod hook_notices;
 mod input;
+mod notices;
 mod result;
 mod stream_event;
 mod system;
+mod system_event;
+mod tasks;
 mod user;
+mod web;
 mod wire;
 
 use serde::{Deserialize, Deserializer, Serialize};
@@ -27,14 +33,32 @@ use serde_json::Value;
 
 pub use assistant::{AssistantBody, AssistantMessage};
 pub use content::{ContentBlock, MessageContent, UserContent};
+pub use events::{
+    AuthStatus, ConversationReset, PromptSuggestion, RateLimitEvent, RateLimitInfo,
+    RateLimitStatus, RateLimitType, ResetTrigger, ToolProgress, ToolUseSummary,
+};
+pub use hook_notices::{HookOutcome, HookProgress, HookResponse, HookStarted};
 pub use input::UserInput;
+pub use notices::{
+    ApiErrorKind, ApiRetry, CommandsChanged, CompactBoundary, CompactMetadata, ElicitationComplete,
+    FilesPersisted, Informational, InformationalLevel, Memory, MemoryRecall, MemoryRecallMode,
+    MemoryScope, MirrorError, MirrorKey, ModelRefusalFallback, ModelRefusalNoFallback,
+    Notification, NotificationPriority, PermissionDenied, PersistedFile, PreservedMessages,
+    RefusalDirection, Trigger, UnpersistedFile,
+};
 pub use result::{ResultMessage, ResultSubtype};
 pub use stream_event::StreamEvent;
 pub use system::{
     McpServerInfo, McpServerStatus, McpToolAnnotations, McpToolInfo, SessionState, SystemInit,
     SystemMessage,
 };
+pub use system_event::SystemEvent;
+pub use tasks::{
+    BackgroundTask, BackgroundTasksChanged, TaskEndStatus, TaskNotification, TaskPatch,
+    TaskProgress, TaskStarted, TaskStatus, TaskUpdated, TaskUsage,
+};
 pub use user::{UserBody, UserMessage};
+pub use web::{WebFetchContent, WebFetchResult, WebSearchContent, WebSearchResult, WebToolError};
 use wire::{Typed, WireForm};
 
 /// One message from the CLI.
@@ -51,7 +75,20 @@ pub enum Message {
     Result(ResultMessage),
     /// `stream_event`: a raw streaming event (with `include_partial_messages`).
     StreamEvent(StreamEvent),
-    /// Anything else (`rate_limit_event`, `tool_progress`, a future type…), kept as it came.
+    /// `rate_limit_event`: the account's rate limits changed.
+    RateLimit(RateLimitEvent),
+    /// `tool_progress`: a tool is still running.
+    ToolProgress(ToolProgress),
+    /// `auth_status`: a sign-in's state.
+    AuthStatus(AuthStatus),
+    /// `tool_use_summary`: a summary of the tool calls before it.
+    ToolUseSummary(ToolUseSummary),
+    /// `prompt_suggestion`: a prompt the user might send next.
+    PromptSuggestion(PromptSuggestion),
+    /// `conversation_reset`: the conversation was replaced by a new one.
+    ConversationReset(ConversationReset),
+    /// Anything else (`keep_alive`, a future type…), or a known type whose fields did not
+    /// fit, kept as it came.
     Other(Value),
 }
 
@@ -80,6 +117,12 @@ impl Message {
             Some("user") => typed(&value, Message::User),
             Some("result") => typed(&value, Message::Result),
             Some("stream_event") => typed(&value, Message::StreamEvent),
+            Some("rate_limit_event") => typed(&value, Message::RateLimit),
+            Some("tool_progress") => typed(&value, Message::ToolProgress),
+            Some("auth_status") => typed(&value, Message::AuthStatus),
+            Some("tool_use_summary") => typed(&value, Message::ToolUseSummary),
+            Some("prompt_suggestion") => typed(&value, Message::PromptSuggestion),
+            Some("conversation_reset") => typed(&value, Message::ConversationReset),
             _ => None,
         };
         parsed.unwrap_or(Message::Other(value))
@@ -94,6 +137,12 @@ impl Message {
             Message::User(m) => m.wire().apply(m),
             Message::Result(m) => m.wire().apply(m),
             Message::StreamEvent(m) => m.wire().apply(m),
+            Message::RateLimit(m) => m.wire().apply(m),
+            Message::ToolProgress(m) => m.wire().apply(m),
+            Message::AuthStatus(m) => m.wire().apply(m),
+            Message::ToolUseSummary(m) => m.wire().apply(m),
+            Message::PromptSuggestion(m) => m.wire().apply(m),
+            Message::ConversationReset(m) => m.wire().apply(m),
             Message::Other(value) => return value.clone(),
         };
         if let Value::Object(map) = &mut value {
@@ -102,8 +151,8 @@ impl Message {
         value
     }
 
-    /// The wire `type`: `system`, `assistant`, `user`, `result`, `stream_event`, or the unknown
-    /// message's own (empty when it has none).
+    /// The wire `type`: `system`, `assistant`, `user`, `result`, `stream_event`,
+    /// `rate_limit_event`…, or the unknown message's own (empty when it has none).
     pub fn message_type(&self) -> &str {
         match self {
             Message::System(_) => "system",
@@ -111,6 +160,12 @@ impl Message {
             Message::User(_) => "user",
             Message::Result(_) => "result",
             Message::StreamEvent(_) => "stream_event",
+            Message::RateLimit(_) => "rate_limit_event",
+            Message::ToolProgress(_) => "tool_progress",
+            Message::AuthStatus(_) => "auth_status",
+            Message::ToolUseSummary(_) => "tool_use_summary",
+            Message::PromptSuggestion(_) => "prompt_suggestion",
+            Message::ConversationReset(_) => "conversation_reset",
             Message::Other(value) => value
                 .get("type")
                 .and_then(Value::as_str)
@@ -126,6 +181,12 @@ impl Message {
             Message::User(m) => m.session_id.as_deref(),
             Message::Result(m) => Some(m.session_id.as_str()),
             Message::StreamEvent(m) => m.session_id.as_deref(),
+            Message::RateLimit(m) => m.session_id.as_deref(),
+            Message::ToolProgress(m) => m.session_id.as_deref(),
+            Message::AuthStatus(m) => m.session_id.as_deref(),
+            Message::ToolUseSummary(m) => m.session_id.as_deref(),
+            Message::PromptSuggestion(m) => m.session_id.as_deref(),
+            Message::ConversationReset(m) => m.session_id.as_deref(),
             Message::Other(v) => v.get("session_id").and_then(Value::as_str),
         };
         id.filter(|id| !id.is_empty())
@@ -139,6 +200,12 @@ impl Message {
             Message::User(m) => m.uuid.as_deref(),
             Message::Result(m) => m.uuid.as_deref(),
             Message::StreamEvent(m) => m.uuid.as_deref(),
+            Message::RateLimit(m) => m.uuid.as_deref(),
+            Message::ToolProgress(m) => m.uuid.as_deref(),
+            Message::AuthStatus(m) => m.uuid.as_deref(),
+            Message::ToolUseSummary(m) => m.uuid.as_deref(),
+            Message::PromptSuggestion(m) => m.uuid.as_deref(),
+            Message::ConversationReset(m) => m.uuid.as_deref(),
             Message::Other(v) => v.get("uuid").and_then(Value::as_str),
         }
     }

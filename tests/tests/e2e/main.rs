@@ -31,6 +31,7 @@ mod skill_shell;
 mod subagents;
 mod tools;
 mod typed;
+mod typed_hooks;
 
 use std::time::Duration;
 

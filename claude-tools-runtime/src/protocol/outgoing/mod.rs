@@ -10,7 +10,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 use super::hook_id::HookCallbackId;
-use crate::hooks::HookCallback;
+use crate::hooks::{HookCallback, OnFailure};
 use crate::options::{AgentDefinition, Options, PermissionMode};
 use crate::permission::{DecisionClassification, PermissionDecision, PermissionUpdate};
 use claude_tools_core::mcp::{HandshakeManifest, ServerNotification};
@@ -164,6 +164,8 @@ struct HookMatcherEntry<'a> {
     hook_callback_ids: Vec<HookCallbackId>,
     #[serde(skip_serializing_if = "Option::is_none")]
     timeout: Option<f64>,
+    #[serde(rename = "onFailure", skip_serializing_if = "Option::is_none")]
+    on_failure: Option<OnFailure>,
 }
 
 impl<'a> InitializeRequest<'a> {
@@ -176,6 +178,20 @@ impl<'a> InitializeRequest<'a> {
         }
         if self.settings.is_some() {
             fields.push(("settings", "settings_applied"));
+        }
+        // A CLI that does not honour `onFailure` would let a failed "block" hook's action run:
+        // the session must not start on it (as the TypeScript SDK refuses it).
+        let blocks_on_failure =
+            self.hooks
+                .iter()
+                .flat_map(|hooks| hooks.0.iter())
+                .any(|(_, matchers)| {
+                    matchers
+                        .iter()
+                        .any(|m| m.on_failure == Some(OnFailure::Block))
+                });
+        if blocks_on_failure {
+            fields.push(("onFailure", "hook_on_failure_supported"));
         }
         fields
     }
@@ -199,6 +215,7 @@ impl<'a> InitializeRequest<'a> {
                             })
                             .collect(),
                         timeout: matcher.timeout_secs,
+                        on_failure: matcher.on_failure,
                     })
                     .collect();
                 (event.as_str(), entries)

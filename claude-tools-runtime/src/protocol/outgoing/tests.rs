@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::*;
-use crate::hooks::{HookEvent, HookInput, HookMatcher, HookOutput};
+use crate::hooks::{HookEvent, HookInput, HookMatcher, HookOutput, OnFailure};
 use crate::permission::PermissionRule;
 use claude_tools_core::tool::ToolServer;
 
@@ -308,6 +308,45 @@ async fn initialize_names_each_hook_callback_by_its_id_in_the_order_of_the_event
         let output = callback.call(input).await.to_json("PreToolUse");
         assert_eq!(output, json!({"systemMessage": n.to_string()}));
     }
+}
+
+/// `onFailure` goes with its matcher, as the TypeScript SDK writes it; a `block` one asks the
+/// CLI to confirm it honours the option (`hook_on_failure_supported`), a `continue` one does not.
+#[test]
+fn initialize_sends_each_matchers_on_failure_and_a_block_needs_the_clis_confirmation() {
+    let options = Options::new()
+        .hook(
+            HookEvent::PreToolUse,
+            numbered(HookMatcher::new("Bash"), 0).on_failure(OnFailure::Block),
+        )
+        .hook(
+            HookEvent::Stop,
+            numbered(HookMatcher::any(), 1).on_failure(OnFailure::Continue),
+        );
+    let (line, _) = initialize(&options);
+    assert_eq!(
+        line,
+        envelope(concat!(
+            r#"{"subtype":"initialize","hooks":{"#,
+            r#""PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"],"onFailure":"block"}],"#,
+            r#""Stop":[{"matcher":null,"hookCallbackIds":["hook_1"],"onFailure":"continue"}]}}"#
+        ))
+    );
+    let (request, _) = InitializeRequest::new(&options);
+    assert_eq!(
+        request.fields_to_confirm(),
+        [("onFailure", "hook_on_failure_supported")]
+    );
+    let lenient = Options::new().hook(
+        HookEvent::Stop,
+        numbered(HookMatcher::any(), 0).on_failure(OnFailure::Continue),
+    );
+    assert!(
+        InitializeRequest::new(&lenient)
+            .0
+            .fields_to_confirm()
+            .is_empty()
+    );
 }
 
 #[test]

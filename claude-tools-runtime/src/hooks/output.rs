@@ -1,0 +1,171 @@
+//! [`HookOutput`]: a hook's answer.
+
+use serde_json::{Map, Value, json};
+
+use super::specific::HookSpecificOutput;
+
+/// A hook's answer. The default (`HookOutput::new()`) has no opinion (`{}`).
+///
+/// ```
+/// use claude_tools::hooks::HookOutput;
+///
+/// let output = HookOutput::new().deny_tool("writes are frozen today");
+/// assert_eq!(
+///     output.to_json("PreToolUse"),
+///     serde_json::json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+///         "permissionDecision": "deny", "permissionDecisionReason": "writes are frozen today"}})
+/// );
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HookOutput {
+    fields: Map<String, Value>,
+    specific: Map<String, Value>,
+}
+
+impl HookOutput {
+    /// No opinion.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// `decision: "block"` with a reason for the model (PostToolUse, Stop, UserPromptSubmit…).
+    pub fn block(mut self, reason: impl Into<String>) -> Self {
+        self.fields.insert("decision".into(), json!("block"));
+        self.fields.insert("reason".into(), json!(reason.into()));
+        self
+    }
+
+    /// PreToolUse: deny the tool call; the model reads `reason`. PreSkillShellCommand: keep
+    /// the command from running.
+    pub fn deny_tool(self, reason: impl Into<String>) -> Self {
+        self.permission("deny", reason.into())
+    }
+
+    /// PreToolUse: allow the tool call without asking. PreSkillShellCommand: no effect (the
+    /// command runs unless a hook refuses it).
+    pub fn allow_tool(self, reason: impl Into<String>) -> Self {
+        self.permission("allow", reason.into())
+    }
+
+    /// PreToolUse: ask the user (or the permission callback). PreSkillShellCommand: like
+    /// [`deny_tool`](Self::deny_tool), the command does not run.
+    pub fn ask(self, reason: impl Into<String>) -> Self {
+        self.permission("ask", reason.into())
+    }
+
+    /// PreToolUse: pause the turn at this call (`permissionDecision: "defer"`): the run ends
+    /// with `terminal_reason: "tool_deferred"` and the call as `deferred_tool_use`, for the
+    /// host to resume later. PreSkillShellCommand: the command does not run.
+    pub fn defer_tool(self, reason: impl Into<String>) -> Self {
+        self.permission("defer", reason.into())
+    }
+
+    fn permission(mut self, decision: &str, reason: String) -> Self {
+        self.specific
+            .insert("permissionDecision".into(), json!(decision));
+        self.specific
+            .insert("permissionDecisionReason".into(), json!(reason));
+        self
+    }
+
+    /// PreToolUse: run the tool with this input instead. PreSkillShellCommand: never applied;
+    /// any value keeps the command from running.
+    pub fn updated_input(mut self, input: Value) -> Self {
+        self.specific.insert("updatedInput".into(), input);
+        self
+    }
+
+    /// Adds context for the model (PostToolUse, UserPromptSubmit, SessionStart…).
+    pub fn additional_context(mut self, context: impl Into<String>) -> Self {
+        self.specific
+            .insert("additionalContext".into(), json!(context.into()));
+        self
+    }
+
+    /// A message shown to the user.
+    pub fn system_message(mut self, message: impl Into<String>) -> Self {
+        self.fields
+            .insert("systemMessage".into(), json!(message.into()));
+        self
+    }
+
+    /// Stops the agent (`continue: false`) with a reason.
+    pub fn stop(mut self, reason: impl Into<String>) -> Self {
+        self.fields.insert("continue".into(), json!(false));
+        self.fields
+            .insert("stopReason".into(), json!(reason.into()));
+        self
+    }
+
+    /// Hides the hook's output from the transcript.
+    pub fn suppress_output(mut self) -> Self {
+        self.fields.insert("suppressOutput".into(), json!(true));
+        self
+    }
+
+    /// Sets the event's typed `hookSpecificOutput` (its fields are merged over any the other
+    /// builder methods set; its `hookEventName` is its own).
+    ///
+    /// ```
+    /// use claude_tools::hooks::{HookOutput, HookSpecificOutput, PostToolUseOutput};
+    /// use serde_json::json;
+    ///
+    /// let output = HookOutput::new().specific(HookSpecificOutput::PostToolUse(
+    ///     PostToolUseOutput::default()
+    ///         .updated_mcp_tool_output(json!([{"type": "text", "text": "[redacted]"}])),
+    /// ));
+    /// assert_eq!(
+    ///     output.to_json("PostToolUse")["hookSpecificOutput"]["updatedMCPToolOutput"][0]["text"],
+    ///     "[redacted]"
+    /// );
+    /// ```
+    pub fn specific(mut self, output: HookSpecificOutput) -> Self {
+        // Serializing these types cannot fail: every map key is a string.
+        if let Ok(Value::Object(fields)) = serde_json::to_value(output) {
+            self.specific.extend(fields);
+        }
+        self
+    }
+
+    /// An asynchronous answer (`{"async": true}`): the CLI goes on without waiting for this
+    /// hook's decision, for up to `timeout_ms` milliseconds (`asyncTimeout`; the CLI's default,
+    /// 15 s, when `None`). The other fields of this output are still sent.
+    pub fn asynchronous(mut self, timeout_ms: Option<u64>) -> Self {
+        self.fields.insert("async".into(), json!(true));
+        match timeout_ms {
+            Some(timeout) => self.fields.insert("asyncTimeout".into(), json!(timeout)),
+            None => self.fields.shift_remove("asyncTimeout"),
+        };
+        self
+    }
+
+    /// Sets any other top-level output field.
+    pub fn field(mut self, key: impl Into<String>, value: Value) -> Self {
+        self.fields.insert(key.into(), value);
+        self
+    }
+
+    /// The hook output JSON for an event (`hookSpecificOutput.hookEventName` is filled in,
+    /// unless a typed [`specific`](Self::specific) output named its own).
+    pub fn to_json(&self, event_name: &str) -> Value {
+        let mut output = self.fields.clone();
+        if !self.specific.is_empty() {
+            let mut specific = Map::new();
+            // First, as the official SDKs write it.
+            let name = self
+                .specific
+                .get("hookEventName")
+                .cloned()
+                .unwrap_or_else(|| json!(event_name));
+            specific.insert("hookEventName".into(), name);
+            specific.extend(
+                self.specific
+                    .iter()
+                    .filter(|(key, _)| *key != "hookEventName")
+                    .map(|(key, value)| (key.clone(), value.clone())),
+            );
+            output.insert("hookSpecificOutput".into(), Value::Object(specific));
+        }
+        Value::Object(output)
+    }
+}
