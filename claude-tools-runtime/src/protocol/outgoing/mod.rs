@@ -145,6 +145,15 @@ pub(crate) struct InitializeRequest<'a> {
     /// Inline settings, kept off the command line the same way.
     #[serde(skip_serializing_if = "Option::is_none")]
     settings: Option<Map<String, Value>>,
+    /// The skills the main session may use.
+    #[serde(flatten)]
+    plugins: crate::options::PluginsInitialize<'a>,
+    /// Managed settings, kept off the command line.
+    #[serde(flatten)]
+    managed: crate::options::ManagedInitialize<'a>,
+    /// The in-process servers' settings (`sdkMcpServerConfigs`).
+    #[serde(flatten)]
+    servers: crate::options::ServersInitialize,
 }
 
 /// One matcher of an event in `initialize`.
@@ -167,6 +176,9 @@ impl<'a> InitializeRequest<'a> {
         }
         if self.settings.is_some() {
             fields.push(("settings", "settings_applied"));
+        }
+        if self.managed.is_sent() {
+            fields.push(("managedSettings", "managed_settings_applied"));
         }
         fields
     }
@@ -220,6 +232,9 @@ impl<'a> InitializeRequest<'a> {
             sdk_mcp_server_manifests,
             mcp_servers: options.initialize_mcp_servers(),
             settings: options.initialize_settings(),
+            plugins: options.plugins.initialize(),
+            managed: options.managed_initialize(),
+            servers: options.servers_initialize(),
         };
         (request, callbacks)
     }

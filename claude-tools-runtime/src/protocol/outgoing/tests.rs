@@ -344,6 +344,56 @@ fn initialize_hands_over_the_handshake_manifests_when_asked() {
     );
 }
 
+#[test]
+fn initialize_carries_skills_managed_settings_the_sandbox_and_sdk_server_settings() {
+    use crate::options::{
+        ManagedPermissions, ManagedSettings, McpServerSettings, SandboxSettings, Skills,
+        ToolPermissionPolicy,
+    };
+    let options = Options::new()
+        .skills(Skills::only(["pdf"]))
+        .managed_settings(
+            ManagedSettings::new().permissions(ManagedPermissions::new().deny(["WebFetch"])),
+        )
+        .sandbox(SandboxSettings::new().enabled(true))
+        .mcp_server(ToolServer::new("notes", "2.0.0"))
+        .mcp_server_settings(
+            "notes",
+            McpServerSettings::new()
+                .timeout(std::time::Duration::from_secs(90))
+                .tool_policy("erase", ToolPermissionPolicy::AlwaysDeny),
+        )
+        .handshake_manifests(true);
+    let (request, _) = InitializeRequest::new(&options);
+    assert_eq!(
+        request.fields_to_confirm(),
+        [
+            ("settings", "settings_applied"),
+            ("managedSettings", "managed_settings_applied")
+        ]
+    );
+    let line = line_of(&HostRequest::Initialize(Box::new(request)));
+    let manifest = serde_json::to_string(&claude_tools_core::mcp::handshake_manifest(
+        &ToolServer::new("notes", "2.0.0"),
+    ))
+    .unwrap();
+    // The keys of the TypeScript SDK's `initialize`, each where this request writes it.
+    assert_eq!(
+        line,
+        envelope(&format!(
+            concat!(
+                r#"{{"subtype":"initialize","hooks":null,"sdkMcpServers":["notes"],"#,
+                r#""sdkMcpServerManifests":{{"notes":{}}},"#,
+                r#""settings":{{"sandbox":{{"enabled":true,"failIfUnavailable":true}}}},"#,
+                r#""skills":["pdf"],"#,
+                r#""managedSettings":{{"permissions":{{"deny":["WebFetch"]}}}},"#,
+                r#""sdkMcpServerConfigs":{{"notes":{{"timeout":90000,"tools":[{{"name":"erase","permission_policy":"always_deny"}}]}}}}}}"#
+            ),
+            manifest
+        ))
+    );
+}
+
 fn payload<P: Serialize>(payload: &P) -> String {
     serde_json::to_string(payload).unwrap()
 }
