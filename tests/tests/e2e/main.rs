@@ -18,6 +18,7 @@ mod examples_quickstart;
 mod examples_stdio_server;
 mod examples_tickets;
 mod examples_user_lookup;
+mod file_checkpointing;
 mod handshake_manifests;
 mod harness;
 mod history;
