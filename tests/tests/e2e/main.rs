@@ -5,6 +5,7 @@
 //! model server was sent back (recorded by the server, `<system-reminder>` blocks stripped).
 //! Without the CLI the tests skip with a banner, unless `CI` is set, where they fail.
 
+mod agent_options;
 mod arguments;
 mod controls;
 mod elicitation;
