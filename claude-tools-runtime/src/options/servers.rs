@@ -198,14 +198,9 @@ impl Options {
     /// `--mcp-config`.
     pub(crate) fn servers_initialize(&self) -> ServersInitialize {
         let configs: Map<String, Value> = if self.handshake_manifests {
-            self.servers
-                .iter()
-                .filter_map(|server| {
-                    let settings = self.server_settings.by_name.get(server.name())?;
-                    let mut config = Map::new();
-                    settings.write_into(&mut config);
-                    Some((server.name().to_string(), Value::Object(config)))
-                })
+            self.sdk_server_settings()
+                .into_iter()
+                .map(|(name, config)| (name, Value::Object(config)))
                 .collect()
         } else {
             Map::new()
@@ -213,6 +208,21 @@ impl Options {
         ServersInitialize {
             sdk_mcp_server_configs: (!configs.is_empty()).then_some(configs),
         }
+    }
+
+    /// The in-process servers' settings as their configuration keys, by server name, for the
+    /// session to re-send with them on every `mcp_set_servers` (which replaces what the CLI
+    /// holds).
+    pub(crate) fn sdk_server_settings(&self) -> BTreeMap<String, Map<String, Value>> {
+        self.servers
+            .iter()
+            .filter_map(|server| {
+                let settings = self.server_settings.by_name.get(server.name())?;
+                let mut config = Map::new();
+                settings.write_into(&mut config);
+                Some((server.name().to_string(), config))
+            })
+            .collect()
     }
 
     /// Each server's settings must name a server given here and fit its kind.

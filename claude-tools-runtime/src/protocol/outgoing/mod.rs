@@ -252,11 +252,14 @@ impl<K: Serialize, V: Serialize> Serialize for Entries<K, V> {
 
 /// The servers of `mcp_set_servers`: those the CLI runs, set at run time, with their
 /// configurations (`{name: {"type": "stdio", …}}`), then the in-process ones
-/// (`{name: {"type": "sdk", "name": name}}`), in the TypeScript SDK's order.
+/// (`{name: {"type": "sdk", "name": name, …settings}}`), in the TypeScript SDK's order.
 #[derive(Debug)]
 pub(crate) struct SdkServers<'a> {
     pub(crate) external: &'a BTreeMap<String, Value>,
     pub(crate) sdk: &'a BTreeSet<String>,
+    /// In-process servers' settings (timeout, tool policies), by name: re-sent every time, as
+    /// the TypeScript SDK does, since the request replaces the tool policies the CLI holds.
+    pub(crate) sdk_settings: &'a BTreeMap<String, Map<String, Value>>,
 }
 
 impl Serialize for SdkServers<'_> {
@@ -266,6 +269,8 @@ impl Serialize for SdkServers<'_> {
             #[serde(rename = "type")]
             kind: &'static str,
             name: &'a str,
+            #[serde(flatten, skip_serializing_if = "Option::is_none")]
+            settings: Option<&'a Map<String, Value>>,
         }
         let external = self
             .external
@@ -276,7 +281,12 @@ impl Serialize for SdkServers<'_> {
             map.serialize_entry(name, config)?;
         }
         for name in self.sdk {
-            map.serialize_entry(name, &SdkServer { kind: "sdk", name })?;
+            let server = SdkServer {
+                kind: "sdk",
+                name,
+                settings: self.sdk_settings.get(name),
+            };
+            map.serialize_entry(name, &server)?;
         }
         map.end()
     }

@@ -28,6 +28,11 @@ fn every_host_request_is_written_byte_for_byte_as_before() {
     let served: BTreeSet<String> = ["notes", "calc", "q\"x"].map(String::from).into();
     let none = BTreeSet::new();
     let no_external = BTreeMap::new();
+    // The settings of an in-process server, re-sent with it every time.
+    let sdk_settings: BTreeMap<String, Map<String, Value>> = BTreeMap::from([(
+        "calc".to_string(),
+        Map::from_iter([("timeout".to_string(), json!(5000))]),
+    )]);
     let external: BTreeMap<String, Value> = [
         (
             "ext".to_string(),
@@ -160,13 +165,14 @@ fn every_host_request_is_written_byte_for_byte_as_before() {
                 servers: SdkServers {
                     external: &external,
                     sdk: &served,
+                    sdk_settings: &sdk_settings,
                 },
             },
             concat!(
                 r#"{"subtype":"mcp_set_servers","servers":{"#,
                 r#""docs":{"type":"http","url":"http://127.0.0.1:1/mcp"},"#,
                 r#""ext":{"type":"stdio","command":"/bin/false","args":[]},"#,
-                r#""calc":{"type":"sdk","name":"calc"},"#,
+                r#""calc":{"type":"sdk","name":"calc","timeout":5000},"#,
                 r#""notes":{"type":"sdk","name":"notes"},"q\"x":{"type":"sdk","name":"q\"x"}}}"#
             ),
         ),
@@ -175,10 +181,11 @@ fn every_host_request_is_written_byte_for_byte_as_before() {
                 servers: SdkServers {
                     external: &no_external,
                     sdk: &served,
+                    sdk_settings: &sdk_settings,
                 },
             },
             concat!(
-                r#"{"subtype":"mcp_set_servers","servers":{"calc":{"type":"sdk","name":"calc"},"#,
+                r#"{"subtype":"mcp_set_servers","servers":{"calc":{"type":"sdk","name":"calc","timeout":5000},"#,
                 r#""notes":{"type":"sdk","name":"notes"},"q\"x":{"type":"sdk","name":"q\"x"}}}"#
             ),
         ),
@@ -187,6 +194,7 @@ fn every_host_request_is_written_byte_for_byte_as_before() {
                 servers: SdkServers {
                     external: &no_external,
                     sdk: &none,
+                    sdk_settings: &BTreeMap::new(),
                 },
             },
             r#"{"subtype":"mcp_set_servers","servers":{}}"#,
