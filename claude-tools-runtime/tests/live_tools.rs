@@ -238,6 +238,42 @@ async fn handles_share_one_set_and_changes_from_many_threads_all_land() {
 }
 
 #[tokio::test]
+async fn the_settings_of_a_start_server_are_sent_again_with_every_new_set() {
+    use claude_tools_runtime::options::{McpServerSettings, ToolPermissionPolicy};
+    // `mcp_set_servers` replaces the tool policies the CLI holds for a server: a set that left
+    // them out would lift them.
+    let settings = McpServerSettings::new()
+        .timeout(Duration::from_secs(30))
+        .tool_policy("beta", ToolPermissionPolicy::AlwaysDeny);
+    let options = Options::new()
+        .mcp_server(server())
+        .mcp_server_settings("live", settings);
+    let (connecting, mut cli) = Connecting::start(options);
+    let initialize = cli.recv().await;
+    cli.answer(&initialize, json!({})).await;
+    let client = connecting.client().await;
+    let adding = tokio::spawn(async move {
+        let handle = client.add_server(ToolServer::new("extra", "1.0.0")).await;
+        (client, handle)
+    });
+    let request = cli.recv_request("mcp_set_servers").await;
+    assert_eq!(
+        request["request"],
+        json!({"subtype": "mcp_set_servers", "servers": {
+            "extra": {"type": "sdk", "name": "extra"},
+            "live": {"type": "sdk", "name": "live", "timeout": 30000,
+                "tools": [{"name": "beta", "permission_policy": "always_deny"}]}}})
+    );
+    cli.answer(
+        &request,
+        json!({"added": ["extra"], "removed": [], "errors": {}}),
+    )
+    .await;
+    let (_client, handle) = adding.await.unwrap();
+    handle.unwrap();
+}
+
+#[tokio::test]
 async fn adding_and_removing_servers_sends_the_whole_set_and_routes_the_new_server() {
     let (client, mut cli) = connect(server()).await;
     let extra = ToolServer::new("extra", "1.0.0")

@@ -62,7 +62,7 @@ impl Options {
         Some(
             self.external_servers
                 .iter()
-                .map(|(name, server)| (name.clone(), server.to_json()))
+                .map(|(name, server)| (name.clone(), self.external_server_json(name, server)))
                 .collect(),
         )
     }
@@ -74,7 +74,8 @@ impl Options {
         if self.config_delivery != ConfigDelivery::Initialize {
             return None;
         }
-        match serde_json::from_str(self.settings.as_deref()?.trim()) {
+        // With the sandbox merged in (`sandbox`), which lives in the settings.
+        match serde_json::from_str(self.effective_settings()?.trim()) {
             Ok(Value::Object(settings)) => Some(settings),
             _ => None,
         }

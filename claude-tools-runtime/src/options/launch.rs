@@ -37,8 +37,9 @@ impl Options {
         if let Some(tools) = &self.tools {
             flag("--tools", Some(tools.join(",")));
         }
-        if !self.allowed_tools.is_empty() {
-            flag("--allowedTools", Some(self.allowed_tools.join(",")));
+        let allowed_tools = self.plugins.allowed_tools(&self.allowed_tools);
+        if !allowed_tools.is_empty() {
+            flag("--allowedTools", Some(allowed_tools.join(",")));
         }
         if let Some(turns) = self.max_turns {
             flag("--max-turns", Some(turns.to_string()));
@@ -61,6 +62,7 @@ impl Options {
         if let Some(mode) = self.permission_mode {
             flag("--permission-mode", Some(mode.as_str().into()));
         }
+        self.permissions.flags(|name, value| flag(&name, value));
         if self.continue_conversation {
             flag("--continue", None);
         }
@@ -74,17 +76,22 @@ impl Options {
         // Secrets go in `initialize` rather than here (`delivery`): the CLI then waits for it
         // before it reads settings or starts MCP servers, and takes only the fields named.
         let settings_in_initialize = self.initialize_settings().is_some();
-        if settings_in_initialize || self.mcp_servers_in_initialize() {
+        if settings_in_initialize
+            || self.mcp_servers_in_initialize()
+            || self.managed_settings_in_initialize()
+        {
             flag("--await-initialize", None);
         }
         if settings_in_initialize {
             flag("--initialize-fields=settings", None);
-        } else if let Some(settings) = &self.settings {
-            flag("--settings", Some(settings.clone()));
+        } else if let Some(settings) = self.effective_settings() {
+            flag("--settings", Some(settings));
         }
+        self.managed_settings_flags(|name, value| flag(&name, value));
         for dir in &self.add_dirs {
             flag("--add-dir", Some(dir.display().to_string()));
         }
+        self.plugins.flags(|name, value| flag(&name, value));
         if let Some(config) = self.mcp_config() {
             flag("--mcp-config", Some(config.to_string()));
         }
@@ -126,6 +133,7 @@ impl Options {
 
         let mut env = self.host_identity_env();
         env.extend(self.env.iter().cloned());
+        self.checkpointing_env(&mut env);
         let reads_state_set = self
             .env
             .iter()
@@ -210,12 +218,12 @@ impl Options {
         }
         let mut servers = Map::new();
         for (name, server) in external {
-            servers.insert(name.clone(), server.to_json());
+            servers.insert(name.clone(), self.external_server_json(name, server));
         }
         for server in in_process {
             servers.insert(
                 server.name().to_string(),
-                json!({"type": "sdk", "name": server.name()}),
+                self.sdk_server_json(server.name()),
             );
         }
         Some(json!({"mcpServers": servers}))

@@ -13,11 +13,18 @@ use crate::redact;
 use claude_tools_core::tool::{ToolRef, ToolServer};
 
 mod agent;
+mod checkpoints;
 mod conversation;
 mod delivery;
 mod launch;
+mod limits;
+mod managed;
 mod model;
+mod permissions;
+mod plugins;
 mod prompt;
+mod sandbox;
+mod servers;
 mod stream;
 mod types;
 mod validate;
@@ -27,9 +34,20 @@ pub use crate::transport::DEFAULT_MAX_LINE_SIZE;
 pub use agent::{AgentDefinition, AgentEffort, AgentMcpServer, AgentMemory};
 pub(crate) use conversation::ConversationInit;
 pub use delivery::ConfigDelivery;
+pub use limits::{DEFAULT_INPUT_BUFFER_LIMIT, DEFAULT_MESSAGE_QUEUE_LIMIT};
+pub(crate) use managed::ManagedInitialize;
+pub use managed::{ManagedPermissions, ManagedSettings};
 pub use model::{Effort, Thinking, ThinkingDisplay};
+pub use permissions::PermissionPrompts;
+pub(crate) use plugins::PluginsInitialize;
+pub use plugins::Skills;
 pub(crate) use prompt::PromptInit;
 pub use prompt::{SYSTEM_PROMPT_DYNAMIC_BOUNDARY, SystemPrompt};
+pub use sandbox::{
+    SandboxFilesystem, SandboxNetwork, SandboxRipgrep, SandboxSettings, SandboxTlsTerminate,
+};
+pub(crate) use servers::ServersInitialize;
+pub use servers::{McpServerSettings, ToolPermissionPolicy};
 pub(crate) use stream::StreamInit;
 pub use types::{ExternalServer, PermissionMode, SettingSource, StderrCallback, ToolNames};
 
@@ -93,6 +111,12 @@ pub struct Options {
     pub(crate) client_app: Option<String>,
     pub(crate) message_queue_limit: Option<usize>,
     pub(crate) input_buffer_limit: Option<usize>,
+    pub(crate) sandbox: Option<SandboxSettings>,
+    pub(crate) plugins: plugins::PluginSettings,
+    pub(crate) file_checkpointing: bool,
+    pub(crate) managed_settings: Option<ManagedSettings>,
+    pub(crate) permissions: permissions::PermissionSettings,
+    pub(crate) server_settings: servers::ServerSettings,
 }
 
 /// Secrets stay out: environment values, MCP headers and the values of `--mcp-config` and
@@ -118,11 +142,6 @@ impl std::fmt::Debug for Options {
 pub const DEFAULT_CONTROL_TIMEOUT: Duration = Duration::from_secs(60);
 /// The default longest wait, after a result, for a CLI that still says `running`.
 pub const DEFAULT_RUN_END_CEILING: Duration = Duration::from_secs(600);
-
-/// The default number of messages the session holds for an application that has not read them.
-pub const DEFAULT_MESSAGE_QUEUE_LIMIT: usize = 1024;
-/// The default number of bytes the session holds for a CLI that is not reading its stdin.
-pub const DEFAULT_INPUT_BUFFER_LIMIT: usize = 16 * 1024 * 1024;
 
 impl Options {
     /// Default options: an empty system prompt, no tools of ours, the CLI found on this machine.
@@ -507,50 +526,5 @@ impl Options {
     pub fn run_end_ceiling(mut self, ceiling: Duration) -> Self {
         self.run_end_ceiling = Some(ceiling);
         self
-    }
-
-    /// The most messages (and errors) held for an application that has not read them yet
-    /// (default [`DEFAULT_MESSAGE_QUEUE_LIMIT`], at least 1).
-    ///
-    /// At the limit the session stops reading the CLI's stdout until the application reads a
-    /// message; the CLI is then paused by its own full pipe. Nothing is dropped, but nothing
-    /// else from the CLI is read meanwhile either: its tool calls, hooks and permission requests
-    /// wait too, and a host request ([`Client::interrupt`](crate::client::Client::interrupt),
-    /// `set_model`…) fails with [`Error::Timeout`](crate::Error::Timeout) after the control
-    /// timeout instead of hanging. Read the messages (or drop the stream) to go on.
-    pub fn message_queue_limit(mut self, messages: usize) -> Self {
-        self.message_queue_limit = Some(messages);
-        self
-    }
-
-    /// The most bytes held for a CLI that is not reading its stdin (default
-    /// [`DEFAULT_INPUT_BUFFER_LIMIT`]).
-    ///
-    /// Above the limit the session stops reading the CLI's stdout (so no new requests come, and
-    /// no new answers pile up) until the CLI has read enough of its input. A single line larger
-    /// than the limit (a huge tool result) is still written whole, never dropped or cut; the
-    /// limit only decides when reading pauses. The host's own lines wait at the limit too: a
-    /// prompt (`Client::send`, a streamed `query` prompt) waits until the CLI reads or ends, a
-    /// control request (`interrupt`, `set_model`…) fails with
-    /// [`Error::Timeout`](crate::Error::Timeout) if no room comes within the control timeout.
-    /// (A tool's progress notifications are not held back: they are few and small.)
-    pub fn input_buffer_limit(mut self, bytes: usize) -> Self {
-        self.input_buffer_limit = Some(bytes);
-        self
-    }
-
-    pub(crate) fn line_cap(&self) -> usize {
-        self.max_line_size.unwrap_or(DEFAULT_MAX_LINE_SIZE)
-    }
-
-    pub(crate) fn message_queue_cap(&self) -> usize {
-        self.message_queue_limit
-            .unwrap_or(DEFAULT_MESSAGE_QUEUE_LIMIT)
-            .max(1)
-    }
-
-    pub(crate) fn input_buffer_cap(&self) -> usize {
-        self.input_buffer_limit
-            .unwrap_or(DEFAULT_INPUT_BUFFER_LIMIT)
     }
 }

@@ -18,16 +18,27 @@ impl Options {
                 .map_err(|e| crate::Error::InvalidOptions(e.to_string()))?;
         }
         self.validate_server_names()?;
-        self.validate_tool_rules()
+        self.validate_tool_rules()?;
+        self.validate_sandbox()?;
+        self.plugins.validate(self.cwd.as_deref())?;
+        self.permissions.validate(self.can_use_tool.is_some())?;
+        self.validate_server_settings()
     }
 
     /// A permission rule naming a tool of one of our in-process servers must name a tool that
     /// server has: `mcp__shop__serch` would otherwise allow (or deny) nothing, silently. Rules
     /// with a `*`, the server-wide `mcp__shop`, and rules for other servers are left alone.
     fn validate_tool_rules(&self) -> crate::Result<()> {
+        let prompt_tool: Vec<String> = self
+            .permissions
+            .prompt_tool()
+            .map(String::from)
+            .into_iter()
+            .collect();
         let lists = [
             ("allowed_tools", &self.allowed_tools),
             ("disallowed_tools", &self.disallowed_tools),
+            ("permission_prompt_tool", &prompt_tool),
         ];
         for (option, rules) in lists {
             for rule in rules {

@@ -66,6 +66,9 @@ pub(crate) struct SessionCore {
     /// The in-process servers added while the session runs ([`SessionCore::add_server`]), and the
     /// names of every in-process server the CLI is to serve now.
     live_servers: Mutex<LiveServers>,
+    /// The settings of the in-process servers given at the start (`Options::mcp_server_settings`),
+    /// re-sent with them on every `mcp_set_servers`, which replaces what the CLI holds.
+    sdk_settings: std::collections::BTreeMap<String, serde_json::Map<String, Value>>,
     /// Held by each change of the server set (`mcp_set_servers`) from computing the set to the
     /// CLI's answer, so concurrent changes reach the CLI in order, each naming the set the
     /// previous one left.
@@ -148,6 +151,7 @@ impl SessionCore {
                 external: std::collections::BTreeMap::new(),
             }),
             server_changes: tokio::sync::Mutex::new(()),
+            sdk_settings: options.sdk_server_settings(),
             notifications,
             routers,
             can_use_tool: options.can_use_tool.clone(),

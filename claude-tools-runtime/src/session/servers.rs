@@ -154,6 +154,7 @@ impl SessionCore {
             servers: SdkServers {
                 external: &servers.0,
                 sdk: &servers.1,
+                sdk_settings: &self.sdk_settings,
             },
         };
         if let Err(error) = self.request(&request).await {
@@ -186,6 +187,7 @@ impl SessionCore {
             servers: SdkServers {
                 external: &servers.0,
                 sdk: &servers.1,
+                sdk_settings: &self.sdk_settings,
             },
         };
         self.request(&request).await
@@ -212,6 +214,7 @@ impl SessionCore {
             servers: SdkServers {
                 external: &external,
                 sdk: &sdk,
+                sdk_settings: &self.sdk_settings,
             },
         };
         let answer = self.request(&request).await?;

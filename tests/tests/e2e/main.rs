@@ -5,6 +5,7 @@
 //! model server was sent back (recorded by the server, `<system-reminder>` blocks stripped).
 //! Without the CLI the tests skip with a banner, unless `CI` is set, where they fail.
 
+mod agent_options;
 mod arguments;
 mod controls;
 mod elicitation;
@@ -18,12 +19,14 @@ mod examples_quickstart;
 mod examples_stdio_server;
 mod examples_tickets;
 mod examples_user_lookup;
+mod file_checkpointing;
 mod handshake_manifests;
 mod harness;
 mod history;
 mod live_tools;
 mod model_settings;
 mod model_view;
+mod plugins;
 mod sdk_host;
 mod secrets_off_argv;
 mod session_options;

@@ -154,6 +154,15 @@ pub(crate) struct InitializeRequest<'a> {
     /// What the stream carries.
     #[serde(flatten)]
     stream: crate::options::StreamInit,
+    /// The skills the main session may use.
+    #[serde(flatten)]
+    plugins: crate::options::PluginsInitialize<'a>,
+    /// Managed settings, kept off the command line.
+    #[serde(flatten)]
+    managed: crate::options::ManagedInitialize<'a>,
+    /// The in-process servers' settings (`sdkMcpServerConfigs`).
+    #[serde(flatten)]
+    servers: crate::options::ServersInitialize,
 }
 
 /// One matcher of an event in `initialize`.
@@ -192,6 +201,9 @@ impl<'a> InitializeRequest<'a> {
                 });
         if blocks_on_failure {
             fields.push(("onFailure", "hook_on_failure_supported"));
+        }
+        if self.managed.is_sent() {
+            fields.push(("managedSettings", "managed_settings_applied"));
         }
         fields
     }
@@ -249,6 +261,9 @@ impl<'a> InitializeRequest<'a> {
             prompt: options.prompt_init(),
             conversation: options.conversation_init(),
             stream: options.stream_init(),
+            plugins: options.plugins.initialize(),
+            managed: options.managed_initialize(),
+            servers: options.servers_initialize(),
         };
         (request, callbacks)
     }
@@ -266,11 +281,14 @@ impl<K: Serialize, V: Serialize> Serialize for Entries<K, V> {
 
 /// The servers of `mcp_set_servers`: those the CLI runs, set at run time, with their
 /// configurations (`{name: {"type": "stdio", …}}`), then the in-process ones
-/// (`{name: {"type": "sdk", "name": name}}`), in the TypeScript SDK's order.
+/// (`{name: {"type": "sdk", "name": name, …settings}}`), in the TypeScript SDK's order.
 #[derive(Debug)]
 pub(crate) struct SdkServers<'a> {
     pub(crate) external: &'a BTreeMap<String, Value>,
     pub(crate) sdk: &'a BTreeSet<String>,
+    /// In-process servers' settings (timeout, tool policies), by name: re-sent every time, as
+    /// the TypeScript SDK does, since the request replaces the tool policies the CLI holds.
+    pub(crate) sdk_settings: &'a BTreeMap<String, Map<String, Value>>,
 }
 
 impl Serialize for SdkServers<'_> {
@@ -280,6 +298,8 @@ impl Serialize for SdkServers<'_> {
             #[serde(rename = "type")]
             kind: &'static str,
             name: &'a str,
+            #[serde(flatten, skip_serializing_if = "Option::is_none")]
+            settings: Option<&'a Map<String, Value>>,
         }
         let external = self
             .external
@@ -290,7 +310,12 @@ impl Serialize for SdkServers<'_> {
             map.serialize_entry(name, config)?;
         }
         for name in self.sdk {
-            map.serialize_entry(name, &SdkServer { kind: "sdk", name })?;
+            let server = SdkServer {
+                kind: "sdk",
+                name,
+                settings: self.sdk_settings.get(name),
+            };
+            map.serialize_entry(name, &server)?;
         }
         map.end()
     }

@@ -28,6 +28,11 @@ fn every_host_request_is_written_byte_for_byte_as_before() {
     let served: BTreeSet<String> = ["notes", "calc", "q\"x"].map(String::from).into();
     let none = BTreeSet::new();
     let no_external = BTreeMap::new();
+    // The settings of an in-process server, re-sent with it every time.
+    let sdk_settings: BTreeMap<String, Map<String, Value>> = BTreeMap::from([(
+        "calc".to_string(),
+        Map::from_iter([("timeout".to_string(), json!(5000))]),
+    )]);
     let external: BTreeMap<String, Value> = [
         (
             "ext".to_string(),
@@ -160,13 +165,14 @@ fn every_host_request_is_written_byte_for_byte_as_before() {
                 servers: SdkServers {
                     external: &external,
                     sdk: &served,
+                    sdk_settings: &sdk_settings,
                 },
             },
             concat!(
                 r#"{"subtype":"mcp_set_servers","servers":{"#,
                 r#""docs":{"type":"http","url":"http://127.0.0.1:1/mcp"},"#,
                 r#""ext":{"type":"stdio","command":"/bin/false","args":[]},"#,
-                r#""calc":{"type":"sdk","name":"calc"},"#,
+                r#""calc":{"type":"sdk","name":"calc","timeout":5000},"#,
                 r#""notes":{"type":"sdk","name":"notes"},"q\"x":{"type":"sdk","name":"q\"x"}}}"#
             ),
         ),
@@ -175,10 +181,11 @@ fn every_host_request_is_written_byte_for_byte_as_before() {
                 servers: SdkServers {
                     external: &no_external,
                     sdk: &served,
+                    sdk_settings: &sdk_settings,
                 },
             },
             concat!(
-                r#"{"subtype":"mcp_set_servers","servers":{"calc":{"type":"sdk","name":"calc"},"#,
+                r#"{"subtype":"mcp_set_servers","servers":{"calc":{"type":"sdk","name":"calc","timeout":5000},"#,
                 r#""notes":{"type":"sdk","name":"notes"},"q\"x":{"type":"sdk","name":"q\"x"}}}"#
             ),
         ),
@@ -187,6 +194,7 @@ fn every_host_request_is_written_byte_for_byte_as_before() {
                 servers: SdkServers {
                     external: &no_external,
                     sdk: &none,
+                    sdk_settings: &BTreeMap::new(),
                 },
             },
             r#"{"subtype":"mcp_set_servers","servers":{}}"#,
@@ -380,6 +388,56 @@ fn initialize_hands_over_the_handshake_manifests_when_asked() {
     assert_eq!(
         initialize(&Options::new().handshake_manifests(true)).0,
         envelope(r#"{"subtype":"initialize","hooks":null}"#)
+    );
+}
+
+#[test]
+fn initialize_carries_skills_managed_settings_the_sandbox_and_sdk_server_settings() {
+    use crate::options::{
+        ManagedPermissions, ManagedSettings, McpServerSettings, SandboxSettings, Skills,
+        ToolPermissionPolicy,
+    };
+    let options = Options::new()
+        .skills(Skills::only(["pdf"]))
+        .managed_settings(
+            ManagedSettings::new().permissions(ManagedPermissions::new().deny(["WebFetch"])),
+        )
+        .sandbox(SandboxSettings::new().enabled(true))
+        .mcp_server(ToolServer::new("notes", "2.0.0"))
+        .mcp_server_settings(
+            "notes",
+            McpServerSettings::new()
+                .timeout(std::time::Duration::from_secs(90))
+                .tool_policy("erase", ToolPermissionPolicy::AlwaysDeny),
+        )
+        .handshake_manifests(true);
+    let (request, _) = InitializeRequest::new(&options);
+    assert_eq!(
+        request.fields_to_confirm(),
+        [
+            ("settings", "settings_applied"),
+            ("managedSettings", "managed_settings_applied")
+        ]
+    );
+    let line = line_of(&HostRequest::Initialize(Box::new(request)));
+    let manifest = serde_json::to_string(&claude_tools_core::mcp::handshake_manifest(
+        &ToolServer::new("notes", "2.0.0"),
+    ))
+    .unwrap();
+    // The keys of the TypeScript SDK's `initialize`, each where this request writes it.
+    assert_eq!(
+        line,
+        envelope(&format!(
+            concat!(
+                r#"{{"subtype":"initialize","hooks":null,"sdkMcpServers":["notes"],"#,
+                r#""sdkMcpServerManifests":{{"notes":{}}},"#,
+                r#""settings":{{"sandbox":{{"enabled":true,"failIfUnavailable":true}}}},"#,
+                r#""skills":["pdf"],"#,
+                r#""managedSettings":{{"permissions":{{"deny":["WebFetch"]}}}},"#,
+                r#""sdkMcpServerConfigs":{{"notes":{{"timeout":90000,"tools":[{{"name":"erase","permission_policy":"always_deny"}}]}}}}}}"#
+            ),
+            manifest
+        ))
     );
 }
 
