@@ -16,6 +16,7 @@ mod agent;
 mod delivery;
 mod launch;
 mod model;
+mod store;
 mod types;
 mod validate;
 
@@ -24,6 +25,7 @@ pub use crate::transport::DEFAULT_MAX_LINE_SIZE;
 pub use agent::{AgentDefinition, AgentEffort, AgentMcpServer, AgentMemory};
 pub use delivery::ConfigDelivery;
 pub use model::{Effort, Thinking, ThinkingDisplay};
+pub use store::{SessionStoreFlush, SessionStoreOptions};
 pub use types::{
     ExternalServer, PermissionMode, SettingSource, StderrCallback, SystemPrompt, ToolNames,
 };
@@ -85,6 +87,7 @@ pub struct Options {
     pub(crate) client_app: Option<String>,
     pub(crate) message_queue_limit: Option<usize>,
     pub(crate) input_buffer_limit: Option<usize>,
+    pub(crate) session_store: Option<SessionStoreOptions>,
 }
 
 /// Secrets stay out: environment values, MCP headers and the values of `--mcp-config` and
