@@ -26,6 +26,7 @@ mod model_settings;
 mod model_view;
 mod sdk_host;
 mod secrets_off_argv;
+mod session_store;
 mod skill_shell;
 mod subagents;
 mod tools;
