@@ -100,7 +100,10 @@ async fn uuids(store: &dyn SessionStore, key: &SessionKey) -> Vec<String> {
 async fn wait_for_lines(store: &dyn SessionStore, key: &SessionKey, count: usize) {
     let deadline = tokio::time::Instant::now() + WAIT;
     while uuids(store, key).await.len() < count {
-        assert!(tokio::time::Instant::now() < deadline, "{count} lines never reached the store");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{count} lines never reached the store"
+        );
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
@@ -109,7 +112,10 @@ async fn wait_for_lines(store: &dyn SessionStore, key: &SessionKey, count: usize
 async fn until_result(client: &mut Client) -> Vec<Message> {
     let mut seen = Vec::new();
     loop {
-        let message = next_item(client).await.expect("the stream goes on").expect("no error");
+        let message = next_item(client)
+            .await
+            .expect("the stream goes on")
+            .expect("no error");
         let done = message.is_result();
         seen.push(message);
         if done {
@@ -119,7 +125,10 @@ async fn until_result(client: &mut Client) -> Vec<Message> {
 }
 
 fn mirror_errors(messages: &[Message]) -> Vec<MirrorError> {
-    messages.iter().filter_map(MirrorError::from_message).collect()
+    messages
+        .iter()
+        .filter_map(MirrorError::from_message)
+        .collect()
 }
 
 /// A store in memory whose appends wait for permits (a slow store), or fail while `failures`
@@ -156,7 +165,11 @@ impl TestStore {
 }
 
 impl SessionStore for TestStore {
-    fn append<'a>(&'a self, key: &'a SessionKey, entries: &'a [TranscriptEntry]) -> StoreFuture<'a, ()> {
+    fn append<'a>(
+        &'a self,
+        key: &'a SessionKey,
+        entries: &'a [TranscriptEntry],
+    ) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             if let Some(gate) = &self.gate {
                 gate.acquire().await.unwrap().forget();
@@ -183,7 +196,13 @@ async fn frames_never_reach_the_stream_and_are_appended_in_batches_at_each_resul
     let store = Arc::new(TestStore::default());
     let (mut client, mut cli) =
         connect_answering_initialize(dirs.options().session_store(store.clone())).await;
-    assert!(cli.0.launch_spec().unwrap().args.contains(&"--session-mirror".to_string()));
+    assert!(
+        cli.0
+            .launch_spec()
+            .unwrap()
+            .args
+            .contains(&"--session-mirror".to_string())
+    );
     let main = dirs.transcript(SESSION, None);
     let agent = dirs.transcript(SESSION, Some("subagents/agent-a1"));
     cli.send(frame(&main, &[line("u1"), line("u2")])).await;
@@ -265,7 +284,10 @@ async fn a_failing_store_is_reported_keeps_the_batch_and_loses_nothing() {
     until_result(&mut client).await;
     // The report comes in the stream while the session goes on.
     let report = loop {
-        let message = next_item(&mut client).await.expect("open").expect("no error");
+        let message = next_item(&mut client)
+            .await
+            .expect("open")
+            .expect("no error");
         if let Some(report) = MirrorError::from_message(&message) {
             break report;
         }
@@ -305,7 +327,10 @@ async fn at_the_bound_a_transcript_stops_being_mirrored_and_what_is_missing_is_r
     let seen = until_result(&mut client).await;
     let reports = mirror_errors(&seen);
     assert_eq!(reports.len(), 1, "{seen:#?}");
-    assert_eq!((reports[0].entries_not_mirrored, reports[0].will_retry), (2, false));
+    assert_eq!(
+        (reports[0].entries_not_mirrored, reports[0].will_retry),
+        (2, false)
+    );
     assert_eq!(reports[0].file.as_deref(), Some(main.as_path()));
     store.open();
     // The session ends: the store has the whole beginning, and the total is reported.
@@ -319,7 +344,10 @@ async fn at_the_bound_a_transcript_stops_being_mirrored_and_what_is_missing_is_r
     assert_eq!(uuids(&*store, &key).await, ["u0", "u1", "u2"]);
     let totals = mirror_errors(&rest);
     assert_eq!(totals.len(), 1, "{rest:#?}");
-    assert_eq!((totals[0].entries_not_mirrored, totals[0].will_retry), (3, false));
+    assert_eq!(
+        (totals[0].entries_not_mirrored, totals[0].will_retry),
+        (3, false)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -344,11 +372,18 @@ async fn a_frame_outside_the_config_dir_is_reported_not_dropped_silently() {
     let store = InMemorySessionStore::shared();
     let (mut client, mut cli) =
         connect_answering_initialize(dirs.options().session_store(store.clone())).await;
-    cli.send(frame(Path::new("/elsewhere/projects/p/x.jsonl"), &[line("u1")])).await;
+    cli.send(frame(
+        Path::new("/elsewhere/projects/p/x.jsonl"),
+        &[line("u1")],
+    ))
+    .await;
     cli.send(result_frame()).await;
     let reports = mirror_errors(&until_result(&mut client).await);
     assert_eq!(reports.len(), 1);
-    assert_eq!((reports[0].key.as_ref(), reports[0].entries_not_mirrored), (None, 1));
+    assert_eq!(
+        (reports[0].key.as_ref(), reports[0].entries_not_mirrored),
+        (None, 1)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -369,16 +404,30 @@ async fn resuming_writes_the_stored_session_where_the_cli_looks_before_it_starts
     let (transport, cli) = MemoryTransport::pair();
     let connecting = tokio::spawn(Client::connect_with(options, transport));
     let mut cli = Cli(cli);
-    let launch = tokio::time::timeout(WAIT, cli.0.connected()).await.expect("launched");
-    assert!(launch.args.contains(&format!("--resume={SESSION}")), "{:?}", launch.args);
+    let launch = tokio::time::timeout(WAIT, cli.0.connected())
+        .await
+        .expect("launched");
+    assert!(
+        launch.args.contains(&format!("--resume={SESSION}")),
+        "{:?}",
+        launch.args
+    );
     // Before the CLI started, the transcript was where it will look, byte for byte.
     let expected = format!("{}\n{}\n", lines[0].json(), lines[1].json());
-    assert_eq!(std::fs::read_to_string(dirs.transcript(SESSION, None)).unwrap(), expected);
-    let sub = std::fs::read_to_string(dirs.transcript(SESSION, Some("subagents/agent-a1"))).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(dirs.transcript(SESSION, None)).unwrap(),
+        expected
+    );
+    let sub =
+        std::fs::read_to_string(dirs.transcript(SESSION, Some("subagents/agent-a1"))).unwrap();
     assert_eq!(sub, format!("{}\n", lines[0].json()));
     let initialize = cli.recv().await;
     cli.answer(&initialize, json!({})).await;
-    tokio::time::timeout(WAIT, connecting).await.unwrap().unwrap().unwrap();
+    tokio::time::timeout(WAIT, connecting)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -388,14 +437,26 @@ async fn continuing_resumes_the_latest_stored_session_that_is_not_a_side_chain()
     let older = "11111111-1111-4111-8111-111111111111";
     let side = "22222222-2222-4222-8222-222222222222";
     let entry = |v: Value| TranscriptEntry::from_json(v.to_string()).unwrap();
-    store.append(&SessionKey::new(dirs.project(), older), &[entry(line("a"))]).await.unwrap();
+    store
+        .append(&SessionKey::new(dirs.project(), older), &[entry(line("a"))])
+        .await
+        .unwrap();
     let mut side_line = line("b");
     side_line["isSidechain"] = json!(true);
-    store.append(&SessionKey::new(dirs.project(), side), &[entry(side_line)]).await.unwrap();
+    store
+        .append(&SessionKey::new(dirs.project(), side), &[entry(side_line)])
+        .await
+        .unwrap();
     let options = dirs.options().session_store(store).continue_conversation();
     let (connecting, mut cli) = Connecting::start(options);
-    let launch = tokio::time::timeout(WAIT, cli.0.connected()).await.expect("launched");
-    assert!(launch.args.contains(&format!("--resume={older}")), "{:?}", launch.args);
+    let launch = tokio::time::timeout(WAIT, cli.0.connected())
+        .await
+        .expect("launched");
+    assert!(
+        launch.args.contains(&format!("--resume={older}")),
+        "{:?}",
+        launch.args
+    );
     assert!(!launch.args.contains(&"--continue".to_string()));
     assert!(dirs.transcript(older, None).is_file());
     let initialize = cli.recv().await;
@@ -429,7 +490,10 @@ async fn a_store_that_does_not_load_in_time_fails_the_start_with_a_clear_error()
         .err()
         .expect("the start fails");
     match &error {
-        Error::SessionStore { session_id, message } => {
+        Error::SessionStore {
+            session_id,
+            message,
+        } => {
             assert_eq!(session_id, SESSION);
             assert!(message.contains("did not answer"), "{message}");
         }

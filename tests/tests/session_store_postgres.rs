@@ -29,9 +29,13 @@ async fn transcripts_round_trip_in_order_once_and_are_listed_and_deleted() {
         return;
     }
     let postgres = Postgres::start().expect("a throwaway PostgreSQL cluster");
-    let host_a = PostgresSessionStore::connect(&postgres.url()).await.expect("connects");
+    let host_a = PostgresSessionStore::connect(&postgres.url())
+        .await
+        .expect("connects");
     // A second host: its own connection, the table already there.
-    let host_b = PostgresSessionStore::connect(&postgres.url()).await.expect("connects");
+    let host_b = PostgresSessionStore::connect(&postgres.url())
+        .await
+        .expect("connects");
 
     let main = SessionKey::new("proj", A);
     let agent = main.clone().with_subpath("subagents/agent-x1");
@@ -47,12 +51,30 @@ async fn transcripts_round_trip_in_order_once_and_are_listed_and_deleted() {
         r#"{"type":"user","uuid":"u3"}"#,
     ];
     assert_eq!(lines(&host_a, &main).await, None);
-    host_a.append(&main, &first.map(entry)).await.expect("appends");
-    host_b.append(&main, &second.map(entry)).await.expect("appends");
-    host_b.append(&agent, &[entry(r#"{"type":"user","uuid":"u1"}"#)]).await.expect("appends");
-    host_a.append(&SessionKey::new("proj", B), &[entry(r#"{"type":"user"}"#)]).await.expect("appends");
-    host_a.append(&SessionKey::new("other", A), &[entry(r#"{"type":"user"}"#)]).await.expect("appends");
-    host_a.append(&main, &[]).await.expect("an empty batch is nothing");
+    host_a
+        .append(&main, &first.map(entry))
+        .await
+        .expect("appends");
+    host_b
+        .append(&main, &second.map(entry))
+        .await
+        .expect("appends");
+    host_b
+        .append(&agent, &[entry(r#"{"type":"user","uuid":"u1"}"#)])
+        .await
+        .expect("appends");
+    host_a
+        .append(&SessionKey::new("proj", B), &[entry(r#"{"type":"user"}"#)])
+        .await
+        .expect("appends");
+    host_a
+        .append(&SessionKey::new("other", A), &[entry(r#"{"type":"user"}"#)])
+        .await
+        .expect("appends");
+    host_a
+        .append(&main, &[])
+        .await
+        .expect("an empty batch is nothing");
 
     let expected: Vec<String> = [first[0], first[1], first[2], second[1], second[2]]
         .map(String::from)
@@ -80,13 +102,21 @@ async fn transcripts_round_trip_in_order_once_and_are_listed_and_deleted() {
         .collect();
     listed.sort();
     assert_eq!(listed, [A, B]);
-    assert_eq!(host_a.list_subkeys(&main).await.expect("lists"), ["subagents/agent-x1"]);
+    assert_eq!(
+        host_a.list_subkeys(&main).await.expect("lists"),
+        ["subagents/agent-x1"]
+    );
 
     // Deleting the main transcript takes its subagents' too; a subpath only itself.
     host_a.delete(&main).await.expect("deletes");
     assert_eq!(lines(&host_b, &main).await, None);
     assert_eq!(lines(&host_b, &agent).await, None);
-    assert_eq!(lines(&host_b, &SessionKey::new("other", A)).await.map(|l| l.len()), Some(1));
+    assert_eq!(
+        lines(&host_b, &SessionKey::new("other", A))
+            .await
+            .map(|l| l.len()),
+        Some(1)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -101,7 +131,10 @@ async fn a_bad_table_name_and_an_unreachable_database_are_errors() {
         .await
         .expect("a schema-qualified table");
     let key = SessionKey::new("p", A);
-    store.append(&key, &[entry(r#"{"type":"user","uuid":"u"}"#)]).await.expect("appends");
+    store
+        .append(&key, &[entry(r#"{"type":"user","uuid":"u"}"#)])
+        .await
+        .expect("appends");
     let url = postgres.url();
     drop(postgres);
     // The database is gone: an error, not a panic or a hang.

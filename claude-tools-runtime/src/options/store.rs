@@ -4,9 +4,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::Options;
+use crate::session_store::SessionStore;
 use crate::session_store::mirror::{DEFAULT_APPEND_TIMEOUT, DEFAULT_BUFFER_LIMIT};
 use crate::session_store::resume::DEFAULT_LOAD_TIMEOUT;
-use crate::session_store::SessionStore;
 
 /// When mirrored lines are appended to the store; see [`SessionStoreOptions::flush`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

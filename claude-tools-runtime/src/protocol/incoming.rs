@@ -244,7 +244,9 @@ impl<'a> Incoming<'a> {
             })) if &*kind == "transcript_mirror" => serde_json::from_slice::<MirrorFrame>(line)
                 .map(Incoming::TranscriptMirror)
                 .map_err(|error| {
-                    ParseError::Protocol(format!("a transcript_mirror frame that cannot be read: {error}"))
+                    ParseError::Protocol(format!(
+                        "a transcript_mirror frame that cannot be read: {error}"
+                    ))
                 }),
             // Everything else — messages, answers, other requests, and frames whose fields have
             // unexpected types — is parsed whole.

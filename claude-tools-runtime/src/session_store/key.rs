@@ -121,8 +121,9 @@ impl SessionKey {
     pub(crate) fn is_safe_path(&self) -> bool {
         crate::history::ids::is_uuid(&self.session_id)
             && self.subpath.as_deref().is_none_or(|sub| {
-                sub.split('/')
-                    .all(|part| !part.is_empty() && part != "." && part != ".." && !part.contains('\\'))
+                sub.split('/').all(|part| {
+                    !part.is_empty() && part != "." && part != ".." && !part.contains('\\')
+                })
             })
     }
 }
@@ -164,7 +165,11 @@ mod tests {
             SessionKey::from_transcript_path(&agent, projects, None),
             Some(SessionKey::new("-srv-app", ID).with_subpath("subagents/agent-a1"))
         );
-        for elsewhere in ["/other/-srv-app/x.jsonl", "/cfg/projects/x.jsonl", "/cfg/projects/p/x.txt"] {
+        for elsewhere in [
+            "/other/-srv-app/x.jsonl",
+            "/cfg/projects/x.jsonl",
+            "/cfg/projects/p/x.txt",
+        ] {
             assert_eq!(
                 SessionKey::from_transcript_path(Path::new(elsewhere), projects, None),
                 None,
@@ -176,9 +181,17 @@ mod tests {
     #[test]
     fn only_safe_keys_become_paths() {
         assert!(SessionKey::new("p", ID).is_safe_path());
-        assert!(SessionKey::new("p", ID).with_subpath("subagents/agent-1").is_safe_path());
+        assert!(
+            SessionKey::new("p", ID)
+                .with_subpath("subagents/agent-1")
+                .is_safe_path()
+        );
         assert!(!SessionKey::new("p", "../x").is_safe_path());
-        assert!(!SessionKey::new("p", ID).with_subpath("subagents/../../x").is_safe_path());
+        assert!(
+            !SessionKey::new("p", ID)
+                .with_subpath("subagents/../../x")
+                .is_safe_path()
+        );
         assert!(!SessionKey::new("p", ID).with_subpath("/etc").is_safe_path());
     }
 

@@ -211,12 +211,27 @@ mod tests {
         );
         assert_eq!(store.load(&main).await.unwrap(), None);
         store.append(&main, &[a.clone(), t.clone()]).await.unwrap();
-        store.append(&main, &[a.clone(), b.clone(), t.clone()]).await.unwrap();
+        store
+            .append(&main, &[a.clone(), b.clone(), t.clone()])
+            .await
+            .unwrap();
         store.append(&agent, &[b.clone()]).await.unwrap();
-        assert_eq!(store.load(&main).await.unwrap(), Some(vec![a, t.clone(), b.clone(), t]));
+        assert_eq!(
+            store.load(&main).await.unwrap(),
+            Some(vec![a, t.clone(), b.clone(), t])
+        );
         let listed = store.list_sessions("p").await.unwrap();
-        assert_eq!(listed.iter().map(|s| s.session_id.as_str()).collect::<Vec<_>>(), [ID]);
-        assert_eq!(store.list_subkeys(&main).await.unwrap(), ["subagents/agent-1"]);
+        assert_eq!(
+            listed
+                .iter()
+                .map(|s| s.session_id.as_str())
+                .collect::<Vec<_>>(),
+            [ID]
+        );
+        assert_eq!(
+            store.list_subkeys(&main).await.unwrap(),
+            ["subagents/agent-1"]
+        );
         store.delete(&main).await.unwrap();
         assert_eq!(store.keys(), Vec::<SessionKey>::new());
     }

@@ -265,14 +265,20 @@ impl Mirror {
         let lost = {
             let mut pending = self.shared.lock();
             let mut lost: Vec<(SessionKey, PathBuf, usize)> = std::mem::take(&mut pending.in_round);
-            lost.extend(pending.queue.drain(..).map(|b| (b.key, b.file, b.entries.len())));
+            lost.extend(
+                pending
+                    .queue
+                    .drain(..)
+                    .map(|b| (b.key, b.file, b.entries.len())),
+            );
             lost
         };
         for (key, file, count) in merge(lost) {
-            let error = format!(
-                "the session ended and the store did not take these lines within {wait:?}"
-            );
-            self.shared.report(failure(key, file, count, error, false)).await;
+            let error =
+                format!("the session ended and the store did not take these lines within {wait:?}");
+            self.shared
+                .report(failure(key, file, count, error, false))
+                .await;
         }
     }
 }
@@ -323,7 +329,9 @@ impl Shared {
 }
 
 /// Batches of the same transcript merged, in order of first appearance.
-fn merge(items: impl IntoIterator<Item = (SessionKey, PathBuf, usize)>) -> Vec<(SessionKey, PathBuf, usize)> {
+fn merge(
+    items: impl IntoIterator<Item = (SessionKey, PathBuf, usize)>,
+) -> Vec<(SessionKey, PathBuf, usize)> {
     let mut merged: Vec<(SessionKey, PathBuf, usize)> = Vec::new();
     for (key, file, count) in items {
         match merged.iter_mut().find(|(k, _, _)| *k == key) {
@@ -334,7 +342,13 @@ fn merge(items: impl IntoIterator<Item = (SessionKey, PathBuf, usize)>) -> Vec<(
     merged
 }
 
-fn failure(key: SessionKey, file: PathBuf, count: usize, error: String, will_retry: bool) -> MirrorError {
+fn failure(
+    key: SessionKey,
+    file: PathBuf,
+    count: usize,
+    error: String,
+    will_retry: bool,
+) -> MirrorError {
     MirrorError {
         error,
         session_id: key.session_id.clone(),

@@ -96,11 +96,19 @@ mod tests {
         };
         let message = failure.to_message();
         let value = message.to_value();
-        assert_eq!((value["type"].as_str(), value["subtype"].as_str()), (Some("system"), Some("mirror_error")));
+        assert_eq!(
+            (value["type"].as_str(), value["subtype"].as_str()),
+            (Some("system"), Some("mirror_error"))
+        );
         assert_eq!(value["key"]["projectKey"], "p");
         assert_eq!(message.session_id(), Some("s"));
         assert!(message.uuid().is_some());
         assert_eq!(MirrorError::from_message(&message), Some(failure));
-        assert_eq!(MirrorError::from_message(&Message::from_value(serde_json::json!({"type": "system", "subtype": "init"}))), None);
+        assert_eq!(
+            MirrorError::from_message(&Message::from_value(
+                serde_json::json!({"type": "system", "subtype": "init"})
+            )),
+            None
+        );
     }
 }

@@ -63,10 +63,10 @@ pub use import::import_transcript;
 pub use key::SessionKey;
 pub use memory::InMemorySessionStore;
 pub use mirror::{DEFAULT_APPEND_TIMEOUT, DEFAULT_BUFFER_LIMIT, FLUSH_BYTES, FLUSH_ENTRIES};
-pub use resume::DEFAULT_LOAD_TIMEOUT;
 pub use mirror_error::MirrorError;
 #[cfg(feature = "postgres")]
 pub use postgres::{DEFAULT_TABLE, PostgresSessionStore};
+pub use resume::DEFAULT_LOAD_TIMEOUT;
 
 /// What a [`SessionStore`] method returns: a boxed future, so that stores can be used as
 /// `Arc<dyn SessionStore>`.
@@ -151,8 +151,11 @@ pub trait SessionStore: Send + Sync {
     /// Called after the CLI's own local write, from the session's writer task, one call at a
     /// time per session. Lines with a [`uuid`](TranscriptEntry::uuid) should be deduplicated
     /// on it (a batch may be sent again after a timeout); lines without one are appended.
-    fn append<'a>(&'a self, key: &'a SessionKey, entries: &'a [TranscriptEntry])
-    -> StoreFuture<'a, ()>;
+    fn append<'a>(
+        &'a self,
+        key: &'a SessionKey,
+        entries: &'a [TranscriptEntry],
+    ) -> StoreFuture<'a, ()>;
 
     /// The whole transcript `key`, in order; `None` when it was never written.
     fn load<'a>(&'a self, key: &'a SessionKey) -> StoreFuture<'a, Option<Vec<TranscriptEntry>>>;

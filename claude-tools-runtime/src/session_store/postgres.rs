@@ -169,7 +169,13 @@ impl SessionStore for PostgresSessionStore {
                 .await?
                 .execute(
                     &sql,
-                    &[&key.project_key, &key.session_id, &subpath(key), &uuids, &lines],
+                    &[
+                        &key.project_key,
+                        &key.session_id,
+                        &subpath(key),
+                        &uuids,
+                        &lines,
+                    ],
                 )
                 .await
                 .map_err(StoreError::backend)?;
@@ -247,7 +253,9 @@ impl SessionStore for PostgresSessionStore {
                         "DELETE FROM {} WHERE project_key = $1 AND session_id = $2",
                         self.table
                     );
-                    client.execute(&sql, &[&key.project_key, &key.session_id]).await
+                    client
+                        .execute(&sql, &[&key.project_key, &key.session_id])
+                        .await
                 }
             };
             result.map(drop).map_err(StoreError::backend)

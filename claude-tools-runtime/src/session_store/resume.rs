@@ -49,8 +49,12 @@ pub(crate) async fn prepare(options: &Options) -> Result<Option<Options>> {
     };
     let projects = paths::projects_dir(&lookup).map_err(|e| fail(e.to_string()))?;
     let project_dir = projects.join(&folder);
-    write_transcript(&project_dir.join(format!("{session_id}.jsonl")), &entries)
-        .map_err(|e| fail(format!("writing the transcript under {}: {e}", project_dir.display())))?;
+    write_transcript(&project_dir.join(format!("{session_id}.jsonl")), &entries).map_err(|e| {
+        fail(format!(
+            "writing the transcript under {}: {e}",
+            project_dir.display()
+        ))
+    })?;
     let session = SessionKey::new(&project_key, &session_id);
     let subpaths = match with_timeout(store.list_subkeys(&session), timeout, "list_subkeys").await {
         Ok(subpaths) => subpaths,
@@ -66,7 +70,9 @@ pub(crate) async fn prepare(options: &Options) -> Result<Option<Options>> {
         let Some(entries) = load(store, &key, timeout).await? else {
             continue;
         };
-        let file = project_dir.join(&session_id).join(format!("{subpath}.jsonl"));
+        let file = project_dir
+            .join(&session_id)
+            .join(format!("{subpath}.jsonl"));
         write_transcript(&file, &entries)
             .map_err(|e| fail(format!("writing {}: {e}", file.display())))?;
     }
@@ -152,7 +158,10 @@ fn write_transcript(file: &Path, entries: &[TranscriptEntry]) -> std::io::Result
         content.push_str(entry.json());
         content.push('\n');
     }
-    let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let temp: PathBuf = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);

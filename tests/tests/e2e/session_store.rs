@@ -77,7 +77,10 @@ async fn the_store_gets_the_transcript_as_the_cli_wrote_it() {
             .is_some_and(|t| t.starts_with("api-request"))
     };
     let (records, mirrored): (Vec<&str>, Vec<&str>) = local.lines().partition(is_request_record);
-    assert!(!records.is_empty(), "the CLI wrote no api-request records this time");
+    assert!(
+        !records.is_empty(),
+        "the CLI wrote no api-request records this time"
+    );
     let stored: Vec<&str> = stored.lines().collect();
     assert_eq!(stored, mirrored);
 }
@@ -154,12 +157,25 @@ async fn a_session_started_on_one_host_is_resumed_on_another_from_postgres() {
     assert_eq!(turns.len(), 4, "four model turns");
     for turn in &turns[2..] {
         let body = turn.body.as_ref().expect("a request body").to_string();
-        for earlier in ["add two", "toolu_host_a", "counter is now 42", "First host: counter is now 42"] {
-            assert!(body.contains(earlier), "host B's request lacks {earlier:?}: {body}");
+        for earlier in [
+            "add two",
+            "toolu_host_a",
+            "counter is now 42",
+            "First host: counter is now 42",
+        ] {
+            assert!(
+                body.contains(earlier),
+                "host B's request lacks {earlier:?}: {body}"
+            );
         }
     }
     assert!(
-        turns[3].body.as_ref().expect("body").to_string().contains("value of beta"),
+        turns[3]
+            .body
+            .as_ref()
+            .expect("body")
+            .to_string()
+            .contains("value of beta"),
         "the last request carries host B's tool result"
     );
 
@@ -176,12 +192,20 @@ async fn a_session_started_on_one_host_is_resumed_on_another_from_postgres() {
         .iter()
         .map(|entry| entry.json().to_string())
         .collect();
-    for line in ["toolu_host_a", "counter is now 42", "toolu_host_b", "value of beta"] {
+    for line in [
+        "toolu_host_a",
+        "counter is now 42",
+        "toolu_host_b",
+        "value of beta",
+    ] {
         assert!(stored.contains(line), "the store lacks {line:?}");
     }
     let listed = reader.list_sessions("tickets").await.expect("lists");
     assert_eq!(
-        listed.iter().map(|s| s.session_id.as_str()).collect::<Vec<_>>(),
+        listed
+            .iter()
+            .map(|s| s.session_id.as_str())
+            .collect::<Vec<_>>(),
         [id.as_str()]
     );
     w.assert_offline();
