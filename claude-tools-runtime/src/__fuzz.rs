@@ -28,7 +28,7 @@ pub enum Classified {
     },
     /// A `keep_alive`.
     KeepAlive,
-    /// A frame for the host only.
+    /// A frame for the host only (a `transcript_mirror` frame too).
     HostOnly,
     /// A message for the user.
     Message,
@@ -56,7 +56,7 @@ fn summarise(incoming: Incoming<'_>) -> Classified {
             request_id: request_id.to_string(),
         },
         Incoming::KeepAlive => Classified::KeepAlive,
-        Incoming::HostOnly(..) => Classified::HostOnly,
+        Incoming::HostOnly(..) | Incoming::TranscriptMirror(..) => Classified::HostOnly,
         Incoming::Message(..) => Classified::Message,
     }
 }

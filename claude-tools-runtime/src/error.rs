@@ -144,6 +144,16 @@ pub enum Error {
     /// taken name); nothing changed.
     #[error(transparent)]
     Live(#[from] claude_tools_core::mcp::LiveToolError),
+    /// Resuming from the [session store](crate::options::Options::session_store) failed before
+    /// the CLI started: the store failed or did not answer within the load timeout, or the
+    /// transcript could not be written under the config dir.
+    #[error("resuming session {session_id} from the session store: {message}")]
+    SessionStore {
+        /// The session being resumed.
+        session_id: String,
+        /// What failed.
+        message: String,
+    },
 }
 
 /// What to do about the fields of [`Error::InitializeNotApplied`].
@@ -191,7 +201,8 @@ impl Error {
             | Error::Closed
             | Error::Io(..)
             | Error::InvalidOptions(..)
-            | Error::InitializeNotApplied { .. } => true,
+            | Error::InitializeNotApplied { .. }
+            | Error::SessionStore { .. } => true,
             Error::Protocol { .. }
             | Error::Json { .. }
             | Error::LineTooLong { .. }

@@ -12,7 +12,8 @@
 //! - [`message`]: what the CLI streams, typed; [`control`]: what it answers the client's
 //!   session controls, typed.
 //! - [`history`]: the sessions the CLI recorded — listed, read as typed messages, renamed,
-//!   tagged, forked, deleted.
+//!   tagged, forked, deleted; [`session_store`]: their transcripts mirrored into storage of the
+//!   application's and resumed from it on any host.
 //! - [`error`]: the one error type (and [`history::HistoryError`] for session history).
 
 #![warn(missing_docs)]
@@ -27,6 +28,7 @@ pub mod message;
 pub mod options;
 pub mod permission;
 pub mod query;
+pub mod session_store;
 pub mod stream;
 pub mod transport;
 

@@ -81,6 +81,11 @@ pub use claude_tools_runtime::{
 #[doc(inline)]
 pub use claude_tools_runtime::history as sessions;
 
+// Session stores: transcripts mirrored into the application's storage, resumed on any host.
+#[cfg(feature = "agent")]
+#[doc(inline)]
+pub use claude_tools_runtime::session_store;
+
 #[cfg(feature = "agent")]
 pub use claude_tools_runtime::client::Client;
 #[cfg(feature = "agent")]

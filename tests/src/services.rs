@@ -57,6 +57,25 @@ pub fn services_or_skip(test: &str) -> bool {
     false
 }
 
+/// Whether PostgreSQL can be started here (for tests that need no nginx): as
+/// [`services_or_skip`], a panic under CI and a loud banner elsewhere when it cannot.
+pub fn postgres_or_skip(test: &str) -> bool {
+    if postgres_bin_dir().is_some() {
+        return true;
+    }
+    let hint = "run scripts/install-services (or scripts/test)";
+    if std::env::var_os("CI").is_some() {
+        panic!("{test}: PostgreSQL (initdb, postgres) not installed and CI is set; {hint}");
+    }
+    let _ = writeln!(
+        io::stderr(),
+        "\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n\
+         !!! SKIPPED {test}: PostgreSQL (initdb, postgres) not installed ({hint})\n\
+         !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n"
+    );
+    false
+}
+
 /// nginx: on `PATH`, else where Debian puts it (`/usr/sbin` is not on every user's `PATH`).
 pub fn nginx_binary() -> Option<PathBuf> {
     find_on_path("nginx").or_else(|| {

@@ -35,6 +35,9 @@ pub(crate) async fn open(
     transport: Box<dyn Transport>,
 ) -> Result<(Arc<SessionCore>, MessageReceiver, Value, InitializeInfo)> {
     options.validate()?;
+    // Resuming from a session store: the transcript is written where the CLI will look.
+    let resumed = crate::session_store::resume::prepare(options).await?;
+    let options = resumed.as_ref().unwrap_or(options);
     let connection = transport.connect(options.launch_spec()).await?;
     // The hook callbacks are registered under the ids the initialize request names.
     let (initialize, hooks) = InitializeRequest::new(options);

@@ -95,12 +95,12 @@
 
 mod error;
 mod fork;
-mod ids;
+pub(crate) mod ids;
 mod info;
 mod lite;
 mod mutate;
 mod options;
-mod paths;
+pub(crate) mod paths;
 mod subagents;
 mod transcript;
 

@@ -73,6 +73,9 @@ impl Options {
         if let Some(id) = &self.session_id {
             flag(&format!("--session-id={id}"), None);
         }
+        if self.session_store.is_some() {
+            flag("--session-mirror", None);
+        }
         // Secrets go in `initialize` rather than here (`delivery`): the CLI then waits for it
         // before it reads settings or starts MCP servers, and takes only the fields named.
         let settings_in_initialize = self.initialize_settings().is_some();

@@ -25,6 +25,7 @@ mod plugins;
 mod prompt;
 mod sandbox;
 mod servers;
+mod store;
 mod stream;
 mod types;
 mod validate;
@@ -48,6 +49,7 @@ pub use sandbox::{
 };
 pub(crate) use servers::ServersInitialize;
 pub use servers::{McpServerSettings, ToolPermissionPolicy};
+pub use store::{SessionStoreFlush, SessionStoreOptions};
 pub(crate) use stream::StreamInit;
 pub use types::{ExternalServer, PermissionMode, SettingSource, StderrCallback, ToolNames};
 
@@ -117,6 +119,7 @@ pub struct Options {
     pub(crate) managed_settings: Option<ManagedSettings>,
     pub(crate) permissions: permissions::PermissionSettings,
     pub(crate) server_settings: servers::ServerSettings,
+    pub(crate) session_store: Option<SessionStoreOptions>,
 }
 
 /// Secrets stay out: environment values, MCP headers and the values of `--mcp-config` and

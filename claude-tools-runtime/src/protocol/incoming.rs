@@ -21,6 +21,7 @@ use super::{Fault, HookCallbackId};
 use crate::elicitation::ElicitationRequest;
 use crate::hooks::HookInput;
 use crate::permission::PermissionRequest;
+use crate::session_store::mirror::MirrorFrame;
 use claude_tools_core::json_scan;
 use claude_tools_core::json_str::JsonStr;
 use claude_tools_core::mcp::Message;
@@ -48,6 +49,8 @@ pub(crate) enum Incoming<'a> {
     KeepAlive,
     /// A frame for the host only (`sdk_host_only: true`), such as `session_state_changed`.
     HostOnly(Map<String, Value>),
+    /// Lines the CLI wrote to a transcript (`--session-mirror`), for the session store.
+    TranscriptMirror(MirrorFrame),
     /// A message for the user.
     Message(Value),
 }
@@ -235,6 +238,16 @@ impl<'a> Incoming<'a> {
             Ok(Ok(Frame {
                 kind: Some(kind), ..
             })) if &*kind == "keep_alive" => Ok(Incoming::KeepAlive),
+            // The lines stay as the CLI wrote them, byte for byte.
+            Ok(Ok(Frame {
+                kind: Some(kind), ..
+            })) if &*kind == "transcript_mirror" => serde_json::from_slice::<MirrorFrame>(line)
+                .map(Incoming::TranscriptMirror)
+                .map_err(|error| {
+                    ParseError::Protocol(format!(
+                        "a transcript_mirror frame that cannot be read: {error}"
+                    ))
+                }),
             // Everything else — messages, answers, other requests, and frames whose fields have
             // unexpected types — is parsed whole.
             _ => Self::parse_whole(line),
@@ -314,6 +327,12 @@ impl<'a> Incoming<'a> {
                 })
             }
             "keep_alive" => Ok(Incoming::KeepAlive),
+            // Only a frame with lone surrogates gets here: its lines as repaired.
+            "transcript_mirror" => serde_json::to_string(&frame)
+                .ok()
+                .and_then(|text| serde_json::from_str::<MirrorFrame>(&text).ok())
+                .map(Incoming::TranscriptMirror)
+                .ok_or_else(|| "a transcript_mirror frame that cannot be read".to_string()),
             "control_response" => {
                 let Some(Value::Object(mut response)) = frame.remove("response") else {
                     return Err("control_response without a response object".into());

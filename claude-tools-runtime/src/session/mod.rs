@@ -92,6 +92,8 @@ pub(crate) struct SessionCore {
     /// A write to the CLI's stdin failed: the CLI no longer reads.
     stdin_broken: CancellationToken,
     shutdown: CancellationToken,
+    /// The transcript mirror's writer, with a session store.
+    mirror: Option<crate::session_store::mirror::Mirror>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -124,6 +126,8 @@ impl SessionCore {
             options.input_buffer_cap(),
         );
         let (messages, messages_rx) = mpsc::channel(options.message_queue_cap());
+        let mirror = crate::session_store::mirror::MirrorConfig::from_options(options)
+            .map(|config| crate::session_store::mirror::Mirror::start(config, &messages));
         let id_salt = std::collections::hash_map::RandomState::new()
             .build_hasher()
             .finish() as u32;
@@ -167,6 +171,7 @@ impl SessionCore {
             closed_by_host: AtomicBool::new(false),
             stdin_broken,
             shutdown: CancellationToken::new(),
+            mirror,
         });
         tokio::spawn(outbox::drain(shared.out.clone()));
         tokio::spawn(reader::read_loop(

@@ -209,11 +209,23 @@ fn handle_line<'s, 'l>(
                 shared.progress.send_modify(|p| p.state = Some(state));
             }
         }
+        Ok(Incoming::TranscriptMirror(frame)) => match &shared.mirror {
+            Some(mirror) => {
+                if let Some(report) = mirror.enqueue(frame) {
+                    let _ = messages.send(Ok(report.to_message()));
+                }
+            }
+            None => tracing::debug!("a transcript_mirror frame, with no session store: dropped"),
+        },
         Ok(Incoming::Message(value)) => {
             let is_result = value.get("type").and_then(Value::as_str) == Some("result");
             let _ = messages.send(Ok(Message::from_value(value)));
             if is_result {
                 shared.progress.send_modify(|p| p.results += 1);
+                // The turn's lines go to the store now (the stream does not wait for it).
+                if let Some(mirror) = &shared.mirror {
+                    mirror.flush_soon();
+                }
             }
         }
         Err(problem) => {
@@ -274,6 +286,11 @@ async fn finish(
     shared.progress.send_modify(|p| p.eof = true);
     shared.end_input();
     let exit = reap(shared, process).await;
+    // Every frame has been read: the store gets the last lines (a bounded wait) before the
+    // session is over for whoever waits on its exit.
+    if let Some(mirror) = &shared.mirror {
+        mirror.finish().await;
+    }
     // Stored even with no receiver yet: whoever asks later (`disconnect`, a request, the
     // stream's exit status) reads it from here.
     shared.exit.send_replace(Some(exit.clone()));

@@ -30,6 +30,7 @@ mod plugins;
 mod sdk_host;
 mod secrets_off_argv;
 mod session_options;
+mod session_store;
 mod skill_shell;
 mod subagents;
 mod tools;
