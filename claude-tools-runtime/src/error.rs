@@ -15,7 +15,8 @@ use claude_tools_core::ndjson::ReadError;
 ///
 /// - **fatal** — the session cannot go on: [`ProcessExited`](Error::ProcessExited),
 ///   [`Closed`](Error::Closed), [`Io`](Error::Io) on the CLI's pipes, and the errors of starting
-///   one ([`CliNotFound`](Error::CliNotFound), [`Spawn`](Error::Spawn),
+///   one ([`CliNotFound`](Error::CliNotFound), [`Spawn`](Error::Spawn), `Install` (feature
+///   `install`),
 ///   [`InvalidOptions`](Error::InvalidOptions)). Nothing useful follows on the stream.
 /// - **survivable** — one line or one request failed and the session goes on: a line that is
 ///   not JSON ([`Json`](Error::Json)), breaks the protocol ([`Protocol`](Error::Protocol)) or is
@@ -143,6 +144,12 @@ pub enum Error {
     /// taken name); nothing changed.
     #[error(transparent)]
     Live(#[from] claude_tools_core::mcp::LiveToolError),
+    /// No CLI was found and installing one
+    /// ([`Options::install_cli_if_missing`](crate::options::Options::install_cli_if_missing))
+    /// failed.
+    #[cfg(feature = "install")]
+    #[error("no Claude Code CLI was found, and installing one failed: {0}")]
+    Install(#[from] crate::install::InstallError),
 }
 
 /// `Result<T, claude_tools::Error>`.
@@ -181,6 +188,8 @@ impl Error {
             | Error::Io(..)
             | Error::InvalidOptions(..)
             | Error::InitializeNotApplied { .. } => true,
+            #[cfg(feature = "install")]
+            Error::Install(..) => true,
             Error::Protocol { .. }
             | Error::Json { .. }
             | Error::LineTooLong { .. }

@@ -13,6 +13,8 @@
 //!   session controls, typed.
 //! - [`history`]: the sessions the CLI recorded — listed, read as typed messages, renamed,
 //!   tagged, forked, deleted.
+//! - [`install`]: installing the Claude Code CLI without npm (feature `install`), and where
+//!   such installs live.
 //! - [`error`]: the one error type (and [`history::HistoryError`] for session history).
 
 #![warn(missing_docs)]
@@ -23,6 +25,7 @@ pub mod elicitation;
 pub mod error;
 pub mod history;
 pub mod hooks;
+pub mod install;
 pub mod message;
 pub mod options;
 pub mod permission;

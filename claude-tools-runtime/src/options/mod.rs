@@ -14,6 +14,8 @@ use claude_tools_core::tool::{ToolRef, ToolServer};
 
 mod agent;
 mod delivery;
+#[cfg(feature = "install")]
+mod install;
 mod launch;
 mod model;
 mod types;
@@ -85,6 +87,8 @@ pub struct Options {
     pub(crate) client_app: Option<String>,
     pub(crate) message_queue_limit: Option<usize>,
     pub(crate) input_buffer_limit: Option<usize>,
+    #[cfg(feature = "install")]
+    pub(crate) install_cli: bool,
 }
 
 /// Secrets stay out: environment values, MCP headers and the values of `--mcp-config` and
