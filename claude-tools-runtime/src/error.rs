@@ -265,8 +265,10 @@ fn cli_not_found(searched: &[PathBuf]) -> String {
         .collect::<Vec<_>>()
         .join(", ");
     format!(
-        "the Claude Code CLI was not found. Install it (`npm install -g @anthropic-ai/claude-code@{version}`, \
-         or into the project: `npm install --prefix .cache/claude-cli @anthropic-ai/claude-code@{version}`), \
+        "the Claude Code CLI was not found. Install it without npm (`cargo install claude-tools-cli`, \
+         then `claude-tools install-cli`; or Options::install_cli_if_missing, feature `install`), \
+         or with npm (`npm install -g @anthropic-ai/claude-code@{version}`, or into the project: \
+         `npm install --prefix .cache/claude-cli @anthropic-ai/claude-code@{version}`), \
          or name the executable with the CLAUDE_CODE_CLI environment variable or Options::cli_path. \
          Looked in: {places}"
     )

@@ -2,7 +2,7 @@
 //!
 //! The CLI is a native executable that the npm registry publishes as one package per platform
 //! (`@anthropic-ai/claude-code-linux-x64`, …; see [`Platform`]). With the `install` feature,
-//! [`Installer`] fetches the pinned version's package for this platform from the registry over
+//! `Installer` fetches the pinned version's package for this platform from the registry over
 //! HTTPS, checks it against the registry's published integrity hash (sha512), and unpacks it
 //! into a per-user cache, `<cache>/claude-tools/cli/<version>/<platform>/claude` (see
 //! [`cache`]), atomically. [`Options::install_cli_if_missing`](crate::options::Options) does so
@@ -13,8 +13,9 @@
 //! ([`CliSearch`](crate::transport::CliSearch)) finds the pinned version there after the other
 //! places, however it was installed.
 //!
-//! The pinned version's linux-x64 package, measured: a 186 MB download (186,117,258 bytes)
-//! that unpacks to 402 MB (the executable is 402,325,736 bytes).
+//! The pinned version's linux-x64 package, measured (`claude-tools install-cli`): a 186 MB
+//! download (186,117,258 bytes) that unpacks to 402 MB (402,326,322 bytes; the executable is
+//! 402,325,736), installed in 20 s wall time, 5 s of CPU, 9 MB of memory.
 
 pub mod cache;
 mod platform;
