@@ -62,7 +62,10 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, String
         "-V" | "--version" => Ok(Command::Version),
         "where" => match args.next() {
             None => Ok(Command::Where),
-            Some(extra) => Err(format!("`where` takes no argument, got `{}`", extra.to_string_lossy())),
+            Some(extra) => Err(format!(
+                "`where` takes no argument, got `{}`",
+                extra.to_string_lossy()
+            )),
         },
         "install-cli" => install_args(args).map(Command::Install),
         other => Err(format!("unknown command `{other}`")),
@@ -75,7 +78,9 @@ fn install_args(mut args: impl Iterator<Item = OsString>) -> Result<InstallArgs,
         let arg = utf8(arg)?;
         // `--flag=value` and `--flag value` alike.
         let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if flag.starts_with("--") => (flag.to_string(), Some(value.to_string())),
+            Some((flag, value)) if flag.starts_with("--") => {
+                (flag.to_string(), Some(value.to_string()))
+            }
             _ => (arg, None),
         };
         let mut value = |name: &str| -> Result<OsString, String> {
@@ -135,7 +140,10 @@ mod tests {
                 check: true,
             }))
         );
-        assert_eq!(parse_strs(&["install-cli"]), Ok(Command::Install(InstallArgs::default())));
+        assert_eq!(
+            parse_strs(&["install-cli"]),
+            Ok(Command::Install(InstallArgs::default()))
+        );
         assert_eq!(parse_strs(&[]), Ok(Command::Help));
         assert_eq!(parse_strs(&["where"]), Ok(Command::Where));
         assert_eq!(parse_strs(&["--version"]), Ok(Command::Version));
@@ -146,8 +154,14 @@ mod tests {
         for (args, says) in [
             (&["install-cli", "--version"][..], "--version needs a value"),
             (&["install-cli", "--nope"][..], "unknown option `--nope`"),
-            (&["install-cli", "--platform", "beos-x64"][..], "`beos-x64` is not a platform"),
-            (&["install-cli", "--check=yes"][..], "unknown option `--check`"),
+            (
+                &["install-cli", "--platform", "beos-x64"][..],
+                "`beos-x64` is not a platform",
+            ),
+            (
+                &["install-cli", "--check=yes"][..],
+                "unknown option `--check`",
+            ),
             (&["uninstall"][..], "unknown command `uninstall`"),
             (&["where", "now"][..], "takes no argument"),
         ] {

@@ -96,10 +96,7 @@ fn install(args: InstallArgs) -> ExitCode {
 
 /// One line for stderr: what was installed, and what it took.
 fn summary(installed: &Installed, seconds: f64) -> String {
-    let what = format!(
-        "Claude Code {} ({})",
-        installed.version, installed.platform
-    );
+    let what = format!("Claude Code {} ({})", installed.version, installed.platform);
     if !installed.fresh {
         return format!("{what} is installed");
     }

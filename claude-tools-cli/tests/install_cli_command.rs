@@ -58,7 +58,11 @@ fn install_cli_prints_where_it_installed_and_check_and_where_find_it() {
     // Nothing yet: --check and `where` say so.
     let check = run(claude_tools(home.path()).args(["install-cli", "--check"]));
     assert_eq!(check.status.code(), Some(1));
-    assert!(text(&check.stderr).contains("not installed"), "{}", text(&check.stderr));
+    assert!(
+        text(&check.stderr).contains("not installed"),
+        "{}",
+        text(&check.stderr)
+    );
     let nowhere = run(claude_tools(home.path()).arg("where"));
     assert_eq!(nowhere.status.code(), Some(1));
     assert!(
@@ -89,7 +93,10 @@ fn install_cli_prints_where_it_installed_and_check_and_where_find_it() {
         .arg("install-cli")
         .env("CLAUDE_TOOLS_NPM_REGISTRY", registry.url()));
     assert!(again.status.success());
-    assert_eq!(text(&again.stderr), format!("Claude Code {CLI_VERSION} ({}) is installed", platform()));
+    assert_eq!(
+        text(&again.stderr),
+        format!("Claude Code {CLI_VERSION} ({}) is installed", platform())
+    );
     assert_eq!(registry.requests().len(), 2);
 }
 
@@ -98,12 +105,19 @@ fn dir_flag_and_env_var_name_the_root() {
     let registry = FakeRegistry::start(vec![package()]);
     let home = TempDir::new("cli-home").unwrap();
     let root = home.path().join("elsewhere");
-    let out = run(claude_tools(home.path()).args(["install-cli", "--registry", registry.url(), "--dir"]).arg(&root));
+    let out = run(claude_tools(home.path())
+        .args(["install-cli", "--registry", registry.url(), "--dir"])
+        .arg(&root));
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), executable(&root).display().to_string());
     // The lookup finds it there when CLAUDE_TOOLS_CLI_DIR says so, and not otherwise.
-    assert_eq!(run(claude_tools(home.path()).arg("where")).status.code(), Some(1));
-    let found = run(claude_tools(home.path()).arg("where").env(cache::CLI_DIR_ENV, &root));
+    assert_eq!(
+        run(claude_tools(home.path()).arg("where")).status.code(),
+        Some(1)
+    );
+    let found = run(claude_tools(home.path())
+        .arg("where")
+        .env(cache::CLI_DIR_ENV, &root));
     assert_eq!(text(&found.stdout), executable(&root).display().to_string());
 }
 
@@ -115,9 +129,17 @@ fn a_bad_hash_fails_with_the_reason_and_installs_nothing() {
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("does not match the registry's integrity hash"), "{stderr}");
+    assert!(
+        stderr.contains("does not match the registry's integrity hash"),
+        "{stderr}"
+    );
     assert!(stderr.contains("nothing was installed"), "{stderr}");
-    assert_eq!(run(claude_tools(home.path()).args(["install-cli", "--check"])).status.code(), Some(1));
+    assert_eq!(
+        run(claude_tools(home.path()).args(["install-cli", "--check"]))
+            .status
+            .code(),
+        Some(1)
+    );
 }
 
 #[test]
@@ -155,8 +177,16 @@ fn an_install_killed_half_way_leaves_nothing_findable_and_the_next_one_cleans_up
     child.wait().unwrap();
     drop(stalled);
 
-    assert_eq!(run(claude_tools(home.path()).args(["install-cli", "--check"])).status.code(), Some(1));
-    assert_eq!(run(claude_tools(home.path()).arg("where")).status.code(), Some(1));
+    assert_eq!(
+        run(claude_tools(home.path()).args(["install-cli", "--check"]))
+            .status
+            .code(),
+        Some(1)
+    );
+    assert_eq!(
+        run(claude_tools(home.path()).arg("where")).status.code(),
+        Some(1)
+    );
     assert!(!cache::install_dir(&root, CLI_VERSION, platform()).exists());
     let leftovers = |root: &Path| -> Vec<String> {
         std::fs::read_dir(root.join(CLI_VERSION))

@@ -38,11 +38,7 @@ async fn connect_installs_a_missing_cli_only_when_asked() {
     }
     // Not this repository, whose .cache may hold a CLI.
     std::env::set_current_dir(home.path()).unwrap();
-    let installed = cache::executable(
-        &cache_home.join("claude-tools/cli"),
-        CLI_VERSION,
-        platform,
-    );
+    let installed = cache::executable(&cache_home.join("claude-tools/cli"), CLI_VERSION, platform);
 
     // Without the option: not found, and the message lists the cache among the places.
     match Client::connect(Options::new()).await {

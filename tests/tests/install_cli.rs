@@ -83,7 +83,10 @@ fn assert_nothing_installed(root: &Path) {
 fn installs_from_the_registry_then_the_lookup_finds_it_and_it_runs() {
     let registry = FakeRegistry::start(vec![fake_package(package_tarball())]);
     let root = TempDir::new("install").unwrap();
-    assert!(matches!(lookup(root.path()), Err(Error::CliNotFound { .. })));
+    assert!(matches!(
+        lookup(root.path()),
+        Err(Error::CliNotFound { .. })
+    ));
 
     let installed = installer(registry.url(), root.path()).install().unwrap();
     let exe = cache::executable(root.path(), CLI_VERSION, platform());
@@ -114,7 +117,10 @@ fn installs_from_the_registry_then_the_lookup_finds_it_and_it_runs() {
     assert_eq!(
         registry.requests(),
         [
-            format!("/{}/{CLI_VERSION}", platform().package().replace('/', "%2f")),
+            format!(
+                "/{}/{CLI_VERSION}",
+                platform().package().replace('/', "%2f")
+            ),
             "/tarballs/0.tgz".to_string()
         ]
     );
@@ -257,7 +263,10 @@ fn no_network_is_a_clear_error() {
         .install()
         .unwrap_err();
     assert!(matches!(err, InstallError::Unreachable { .. }), "{err:?}");
-    assert!(err.to_string().contains("could not reach the npm registry"), "{err}");
+    assert!(
+        err.to_string().contains("could not reach the npm registry"),
+        "{err}"
+    );
     assert_nothing_installed(root.path());
 }
 
@@ -274,12 +283,18 @@ fn an_install_stalled_half_way_leaves_nothing_findable() {
     };
     registry.wait_stalled();
     // Half the tarball is out: nothing is where the lookup looks.
-    assert!(matches!(lookup(root.path()), Err(Error::CliNotFound { .. })));
+    assert!(matches!(
+        lookup(root.path()),
+        Err(Error::CliNotFound { .. })
+    ));
     assert!(!cache::install_dir(root.path(), CLI_VERSION, platform()).exists());
     // The connection breaks: the install fails and cleans up after itself.
     drop(registry);
     let result = install.join().unwrap();
-    assert!(matches!(result, Err(InstallError::Truncated { .. })), "{result:?}");
+    assert!(
+        matches!(result, Err(InstallError::Truncated { .. })),
+        "{result:?}"
+    );
     assert_nothing_installed(root.path());
 }
 

@@ -55,7 +55,9 @@ fn user_cache_dir() -> Option<PathBuf> {
     if cfg!(windows) {
         non_empty_env("LOCALAPPDATA")
             .map(PathBuf::from)
-            .or_else(|| non_empty_env("USERPROFILE").map(|p| PathBuf::from(p).join("AppData/Local")))
+            .or_else(|| {
+                non_empty_env("USERPROFILE").map(|p| PathBuf::from(p).join("AppData/Local"))
+            })
     } else if cfg!(target_os = "macos") {
         home().map(|home| home.join("Library/Caches"))
     } else {

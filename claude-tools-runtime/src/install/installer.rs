@@ -171,8 +171,12 @@ impl Installer {
 
         let download = registry.download(&release.tarball, &package, &self.version)?;
         let reader = HashingReader::new(download.body, MAX_TARBALL_BYTES);
-        let (unpacked, mut reader) =
-            unpack(reader, &partial.path, platform.executable(), MAX_UNPACKED_BYTES);
+        let (unpacked, mut reader) = unpack(
+            reader,
+            &partial.path,
+            platform.executable(),
+            MAX_UNPACKED_BYTES,
+        );
         // The whole download is hashed whatever the unpacker made of it: a tarball that is not
         // the published one is reported as such, before what the unpacker said about it.
         let drained = reader.drain();
@@ -350,7 +354,10 @@ fn remove_abandoned(parent: &Path, platform: Platform) {
         let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
             continue;
         };
-        let pid = rest.split('-').next().and_then(|pid| pid.parse::<u32>().ok());
+        let pid = rest
+            .split('-')
+            .next()
+            .and_then(|pid| pid.parse::<u32>().ok());
         if pid.is_some_and(|pid| !process_alive(pid)) {
             let _ = std::fs::remove_dir_all(entry.path());
         }
@@ -386,7 +393,15 @@ mod tests {
         for fine in ["2.1.332", "2.2.0-beta.1", "3.0.0+build5"] {
             assert!(check_version(fine).is_ok(), "{fine}");
         }
-        for bad in ["", "latest", "../2.1.332", "2.1.332/..", "2.1 .332", "2..1", "2/1"] {
+        for bad in [
+            "",
+            "latest",
+            "../2.1.332",
+            "2.1.332/..",
+            "2.1 .332",
+            "2..1",
+            "2/1",
+        ] {
             assert!(
                 matches!(check_version(bad), Err(InstallError::BadVersion(_))),
                 "{bad}"
@@ -413,7 +428,10 @@ mod tests {
         remove_abandoned(&root, platform);
         assert!(live.exists());
         assert_eq!(dead.exists(), cfg!(not(unix)));
-        assert!(other.exists(), "another platform's is not this one's business");
+        assert!(
+            other.exists(),
+            "another platform's is not this one's business"
+        );
         std::fs::remove_dir_all(&root).unwrap();
     }
 

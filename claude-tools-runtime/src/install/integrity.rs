@@ -110,7 +110,10 @@ mod tests {
         assert_eq!(Sha512Digest::from_sri(&sri).unwrap().0, digest.as_slice());
         // Several hashes, options, and the sha512 not first.
         let listed = format!("sha1-AAAA sha512-{}?foo", STANDARD.encode(digest));
-        assert_eq!(Sha512Digest::from_sri(&listed).unwrap().0, digest.as_slice());
+        assert_eq!(
+            Sha512Digest::from_sri(&listed).unwrap().0,
+            digest.as_slice()
+        );
         assert!(Sha512Digest::from_sri("sha1-qZk+NkcGgWq6PiVxeFDCbJzQ2J0=").is_none());
         assert!(Sha512Digest::from_sri("sha512-not base64!").is_none());
         assert!(Sha512Digest::from_sri("sha512-AAAA").is_none(), "too short");

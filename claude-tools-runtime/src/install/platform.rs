@@ -185,11 +185,17 @@ fn platform_names() -> String {
 fn system_libc(arch: &str) -> Libc {
     let (glibc, musl) = match arch {
         "x86_64" => (
-            &["/lib64/ld-linux-x86-64.so.2", "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"][..],
+            &[
+                "/lib64/ld-linux-x86-64.so.2",
+                "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+            ][..],
             "/lib/ld-musl-x86_64.so.1",
         ),
         "aarch64" => (
-            &["/lib/ld-linux-aarch64.so.1", "/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1"][..],
+            &[
+                "/lib/ld-linux-aarch64.so.1",
+                "/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1",
+            ][..],
             "/lib/ld-musl-aarch64.so.1",
         ),
         _ => (&[][..], ""),
@@ -234,7 +240,10 @@ mod tests {
             let platform = Platform::detect(os, arch, libc).unwrap();
             assert_eq!(platform.name(), name);
             assert_eq!(name.parse::<Platform>(), Ok(platform));
-            assert_eq!(platform.package(), format!("@anthropic-ai/claude-code-{name}"));
+            assert_eq!(
+                platform.package(),
+                format!("@anthropic-ai/claude-code-{name}")
+            );
         }
     }
 

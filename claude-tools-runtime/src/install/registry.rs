@@ -94,8 +94,8 @@ impl Registry {
             url: url.clone(),
             reason,
         };
-        let document: VersionDocument =
-            serde_json::from_slice(&body).map_err(|e| bad(format!("not a version document: {e}")))?;
+        let document: VersionDocument = serde_json::from_slice(&body)
+            .map_err(|e| bad(format!("not a version document: {e}")))?;
         if document.name != package || document.version != version {
             return Err(bad(format!(
                 "it describes {}@{}, not {package}@{version}",

@@ -142,8 +142,14 @@ mod tests {
 
     #[test]
     fn only_top_level_package_files_are_taken() {
-        assert_eq!(package_file_name(Path::new("package/claude")).as_deref(), Some("claude"));
-        assert_eq!(package_file_name(Path::new("package/LICENSE.md")).as_deref(), Some("LICENSE.md"));
+        assert_eq!(
+            package_file_name(Path::new("package/claude")).as_deref(),
+            Some("claude")
+        );
+        assert_eq!(
+            package_file_name(Path::new("package/LICENSE.md")).as_deref(),
+            Some("LICENSE.md")
+        );
         for skipped in [
             "claude",
             "other/claude",
