@@ -42,7 +42,7 @@ pub fn executable(root: &Path, version: &str, platform: Platform) -> PathBuf {
 }
 
 /// Where the runtime's CLI lookup looks for an installed `version` on this machine: the
-/// [executable](executable) under the [default root](default_root) for this
+/// [`executable`] under the [default root](default_root) for this
 /// [platform](Platform::current); `None` on an unsupported platform or without a cache
 /// directory. The file may or may not exist.
 pub fn default_executable(version: &str) -> Option<PathBuf> {
