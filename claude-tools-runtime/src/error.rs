@@ -15,7 +15,8 @@ use claude_tools_core::ndjson::ReadError;
 ///
 /// - **fatal** — the session cannot go on: [`ProcessExited`](Error::ProcessExited),
 ///   [`Closed`](Error::Closed), [`Io`](Error::Io) on the CLI's pipes, and the errors of starting
-///   one ([`CliNotFound`](Error::CliNotFound), [`Spawn`](Error::Spawn),
+///   one ([`CliNotFound`](Error::CliNotFound), [`Spawn`](Error::Spawn), `Install` (feature
+///   `install`),
 ///   [`InvalidOptions`](Error::InvalidOptions)). Nothing useful follows on the stream.
 /// - **survivable** — one line or one request failed and the session goes on: a line that is
 ///   not JSON ([`Json`](Error::Json)), breaks the protocol ([`Protocol`](Error::Protocol)) or is
@@ -154,6 +155,12 @@ pub enum Error {
         /// What failed.
         message: String,
     },
+    /// No CLI was found and installing one
+    /// ([`Options::install_cli_if_missing`](crate::options::Options::install_cli_if_missing))
+    /// failed.
+    #[cfg(feature = "install")]
+    #[error("no Claude Code CLI was found, and installing one failed: {0}")]
+    Install(#[from] crate::install::InstallError),
 }
 
 /// What to do about the fields of [`Error::InitializeNotApplied`].
@@ -203,6 +210,8 @@ impl Error {
             | Error::InvalidOptions(..)
             | Error::InitializeNotApplied { .. }
             | Error::SessionStore { .. } => true,
+            #[cfg(feature = "install")]
+            Error::Install(..) => true,
             Error::Protocol { .. }
             | Error::Json { .. }
             | Error::LineTooLong { .. }
@@ -278,8 +287,10 @@ fn cli_not_found(searched: &[PathBuf]) -> String {
         .collect::<Vec<_>>()
         .join(", ");
     format!(
-        "the Claude Code CLI was not found. Install it (`npm install -g @anthropic-ai/claude-code@{version}`, \
-         or into the project: `npm install --prefix .cache/claude-cli @anthropic-ai/claude-code@{version}`), \
+        "the Claude Code CLI was not found. Install it without npm (`cargo install claude-tools-cli`, \
+         then `claude-tools install-cli`; or Options::install_cli_if_missing, feature `install`), \
+         or with npm (`npm install -g @anthropic-ai/claude-code@{version}`, or into the project: \
+         `npm install --prefix .cache/claude-cli @anthropic-ai/claude-code@{version}`), \
          or name the executable with the CLAUDE_CODE_CLI environment variable or Options::cli_path. \
          Looked in: {places}"
     )

@@ -14,6 +14,8 @@
 //! - [`history`]: the sessions the CLI recorded — listed, read as typed messages, renamed,
 //!   tagged, forked, deleted; [`session_store`]: their transcripts mirrored into storage of the
 //!   application's and resumed from it on any host.
+//! - [`install`]: installing the Claude Code CLI without npm (feature `install`), and where
+//!   such installs live.
 //! - [`error`]: the one error type (and [`history::HistoryError`] for session history).
 
 #![warn(missing_docs)]
@@ -24,6 +26,7 @@ pub mod elicitation;
 pub mod error;
 pub mod history;
 pub mod hooks;
+pub mod install;
 pub mod message;
 pub mod options;
 pub mod permission;

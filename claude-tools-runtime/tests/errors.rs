@@ -147,9 +147,11 @@ fn debug_reads_like_display_so_main_prints_the_helpful_text() {
     // `fn main() -> Result<(), Error>` prints `Error: {error:?}`.
     assert_eq!(
         format!("Error: {not_found:?}"),
-        "Error: the Claude Code CLI was not found. Install it (`npm install -g \
-         @anthropic-ai/claude-code@2.1.332`, or into the project: `npm install --prefix \
-         .cache/claude-cli @anthropic-ai/claude-code@2.1.332`), or name the executable with the \
+        "Error: the Claude Code CLI was not found. Install it without npm (`cargo install \
+         claude-tools-cli`, then `claude-tools install-cli`; or Options::install_cli_if_missing, \
+         feature `install`), or with npm (`npm install -g @anthropic-ai/claude-code@2.1.332`, or \
+         into the project: `npm install --prefix .cache/claude-cli \
+         @anthropic-ai/claude-code@2.1.332`), or name the executable with the \
          CLAUDE_CODE_CLI environment variable or Options::cli_path. Looked in: \
          /usr/local/bin/claude, /home/me/.claude/local/claude"
     );

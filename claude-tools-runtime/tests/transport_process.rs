@@ -298,6 +298,7 @@ fn search(root: &TempDir) -> CliSearch {
         cwd: Some(root.path().join("project/sub")),
         home: Some(root.path().join("home")),
         system: vec![root.path().join("usr/local/bin/claude")],
+        installed: Some(root.path().join("cache/cli/claude")),
     }
 }
 
@@ -326,6 +327,8 @@ fn not_found_lists_every_place_searched_in_order() {
         r.join("home/.local/bin/claude"),
         r.join("home/node_modules/.bin/claude"),
         r.join("home/.yarn/bin/claude"),
+        // The pinned version installed without npm, last.
+        r.join("cache/cli/claude"),
     ]);
     assert_eq!(searched, expected);
 
@@ -338,6 +341,8 @@ fn not_found_lists_every_place_searched_in_order() {
 fn finds_in_path_then_project_then_home_and_skips_non_executables() {
     let root = TempDir::new();
     let s = search(&root);
+    let installed = root.file("cache/cli/claude", "", 0o755);
+    assert_eq!(s.find(None).unwrap(), installed);
     let home = root.file("home/.local/bin/claude", "", 0o755);
     assert_eq!(s.find(None).unwrap(), home);
     let project = root.file(

@@ -1,12 +1,14 @@
 //! Test kit of claude-tools: a scripted Anthropic Messages API server for driving the real
 //! Claude Code CLI offline ([`model_server`]), a scriptable fake Claude Code CLI for the
 //! control protocol ([`fake_cli`], binary `fake-claude`), a tiny external MCP server speaking
-//! stdio ([`stdio_mcp`], binary `claude-tools-echo-mcp`), and helpers shared by tests.
+//! stdio ([`stdio_mcp`], binary `claude-tools-echo-mcp`), a fake npm registry for the CLI
+//! installer ([`npm_registry`]), and helpers shared by tests.
 
 #![warn(missing_docs)]
 
 pub mod fake_cli;
 pub mod model_server;
+pub mod npm_registry;
 pub mod stdio_mcp;
 mod util;
 

@@ -23,6 +23,12 @@ use claude_tools_core::mcp::{LiveToolError, ToolServerHandle};
 /// The transport for a CLI found on this machine, with the options' stderr callback.
 pub(crate) fn process_transport(options: &Options) -> ProcessTransport {
     let transport = ProcessTransport::new();
+    #[cfg(feature = "install")]
+    let transport = if options.install_cli {
+        transport.install_if_missing(crate::install::Installer::new())
+    } else {
+        transport
+    };
     match &options.stderr {
         Some(callback) => transport.stderr_callback(callback.clone()),
         None => transport,

@@ -16,6 +16,8 @@ mod agent;
 mod checkpoints;
 mod conversation;
 mod delivery;
+#[cfg(feature = "install")]
+mod install;
 mod launch;
 mod limits;
 mod managed;
@@ -120,6 +122,8 @@ pub struct Options {
     pub(crate) permissions: permissions::PermissionSettings,
     pub(crate) server_settings: servers::ServerSettings,
     pub(crate) session_store: Option<SessionStoreOptions>,
+    #[cfg(feature = "install")]
+    pub(crate) install_cli: bool,
 }
 
 /// Secrets stay out: environment values, MCP headers and the values of `--mcp-config` and

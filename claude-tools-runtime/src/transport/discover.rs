@@ -20,7 +20,10 @@ const EXE: &str = "claude";
 /// `.cache/claude-cli/node_modules/.bin/claude` in the working directory and each of its
 /// ancestors, then `~/.claude/local/claude`,
 /// `~/.npm-global/bin/claude`, `/usr/local/bin/claude`, `~/.local/bin/claude`,
-/// `~/node_modules/.bin/claude` and `~/.yarn/bin/claude`.
+/// `~/node_modules/.bin/claude` and `~/.yarn/bin/claude`, and last the pinned version
+/// ([`CLI_VERSION`](crate::transport::process::CLI_VERSION)) installed without npm into the
+/// per-user cache (`~/.cache/claude-tools/cli/<version>/<platform>/claude`; see
+/// [`install`](crate::install)).
 ///
 /// An explicit path or `CLAUDE_CODE_CLI` is authoritative: when it does not name an executable
 /// file, the search fails rather than silently run another CLI. A name without a directory
@@ -37,6 +40,10 @@ pub struct CliSearch {
     pub home: Option<PathBuf>,
     /// System-wide locations (`/usr/local/bin/claude` on Unix), searched between the home ones.
     pub system: Vec<PathBuf>,
+    /// The executable of the pinned version's install in the per-user cache
+    /// ([`install::cache::default_executable`](crate::install::cache::default_executable)),
+    /// searched last.
+    pub installed: Option<PathBuf>,
 }
 
 impl CliSearch {
@@ -56,6 +63,7 @@ impl CliSearch {
             } else {
                 Vec::new()
             },
+            installed: crate::install::cache::default_executable(crate::cli::CLI_VERSION),
         }
     }
 
@@ -100,7 +108,7 @@ impl CliSearch {
                 .into_iter()
                 .flatten(),
             );
-        for candidate in candidates {
+        for candidate in candidates.chain(self.installed.iter().cloned()) {
             if let Some(found) = check(candidate, &mut searched) {
                 return Ok(found);
             }
@@ -150,7 +158,7 @@ fn check(candidate: PathBuf, searched: &mut Vec<PathBuf>) -> Option<PathBuf> {
     None
 }
 
-fn is_executable(path: &Path) -> bool {
+pub(crate) fn is_executable(path: &Path) -> bool {
     let Ok(meta) = std::fs::metadata(path) else {
         return false;
     };

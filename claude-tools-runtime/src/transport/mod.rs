@@ -106,6 +106,8 @@ pub mod memory;
 pub mod process;
 
 pub use claude_tools_core::ndjson::DEFAULT_MAX_LINE_SIZE;
+#[cfg(feature = "install")]
+pub(crate) use discover::is_executable;
 pub use discover::{CliSearch, find_cli};
 pub use memory::{MemoryCli, MemoryTransport};
 pub use process::ProcessTransport;

@@ -66,6 +66,8 @@ pub type StderrLineCallback = Arc<dyn Fn(&str) + Send + Sync>;
 pub struct ProcessTransport {
     search: Option<CliSearch>,
     stderr: Option<StderrLineCallback>,
+    #[cfg(feature = "install")]
+    installer: Option<crate::install::Installer>,
 }
 
 impl fmt::Debug for ProcessTransport {
@@ -89,6 +91,15 @@ impl ProcessTransport {
         self
     }
 
+    /// When the search finds no CLI, installs one with `installer` and runs that (feature
+    /// `install`; see [`Options::install_cli_if_missing`](crate::options::Options::install_cli_if_missing)).
+    /// Not when the launch names the CLI or `CLAUDE_CODE_CLI` does: those are final.
+    #[cfg(feature = "install")]
+    pub fn install_if_missing(mut self, installer: crate::install::Installer) -> Self {
+        self.installer = Some(installer);
+        self
+    }
+
     /// Calls `callback` with each line the CLI writes to stderr (without its line ending). A
     /// panicking callback is logged and does not stop the capture.
     pub fn stderr_callback(mut self, callback: StderrLineCallback) -> Self {
@@ -100,12 +111,26 @@ impl ProcessTransport {
 impl Transport for ProcessTransport {
     fn connect(self: Box<Self>, launch: LaunchSpec) -> BoxFuture<'static, Result<Connection>> {
         Box::pin(async move {
-            let ProcessTransport { search, stderr } = *self;
+            let ProcessTransport {
+                search,
+                stderr,
+                #[cfg(feature = "install")]
+                installer,
+            } = *self;
             let explicit = launch.cli_path.clone();
             let path = tokio::task::spawn_blocking(move || {
-                search
-                    .unwrap_or_else(CliSearch::from_env)
-                    .find(explicit.as_deref())
+                let search = search.unwrap_or_else(CliSearch::from_env);
+                let found = search.find(explicit.as_deref());
+                #[cfg(feature = "install")]
+                if let (Err(Error::CliNotFound { .. }), Some(installer), None, None) =
+                    (&found, installer, &explicit, &search.env_cli)
+                {
+                    tracing::info!("no Claude Code CLI found: installing it");
+                    let installed = installer.install()?;
+                    tracing::info!(cli = %installed.executable.display(), "installed the Claude Code CLI");
+                    return Ok(installed.executable);
+                }
+                found
             })
             .await
             .map_err(|e| Error::Io(std::io::Error::other(e)))??;
