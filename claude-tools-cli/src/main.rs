@@ -80,6 +80,13 @@ fn install(args: InstallArgs) -> ExitCode {
             }
         };
     }
+    // A first install downloads ~190 MB: say what is happening before it starts.
+    if let (Ok(None), Ok(executable)) = (installer.installed(), installer.executable()) {
+        eprintln!(
+            "installing the Claude Code CLI into {} (a download of about 190 MB)…",
+            executable.display()
+        );
+    }
     let started = Instant::now();
     match installer.install() {
         Ok(installed) => {

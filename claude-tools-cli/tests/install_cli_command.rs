@@ -75,10 +75,18 @@ fn install_cli_prints_where_it_installed_and_check_and_where_find_it() {
     let out = run(claude_tools(home.path()).args(["install-cli", "--registry", registry.url()]));
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), executable(&root).display().to_string());
-    assert!(text(&out.stderr).starts_with(&format!(
-        "installed Claude Code {CLI_VERSION} ({})",
-        platform()
-    )));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("installing the Claude Code CLI into "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "\ninstalled Claude Code {CLI_VERSION} ({})",
+            platform()
+        )),
+        "{stderr}"
+    );
 
     let check = run(claude_tools(home.path()).args(["install-cli", "--check"]));
     assert!(check.status.success());
