@@ -111,7 +111,7 @@ async fn a_title_names_the_session_and_without_persistence_nothing_is_written() 
     };
     let options = w.options().title("Nightly triage");
     assert_eq!(success_text(&run_query("hi", options).await), "ok");
-    let list = ListSessions::new().lookup(&Lookup::from(&w.options()));
+    let list = ListSessions::new().lookup(Lookup::from(&w.options()));
     let sessions = list_sessions(&list).expect("list");
     assert_eq!(sessions.len(), 1, "{sessions:#?}");
     assert_eq!(sessions[0].custom_title.as_deref(), Some("Nightly triage"));
@@ -121,7 +121,7 @@ async fn a_title_names_the_session_and_without_persistence_nothing_is_written() 
     };
     let options = w.options().persist_session(false);
     assert_eq!(success_text(&run_query("hi", options).await), "ok");
-    let list = ListSessions::new().lookup(&Lookup::from(&w.options()));
+    let list = ListSessions::new().lookup(Lookup::from(&w.options()));
     assert_eq!(list_sessions(&list).expect("list"), []);
 }
 
