@@ -56,3 +56,28 @@ async fn a_plugin_directory_is_loaded_with_its_skill() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_skills_list_limits_what_the_model_is_shown() {
+    let shown = |skills: Skills| async move {
+        let w = world("skills_only", Script::new().turn(Turn::text("ok"))).await?;
+        let dir = w.path("review-plugin");
+        write_plugin(&dir);
+        let options = w.options().plugin(&dir).skills(skills);
+        let messages = run_query("hello", options).await;
+        assert_eq!(success_text(&messages), "ok");
+        let turns = w.turns();
+        let body = turns[0].body.as_ref().expect("a JSON body").to_string();
+        // The listing the model reads: our plugin's skill and a bundled one.
+        Some((
+            body.contains("- review:check: Checks the work"),
+            body.contains("- dataviz: "),
+        ))
+    };
+    let Some(all) = shown(Skills::All).await else {
+        return;
+    };
+    assert_eq!(all, (true, true), "every skill is listed");
+    let only = shown(Skills::only(["review:check"])).await.expect("world");
+    assert_eq!(only, (true, false), "only the listed skill");
+}

@@ -33,7 +33,7 @@ impl Options {
     ///
     /// The CLI reads the sandbox from its settings, so this is merged into the inline
     /// [`settings`](Options::settings) JSON as the TypeScript SDK merges it, and travels with
-    /// them ([`ConfigDelivery`](super::ConfigDelivery)): a value set here replaces the one at the
+    /// them ([`ConfigDelivery`](crate::options::ConfigDelivery)): a value set here replaces the one at the
     /// same path in the settings' `sandbox` block, a value not set here is kept; nested objects
     /// merge key by key (except `ripgrep` and `network.tlsTerminate`, replaced whole); the
     /// restriction lists (`filesystem.denyRead`, `filesystem.denyWrite`,

@@ -10,11 +10,12 @@ use serde_json::{Map, Value};
 
 mod merge;
 
-/// How the CLI sandboxes the commands the agent runs ([`Options::sandbox`]): the `sandbox`
-/// block of Claude Code's settings. Every field is optional; the ones left `None` are not sent,
-/// so the CLI's defaults (or the inline [`settings`](Options::settings)' own `sandbox` block)
-/// apply to them. Keys this type does not name (e.g. `credentials`) go in
-/// [`extra`](Self::extra) and are sent as given.
+/// How the CLI sandboxes the commands the agent runs
+/// ([`Options::sandbox`](crate::options::Options::sandbox)): the `sandbox` block of Claude
+/// Code's settings. Every field is optional; the ones left `None` are not sent, so the CLI's
+/// defaults (or the `sandbox` block of the inline
+/// [`settings`](crate::options::Options::settings)) apply to them. Keys this type does not name
+/// (e.g. `credentials`) go in [`extra`](Self::extra) and are sent as given.
 ///
 /// ```
 /// use claude_tools::options::{Options, SandboxNetwork, SandboxSettings};
