@@ -111,7 +111,7 @@ async fn latest(
             session_id: "(the latest)".into(),
             message: error.to_string(),
         })?;
-    sessions.sort_by(|a, b| b.modified.cmp(&a.modified));
+    sessions.sort_by_key(|s| std::cmp::Reverse(s.modified));
     for session in sessions {
         if !ids::is_uuid(&session.session_id) {
             continue;
