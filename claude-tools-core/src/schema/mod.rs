@@ -99,6 +99,7 @@ mod rust_names;
 mod variant_order;
 
 pub(crate) use rust_names::record as record_rust_names;
+pub(crate) use build::short_type_name;
 
 pub use build::{InputSchemaBuilder, output_schema};
 pub use description::doc_description;
