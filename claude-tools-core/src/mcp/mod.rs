@@ -312,6 +312,13 @@ impl McpRouter {
         self.connection.peer.close();
     }
 
+    /// Fails every question waiting for the client's answer with [`AskError::Closed`], for a
+    /// transport whose client can no longer answer (stdio at the end of its input) while its
+    /// calls may still finish.
+    pub fn end_requests_to_client(&self) {
+        self.connection.peer.close();
+    }
+
     /// How many of the server's own requests to the client wait for an answer.
     pub fn waiting_requests(&self) -> usize {
         self.connection.peer.waiting()
