@@ -390,11 +390,11 @@ async fn other_request(
 fn requests_to_client(in_session: bool, accepts: &Accepts) -> RequestsToClient {
     if !in_session {
         RequestsToClient::refused(
-            "this MCP server is stateless, so a tool cannot ask the client anything (the              answer would come back on a request of its own, which a stateless server cannot              tie to the question): serve it with sessions on (`HttpServer::sessions(true)`)",
+            "this MCP server is stateless, so a tool cannot ask the client anything (the answer would come back on a request of its own, which a stateless server cannot tie to the question): serve it with sessions on (`HttpServer::sessions(true)`)",
         )
     } else if !accepts.sse_named {
         RequestsToClient::refused(
-            "the client's tools/call does not accept `text/event-stream`, the only way this              server can send it a question during the call",
+            "the client's tools/call does not accept `text/event-stream`, the only way this server can send it a question during the call",
         )
     } else {
         RequestsToClient::sent()
