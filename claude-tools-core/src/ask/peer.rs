@@ -3,6 +3,8 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -63,6 +65,18 @@ impl Default for RequestsToClient {
 }
 
 type Answer = Result<RawParams, ErrorObject>;
+
+/// The answer a [`LocalClient`] gives: the result the client would have sent, or its error.
+pub type LocalAnswer =
+    Pin<Box<dyn Future<Output = Result<serde_json::Value, ErrorObject>> + Send + 'static>>;
+
+/// Answers a running tool's questions in the server's own process instead of sending them to
+/// the client ([`McpRouter::with_local_client`](crate::mcp::McpRouter::with_local_client)): the
+/// in-process session answers an elicitation with the host's callback, as the Claude Code CLI
+/// does not relay an in-process server's questions. It gets the question and the call's
+/// cancellation token, and returns the result as the client would write it.
+pub type LocalClient =
+    Arc<dyn Fn(ServerRequestParams, CancellationToken) -> LocalAnswer + Send + Sync>;
 
 /// The connection's requests to the client that wait for an answer, by id, and what the
 /// client announced it can be asked.
@@ -147,6 +161,8 @@ pub struct ClientPeer {
     pub(crate) notifier: Option<Notifier>,
     /// Capabilities the transport knows the client has, whatever its `initialize` said.
     pub(crate) assumed: Option<ClientCapabilities>,
+    /// What answers the questions in this process, when something does.
+    pub(crate) local: Option<LocalClient>,
 }
 
 impl ClientPeer {
@@ -163,7 +179,7 @@ impl ClientPeer {
         what: &'static str,
         announced: impl Fn(&ClientCapabilities) -> bool,
     ) -> Result<(), AskError> {
-        if let RequestsToClient::Refused(why) = &self.route {
+        if let (RequestsToClient::Refused(why), None) = (&self.route, &self.local) {
             return Err(AskError::Unavailable(why.clone()));
         }
         if !announced(&self.capabilities()) {
@@ -179,6 +195,13 @@ impl ClientPeer {
         params: ServerRequestParams,
         cancellation: &CancellationToken,
     ) -> Result<RawParams, AskError> {
+        if let Some(local) = &self.local {
+            let timeout = match &self.route {
+                RequestsToClient::Sent { timeout } => *timeout,
+                RequestsToClient::Refused(_) => DEFAULT_ASK_TIMEOUT,
+            };
+            return ask_locally(local, params, cancellation, timeout).await;
+        }
         let timeout = match &self.route {
             RequestsToClient::Sent { timeout } => *timeout,
             RequestsToClient::Refused(why) => return Err(AskError::Unavailable(why.clone())),
@@ -210,6 +233,26 @@ impl ClientPeer {
                 Err(AskError::TimedOut(timeout))
             }
         }
+    }
+}
+
+/// A question answered by a [`LocalClient`], with the same ends as one sent to the client.
+async fn ask_locally(
+    local: &LocalClient,
+    params: ServerRequestParams,
+    cancellation: &CancellationToken,
+    timeout: Duration,
+) -> Result<RawParams, AskError> {
+    let answer = local(params, cancellation.clone());
+    tokio::select! {
+        biased;
+        answer = answer => match answer {
+            Ok(result) => RawParams::from_value(&result)
+                .map_err(|error| AskError::InvalidAnswer(error.to_string())),
+            Err(error) => Err(AskError::Client(error)),
+        },
+        () = cancellation.cancelled() => Err(AskError::Cancelled),
+        () = tokio::time::sleep(timeout) => Err(AskError::TimedOut(timeout)),
     }
 }
 

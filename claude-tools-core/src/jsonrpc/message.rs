@@ -131,6 +131,12 @@ pub enum Notification {
 pub struct RawParams(pub(super) Box<RawValue>);
 
 impl RawParams {
+    /// `value` as raw params (for a result made in the server's own process, see
+    /// [`LocalClient`](crate::ask::LocalClient)).
+    pub fn from_value(value: &serde_json::Value) -> Result<Self, serde_json::Error> {
+        serde_json::value::to_raw_value(value).map(RawParams)
+    }
+
     /// The params' JSON text.
     pub fn get(&self) -> &str {
         self.0.get()

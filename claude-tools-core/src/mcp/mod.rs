@@ -56,7 +56,7 @@ mod live;
 pub use crate::ask::{
     AskError, ClientCapabilities, ClientPeer, CreateMessageRequest, CreateMessageResult,
     DEFAULT_ASK_TIMEOUT, ElicitParams, Elicitation, IncludeContext, ModelHint, ModelPreferences,
-    RequestsToClient, Role, Root, SamplingContent, SamplingMessage, ServerRequest,
+    LocalAnswer, LocalClient, RequestsToClient, Role, Root, SamplingContent, SamplingMessage, ServerRequest,
     ServerRequestParams, elicitation_schema,
 };
 pub use crate::jsonrpc::*;
@@ -131,6 +131,7 @@ pub struct McpRouter {
 struct ClientSettings {
     requests: RequestsToClient,
     assumed: Option<ClientCapabilities>,
+    local: Option<LocalClient>,
 }
 
 /// What one connection remembers between messages.
@@ -217,6 +218,15 @@ impl McpRouter {
         self
     }
 
+    /// Answers the tools' questions with `local`, in this process, instead of sending them to
+    /// the client (see [`LocalClient`]); the capability checks still apply, so pair it with
+    /// [`assume_client_capabilities`](McpRouter::assume_client_capabilities) for what `local`
+    /// answers.
+    pub fn with_local_client(mut self, local: LocalClient) -> Self {
+        self.client.local = Some(local);
+        self
+    }
+
     /// The client as the tools of this router see it ([`ToolContext::client`]).
     pub fn client(&self) -> ClientPeer {
         ClientPeer {
@@ -224,6 +234,7 @@ impl McpRouter {
             route: self.client.requests.clone(),
             notifier: self.notifier.clone(),
             assumed: self.client.assumed,
+            local: self.client.local.clone(),
         }
     }
 
