@@ -51,9 +51,8 @@ fn server() -> ToolServer {
         })
         .unwrap()
         .with_tool(ToolDefBuilder::new("sample"), |call| async move {
-            let request =
-                CreateMessageRequest::new([SamplingMessage::user("Name #ff7f50")], 20)
-                    .system_prompt("One word.");
+            let request = CreateMessageRequest::new([SamplingMessage::user("Name #ff7f50")], 20)
+                .system_prompt("One word.");
             match call.context().create_message(request).await {
                 Ok(result) => format!("{} said {}", result.model, result.text().unwrap_or("?")),
                 Err(error) => format!("error: {error}"),
@@ -73,6 +72,13 @@ fn server() -> ToolServer {
         .unwrap()
 }
 
+/// `future`, or a failure after a generous bound instead of a hang.
+async fn within<T>(future: impl std::future::Future<Output = T>) -> T {
+    tokio::time::timeout(Duration::from_secs(20), future)
+        .await
+        .expect("no hang")
+}
+
 struct Wire {
     router: McpRouter,
     sent: mpsc::UnboundedReceiver<ServerNotification>,
@@ -90,9 +96,11 @@ fn wire(requests: RequestsToClient) -> Wire {
 
 async fn initialize(router: &McpRouter, capabilities: Value) {
     router
-        .handle_json(json!({"jsonrpc": "2.0", "id": "init", "method": "initialize",
+        .handle_json(
+            json!({"jsonrpc": "2.0", "id": "init", "method": "initialize",
             "params": {"protocolVersion": "2025-06-18", "capabilities": capabilities,
-                       "clientInfo": {"name": "t", "version": "1"}}}))
+                       "clientInfo": {"name": "t", "version": "1"}}}),
+        )
         .await
         .expect("initialize is answered");
 }
@@ -113,7 +121,9 @@ async fn ask(wire: &mut Wire, tool: &str, reply: impl Fn(&Value) -> Value) -> (V
     let router = wire.router.clone();
     let tool_call = call(7, tool);
     let running = tokio::spawn(async move { router.handle_json(tool_call).await });
-    let request = wire.sent.recv().await.expect("the tool sends a request");
+    let request = within(wire.sent.recv())
+        .await
+        .expect("the tool sends a request");
     let ServerNotification::Request(_) = &request else {
         panic!("not a request: {request:?}");
     };
@@ -121,7 +131,10 @@ async fn ask(wire: &mut Wire, tool: &str, reply: impl Fn(&Value) -> Value) -> (V
     assert_eq!(wire.router.waiting_requests(), 1);
     let answer = wire.router.handle_json(reply(&request)).await;
     assert_eq!(answer, None, "a response is not answered");
-    let result = running.await.unwrap().expect("the call is answered");
+    let result = within(running)
+        .await
+        .unwrap()
+        .expect("the call is answered");
     (request, text(&result).to_string())
 }
 
@@ -152,11 +165,15 @@ async fn an_accepted_elicitation_reaches_the_tool_typed() {
 async fn declined_cancelled_and_misfit_answers() {
     let mut wire = wire(RequestsToClient::sent());
     initialize(&wire.router, json!({"elicitation": {}})).await;
-    let reply = |action: &'static str| {
-        move |request: &Value| json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": action}})
-    };
-    assert_eq!(ask(&mut wire, "confirm", reply("decline")).await.1, "declined");
-    assert_eq!(ask(&mut wire, "confirm", reply("cancel")).await.1, "cancelled");
+    let reply = |action: &'static str| move |request: &Value| json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": action}});
+    assert_eq!(
+        ask(&mut wire, "confirm", reply("decline")).await.1,
+        "declined"
+    );
+    assert_eq!(
+        ask(&mut wire, "confirm", reply("cancel")).await.1,
+        "cancelled"
+    );
     let (request, misfit) = ask(&mut wire, "confirm", |request| {
         json!({"jsonrpc": "2.0", "id": request["id"], "result":
             {"action": "accept", "content": {"approve": "yes"}}})
@@ -164,7 +181,8 @@ async fn declined_cancelled_and_misfit_answers() {
     .await;
     assert_eq!(request["id"], 3, "each request has an id of its own");
     assert!(
-        misfit.starts_with("error: the client's answer does not fit") && misfit.contains("`approve`"),
+        misfit.starts_with("error: the client's answer does not fit")
+            && misfit.contains("`approve`"),
         "{misfit}"
     );
     let (_, refused) = ask(&mut wire, "confirm", |request| {
@@ -180,7 +198,11 @@ async fn declined_cancelled_and_misfit_answers() {
 #[tokio::test]
 async fn sampling_and_roots_round_trip() {
     let mut wire = wire(RequestsToClient::sent());
-    initialize(&wire.router, json!({"sampling": {}, "roots": {"listChanged": true}})).await;
+    initialize(
+        &wire.router,
+        json!({"sampling": {}, "roots": {"listChanged": true}}),
+    )
+    .await;
     let (request, result) = ask(&mut wire, "sample", |request| {
         json!({"jsonrpc": "2.0", "id": request["id"], "result": {"role": "assistant",
             "content": {"type": "text", "text": "coral"}, "model": "m-1", "stopReason": "endTurn"}})
@@ -219,9 +241,11 @@ async fn a_client_without_the_capability_is_not_asked() {
     // What the transport knows of its client wins over what the client said.
     let mut assumed = wire_assuming(ClientCapabilities::NONE.with_elicitation(true));
     initialize(&assumed.router, json!({})).await;
-    let (_, result) = ask(&mut assumed, "confirm", |request| {
-        json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "decline"}})
-    })
+    let (_, result) = ask(
+        &mut assumed,
+        "confirm",
+        |request| json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "decline"}}),
+    )
     .await;
     assert_eq!(result, "declined");
 }
@@ -255,7 +279,9 @@ async fn a_type_that_is_not_a_form_is_refused_before_anything_is_sent() {
     initialize(&wire.router, json!({"elicitation": {}})).await;
     let result = wire.router.handle_json(call(1, "bad_form")).await.unwrap();
     assert!(
-        text(&result).starts_with("error: `NotAForm` cannot be an elicitation form: its field `tags` is a list"),
+        text(&result).starts_with(
+            "error: `NotAForm` cannot be an elicitation form: its field `tags` is a list"
+        ),
         "{result}"
     );
     assert!(wire.sent.try_recv().is_err(), "nothing was sent");
@@ -269,12 +295,19 @@ async fn cancelling_the_call_withdraws_the_question() {
     let running = tokio::spawn(async move { router.handle_json(call(9, "confirm")).await });
     let request = wire.sent.recv().await.unwrap().to_value();
     wire.router
-        .handle_json(json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-            "params": {"requestId": 9}}))
+        .handle_json(
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": 9}}),
+        )
         .await;
     let answer = running.await.unwrap().unwrap();
     assert_eq!(answer["error"]["code"], -32800);
-    let withdrawn = wire.sent.recv().await.expect("the question is withdrawn").to_value();
+    let withdrawn = wire
+        .sent
+        .recv()
+        .await
+        .expect("the question is withdrawn")
+        .to_value();
     assert_eq!(
         withdrawn,
         json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
@@ -313,7 +346,7 @@ async fn a_response_to_no_waiting_request_is_ignored() {
     wire.router
         .handle_json(json!({"jsonrpc": "2.0", "id": 1, "result": {"action": "decline"}}))
         .await;
-    assert_eq!(text(&running.await.unwrap().unwrap()), "declined");
+    assert_eq!(text(&within(running).await.unwrap().unwrap()), "declined");
 }
 
 #[tokio::test(start_paused = true)]
@@ -327,7 +360,10 @@ async fn an_unanswered_question_times_out_and_is_withdrawn() {
     };
     let withdrawn = wire.sent.recv().await.unwrap().to_value();
     assert_eq!(withdrawn["method"], "notifications/cancelled");
-    assert_eq!(withdrawn["params"]["reason"], "the server stopped waiting for the answer");
+    assert_eq!(
+        withdrawn["params"]["reason"],
+        "the server stopped waiting for the answer"
+    );
 }
 
 #[tokio::test]
@@ -348,7 +384,7 @@ async fn the_connections_end_ends_the_wait() {
         panic!("no request");
     };
     router.cancel_all();
-    assert_eq!(rx.await.unwrap(), Some(AskError::Closed));
+    assert_eq!(within(rx).await.unwrap(), Some(AskError::Closed));
     assert_eq!(router.waiting_requests(), 0);
 }
 

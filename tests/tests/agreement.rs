@@ -18,8 +18,8 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use claude_tools::mcp::{Elicitation, PanicDetail};
 use claude_tools::mcp::http::HttpServer;
+use claude_tools::mcp::{Elicitation, PanicDetail};
 use claude_tools::tools::{ToolDefBuilder, ToolError, ToolServer};
 use claude_tools::transport::{MemoryCli, MemoryTransport};
 use claude_tools::{Client, Options};
@@ -1125,7 +1125,8 @@ async fn a_tools_question_goes_out_the_same_and_its_answer_comes_back_on_every_t
     let initialize = r#"{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}}}}"#;
     let call = r#"{"jsonrpc":"2.0","id":"q1","method":"tools/call","params":{"name":"ask"}}"#;
     let question = r#"{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"Go?","requestedSchema":{"type":"object","properties":{"approve":{"type":"boolean"}},"required":["approve"]}}}"#;
-    let answer = r#"{"jsonrpc":"2.0","id":1,"result":{"action":"accept","content":{"approve":true}}}"#;
+    let answer =
+        r#"{"jsonrpc":"2.0","id":1,"result":{"action":"accept","content":{"approve":true}}}"#;
     let acted = r#"{"jsonrpc":"2.0","id":"q1","result":{"content":[{"type":"text","text":"approve=true"}],"isError":false}}"#;
 
     let mut control = Control::start().await;

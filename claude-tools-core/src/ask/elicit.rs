@@ -64,7 +64,14 @@ const STRING_KEYWORDS: &[&str] = &[
     "enumNames",
     "default",
 ];
-const NUMBER_KEYWORDS: &[&str] = &["type", "title", "description", "minimum", "maximum", "default"];
+const NUMBER_KEYWORDS: &[&str] = &[
+    "type",
+    "title",
+    "description",
+    "minimum",
+    "maximum",
+    "default",
+];
 const BOOLEAN_KEYWORDS: &[&str] = &["type", "title", "description", "default"];
 /// The string `format`s a form may carry; another (`uuid`, say) is left out, the answer being
 /// checked against `T` anyway.
@@ -181,12 +188,17 @@ fn form_field(type_name: &str, name: &str, field: &Value) -> Result<Value, AskEr
         }
         let value = match key.as_str() {
             "type" => Value::String(ty.into()),
-            "format" if !value.as_str().is_some_and(|format| FORMATS.contains(&format)) => {
+            "format"
+                if !value
+                    .as_str()
+                    .is_some_and(|format| FORMATS.contains(&format)) =>
+            {
                 continue;
             }
             "enum" => match value {
                 Value::Array(values) => {
-                    let values: Vec<Value> = values.iter().filter(|v| !v.is_null()).cloned().collect();
+                    let values: Vec<Value> =
+                        values.iter().filter(|v| !v.is_null()).cloned().collect();
                     if !values.iter().all(Value::is_string) {
                         return Err(refuse("an enum of values that are not all strings"));
                     }
@@ -323,7 +335,10 @@ mod tests {
             shape: Shape,
         }
         let tags = elicitation_schema::<Tags>().unwrap_err().to_string();
-        assert!(tags.contains("`Tags`") && tags.contains("`tags` is a list"), "{tags}");
+        assert!(
+            tags.contains("`Tags`") && tags.contains("`tags` is a list"),
+            "{tags}"
+        );
         let shape = elicitation_schema::<WithShape>().unwrap_err().to_string();
         assert!(shape.contains("`shape`"), "{shape}");
         let string = elicitation_schema::<String>().unwrap_err();
@@ -357,7 +372,10 @@ mod tests {
         ))
         .unwrap_err()
         .to_string();
-        assert!(wrong.contains("`count`") && wrong.contains("`Order`"), "{wrong}");
+        assert!(
+            wrong.contains("`count`") && wrong.contains("`Order`"),
+            "{wrong}"
+        );
         let odd = read_answer::<Order>(&raw(json!({"action": "maybe"}))).unwrap_err();
         assert!(matches!(odd, AskError::InvalidAnswer(_)), "{odd:?}");
     }

@@ -40,8 +40,8 @@ pub(crate) use elicit::read_answer;
 pub use elicit::{ElicitParams, Elicitation, elicitation_schema};
 pub(crate) use peer::Peer;
 pub use peer::{ClientPeer, DEFAULT_ASK_TIMEOUT, LocalAnswer, LocalClient, RequestsToClient};
-pub(crate) use roots::read_roots;
 pub use roots::Root;
+pub(crate) use roots::read_roots;
 pub(crate) use sampling::read_message;
 pub use sampling::{
     CreateMessageRequest, CreateMessageResult, IncludeContext, ModelHint, ModelPreferences, Role,
@@ -182,9 +182,7 @@ pub enum AskError {
     #[error("{0}")]
     Unavailable(Cow<'static, str>),
     /// The context did not come from an MCP connection (a unit test's `ToolContext::new()`).
-    #[error(
-        "this tool call did not come through an MCP connection, so there is no client to ask"
-    )]
+    #[error("this tool call did not come through an MCP connection, so there is no client to ask")]
     NoClient,
     /// The type asked for cannot be an elicitation form (see
     /// [`elicitation_schema`]); nothing was sent.
@@ -218,7 +216,9 @@ mod tests {
         let read = |value: serde_json::Value| ClientCapabilities::read(&value.to_string());
         assert_eq!(read(json!({})), ClientCapabilities::NONE);
         assert_eq!(
-            read(json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {"listChanged": true}})),
+            read(
+                json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {"listChanged": true}})
+            ),
             ClientCapabilities::ALL
         );
         assert_eq!(

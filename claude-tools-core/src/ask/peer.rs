@@ -207,7 +207,9 @@ impl ClientPeer {
             RequestsToClient::Refused(why) => return Err(AskError::Unavailable(why.clone())),
         };
         let Some(notifier) = &self.notifier else {
-            return Err(AskError::Unavailable(RequestsToClient::default().into_reason()));
+            return Err(AskError::Unavailable(
+                RequestsToClient::default().into_reason(),
+            ));
         };
         let (id, answer) = self.peer.register();
         let mut outstanding = Outstanding {

@@ -116,13 +116,7 @@ impl Serialize for ServerNotification {
             )?;
         }
         if let ServerNotification::Cancelled { request_id, reason } = self {
-            notification.serialize_entry(
-                "params",
-                &CancelledParams {
-                    request_id,
-                    reason,
-                },
-            )?;
+            notification.serialize_entry("params", &CancelledParams { request_id, reason })?;
         }
         notification.end()
     }

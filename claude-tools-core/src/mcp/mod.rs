@@ -55,9 +55,9 @@ mod live;
 
 pub use crate::ask::{
     AskError, ClientCapabilities, ClientPeer, CreateMessageRequest, CreateMessageResult,
-    DEFAULT_ASK_TIMEOUT, ElicitParams, Elicitation, IncludeContext, ModelHint, ModelPreferences,
-    LocalAnswer, LocalClient, RequestsToClient, Role, Root, SamplingContent, SamplingMessage, ServerRequest,
-    ServerRequestParams, elicitation_schema,
+    DEFAULT_ASK_TIMEOUT, ElicitParams, Elicitation, IncludeContext, LocalAnswer, LocalClient,
+    ModelHint, ModelPreferences, RequestsToClient, Role, Root, SamplingContent, SamplingMessage,
+    ServerRequest, ServerRequestParams, elicitation_schema,
 };
 pub use crate::jsonrpc::*;
 pub use crate::tool::PanicDetail;

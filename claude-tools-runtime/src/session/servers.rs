@@ -11,9 +11,9 @@ use serde_json::Value;
 
 use super::outbox::Outbox;
 use super::{SessionCore, lock};
+use crate::elicitation::{ElicitationAnswer, ElicitationRequest, OnElicitation};
 use crate::error::Result;
 use crate::protocol::{self, HostRequest, SdkServers};
-use crate::elicitation::{ElicitationAnswer, ElicitationRequest, OnElicitation};
 use claude_tools_core::mcp::{
     ClientCapabilities, ErrorObject, LocalClient, McpRouter, ServerNotification,
     ServerRequestParams,
@@ -65,7 +65,9 @@ pub(super) fn in_process_router(
         Box::pin(async move {
             let ServerRequestParams::Elicit(params) = params else {
                 // Not announced, so not asked: the capability check refuses first.
-                return Err(ErrorObject::method_not_found("sampling/createMessage or roots/list"));
+                return Err(ErrorObject::method_not_found(
+                    "sampling/createMessage or roots/list",
+                ));
             };
             let request = ElicitationRequest::form(
                 name,

@@ -63,14 +63,20 @@ async fn roots(ctx: ToolContext) -> String {
 
 fn script(tool: &str, input: serde_json::Value) -> Script {
     Script::new()
-        .turn(Turn::text("Working.").and_tool_use("toolu_e2e_ask", &format!("mcp__desk__{tool}"), input))
+        .turn(Turn::text("Working.").and_tool_use(
+            "toolu_e2e_ask",
+            format!("mcp__desk__{tool}"),
+            input,
+        ))
         .turn(Turn::text("{{tool_result:toolu_e2e_ask}}"))
 }
 
 fn with_desk(options: Options) -> Options {
-    options
-        .mcp_server(Desk::server())
-        .allowed_tools(["mcp__desk__deploy", "mcp__desk__sample", "mcp__desk__roots"])
+    options.mcp_server(Desk::server()).allowed_tools([
+        "mcp__desk__deploy",
+        "mcp__desk__sample",
+        "mcp__desk__roots",
+    ])
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -99,7 +105,10 @@ async fn an_in_process_tool_asks_the_host_and_acts_on_the_answer() {
     assert_eq!(asked[0].server_name, "desk");
     assert_eq!(asked[0].message, "Deploy billing-api?");
     assert_eq!(
-        asked[0].requested_schema.clone().map(serde_json::Value::Object),
+        asked[0]
+            .requested_schema
+            .clone()
+            .map(serde_json::Value::Object),
         Some(json!({"type": "object", "properties": {
             "approve": {"type": "boolean", "description": "Deploy now?"}
         }, "required": ["approve"]}))
