@@ -137,7 +137,7 @@ impl ToolContext {
     ///
     /// async fn delete_branch(ctx: ToolContext, branch: String) -> Result<String, ToolError> {
     ///     let question = format!("Delete the branch {branch}?");
-    ///     match ctx.elicit::<Confirm>(question).await.map_err(ToolError::new)? {
+    ///     match ctx.elicit::<Confirm>(question).await? {
     ///         Elicitation::Accepted(Confirm { confirm: true }) => Ok(format!("deleted {branch}")),
     ///         _ => Ok(format!("kept {branch}: the user said no")),
     ///     }
@@ -167,7 +167,7 @@ impl ToolContext {
     /// async fn name_colour(ctx: ToolContext, hex: String) -> Result<String, ToolError> {
     ///     let request = CreateMessageRequest::new([SamplingMessage::user(format!("Name {hex}"))], 20)
     ///         .system_prompt("Answer with one word.");
-    ///     let answer = ctx.create_message(request).await.map_err(ToolError::new)?;
+    ///     let answer = ctx.create_message(request).await?;
     ///     Ok(answer.text().unwrap_or("(no text)").to_string())
     /// }
     /// ```
