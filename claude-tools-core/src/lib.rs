@@ -18,6 +18,7 @@
 
 #![warn(missing_docs)]
 
+pub mod ask;
 pub mod jsonrpc;
 pub mod mcp;
 pub mod ndjson;

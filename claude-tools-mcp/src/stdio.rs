@@ -8,7 +8,9 @@
 //! what plain JSON-RPC wants and the CLI's control protocol does not:
 //!
 //! - a notification (no `id`) gets **no** reply, and a message that is itself a response (no
-//!   `method`, a `result` or an `error`) is ignored; a message that is not JSON-RPC is answered
+//!   `method`, a `result` or an `error`) is handed to the tool waiting for it (a question asked
+//!   with `ToolContext::elicit`, `create_message` or `list_roots`, written out as a request
+//!   line), or ignored when none waits; a message that is not JSON-RPC is answered
 //!   its `-32600` or `-32700` at once;
 //! - every request runs in a task of its own, so `tools/call`s run concurrently and their
 //!   replies go out as they finish, in any order;
@@ -28,7 +30,7 @@
 //! - a tool handler that panics gets an `isError` result that does not carry the panic's
 //!   message (it may hold a password or a customer's data) but an incident id, logged at level
 //!   `error` with the message; [`Serve::panic_detail`] can send the message instead;
-//! - at end of input the server stops reading, lets the calls still running finish and answer
+//! - at end of input a tool still waiting for the client's answer gets `AskError::Closed`; the server stops reading, lets the calls still running finish and answer
 //!   for up to [`Serve::shutdown_grace`], cancels the rest, flushes and returns `Ok(())`.
 //!
 //! The writer carries protocol only: nothing else is ever written to it. Diagnostics go through
@@ -45,7 +47,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use claude_tools_core::mcp::{
-    ErrorObject, McpRouter, Message, PanicDetail, Response, ServerNotification,
+    ErrorObject, McpRouter, Message, PanicDetail, RequestsToClient, Response, ServerNotification,
 };
 use claude_tools_core::ndjson::{DEFAULT_MAX_LINE_SIZE, LineReader, ReadError};
 use claude_tools_core::tool::ToolServer;
@@ -171,7 +173,8 @@ where
 enum Outbound {
     /// An answer to a request (or to a message that is not one).
     Response(Response),
-    /// A server → client notification (`notifications/progress`).
+    /// A server → client notification (`notifications/progress`), or a request of a running
+    /// tool's (`elicitation/create`, …).
     Notification(ServerNotification),
 }
 
@@ -194,6 +197,9 @@ where
     let notifications = outbound.clone();
     let router = McpRouter::new(server)
         .with_panic_detail(panic_detail)
+        // Requests go out on stdout like notifications, and the client's answers come in on
+        // stdin like its requests.
+        .with_requests_to_client(RequestsToClient::sent())
         .with_notifier(Arc::new(move |notification| {
             let _ = notifications.send(Outbound::Notification(notification));
         }));
@@ -235,6 +241,8 @@ where
         running = calls.len(),
         "MCP stdio: end of input, finishing the running calls"
     );
+    // No answer to a tool's question can come any more.
+    router.end_requests_to_client();
     let deadline = tokio::time::sleep(shutdown_grace);
     tokio::pin!(deadline);
     loop {

@@ -84,6 +84,13 @@ impl ElicitationRequest {
         }
     }
 
+    /// The same request, withdrawn when `token` fires (an in-process tool's question is
+    /// withdrawn when its call is cancelled).
+    pub(crate) fn with_cancellation(mut self, token: CancellationToken) -> Self {
+        self.cancellation = token;
+        self
+    }
+
     pub(crate) fn from_request(request: Map<String, Value>) -> Self {
         let text = |key: &str| request.get(key).and_then(Value::as_str).map(String::from);
         let requested_schema = match request.get("requested_schema") {

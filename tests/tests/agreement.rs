@@ -18,8 +18,8 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use claude_tools::mcp::PanicDetail;
 use claude_tools::mcp::http::HttpServer;
+use claude_tools::mcp::{Elicitation, PanicDetail};
 use claude_tools::tools::{ToolDefBuilder, ToolError, ToolServer};
 use claude_tools::transport::{MemoryCli, MemoryTransport};
 use claude_tools::{Client, Options};
@@ -459,6 +459,15 @@ fn server() -> ToolServer {
             "done"
         })
         .unwrap()
+        .with_tool(ToolDefBuilder::new("ask"), |call| async move {
+            match call.context().elicit::<Approve>("Go?").await {
+                Ok(Elicitation::Accepted(Approve { approve })) => format!("approve={approve}"),
+                Ok(Elicitation::Declined) => "declined".to_string(),
+                Ok(Elicitation::Cancelled) => "cancelled".to_string(),
+                Err(error) => format!("error: {error}"),
+            }
+        })
+        .unwrap()
         .with_tool(ToolDefBuilder::new("wait_for_cancel"), |call| async move {
             let id = call
                 .context()
@@ -471,6 +480,12 @@ fn server() -> ToolServer {
             "stopped"
         })
         .unwrap()
+}
+
+/// The form of the `ask` tool.
+#[derive(Deserialize, schemars::JsonSchema)]
+struct Approve {
+    approve: bool,
 }
 
 /// What the `wait_for_cancel` tool saw, across the tests of this file.
@@ -741,6 +756,23 @@ impl Http {
             (!body.is_empty()).then_some(body)
         };
         (status, session, answer)
+    }
+
+    /// POSTs `message` in the session `session`.
+    async fn post_in(&self, message: &str, session: &str) -> (u16, Answer) {
+        let response = self
+            .http
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-session-id", session)
+            .body(message.to_string())
+            .send()
+            .await
+            .expect("an HTTP answer");
+        let status = response.status().as_u16();
+        let body = response.text().await.expect("a body");
+        (status, (!body.is_empty()).then_some(body))
     }
 
     /// The answer, and its status when it is not what HTTP's policy says for `expect`.
@@ -1081,4 +1113,93 @@ async fn a_cancellation_reaches_the_handler_on_every_transport_with_a_connection
         )
     );
     logged(r#"cancelled "http""#).await;
+}
+
+/// A tool's question (`elicitation/create`) is the same bytes on every transport that sends
+/// it, and the client's answer reaches the tool on each: a line each way over stdio; over HTTP
+/// with sessions an SSE event of the call's stream, answered by a `POST` of the session.
+/// In-process the session answers it itself (with the host's callback: here none, so declined)
+/// and nothing goes to the CLI; stateless HTTP refuses to ask.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tools_question_goes_out_the_same_and_its_answer_comes_back_on_every_transport() {
+    let initialize = r#"{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}}}}"#;
+    let call = r#"{"jsonrpc":"2.0","id":"q1","method":"tools/call","params":{"name":"ask"}}"#;
+    let question = r#"{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"Go?","requestedSchema":{"type":"object","properties":{"approve":{"type":"boolean"}},"required":["approve"]}}}"#;
+    let answer =
+        r#"{"jsonrpc":"2.0","id":1,"result":{"action":"accept","content":{"approve":true}}}"#;
+    let acted = r#"{"jsonrpc":"2.0","id":"q1","result":{"content":[{"type":"text","text":"approve=true"}],"isError":false}}"#;
+
+    let mut control = Control::start().await;
+    assert_eq!(
+        control.send(call).await,
+        Ok(Some(
+            r#"{"jsonrpc":"2.0","id":"q1","result":{"content":[{"type":"text","text":"declined"}],"isError":false}}"#.to_string()
+        )),
+        "in-process: answered by the session, nothing sent to the CLI first"
+    );
+
+    let mut stdio = Stdio::start();
+    assert!(stdio.send(initialize, true).await.is_some());
+    stdio
+        .to_server
+        .write_all(format!("{call}\n").as_bytes())
+        .await
+        .unwrap();
+    assert_eq!(stdio.line(WAIT).await.as_deref(), Some(question), "stdio");
+    stdio
+        .to_server
+        .write_all(format!("{answer}\n").as_bytes())
+        .await
+        .unwrap();
+    assert_eq!(stdio.line(WAIT).await.as_deref(), Some(acted), "stdio");
+
+    let http = Http::start(true).await;
+    let (status, session, _) = http.post(initialize, false).await;
+    assert_eq!(status, 200);
+    let session = session.expect("a session id");
+    let mut streamed = http
+        .http
+        .post(&http.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", &session)
+        .body(call)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(streamed.status(), 200);
+    let mut body = String::new();
+    let events = |body: &str| -> Vec<String> {
+        body.lines()
+            .filter_map(|line| line.strip_prefix("data: "))
+            .map(String::from)
+            .collect()
+    };
+    let mut answered = false;
+    while events(&body).len() < 2 {
+        let chunk = tokio::time::timeout(WAIT, streamed.chunk())
+            .await
+            .expect("an event in time")
+            .unwrap()
+            .expect("the stream goes on");
+        body.push_str(std::str::from_utf8(&chunk).unwrap());
+        // The question is whole: answer it in the session.
+        if !answered && events(&body).len() == 1 && body.ends_with("\n\n") {
+            answered = true;
+            let (status, nothing) = http.post_in(answer, &session).await;
+            assert_eq!((status, nothing), (202, None));
+        }
+    }
+    let events = events(&body);
+    assert_eq!(events, [question, acted], "HTTP with sessions");
+
+    let stateless = Http::start(false).await;
+    let (status, _, refused) = stateless.post(call, false).await;
+    assert_eq!(status, 200);
+    let refused: Value = serde_json::from_str(&refused.expect("an answer")).unwrap();
+    let text = refused["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("error: this MCP server is stateless") && text.contains("sessions(true)"),
+        "{text}"
+    );
 }

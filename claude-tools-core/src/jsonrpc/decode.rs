@@ -73,7 +73,7 @@ impl<'de> Visitor<'de> for MessageVisitor {
                 Slot::Method => e.method_seen,
                 Slot::Params => e.params.is_some(),
                 // `result` and `error` together are as wrong as either twice.
-                Slot::Answer => e.answered,
+                Slot::Answer => e.answer.is_some(),
             };
             if seen {
                 e.repeated.get_or_insert(match slot {
@@ -101,8 +101,12 @@ impl<'de> Visitor<'de> for MessageVisitor {
                 }
                 Slot::Params => e.params = Some(Params::Raw(map.next_value()?)),
                 Slot::Answer => {
-                    e.answered = true;
-                    map.next_value::<IgnoredAny>()?;
+                    let value: &'de RawValue = map.next_value()?;
+                    e.answer = Some(if &*key == "result" {
+                        Answered::Result(value)
+                    } else {
+                        Answered::Error(value)
+                    });
                 }
             }
         }
@@ -142,6 +146,43 @@ impl<'de> Visitor<'de> for MessageVisitor {
     }
 }
 
+/// A response's `result` or `error`, as it came.
+enum Answered<'de> {
+    Result(&'de RawValue),
+    Error(&'de RawValue),
+}
+
+impl Answered<'_> {
+    fn outcome(self) -> Result<RawParams, ErrorObject> {
+        match self {
+            Answered::Result(raw) => Ok(RawParams(raw.to_owned())),
+            Answered::Error(raw) => Err(client_error(raw)),
+        }
+    }
+}
+
+/// A client's `error` member as an [`ErrorObject`]; one that is not `{code, message, data?}`
+/// is `-32603` saying so, so the waiting request still gets an error to report.
+fn client_error(raw: &RawValue) -> ErrorObject {
+    #[derive(Deserialize)]
+    struct Fields {
+        code: i32,
+        message: String,
+        #[serde(default)]
+        data: Option<serde_json::Value>,
+    }
+    match serde_json::from_str::<Fields>(raw.get()) {
+        Ok(fields) => {
+            let mut error = ErrorObject::new(super::ErrorCode(fields.code), fields.message);
+            error.data = fields.data;
+            error
+        }
+        Err(_) => ErrorObject::internal_error(
+            "the client answered with an `error` that is not a JSON-RPC error object",
+        ),
+    }
+}
+
 /// The envelope keys the decoder reads.
 #[derive(Clone, Copy)]
 enum Slot {
@@ -164,7 +205,8 @@ struct Envelope<'de> {
     /// Whether there was a `method` at all.
     method_seen: bool,
     params: Option<Params<'de>>,
-    answered: bool,
+    /// A response's `result` or `error`, raw.
+    answer: Option<Answered<'de>>,
     /// The first key written twice.
     repeated: Option<&'static str>,
 }
@@ -178,7 +220,7 @@ impl Envelope<'_> {
             method,
             method_seen,
             params,
-            answered,
+            answer,
             repeated,
         } = self;
         let invalid = |id: Option<RequestId>, reason: String| {
@@ -205,8 +247,11 @@ impl Envelope<'_> {
             return invalid(id, "`jsonrpc` must be \"2.0\"".into());
         }
         if !method_seen {
-            if answered {
-                return Message::Response(ClientResponse { id });
+            if let Some(answer) = answer {
+                return Message::Response(ClientResponse {
+                    id,
+                    outcome: answer.outcome(),
+                });
             }
             return invalid(id, "a request needs a `method` string".into());
         }
@@ -326,22 +371,28 @@ fn list_cursor(params: Option<Params<'_>>) -> Option<String> {
 
 fn initialize_params(params: Option<Params<'_>>) -> InitializeParams {
     #[derive(Deserialize)]
-    struct Fields {
+    struct Fields<'a> {
         #[serde(rename = "protocolVersion", default)]
         protocol_version: Option<serde_json::Value>,
+        #[serde(borrow, default)]
+        capabilities: Option<&'a RawValue>,
     }
-    let protocol_version = match params {
-        Some(Params::Raw(raw)) => {
-            serde_json::from_str::<Fields>(raw.get())
-                .ok()
-                .and_then(|fields| match fields.protocol_version {
-                    Some(serde_json::Value::String(version)) => Some(version),
-                    _ => None,
-                })
-        }
-        _ => None,
+    let Some(Params::Raw(raw)) = params else {
+        return InitializeParams::default();
     };
-    InitializeParams { protocol_version }
+    let Ok(fields) = serde_json::from_str::<Fields<'_>>(raw.get()) else {
+        return InitializeParams::default();
+    };
+    InitializeParams {
+        protocol_version: match fields.protocol_version {
+            Some(serde_json::Value::String(version)) => Some(version),
+            _ => None,
+        },
+        capabilities: fields
+            .capabilities
+            .map(|raw| crate::ask::ClientCapabilities::read(raw.get()))
+            .unwrap_or_default(),
+    }
 }
 
 fn no_name() -> ErrorObject {
@@ -611,8 +662,24 @@ mod tests {
         );
         assert!(matches!(
             decode(r#"{"jsonrpc":"2.0","id":9,"result":{}}"#),
-            Message::Response(ClientResponse { id: Some(_) })
+            Message::Response(ClientResponse {
+                id: Some(_),
+                outcome: Ok(_)
+            })
         ));
+        let Message::Response(answer) =
+            decode(r#"{"jsonrpc":"2.0","id":"s1","error":{"code":-1,"message":"no","data":[1]}}"#)
+        else {
+            panic!("not a response");
+        };
+        assert_eq!(answer.id, Some(RequestId::from("s1")));
+        let error = answer.outcome.unwrap_err();
+        assert_eq!((error.code, &*error.message), (ErrorCode(-1), "no"));
+        assert_eq!(error.data, Some(serde_json::json!([1])));
+        let Message::Response(odd) = decode(r#"{"jsonrpc":"2.0","id":2,"error":"no"}"#) else {
+            panic!("not a response");
+        };
+        assert_eq!(odd.outcome.unwrap_err().code, ErrorCode::INTERNAL_ERROR);
         assert_eq!(
             decode(
                 r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}"#
@@ -620,7 +687,8 @@ mod tests {
             Message::Request(Request {
                 id: RequestId::from(1),
                 call: Call::Initialize(InitializeParams {
-                    protocol_version: Some("2025-06-18".into())
+                    protocol_version: Some("2025-06-18".into()),
+                    ..InitializeParams::default()
                 })
             })
         );

@@ -95,9 +95,13 @@ pub struct ToolCall {
 
 /// The params of an `initialize` the server reads.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct InitializeParams {
     /// The protocol version the client asks for.
     pub protocol_version: Option<String>,
+    /// What the client said it can be asked (`params.capabilities`): a running tool asks it
+    /// only what it announced.
+    pub capabilities: crate::ask::ClientCapabilities,
 }
 
 /// A notification from the client.
@@ -127,6 +131,12 @@ pub enum Notification {
 pub struct RawParams(pub(super) Box<RawValue>);
 
 impl RawParams {
+    /// `value` as raw params (for a result made in the server's own process, see
+    /// [`LocalClient`](crate::ask::LocalClient)).
+    pub fn from_value(value: &serde_json::Value) -> Result<Self, serde_json::Error> {
+        serde_json::value::to_raw_value(value).map(RawParams)
+    }
+
     /// The params' JSON text.
     pub fn get(&self) -> &str {
         self.0.get()
@@ -144,11 +154,15 @@ impl PartialEq for RawParams {
     }
 }
 
-/// A response the client sent (to a request of the server's).
+/// A response the client sent (to a request of the server's: an elicitation, a sampling, a
+/// roots list).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClientResponse {
     /// The id of the server's request it answers.
     pub id: Option<RequestId>,
+    /// Its `result`, raw (the waiting request reads it as the type it expects), or its `error`
+    /// (an `error` that is not a JSON-RPC error object is read as `-32603` saying so).
+    pub outcome: Result<RawParams, ErrorObject>,
 }
 
 /// Bytes that are not a JSON-RPC message the server can serve.

@@ -3,7 +3,8 @@
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-use super::ProgressToken;
+use super::{ProgressToken, RequestId};
+use crate::ask::ServerRequest;
 
 /// The method of the notification a server sends when its tool list changes.
 pub const TOOLS_LIST_CHANGED: &str = "notifications/tools/list_changed";
@@ -34,6 +35,19 @@ pub enum ServerNotification {
     },
     /// `notifications/tools/list_changed`.
     ToolsListChanged,
+    /// `notifications/cancelled`: the server no longer waits for the answer to one of its own
+    /// requests (the tool that asked was cancelled, or gave up waiting).
+    Cancelled {
+        /// The server's request.
+        request_id: RequestId,
+        /// Why, for the client's log.
+        reason: &'static str,
+    },
+    /// A request of the server's to the client (a running tool's question: elicitation,
+    /// sampling, roots). It travels the same way as the notifications, so every transport that
+    /// delivers those delivers it; the client's answer comes back as a response, which the
+    /// router hands to the waiting tool.
+    Request(ServerRequest),
 }
 
 impl ServerNotification {
@@ -42,6 +56,8 @@ impl ServerNotification {
         match self {
             ServerNotification::Progress { .. } => "notifications/progress",
             ServerNotification::ToolsListChanged => TOOLS_LIST_CHANGED,
+            ServerNotification::Cancelled { .. } => "notifications/cancelled",
+            ServerNotification::Request(request) => request.method(),
         }
     }
 
@@ -76,6 +92,9 @@ impl Serialize for ProgressParams<'_> {
 
 impl Serialize for ServerNotification {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if let ServerNotification::Request(request) = self {
+            return request.serialize(serializer);
+        }
         let mut notification = serializer.serialize_map(None)?;
         notification.serialize_entry("jsonrpc", "2.0")?;
         notification.serialize_entry("method", self.method())?;
@@ -96,15 +115,40 @@ impl Serialize for ServerNotification {
                 },
             )?;
         }
+        if let ServerNotification::Cancelled { request_id, reason } = self {
+            notification.serialize_entry("params", &CancelledParams { request_id, reason })?;
+        }
         notification.end()
     }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CancelledParams<'a> {
+    request_id: &'a RequestId,
+    reason: &'a str,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jsonrpc::RequestId;
     use serde_json::json;
+
+    #[test]
+    fn a_withdrawn_question_is_a_cancelled_notification() {
+        assert_eq!(
+            ServerNotification::Cancelled {
+                request_id: RequestId::from(3),
+                reason: "the tool call was cancelled"
+            }
+            .to_value(),
+            json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/cancelled",
+                "params": {"requestId": 3, "reason": "the tool call was cancelled"}
+            })
+        );
+    }
 
     #[test]
     fn progress_notifications_carry_the_token() {

@@ -12,7 +12,8 @@
 //! | `tools/call` | the tool result; bad arguments, a handler error or panic are `isError` results (the model reads them); an unknown tool, or params without a string `name`, are `-32602` (MCP lists both among protocol errors) |
 //! | `ping` | `{}` |
 //! | any other request | `-32601 "Method not found"` with the method (cut to [`crate::jsonrpc::MAX_ECHO`] bytes) as `data` |
-//! | a notification, a client's response | none (`None`) |
+//! | a notification | none (`None`) |
+//! | a client's response | none; handed to the tool waiting for it (a question asked with [`crate::ask`]), ignored when no tool waits for its id |
 //! | `notifications/cancelled {requestId}` | none; cancels that running `tools/call`, which then answers `-32800 "Request cancelled"` at once |
 //! | not a JSON-RPC message ([`Message::Invalid`]) | its `-32600`, with the id when it could be read |
 //! | bytes the decoder cannot read ([`Message::Unreadable`]) | a `tools/call`: an `isError` result naming what was wrong; else `-32700`; with the id when a scan could read it |
@@ -52,6 +53,12 @@ mod calls;
 mod lifecycle;
 mod live;
 
+pub use crate::ask::{
+    AskError, ClientCapabilities, ClientPeer, CreateMessageRequest, CreateMessageResult,
+    DEFAULT_ASK_TIMEOUT, ElicitParams, Elicitation, IncludeContext, LocalAnswer, LocalClient,
+    ModelHint, ModelPreferences, RequestsToClient, Role, Root, SamplingContent, SamplingMessage,
+    ServerRequest, ServerRequestParams, elicitation_schema,
+};
 pub use crate::jsonrpc::*;
 pub use crate::tool::PanicDetail;
 pub use calls::{CANCEL_GRACE, RunningCall, Started, run_out_grace};
@@ -115,6 +122,16 @@ pub struct McpRouter {
     list_changed: bool,
     /// What a client reads of a handler's panic.
     panic_detail: PanicDetail,
+    /// Whether a running tool's questions reach the client, and what it can be asked.
+    client: ClientSettings,
+}
+
+/// How a router's tools ask the client questions (see [`crate::ask`]).
+#[derive(Clone, Default)]
+struct ClientSettings {
+    requests: RequestsToClient,
+    assumed: Option<ClientCapabilities>,
+    local: Option<LocalClient>,
 }
 
 /// What one connection remembers between messages.
@@ -125,6 +142,8 @@ struct Connection {
     /// 1 + the index in [`SUPPORTED_PROTOCOL_VERSIONS`] of the negotiated version; 0 before
     /// `initialize`.
     protocol_version: AtomicUsize,
+    /// The server's own requests to the client, waiting for their answers.
+    peer: Arc<crate::ask::Peer>,
 }
 
 impl McpRouter {
@@ -138,6 +157,7 @@ impl McpRouter {
             extension: None,
             list_changed: false,
             panic_detail: PanicDetail::Shown,
+            client: ClientSettings::default(),
         }
     }
 
@@ -155,6 +175,7 @@ impl McpRouter {
             extension: None,
             list_changed: false,
             panic_detail: self.panic_detail,
+            client: ClientSettings::default(),
         }
     }
 
@@ -176,6 +197,45 @@ impl McpRouter {
     ) -> Self {
         self.extension = extension;
         self
+    }
+
+    /// Whether this router's transport carries a running tool's requests to the client (through
+    /// the [notifier](McpRouter::with_notifier)) and hands the client's responses back to
+    /// [`handle`](McpRouter::handle): [`RequestsToClient::sent`] for stdio, HTTP with sessions
+    /// and the in-process session; a transport that cannot (stateless HTTP) refuses with a
+    /// reason that says what to do. The default refuses: see [`crate::ask`].
+    pub fn with_requests_to_client(mut self, requests: RequestsToClient) -> Self {
+        self.client.requests = requests;
+        self
+    }
+
+    /// Takes the client to have `capabilities`, whatever its `initialize` announces: for a
+    /// transport that knows its client better than the client says (the Claude Code CLI
+    /// announces no capability to an in-process server, yet relays its elicitations to the
+    /// host).
+    pub fn assume_client_capabilities(mut self, capabilities: ClientCapabilities) -> Self {
+        self.client.assumed = Some(capabilities);
+        self
+    }
+
+    /// Answers the tools' questions with `local`, in this process, instead of sending them to
+    /// the client (see [`LocalClient`]); the capability checks still apply, so pair it with
+    /// [`assume_client_capabilities`](McpRouter::assume_client_capabilities) for what `local`
+    /// answers.
+    pub fn with_local_client(mut self, local: LocalClient) -> Self {
+        self.client.local = Some(local);
+        self
+    }
+
+    /// The client as the tools of this router see it ([`ToolContext::client`]).
+    pub fn client(&self) -> ClientPeer {
+        ClientPeer {
+            peer: self.connection.peer.clone(),
+            route: self.client.requests.clone(),
+            notifier: self.notifier.clone(),
+            assumed: self.client.assumed,
+            local: self.client.local.clone(),
+        }
     }
 
     /// Says `listChanged: true` in the `initialize` result: for a transport that delivers the
@@ -259,6 +319,20 @@ impl McpRouter {
     /// its [`CANCEL_GRACE`] in the background), for example when the session ends.
     pub fn cancel_all(&self) {
         self.connection.in_flight.cancel_all();
+        // The connection is ending: no answer to the server's own requests will come.
+        self.connection.peer.close();
+    }
+
+    /// Fails every question waiting for the client's answer with [`AskError::Closed`], for a
+    /// transport whose client can no longer answer (stdio at the end of its input) while its
+    /// calls may still finish.
+    pub fn end_requests_to_client(&self) {
+        self.connection.peer.close();
+    }
+
+    /// How many of the server's own requests to the client wait for an answer.
+    pub fn waiting_requests(&self) -> usize {
+        self.connection.peer.waiting()
     }
 
     /// Handles one message: `Some` answer for a request (and for an invalid message), `None`
@@ -270,8 +344,11 @@ impl McpRouter {
                 self.notify(notification);
                 None
             }
-            Message::Response(_) => {
-                tracing::debug!("MCP: ignoring a response from the client");
+            Message::Response(response) => {
+                let id = response.id.clone();
+                if !self.connection.peer.answer(response) {
+                    tracing::debug!(?id, "MCP: ignoring a response to no waiting request");
+                }
                 None
             }
             Message::Invalid(Invalid { id, error }) => {
@@ -341,6 +418,7 @@ impl McpRouter {
 
     fn initialize(&self, id: RequestId, params: InitializeParams) -> Response {
         let index = lifecycle::negotiate(params.protocol_version.as_deref());
+        self.connection.peer.announce(params.capabilities);
         self.connection
             .protocol_version
             .store(index + 1, Ordering::Release);
@@ -378,6 +456,7 @@ impl McpRouter {
         if let Some(extension) = &self.extension {
             context = context.with_extension(extension.clone());
         }
+        context = context.with_client(self.client());
         // The call resolves its tool in this snapshot and keeps it, whatever changes later.
         let started = self
             .tools

@@ -29,7 +29,7 @@ fn generator(serialize: bool) -> SchemaGenerator {
 }
 
 /// `std::any::type_name` without module paths: `Vec<my_crate::Node>` → `Vec<Node>`.
-fn short_type_name<T: ?Sized>() -> String {
+pub(crate) fn short_type_name<T: ?Sized>() -> String {
     let full = std::any::type_name::<T>();
     let mut out = String::with_capacity(full.len());
     let mut segment_start = 0;

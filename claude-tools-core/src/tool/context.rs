@@ -4,8 +4,14 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
 use tokio_util::sync::CancellationToken;
 
+use crate::ask::{
+    AskError, ClientPeer, CreateMessageRequest, CreateMessageResult, ElicitParams, Elicitation,
+    Root, ServerRequestParams,
+};
 use crate::jsonrpc::ProgressToken;
 pub use crate::jsonrpc::RequestId;
 
@@ -35,6 +41,9 @@ pub struct ToolContext {
     /// A value the transport attached to the call (over HTTP, the caller's identity from the
     /// auth hook); `None`, and free, when nothing did.
     extension: Option<Arc<dyn Any + Send + Sync>>,
+    /// The client of the connection the call came through, to ask it questions; `None` in a
+    /// unit test's context.
+    client: Option<ClientPeer>,
 }
 
 impl ToolContext {
@@ -53,6 +62,7 @@ impl ToolContext {
             cancellation,
             progress: ProgressReporter::default(),
             extension: None,
+            client: None,
         }
     }
 
@@ -87,6 +97,104 @@ impl ToolContext {
     pub fn with_extension(mut self, value: Arc<dyn Any + Send + Sync>) -> Self {
         self.extension = Some(value);
         self
+    }
+
+    /// Lets the call ask `client` questions ([`elicit`](ToolContext::elicit),
+    /// [`create_message`](ToolContext::create_message), [`list_roots`](ToolContext::list_roots));
+    /// the router sets it on every call it starts.
+    pub fn with_client(mut self, client: ClientPeer) -> Self {
+        self.client = Some(client);
+        self
+    }
+
+    /// The client this call came from, when it came through an MCP connection.
+    pub fn client(&self) -> Option<&ClientPeer> {
+        self.client.as_ref()
+    }
+
+    /// Asks the user, through the client, for a value of type `T` (MCP elicitation), and waits
+    /// for the answer: [`Elicitation::Accepted`] with the form's content read as a `T`,
+    /// [`Elicitation::Declined`] or [`Elicitation::Cancelled`].
+    ///
+    /// The form (`requestedSchema`) is generated from `T`, which must be a flat struct of
+    /// strings, numbers, booleans and unit enums ([`elicitation_schema`](crate::ask::elicitation_schema));
+    /// another `T` is an [`AskError::Schema`] from this call, before anything is sent. So is a
+    /// client that did not announce `elicitation` ([`AskError::NotSupported`]) and a transport
+    /// that cannot carry the question ([`AskError::Unavailable`]: stateless HTTP). An accepted
+    /// content that is not a `T` is an [`AskError::InvalidAnswer`]. Cancelling the tool call
+    /// withdraws the question (`notifications/cancelled` to the client) and returns
+    /// [`AskError::Cancelled`]; see [`crate::ask`] for the timeout and the connection's end.
+    ///
+    /// ```no_run
+    /// use claude_tools::prelude::*;
+    /// use claude_tools::mcp::Elicitation;
+    ///
+    /// #[derive(Deserialize, JsonSchema)]
+    /// struct Confirm {
+    ///     /// Delete it?
+    ///     confirm: bool,
+    /// }
+    ///
+    /// async fn delete_branch(ctx: ToolContext, branch: String) -> Result<String, ToolError> {
+    ///     let question = format!("Delete the branch {branch}?");
+    ///     match ctx.elicit::<Confirm>(question).await? {
+    ///         Elicitation::Accepted(Confirm { confirm: true }) => Ok(format!("deleted {branch}")),
+    ///         _ => Ok(format!("kept {branch}: the user said no")),
+    ///     }
+    /// }
+    /// ```
+    pub async fn elicit<T: DeserializeOwned + JsonSchema>(
+        &self,
+        message: impl Into<String>,
+    ) -> Result<Elicitation<T>, AskError> {
+        let client = self.client.as_ref().ok_or(AskError::NoClient)?;
+        let schema = crate::ask::elicitation_schema::<T>()?;
+        client.check("elicitation", "a form (elicitation)", |c| c.elicitation)?;
+        let params = ServerRequestParams::Elicit(ElicitParams::new(message, schema));
+        let result = client.request(params, &self.cancellation).await?;
+        crate::ask::read_answer(&result)
+    }
+
+    /// Asks the client's model for a message (MCP sampling), and waits for it.
+    ///
+    /// Fails with [`AskError::NotSupported`] before sending anything when the client did not
+    /// announce `sampling`; the other errors are [`elicit`](ToolContext::elicit)'s.
+    ///
+    /// ```no_run
+    /// use claude_tools::prelude::*;
+    /// use claude_tools::mcp::{CreateMessageRequest, SamplingMessage};
+    ///
+    /// async fn name_colour(ctx: ToolContext, hex: String) -> Result<String, ToolError> {
+    ///     let request = CreateMessageRequest::new([SamplingMessage::user(format!("Name {hex}"))], 20)
+    ///         .system_prompt("Answer with one word.");
+    ///     let answer = ctx.create_message(request).await?;
+    ///     Ok(answer.text().unwrap_or("(no text)").to_string())
+    /// }
+    /// ```
+    pub async fn create_message(
+        &self,
+        request: CreateMessageRequest,
+    ) -> Result<CreateMessageResult, AskError> {
+        let client = self.client.as_ref().ok_or(AskError::NoClient)?;
+        client.check("sampling", "a message from its model (sampling)", |c| {
+            c.sampling
+        })?;
+        let params = ServerRequestParams::CreateMessage(request);
+        let result = client.request(params, &self.cancellation).await?;
+        crate::ask::read_message(&result)
+    }
+
+    /// Asks the client for its roots (MCP `roots/list`), and waits for them.
+    ///
+    /// Fails with [`AskError::NotSupported`] before sending anything when the client did not
+    /// announce `roots`; the other errors are [`elicit`](ToolContext::elicit)'s.
+    pub async fn list_roots(&self) -> Result<Vec<Root>, AskError> {
+        let client = self.client.as_ref().ok_or(AskError::NoClient)?;
+        client.check("roots", "its roots", |c| c.roots)?;
+        let result = client
+            .request(ServerRequestParams::ListRoots, &self.cancellation)
+            .await?;
+        crate::ask::read_roots(&result)
     }
 
     /// The value the transport attached to this call, if there is one and it is a `T`.

@@ -47,10 +47,12 @@
 //! | with [sessions](#sessions): any other message without `Mcp-Session-Id` / with one naming no live session of the caller's principal | `400 Bad Request` / `404 Not Found` |
 //! | a JSON array (a JSON-RPC batch) | `400`, `-32600 "Invalid Request"`: batching was removed from MCP in 2025-06-18, and no client sends one |
 //! | any other JSON that is not a JSON-RPC message (not an object, no `method` and no `result`/`error`, bad `jsonrpc`, bad `id`) | `400`, `-32600 "Invalid Request"` |
-//! | a notification (a `method`, no `id`) or a response (a `result` or an `error`, no `method`) | `202 Accepted`, no body |
+//! | a notification (a `method`, no `id`) or a response (a `result` or an `error`, no `method`; with sessions, handed to the tool of the session waiting for it) | `202 Accepted`, no body |
 //! | a request | `200`, its JSON-RPC reply as `application/json` (JSON-RPC errors such as `-32601` included) |
 //! | a `tools/call` with `params._meta.progressToken` from a client whose `Accept` names `text/event-stream` | `200`, `text/event-stream`: one `notifications/progress` event per [`report_progress`](claude_tools_core::tool::ToolContext::report_progress), then the reply, then the stream ends |
 //! | a request from a client that accepts only `text/event-stream` | the reply as a one-event SSE stream |
+//! | with [sessions](#sessions): a `tools/call` (no progress token) from a client whose `Accept` names `text/event-stream`, whose tool asks the client something (`ToolContext::elicit`, `create_message`, `list_roots`) | `200`, `text/event-stream`: the question (an `elicitation/create`… request) as an event, then the reply once the client has `POST`ed its answer in the session (`202`); a call that asks nothing is answered as JSON, as without sessions |
+//! | stateless: a `tools/call` whose tool asks the client something | the tool gets an error saying to serve with sessions on (the answer would come back on a `POST` no stateless server can tie to the question); nothing is sent to the client |
 //!
 //! A reply carries its request's `id` exactly as it came: an integer past `u64` (which a
 //! `serde_json::Value` holds as a float) or a number like `1.50` is not rewritten.

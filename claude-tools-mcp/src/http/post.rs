@@ -31,7 +31,7 @@ use super::session::table::SessionUse;
 use super::sse::{CallState, Limits, SseBody, sse_event, sse_response};
 use claude_tools_core::mcp::{
     Call, ErrorCode, ErrorObject, Invalid, McpRouter, Message, Request as RpcRequest, RequestId,
-    ServerNotification, Started, ToolCall,
+    RequestsToClient, ServerNotification, Started, ToolCall,
 };
 
 pub(super) async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response {
@@ -140,7 +140,8 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
     // says `listChanged: true`.
     let router = router
         .with_extension(caller.identity)
-        .with_list_changed(in_session);
+        .with_list_changed(in_session)
+        .with_requests_to_client(requests_to_client(in_session, &form.accepts));
     let opened = initialize.then_some(()).and(session.as_ref());
     let mut response = match message {
         Message::Request(RpcRequest {
@@ -150,7 +151,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             span.record("method", "tools/call");
             span.record("tool", call.name.as_str());
             span.record("id", tracing::field::display(&id));
-            tool_call(shared, router, id, call, form, deadline, span).await
+            tool_call(shared, router, id, call, form, deadline, span, in_session).await
         }
         Message::Request(request) => {
             span.record("method", request.method());
@@ -167,7 +168,12 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             span.record("outcome", "accepted");
             StatusCode::ACCEPTED.into_response()
         }
-        Message::Response(_) => {
+        Message::Response(response) => {
+            // In a session, the answer to a question a running tool asked (on the stream of
+            // its call); stateless, there is no such question to answer.
+            if in_session {
+                router.handle(Message::Response(response)).await;
+            }
             span.record("outcome", "accepted");
             StatusCode::ACCEPTED.into_response()
         }
@@ -277,6 +283,76 @@ fn unreadable_message(
     reply_response(answer, &ReplyForm { accepts: *accepts })
 }
 
+/// A `tools/call` of a session without a progress token: answered as JSON, unless its tool
+/// sends something (a question to the client) before its result; then the answer is an SSE
+/// stream, that message first.
+async fn tool_call_that_may_ask(
+    shared: &Shared,
+    router: McpRouter,
+    id: RequestId,
+    call: ToolCall,
+    form: ReplyForm,
+    deadline: Instant,
+    span: &tracing::Span,
+) -> Response {
+    let tool = call.name.clone();
+    let (sender, queued) = mpsc::unbounded_channel();
+    // Rings once something is queued, without taking it off the queue (the SSE body does).
+    let sent = Arc::new(tokio::sync::Notify::new());
+    let ring = sent.clone();
+    let router = router.with_notifier(Arc::new(move |message: ServerNotification| {
+        let _ = sender.send(message);
+        ring.notify_one();
+    }));
+    let running = match router.start_call(id.clone(), call) {
+        Started::Done(reply) if queued.is_empty() && form.accepts.json => {
+            record_outcome(span, &reply);
+            return reply_response(reply, &form);
+        }
+        Started::Done(reply) => CallState::Done(reply),
+        Started::Running(running) => {
+            let mut finishing: Pin<Box<dyn Future<Output = RpcResponse> + Send>> =
+                Box::pin(running.finish());
+            if form.accepts.json && queued.is_empty() {
+                tokio::select! {
+                    biased;
+                    reply = &mut finishing => {
+                        if queued.is_empty() {
+                            record_outcome(span, &reply);
+                            return reply_response(reply, &form);
+                        }
+                        CallState::Done(reply)
+                    }
+                    () = sent.notified() => CallState::Running(finishing),
+                    () = tokio::time::sleep_until(deadline) => {
+                        span.record("outcome", "timeout");
+                        return reply_response(timed_out(id, &tool, shared.request_timeout), &form);
+                    }
+                    () = shared.shutdown.cancelled() => {
+                        span.record("outcome", "shutdown");
+                        return reply_response(shut_down(id, &tool), &form);
+                    }
+                }
+            } else {
+                CallState::Running(finishing)
+            }
+        }
+    };
+    let body = SseBody {
+        queued,
+        state: running,
+        limits: Limits {
+            deadline: Box::pin(tokio::time::sleep_until(deadline)),
+            shutdown: Box::pin(shared.shutdown.clone().cancelled_owned()),
+            id,
+            tool,
+            timeout: shared.request_timeout,
+            span: span.clone(),
+        },
+    };
+    sse_response(Body::new(body))
+}
+
 /// A request other than `tools/call`, answered within the request timeout.
 async fn other_request(
     shared: &Shared,
@@ -309,6 +385,23 @@ async fn other_request(
     reply_response(answer, &form)
 }
 
+/// Whether a running tool's questions reach the client: only in a session (whose later `POST`
+/// can bring the answer back to the same connection), on the call's SSE stream.
+fn requests_to_client(in_session: bool, accepts: &Accepts) -> RequestsToClient {
+    if !in_session {
+        RequestsToClient::refused(
+            "this MCP server is stateless, so a tool cannot ask the client anything (the answer would come back on a request of its own, which a stateless server cannot tie to the question): serve it with sessions on (`HttpServer::sessions(true)`)",
+        )
+    } else if !accepts.sse_named {
+        RequestsToClient::refused(
+            "the client's tools/call does not accept `text/event-stream`, the only way this server can send it a question during the call",
+        )
+    } else {
+        RequestsToClient::sent()
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 async fn tool_call(
     shared: &Shared,
     router: McpRouter,
@@ -317,8 +410,15 @@ async fn tool_call(
     form: ReplyForm,
     deadline: Instant,
     span: &tracing::Span,
+    in_session: bool,
 ) -> Response {
     let streams_progress = form.accepts.sse_named && call.progress_token.is_some();
+    // In a session a tool may ask the client something: it goes out on the call's SSE stream,
+    // which opens only if the tool sends something before its result.
+    let may_ask = form.accepts.sse_named && in_session && !streams_progress;
+    if may_ask {
+        return tool_call_that_may_ask(shared, router, id, call, form, deadline, span).await;
+    }
     let tool = call.name.clone();
     if !streams_progress {
         let reply = match router.start_call(id.clone(), call) {

@@ -136,12 +136,11 @@ impl SessionCore {
             .servers
             .iter()
             .map(|server| {
-                let router = McpRouter::new(server.clone()).with_notifier(server_notifier(
-                    server.name(),
-                    out.clone(),
-                    notifications.clone(),
-                    id_salt,
-                ));
+                let router = servers::in_process_router(
+                    server.clone(),
+                    server_notifier(server.name(), out.clone(), notifications.clone(), id_salt),
+                    options.on_elicitation.clone(),
+                );
                 (server.name().to_string(), router)
             })
             .collect();

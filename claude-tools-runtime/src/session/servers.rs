@@ -11,9 +11,13 @@ use serde_json::Value;
 
 use super::outbox::Outbox;
 use super::{SessionCore, lock};
+use crate::elicitation::{ElicitationAnswer, ElicitationRequest, OnElicitation};
 use crate::error::Result;
 use crate::protocol::{self, HostRequest, SdkServers};
-use claude_tools_core::mcp::{McpRouter, ServerNotification};
+use claude_tools_core::mcp::{
+    ClientCapabilities, ErrorObject, LocalClient, McpRouter, ServerNotification,
+    ServerRequestParams,
+};
 
 /// Forwards what an in-process server emits on its own (progress notifications,
 /// `notifications/tools/list_changed`) to the CLI, as
@@ -35,6 +39,54 @@ pub(super) fn server_notifier(
         };
         out.send_with(|out| protocol::request_line(out, &request_id, &body));
     })
+}
+
+/// The router of one in-process server: its own messages (notifications, and the questions
+/// its running tools ask) go to the CLI through `notifier`, and the CLI's answers come back as
+/// `mcp_message`s the router handles.
+///
+/// The CLI does not relay an in-process server's questions: observed with 2.1.332
+/// (`tests/tests/e2e/questions.rs`), a host→CLI `mcp_message` carrying `elicitation/create`,
+/// `sampling/createMessage` or `roots/list` is acknowledged, then answered with a CLI→host
+/// `mcp_message` carrying `-32601 "Method not found"` (its `initialize` to the server announces
+/// no capability either). So the session answers an elicitation itself, with the host's
+/// [`on_elicitation`](crate::options::Options::on_elicitation) callback as the CLI does for an
+/// external server's (no callback: declined), and a tool asking for sampling or roots gets the
+/// clear "not announced" error, nothing sent.
+pub(super) fn in_process_router(
+    server: claude_tools_core::tool::ToolServer,
+    notifier: claude_tools_core::mcp::Notifier,
+    on_elicitation: Option<OnElicitation>,
+) -> McpRouter {
+    let name = server.name().to_string();
+    let local: LocalClient = Arc::new(move |params, cancellation| {
+        let name = name.clone();
+        let on_elicitation = on_elicitation.clone();
+        Box::pin(async move {
+            let ServerRequestParams::Elicit(params) = params else {
+                // Not announced, so not asked: the capability check refuses first.
+                return Err(ErrorObject::method_not_found(
+                    "sampling/createMessage or roots/list",
+                ));
+            };
+            let request = ElicitationRequest::form(
+                name,
+                params.message,
+                Value::Object(params.requested_schema),
+            )
+            .with_cancellation(cancellation);
+            let answer = match &on_elicitation {
+                Some(callback) => callback.call(request).await,
+                None => ElicitationAnswer::decline(),
+            };
+            serde_json::to_value(&answer)
+                .map_err(|error| ErrorObject::internal_error(error.to_string()))
+        })
+    });
+    McpRouter::new(server)
+        .with_notifier(notifier)
+        .with_local_client(local)
+        .assume_client_capabilities(ClientCapabilities::NONE.with_elicitation(true))
 }
 
 /// The in-process servers changed while the session runs.
@@ -145,7 +197,7 @@ impl SessionCore {
                 self.notifications.clone(),
                 self.id_salt,
             );
-            let router = McpRouter::new(server).with_notifier(notifier);
+            let router = in_process_router(server, notifier, self.on_elicitation.clone());
             live.added.insert(name.clone(), router.clone());
             live.served.insert(name.clone());
             (router, live.served_now())

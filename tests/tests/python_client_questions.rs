@@ -1,0 +1,192 @@
+//! A running tool's questions to the client, answered by a client no one here wrote: the
+//! official MCP Python SDK (PyPI `mcp`, pinned in `scripts/install-python-mcp`) with an
+//! `elicitation_callback`, a `sampling_callback` and a `list_roots_callback`, against the
+//! `ask-mcp` test server (tests/src/bin/ask-mcp.rs) over stdio, over Streamable HTTP with
+//! sessions (the questions go out on the call's SSE stream, the answers come back as `POST`s),
+//! and over stateless HTTP (a clear error saying to turn sessions on). Each tool acts on the
+//! answer; a client without the callbacks (so without the capabilities) gets the capability
+//! error.
+//!
+//! Without the SDK's venv (`.cache/python-mcp`) the tests skip with a banner, unless `CI` is
+//! set, where they fail.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const SERVER: &str = env!("CARGO_BIN_EXE_ask-mcp");
+
+/// The venv's interpreter, or `None` (after a loud banner) when it is not installed and `CI` is
+/// unset. With `CI` set, a missing venv fails the test.
+fn python_mcp(test: &str) -> Option<PathBuf> {
+    let python = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.cache/python-mcp/bin/python");
+    if python.exists() {
+        return Some(python);
+    }
+    let hint = "run scripts/install-python-mcp (or scripts/test)";
+    if std::env::var_os("CI").is_some() {
+        panic!("{test}: the MCP Python SDK is not installed and CI is set; {hint}");
+    }
+    // Written to the stderr handle itself: libtest captures `eprintln!` of passing tests.
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n\
+         !!! SKIPPED {test}: the MCP Python SDK is not installed at {} ({hint})\n\
+         !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n",
+        python.display()
+    );
+    None
+}
+
+/// Runs the client script with `args` and returns its report, within a minute.
+fn run_client(python: &PathBuf, args: &[&str]) -> Value {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("python/ask_client.py");
+    let mut child = Command::new(python)
+        .arg(script)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python starts");
+    let started = Instant::now();
+    while child.try_wait().expect("wait on python").is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("the Python MCP client did not finish within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().expect("python's output");
+    assert!(
+        output.status.success(),
+        "the Python MCP client failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "the client printed no JSON report ({error}):\n{}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}
+
+/// The server over HTTP, killed when dropped.
+struct HttpAsk {
+    child: Child,
+    url: String,
+}
+
+impl Drop for HttpAsk {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_http(extra: &[&str]) -> HttpAsk {
+    let mut child = Command::new(SERVER)
+        .arg("--http")
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the server starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut url = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut url)
+        .expect("the server prints its URL");
+    let url = url.trim().to_string();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url:?}");
+    HttpAsk { child, url }
+}
+
+fn text_result(text: &str, is_error: bool) -> Value {
+    json!({"content": [{"type": "text", "text": text}], "isError": is_error, "resultType": "complete"})
+}
+
+const NO_ELICITATION: &str = "the client did not announce the `elicitation` capability when it \
+    connected, so it cannot be asked for a form (elicitation); nothing was sent";
+
+/// What a client with the callbacks, then one without, sees of the three tools.
+fn assert_answered(report: &Value) {
+    assert_eq!(
+        report["delete_file"],
+        text_result("deleted /tmp/old.log (tidy up)", false)
+    );
+    assert_eq!(
+        report["name_colour"],
+        text_result("#ff7f50 is coral (said python-model)", false)
+    );
+    assert_eq!(report["roots"], text_result("file:///work", false));
+    // The form the user was shown is generated from the tool's `Confirm` struct.
+    assert_eq!(
+        report["asked"]["elicitation"],
+        json!({
+            "mode": "form",
+            "message": "Delete /tmp/old.log?",
+            "requestedSchema": {
+                "type": "object",
+                "properties": {
+                    "confirm": {"type": "boolean", "description": "Delete it?"},
+                    "reason": {"type": "string", "description": "Why, if you like"}
+                },
+                "required": ["confirm"]
+            }
+        })
+    );
+    assert_eq!(
+        report["asked"]["sampling"],
+        json!({
+            "messages": [{"role": "user", "content": {"type": "text", "text": "Name #ff7f50"}}],
+            "modelPreferences": {"hints": [{"name": "haiku"}]},
+            "systemPrompt": "Answer with one word.",
+            "maxTokens": 20
+        })
+    );
+    assert_eq!(
+        report["without_callbacks"],
+        text_result(NO_ELICITATION, true)
+    );
+}
+
+#[test]
+fn the_python_client_answers_a_tools_questions_over_stdio() {
+    let Some(python) = python_mcp("python_client_questions_stdio") else {
+        return;
+    };
+    assert_answered(&run_client(&python, &["stdio", SERVER]));
+}
+
+#[test]
+fn the_python_client_answers_a_tools_questions_over_http_with_sessions() {
+    let Some(python) = python_mcp("python_client_questions_http") else {
+        return;
+    };
+    let server = start_http(&[]);
+    assert_answered(&run_client(&python, &["http", &server.url]));
+}
+
+#[test]
+fn a_stateless_http_server_says_to_turn_sessions_on() {
+    let Some(python) = python_mcp("python_client_questions_stateless") else {
+        return;
+    };
+    let server = start_http(&["--stateless"]);
+    let report = run_client(&python, &["http", &server.url]);
+    let stateless = text_result(
+        "this MCP server is stateless, so a tool cannot ask the client anything (the answer \
+         would come back on a request of its own, which a stateless server cannot tie to the \
+         question): serve it with sessions on (`HttpServer::sessions(true)`)",
+        true,
+    );
+    for tool in ["delete_file", "name_colour", "roots", "without_callbacks"] {
+        assert_eq!(report[tool], stateless, "{tool}");
+    }
+    assert_eq!(report["asked"], json!({}), "the client was asked nothing");
+}
