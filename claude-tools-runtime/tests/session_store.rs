@@ -483,12 +483,11 @@ async fn a_store_that_does_not_load_in_time_fails_the_start_with_a_clear_error()
         .options()
         .session_store(SessionStoreOptions::new(Stuck).load_timeout(Duration::from_millis(50)))
         .resume(SESSION);
-    let (transport, mut cli) = MemoryTransport::pair();
+    let (transport, cli) = MemoryTransport::pair();
     let error = tokio::time::timeout(WAIT, Client::connect_with(options, transport))
         .await
         .expect("no hang")
-        .err()
-        .expect("the start fails");
+        .expect_err("the start fails");
     match &error {
         Error::SessionStore {
             session_id,
@@ -502,5 +501,4 @@ async fn a_store_that_does_not_load_in_time_fails_the_start_with_a_clear_error()
     assert!(error.is_fatal());
     // The CLI was never started.
     assert!(cli.launch_spec().is_none());
-    let _ = cli.next_line();
 }

@@ -215,7 +215,10 @@ mod tests {
             .append(&main, &[a.clone(), b.clone(), t.clone()])
             .await
             .unwrap();
-        store.append(&agent, &[b.clone()]).await.unwrap();
+        store
+            .append(&agent, std::slice::from_ref(&b))
+            .await
+            .unwrap();
         assert_eq!(
             store.load(&main).await.unwrap(),
             Some(vec![a, t.clone(), b.clone(), t])

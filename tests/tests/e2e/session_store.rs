@@ -57,7 +57,7 @@ async fn the_store_gets_the_transcript_as_the_cli_wrote_it() {
     assert_no_frames(&live);
     let id = session_id(&live);
     let key = SessionKey::new(SessionKey::project_key_for(&w.cwd), &id);
-    assert_eq!(store.keys(), [key.clone()]);
+    assert_eq!(store.keys(), std::slice::from_ref(&key));
     // The stream ended after the last batch: the store holds the lines of the local file, byte
     // for byte, in order.
     let file = w
