@@ -3,7 +3,9 @@
 
 use serde::Serialize;
 
-use crate::jsonrpc::{InitializeResult, ToolsList};
+use crate::jsonrpc::{
+    CompletionsCapability, InitializeResult, ListChangedCapability, ResourcesCapability, ToolsList,
+};
 use crate::tool::ToolServer;
 
 /// The MCP protocol versions this router speaks, oldest first.
@@ -34,6 +36,20 @@ pub(crate) fn initialize_result(
 ) -> InitializeResult {
     let mut result = InitializeResult::new(version, server.name(), server.version());
     result.capabilities.tools.list_changed = list_changed;
+    // Announced only when the server has them, so that a tools-only server answers as it did.
+    // A transport that carries list_changed notifications carries the resource updates too.
+    if server.has_prompts() {
+        result.capabilities.prompts = Some(ListChangedCapability { list_changed });
+    }
+    if server.has_resources() {
+        result.capabilities.resources = Some(ResourcesCapability {
+            subscribe: list_changed,
+            list_changed,
+        });
+    }
+    if server.has_prompts() || server.has_resources() {
+        result.capabilities.completions = Some(CompletionsCapability {});
+    }
     result.instructions = server.instructions().map(String::from);
     result
 }

@@ -49,12 +49,16 @@
 //! `claude-tools-mcp` crate.
 
 mod calls;
+mod catalog;
 mod lifecycle;
 mod live;
+mod live_catalog;
+mod subscriptions;
 
 pub use crate::jsonrpc::*;
 pub use crate::tool::PanicDetail;
 pub use calls::{CANCEL_GRACE, RunningCall, Started, run_out_grace};
+pub use catalog::RESOURCE_NOT_FOUND;
 #[doc(hidden)]
 pub use lifecycle::{HandshakeManifest, handshake_manifest};
 pub use lifecycle::{LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS};
@@ -118,21 +122,33 @@ pub struct McpRouter {
 }
 
 /// What one connection remembers between messages.
-#[derive(Default)]
 struct Connection {
     /// The running `tools/call`s, by request id.
     in_flight: Arc<InFlight>,
     /// 1 + the index in [`SUPPORTED_PROTOCOL_VERSIONS`] of the negotiated version; 0 before
     /// `initialize`.
     protocol_version: AtomicUsize,
+    /// The resources this connection subscribed to.
+    subscriptions: subscriptions::Subscriptions,
+}
+
+impl Connection {
+    fn new(tools: &live::LiveTools) -> Arc<Self> {
+        Arc::new(Self {
+            in_flight: Arc::default(),
+            protocol_version: AtomicUsize::new(0),
+            subscriptions: subscriptions::Subscriptions::new(tools.subscribers.clone()),
+        })
+    }
 }
 
 impl McpRouter {
     /// A router for one connection (one CLI session) to `server`.
     pub fn new(server: ToolServer) -> Self {
+        let tools = Arc::new(live::LiveTools::new(server));
         Self {
-            tools: Arc::new(live::LiveTools::new(server)),
-            connection: Arc::default(),
+            connection: Connection::new(&tools),
+            tools,
             notifier: None,
             progress: None,
             extension: None,
@@ -149,7 +165,7 @@ impl McpRouter {
     pub fn new_connection(&self) -> McpRouter {
         Self {
             tools: self.tools.clone(),
-            connection: Arc::default(),
+            connection: Connection::new(&self.tools),
             notifier: None,
             progress: None,
             extension: None,
@@ -250,6 +266,19 @@ impl McpRouter {
         }
     }
 
+    /// Whether this connection should be sent `notification`: everything but a
+    /// `notifications/resources/updated` of a resource it did not subscribe to. A transport
+    /// that fans one notifier out to several connections (HTTP sessions) asks each.
+    #[doc(hidden)]
+    pub fn wants(&self, notification: &ServerNotification) -> bool {
+        match notification {
+            ServerNotification::ResourceUpdated { uri } => {
+                self.connection.subscriptions.contains(uri)
+            }
+            _ => true,
+        }
+    }
+
     /// How many `tools/call`s are running.
     pub fn in_flight_calls(&self) -> usize {
         self.connection.in_flight.len()
@@ -320,6 +349,9 @@ impl McpRouter {
             Call::Initialize(params) => self.initialize(id, params),
             Call::Ping => Response::success(id, Answer::Empty),
             Call::InvalidParams(error) => Response::error(Some(id), error),
+            Call::Other { method, params } if let Some(known) = catalog::CatalogMethod::of(&method) => {
+                self.answer_catalog(id, known, params).await
+            }
             Call::Other { method, .. } => {
                 tracing::debug!(method = %crate::jsonrpc::echo(&method), "MCP method not found");
                 Response::error(Some(id), ErrorObject::method_not_found(&method))
