@@ -342,6 +342,10 @@ async fn capabilities_are_announced_only_for_what_the_server_has() {
     let live = McpRouter::new(Desk::server()).with_list_changed(true);
     let live = ask(&live, "initialize", initialize.clone()).await;
     assert_eq!(live["result"]["capabilities"]["resources"], json!({"subscribe": true, "listChanged": true}));
+    // A connection with a notifier (stdio, in-process) takes subscriptions too.
+    let (notified, _) = recording(McpRouter::new(Desk::server()));
+    let notified = ask(&notified, "initialize", initialize.clone()).await;
+    assert_eq!(notified["result"]["capabilities"]["resources"], json!({"subscribe": true, "listChanged": false}));
     let tools_only = McpRouter::new(ToolServer::new("plain", "1.0.0"));
     let tools_only = ask(&tools_only, "initialize", initialize).await;
     assert_eq!(tools_only["result"]["capabilities"], json!({"tools": {"listChanged": false}}));
@@ -363,7 +367,7 @@ fn recording(router: McpRouter) -> (McpRouter, Sent) {
 
 #[tokio::test]
 async fn subscribers_are_told_of_updates_and_others_are_not() {
-    let (router, sent) = recording(McpRouter::new(Desk::server()).with_list_changed(true));
+    let (router, sent) = recording(McpRouter::new(Desk::server()));
     let handle = router.tool_server_handle();
     handle.resource_updated("desk://hours");
     assert!(sent.lock().unwrap().is_empty(), "nobody subscribed");

@@ -209,7 +209,7 @@ impl McpRouter {
     }
 
     fn subscription(&self, method: CatalogMethod, uri: &str) -> Result<(), ErrorObject> {
-        if !self.list_changed {
+        if !self.can_notify() {
             return Err(
                 ErrorObject::new(ErrorCode::METHOD_NOT_FOUND, "Method not found").with_data(format!(
                     "{}: this transport cannot send notifications/resources/updated (stateless \
@@ -264,6 +264,13 @@ impl McpRouter {
         })?;
         let completion = values.map_or_else(Completion::empty, Completion::from_values);
         Ok(Answer::Catalog(CatalogAnswer::Complete(CompleteResult { completion })))
+    }
+
+    /// Whether this connection can be sent notifications: it has a notifier (stdio,
+    /// in-process), or its transport fans the router's out to it (HTTP with sessions, which
+    /// says `listChanged: true`).
+    pub(super) fn can_notify(&self) -> bool {
+        self.notifier.is_some() || self.list_changed
     }
 
     /// The answer to a handler's panic: its message when the router shows panics, else an

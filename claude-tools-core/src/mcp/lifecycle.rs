@@ -33,17 +33,18 @@ pub(crate) fn initialize_result(
     server: &ToolServer,
     version: &str,
     list_changed: bool,
+    subscribe: bool,
 ) -> InitializeResult {
     let mut result = InitializeResult::new(version, server.name(), server.version());
     result.capabilities.tools.list_changed = list_changed;
     // Announced only when the server has them, so that a tools-only server answers as it did.
-    // A transport that carries list_changed notifications carries the resource updates too.
+    // `subscribe`: the connection has a way to be told of a resource's updates.
     if server.has_prompts() {
         result.capabilities.prompts = Some(ListChangedCapability { list_changed });
     }
     if server.has_resources() {
         result.capabilities.resources = Some(ResourcesCapability {
-            subscribe: list_changed,
+            subscribe,
             list_changed,
         });
     }
@@ -71,7 +72,8 @@ pub struct HandshakeManifest {
 #[doc(hidden)]
 pub fn handshake_manifest(server: &ToolServer) -> HandshakeManifest {
     HandshakeManifest {
-        initialize_result: initialize_result(server, LATEST_PROTOCOL_VERSION, false),
+        // In-process, the session's router has a notifier: it can send resource updates.
+        initialize_result: initialize_result(server, LATEST_PROTOCOL_VERSION, false, true),
         tools_list_result: ToolsList::new(server.list_tools()),
     }
 }

@@ -381,6 +381,7 @@ impl McpRouter {
             &server,
             SUPPORTED_PROTOCOL_VERSIONS[index],
             self.list_changed,
+            self.can_notify(),
         );
         Response::success(id, Answer::Initialize(result))
     }
