@@ -24,6 +24,7 @@ mod history;
 mod live_tools;
 mod model_settings;
 mod model_view;
+mod prompts_resources;
 mod sdk_host;
 mod secrets_off_argv;
 mod skill_shell;
