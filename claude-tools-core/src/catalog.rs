@@ -219,12 +219,20 @@ impl ToolServer {
 
     /// The `prompts` array of a `prompts/list` result.
     pub fn list_prompts(&self) -> Vec<PromptDef> {
-        self.prompts().iter().map(|prompt| prompt.def.clone()).collect()
+        self.prompts()
+            .iter()
+            .map(|prompt| prompt.def.clone())
+            .collect()
     }
 
     /// The `resources` array of a `resources/list` result: the fixed resources.
     pub fn list_resources(&self) -> Vec<ResourceDef> {
-        self.inner.catalog.fixed.values().map(Resource::def).collect()
+        self.inner
+            .catalog
+            .fixed
+            .values()
+            .map(Resource::def)
+            .collect()
     }
 
     /// The `resourceTemplates` array of a `resources/templates/list` result.

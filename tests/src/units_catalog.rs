@@ -6,9 +6,7 @@ use serde_json::{Value, json};
 /// The "catalog" part of the Python clients' reports, exactly. The SDK adds the defaults of
 /// its own models (`resultType`, `cacheScope`, `ttlMs`) to what it parsed.
 pub fn expected_units_catalog() -> Value {
-    let listed = |key: &str, items: Value| {
-        json!({key: items, "cacheScope": "private", "resultType": "complete", "ttlMs": 0})
-    };
+    let listed = |key: &str, items: Value| json!({key: items, "cacheScope": "private", "resultType": "complete", "ttlMs": 0});
     let read = |uri: &str, mime: &str, text: &str| {
         json!({
             "contents": [{"uri": uri, "mimeType": mime, "text": text}],
@@ -17,9 +15,7 @@ pub fn expected_units_catalog() -> Value {
             "ttlMs": 0
         })
     };
-    let completion = |values: Value| {
-        json!({"completion": {"values": values, "hasMore": false}, "resultType": "complete"})
-    };
+    let completion = |values: Value| json!({"completion": {"values": values, "hasMore": false}, "resultType": "complete"});
     json!({
         "prompts": listed("prompts", json!([{
             "name": "explain_conversion",

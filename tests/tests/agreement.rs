@@ -22,9 +22,9 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use claude_tools::mcp::PanicDetail;
+use claude_tools::mcp::http::HttpServer;
 use claude_tools::prompts::{Prompt, PromptArguments, PromptError};
 use claude_tools::resources::{Blob, Resource, ResourceError, ResourceRequest};
-use claude_tools::mcp::http::HttpServer;
 use claude_tools::tools::{ToolDefBuilder, ToolError, ToolServer};
 use claude_tools::transport::{MemoryCli, MemoryTransport};
 use claude_tools::{Client, Options};
@@ -637,8 +637,10 @@ fn server() -> ToolServer {
         }))
         .unwrap()
         .with_resource(
-            Resource::new("agree://motd", "motd", |_: ResourceRequest| async { "Be kind." })
-                .mime_type("text/plain"),
+            Resource::new("agree://motd", "motd", |_: ResourceRequest| async {
+                "Be kind."
+            })
+            .mime_type("text/plain"),
         )
         .unwrap()
         .with_resource(
@@ -649,19 +651,27 @@ fn server() -> ToolServer {
         )
         .unwrap()
         .with_resource(
-            Resource::new("agree://items/{id}", "item", |read: ResourceRequest| async move {
-                let id: u32 = read.variable("id")?;
-                Ok::<_, ResourceError>(format!("item {id}"))
-            })
+            Resource::new(
+                "agree://items/{id}",
+                "item",
+                |read: ResourceRequest| async move {
+                    let id: u32 = read.variable("id")?;
+                    Ok::<_, ResourceError>(format!("item {id}"))
+                },
+            )
             .complete_from("id", ["4", "42", "7"]),
         )
         .unwrap()
-        .with_resource(Resource::new("agree://boom", "boom", |_: ResourceRequest| async {
-            if true {
-                panic!("kaboom");
-            }
-            "unreachable"
-        }))
+        .with_resource(Resource::new(
+            "agree://boom",
+            "boom",
+            |_: ResourceRequest| async {
+                if true {
+                    panic!("kaboom");
+                }
+                "unreachable"
+            },
+        ))
         .unwrap()
 }
 

@@ -55,7 +55,9 @@ async fn reply(
         Tone::Funny => "funny",
     };
     vec![
-        PromptMessage::user(format!("Write a {tone} reply to {customer} about ticket {ticket}.")),
+        PromptMessage::user(format!(
+            "Write a {tone} reply to {customer} about ticket {ticket}."
+        )),
         PromptMessage::assistant("Here is a draft:"),
     ]
 }
@@ -121,7 +123,10 @@ async fn ask(router: &McpRouter, method: &str, params: Value) -> Value {
     if !params.is_null() {
         request["params"] = params;
     }
-    router.handle_json(request).await.expect("a request is answered")
+    router
+        .handle_json(request)
+        .await
+        .expect("a request is answered")
 }
 
 fn router() -> McpRouter {
@@ -209,7 +214,10 @@ async fn bad_prompt_arguments_are_named_in_one_invalid_params_error() {
     );
     let unknown = ask(&router(), "prompts/get", json!({"name": "nope"})).await;
     assert_eq!(unknown["error"]["code"], -32602);
-    assert_eq!(unknown["error"]["data"], "Prompt `nope` not found on server `desk`");
+    assert_eq!(
+        unknown["error"]["data"],
+        "Prompt `nope` not found on server `desk`"
+    );
     let no_params = ask(&router(), "prompts/get", Value::Null).await;
     assert_eq!(no_params["error"]["code"], -32602);
 }
@@ -252,33 +260,63 @@ async fn resources_read_as_text_blob_and_templates() {
         hours["result"],
         json!({"contents": [{"uri": "desk://hours", "mimeType": "text/plain", "text": "9:00-17:00"}]})
     );
-    let logo = ask(&router(), "resources/read", json!({"uri": "desk://logo.png"})).await;
+    let logo = ask(
+        &router(),
+        "resources/read",
+        json!({"uri": "desk://logo.png"}),
+    )
+    .await;
     assert_eq!(
         logo["result"],
         json!({"contents": [{"uri": "desk://logo.png", "mimeType": "image/png", "blob": "iVBORw=="}]})
     );
-    let ticket = ask(&router(), "resources/read", json!({"uri": "desk://tickets/7"})).await;
+    let ticket = ask(
+        &router(),
+        "resources/read",
+        json!({"uri": "desk://tickets/7"}),
+    )
+    .await;
     assert_eq!(
         ticket["result"],
         json!({"contents": [{"uri": "desk://tickets/7", "mimeType": "application/json", "text": "{\"id\":7}"}]})
     );
-    let tone = ask(&router(), "resources/read", json!({"uri": "desk://tones/funny/tickets"})).await;
+    let tone = ask(
+        &router(),
+        "resources/read",
+        json!({"uri": "desk://tones/funny/tickets"}),
+    )
+    .await;
     assert_eq!(tone["result"]["contents"][0]["text"], "3");
 }
 
 #[tokio::test]
 async fn unreadable_resources_get_the_spec_errors() {
-    let missing = ask(&router(), "resources/read", json!({"uri": "desk://nothing"})).await;
+    let missing = ask(
+        &router(),
+        "resources/read",
+        json!({"uri": "desk://nothing"}),
+    )
+    .await;
     assert_eq!(
         missing["error"],
         json!({"code": -32002, "message": "Resource not found", "data": {"uri": "desk://nothing"}})
     );
-    let no_ticket = ask(&router(), "resources/read", json!({"uri": "desk://tickets/99"})).await;
+    let no_ticket = ask(
+        &router(),
+        "resources/read",
+        json!({"uri": "desk://tickets/99"}),
+    )
+    .await;
     assert_eq!(
         no_ticket["error"],
         json!({"code": -32002, "message": "Resource not found", "data": {"uri": "desk://tickets/99", "reason": "there is no ticket 99"}})
     );
-    let bad_id = ask(&router(), "resources/read", json!({"uri": "desk://tickets/seven"})).await;
+    let bad_id = ask(
+        &router(),
+        "resources/read",
+        json!({"uri": "desk://tickets/seven"}),
+    )
+    .await;
     assert_eq!(bad_id["error"]["code"], -32602);
     assert_eq!(
         bad_id["error"]["data"],
@@ -298,28 +336,54 @@ async fn unreadable_resources_get_the_spec_errors() {
 
 #[tokio::test]
 async fn completions_come_from_completers_and_enums() {
-    let complete = |reference: Value, name: &str, value: &str| {
-        json!({"ref": reference, "argument": {"name": name, "value": value}})
-    };
+    let complete = |reference: Value, name: &str, value: &str| json!({"ref": reference, "argument": {"name": name, "value": value}});
     let router = router();
     let prompt = json!({"type": "ref/prompt", "name": "reply"});
-    let got = ask(&router, "completion/complete", complete(prompt.clone(), "customer", "a")).await;
+    let got = ask(
+        &router,
+        "completion/complete",
+        complete(prompt.clone(), "customer", "a"),
+    )
+    .await;
     assert_eq!(
         got["result"],
         json!({"completion": {"values": ["Ada", "Alan"], "hasMore": false}})
     );
-    let tone = ask(&router, "completion/complete", complete(prompt.clone(), "tone", "f")).await;
-    assert_eq!(tone["result"]["completion"]["values"], json!(["formal", "friendly", "funny"]));
-    let none = ask(&router, "completion/complete", complete(prompt, "ticket", "1")).await;
+    let tone = ask(
+        &router,
+        "completion/complete",
+        complete(prompt.clone(), "tone", "f"),
+    )
+    .await;
+    assert_eq!(
+        tone["result"]["completion"]["values"],
+        json!(["formal", "friendly", "funny"])
+    );
+    let none = ask(
+        &router,
+        "completion/complete",
+        complete(prompt, "ticket", "1"),
+    )
+    .await;
     assert_eq!(none["result"]["completion"]["values"], json!([]));
     let template = json!({"type": "ref/resource", "uri": "desk://tickets/{id}"});
-    let ids = ask(&router, "completion/complete", complete(template, "id", "1")).await;
+    let ids = ask(
+        &router,
+        "completion/complete",
+        complete(template, "id", "1"),
+    )
+    .await;
     assert_eq!(
         ids["result"]["completion"]["values"],
         json!(["1", "10", "11", "12"])
     );
     let tones = json!({"type": "ref/resource", "uri": "desk://tones/{tone}/tickets"});
-    let tones = ask(&router, "completion/complete", complete(tones, "tone", "fu")).await;
+    let tones = ask(
+        &router,
+        "completion/complete",
+        complete(tones, "tone", "fu"),
+    )
+    .await;
     assert_eq!(tones["result"]["completion"]["values"], json!(["funny"]));
     let unknown = json!({"type": "ref/prompt", "name": "nope"});
     let unknown = ask(&router, "completion/complete", complete(unknown, "x", "")).await;
@@ -341,17 +405,29 @@ async fn capabilities_are_announced_only_for_what_the_server_has() {
     );
     let live = McpRouter::new(Desk::server()).with_list_changed(true);
     let live = ask(&live, "initialize", initialize.clone()).await;
-    assert_eq!(live["result"]["capabilities"]["resources"], json!({"subscribe": true, "listChanged": true}));
+    assert_eq!(
+        live["result"]["capabilities"]["resources"],
+        json!({"subscribe": true, "listChanged": true})
+    );
     // A connection with a notifier (stdio, in-process) takes subscriptions too.
     let (notified, _) = recording(McpRouter::new(Desk::server()));
     let notified = ask(&notified, "initialize", initialize.clone()).await;
-    assert_eq!(notified["result"]["capabilities"]["resources"], json!({"subscribe": true, "listChanged": false}));
+    assert_eq!(
+        notified["result"]["capabilities"]["resources"],
+        json!({"subscribe": true, "listChanged": false})
+    );
     let tools_only = McpRouter::new(ToolServer::new("plain", "1.0.0"));
     let tools_only = ask(&tools_only, "initialize", initialize).await;
-    assert_eq!(tools_only["result"]["capabilities"], json!({"tools": {"listChanged": false}}));
+    assert_eq!(
+        tools_only["result"]["capabilities"],
+        json!({"tools": {"listChanged": false}})
+    );
     // And the methods are there all the same: empty lists.
     let plain = McpRouter::new(ToolServer::new("plain", "1.0.0"));
-    assert_eq!(ask(&plain, "prompts/list", Value::Null).await["result"], json!({"prompts": []}));
+    assert_eq!(
+        ask(&plain, "prompts/list", Value::Null).await["result"],
+        json!({"prompts": []})
+    );
 }
 
 type Sent = Arc<Mutex<Vec<ServerNotification>>>;
@@ -372,32 +448,58 @@ async fn subscribers_are_told_of_updates_and_others_are_not() {
     handle.resource_updated("desk://hours");
     assert!(sent.lock().unwrap().is_empty(), "nobody subscribed");
 
-    let subscribed = ask(&router, "resources/subscribe", json!({"uri": "desk://tickets/3"})).await;
+    let subscribed = ask(
+        &router,
+        "resources/subscribe",
+        json!({"uri": "desk://tickets/3"}),
+    )
+    .await;
     assert_eq!(subscribed["result"], json!({}));
     handle.resource_updated("desk://tickets/3");
     handle.resource_updated("desk://hours");
     assert_eq!(
         *sent.lock().unwrap(),
-        [ServerNotification::ResourceUpdated { uri: "desk://tickets/3".into() }]
+        [ServerNotification::ResourceUpdated {
+            uri: "desk://tickets/3".into()
+        }]
     );
     assert_eq!(
         sent.lock().unwrap()[0].to_value(),
         json!({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": "desk://tickets/3"}})
     );
-    assert!(router.wants(&ServerNotification::ResourceUpdated { uri: "desk://tickets/3".into() }));
-    assert!(!router.wants(&ServerNotification::ResourceUpdated { uri: "desk://hours".into() }));
+    assert!(router.wants(&ServerNotification::ResourceUpdated {
+        uri: "desk://tickets/3".into()
+    }));
+    assert!(!router.wants(&ServerNotification::ResourceUpdated {
+        uri: "desk://hours".into()
+    }));
 
-    ask(&router, "resources/unsubscribe", json!({"uri": "desk://tickets/3"})).await;
+    ask(
+        &router,
+        "resources/unsubscribe",
+        json!({"uri": "desk://tickets/3"}),
+    )
+    .await;
     handle.resource_updated("desk://tickets/3");
     assert_eq!(sent.lock().unwrap().len(), 1, "unsubscribed");
 
-    let unknown = ask(&router, "resources/subscribe", json!({"uri": "desk://nothing"})).await;
+    let unknown = ask(
+        &router,
+        "resources/subscribe",
+        json!({"uri": "desk://nothing"}),
+    )
+    .await;
     assert_eq!(unknown["error"]["code"], -32002);
 }
 
 #[tokio::test]
 async fn a_connection_that_cannot_carry_updates_refuses_subscriptions() {
-    let refused = ask(&router(), "resources/subscribe", json!({"uri": "desk://hours"})).await;
+    let refused = ask(
+        &router(),
+        "resources/subscribe",
+        json!({"uri": "desk://hours"}),
+    )
+    .await;
     assert_eq!(refused["error"]["code"], -32601);
     assert!(
         refused["error"]["data"]
@@ -427,10 +529,21 @@ async fn live_changes_of_prompts_and_resources_are_notified() {
         .unwrap();
     assert_eq!(
         *sent.lock().unwrap(),
-        [ServerNotification::PromptsListChanged, ServerNotification::ResourcesListChanged]
+        [
+            ServerNotification::PromptsListChanged,
+            ServerNotification::ResourcesListChanged
+        ]
     );
-    let greet = ask(&router, "prompts/get", json!({"name": "greet", "arguments": {"name": "Ada"}})).await;
-    assert_eq!(greet["result"]["messages"][0]["content"]["text"], "Greet Ada.");
+    let greet = ask(
+        &router,
+        "prompts/get",
+        json!({"name": "greet", "arguments": {"name": "Ada"}}),
+    )
+    .await;
+    assert_eq!(
+        greet["result"]["messages"][0]["content"]["text"],
+        "Greet Ada."
+    );
     let motd = ask(&router, "resources/read", json!({"uri": "desk://motd"})).await;
     assert_eq!(motd["result"]["contents"][0]["text"], "Be kind.");
 
@@ -438,16 +551,37 @@ async fn live_changes_of_prompts_and_resources_are_notified() {
     handle.remove_resource("desk://tickets/{id}").unwrap();
     assert!(handle.remove_prompt("greet").is_err());
     assert_eq!(sent.lock().unwrap().len(), 4);
-    let gone = ask(&router, "resources/read", json!({"uri": "desk://tickets/1"})).await;
+    let gone = ask(
+        &router,
+        "resources/read",
+        json!({"uri": "desk://tickets/1"}),
+    )
+    .await;
     assert_eq!(gone["error"]["code"], -32002);
-    let duplicate = handle.add_resource(Resource::new("desk://hours", "again", |_: ResourceRequest| async { "x" }));
-    assert!(duplicate.unwrap_err().to_string().contains("two resources at `desk://hours`"));
+    let duplicate = handle.add_resource(Resource::new(
+        "desk://hours",
+        "again",
+        |_: ResourceRequest| async { "x" },
+    ));
+    assert!(
+        duplicate
+            .unwrap_err()
+            .to_string()
+            .contains("two resources at `desk://hours`")
+    );
 }
 
 #[test]
 fn a_bad_template_is_a_server_build_error() {
     let error = ToolServer::new("s", "1")
-        .with_resource(Resource::new("s://{+path}", "files", |_: ResourceRequest| async { "" }))
+        .with_resource(Resource::new(
+            "s://{+path}",
+            "files",
+            |_: ResourceRequest| async { "" },
+        ))
         .unwrap_err();
-    assert!(error.to_string().contains("only level-1 variables"), "{error}");
+    assert!(
+        error.to_string().contains("only level-1 variables"),
+        "{error}"
+    );
 }

@@ -139,7 +139,10 @@ fn the_python_sdk_client_lists_and_calls_every_tool_of_the_http_example() {
         })
     );
     // Prompts, resources (fixed and templated) and completions, as over stdio.
-    assert_eq!(report["catalog"], claude_tools_tests::expected_units_catalog());
+    assert_eq!(
+        report["catalog"],
+        claude_tools_tests::expected_units_catalog()
+    );
     // The client read the very schemas the in-process path serves.
     assert_eq!(report["tools"], Value::Array(Units::server().list_tools()));
     let names: Vec<&str> = report["tools"]
@@ -262,7 +265,11 @@ async fn the_python_sdk_client_keeps_a_session_and_hears_list_changed_on_its_str
             }
         })
         .unwrap()
-        .with_resource(Resource::new("sessions://counter", "counter", |_: ResourceRequest| async { "1" }))
+        .with_resource(Resource::new(
+            "sessions://counter",
+            "counter",
+            |_: ResourceRequest| async { "1" },
+        ))
         .unwrap();
     let http = HttpServer::new(server).sessions(true);
     handle.set(http.tool_server_handle()).ok().unwrap();
@@ -286,7 +293,10 @@ async fn the_python_sdk_client_keeps_a_session_and_hears_list_changed_on_its_str
     );
     assert_eq!(report["tools_before"], json!(["grow", "touch", "wait"]));
     assert_eq!(report["grow"], text_result("added `grown`", false));
-    assert_eq!(report["tools_after"], json!(["grow", "grown", "touch", "wait"]));
+    assert_eq!(
+        report["tools_after"],
+        json!(["grow", "grown", "touch", "wait"])
+    );
     assert_eq!(report["grown"], text_result("grown here", false));
     assert_eq!(report["after_cancel"], text_result("grown here", false));
     // The SDK hands every notification to the handler: the change (from the session's GET

@@ -98,7 +98,10 @@ fn the_python_sdk_client_lists_and_calls_every_tool_of_the_stdio_example() {
         })
     );
     // Prompts, resources (fixed and templated) and completions, as the client read them.
-    assert_eq!(report["catalog"], claude_tools_tests::expected_units_catalog());
+    assert_eq!(
+        report["catalog"],
+        claude_tools_tests::expected_units_catalog()
+    );
     // The client read the very schemas the in-process path serves.
     assert_eq!(report["tools"], Value::Array(Units::server().list_tools()));
     let names: Vec<&str> = report["tools"]

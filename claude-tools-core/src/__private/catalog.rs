@@ -114,7 +114,9 @@ pub fn prompt_arguments_failed<const N: usize>(errors: [Option<PromptError>; N])
                 .join("\n")
         ),
     };
-    Box::pin(std::future::ready(Err(PromptError::invalid_arguments(message))))
+    Box::pin(std::future::ready(Err(PromptError::invalid_arguments(
+        message,
+    ))))
 }
 
 /// A prompt fn's result as a prompt's; the bound is the return type's diagnostic.
@@ -131,7 +133,10 @@ where
 }
 
 /// A URI variable parsed as a `T`; the bound is the parameter's diagnostic.
-pub fn uri_variable<T: TextArgument>(request: &ResourceRequest, name: &str) -> Result<T, ResourceError> {
+pub fn uri_variable<T: TextArgument>(
+    request: &ResourceRequest,
+    name: &str,
+) -> Result<T, ResourceError> {
     request.variable(name)
 }
 
@@ -168,7 +173,9 @@ where
 
 /// The future of a resource whose URI variables did not all parse: every problem, in one
 /// `-32602`.
-pub fn resource_variables_failed<const N: usize>(errors: [Option<ResourceError>; N]) -> ResourceFuture {
+pub fn resource_variables_failed<const N: usize>(
+    errors: [Option<ResourceError>; N],
+) -> ResourceFuture {
     let problems: Vec<String> = errors
         .into_iter()
         .flatten()

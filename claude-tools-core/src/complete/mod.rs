@@ -46,7 +46,9 @@ impl fmt::Debug for ArgumentCompletion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ArgumentCompletion::Completer(_) => f.write_str("Completer(..)"),
-            ArgumentCompletion::Choices(choices) => f.debug_tuple("Choices").field(choices).finish(),
+            ArgumentCompletion::Choices(choices) => {
+                f.debug_tuple("Choices").field(choices).finish()
+            }
         }
     }
 }
@@ -75,7 +77,10 @@ pub fn enum_choices<T: JsonSchema + ?Sized>() -> Option<Vec<String>> {
 
 fn choices_of(schema: &Value) -> Option<Vec<String>> {
     if let Some(names) = schema.get("enum").and_then(Value::as_array) {
-        return names.iter().map(|name| name.as_str().map(String::from)).collect();
+        return names
+            .iter()
+            .map(|name| name.as_str().map(String::from))
+            .collect();
     }
     if let Some(name) = schema.get("const").and_then(Value::as_str) {
         return Some(vec![name.to_string()]);
@@ -172,7 +177,8 @@ mod tests {
 
     #[test]
     fn choices_are_read_from_enum_and_one_of_schemas() {
-        let value = serde_json::json!({"oneOf": [{"const": "a", "description": "A"}, {"enum": ["b"]}]});
+        let value =
+            serde_json::json!({"oneOf": [{"const": "a", "description": "A"}, {"enum": ["b"]}]});
         assert_eq!(choices_of(&value), Some(vec!["a".into(), "b".into()]));
         assert_eq!(choices_of(&serde_json::json!({"type": "string"})), None);
     }

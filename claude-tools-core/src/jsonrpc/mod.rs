@@ -23,8 +23,8 @@ mod response;
 mod results;
 mod unreadable;
 
-pub(crate) use error::echo;
 pub use catalog::CatalogAnswer;
+pub(crate) use error::echo;
 pub use error::{ErrorCode, ErrorObject, MAX_ECHO};
 pub(crate) use id::IdError;
 pub use id::{ProgressToken, RequestId};

@@ -104,18 +104,17 @@ impl McpRouter {
                     resources: server.list_resources(),
                 }
             }),
-            CatalogMethod::ResourceTemplatesList => {
-                self.list(method, params.as_ref(), |server| {
-                    CatalogAnswer::ResourceTemplatesList {
-                        resource_templates: server.list_resource_templates(),
-                    }
-                })
-            }
+            CatalogMethod::ResourceTemplatesList => self.list(method, params.as_ref(), |server| {
+                CatalogAnswer::ResourceTemplatesList {
+                    resource_templates: server.list_resource_templates(),
+                }
+            }),
             CatalogMethod::PromptsGet => match read_params(method, params.as_ref()) {
                 Ok(params) => self.get_prompt(params).await,
                 Err(error) => Err(error),
             },
-            CatalogMethod::ResourcesRead => match read_params::<UriParams>(method, params.as_ref()) {
+            CatalogMethod::ResourcesRead => match read_params::<UriParams>(method, params.as_ref())
+            {
                 Ok(params) => self.read_resource(params.uri).await,
                 Err(error) => Err(error),
             },
@@ -124,8 +123,9 @@ impl McpRouter {
                     .and_then(|params| self.subscription(method, &params.uri))
                     .map(|()| Answer::Empty)
             }
-            CatalogMethod::Complete => read_params(method, params.as_ref())
-                .and_then(|params| self.complete(params)),
+            CatalogMethod::Complete => {
+                read_params(method, params.as_ref()).and_then(|params| self.complete(params))
+            }
         };
         match outcome {
             Ok(answer) => Response::success(id, answer),
@@ -171,8 +171,13 @@ impl McpRouter {
                 }
             }
         }
-        let prompt = self.tools.with_active(|server| server.prompt(&params.name).cloned());
-        let Some(prompt) = prompt else {
+        // Only the handler is taken out of the snapshot: a call costs no copy of the definition.
+        let handler = self.tools.with_active(|server| {
+            server
+                .prompt(&params.name)
+                .map(|prompt| prompt.handler.clone())
+        });
+        let Some(handler) = handler else {
             return Err(ErrorObject::invalid_params(format!(
                 "Prompt `{}` not found on server `{}`",
                 crate::jsonrpc::echo(&params.name),
@@ -180,10 +185,10 @@ impl McpRouter {
             )));
         };
         let arguments = PromptArguments::new(arguments);
-        match run_caught(|| (prompt.handler)(arguments)).await {
+        match run_caught(|| handler(arguments)).await {
             Ok(Ok(result)) => Ok(Answer::Catalog(CatalogAnswer::Prompt(result))),
-            Ok(Err(error)) => Err(prompt_error(prompt.name(), error)),
-            Err(panic) => Err(self.panicked("prompt", prompt.name(), &panic)),
+            Ok(Err(error)) => Err(prompt_error(&params.name, error)),
+            Err(panic) => Err(self.panicked("prompt", &params.name, &panic)),
         }
     }
 
@@ -192,17 +197,18 @@ impl McpRouter {
             server
                 .catalog()
                 .resource_at(&uri)
-                .map(|(resource, values)| (resource.clone(), values))
+                .map(|(resource, values)| {
+                    (resource.handler.clone(), resource.mime_type.clone(), values)
+                })
         });
-        let Some((resource, values)) = found else {
+        let Some((handler, mime_type, values)) = found else {
             return Err(not_found(&uri));
         };
-        let request =
-            ResourceRequest::new(uri.clone(), values).with_mime_type(resource.mime_type.clone());
-        match run_caught(|| resource.read(request)).await {
-            Ok(Ok(contents)) => Ok(Answer::Catalog(CatalogAnswer::Resource(ReadResourceResult {
-                contents,
-            }))),
+        let request = ResourceRequest::new(uri.clone(), values).with_mime_type(mime_type);
+        match run_caught(|| handler(request)).await {
+            Ok(Ok(contents)) => Ok(Answer::Catalog(CatalogAnswer::Resource(
+                ReadResourceResult { contents },
+            ))),
             Ok(Err(error)) => Err(resource_error(&uri, error)),
             Err(panic) => Err(self.panicked("resource", &uri, &panic)),
         }
@@ -211,11 +217,13 @@ impl McpRouter {
     fn subscription(&self, method: CatalogMethod, uri: &str) -> Result<(), ErrorObject> {
         if !self.can_notify() {
             return Err(
-                ErrorObject::new(ErrorCode::METHOD_NOT_FOUND, "Method not found").with_data(format!(
-                    "{}: this transport cannot send notifications/resources/updated (stateless \
+                ErrorObject::new(ErrorCode::METHOD_NOT_FOUND, "Method not found").with_data(
+                    format!(
+                        "{}: this transport cannot send notifications/resources/updated (stateless \
                      HTTP, or an in-process server); serve over stdio, or HTTP with sessions",
-                    method.name()
-                )),
+                        method.name()
+                    ),
+                ),
             );
         }
         let subscriptions = &self.connection.subscriptions;
@@ -238,7 +246,11 @@ impl McpRouter {
         let values = self.tools.with_active(|server| match &params.reference {
             CompletionRef::Prompt { name } => server
                 .prompt(name)
-                .map(|prompt| prompt.completion(&argument.name).map(|c| c.complete(&argument.value)))
+                .map(|prompt| {
+                    prompt
+                        .completion(&argument.name)
+                        .map(|c| c.complete(&argument.value))
+                })
                 .ok_or_else(|| {
                     ErrorObject::invalid_params(format!(
                         "Prompt `{}` not found on server `{}`",
@@ -263,7 +275,9 @@ impl McpRouter {
                 }),
         })?;
         let completion = values.map_or_else(Completion::empty, Completion::from_values);
-        Ok(Answer::Catalog(CatalogAnswer::Complete(CompleteResult { completion })))
+        Ok(Answer::Catalog(CatalogAnswer::Complete(CompleteResult {
+            completion,
+        })))
     }
 
     /// Whether this connection can be sent notifications: it has a notifier (stdio,

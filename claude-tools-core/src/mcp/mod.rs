@@ -349,7 +349,9 @@ impl McpRouter {
             Call::Initialize(params) => self.initialize(id, params),
             Call::Ping => Response::success(id, Answer::Empty),
             Call::InvalidParams(error) => Response::error(Some(id), error),
-            Call::Other { method, params } if let Some(known) = catalog::CatalogMethod::of(&method) => {
+            Call::Other { method, params }
+                if let Some(known) = catalog::CatalogMethod::of(&method) =>
+            {
                 self.answer_catalog(id, known, params).await
             }
             Call::Other { method, .. } => {

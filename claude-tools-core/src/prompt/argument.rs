@@ -49,8 +49,13 @@ impl PromptArguments {
     /// parse.
     pub fn required<T: DeserializeOwned>(&mut self, name: &str) -> Result<T, PromptError> {
         match self.values.remove(name) {
-            Some(text) => parse_text(&text).map_err(|problem| PromptError::invalid_argument(name, problem)),
-            None => Err(PromptError::invalid_argument(name, "missing required argument")),
+            Some(text) => {
+                parse_text(&text).map_err(|problem| PromptError::invalid_argument(name, problem))
+            }
+            None => Err(PromptError::invalid_argument(
+                name,
+                "missing required argument",
+            )),
         }
     }
 

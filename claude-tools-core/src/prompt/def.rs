@@ -141,8 +141,10 @@ impl Prompt {
         argument: impl Into<String>,
         completer: impl Fn(&str) -> Vec<String> + Send + Sync + 'static,
     ) -> Self {
-        self.completions
-            .insert(argument.into(), ArgumentCompletion::Completer(Arc::new(completer)));
+        self.completions.insert(
+            argument.into(),
+            ArgumentCompletion::Completer(Arc::new(completer)),
+        );
         self
     }
 

@@ -64,7 +64,8 @@ impl ResourceRequest {
         let text = self
             .get(name)
             .ok_or_else(|| ResourceError::invalid_variable(name, "the URI has no such variable"))?;
-        crate::prompt::parse_text(text).map_err(|problem| ResourceError::invalid_variable(name, problem))
+        crate::prompt::parse_text(text)
+            .map_err(|problem| ResourceError::invalid_variable(name, problem))
     }
 }
 
@@ -165,7 +166,11 @@ impl Resource {
 
     /// A resource of a handler already boxed (what `#[resource]` builds). The handler gets
     /// the URI and answers the contents itself.
-    pub fn from_handler(uri: impl Into<String>, name: impl Into<String>, handler: ResourceHandler) -> Self {
+    pub fn from_handler(
+        uri: impl Into<String>,
+        name: impl Into<String>,
+        handler: ResourceHandler,
+    ) -> Self {
         let uri = uri.into();
         Self {
             template: UriTemplate::parse(&uri),
@@ -204,8 +209,10 @@ impl Resource {
         variable: impl Into<String>,
         completer: impl Fn(&str) -> Vec<String> + Send + Sync + 'static,
     ) -> Self {
-        self.completions
-            .insert(variable.into(), ArgumentCompletion::Completer(Arc::new(completer)));
+        self.completions.insert(
+            variable.into(),
+            ArgumentCompletion::Completer(Arc::new(completer)),
+        );
         self
     }
 

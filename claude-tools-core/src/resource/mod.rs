@@ -19,6 +19,6 @@ pub use contents::{Blob, IntoResourceContents, ReadResourceResult, ResourceConte
 pub use def::{
     Resource, ResourceDef, ResourceFuture, ResourceHandler, ResourceRequest, ResourceTemplateDef,
 };
-pub use error::ResourceError;
 pub(crate) use error::ErrorKind;
+pub use error::ResourceError;
 pub use template::UriTemplate;

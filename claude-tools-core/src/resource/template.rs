@@ -48,7 +48,10 @@ impl UriTemplate {
             };
             let name = &after[..close];
             check_variable(text, name)?;
-            if parts.iter().any(|part| *part == Part::Variable(name.to_string())) {
+            if parts
+                .iter()
+                .any(|part| *part == Part::Variable(name.to_string()))
+            {
                 return Err(format!("`{text}` has the variable `{name}` twice"));
             }
             if matches!(parts.last(), Some(Part::Variable(_))) {
@@ -101,11 +104,7 @@ fn check_variable(text: &str, name: &str) -> Result<(), String> {
              (`{{name}}`) are supported"
         ));
     }
-    if name.is_empty()
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_')
-    {
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return Err(format!(
             "`{text}` has the variable `{{{name}}}`: a variable's name is ASCII letters, digits \
              and `_` (level 1: no modifiers, no lists)"
@@ -167,9 +166,15 @@ mod tests {
     fn variables_match_up_to_the_next_literal_and_are_decoded() {
         let template = UriTemplate::parse("units://{from}/to/{to}.json").unwrap();
         let values = template.matches("units://km/to/mile.json").unwrap();
-        assert_eq!((values["from"].as_str(), values["to"].as_str()), ("km", "mile"));
+        assert_eq!(
+            (values["from"].as_str(), values["to"].as_str()),
+            ("km", "mile")
+        );
         let values = template.matches("units://k%C3%A9/to/a.b.json").unwrap();
-        assert_eq!((values["from"].as_str(), values["to"].as_str()), ("ké", "a.b"));
+        assert_eq!(
+            (values["from"].as_str(), values["to"].as_str()),
+            ("ké", "a.b")
+        );
         assert!(template.matches("units://a/b/to/c.json").is_none());
         assert!(template.matches("units:///to/c.json").is_none());
         assert!(template.matches("units://%ZZ/to/c.json").is_none());

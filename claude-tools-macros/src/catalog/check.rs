@@ -38,7 +38,11 @@ pub(super) struct Item {
 
 /// Takes the attributes off the parameters: doc comments are kept as descriptions, lints stay
 /// on the fn, anything else is an error.
-pub(super) fn strip_param_attrs(kind: Kind, function: &mut ItemFn, errors: &mut Errors) -> Vec<Doc> {
+pub(super) fn strip_param_attrs(
+    kind: Kind,
+    function: &mut ItemFn,
+    errors: &mut Errors,
+) -> Vec<Doc> {
     function
         .sig
         .inputs
@@ -87,7 +91,10 @@ pub(super) fn validate(
             ),
         ));
     }
-    if kind == Kind::Resource && options.uri.is_none() && !options.given.iter().any(|key| key == "uri") {
+    if kind == Kind::Resource
+        && options.uri.is_none()
+        && !options.given.iter().any(|key| key == "uri")
+    {
         errors.push(syn::Error::new(
             Span::call_site(),
             "#[resource] needs its URI: `uri = \"units://table\"` for a fixed resource, or a \
@@ -154,7 +161,10 @@ pub(super) fn validate(
     for completer in &options.completers {
         let argument = crate::tool::unraw(&completer.argument);
         if !params.iter().any(|param| param.name == argument) {
-            let known: Vec<String> = params.iter().map(|param| format!("`{}`", param.name)).collect();
+            let known: Vec<String> = params
+                .iter()
+                .map(|param| format!("`{}`", param.name))
+                .collect();
             errors.push(syn::Error::new(
                 completer.argument.span(),
                 format!(
@@ -261,11 +271,15 @@ fn template_variables(text: &str) -> Result<Vec<String>, String> {
     let mut rest = text;
     while let Some(open) = rest.find(['{', '}']) {
         if rest.as_bytes()[open] == b'}' {
-            return Err(format!("the URI template `{text}` has a `}}` without its `{{`"));
+            return Err(format!(
+                "the URI template `{text}` has a `}}` without its `{{`"
+            ));
         }
         let after = &rest[open + 1..];
         let Some(close) = after.find('}') else {
-            return Err(format!("the URI template `{text}` has a `{{` without its `}}`"));
+            return Err(format!(
+                "the URI template `{text}` has a `{{` without its `}}`"
+            ));
         };
         let name = &after[..close];
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
@@ -276,7 +290,9 @@ fn template_variables(text: &str) -> Result<Vec<String>, String> {
             ));
         }
         if variables.iter().any(|known| known == name) {
-            return Err(format!("the URI template `{text}` has the variable `{{{name}}}` twice"));
+            return Err(format!(
+                "the URI template `{text}` has the variable `{{{name}}}` twice"
+            ));
         }
         variables.push(name.to_string());
         rest = &after[close + 1..];

@@ -110,7 +110,9 @@ fn prompt(function: &ItemFn, item: &Item) -> (TokenStream, TokenStream) {
         let name = &param.name;
         let ty = &param.ty;
         let doc = match param.doc.to_expr() {
-            Some(doc) => quote!(::core::option::Option::Some(#private::doc_description(#doc).as_str())),
+            Some(doc) => {
+                quote!(::core::option::Option::Some(#private::doc_description(#doc).as_str()))
+            }
             None => quote!(::core::option::Option::None),
         };
         quote_spanned! {ty.span()=>
@@ -162,7 +164,11 @@ fn resource(function: &ItemFn, item: &Item) -> (TokenStream, TokenStream) {
         }
     };
     let name = &item.name;
-    let uri = item.uri.as_ref().map(|uri| quote!(#uri)).unwrap_or_else(|| quote!(""));
+    let uri = item
+        .uri
+        .as_ref()
+        .map(|uri| quote!(#uri))
+        .unwrap_or_else(|| quote!(""));
     let settings = settings(item, "resource");
     let mime_type = item
         .mime_type
@@ -192,7 +198,10 @@ fn resource(function: &ItemFn, item: &Item) -> (TokenStream, TokenStream) {
 
 /// The title and the description.
 fn settings(item: &Item, _kind: &str) -> TokenStream {
-    let title = item.title.as_ref().map(|title| quote!(__ct_item = __ct_item.title(#title);));
+    let title = item
+        .title
+        .as_ref()
+        .map(|title| quote!(__ct_item = __ct_item.title(#title);));
     let description = item
         .description
         .as_ref()

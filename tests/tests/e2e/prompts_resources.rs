@@ -36,7 +36,9 @@ fn desk() -> ToolServer {
             "ticket",
             |read: ResourceRequest| async move {
                 let id: u32 = read.variable("id")?;
-                Ok::<_, claude_tools::resources::ResourceError>(format!("ticket {id}: the printer is jammed"))
+                Ok::<_, claude_tools::resources::ResourceError>(format!(
+                    "ticket {id}: the printer is jammed"
+                ))
             },
         ))
         .unwrap()
@@ -73,13 +75,17 @@ async fn the_cli_reads_an_in_process_servers_resources_but_does_not_list_its_pro
     let Some(w) = world("prompts_resources", script).await else {
         return;
     };
-    let options = w
-        .options()
-        .mcp_server(desk())
-        .allowed_tools(["mcp__desk", "ReadMcpResourceTool", "ListMcpResourcesTool"]);
+    let options = w.options().mcp_server(desk()).allowed_tools([
+        "mcp__desk",
+        "ReadMcpResourceTool",
+        "ListMcpResourcesTool",
+    ]);
     let messages = within("prompts and resources", async {
         let mut client = Client::connect(options).await.expect("connect");
-        client.query("What is the message of the day?").await.unwrap();
+        client
+            .query("What is the message of the day?")
+            .await
+            .unwrap();
         let messages = client.receive_response().await.expect("a response");
         client.disconnect().await.expect("disconnect");
         messages
@@ -93,7 +99,9 @@ async fn the_cli_reads_an_in_process_servers_resources_but_does_not_list_its_pro
     // Prompts of an in-process server are not offered (see the module docs).
     let commands = init["slash_commands"].as_array().expect("slash_commands");
     assert!(
-        !commands.iter().any(|c| c.as_str().is_some_and(|c| c.starts_with("mcp__desk__"))),
+        !commands
+            .iter()
+            .any(|c| c.as_str().is_some_and(|c| c.starts_with("mcp__desk__"))),
         "the CLI now offers an sdk server's prompts: {commands:?}"
     );
     let turns = w.turns();
@@ -106,7 +114,11 @@ async fn the_cli_reads_an_in_process_servers_resources_but_does_not_list_its_pro
         .collect();
     assert_eq!(
         offered,
-        ["ListMcpResourcesTool", "ReadMcpResourceDirTool", "ReadMcpResourceTool"]
+        [
+            "ListMcpResourcesTool",
+            "ReadMcpResourceDirTool",
+            "ReadMcpResourceTool"
+        ]
     );
     // Both reads reached the server: the fixed resource and the template's.
     assert_eq!(
