@@ -97,9 +97,9 @@ pub(crate) fn parse_text<T: DeserializeOwned>(text: &str) -> Result<T, String> {
         Ok(value) => return Ok(value),
         Err(error) => error,
     };
-    match serde_json::from_str::<T>(text) {
-        Ok(value) => Ok(value),
-        Err(error) if error.is_data() => Err(error.to_string()),
+    // Through a `Value`, so that the error has no line and column: the text is one argument.
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(value) => serde_json::from_value(value).map_err(|error| error.to_string()),
         Err(_) => Err(first.to_string()),
     }
 }
