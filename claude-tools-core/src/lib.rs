@@ -15,15 +15,22 @@
 //! - [`jsonrpc`]: MCP's JSON-RPC, typed: one decoder ([`jsonrpc::Message`]), one writer.
 //! - [`mcp`]: the pure MCP router (typed JSON-RPC in, typed JSON-RPC out).
 //! - [`ndjson`]: reading one JSON value per line, with a cap on a line's size.
+//! - [`prompt`], [`resource`] and [`complete`]: prompts, resources and completions, served
+//!   beside the tools by the same router.
 
 #![warn(missing_docs)]
 
 pub mod ask;
+pub mod complete;
 pub mod jsonrpc;
 pub mod mcp;
 pub mod ndjson;
+pub mod prompt;
+pub mod resource;
 pub mod schema;
 pub mod tool;
+
+mod catalog;
 
 #[doc(hidden)]
 pub mod catch_unwind;

@@ -13,6 +13,7 @@
 use proc_macro::TokenStream;
 
 mod attr;
+mod catalog;
 mod docs;
 mod errors;
 mod feature_hints;
@@ -451,6 +452,18 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn tool_server(attr: TokenStream, item: TokenStream) -> TokenStream {
     server::expand(attr.into(), item.into()).into()
+}
+
+#[doc = include_str!("../docs/prompt.md")]
+#[proc_macro_attribute]
+pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
+    catalog::expand(catalog::Kind::Prompt, attr.into(), item.into()).into()
+}
+
+#[doc = include_str!("../docs/resource.md")]
+#[proc_macro_attribute]
+pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
+    catalog::expand(catalog::Kind::Resource, attr.into(), item.into()).into()
 }
 
 /// schemars' `#[derive(JsonSchema)]`, usable in a crate that does not depend on schemars:

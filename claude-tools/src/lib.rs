@@ -11,7 +11,7 @@
 pub mod guide;
 
 pub use claude_tools_core::tool::ToolRef;
-pub use claude_tools_macros::{tool, tool_server};
+pub use claude_tools_macros::{prompt, resource, tool, tool_server};
 
 /// The version of claude-tools, as in its `Cargo.toml` (for logs and bug reports).
 ///
@@ -44,7 +44,9 @@ pub use claude_tools_core::tool::{
     ServerBuildError, State, ToolCall, ToolContext, ToolDef, ToolDefBuilder, ToolError, ToolParam,
     ToolResult, ToolServer,
 };
-pub use claude_tools_core::{schema, tool as tools};
+pub use claude_tools_core::{
+    complete, prompt as prompts, resource as resources, schema, tool as tools,
+};
 #[doc(inline)]
 pub use json_schema::JsonSchema;
 
@@ -116,6 +118,8 @@ pub mod prelude {
     #[cfg(feature = "mcp")]
     pub use crate::ServeExt;
     pub use crate::ToolRef;
+    pub use crate::prompts::{PromptError, PromptMessage};
+    pub use crate::resources::{Blob, ResourceError};
     pub use crate::{
         CancellationToken, Content, Deserialize, Image, Input, Json, JsonSchema, ProgressReporter,
         Serialize, State, ToolContext, ToolError, ToolResult, ToolServer, tool, tool_server,
@@ -125,6 +129,7 @@ pub mod prelude {
         Client, HookEvent, HookMatcher, HookOutput, Message, Options, PermissionDecision,
         PermissionRequest, ResultMessage, query,
     };
+    pub use crate::{prompt, resource};
 }
 
 /// What the macros expand to. Not public API.

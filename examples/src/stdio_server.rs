@@ -5,6 +5,9 @@
 //! result ([`to_fahrenheit`]), a structured result with an output schema ([`word_stats`]), and a
 //! long call that reports progress and stops when the client cancels it ([`count_to`]).
 //!
+//! Beside the tools, a prompt with typed and completed arguments ([`explain_conversion`]), a
+//! fixed resource ([`formulas`]) and a resource template ([`celsius`]), read by URI.
+//!
 //! ```
 //! use claude_tools::prelude::*;
 //! use claude_tools_examples::stdio_server::Units;
@@ -20,7 +23,7 @@
 use std::time::Duration;
 
 use claude_tools::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The server: Claude Code shows its tools as `mcp__<the name it was added under>__<tool>`.
 #[tool_server(
@@ -107,4 +110,102 @@ pub async fn count_to(
         context.report_progress(f64::from(i), Some(f64::from(n)), Some(&format!("at {i}")));
     }
     Ok(format!("counted to {n}"))
+}
+
+/// A temperature scale.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Scale {
+    /// Degrees Celsius
+    Celsius,
+    /// Degrees Fahrenheit
+    Fahrenheit,
+    /// Kelvins
+    Kelvin,
+}
+
+impl Scale {
+    /// The scale's symbol.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Scale::Celsius => "°C",
+            Scale::Fahrenheit => "°F",
+            Scale::Kelvin => "K",
+        }
+    }
+}
+
+/// The audiences [`explain_conversion`] suggests while the user types one.
+pub const AUDIENCES: [&str; 3] = ["a chemist", "a child", "a cook"];
+
+/// Completes the `audience` of [`explain_conversion`]: the suggestions starting with what was
+/// typed.
+pub fn audiences(typed: &str) -> Vec<String> {
+    AUDIENCES
+        .iter()
+        .filter(|audience| audience.starts_with(typed))
+        .map(|audience| audience.to_string())
+        .collect()
+}
+
+/// Ask the model to convert a temperature and explain each step.
+#[prompt(server = Units, title = "Explain a conversion", complete(audience = audiences))]
+pub async fn explain_conversion(
+    /// The temperature to convert
+    value: f64,
+    /// Its scale
+    from: Scale,
+    /// The scale to convert to (°F when absent)
+    to: Option<Scale>,
+    /// Who the explanation is for, e.g. "a child"
+    audience: Option<String>,
+) -> Vec<PromptMessage> {
+    let to = to.unwrap_or(Scale::Fahrenheit);
+    let audience = audience.unwrap_or_else(|| "an engineer".to_string());
+    vec![
+        PromptMessage::user(format!(
+            "Convert {value} {} to {}, and explain each step for {audience}.",
+            from.symbol(),
+            to.symbol()
+        )),
+        PromptMessage::assistant("Read units://formulas first, then show the arithmetic."),
+    ]
+}
+
+/// The formulas between the temperature scales, one per line of CSV.
+#[resource(server = Units, uri = "units://formulas", mime_type = "text/csv")]
+pub fn formulas() -> String {
+    "from,to,formula\n°C,°F,F = C × 9/5 + 32\n°C,K,K = C + 273.15\n°F,°C,C = (F − 32) × 5/9\n"
+        .to_string()
+}
+
+/// Temperatures worth suggesting for [`celsius`]: those starting with what was typed.
+pub fn common_temperatures(typed: &str) -> Vec<String> {
+    ["-40", "0", "37", "100"]
+        .iter()
+        .filter(|value| value.starts_with(typed))
+        .map(|value| value.to_string())
+        .collect()
+}
+
+/// A temperature in degrees Celsius, in every scale.
+#[resource(
+    server = Units,
+    uri = "units://celsius/{value}",
+    mime_type = "application/json",
+    complete(value = common_temperatures)
+)]
+pub fn celsius(value: f64) -> Result<String, ResourceError> {
+    if value < -273.15 {
+        return Err(ResourceError::not_found(format!(
+            "{value} °C is below absolute zero (-273.15 °C)"
+        )));
+    }
+    let fahrenheit = (value * 9.0 / 5.0 + 32.0) * 100.0;
+    let kelvin = (value + 273.15) * 100.0;
+    Ok(format!(
+        r#"{{"celsius":{value},"fahrenheit":{},"kelvin":{}}}"#,
+        fahrenheit.round() / 100.0,
+        kelvin.round() / 100.0
+    ))
 }

@@ -15,6 +15,7 @@ import json
 import sys
 
 import anyio
+from catalog import catalog_report
 from mcp import ClientSession, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
@@ -115,6 +116,7 @@ async def session_report(url, token):
                     await session.call_tool("to_fahrenheit", {"celsius": "hot"})
                 )
                 report["calls"] = calls
+                report["catalog"] = await catalog_report(session)
                 report["cancel"] = await cancel_a_call(session)
                 await session.send_ping()
                 report["ping"] = "ok"

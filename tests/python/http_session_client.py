@@ -7,7 +7,9 @@ opens the session's GET stream after `notifications/initialized`, and sends DELE
 The script calls `grow` (a tool that adds the tool `grown` through the server's
 `tool_server_handle()`), waits for the `notifications/tools/list_changed` the server pushes on
 the GET stream, lists the tools again, calls the new one, then abandons a `wait` call at its
-first progress (the SDK posts `notifications/cancelled`, which cancels it in the session), and
+first progress (the SDK posts `notifications/cancelled`, which cancels it in the session),
+subscribes to the resource `sessions://counter`, calls `touch` (which tells the server's handle
+the resource changed) and waits for `notifications/resources/updated` on the GET stream, and
 prints one JSON object for tests/tests/http_python_client.rs to compare exactly.
 """
 
@@ -29,6 +31,7 @@ async def main(url):
     report = {}
     notifications = []
     list_changed = anyio.Event()
+    updated = anyio.Event()
 
     async def on_message(message):
         method = getattr(message, "method", None)
@@ -36,6 +39,9 @@ async def main(url):
             notifications.append(method)
         if method == "notifications/tools/list_changed":
             list_changed.set()
+        if method == "notifications/resources/updated":
+            report["updated_uri"] = message.params.uri
+            updated.set()
 
     async with create_mcp_http_client() as http:
         async with streamable_http_client(url, http_client=http) as (read, write):
@@ -64,6 +70,11 @@ async def main(url):
                         await first_progress.wait()
                         group.cancel_scope.cancel()
                 report["after_cancel"] = dump(await session.call_tool("grown", {}))
+
+                report["subscribe"] = dump(await session.subscribe_resource("sessions://counter"))
+                report["touch"] = dump(await session.call_tool("touch", {}))
+                with anyio.fail_after(30):
+                    await updated.wait()
     report["notifications"] = notifications
     json.dump(report, sys.stdout, sort_keys=True)
     sys.stdout.write("\n")

@@ -12,6 +12,7 @@ import json
 import sys
 
 import anyio
+from catalog import catalog_report
 from mcp import ClientSession, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
@@ -88,6 +89,7 @@ async def main(command, args):
                 await session.call_tool("to_fahrenheit", {"celsius": "hot"})
             )
             report["calls"] = calls
+            report["catalog"] = await catalog_report(session)
             report["cancel"] = await cancel_a_call(session)
             await session.send_ping()
             report["ping"] = "ok"

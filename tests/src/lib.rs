@@ -1,6 +1,9 @@
 //! Shared helpers of the integration tests.
 
 pub mod services;
+mod units_catalog;
+
+pub use units_catalog::expected_units_catalog;
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -9,6 +9,9 @@
 //! - HTTP answers nothing with `202`, an invalid message with `400` and its error, the rest
 //!   with `200`; with sessions, `initialize` says `listChanged: true` (it has a stream to send
 //!   the notification on);
+//! - stateless HTTP has no stream for `notifications/resources/updated`: its `initialize` says
+//!   `subscribe: false` and it answers `resources/subscribe` and `unsubscribe` with `-32601`
+//!   (those cases name its answer apart);
 //! - bytes that are not JSON cannot be put inside a control frame at all: the control line
 //!   is then broken as a whole, and its recovery is proven in the runtime's `faults_lines`;
 //! - a message the decoder cannot read and whose JSON-RPC id a scan cannot find is answered
@@ -20,6 +23,8 @@ use std::time::Duration;
 
 use claude_tools::mcp::http::HttpServer;
 use claude_tools::mcp::{Elicitation, PanicDetail};
+use claude_tools::prompts::{Prompt, PromptArguments, PromptError};
+use claude_tools::resources::{Blob, Resource, ResourceError, ResourceRequest};
 use claude_tools::tools::{ToolDefBuilder, ToolError, ToolServer};
 use claude_tools::transport::{MemoryCli, MemoryTransport};
 use claude_tools::{Client, Options};
@@ -52,6 +57,10 @@ struct Case {
     expect: Expect,
     /// The control protocol answers with a control error of its own (see the module docs).
     control_error: bool,
+    /// What stateless HTTP answers instead, where it cannot do what the others do (it has no
+    /// stream for `notifications/resources/updated`, so it takes no subscription); its answer
+    /// is then checked on its own, not compared.
+    stateless: Option<Expect>,
 }
 
 fn case(name: &'static str, message: impl Into<String>, expect: Expect) -> Case {
@@ -60,12 +69,18 @@ fn case(name: &'static str, message: impl Into<String>, expect: Expect) -> Case 
         message: message.into(),
         expect,
         control_error: false,
+        stateless: None,
     }
 }
 
 impl Case {
     fn with_control_error(mut self) -> Case {
         self.control_error = true;
+        self
+    }
+
+    fn stateless_answers(mut self, expect: Expect) -> Case {
+        self.stateless = Some(expect);
         self
     }
 }
@@ -212,10 +227,144 @@ fn cases() -> Vec<Case> {
             r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"boom"}}"#,
             Nothing,
         ),
+        // Prompts, resources and completions.
+        case(
+            "prompts/list",
+            r#"{"jsonrpc":"2.0","id":"c1","method":"prompts/list"}"#,
+            Answered(r#""c1""#),
+        ),
+        case(
+            "prompts/list with a cursor the server never issued is -32602",
+            r#"{"jsonrpc":"2.0","id":"c2","method":"prompts/list","params":{"cursor":"next"}}"#,
+            Error(r#""c2""#, -32602),
+        ),
+        case(
+            "prompts/get",
+            r#"{"jsonrpc":"2.0","id":"c3","method":"prompts/get","params":{"name":"greet","arguments":{"name":"Ada","times":"2"}}}"#,
+            Answered(r#""c3""#),
+        ),
+        case(
+            "prompts/get with arguments that do not parse is -32602",
+            r#"{"jsonrpc":"2.0","id":"c4","method":"prompts/get","params":{"name":"greet","arguments":{"times":"x"}}}"#,
+            Error(r#""c4""#, -32602),
+        ),
+        case(
+            "prompts/get with an argument that is not a string is -32602",
+            r#"{"jsonrpc":"2.0","id":"c5","method":"prompts/get","params":{"name":"greet","arguments":{"name":1}}}"#,
+            Error(r#""c5""#, -32602),
+        ),
+        case(
+            "prompts/get of an unknown prompt is -32602",
+            r#"{"jsonrpc":"2.0","id":"c6","method":"prompts/get","params":{"name":"nope"}}"#,
+            Error(r#""c6""#, -32602),
+        ),
+        case(
+            "prompts/get without params is -32602",
+            r#"{"jsonrpc":"2.0","id":"c7","method":"prompts/get"}"#,
+            Error(r#""c7""#, -32602),
+        ),
+        case(
+            "prompts/get of a prompt that fails is -32603",
+            r#"{"jsonrpc":"2.0","id":"c8","method":"prompts/get","params":{"name":"broken"}}"#,
+            Error(r#""c8""#, -32603),
+        ),
+        case(
+            "resources/list",
+            r#"{"jsonrpc":"2.0","id":"r1","method":"resources/list"}"#,
+            Answered(r#""r1""#),
+        ),
+        case(
+            "resources/list with a cursor the server never issued is -32602",
+            r#"{"jsonrpc":"2.0","id":"r2","method":"resources/list","params":{"cursor":"next"}}"#,
+            Error(r#""r2""#, -32602),
+        ),
+        case(
+            "resources/templates/list",
+            r#"{"jsonrpc":"2.0","id":"r3","method":"resources/templates/list","params":{}}"#,
+            Answered(r#""r3""#),
+        ),
+        case(
+            "resources/templates/list with a cursor is -32602",
+            r#"{"jsonrpc":"2.0","id":"r4","method":"resources/templates/list","params":{"cursor":"2"}}"#,
+            Error(r#""r4""#, -32602),
+        ),
+        case(
+            "resources/read of a fixed text resource",
+            r#"{"jsonrpc":"2.0","id":"r5","method":"resources/read","params":{"uri":"agree://motd"}}"#,
+            Answered(r#""r5""#),
+        ),
+        case(
+            "resources/read of a binary resource",
+            r#"{"jsonrpc":"2.0","id":"r6","method":"resources/read","params":{"uri":"agree://logo"}}"#,
+            Answered(r#""r6""#),
+        ),
+        case(
+            "resources/read of a template",
+            r#"{"jsonrpc":"2.0","id":"r7","method":"resources/read","params":{"uri":"agree://items/42"}}"#,
+            Answered(r#""r7""#),
+        ),
+        case(
+            "resources/read of an unknown URI is -32002",
+            r#"{"jsonrpc":"2.0","id":"r8","method":"resources/read","params":{"uri":"agree://nothing"}}"#,
+            Error(r#""r8""#, -32002),
+        ),
+        case(
+            "resources/read of a template whose variable does not parse is -32602",
+            r#"{"jsonrpc":"2.0","id":"r9","method":"resources/read","params":{"uri":"agree://items/x"}}"#,
+            Error(r#""r9""#, -32602),
+        ),
+        case(
+            "resources/read without a uri is -32602",
+            r#"{"jsonrpc":"2.0","id":"r10","method":"resources/read","params":{}}"#,
+            Error(r#""r10""#, -32602),
+        ),
+        case(
+            "resources/read of a resource that panics is -32603",
+            r#"{"jsonrpc":"2.0","id":"r11","method":"resources/read","params":{"uri":"agree://boom"}}"#,
+            Error(r#""r11""#, -32603),
+        ),
+        case(
+            "resources/subscribe (stateless HTTP cannot send updates: -32601)",
+            r#"{"jsonrpc":"2.0","id":"r12","method":"resources/subscribe","params":{"uri":"agree://motd"}}"#,
+            Answered(r#""r12""#),
+        )
+        .stateless_answers(Error(r#""r12""#, -32601)),
+        case(
+            "resources/subscribe to an unknown URI is -32002",
+            r#"{"jsonrpc":"2.0","id":"r13","method":"resources/subscribe","params":{"uri":"agree://nothing"}}"#,
+            Error(r#""r13""#, -32002),
+        )
+        .stateless_answers(Error(r#""r13""#, -32601)),
+        case(
+            "resources/unsubscribe",
+            r#"{"jsonrpc":"2.0","id":"r14","method":"resources/unsubscribe","params":{"uri":"agree://motd"}}"#,
+            Answered(r#""r14""#),
+        )
+        .stateless_answers(Error(r#""r14""#, -32601)),
+        case(
+            "completion/complete of a prompt argument",
+            r#"{"jsonrpc":"2.0","id":"k1","method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"greet"},"argument":{"name":"name","value":"A"}}}"#,
+            Answered(r#""k1""#),
+        ),
+        case(
+            "completion/complete of a template variable",
+            r#"{"jsonrpc":"2.0","id":"k2","method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"agree://items/{id}"},"argument":{"name":"id","value":"4"}}}"#,
+            Answered(r#""k2""#),
+        ),
+        case(
+            "completion/complete of an unknown prompt is -32602",
+            r#"{"jsonrpc":"2.0","id":"k3","method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"nope"},"argument":{"name":"x","value":""}}}"#,
+            Error(r#""k3""#, -32602),
+        ),
+        case(
+            "completion/complete with an unknown ref type is -32602",
+            r#"{"jsonrpc":"2.0","id":"k4","method":"completion/complete","params":{"ref":{"type":"ref/tool","name":"echo"},"argument":{"name":"x","value":""}}}"#,
+            Error(r#""k4""#, -32602),
+        ),
         // Other methods.
         case(
             "an unknown method",
-            r#"{"jsonrpc":"2.0","id":23,"method":"resources/list"}"#,
+            r#"{"jsonrpc":"2.0","id":23,"method":"bogus/list"}"#,
             Error("23", -32601),
         ),
         case(
@@ -479,6 +628,59 @@ fn server() -> ToolServer {
             log(format!("cancelled {id}"));
             "stopped"
         })
+        .unwrap()
+        .with_prompt(
+            Prompt::new("greet", |mut args: PromptArguments| async move {
+                let name: String = args.required("name")?;
+                let times: Option<u32> = args.optional("times")?;
+                Ok::<_, PromptError>(format!("Greet {name} {} times.", times.unwrap_or(1)))
+            })
+            .description("Greet someone")
+            .argument("name", "Who", true)
+            .argument("times", "How often", false)
+            .complete_from("name", ["Ada", "Alan", "Grace"]),
+        )
+        .unwrap()
+        .with_prompt(Prompt::new("broken", |_: PromptArguments| async {
+            Err::<String, _>(PromptError::new("no prompt today"))
+        }))
+        .unwrap()
+        .with_resource(
+            Resource::new("agree://motd", "motd", |_: ResourceRequest| async {
+                "Be kind."
+            })
+            .mime_type("text/plain"),
+        )
+        .unwrap()
+        .with_resource(
+            Resource::new("agree://logo", "logo", |_: ResourceRequest| async {
+                Blob(vec![0, 1, 2, 255])
+            })
+            .mime_type("image/png"),
+        )
+        .unwrap()
+        .with_resource(
+            Resource::new(
+                "agree://items/{id}",
+                "item",
+                |read: ResourceRequest| async move {
+                    let id: u32 = read.variable("id")?;
+                    Ok::<_, ResourceError>(format!("item {id}"))
+                },
+            )
+            .complete_from("id", ["4", "42", "7"]),
+        )
+        .unwrap()
+        .with_resource(Resource::new(
+            "agree://boom",
+            "boom",
+            |_: ResourceRequest| async {
+                if true {
+                    panic!("kaboom");
+                }
+                "unreachable"
+            },
+        ))
         .unwrap()
 }
 
@@ -810,9 +1012,9 @@ struct ErrorParts {
     data: Option<Value>,
 }
 
-fn check(case: &Case, transport: &str, answer: &Answer) -> Result<(), String> {
+fn check(case: &Case, expect: Expect, transport: &str, answer: &Answer) -> Result<(), String> {
     let name = case.name;
-    let (id, code) = match (case.expect, answer) {
+    let (id, code) = match (expect, answer) {
         (Expect::Nothing, None) => return Ok(()),
         (Expect::Nothing, Some(answer)) => {
             return Err(format!("{name} over {transport}: answered {answer}"));
@@ -842,17 +1044,19 @@ fn check(case: &Case, transport: &str, answer: &Answer) -> Result<(), String> {
             }
         }
         _ => Err(format!(
-            "{name} over {transport}: expected {:?}, got {text}",
-            case.expect
+            "{name} over {transport}: expected {expect:?}, got {text}"
         )),
     }
 }
 
-/// `answer` with the transports' own envelope differences taken off, for comparing.
+/// `answer` with the transports' own envelope differences taken off, for comparing: with
+/// sessions, `initialize` says `listChanged: true`; stateless HTTP has no stream for resource
+/// updates, so its `initialize` says `subscribe: false`.
 fn comparable(answer: &Answer) -> Answer {
-    answer
-        .as_ref()
-        .map(|text| text.replace(r#""listChanged":true"#, r#""listChanged":false"#))
+    answer.as_ref().map(|text| {
+        text.replace(r#""listChanged":true"#, r#""listChanged":false"#)
+            .replace(r#""subscribe":false"#, r#""subscribe":true"#)
+    })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -882,7 +1086,20 @@ async fn every_transport_gives_the_same_bytes_the_same_answer() {
             }
         }
         answers.push(("stdio", stdio.send(&case.message, answered).await));
+        if let Some(expect) = case.stateless {
+            // Checked on its own: stateless HTTP answers this one differently, by design.
+            let (answer, wrong_status) = stateless.send(&case.message, expect).await;
+            if let Some(status) = wrong_status {
+                failures.push(format!("{name} over HTTP: status {status}"));
+            }
+            if let Err(failure) = check(case, expect, "HTTP", &answer) {
+                failures.push(failure);
+            }
+        }
         for (transport, http) in [("HTTP", &stateless), ("HTTP with sessions", &sessions)] {
+            if transport == "HTTP" && case.stateless.is_some() {
+                continue;
+            }
             let (answer, wrong_status) = http.send(&case.message, case.expect).await;
             if let Some(status) = wrong_status {
                 failures.push(format!("{name} over {transport}: status {status}"));
@@ -890,7 +1107,7 @@ async fn every_transport_gives_the_same_bytes_the_same_answer() {
             answers.push((transport, answer));
         }
         for (transport, answer) in &answers {
-            if let Err(failure) = check(case, transport, answer) {
+            if let Err(failure) = check(case, case.expect, transport, answer) {
                 failures.push(failure);
             }
         }

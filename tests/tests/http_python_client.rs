@@ -130,8 +130,18 @@ fn the_python_sdk_client_lists_and_calls_every_tool_of_the_http_example() {
             "protocolVersion": "2025-11-25",
             "serverInfo": {"name": "units", "version": "1.0.0"},
             "instructions": "Unit conversions and text statistics.",
-            "capabilities": {"tools": {"listChanged": false}}
+            "capabilities": {
+                "tools": {"listChanged": false},
+                "prompts": {"listChanged": false},
+                "resources": {"subscribe": false, "listChanged": false},
+                "completions": {}
+            }
         })
+    );
+    // Prompts, resources (fixed and templated) and completions, as over stdio.
+    assert_eq!(
+        report["catalog"],
+        claude_tools_tests::expected_units_catalog()
     );
     // The client read the very schemas the in-process path serves.
     assert_eq!(report["tools"], Value::Array(Units::server().list_tools()));
@@ -202,13 +212,16 @@ fn the_python_sdk_client_lists_and_calls_every_tool_of_the_http_example() {
 /// itself (every call after `initialize` would be `400` without it), opens the session's GET
 /// stream, and hears `notifications/tools/list_changed` there when a tool adds another through
 /// the server's `tool_server_handle()`; abandoning a call posts `notifications/cancelled`, which
-/// now cancels it; on exit it ends the session with DELETE.
+/// now cancels it; it subscribes to a resource and hears `notifications/resources/updated` on
+/// its stream when a tool tells the handle the resource changed; on exit it ends the session
+/// with DELETE.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_sdk_client_keeps_a_session_and_hears_list_changed_on_its_stream() {
     use std::sync::{Arc, OnceLock};
 
     use claude_tools::ToolServerHandle;
     use claude_tools::mcp::http::HttpServer;
+    use claude_tools::resources::{Resource, ResourceRequest};
     use claude_tools::tools::{ToolContext, ToolServer};
 
     let Some(python) = python_mcp("http_python_client sessions") else {
@@ -216,6 +229,7 @@ async fn the_python_sdk_client_keeps_a_session_and_hears_list_changed_on_its_str
     };
     let handle: Arc<OnceLock<ToolServerHandle>> = Arc::default();
     let grower = handle.clone();
+    let toucher = handle.clone();
     let (cancelled_tx, cancelled) = tokio::sync::oneshot::channel::<()>();
     let cancelled_tx = Arc::new(std::sync::Mutex::new(Some(cancelled_tx)));
     let server = ToolServer::new("sessions", "1.0.0")
@@ -241,6 +255,21 @@ async fn the_python_sdk_client_keeps_a_session_and_hears_list_changed_on_its_str
                 "cancelled"
             }
         })
+        .unwrap()
+        .with_typed_tool("touch", move || {
+            let toucher = toucher.clone();
+            async move {
+                let handle = toucher.get().expect("the handle is set before serving");
+                handle.resource_updated("sessions://counter");
+                "touched"
+            }
+        })
+        .unwrap()
+        .with_resource(Resource::new(
+            "sessions://counter",
+            "counter",
+            |_: ResourceRequest| async { "1" },
+        ))
         .unwrap();
     let http = HttpServer::new(server).sessions(true);
     handle.set(http.tool_server_handle()).ok().unwrap();
@@ -256,19 +285,33 @@ async fn the_python_sdk_client_keeps_a_session_and_hears_list_changed_on_its_str
     };
     assert_eq!(
         report["capabilities"],
-        json!({"tools": {"listChanged": true}})
+        json!({
+            "tools": {"listChanged": true},
+            "resources": {"subscribe": true, "listChanged": true},
+            "completions": {}
+        })
     );
-    assert_eq!(report["tools_before"], json!(["grow", "wait"]));
+    assert_eq!(report["tools_before"], json!(["grow", "touch", "wait"]));
     assert_eq!(report["grow"], text_result("added `grown`", false));
-    assert_eq!(report["tools_after"], json!(["grow", "grown", "wait"]));
+    assert_eq!(
+        report["tools_after"],
+        json!(["grow", "grown", "touch", "wait"])
+    );
     assert_eq!(report["grown"], text_result("grown here", false));
     assert_eq!(report["after_cancel"], text_result("grown here", false));
     // The SDK hands every notification to the handler: the change (from the session's GET
     // stream), then the `wait` call's progress (from its own SSE response).
     assert_eq!(
         report["notifications"],
-        json!(["notifications/tools/list_changed", "notifications/progress"])
+        json!([
+            "notifications/tools/list_changed",
+            "notifications/progress",
+            "notifications/resources/updated"
+        ])
     );
+    assert_eq!(report["subscribe"], json!({}));
+    assert_eq!(report["touch"], text_result("touched", false));
+    assert_eq!(report["updated_uri"], "sessions://counter");
     // The abandoned call was cancelled on the server, in its session.
     tokio::time::timeout(Duration::from_secs(10), cancelled)
         .await

@@ -1,8 +1,9 @@
 //! The stdio example (`examples/examples/stdio_server.rs`) driven by the official MCP Python
 //! SDK's client (PyPI `mcp`, pinned in `scripts/install-python-mcp`): a client no one here wrote
 //! initializes, lists every tool with its schemas, calls each (a success, an `isError` result,
-//! a structured result, progress), an unknown tool and one with bad arguments, and abandons a
-//! long call (the SDK cancels it) and goes on.
+//! a structured result, progress), an unknown tool and one with bad arguments, abandons a
+//! long call (the SDK cancels it) and goes on, then lists and gets the prompt, lists and reads
+//! the resources (fixed and templated, and two that are not found) and completes arguments.
 //!
 //! Without the SDK's venv (`.cache/python-mcp`) the test skips with a banner, unless `CI` is
 //! set, where it fails.
@@ -88,8 +89,18 @@ fn the_python_sdk_client_lists_and_calls_every_tool_of_the_stdio_example() {
             "protocolVersion": "2025-11-25",
             "serverInfo": {"name": "units", "version": "1.0.0"},
             "instructions": "Unit conversions and text statistics.",
-            "capabilities": {"tools": {"listChanged": false}}
+            "capabilities": {
+                "tools": {"listChanged": false},
+                "prompts": {"listChanged": false},
+                "resources": {"subscribe": true, "listChanged": false},
+                "completions": {}
+            }
         })
+    );
+    // Prompts, resources (fixed and templated) and completions, as the client read them.
+    assert_eq!(
+        report["catalog"],
+        claude_tools_tests::expected_units_catalog()
     );
     // The client read the very schemas the in-process path serves.
     assert_eq!(report["tools"], Value::Array(Units::server().list_tools()));

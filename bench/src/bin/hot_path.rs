@@ -8,6 +8,11 @@
 //! into a reused buffer: parsing, argument extraction, the handler and the answer. The
 //! instructions of one call are the difference between two runs divided by the difference of
 //! their `<calls>` (start-up cancels out); see BENCHMARKS.md, "Cost of declaration order".
+//!
+//! `ct-bench-hot-path <calls> prompt` does the same with a `prompts/get` of the `sum` prompt, and
+//! `ct-bench-hot-path <calls> resource` with a `resources/read` of the `bench://sum/{a}/{b}`
+//! template: the same two numbers parsed, added and answered as text, through the other
+//! methods (BENCHMARKS.md, "Cost of prompts and resources").
 
 use std::process::ExitCode;
 
@@ -29,13 +34,45 @@ async fn add(
     a.wrapping_add(b)
 }
 
+/// Ask for the sum of two integers.
+#[prompt(server = Bench)]
+fn sum(
+    /// The first term
+    a: i64,
+    /// The second term
+    b: i64,
+) -> String {
+    format!("What is {a} + {b}? It is {}.", a.wrapping_add(b))
+}
+
+/// The sum of two integers.
+#[resource(server = Bench, uri = "bench://sum/{a}/{b}", mime_type = "text/plain")]
+fn sum_resource(a: i64, b: i64) -> String {
+    a.wrapping_add(b).to_string()
+}
+
 /// The message of the fake CLI (`bench/src/bin/fake_cli.rs`), byte for byte.
 const MESSAGE: &str = r#"{"method":"tools/call","params":{"name":"add","arguments":{"a":12345,"b":67890},"_meta":{"claudecode/toolUseId":"toolu_bench000000000001","progressToken":7}},"jsonrpc":"2.0","id":7}"#;
 
+/// A `prompts/get` of the same two numbers.
+const PROMPT_MESSAGE: &str = r#"{"method":"prompts/get","params":{"name":"sum","arguments":{"a":"12345","b":"67890"}},"jsonrpc":"2.0","id":7}"#;
+
+/// A `resources/read` of the same two numbers.
+const RESOURCE_MESSAGE: &str = r#"{"method":"resources/read","params":{"uri":"bench://sum/12345/67890"},"jsonrpc":"2.0","id":7}"#;
+
 fn main() -> ExitCode {
     let Some(calls) = std::env::args().nth(1).and_then(|n| n.parse::<u64>().ok()) else {
-        eprintln!("usage: ct-bench-hot-path <calls>");
+        eprintln!("usage: ct-bench-hot-path <calls> [tool|prompt|resource]");
         return ExitCode::from(2);
+    };
+    let message = match std::env::args().nth(2).as_deref() {
+        None | Some("tool") => MESSAGE,
+        Some("prompt") => PROMPT_MESSAGE,
+        Some("resource") => RESOURCE_MESSAGE,
+        Some(other) => {
+            eprintln!("ct-bench-hot-path: unknown method `{other}`: tool, prompt or resource");
+            return ExitCode::from(2);
+        }
     };
     let runtime = match tokio::runtime::Builder::new_current_thread().build() {
         Ok(runtime) => runtime,
@@ -50,7 +87,7 @@ fn main() -> ExitCode {
         let mut answered = 0usize;
         for _ in 0..calls {
             buffer.clear();
-            if let Some(response) = router.handle(Message::decode_str(MESSAGE)).await {
+            if let Some(response) = router.handle(Message::decode_str(message)).await {
                 response.write_to(&mut buffer);
                 answered += buffer.len();
             }

@@ -16,7 +16,8 @@
 //! - `server`: what a tool reads of its server, and building the server;
 //! - `server_crate` and [`duplicate_tool_name`]: telling apart two tools of one name;
 //! - `name_length` and `const_text`: the compile-time check of a tool's full name;
-//! - `rust_names`: what claude-tools' `#[derive(JsonSchema)]` calls.
+//! - `rust_names`: what claude-tools' `#[derive(JsonSchema)]` calls;
+//! - `catalog`: what `#[prompt]` and `#[resource]` expand to.
 
 pub use std::any::TypeId;
 
@@ -32,6 +33,7 @@ pub use crate::tool::ToolRef;
 pub use crate::tool::names::{qualified_name_bytes, qualified_name_str};
 
 mod call;
+mod catalog;
 mod const_text;
 mod defaults;
 mod diagnostics;
@@ -47,6 +49,7 @@ mod server;
 mod server_crate;
 
 pub use call::*;
+pub use catalog::*;
 pub use const_text::*;
 pub use defaults::*;
 pub use diagnostics::*;

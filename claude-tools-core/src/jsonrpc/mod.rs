@@ -13,6 +13,7 @@
 //! with the placeholder the Claude Code CLI awaits, stdio writes what there is, HTTP maps
 //! invalid → 400, nothing → 202 and an answer → 200.
 
+mod catalog;
 mod decode;
 mod error;
 mod id;
@@ -22,6 +23,7 @@ mod response;
 mod results;
 mod unreadable;
 
+pub use catalog::CatalogAnswer;
 pub(crate) use error::echo;
 pub use error::{ErrorCode, ErrorObject, MAX_ECHO};
 pub(crate) use id::IdError;
@@ -30,9 +32,13 @@ pub use message::{
     Call, ClientResponse, InitializeParams, Invalid, Message, Notification, RawParams, Request,
     TOOL_USE_ID_META, ToolCall,
 };
-pub use notification::{ServerNotification, TOOLS_LIST_CHANGED};
+pub use notification::{
+    PROMPTS_LIST_CHANGED, RESOURCE_UPDATED, RESOURCES_LIST_CHANGED, ServerNotification,
+    TOOLS_LIST_CHANGED,
+};
 pub use response::{Answer, Response};
 pub use results::{
-    Implementation, InitializeResult, ServerCapabilities, ToolsCapability, ToolsList,
+    CompletionsCapability, Implementation, InitializeResult, ListChangedCapability,
+    ResourcesCapability, ServerCapabilities, ToolsCapability, ToolsList,
 };
 pub use unreadable::Unreadable;

@@ -9,6 +9,17 @@ use crate::ask::ServerRequest;
 /// The method of the notification a server sends when its tool list changes.
 pub const TOOLS_LIST_CHANGED: &str = "notifications/tools/list_changed";
 
+/// The method of the notification a server sends when its prompt list changes.
+pub const PROMPTS_LIST_CHANGED: &str = "notifications/prompts/list_changed";
+
+/// The method of the notification a server sends when its resource list (fixed resources or
+/// templates) changes.
+pub const RESOURCES_LIST_CHANGED: &str = "notifications/resources/list_changed";
+
+/// The method of the notification a server sends when a resource a client subscribed to
+/// changes.
+pub const RESOURCE_UPDATED: &str = "notifications/resources/updated";
+
 /// A notification from the server to the client.
 ///
 /// ```
@@ -48,6 +59,16 @@ pub enum ServerNotification {
     /// delivers those delivers it; the client's answer comes back as a response, which the
     /// router hands to the waiting tool.
     Request(ServerRequest),
+    /// `notifications/prompts/list_changed`.
+    PromptsListChanged,
+    /// `notifications/resources/list_changed`.
+    ResourcesListChanged,
+    /// `notifications/resources/updated`: the resource at `uri`, which the client subscribed
+    /// to, changed.
+    ResourceUpdated {
+        /// The resource's URI.
+        uri: String,
+    },
 }
 
 impl ServerNotification {
@@ -58,6 +79,9 @@ impl ServerNotification {
             ServerNotification::ToolsListChanged => TOOLS_LIST_CHANGED,
             ServerNotification::Cancelled { .. } => "notifications/cancelled",
             ServerNotification::Request(request) => request.method(),
+            ServerNotification::PromptsListChanged => PROMPTS_LIST_CHANGED,
+            ServerNotification::ResourcesListChanged => RESOURCES_LIST_CHANGED,
+            ServerNotification::ResourceUpdated { .. } => RESOURCE_UPDATED,
         }
     }
 
@@ -66,6 +90,11 @@ impl ServerNotification {
         // Its numbers are finite or written as `null`, its keys strings: it serialises.
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
     }
+}
+
+#[derive(Serialize)]
+struct UpdatedParams<'a> {
+    uri: &'a str,
 }
 
 struct ProgressParams<'a> {
@@ -98,14 +127,13 @@ impl Serialize for ServerNotification {
         let mut notification = serializer.serialize_map(None)?;
         notification.serialize_entry("jsonrpc", "2.0")?;
         notification.serialize_entry("method", self.method())?;
-        if let ServerNotification::Progress {
-            token,
-            progress,
-            total,
-            message,
-        } = self
-        {
-            notification.serialize_entry(
+        match self {
+            ServerNotification::Progress {
+                token,
+                progress,
+                total,
+                message,
+            } => notification.serialize_entry(
                 "params",
                 &ProgressParams {
                     token,
@@ -113,7 +141,11 @@ impl Serialize for ServerNotification {
                     total: *total,
                     message: message.as_deref(),
                 },
-            )?;
+            )?,
+            ServerNotification::ResourceUpdated { uri } => {
+                notification.serialize_entry("params", &UpdatedParams { uri })?;
+            }
+            _ => {}
         }
         if let ServerNotification::Cancelled { request_id, reason } = self {
             notification.serialize_entry("params", &CancelledParams { request_id, reason })?;

@@ -38,8 +38,10 @@ pub enum Answer {
     ToolsList(super::ToolsList),
     /// `initialize`.
     Initialize(super::InitializeResult),
-    /// `{}` (`ping`).
+    /// `{}` (`ping`, `resources/subscribe`, `resources/unsubscribe`).
     Empty,
+    /// A prompt, resource or completion result.
+    Catalog(super::CatalogAnswer),
     /// Any other result.
     Json(Value),
 }
@@ -154,6 +156,7 @@ impl Serialize for Answer {
             Answer::ToolsList(list) => list.serialize(serializer),
             Answer::Initialize(result) => result.serialize(serializer),
             Answer::Empty => serializer.serialize_map(Some(0))?.end(),
+            Answer::Catalog(answer) => answer.serialize(serializer),
             Answer::Json(value) => value.serialize(serializer),
         }
     }

@@ -25,7 +25,42 @@ pub struct InitializeResult {
 pub struct ServerCapabilities {
     /// The server has tools.
     pub tools: ToolsCapability,
+    /// The server has prompts (absent when it has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompts: Option<ListChangedCapability>,
+    /// The server has resources (absent when it has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resources: Option<ResourcesCapability>,
+    /// The server completes prompt arguments and template variables (absent when it has
+    /// neither prompts nor resources).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub completions: Option<CompletionsCapability>,
 }
+
+/// `capabilities.prompts`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ListChangedCapability {
+    /// Whether the server sends `notifications/prompts/list_changed`.
+    pub list_changed: bool,
+}
+
+/// `capabilities.resources`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ResourcesCapability {
+    /// Whether a client may subscribe to a resource's changes.
+    pub subscribe: bool,
+    /// Whether the server sends `notifications/resources/list_changed`.
+    pub list_changed: bool,
+}
+
+/// `capabilities.completions`: `{}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct CompletionsCapability {}
 
 /// `capabilities.tools`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -63,6 +98,9 @@ impl InitializeResult {
                 tools: ToolsCapability {
                     list_changed: false,
                 },
+                prompts: None,
+                resources: None,
+                completions: None,
             },
             server_info: Implementation {
                 name: name.to_string(),

@@ -3,7 +3,9 @@
 
 use serde::Serialize;
 
-use crate::jsonrpc::{InitializeResult, ToolsList};
+use crate::jsonrpc::{
+    CompletionsCapability, InitializeResult, ListChangedCapability, ResourcesCapability, ToolsList,
+};
 use crate::tool::ToolServer;
 
 /// The MCP protocol versions this router speaks, oldest first.
@@ -31,9 +33,24 @@ pub(crate) fn initialize_result(
     server: &ToolServer,
     version: &str,
     list_changed: bool,
+    subscribe: bool,
 ) -> InitializeResult {
     let mut result = InitializeResult::new(version, server.name(), server.version());
     result.capabilities.tools.list_changed = list_changed;
+    // Announced only when the server has them, so that a tools-only server answers as it did.
+    // `subscribe`: the connection has a way to be told of a resource's updates.
+    if server.has_prompts() {
+        result.capabilities.prompts = Some(ListChangedCapability { list_changed });
+    }
+    if server.has_resources() {
+        result.capabilities.resources = Some(ResourcesCapability {
+            subscribe,
+            list_changed,
+        });
+    }
+    if server.has_prompts() || server.has_resources() {
+        result.capabilities.completions = Some(CompletionsCapability {});
+    }
     result.instructions = server.instructions().map(String::from);
     result
 }
@@ -55,7 +72,8 @@ pub struct HandshakeManifest {
 #[doc(hidden)]
 pub fn handshake_manifest(server: &ToolServer) -> HandshakeManifest {
     HandshakeManifest {
-        initialize_result: initialize_result(server, LATEST_PROTOCOL_VERSION, false),
+        // In-process, the session's router has a notifier: it can send resource updates.
+        initialize_result: initialize_result(server, LATEST_PROTOCOL_VERSION, false, true),
         tools_list_result: ToolsList::new(server.list_tools()),
     }
 }

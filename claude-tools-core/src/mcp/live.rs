@@ -12,6 +12,8 @@ use crate::tool::{
 /// The tool set one router serves, shared with every [`ToolServerHandle`] to it.
 pub(crate) struct LiveTools {
     state: RwLock<LiveState>,
+    /// Who subscribed to which resource, over every connection to this tool set.
+    pub(crate) subscribers: Arc<super::subscriptions::Subscribers>,
 }
 
 struct LiveState {
@@ -31,6 +33,7 @@ impl LiveTools {
                 all: server,
                 disabled: BTreeSet::new(),
             }),
+            subscribers: Arc::default(),
         }
     }
 
@@ -83,6 +86,22 @@ pub enum LiveToolError {
         /// The names of the session's in-process servers, sorted.
         known: Vec<String>,
     },
+    /// The server has no prompt of that name.
+    #[error("server `{server}` has no prompt named `{prompt}`")]
+    UnknownPrompt {
+        /// The server's name.
+        server: String,
+        /// The name asked for.
+        prompt: String,
+    },
+    /// The server has no resource or resource template written so.
+    #[error("server `{server}` has no resource at `{uri}`")]
+    UnknownResource {
+        /// The server's name.
+        server: String,
+        /// The URI or URI template asked for.
+        uri: String,
+    },
     /// The session already has an in-process server of that name.
     #[error("the session already has an in-process server named `{server}`")]
     DuplicateServer {
@@ -129,8 +148,8 @@ pub enum LiveToolError {
 /// ```
 #[derive(Clone)]
 pub struct ToolServerHandle {
-    tools: Arc<LiveTools>,
-    notifier: Option<Notifier>,
+    pub(super) tools: Arc<LiveTools>,
+    pub(super) notifier: Option<Notifier>,
 }
 
 impl ToolServerHandle {
@@ -234,26 +253,28 @@ impl ToolServerHandle {
         &self,
         edit: impl FnOnce(&mut ToolSetEdit) -> Result<(), LiveToolError>,
     ) -> Result<(), LiveToolError> {
-        let changed = {
+        let (changed, catalog) = {
             let mut state = self.tools.write();
             let mut draft = ToolSetEdit {
                 all: state.all.clone(),
                 disabled: state.disabled.clone(),
                 changed: false,
+                catalog: CatalogChanges::default(),
             };
             edit(&mut draft)?;
-            if draft.changed {
+            if draft.changed || draft.catalog.any() {
                 state.active = draft.all.without_tools(&draft.disabled);
                 state.all = draft.all;
                 state.disabled = draft.disabled;
             }
-            draft.changed
+            (draft.changed, draft.catalog)
         };
         // After the lock is released and the set republished, so that the client's
         // `tools/list` sees the change.
         if changed {
             self.notify_list_changed();
         }
+        self.notify_catalog_changes(catalog);
         Ok(())
     }
 
@@ -268,10 +289,25 @@ impl ToolServerHandle {
 
 /// The changes of one [`ToolServerHandle::update`], made on a draft of the tool set.
 pub struct ToolSetEdit {
-    all: ToolServer,
+    pub(super) all: ToolServer,
     disabled: BTreeSet<String>,
     /// Whether the served list differs (a no-op, such as disabling a disabled tool, does not).
     changed: bool,
+    /// Whether the prompts or the resources changed.
+    pub(super) catalog: CatalogChanges,
+}
+
+/// Which lists of prompts and resources an update changed.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct CatalogChanges {
+    pub(super) prompts: bool,
+    pub(super) resources: bool,
+}
+
+impl CatalogChanges {
+    fn any(self) -> bool {
+        self.prompts || self.resources
+    }
 }
 
 impl ToolSetEdit {

@@ -50,8 +50,11 @@
 //! `claude-tools-mcp` crate.
 
 mod calls;
+mod catalog;
 mod lifecycle;
 mod live;
+mod live_catalog;
+mod subscriptions;
 
 pub use crate::ask::{
     AskError, ClientCapabilities, ClientPeer, CreateMessageRequest, CreateMessageResult,
@@ -62,6 +65,7 @@ pub use crate::ask::{
 pub use crate::jsonrpc::*;
 pub use crate::tool::PanicDetail;
 pub use calls::{CANCEL_GRACE, RunningCall, Started, run_out_grace};
+pub use catalog::RESOURCE_NOT_FOUND;
 #[doc(hidden)]
 pub use lifecycle::{HandshakeManifest, handshake_manifest};
 pub use lifecycle::{LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS};
@@ -135,7 +139,6 @@ struct ClientSettings {
 }
 
 /// What one connection remembers between messages.
-#[derive(Default)]
 struct Connection {
     /// The running `tools/call`s, by request id.
     in_flight: Arc<InFlight>,
@@ -144,14 +147,28 @@ struct Connection {
     protocol_version: AtomicUsize,
     /// The server's own requests to the client, waiting for their answers.
     peer: Arc<crate::ask::Peer>,
+    /// The resources this connection subscribed to.
+    subscriptions: subscriptions::Subscriptions,
+}
+
+impl Connection {
+    fn new(tools: &live::LiveTools) -> Arc<Self> {
+        Arc::new(Self {
+            in_flight: Arc::default(),
+            protocol_version: AtomicUsize::new(0),
+            subscriptions: subscriptions::Subscriptions::new(tools.subscribers.clone()),
+            peer: Arc::default(),
+        })
+    }
 }
 
 impl McpRouter {
     /// A router for one connection (one CLI session) to `server`.
     pub fn new(server: ToolServer) -> Self {
+        let tools = Arc::new(live::LiveTools::new(server));
         Self {
-            tools: Arc::new(live::LiveTools::new(server)),
-            connection: Arc::default(),
+            connection: Connection::new(&tools),
+            tools,
             notifier: None,
             progress: None,
             extension: None,
@@ -169,7 +186,7 @@ impl McpRouter {
     pub fn new_connection(&self) -> McpRouter {
         Self {
             tools: self.tools.clone(),
-            connection: Arc::default(),
+            connection: Connection::new(&self.tools),
             notifier: None,
             progress: None,
             extension: None,
@@ -310,6 +327,19 @@ impl McpRouter {
         }
     }
 
+    /// Whether this connection should be sent `notification`: everything but a
+    /// `notifications/resources/updated` of a resource it did not subscribe to. A transport
+    /// that fans one notifier out to several connections (HTTP sessions) asks each.
+    #[doc(hidden)]
+    pub fn wants(&self, notification: &ServerNotification) -> bool {
+        match notification {
+            ServerNotification::ResourceUpdated { uri } => {
+                self.connection.subscriptions.contains(uri)
+            }
+            _ => true,
+        }
+    }
+
     /// How many `tools/call`s are running.
     pub fn in_flight_calls(&self) -> usize {
         self.connection.in_flight.len()
@@ -397,6 +427,11 @@ impl McpRouter {
             Call::Initialize(params) => self.initialize(id, params),
             Call::Ping => Response::success(id, Answer::Empty),
             Call::InvalidParams(error) => Response::error(Some(id), error),
+            Call::Other { method, params }
+                if let Some(known) = catalog::CatalogMethod::of(&method) =>
+            {
+                self.answer_catalog(id, known, params).await
+            }
             Call::Other { method, .. } => {
                 tracing::debug!(method = %crate::jsonrpc::echo(&method), "MCP method not found");
                 Response::error(Some(id), ErrorObject::method_not_found(&method))
@@ -427,6 +462,7 @@ impl McpRouter {
             &server,
             SUPPORTED_PROTOCOL_VERSIONS[index],
             self.list_changed,
+            self.can_notify(),
         );
         Response::success(id, Answer::Initialize(result))
     }

@@ -40,6 +40,58 @@ pub enum ServerBuildError {
     /// A name the CLI or the Anthropic API would refuse.
     #[error("{0}")]
     InvalidName(String),
+    /// Two prompts share a name.
+    #[error(
+        "server `{server}` has two prompts named `{prompt}`{}: prompt names must be unique in a \
+         server; {}",
+        locations_text(.first.as_deref(), .second.as_deref()),
+        rename_hint_for("prompt", .first.is_some() || .second.is_some())
+    )]
+    DuplicatePrompt {
+        /// The server's name.
+        server: String,
+        /// The duplicated name.
+        prompt: String,
+        /// `file:line` of one of the two, when known (`#[prompt]` fns).
+        first: Option<String>,
+        /// `file:line` of the other, when known.
+        second: Option<String>,
+    },
+    /// Two resources (or resource templates) share a URI.
+    #[error(
+        "server `{server}` has two resources at `{uri}`{}: resource URIs must be unique in a \
+         server",
+        locations_text(.first.as_deref(), .second.as_deref())
+    )]
+    DuplicateResource {
+        /// The server's name.
+        server: String,
+        /// The duplicated URI or URI template.
+        uri: String,
+        /// `file:line` of one of the two, when known (`#[resource]` fns).
+        first: Option<String>,
+        /// `file:line` of the other, when known.
+        second: Option<String>,
+    },
+    /// A resource's URI template cannot be parsed.
+    #[error("resource `{uri}` of server `{server}`: {reason}")]
+    InvalidResource {
+        /// The server's name.
+        server: String,
+        /// The URI or URI template as written.
+        uri: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+/// How to fix a duplicate prompt.
+fn rename_hint_for(kind: &str, has_fn: bool) -> String {
+    if has_fn {
+        format!("rename one with #[{kind}(name = \"...\")]")
+    } else {
+        "give one of them another name".to_string()
+    }
 }
 
 /// How to fix a duplicate: a `#[tool]` fn (whose location is known) is renamed with its
@@ -54,7 +106,7 @@ fn rename_hint(has_tool_fn: bool) -> &'static str {
 
 /// " (at a.rs:1 and b.rs:2)", " (one at a.rs:1)" or "": where the two tools of a
 /// [`ServerBuildError::DuplicateTool`] are.
-fn locations_text(first: Option<&str>, second: Option<&str>) -> String {
+pub(crate) fn locations_text(first: Option<&str>, second: Option<&str>) -> String {
     match (first, second) {
         (Some(first), Some(second)) => format!(" (at {first} and {second})"),
         (Some(one), None) | (None, Some(one)) => format!(" (one at {one})"),

@@ -91,7 +91,7 @@ impl Future for CallFuture {
 
 /// An id that tells one panic from the others in the logs: 32 random bits per process (from
 /// the standard library's randomly keyed hasher) and a counter, 16 hex digits.
-fn incident_id() -> String {
+pub(crate) fn incident_id() -> String {
     static PROCESS: LazyLock<u32> = LazyLock::new(|| RandomState::new().hash_one(0u8) as u32);
     static COUNT: AtomicU32 = AtomicU32::new(0);
     let count = COUNT.fetch_add(1, Ordering::Relaxed);

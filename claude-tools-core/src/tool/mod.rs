@@ -66,4 +66,6 @@ pub use tokio_util::sync::CancellationToken;
 
 pub(crate) use call_future::CallFuture;
 pub use call_future::PanicDetail;
+pub(crate) use call_future::incident_id;
 pub(crate) use error::render_argument_errors;
+pub(crate) use result::base64_encode;

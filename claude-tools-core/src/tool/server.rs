@@ -47,11 +47,11 @@ use crate::catch_unwind::CatchUnwind;
 /// ```
 #[derive(Clone)]
 pub struct ToolServer {
-    inner: Arc<ServerInner>,
+    pub(crate) inner: Arc<ServerInner>,
 }
 
 #[derive(Clone)]
-struct ServerInner {
+pub(crate) struct ServerInner {
     name: String,
     version: String,
     instructions: Option<String>,
@@ -60,6 +60,8 @@ struct ServerInner {
     state: Arc<StateMap>,
     /// The `alwaysLoad` of tools that do not set it: `true`, or the `#[tool_server]`'s.
     always_load: bool,
+    /// The server's prompts and resources.
+    pub(crate) catalog: crate::catalog::Catalog,
 }
 
 impl ToolServer {
@@ -74,6 +76,7 @@ impl ToolServer {
                 tools: Vec::new(),
                 state: Arc::default(),
                 always_load: true,
+                catalog: crate::catalog::Catalog::default(),
             }),
         }
     }
@@ -101,6 +104,7 @@ impl ToolServer {
         for (builder, handler, location) in tools {
             inner.add_tool(builder, handler, location, true)?;
         }
+        crate::catalog::collect_registered(&mut server, server_type)?;
         Ok(server)
     }
 

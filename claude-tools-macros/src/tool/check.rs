@@ -161,7 +161,7 @@ pub(super) fn validate(
 }
 
 /// `r#type` → `type`.
-pub(super) fn unraw(ident: &Ident) -> String {
+pub(crate) fn unraw(ident: &Ident) -> String {
     let name = ident.to_string();
     match name.strip_prefix("r#") {
         Some(stripped) => stripped.to_string(),

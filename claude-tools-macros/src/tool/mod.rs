@@ -17,6 +17,7 @@ use crate::errors::Errors;
 use crate::param_attrs;
 
 mod check;
+pub(crate) use check::unraw;
 mod expand;
 mod model;
 mod parse;

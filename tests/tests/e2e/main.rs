@@ -27,6 +27,7 @@ mod live_tools;
 mod model_settings;
 mod model_view;
 mod plugins;
+mod prompts_resources;
 mod questions;
 mod sdk_host;
 mod secrets_off_argv;

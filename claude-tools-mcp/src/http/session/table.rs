@@ -254,10 +254,13 @@ impl SessionTable {
         self.inner().remove(id).is_some()
     }
 
-    /// Sends `message` on every session's server→client stream that is open.
+    /// Sends `message` on every session's server→client stream that is open, to the sessions
+    /// that want it (a resource's update goes only to those that subscribed to it).
     pub(in crate::http) fn broadcast(&self, message: &ServerNotification) {
         for session in self.inner().sessions.values() {
-            session.send(message.clone());
+            if session.router().wants(message) {
+                session.send(message.clone());
+            }
         }
     }
 

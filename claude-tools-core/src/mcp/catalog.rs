@@ -1,0 +1,364 @@
+//! The router's prompt, resource and completion methods:
+//!
+//! | message | answer |
+//! |---|---|
+//! | `prompts/list` | `{"prompts": [...]}`, every prompt on one page; with a `cursor` `-32602` (as `tools/list`) |
+//! | `prompts/get {name, arguments}` | the prompt's messages; an unknown prompt, arguments that are not strings, or arguments the prompt refuses (missing, unparsable: named) `-32602`; the prompt's own failure or panic `-32603` |
+//! | `resources/list`, `resources/templates/list` | the fixed resources, the templates, on one page; with a `cursor` `-32602` |
+//! | `resources/read {uri}` | `{"contents": [...]}` (text, or a base64 `blob`); no resource at the URI `-32002 "Resource not found"` with `{"uri": ...}` as `data`; a template variable that does not parse `-32602`; the resource's failure or panic `-32603` |
+//! | `resources/subscribe`, `resources/unsubscribe {uri}` | `{}`; where the transport cannot send `notifications/resources/updated` (stateless HTTP, in-process) `-32601` saying so; an unknown URI `-32002` |
+//! | `completion/complete {ref, argument}` | `{"completion": {"values", "hasMore"}}` (at most 100 values, `total` when cut); an unknown prompt or template `-32602`; an argument without completions has none |
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::McpRouter;
+use crate::catch_unwind::CatchUnwind;
+use crate::complete::{CompleteParams, CompleteResult, Completion, CompletionRef};
+use crate::jsonrpc::{
+    Answer, CatalogAnswer, ErrorCode, ErrorObject, RawParams, RequestId, Response,
+};
+use crate::prompt::{PromptArguments, PromptError};
+use crate::resource::{ErrorKind, ReadResourceResult, ResourceError, ResourceRequest};
+use crate::tool::PanicDetail;
+
+/// The code MCP gives a resource that does not exist.
+pub const RESOURCE_NOT_FOUND: ErrorCode = ErrorCode(-32002);
+
+/// A method of this module.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum CatalogMethod {
+    PromptsList,
+    PromptsGet,
+    ResourcesList,
+    ResourceTemplatesList,
+    ResourcesRead,
+    ResourcesSubscribe,
+    ResourcesUnsubscribe,
+    Complete,
+}
+
+impl CatalogMethod {
+    pub(super) fn of(method: &str) -> Option<Self> {
+        Some(match method {
+            "prompts/list" => Self::PromptsList,
+            "prompts/get" => Self::PromptsGet,
+            "resources/list" => Self::ResourcesList,
+            "resources/templates/list" => Self::ResourceTemplatesList,
+            "resources/read" => Self::ResourcesRead,
+            "resources/subscribe" => Self::ResourcesSubscribe,
+            "resources/unsubscribe" => Self::ResourcesUnsubscribe,
+            "completion/complete" => Self::Complete,
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::PromptsList => "prompts/list",
+            Self::PromptsGet => "prompts/get",
+            Self::ResourcesList => "resources/list",
+            Self::ResourceTemplatesList => "resources/templates/list",
+            Self::ResourcesRead => "resources/read",
+            Self::ResourcesSubscribe => "resources/subscribe",
+            Self::ResourcesUnsubscribe => "resources/unsubscribe",
+            Self::Complete => "completion/complete",
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct ListParams {
+    cursor: Option<serde_json::Value>,
+}
+
+#[derive(Deserialize)]
+struct GetPromptParams {
+    name: String,
+    #[serde(default)]
+    arguments: Option<BTreeMap<String, serde_json::Value>>,
+}
+
+#[derive(Deserialize)]
+struct UriParams {
+    uri: String,
+}
+
+impl McpRouter {
+    /// Answers a request of one of this module's methods.
+    pub(super) async fn answer_catalog(
+        &self,
+        id: RequestId,
+        method: CatalogMethod,
+        params: Option<RawParams>,
+    ) -> Response {
+        let outcome = match method {
+            CatalogMethod::PromptsList => self.list(method, params.as_ref(), |server| {
+                CatalogAnswer::PromptsList {
+                    prompts: server.list_prompts(),
+                }
+            }),
+            CatalogMethod::ResourcesList => self.list(method, params.as_ref(), |server| {
+                CatalogAnswer::ResourcesList {
+                    resources: server.list_resources(),
+                }
+            }),
+            CatalogMethod::ResourceTemplatesList => self.list(method, params.as_ref(), |server| {
+                CatalogAnswer::ResourceTemplatesList {
+                    resource_templates: server.list_resource_templates(),
+                }
+            }),
+            CatalogMethod::PromptsGet => match read_params(method, params.as_ref()) {
+                Ok(params) => self.get_prompt(params).await,
+                Err(error) => Err(error),
+            },
+            CatalogMethod::ResourcesRead => match read_params::<UriParams>(method, params.as_ref())
+            {
+                Ok(params) => self.read_resource(params.uri).await,
+                Err(error) => Err(error),
+            },
+            CatalogMethod::ResourcesSubscribe | CatalogMethod::ResourcesUnsubscribe => {
+                read_params::<UriParams>(method, params.as_ref())
+                    .and_then(|params| self.subscription(method, &params.uri))
+                    .map(|()| Answer::Empty)
+            }
+            CatalogMethod::Complete => {
+                read_params(method, params.as_ref()).and_then(|params| self.complete(params))
+            }
+        };
+        match outcome {
+            Ok(answer) => Response::success(id, answer),
+            Err(error) => Response::error(Some(id), error),
+        }
+    }
+
+    fn list(
+        &self,
+        method: CatalogMethod,
+        params: Option<&RawParams>,
+        answer: impl FnOnce(&crate::tool::ToolServer) -> CatalogAnswer,
+    ) -> Result<Answer, ErrorObject> {
+        let cursor = params
+            .and_then(|params| params.parse::<ListParams>().ok())
+            .and_then(|params| params.cursor)
+            .filter(|cursor| !cursor.is_null());
+        if let Some(cursor) = cursor {
+            // Every item is on one page and no cursor is ever issued (as for `tools/list`).
+            return Err(ErrorObject::invalid_params(format!(
+                "invalid cursor {}: this server lists everything on one page of {} and issued no cursor",
+                crate::jsonrpc::echo(&cursor.to_string()),
+                method.name()
+            )));
+        }
+        Ok(Answer::Catalog(self.tools.with_active(answer)))
+    }
+
+    async fn get_prompt(&self, params: GetPromptParams) -> Result<Answer, ErrorObject> {
+        let mut arguments = BTreeMap::new();
+        for (name, value) in params.arguments.unwrap_or_default() {
+            match value {
+                serde_json::Value::String(text) => {
+                    arguments.insert(name, text);
+                }
+                // An absent optional argument, as some clients write it.
+                serde_json::Value::Null => {}
+                other => {
+                    return Err(ErrorObject::invalid_params(format!(
+                        "Invalid arguments for prompt `{}`: argument `{name}`: prompt arguments are strings, got {other}",
+                        crate::jsonrpc::echo(&params.name)
+                    )));
+                }
+            }
+        }
+        // Only the handler is taken out of the snapshot: a call costs no copy of the definition.
+        let handler = self.tools.with_active(|server| {
+            server
+                .prompt(&params.name)
+                .map(|prompt| prompt.handler.clone())
+        });
+        let Some(handler) = handler else {
+            return Err(ErrorObject::invalid_params(format!(
+                "Prompt `{}` not found on server `{}`",
+                crate::jsonrpc::echo(&params.name),
+                self.tools.with_active(|server| server.name().to_string())
+            )));
+        };
+        let arguments = PromptArguments::new(arguments);
+        match run_caught(|| handler(arguments)).await {
+            Ok(Ok(result)) => Ok(Answer::Catalog(CatalogAnswer::Prompt(result))),
+            Ok(Err(error)) => Err(prompt_error(&params.name, error)),
+            Err(panic) => Err(self.panicked("prompt", &params.name, &panic)),
+        }
+    }
+
+    async fn read_resource(&self, uri: String) -> Result<Answer, ErrorObject> {
+        let found = self.tools.with_active(|server| {
+            server
+                .catalog()
+                .resource_at(&uri)
+                .map(|(resource, values)| {
+                    (resource.handler.clone(), resource.mime_type.clone(), values)
+                })
+        });
+        let Some((handler, mime_type, values)) = found else {
+            return Err(not_found(&uri));
+        };
+        let request = ResourceRequest::new(uri.clone(), values).with_mime_type(mime_type);
+        match run_caught(|| handler(request)).await {
+            Ok(Ok(contents)) => Ok(Answer::Catalog(CatalogAnswer::Resource(
+                ReadResourceResult { contents },
+            ))),
+            Ok(Err(error)) => Err(resource_error(&uri, error)),
+            Err(panic) => Err(self.panicked("resource", &uri, &panic)),
+        }
+    }
+
+    fn subscription(&self, method: CatalogMethod, uri: &str) -> Result<(), ErrorObject> {
+        if !self.can_notify() {
+            return Err(
+                ErrorObject::new(ErrorCode::METHOD_NOT_FOUND, "Method not found").with_data(
+                    format!(
+                        "{}: this transport cannot send notifications/resources/updated (stateless \
+                     HTTP, or an in-process server); serve over stdio, or HTTP with sessions",
+                        method.name()
+                    ),
+                ),
+            );
+        }
+        let subscriptions = &self.connection.subscriptions;
+        if method == CatalogMethod::ResourcesUnsubscribe {
+            subscriptions.unsubscribe(uri);
+            return Ok(());
+        }
+        let known = self
+            .tools
+            .with_active(|server| server.catalog().resource_at(uri).is_some());
+        if !known {
+            return Err(not_found(uri));
+        }
+        subscriptions.subscribe(uri);
+        Ok(())
+    }
+
+    fn complete(&self, params: CompleteParams) -> Result<Answer, ErrorObject> {
+        let argument = &params.argument;
+        let values = self.tools.with_active(|server| match &params.reference {
+            CompletionRef::Prompt { name } => server
+                .prompt(name)
+                .map(|prompt| {
+                    prompt
+                        .completion(&argument.name)
+                        .map(|c| c.complete(&argument.value))
+                })
+                .ok_or_else(|| {
+                    ErrorObject::invalid_params(format!(
+                        "Prompt `{}` not found on server `{}`",
+                        crate::jsonrpc::echo(name),
+                        server.name()
+                    ))
+                }),
+            CompletionRef::Resource { uri } => server
+                .catalog()
+                .resource(uri)
+                .map(|resource| {
+                    resource
+                        .completion(&argument.name)
+                        .map(|c| c.complete(&argument.value))
+                })
+                .ok_or_else(|| {
+                    ErrorObject::invalid_params(format!(
+                        "Resource template `{}` not found on server `{}`",
+                        crate::jsonrpc::echo(uri),
+                        server.name()
+                    ))
+                }),
+        })?;
+        let completion = values.map_or_else(Completion::empty, Completion::from_values);
+        Ok(Answer::Catalog(CatalogAnswer::Complete(CompleteResult {
+            completion,
+        })))
+    }
+
+    /// Whether this connection can be sent notifications: it has a notifier (stdio,
+    /// in-process), or its transport fans the router's out to it (HTTP with sessions, which
+    /// says `listChanged: true`).
+    pub(super) fn can_notify(&self) -> bool {
+        self.notifier.is_some() || self.list_changed
+    }
+
+    /// The answer to a handler's panic: its message when the router shows panics, else an
+    /// incident id, logged beside the message.
+    fn panicked(&self, kind: &str, name: &str, panic: &str) -> ErrorObject {
+        let name = crate::jsonrpc::echo(name);
+        match self.panic_detail {
+            PanicDetail::Shown => {
+                ErrorObject::internal_error(format!("the {kind} `{name}` panicked: {panic}"))
+            }
+            PanicDetail::Hidden => {
+                let incident = crate::tool::incident_id();
+                tracing::error!(%incident, %panic, "MCP: the {kind} `{name}` panicked");
+                ErrorObject::internal_error(format!(
+                    "the {kind} `{name}` failed (incident {incident}; see the server's log)"
+                ))
+            }
+        }
+    }
+}
+
+/// Runs a handler to its output, a panic (in the handler's sync part, a sync fn's body, or its
+/// future) caught as `Err(message)`.
+async fn run_caught<T>(
+    handler: impl FnOnce() -> std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send>>,
+) -> Result<T, String> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(handler)) {
+        Ok(future) => CatchUnwind::pinned(future).await,
+        Err(payload) => Err(crate::catch_unwind::panic_message(&*payload).to_string()),
+    }
+}
+
+fn read_params<T: serde::de::DeserializeOwned>(
+    method: CatalogMethod,
+    params: Option<&RawParams>,
+) -> Result<T, ErrorObject> {
+    let Some(params) = params else {
+        return Err(ErrorObject::invalid_params(format!(
+            "{} needs params",
+            method.name()
+        )));
+    };
+    params.parse().map_err(|error| {
+        ErrorObject::invalid_params(format!("invalid params of {}: {error}", method.name()))
+    })
+}
+
+fn not_found(uri: &str) -> ErrorObject {
+    ErrorObject::new(RESOURCE_NOT_FOUND, "Resource not found")
+        .with_data(serde_json::json!({ "uri": uri }))
+}
+
+fn prompt_error(name: &str, error: PromptError) -> ErrorObject {
+    let name = crate::jsonrpc::echo(name);
+    if error.is_invalid_arguments() {
+        ErrorObject::invalid_params(format!("Invalid arguments for prompt `{name}`: {error}"))
+    } else {
+        ErrorObject::internal_error(format!("prompt `{name}`: {error}"))
+    }
+}
+
+fn resource_error(uri: &str, error: ResourceError) -> ErrorObject {
+    match error.kind() {
+        ErrorKind::NotFound => not_found(uri).with_data(serde_json::json!({
+            "uri": uri,
+            "reason": error.message(),
+        })),
+        ErrorKind::InvalidParams => ErrorObject::invalid_params(format!(
+            "Invalid URI `{}`: {error}",
+            crate::jsonrpc::echo(uri)
+        )),
+        ErrorKind::Failed => ErrorObject::internal_error(format!(
+            "resource `{}`: {error}",
+            crate::jsonrpc::echo(uri)
+        )),
+    }
+}

@@ -1,0 +1,197 @@
+//! [`Prompt`]: a prompt's definition (what `prompts/list` shows) and its handler.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use super::{GetPromptResult, IntoPromptResult, PromptArguments, PromptError};
+use crate::complete::{ArgumentCompletion, Completions};
+
+/// The future of one `prompts/get`.
+pub type PromptFuture = Pin<Box<dyn Future<Output = Result<GetPromptResult, PromptError>> + Send>>;
+
+/// A prompt's handler: the arguments in, the messages out.
+pub type PromptHandler = Arc<dyn Fn(PromptArguments) -> PromptFuture + Send + Sync>;
+
+/// What `prompts/list` says of a prompt.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct PromptDef {
+    /// The name a client gets it by.
+    pub name: String,
+    /// A name for people.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What it is for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Its arguments, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub arguments: Vec<PromptArgument>,
+}
+
+/// One argument of a prompt.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct PromptArgument {
+    /// Its name.
+    pub name: String,
+    /// What it means.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Whether `prompts/get` must give it.
+    pub required: bool,
+}
+
+/// A prompt: its definition, its handler and how its arguments are completed.
+///
+/// `#[prompt]` builds one per fn; build one by hand for a prompt defined at run time (added to
+/// a server with [`ToolServer::with_prompt`](crate::tool::ToolServer::with_prompt), or to a
+/// running one with [`ToolServerHandle::add_prompt`](crate::mcp::ToolServerHandle::add_prompt)).
+///
+/// ```
+/// use claude_tools::prompts::{Prompt, PromptArguments, PromptError, PromptMessage};
+///
+/// let prompt = Prompt::new("convert", |mut args: PromptArguments| async move {
+///     let value: f64 = args.required("value")?;
+///     let unit: Option<String> = args.optional("unit")?;
+///     Ok::<_, PromptError>(vec![
+///         PromptMessage::user(format!("Convert {value} {} to metric.", unit.as_deref().unwrap_or("ft"))),
+///     ])
+/// })
+/// .description("Ask for a conversion")
+/// .argument("value", "How much", true)
+/// .argument("unit", "From which unit", false)
+/// .complete("unit", |typed| ["ft", "in", "mi"].iter().filter(|u| u.starts_with(typed)).map(|u| u.to_string()).collect());
+/// assert_eq!(prompt.def().arguments.len(), 2);
+/// ```
+#[derive(Clone)]
+pub struct Prompt {
+    pub(crate) def: PromptDef,
+    pub(crate) handler: PromptHandler,
+    pub(crate) completions: Completions,
+    /// `file:line` of a `#[prompt]` fn, for the errors that name it.
+    pub(crate) location: Option<String>,
+}
+
+impl Prompt {
+    /// A prompt called `name` whose messages `handler` makes from the request's arguments.
+    pub fn new<F, Fut, R>(name: impl Into<String>, handler: F) -> Self
+    where
+        F: Fn(PromptArguments) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = R> + Send + 'static,
+        R: IntoPromptResult,
+    {
+        let handler: PromptHandler = Arc::new(move |arguments| {
+            let future = handler(arguments);
+            Box::pin(async move { future.await.into_prompt_result() })
+        });
+        Self::from_handler(name, handler)
+    }
+
+    /// A prompt of a handler already boxed (what `#[prompt]` builds).
+    pub fn from_handler(name: impl Into<String>, handler: PromptHandler) -> Self {
+        Self {
+            def: PromptDef {
+                name: name.into(),
+                title: None,
+                description: None,
+                arguments: Vec::new(),
+            },
+            handler,
+            completions: Completions::new(),
+            location: None,
+        }
+    }
+
+    /// Sets the description.
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.def.description = Some(description.into());
+        self
+    }
+
+    /// Sets the title.
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.def.title = Some(title.into());
+        self
+    }
+
+    /// Adds an argument (listed in the order added).
+    pub fn argument(
+        mut self,
+        name: impl Into<String>,
+        description: impl Into<String>,
+        required: bool,
+    ) -> Self {
+        let description = description.into();
+        self.def.arguments.push(PromptArgument {
+            name: name.into(),
+            description: (!description.is_empty()).then_some(description),
+            required,
+        });
+        self
+    }
+
+    /// Completes argument `argument` with `completer`, given what the user has typed.
+    pub fn complete(
+        mut self,
+        argument: impl Into<String>,
+        completer: impl Fn(&str) -> Vec<String> + Send + Sync + 'static,
+    ) -> Self {
+        self.completions.insert(
+            argument.into(),
+            ArgumentCompletion::Completer(Arc::new(completer)),
+        );
+        self
+    }
+
+    /// Completes argument `argument` with those of `choices` that start with what was typed.
+    pub fn complete_from(
+        mut self,
+        argument: impl Into<String>,
+        choices: impl IntoIterator<Item = impl Into<String>>,
+    ) -> Self {
+        let choices: Arc<[String]> = choices.into_iter().map(Into::into).collect();
+        self.completions
+            .insert(argument.into(), ArgumentCompletion::Choices(choices));
+        self
+    }
+
+    /// Records where the prompt's fn is (`file:line`), for build errors.
+    #[doc(hidden)]
+    pub fn at(mut self, file: &str, line: u32) -> Self {
+        self.location = Some(format!("{file}:{line}"));
+        self
+    }
+
+    /// The definition `prompts/list` shows.
+    pub fn def(&self) -> &PromptDef {
+        &self.def
+    }
+
+    /// The prompt's name.
+    pub fn name(&self) -> &str {
+        &self.def.name
+    }
+
+    /// Renders the prompt for `arguments` (what `prompts/get` answers).
+    pub async fn get(&self, arguments: PromptArguments) -> Result<GetPromptResult, PromptError> {
+        (self.handler)(arguments).await
+    }
+
+    pub(crate) fn completion(&self, argument: &str) -> Option<&ArgumentCompletion> {
+        self.completions.get(argument)
+    }
+}
+
+impl std::fmt::Debug for Prompt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prompt")
+            .field("def", &self.def)
+            .field("completions", &self.completions)
+            .finish_non_exhaustive()
+    }
+}

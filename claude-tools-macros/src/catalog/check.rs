@@ -1,0 +1,301 @@
+//! Checking a `#[prompt]` or `#[resource]` fn: its server, its shape, its parameters (named,
+//! documented), its completers, and a resource's URI template against its parameters.
+
+use proc_macro2::Span;
+use quote::ToTokens;
+use syn::spanned::Spanned;
+use syn::{FnArg, Ident, ItemFn, LitStr, Pat, Path, ReturnType, Type};
+
+use super::Kind;
+use super::parse::{Completer, Options};
+use crate::docs::{self, Doc};
+use crate::errors::Errors;
+
+/// Lints rustc accepts on a parameter: left on the emitted fn.
+const LINTS: &[&str] = &["allow", "warn", "deny", "forbid", "expect"];
+
+/// One parameter: its name (the argument's or variable's), its type, its doc.
+pub(super) struct Param {
+    pub(super) ident: Ident,
+    pub(super) name: String,
+    pub(super) ty: Type,
+    pub(super) doc: Doc,
+}
+
+/// Everything the expansion needs.
+pub(super) struct Item {
+    pub(super) server: Path,
+    pub(super) name: LitStr,
+    pub(super) title: Option<LitStr>,
+    pub(super) description: Option<proc_macro2::TokenStream>,
+    pub(super) uri: Option<LitStr>,
+    pub(super) mime_type: Option<LitStr>,
+    pub(super) params: Vec<Param>,
+    pub(super) completers: Vec<Completer>,
+    pub(super) output: Type,
+    pub(super) is_async: bool,
+}
+
+/// Takes the attributes off the parameters: doc comments are kept as descriptions, lints stay
+/// on the fn, anything else is an error.
+pub(super) fn strip_param_attrs(
+    kind: Kind,
+    function: &mut ItemFn,
+    errors: &mut Errors,
+) -> Vec<Doc> {
+    function
+        .sig
+        .inputs
+        .iter_mut()
+        .map(|input| {
+            let attrs = match input {
+                FnArg::Receiver(receiver) => &mut receiver.attrs,
+                FnArg::Typed(typed) => &mut typed.attrs,
+            };
+            let doc = Doc::from_attrs(attrs);
+            for attr in attrs.iter() {
+                let path = attr.path();
+                if !docs::is_doc(attr) && !LINTS.iter().any(|lint| path.is_ident(lint)) {
+                    let name = path.to_token_stream().to_string().replace(' ', "");
+                    errors.push(syn::Error::new(
+                        path.span(),
+                        format!(
+                            "unsupported attribute `#[{name}]` on a {}: it takes doc comments \
+                             (its description) and lint attributes (#[allow(..)])",
+                            kind.parameter()
+                        ),
+                    ));
+                }
+            }
+            attrs.retain(|attr| LINTS.iter().any(|lint| attr.path().is_ident(lint)));
+            doc
+        })
+        .collect()
+}
+
+pub(super) fn validate(
+    kind: Kind,
+    function: &ItemFn,
+    options: Options,
+    docs: Vec<Doc>,
+    errors: &mut Errors,
+) -> Option<Item> {
+    let attribute = kind.attribute();
+    let sig = &function.sig;
+    if options.server.is_none() && !options.given.iter().any(|key| key == "server") {
+        errors.push(syn::Error::new(
+            Span::call_site(),
+            format!(
+                "#[{attribute}] needs its server: `#[{attribute}(server = MyServer, ..)]`, naming a \
+                 struct marked #[tool_server(name = \"...\")]"
+            ),
+        ));
+    }
+    if kind == Kind::Resource
+        && options.uri.is_none()
+        && !options.given.iter().any(|key| key == "uri")
+    {
+        errors.push(syn::Error::new(
+            Span::call_site(),
+            "#[resource] needs its URI: `uri = \"units://table\"` for a fixed resource, or a \
+             template with variables named after the fn's parameters, `uri = \"tickets://{id}\"`",
+        ));
+    }
+    if let Some(unsafety) = &sig.unsafety {
+        errors.push(syn::Error::new(
+            unsafety.span(),
+            format!("a #[{attribute}] fn cannot be `unsafe`: the server calls it with no safety contract"),
+        ));
+    }
+    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        let generics: &dyn ToTokens = if sig.generics.params.is_empty() {
+            &sig.generics.where_clause
+        } else {
+            &sig.generics
+        };
+        errors.push(syn::Error::new_spanned(
+            generics,
+            format!(
+                "a #[{attribute}] fn cannot be generic: each parameter is a {} parsed into one \
+                 concrete type",
+                kind.parameter()
+            ),
+        ));
+    }
+
+    let mut params = Vec::new();
+    for (input, doc) in sig.inputs.iter().zip(docs) {
+        match input {
+            FnArg::Receiver(receiver) => errors.push(syn::Error::new(
+                receiver.self_token.span,
+                format!("a #[{attribute}] fn cannot take `self`: it is a free fn"),
+            )),
+            FnArg::Typed(typed) => match &*typed.pat {
+                Pat::Ident(pat) if pat.subpat.is_none() && pat.by_ref.is_none() => {
+                    params.push(Param {
+                        ident: pat.ident.clone(),
+                        name: crate::tool::unraw(&pat.ident),
+                        ty: (*typed.ty).clone(),
+                        doc,
+                    });
+                }
+                pattern => errors.push(syn::Error::new_spanned(
+                    pattern,
+                    format!(
+                        "a #[{attribute}] parameter is a {} and needs a plain `name: Type`: the \
+                         name is the {}'s",
+                        kind.parameter(),
+                        kind.parameter()
+                    ),
+                )),
+            },
+        }
+    }
+
+    if kind == Kind::Resource
+        && let Some(uri) = &options.uri
+    {
+        check_template(uri, &params, errors);
+    }
+
+    for completer in &options.completers {
+        let argument = crate::tool::unraw(&completer.argument);
+        if !params.iter().any(|param| param.name == argument) {
+            let known: Vec<String> = params
+                .iter()
+                .map(|param| format!("`{}`", param.name))
+                .collect();
+            errors.push(syn::Error::new(
+                completer.argument.span(),
+                format!(
+                    "`{argument}` is not a {} of this fn; {}",
+                    kind.parameter(),
+                    if known.is_empty() {
+                        "it has none".to_string()
+                    } else {
+                        format!("its parameters are {}", known.join(", "))
+                    }
+                ),
+            ));
+        }
+    }
+
+    let output = match &sig.output {
+        ReturnType::Default => syn::parse_quote!(()),
+        ReturnType::Type(_, ty) => {
+            if let Some(span) = crate::param_types::find_impl_trait(ty) {
+                errors.push(syn::Error::new(
+                    span,
+                    format!(
+                        "a #[{attribute}] fn must name its return type: `impl Trait` cannot be \
+                         checked; return a concrete type such as String"
+                    ),
+                ));
+            }
+            (**ty).clone()
+        }
+    };
+
+    let name = options
+        .name
+        .clone()
+        .unwrap_or_else(|| LitStr::new(&crate::tool::unraw(&sig.ident), sig.ident.span()));
+    if name.value().is_empty() {
+        errors.push(syn::Error::new(name.span(), "the name must not be empty"));
+    }
+    let description = docs::tool_description(
+        options.description.as_ref(),
+        &Doc::from_attrs(&function.attrs),
+        false,
+    );
+
+    Some(Item {
+        server: options.server?,
+        name,
+        title: options.title,
+        description,
+        uri: options.uri,
+        mime_type: options.mime_type,
+        params,
+        completers: options.completers,
+        output,
+        is_async: sig.asyncness.is_some(),
+    })
+}
+
+/// The variables of a URI template (level 1) against the fn's parameters: each variable is a
+/// parameter, each parameter a variable. A malformed template is reported at its literal.
+fn check_template(uri: &LitStr, params: &[Param], errors: &mut Errors) {
+    let variables = match template_variables(&uri.value()) {
+        Ok(variables) => variables,
+        Err(problem) => {
+            errors.push(syn::Error::new(uri.span(), problem));
+            return;
+        }
+    };
+    for variable in &variables {
+        if !params.iter().any(|param| param.name == *variable) {
+            errors.push(syn::Error::new(
+                uri.span(),
+                format!(
+                    "the URI template's variable `{{{variable}}}` has no parameter: add \
+                     `{variable}: T` to the fn (T parsed from the URI, e.g. String or u32)"
+                ),
+            ));
+        }
+    }
+    for param in params {
+        if !variables.contains(&param.name) {
+            let hint = if variables.is_empty() {
+                "a fixed resource's fn takes no parameters; to make it a template, add".to_string()
+            } else {
+                "add".to_string()
+            };
+            errors.push(syn::Error::new(
+                param.ident.span(),
+                format!(
+                    "parameter `{}` is not a variable of the URI template `{}`: {hint} `{{{}}}` to \
+                     `uri`, or remove the parameter",
+                    param.name,
+                    uri.value(),
+                    param.name
+                ),
+            ));
+        }
+    }
+}
+
+/// The variables of a level-1 URI template, or why it is not one.
+fn template_variables(text: &str) -> Result<Vec<String>, String> {
+    let mut variables = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find(['{', '}']) {
+        if rest.as_bytes()[open] == b'}' {
+            return Err(format!(
+                "the URI template `{text}` has a `}}` without its `{{`"
+            ));
+        }
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            return Err(format!(
+                "the URI template `{text}` has a `{{` without its `}}`"
+            ));
+        };
+        let name = &after[..close];
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(format!(
+                "the URI template `{text}` has `{{{name}}}`: only level-1 variables are \
+                 supported, `{{name}}` with a name of ASCII letters, digits and `_` (no \
+                 operators such as `+` or `?`, no modifiers)"
+            ));
+        }
+        if variables.iter().any(|known| known == name) {
+            return Err(format!(
+                "the URI template `{text}` has the variable `{{{name}}}` twice"
+            ));
+        }
+        variables.push(name.to_string());
+        rest = &after[close + 1..];
+    }
+    Ok(variables)
+}

@@ -1,0 +1,587 @@
+//! Prompts, resources and completions of a `#[tool_server]`, through the MCP router: what the
+//! list methods show, what `prompts/get`, `resources/read` and `completion/complete` answer
+//! (good and bad requests), the capabilities `initialize` announces, subscriptions, and the
+//! live changes of a `ToolServerHandle`.
+
+use std::sync::{Arc, Mutex};
+
+use claude_tools::mcp::{McpRouter, ServerNotification};
+use claude_tools::prelude::*;
+use claude_tools::prompts::{GetPromptResult, Prompt, PromptArguments};
+use claude_tools::resources::{Resource, ResourceContents, ResourceRequest};
+use serde_json::{Value, json};
+
+#[tool_server(name = "desk", version = "1.0.0")]
+pub struct Desk;
+
+/// Say hello.
+#[tool(server = Desk)]
+async fn hello() -> String {
+    "hello".into()
+}
+
+/// A tone of voice.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Tone {
+    Formal,
+    Friendly,
+    Funny,
+}
+
+fn customers(typed: &str) -> Vec<String> {
+    ["Ada", "Alan", "Grace"]
+        .iter()
+        .filter(|name| name.to_lowercase().starts_with(&typed.to_lowercase()))
+        .map(|name| name.to_string())
+        .collect()
+}
+
+/// Draft a reply to a customer.
+///
+/// The reply quotes the ticket.
+#[prompt(server = Desk, title = "Reply", complete(customer = customers))]
+async fn reply(
+    /// Who to write to
+    customer: String,
+    /// The ticket's number
+    ticket: u32,
+    /// How to sound (friendly when absent)
+    tone: Option<Tone>,
+) -> Vec<PromptMessage> {
+    let tone = match tone.unwrap_or(Tone::Friendly) {
+        Tone::Formal => "formal",
+        Tone::Friendly => "friendly",
+        Tone::Funny => "funny",
+    };
+    vec![
+        PromptMessage::user(format!(
+            "Write a {tone} reply to {customer} about ticket {ticket}."
+        )),
+        PromptMessage::assistant("Here is a draft:"),
+    ]
+}
+
+/// A sync prompt without arguments that can fail.
+#[prompt(server = Desk, name = "daily-summary")]
+fn summary() -> Result<GetPromptResult, PromptError> {
+    Err(PromptError::new("the summary is not ready"))
+}
+
+/// The opening hours.
+#[resource(server = Desk, uri = "desk://hours", mime_type = "text/plain")]
+fn hours() -> String {
+    "9:00-17:00".into()
+}
+
+/// The logo.
+#[resource(server = Desk, uri = "desk://logo.png", mime_type = "image/png")]
+async fn logo() -> Blob {
+    Blob(vec![0x89, b'P', b'N', b'G'])
+}
+
+fn ticket_ids(typed: &str) -> Vec<String> {
+    (1..=12)
+        .map(|id| id.to_string())
+        .filter(|id| id.starts_with(typed))
+        .collect()
+}
+
+/// A ticket.
+#[resource(
+    server = Desk,
+    uri = "desk://tickets/{id}",
+    mime_type = "application/json",
+    complete(id = ticket_ids)
+)]
+async fn ticket(id: u32) -> Result<String, ResourceError> {
+    if id > 12 {
+        return Err(ResourceError::not_found(format!("there is no ticket {id}")));
+    }
+    Ok(json!({"id": id}).to_string())
+}
+
+/// Tickets of a tone.
+#[resource(server = Desk, uri = "desk://tones/{tone}/tickets")]
+fn by_tone(tone: Tone) -> String {
+    match tone {
+        Tone::Formal => "1",
+        Tone::Friendly => "2",
+        Tone::Funny => "3",
+    }
+    .into()
+}
+
+/// A resource that panics.
+#[resource(server = Desk, uri = "desk://broken")]
+fn broken() -> String {
+    panic!("the broken resource broke")
+}
+
+async fn ask(router: &McpRouter, method: &str, params: Value) -> Value {
+    let mut request = json!({"jsonrpc": "2.0", "id": 1, "method": method});
+    if !params.is_null() {
+        request["params"] = params;
+    }
+    router
+        .handle_json(request)
+        .await
+        .expect("a request is answered")
+}
+
+fn router() -> McpRouter {
+    McpRouter::new(Desk::server())
+}
+
+#[tokio::test]
+async fn prompts_are_listed_with_their_arguments() {
+    let list = ask(&router(), "prompts/list", Value::Null).await;
+    assert_eq!(
+        list["result"],
+        json!({"prompts": [
+            {"name": "daily-summary", "description": "A sync prompt without arguments that can fail."},
+            {
+                "name": "reply",
+                "title": "Reply",
+                "description": "Draft a reply to a customer.\n\nThe reply quotes the ticket.",
+                "arguments": [
+                    {"name": "customer", "description": "Who to write to", "required": true},
+                    {"name": "ticket", "description": "The ticket's number", "required": true},
+                    {"name": "tone", "description": "How to sound (friendly when absent)", "required": false},
+                ]
+            },
+        ]})
+    );
+    let paged = ask(&router(), "prompts/list", json!({"cursor": "2"})).await;
+    assert_eq!(paged["error"]["code"], -32602);
+}
+
+#[tokio::test]
+async fn a_prompt_renders_its_typed_arguments() {
+    let got = ask(
+        &router(),
+        "prompts/get",
+        json!({"name": "reply", "arguments": {"customer": "Ada", "ticket": "7", "tone": "formal"}}),
+    )
+    .await;
+    assert_eq!(
+        got["result"],
+        json!({"messages": [
+            {"role": "user", "content": {"type": "text", "text": "Write a formal reply to Ada about ticket 7."}},
+            {"role": "assistant", "content": {"type": "text", "text": "Here is a draft:"}},
+        ]})
+    );
+    let defaulted = ask(
+        &router(),
+        "prompts/get",
+        json!({"name": "reply", "arguments": {"customer": "Ada", "ticket": "7"}}),
+    )
+    .await;
+    assert_eq!(
+        defaulted["result"]["messages"][0]["content"]["text"],
+        "Write a friendly reply to Ada about ticket 7."
+    );
+}
+
+#[tokio::test]
+async fn bad_prompt_arguments_are_named_in_one_invalid_params_error() {
+    let got = ask(
+        &router(),
+        "prompts/get",
+        json!({"name": "reply", "arguments": {"ticket": "seven", "tone": "rude"}}),
+    )
+    .await;
+    assert_eq!(got["error"]["code"], -32602);
+    assert_eq!(
+        got["error"]["data"],
+        "Invalid arguments for prompt `reply`: (3 problems):\n\
+         - argument `customer`: missing required argument\n\
+         - argument `ticket`: invalid type: string \"seven\", expected u32\n\
+         - argument `tone`: unknown variant `rude`, expected one of `formal`, `friendly`, `funny`"
+    );
+    let not_a_string = ask(
+        &router(),
+        "prompts/get",
+        json!({"name": "reply", "arguments": {"customer": "Ada", "ticket": 7}}),
+    )
+    .await;
+    assert_eq!(not_a_string["error"]["code"], -32602);
+    assert!(
+        not_a_string["error"]["data"]
+            .as_str()
+            .unwrap()
+            .contains("argument `ticket`: prompt arguments are strings, got 7")
+    );
+    let unknown = ask(&router(), "prompts/get", json!({"name": "nope"})).await;
+    assert_eq!(unknown["error"]["code"], -32602);
+    assert_eq!(
+        unknown["error"]["data"],
+        "Prompt `nope` not found on server `desk`"
+    );
+    let no_params = ask(&router(), "prompts/get", Value::Null).await;
+    assert_eq!(no_params["error"]["code"], -32602);
+}
+
+#[tokio::test]
+async fn a_failing_prompt_is_an_internal_error() {
+    let got = ask(&router(), "prompts/get", json!({"name": "daily-summary"})).await;
+    assert_eq!(got["error"]["code"], -32603);
+    assert_eq!(
+        got["error"]["data"],
+        "prompt `daily-summary`: the summary is not ready"
+    );
+}
+
+#[tokio::test]
+async fn resources_and_templates_are_listed_apart() {
+    let list = ask(&router(), "resources/list", json!({})).await;
+    assert_eq!(
+        list["result"],
+        json!({"resources": [
+            {"uri": "desk://broken", "name": "broken", "description": "A resource that panics."},
+            {"uri": "desk://hours", "name": "hours", "description": "The opening hours.", "mimeType": "text/plain"},
+            {"uri": "desk://logo.png", "name": "logo", "description": "The logo.", "mimeType": "image/png"},
+        ]})
+    );
+    let templates = ask(&router(), "resources/templates/list", Value::Null).await;
+    assert_eq!(
+        templates["result"],
+        json!({"resourceTemplates": [
+            {"uriTemplate": "desk://tickets/{id}", "name": "ticket", "description": "A ticket.", "mimeType": "application/json"},
+            {"uriTemplate": "desk://tones/{tone}/tickets", "name": "by_tone", "description": "Tickets of a tone."},
+        ]})
+    );
+}
+
+#[tokio::test]
+async fn resources_read_as_text_blob_and_templates() {
+    let hours = ask(&router(), "resources/read", json!({"uri": "desk://hours"})).await;
+    assert_eq!(
+        hours["result"],
+        json!({"contents": [{"uri": "desk://hours", "mimeType": "text/plain", "text": "9:00-17:00"}]})
+    );
+    let logo = ask(
+        &router(),
+        "resources/read",
+        json!({"uri": "desk://logo.png"}),
+    )
+    .await;
+    assert_eq!(
+        logo["result"],
+        json!({"contents": [{"uri": "desk://logo.png", "mimeType": "image/png", "blob": "iVBORw=="}]})
+    );
+    let ticket = ask(
+        &router(),
+        "resources/read",
+        json!({"uri": "desk://tickets/7"}),
+    )
+    .await;
+    assert_eq!(
+        ticket["result"],
+        json!({"contents": [{"uri": "desk://tickets/7", "mimeType": "application/json", "text": "{\"id\":7}"}]})
+    );
+    let tone = ask(
+        &router(),
+        "resources/read",
+        json!({"uri": "desk://tones/funny/tickets"}),
+    )
+    .await;
+    assert_eq!(tone["result"]["contents"][0]["text"], "3");
+}
+
+#[tokio::test]
+async fn unreadable_resources_get_the_spec_errors() {
+    let missing = ask(
+        &router(),
+        "resources/read",
+        json!({"uri": "desk://nothing"}),
+    )
+    .await;
+    assert_eq!(
+        missing["error"],
+        json!({"code": -32002, "message": "Resource not found", "data": {"uri": "desk://nothing"}})
+    );
+    let no_ticket = ask(
+        &router(),
+        "resources/read",
+        json!({"uri": "desk://tickets/99"}),
+    )
+    .await;
+    assert_eq!(
+        no_ticket["error"],
+        json!({"code": -32002, "message": "Resource not found", "data": {"uri": "desk://tickets/99", "reason": "there is no ticket 99"}})
+    );
+    let bad_id = ask(
+        &router(),
+        "resources/read",
+        json!({"uri": "desk://tickets/seven"}),
+    )
+    .await;
+    assert_eq!(bad_id["error"]["code"], -32602);
+    assert_eq!(
+        bad_id["error"]["data"],
+        "Invalid URI `desk://tickets/seven`: URI variable `id`: invalid type: string \"seven\", expected u32"
+    );
+    let broken = ask(&router(), "resources/read", json!({"uri": "desk://broken"})).await;
+    assert_eq!(broken["error"]["code"], -32603);
+    assert!(
+        broken["error"]["data"]
+            .as_str()
+            .unwrap()
+            .contains("the broken resource broke")
+    );
+    let no_uri = ask(&router(), "resources/read", json!({})).await;
+    assert_eq!(no_uri["error"]["code"], -32602);
+}
+
+#[tokio::test]
+async fn completions_come_from_completers_and_enums() {
+    let complete = |reference: Value, name: &str, value: &str| json!({"ref": reference, "argument": {"name": name, "value": value}});
+    let router = router();
+    let prompt = json!({"type": "ref/prompt", "name": "reply"});
+    let got = ask(
+        &router,
+        "completion/complete",
+        complete(prompt.clone(), "customer", "a"),
+    )
+    .await;
+    assert_eq!(
+        got["result"],
+        json!({"completion": {"values": ["Ada", "Alan"], "hasMore": false}})
+    );
+    let tone = ask(
+        &router,
+        "completion/complete",
+        complete(prompt.clone(), "tone", "f"),
+    )
+    .await;
+    assert_eq!(
+        tone["result"]["completion"]["values"],
+        json!(["formal", "friendly", "funny"])
+    );
+    let none = ask(
+        &router,
+        "completion/complete",
+        complete(prompt, "ticket", "1"),
+    )
+    .await;
+    assert_eq!(none["result"]["completion"]["values"], json!([]));
+    let template = json!({"type": "ref/resource", "uri": "desk://tickets/{id}"});
+    let ids = ask(
+        &router,
+        "completion/complete",
+        complete(template, "id", "1"),
+    )
+    .await;
+    assert_eq!(
+        ids["result"]["completion"]["values"],
+        json!(["1", "10", "11", "12"])
+    );
+    let tones = json!({"type": "ref/resource", "uri": "desk://tones/{tone}/tickets"});
+    let tones = ask(
+        &router,
+        "completion/complete",
+        complete(tones, "tone", "fu"),
+    )
+    .await;
+    assert_eq!(tones["result"]["completion"]["values"], json!(["funny"]));
+    let unknown = json!({"type": "ref/prompt", "name": "nope"});
+    let unknown = ask(&router, "completion/complete", complete(unknown, "x", "")).await;
+    assert_eq!(unknown["error"]["code"], -32602);
+}
+
+#[tokio::test]
+async fn capabilities_are_announced_only_for_what_the_server_has() {
+    let initialize = json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}});
+    let desk = ask(&router(), "initialize", initialize.clone()).await;
+    assert_eq!(
+        desk["result"]["capabilities"],
+        json!({
+            "tools": {"listChanged": false},
+            "prompts": {"listChanged": false},
+            "resources": {"subscribe": false, "listChanged": false},
+            "completions": {},
+        })
+    );
+    let live = McpRouter::new(Desk::server()).with_list_changed(true);
+    let live = ask(&live, "initialize", initialize.clone()).await;
+    assert_eq!(
+        live["result"]["capabilities"]["resources"],
+        json!({"subscribe": true, "listChanged": true})
+    );
+    // A connection with a notifier (stdio, in-process) takes subscriptions too.
+    let (notified, _) = recording(McpRouter::new(Desk::server()));
+    let notified = ask(&notified, "initialize", initialize.clone()).await;
+    assert_eq!(
+        notified["result"]["capabilities"]["resources"],
+        json!({"subscribe": true, "listChanged": false})
+    );
+    let tools_only = McpRouter::new(ToolServer::new("plain", "1.0.0"));
+    let tools_only = ask(&tools_only, "initialize", initialize).await;
+    assert_eq!(
+        tools_only["result"]["capabilities"],
+        json!({"tools": {"listChanged": false}})
+    );
+    // And the methods are there all the same: empty lists.
+    let plain = McpRouter::new(ToolServer::new("plain", "1.0.0"));
+    assert_eq!(
+        ask(&plain, "prompts/list", Value::Null).await["result"],
+        json!({"prompts": []})
+    );
+}
+
+type Sent = Arc<Mutex<Vec<ServerNotification>>>;
+
+fn recording(router: McpRouter) -> (McpRouter, Sent) {
+    let sent: Sent = Arc::default();
+    let sink = sent.clone();
+    let router = router.with_notifier(Arc::new(move |notification| {
+        sink.lock().unwrap().push(notification);
+    }));
+    (router, sent)
+}
+
+#[tokio::test]
+async fn subscribers_are_told_of_updates_and_others_are_not() {
+    let (router, sent) = recording(McpRouter::new(Desk::server()));
+    let handle = router.tool_server_handle();
+    handle.resource_updated("desk://hours");
+    assert!(sent.lock().unwrap().is_empty(), "nobody subscribed");
+
+    let subscribed = ask(
+        &router,
+        "resources/subscribe",
+        json!({"uri": "desk://tickets/3"}),
+    )
+    .await;
+    assert_eq!(subscribed["result"], json!({}));
+    handle.resource_updated("desk://tickets/3");
+    handle.resource_updated("desk://hours");
+    assert_eq!(
+        *sent.lock().unwrap(),
+        [ServerNotification::ResourceUpdated {
+            uri: "desk://tickets/3".into()
+        }]
+    );
+    assert_eq!(
+        sent.lock().unwrap()[0].to_value(),
+        json!({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": "desk://tickets/3"}})
+    );
+    assert!(router.wants(&ServerNotification::ResourceUpdated {
+        uri: "desk://tickets/3".into()
+    }));
+    assert!(!router.wants(&ServerNotification::ResourceUpdated {
+        uri: "desk://hours".into()
+    }));
+
+    ask(
+        &router,
+        "resources/unsubscribe",
+        json!({"uri": "desk://tickets/3"}),
+    )
+    .await;
+    handle.resource_updated("desk://tickets/3");
+    assert_eq!(sent.lock().unwrap().len(), 1, "unsubscribed");
+
+    let unknown = ask(
+        &router,
+        "resources/subscribe",
+        json!({"uri": "desk://nothing"}),
+    )
+    .await;
+    assert_eq!(unknown["error"]["code"], -32002);
+}
+
+#[tokio::test]
+async fn a_connection_that_cannot_carry_updates_refuses_subscriptions() {
+    let refused = ask(
+        &router(),
+        "resources/subscribe",
+        json!({"uri": "desk://hours"}),
+    )
+    .await;
+    assert_eq!(refused["error"]["code"], -32601);
+    assert!(
+        refused["error"]["data"]
+            .as_str()
+            .unwrap()
+            .contains("HTTP with sessions")
+    );
+}
+
+#[tokio::test]
+async fn live_changes_of_prompts_and_resources_are_notified() {
+    let (router, sent) = recording(router());
+    let handle = router.tool_server_handle();
+    handle
+        .add_prompt(
+            Prompt::new("greet", |mut args: PromptArguments| async move {
+                let name: String = args.required("name")?;
+                Ok::<_, PromptError>(format!("Greet {name}."))
+            })
+            .argument("name", "Who", true),
+        )
+        .unwrap();
+    handle
+        .add_resource(Resource::new("desk://motd", "motd", |read: ResourceRequest| async move {
+            ResourceContents::text(read.uri(), "Be kind.", None)
+        }))
+        .unwrap();
+    assert_eq!(
+        *sent.lock().unwrap(),
+        [
+            ServerNotification::PromptsListChanged,
+            ServerNotification::ResourcesListChanged
+        ]
+    );
+    let greet = ask(
+        &router,
+        "prompts/get",
+        json!({"name": "greet", "arguments": {"name": "Ada"}}),
+    )
+    .await;
+    assert_eq!(
+        greet["result"]["messages"][0]["content"]["text"],
+        "Greet Ada."
+    );
+    let motd = ask(&router, "resources/read", json!({"uri": "desk://motd"})).await;
+    assert_eq!(motd["result"]["contents"][0]["text"], "Be kind.");
+
+    handle.remove_prompt("greet").unwrap();
+    handle.remove_resource("desk://tickets/{id}").unwrap();
+    assert!(handle.remove_prompt("greet").is_err());
+    assert_eq!(sent.lock().unwrap().len(), 4);
+    let gone = ask(
+        &router,
+        "resources/read",
+        json!({"uri": "desk://tickets/1"}),
+    )
+    .await;
+    assert_eq!(gone["error"]["code"], -32002);
+    let duplicate = handle.add_resource(Resource::new(
+        "desk://hours",
+        "again",
+        |_: ResourceRequest| async { "x" },
+    ));
+    assert!(
+        duplicate
+            .unwrap_err()
+            .to_string()
+            .contains("two resources at `desk://hours`")
+    );
+}
+
+#[test]
+fn a_bad_template_is_a_server_build_error() {
+    let error = ToolServer::new("s", "1")
+        .with_resource(Resource::new(
+            "s://{+path}",
+            "files",
+            |_: ResourceRequest| async { "" },
+        ))
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("only level-1 variables"),
+        "{error}"
+    );
+}
