@@ -422,12 +422,21 @@ async fn capabilities_are_announced_only_for_what_the_server_has() {
         tools_only["result"]["capabilities"],
         json!({"tools": {"listChanged": false}})
     );
-    // And the methods are there all the same: empty lists.
+    // And it serves none of their methods, as a tools-only server never has: `-32601`, in
+    // agreement with what its `initialize` announced.
     let plain = McpRouter::new(ToolServer::new("plain", "1.0.0"));
-    assert_eq!(
-        ask(&plain, "prompts/list", Value::Null).await["result"],
-        json!({"prompts": []})
-    );
+    for method in [
+        "prompts/list",
+        "resources/list",
+        "resources/templates/list",
+        "completion/complete",
+    ] {
+        assert_eq!(
+            ask(&plain, method, Value::Null).await["error"]["code"],
+            json!(-32601),
+            "{method}"
+        );
+    }
 }
 
 type Sent = Arc<Mutex<Vec<ServerNotification>>>;

@@ -54,6 +54,21 @@ impl CatalogMethod {
         })
     }
 
+    /// Whether `server` serves this method: a server without prompts (or without resources)
+    /// answers their methods `-32601`, as a tools-only server always has; its `initialize`
+    /// announces neither.
+    pub(super) fn served_by(self, server: &crate::tool::ToolServer) -> bool {
+        match self {
+            Self::PromptsList | Self::PromptsGet => server.has_prompts(),
+            Self::ResourcesList
+            | Self::ResourceTemplatesList
+            | Self::ResourcesRead
+            | Self::ResourcesSubscribe
+            | Self::ResourcesUnsubscribe => server.has_resources(),
+            Self::Complete => server.has_prompts() || server.has_resources(),
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Self::PromptsList => "prompts/list",

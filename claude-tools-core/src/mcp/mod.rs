@@ -428,7 +428,8 @@ impl McpRouter {
             Call::Ping => Response::success(id, Answer::Empty),
             Call::InvalidParams(error) => Response::error(Some(id), error),
             Call::Other { method, params }
-                if let Some(known) = catalog::CatalogMethod::of(&method) =>
+                if let Some(known) = catalog::CatalogMethod::of(&method)
+                    && known.served_by(&self.tools.active()) =>
             {
                 self.answer_catalog(id, known, params).await
             }
