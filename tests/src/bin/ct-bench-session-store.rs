@@ -1,4 +1,4 @@
-//! `ct-bench-session-store`: transcript lines mirrored per second into a session store (issue
+//! `ct-bench-session-store` (in the tests crate for its throwaway PostgreSQL cluster): transcript lines mirrored per second into a session store (issue
 //! 23), in memory and in PostgreSQL.
 //!
 //! `ct-bench-session-store [--lines N] [--postgres URL]` (default 100000 lines; without a URL, a
