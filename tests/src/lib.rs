@@ -36,3 +36,46 @@ pub fn example_binary(name: &str) -> PathBuf {
         .find_map(|message| message["executable"].as_str().map(PathBuf::from))
         .unwrap_or_else(|| panic!("cargo built the example `{name}` but named no executable"))
 }
+
+/// Runs the Python MCP client script `tests/python/<script>` with `args` and returns the JSON
+/// report it prints, failing the test when it does not finish within a minute, fails, or prints
+/// no JSON.
+pub fn run_python_client<S: AsRef<std::ffi::OsStr>>(
+    python: &std::path::Path,
+    script: &str,
+    args: &[S],
+) -> serde_json::Value {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("python")
+        .join(script);
+    let mut child = Command::new(python)
+        .arg(script)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python starts");
+    let started = Instant::now();
+    while child.try_wait().expect("wait on python").is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("the Python MCP client did not finish within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().expect("python's output");
+    assert!(
+        output.status.success(),
+        "the Python MCP client failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "the client printed no JSON report ({error}):\n{}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}

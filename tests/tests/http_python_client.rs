@@ -11,7 +11,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use claude_tools_examples::stdio_server::Units;
 use serde_json::{Value, json};
@@ -79,37 +79,8 @@ fn start_example() -> ExampleServer {
 }
 
 /// Runs the client script against `url` and returns its report, within a minute.
-fn run_client(python: &PathBuf, url: &str) -> Value {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("python/http_client.py");
-    let mut child = Command::new(python)
-        .arg(script)
-        .arg(url)
-        .arg(TOKEN)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python starts");
-    let started = Instant::now();
-    while child.try_wait().expect("wait on python").is_none() {
-        if started.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("the Python MCP client did not finish within 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let output = child.wait_with_output().expect("python's output");
-    assert!(
-        output.status.success(),
-        "the Python MCP client failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
-        panic!(
-            "the client printed no JSON report ({error}):\n{}",
-            String::from_utf8_lossy(&output.stdout)
-        )
-    })
+fn run_client(python: &std::path::Path, url: &str) -> Value {
+    claude_tools_tests::run_python_client(python, "http_client.py", &[url, TOKEN])
 }
 
 fn text_result(text: &str, is_error: bool) -> Value {
@@ -321,34 +292,6 @@ async fn the_python_sdk_client_keeps_a_session_and_hears_list_changed_on_its_str
 }
 
 /// Runs the sessions client script against `url` and returns its report, within a minute.
-fn run_session_client(python: &PathBuf, url: &str) -> Value {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("python/http_session_client.py");
-    let mut child = Command::new(python)
-        .arg(script)
-        .arg(url)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python starts");
-    let started = Instant::now();
-    while child.try_wait().expect("wait on python").is_none() {
-        if started.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("the Python MCP client did not finish within 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let output = child.wait_with_output().expect("python's output");
-    assert!(
-        output.status.success(),
-        "the Python MCP client failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
-        panic!(
-            "the client printed no JSON report ({error}):\n{}",
-            String::from_utf8_lossy(&output.stdout)
-        )
-    })
+fn run_session_client(python: &std::path::Path, url: &str) -> Value {
+    claude_tools_tests::run_python_client(python, "http_session_client.py", &[url])
 }

@@ -10,8 +10,6 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use claude_tools_examples::stdio_server::Units;
 use serde_json::{Value, json};
@@ -39,36 +37,8 @@ fn python_mcp(test: &str) -> Option<PathBuf> {
 }
 
 /// Runs the client script against `server` and returns its report, within a minute.
-fn run_client(python: &PathBuf, server: &PathBuf) -> Value {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("python/stdio_client.py");
-    let mut child = Command::new(python)
-        .arg(script)
-        .arg(server)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python starts");
-    let started = Instant::now();
-    while child.try_wait().expect("wait on python").is_none() {
-        if started.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("the Python MCP client did not finish within 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let output = child.wait_with_output().expect("python's output");
-    assert!(
-        output.status.success(),
-        "the Python MCP client failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
-        panic!(
-            "the client printed no JSON report ({error}):\n{}",
-            String::from_utf8_lossy(&output.stdout)
-        )
-    })
+fn run_client(python: &std::path::Path, server: &std::path::Path) -> Value {
+    claude_tools_tests::run_python_client(python, "stdio_client.py", &[server])
 }
 
 fn text_result(text: &str, is_error: bool) -> Value {
