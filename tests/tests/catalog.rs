@@ -427,12 +427,25 @@ async fn capabilities_are_announced_only_for_what_the_server_has() {
     let plain = McpRouter::new(ToolServer::new("plain", "1.0.0"));
     for method in [
         "prompts/list",
+        "prompts/get",
         "resources/list",
         "resources/templates/list",
+        "resources/read",
         "completion/complete",
     ] {
         assert_eq!(
             ask(&plain, method, Value::Null).await["error"]["code"],
+            json!(-32601),
+            "{method}"
+        );
+    }
+    // Whether its params are good or bad (the decoder reads these two typed).
+    for (method, params) in [
+        ("prompts/get", json!({"name": "summary"})),
+        ("resources/read", json!({"uri": "desk://hours"})),
+    ] {
+        assert_eq!(
+            ask(&plain, method, params).await["error"]["code"],
             json!(-32601),
             "{method}"
         );

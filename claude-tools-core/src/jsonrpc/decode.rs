@@ -2,8 +2,9 @@
 //! the rules of [`Message`]'s table.
 //!
 //! A `tools/call`'s params are read typed in the same pass (the arguments as entries, not a
-//! map); when `params` comes before `method`, they are kept raw and read once the method is
-//! known. Other methods' params stay raw JSON until their handler reads them. Only JSON syntax
+//! map), and so are a `prompts/get`'s and a `resources/read`'s (`catalog_params`); when
+//! `params` comes before `method`, they are kept raw and read once the method is known. Other
+//! methods' params stay raw JSON until their handler reads them. Only JSON syntax
 //! (and what serde_json cannot hold: a number past a float's range, nesting past 128 levels, in
 //! what is read) fails the pass; every shape problem becomes the message's answer.
 
@@ -14,9 +15,10 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
+use super::catalog_params::{GetPromptSeed, ReadResourceSeed};
 use super::message::{
-    Call, ClientResponse, InitializeParams, Invalid, Message, Notification, RawParams, Request,
-    ToolCall,
+    Call, ClientResponse, GetPrompt, InitializeParams, Invalid, Message, Notification, RawParams,
+    ReadResource, Request, ToolCall,
 };
 use super::{ErrorObject, IdError, ProgressToken, RequestId};
 use crate::json_str::{JsonStr, StrOrOther};
@@ -34,6 +36,10 @@ struct MessageVisitor;
 enum Params<'de> {
     /// A `tools/call`'s, read typed because the method came first.
     ToolCall(Result<ToolCall, ErrorObject>),
+    /// A `prompts/get`'s, read typed because the method came first.
+    GetPrompt(Result<GetPrompt, ErrorObject>),
+    /// A `resources/read`'s, read typed because the method came first.
+    ReadResource(Result<ReadResource, ErrorObject>),
     Raw(&'de RawValue),
 }
 
@@ -96,10 +102,18 @@ impl<'de> Visitor<'de> for MessageVisitor {
                     e.method_seen = true;
                 }
                 // The CLI writes `method` first, so a `tools/call`'s params are read typed here.
-                Slot::Params if e.method.as_deref() == Some("tools/call") => {
-                    e.params = Some(Params::ToolCall(map.next_value_seed(ToolCallSeed)?));
+                Slot::Params => {
+                    e.params = Some(match e.method.as_deref() {
+                        Some("tools/call") => Params::ToolCall(map.next_value_seed(ToolCallSeed)?),
+                        Some("prompts/get") => {
+                            Params::GetPrompt(map.next_value_seed(GetPromptSeed)?)
+                        }
+                        Some("resources/read") => {
+                            Params::ReadResource(map.next_value_seed(ReadResourceSeed)?)
+                        }
+                        _ => Params::Raw(map.next_value()?),
+                    });
                 }
-                Slot::Params => e.params = Some(Params::Raw(map.next_value()?)),
                 Slot::Answer => {
                     let value: &'de RawValue = map.next_value()?;
                     e.answer = Some(if &*key == "result" {
@@ -275,8 +289,8 @@ impl Envelope<'_> {
 fn raw_params(params: Option<Params<'_>>) -> Option<RawParams> {
     match params {
         Some(Params::Raw(raw)) => Some(RawParams(raw.to_owned())),
-        // Only a `tools/call` is read typed, and only its own arm reaches it.
-        Some(Params::ToolCall(_)) | None => None,
+        // Only the methods read typed have typed params, and only their own arms reach them.
+        Some(Params::ToolCall(_) | Params::GetPrompt(_) | Params::ReadResource(_)) | None => None,
     }
 }
 
@@ -293,13 +307,27 @@ fn call(method: JsonStr<'_>, params: Option<Params<'_>>) -> Call {
                         Err(error) => Err(ErrorObject::invalid_params(error.to_string())),
                     }
                 }
-                None => Err(no_name()),
+                Some(Params::GetPrompt(_) | Params::ReadResource(_)) | None => Err(no_name()),
             };
             match read {
                 Ok(call) => Call::ToolsCall(call),
                 Err(error) => Call::InvalidParams(error),
             }
         }
+        "prompts/get" => Call::PromptsGet(match params {
+            Some(Params::GetPrompt(read)) => read,
+            Some(Params::Raw(raw)) => read_late(raw, GetPromptSeed),
+            _ => Err(ErrorObject::invalid_params(
+                "prompts/get needs `params.name`, the prompt's name as a string",
+            )),
+        }),
+        "resources/read" => Call::ResourcesRead(match params {
+            Some(Params::ReadResource(read)) => read,
+            Some(Params::Raw(raw)) => read_late(raw, ReadResourceSeed),
+            _ => Err(ErrorObject::invalid_params(
+                "resources/read needs `params.uri`, the resource's URI as a string",
+            )),
+        }),
         "tools/list" => match list_cursor(params) {
             None => Call::ToolsList,
             // The server lists every tool on one page and never hands out a cursor, so any
@@ -317,6 +345,16 @@ fn call(method: JsonStr<'_>, params: Option<Params<'_>>) -> Call {
             params: raw_params(params),
         },
     }
+}
+
+/// Reads params that came before their `method`, now that it is known.
+fn read_late<'de, T>(
+    raw: &'de RawValue,
+    seed: impl DeserializeSeed<'de, Value = Result<T, ErrorObject>>,
+) -> Result<T, ErrorObject> {
+    let mut deserializer = serde_json::Deserializer::from_str(raw.get());
+    seed.deserialize(&mut deserializer)
+        .unwrap_or_else(|error| Err(ErrorObject::invalid_params(error.to_string())))
 }
 
 fn notification(method: JsonStr<'_>, params: Option<Params<'_>>) -> Notification {

@@ -6,6 +6,7 @@
 //!
 //! The decoder itself (`Message`'s `Deserialize`) is in [`decode`](super::decode).
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde_json::value::RawValue;
@@ -68,6 +69,12 @@ pub enum Call {
     Initialize(InitializeParams),
     /// `ping`.
     Ping,
+    /// `prompts/get`, or what is wrong with its params (answered `-32602` by a server with
+    /// prompts, `-32601` by one without).
+    PromptsGet(Result<GetPrompt, ErrorObject>),
+    /// `resources/read`, or what is wrong with its params (answered `-32602` by a server with
+    /// resources, `-32601` by one without).
+    ResourcesRead(Result<ReadResource, ErrorObject>),
     /// A method the server knows, whose params do not fit it: answered with this error
     /// (`-32602`).
     InvalidParams(ErrorObject),
@@ -91,6 +98,24 @@ pub struct ToolCall {
     pub tool_use_id: Option<Arc<str>>,
     /// `params._meta.progressToken`, when it is a string or a number.
     pub progress_token: Option<ProgressToken>,
+}
+
+/// The params of a `prompts/get`.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct GetPrompt {
+    /// The prompt.
+    pub name: String,
+    /// Its arguments (MCP prompt arguments are strings); one sent as `null` is left out.
+    pub arguments: BTreeMap<String, String>,
+}
+
+/// The params of a `resources/read`.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ReadResource {
+    /// The resource's URI.
+    pub uri: String,
 }
 
 /// The params of an `initialize` the server reads.
@@ -236,6 +261,8 @@ impl Request {
             Call::ToolsList => "tools/list",
             Call::Initialize(_) => "initialize",
             Call::Ping => "ping",
+            Call::PromptsGet(_) => "prompts/get",
+            Call::ResourcesRead(_) => "resources/read",
             Call::InvalidParams(_) => "tools/call",
             Call::Other { method, .. } => method,
         }

@@ -14,6 +14,7 @@
 //! invalid → 400, nothing → 202 and an answer → 200.
 
 mod catalog;
+mod catalog_params;
 mod decode;
 mod error;
 mod id;
@@ -29,8 +30,8 @@ pub use error::{ErrorCode, ErrorObject, MAX_ECHO};
 pub(crate) use id::IdError;
 pub use id::{ProgressToken, RequestId};
 pub use message::{
-    Call, ClientResponse, InitializeParams, Invalid, Message, Notification, RawParams, Request,
-    TOOL_USE_ID_META, ToolCall,
+    Call, ClientResponse, GetPrompt, InitializeParams, Invalid, Message, Notification, RawParams,
+    ReadResource, Request, TOOL_USE_ID_META, ToolCall,
 };
 pub use notification::{
     PROMPTS_LIST_CHANGED, RESOURCE_UPDATED, RESOURCES_LIST_CHANGED, ServerNotification,

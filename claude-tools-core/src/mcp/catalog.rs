@@ -9,15 +9,14 @@
 //! | `resources/subscribe`, `resources/unsubscribe {uri}` | `{}`; where the transport cannot send `notifications/resources/updated` (stateless HTTP, in-process) `-32601` saying so; an unknown URI `-32002` |
 //! | `completion/complete {ref, argument}` | `{"completion": {"values", "hasMore"}}` (at most 100 values, `total` when cut); an unknown prompt or template `-32602`; an argument without completions has none |
 
-use std::collections::BTreeMap;
-
 use serde::Deserialize;
 
 use super::McpRouter;
 use crate::catch_unwind::CatchUnwind;
 use crate::complete::{CompleteParams, CompleteResult, Completion, CompletionRef};
 use crate::jsonrpc::{
-    Answer, CatalogAnswer, ErrorCode, ErrorObject, RawParams, RequestId, Response,
+    Answer, CatalogAnswer, ErrorCode, ErrorObject, GetPrompt, RawParams, ReadResource, RequestId,
+    Response,
 };
 use crate::prompt::{PromptArguments, PromptError};
 use crate::resource::{ErrorKind, ReadResourceResult, ResourceError, ResourceRequest};
@@ -30,10 +29,8 @@ pub const RESOURCE_NOT_FOUND: ErrorCode = ErrorCode(-32002);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum CatalogMethod {
     PromptsList,
-    PromptsGet,
     ResourcesList,
     ResourceTemplatesList,
-    ResourcesRead,
     ResourcesSubscribe,
     ResourcesUnsubscribe,
     Complete,
@@ -43,10 +40,8 @@ impl CatalogMethod {
     pub(super) fn of(method: &str) -> Option<Self> {
         Some(match method {
             "prompts/list" => Self::PromptsList,
-            "prompts/get" => Self::PromptsGet,
             "resources/list" => Self::ResourcesList,
             "resources/templates/list" => Self::ResourceTemplatesList,
-            "resources/read" => Self::ResourcesRead,
             "resources/subscribe" => Self::ResourcesSubscribe,
             "resources/unsubscribe" => Self::ResourcesUnsubscribe,
             "completion/complete" => Self::Complete,
@@ -59,10 +54,9 @@ impl CatalogMethod {
     /// announces neither.
     pub(super) fn served_by(self, server: &crate::tool::ToolServer) -> bool {
         match self {
-            Self::PromptsList | Self::PromptsGet => server.has_prompts(),
+            Self::PromptsList => server.has_prompts(),
             Self::ResourcesList
             | Self::ResourceTemplatesList
-            | Self::ResourcesRead
             | Self::ResourcesSubscribe
             | Self::ResourcesUnsubscribe => server.has_resources(),
             Self::Complete => server.has_prompts() || server.has_resources(),
@@ -72,10 +66,8 @@ impl CatalogMethod {
     fn name(self) -> &'static str {
         match self {
             Self::PromptsList => "prompts/list",
-            Self::PromptsGet => "prompts/get",
             Self::ResourcesList => "resources/list",
             Self::ResourceTemplatesList => "resources/templates/list",
-            Self::ResourcesRead => "resources/read",
             Self::ResourcesSubscribe => "resources/subscribe",
             Self::ResourcesUnsubscribe => "resources/unsubscribe",
             Self::Complete => "completion/complete",
@@ -86,13 +78,6 @@ impl CatalogMethod {
 #[derive(Deserialize)]
 struct ListParams {
     cursor: Option<serde_json::Value>,
-}
-
-#[derive(Deserialize)]
-struct GetPromptParams {
-    name: String,
-    #[serde(default)]
-    arguments: Option<BTreeMap<String, serde_json::Value>>,
 }
 
 #[derive(Deserialize)]
@@ -124,15 +109,6 @@ impl McpRouter {
                     resource_templates: server.list_resource_templates(),
                 }
             }),
-            CatalogMethod::PromptsGet => match read_params(method, params.as_ref()) {
-                Ok(params) => self.get_prompt(params).await,
-                Err(error) => Err(error),
-            },
-            CatalogMethod::ResourcesRead => match read_params::<UriParams>(method, params.as_ref())
-            {
-                Ok(params) => self.read_resource(params.uri).await,
-                Err(error) => Err(error),
-            },
             CatalogMethod::ResourcesSubscribe | CatalogMethod::ResourcesUnsubscribe => {
                 read_params::<UriParams>(method, params.as_ref())
                     .and_then(|params| self.subscription(method, &params.uri))
@@ -142,10 +118,33 @@ impl McpRouter {
                 read_params(method, params.as_ref()).and_then(|params| self.complete(params))
             }
         };
-        match outcome {
-            Ok(answer) => Response::success(id, answer),
-            Err(error) => Response::error(Some(id), error),
-        }
+        respond(id, outcome)
+    }
+
+    /// Answers a `prompts/get` (read typed by the decoder) of a server with prompts.
+    pub(super) async fn answer_get_prompt(
+        &self,
+        id: RequestId,
+        read: Result<GetPrompt, ErrorObject>,
+    ) -> Response {
+        let outcome = match read {
+            Ok(params) => self.get_prompt(params).await,
+            Err(error) => Err(error),
+        };
+        respond(id, outcome)
+    }
+
+    /// Answers a `resources/read` (read typed by the decoder) of a server with resources.
+    pub(super) async fn answer_read_resource(
+        &self,
+        id: RequestId,
+        read: Result<ReadResource, ErrorObject>,
+    ) -> Response {
+        let outcome = match read {
+            Ok(params) => self.read_resource(params.uri).await,
+            Err(error) => Err(error),
+        };
+        respond(id, outcome)
     }
 
     fn list(
@@ -169,23 +168,7 @@ impl McpRouter {
         Ok(Answer::Catalog(self.tools.with_active(answer)))
     }
 
-    async fn get_prompt(&self, params: GetPromptParams) -> Result<Answer, ErrorObject> {
-        let mut arguments = BTreeMap::new();
-        for (name, value) in params.arguments.unwrap_or_default() {
-            match value {
-                serde_json::Value::String(text) => {
-                    arguments.insert(name, text);
-                }
-                // An absent optional argument, as some clients write it.
-                serde_json::Value::Null => {}
-                other => {
-                    return Err(ErrorObject::invalid_params(format!(
-                        "Invalid arguments for prompt `{}`: argument `{name}`: prompt arguments are strings, got {other}",
-                        crate::jsonrpc::echo(&params.name)
-                    )));
-                }
-            }
-        }
+    async fn get_prompt(&self, params: GetPrompt) -> Result<Answer, ErrorObject> {
         // Only the handler is taken out of the snapshot: a call costs no copy of the definition.
         let handler = self.tools.with_active(|server| {
             server
@@ -199,7 +182,7 @@ impl McpRouter {
                 self.tools.with_active(|server| server.name().to_string())
             )));
         };
-        let arguments = PromptArguments::new(arguments);
+        let arguments = PromptArguments::new(params.arguments);
         match run_caught(|| handler(arguments)).await {
             Ok(Ok(result)) => Ok(Answer::Catalog(CatalogAnswer::Prompt(result))),
             Ok(Err(error)) => Err(prompt_error(&params.name, error)),
@@ -329,6 +312,13 @@ async fn run_caught<T>(
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(handler)) {
         Ok(future) => CatchUnwind::pinned(future).await,
         Err(payload) => Err(crate::catch_unwind::panic_message(&*payload).to_string()),
+    }
+}
+
+fn respond(id: RequestId, outcome: Result<Answer, ErrorObject>) -> Response {
+    match outcome {
+        Ok(answer) => Response::success(id, answer),
+        Err(error) => Response::error(Some(id), error),
     }
 }
 

@@ -415,6 +415,10 @@ impl McpRouter {
     }
 
     async fn answer(&self, id: RequestId, call: Call) -> Response {
+        let not_found = |method: &str| {
+            tracing::debug!(method = %crate::jsonrpc::echo(method), "MCP method not found");
+            Response::error(Some(id.clone()), ErrorObject::method_not_found(method))
+        };
         match call {
             Call::ToolsCall(call) => match self.start_call(id, call) {
                 Started::Done(response) => response,
@@ -427,16 +431,23 @@ impl McpRouter {
             Call::Initialize(params) => self.initialize(id, params),
             Call::Ping => Response::success(id, Answer::Empty),
             Call::InvalidParams(error) => Response::error(Some(id), error),
+            // A server without prompts (or without resources) answers their methods `-32601`,
+            // as a tools-only server always has; its `initialize` announces neither.
+            Call::PromptsGet(read) if self.tools.with_active(ToolServer::has_prompts) => {
+                self.answer_get_prompt(id, read).await
+            }
+            Call::ResourcesRead(read) if self.tools.with_active(ToolServer::has_resources) => {
+                self.answer_read_resource(id, read).await
+            }
             Call::Other { method, params }
                 if let Some(known) = catalog::CatalogMethod::of(&method)
-                    && known.served_by(&self.tools.active()) =>
+                    && self.tools.with_active(|server| known.served_by(server)) =>
             {
                 self.answer_catalog(id, known, params).await
             }
-            Call::Other { method, .. } => {
-                tracing::debug!(method = %crate::jsonrpc::echo(&method), "MCP method not found");
-                Response::error(Some(id), ErrorObject::method_not_found(&method))
-            }
+            Call::PromptsGet(_) => not_found("prompts/get"),
+            Call::ResourcesRead(_) => not_found("resources/read"),
+            Call::Other { method, .. } => not_found(&method),
         }
     }
 

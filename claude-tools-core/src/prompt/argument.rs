@@ -2,10 +2,9 @@
 
 use std::collections::BTreeMap;
 
-use serde::de::value::StrDeserializer;
-use serde::de::{DeserializeOwned, IntoDeserializer};
+use serde::de::DeserializeOwned;
 
-use super::PromptError;
+use super::{PromptError, parse_text};
 
 /// The arguments of one `prompts/get`, as the client sent them: MCP prompt arguments are
 /// strings. [`required`](Self::required) and [`optional`](Self::optional) parse one into any
@@ -84,61 +83,5 @@ impl<K: Into<String>, V: Into<String>> FromIterator<(K, V)> for PromptArguments 
                 .map(|(name, value)| (name.into(), value.into()))
                 .collect(),
         )
-    }
-}
-
-/// Parses a string argument (a prompt's, a URI template's variable) into a `T`: first as the
-/// string itself (strings, enum variants, types read from a string), then as JSON text
-/// (numbers, booleans). The error is the one that says most: the JSON reading's when the text
-/// is JSON, else the string reading's.
-pub(crate) fn parse_text<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    let as_str: StrDeserializer<'_, serde_json::Error> = text.into_deserializer();
-    let first = match T::deserialize(as_str) {
-        Ok(value) => return Ok(value),
-        Err(error) => error,
-    };
-    // Through a `Value`, so that the error has no line and column: the text is one argument.
-    match serde_json::from_str::<serde_json::Value>(text) {
-        Ok(value) => serde_json::from_value(value).map_err(|error| error.to_string()),
-        Err(_) => Err(first.to_string()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[derive(Debug, PartialEq, serde::Deserialize)]
-    #[serde(rename_all = "lowercase")]
-    enum Unit {
-        Km,
-        Mile,
-    }
-
-    #[test]
-    fn strings_numbers_booleans_and_enums_parse_from_text() {
-        assert_eq!(parse_text::<String>("42").unwrap(), "42");
-        assert_eq!(parse_text::<String>("\"q\"").unwrap(), "\"q\"");
-        assert_eq!(parse_text::<u32>("42").unwrap(), 42);
-        assert_eq!(parse_text::<f64>("1.5").unwrap(), 1.5);
-        assert!(parse_text::<bool>("true").unwrap());
-        assert_eq!(parse_text::<Unit>("mile").unwrap(), Unit::Mile);
-        assert_eq!(parse_text::<Unit>("km").unwrap(), Unit::Km);
-    }
-
-    #[test]
-    fn errors_say_what_was_expected() {
-        assert_eq!(
-            parse_text::<u32>("abc").unwrap_err(),
-            "invalid type: string \"abc\", expected u32"
-        );
-        assert_eq!(
-            parse_text::<u32>("-1").unwrap_err(),
-            "invalid value: integer `-1`, expected u32"
-        );
-        assert_eq!(
-            parse_text::<Unit>("parsec").unwrap_err(),
-            "unknown variant `parsec`, expected `km` or `mile`"
-        );
     }
 }

@@ -27,10 +27,11 @@ mod argument;
 mod def;
 mod error;
 mod message;
+mod text;
 
 pub use argument::PromptArguments;
 pub use def::{Prompt, PromptArgument, PromptDef, PromptFuture, PromptHandler};
 pub use error::PromptError;
 pub use message::{GetPromptResult, IntoPromptResult, PromptMessage, Role};
 
-pub(crate) use argument::parse_text;
+pub(crate) use text::parse_text;
