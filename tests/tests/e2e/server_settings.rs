@@ -320,16 +320,13 @@ enum Allowed {
     ByMode,
 }
 
+/// The questions `can_use_tool` was asked: `(tool name, tool_use id)`.
+type Asked = Arc<std::sync::Mutex<Vec<(String, Option<String>)>>>;
+
 /// Options for `ping` of server `gate`, allowed as `allowed` says, whose `can_use_tool` notes
 /// each question and denies.
-fn allowed_ping(
-    options: Options,
-    allowed: Allowed,
-) -> (
-    Options,
-    Arc<std::sync::Mutex<Vec<(String, Option<String>)>>>,
-) {
-    let asked: Arc<std::sync::Mutex<Vec<(String, Option<String>)>>> = Arc::default();
+fn allowed_ping(options: Options, allowed: Allowed) -> (Options, Asked) {
+    let asked: Asked = Arc::default();
     let seen = asked.clone();
     let options = options.can_use_tool(move |request| {
         seen.lock()
