@@ -1,6 +1,9 @@
 //! Per-server MCP settings ([`McpServerSettings`]): the tool-call timeout, `alwaysLoad` and
 //! the per-tool permission policy the TypeScript SDK 0.3.332's server configurations carry, for
-//! external servers (in their configuration) and in-process ones (`sdkMcpServerConfigs`).
+//! external servers (in their configuration) and in-process ones (their `--mcp-config` entry,
+//! and `sdkMcpServerConfigs` in `initialize`).
+//!
+//! Where the CLI 2.1.332 reads each, and what it ignores, is in [`McpServerSettings`]' docs.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -8,21 +11,27 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use claude_tools_core::tool::ToolServer;
+
 use super::{ExternalServer, Options};
 
-/// A tool's permission policy, declared by the host for one tool of a server
+/// A tool's permission policy, declared by the host for one tool of an in-process server
 /// ([`McpServerSettings::tool_policy`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ToolPermissionPolicy {
-    /// Allowed without asking (HTTP and SSE servers only; for an in-process server, allow with
-    /// [`Options::allowed_tools`] or `can_use_tool`).
+    /// Allowed without asking: in the TypeScript SDK's types, but the CLI 2.1.332 applies it to
+    /// no server given at the start (it ignores it for in-process servers, and every tool policy
+    /// of an external one), so it is refused when the session starts. Allow a tool with
+    /// [`Options::allowed_tools`] or `can_use_tool`.
     AlwaysAllow,
-    /// The host is asked before each call, even where a rule allows the tool or the mode
-    /// bypasses permissions (under `dontAsk` the call is denied).
+    /// The host's `can_use_tool` is asked before each call, even where a rule
+    /// ([`Options::allowed_tools`]) allows the tool or the mode bypasses permissions (under
+    /// `dontAsk` the call is denied).
     AlwaysAsk,
-    /// Every call is denied.
+    /// Every call is denied without asking: the CLI leaves the tool out of the model's tools,
+    /// and a call of it anyway is answered "No such tool available".
     AlwaysDeny,
 }
 
@@ -35,9 +44,26 @@ struct ToolPolicy {
 
 /// Settings of one MCP server ([`Options::mcp_server_settings`]).
 ///
+/// What the CLI 2.1.332 applies, each observed through it (the end-to-end tests in
+/// `tests/tests/e2e/server_settings.rs`); what it ignores is refused when the session starts
+/// ([`Error::InvalidOptions`](crate::Error::InvalidOptions)) rather than passed on:
+///
+/// | setting | in-process server | external server |
+/// |---|---|---|
+/// | [`timeout`](Self::timeout) | applied | applied |
+/// | [`always_load`](Self::always_load) | applied, read from `--mcp-config` only: refused with [`Options::handshake_manifests`] | applied |
+/// | [`AlwaysAsk`](ToolPermissionPolicy::AlwaysAsk), [`AlwaysDeny`](ToolPermissionPolicy::AlwaysDeny) | applied, read from `initialize` only (the server is named there) | ignored: refused |
+/// | [`AlwaysAllow`](ToolPermissionPolicy::AlwaysAllow) | ignored: refused | ignored: refused |
+///
+/// External servers were observed over stdio and Streamable HTTP (SSE ones are configured
+/// alike). The CLI takes an external server's tool policies only for servers set with
+/// `mcp_set_servers` (scope `dynamic`), not for those it starts with, from `--mcp-config` and
+/// `initialize` alike; [`Client::set_mcp_servers`](crate::client::Client::set_mcp_servers)
+/// carries no settings.
+///
 /// ```
 /// use std::time::Duration;
-/// use claude_tools::options::{ExternalServer, McpServerSettings, Options, ToolPermissionPolicy};
+/// use claude_tools::options::{ExternalServer, McpServerSettings, Options};
 ///
 /// let options = Options::new()
 ///     .external_mcp_server("issues", ExternalServer::http("https://mcp.example.com/mcp"))
@@ -45,8 +71,7 @@ struct ToolPolicy {
 ///         "issues",
 ///         McpServerSettings::new()
 ///             .timeout(Duration::from_secs(30))
-///             .always_load(true)
-///             .tool_policy("delete_issue", ToolPermissionPolicy::AlwaysAsk),
+///             .always_load(true),
 ///     );
 /// # let _ = options;
 /// ```
@@ -68,23 +93,39 @@ impl McpServerSettings {
     /// extend it), instead of the CLI's `MCP_TOOL_TIMEOUT`; sent in milliseconds. The CLI ignores
     /// a value under one second, so such a value is refused when the session starts. For an
     /// in-process server it applies when the server is first registered.
+    ///
+    /// When it runs out, the CLI answers the model's `tool_use` with an error (`MCP server "…"
+    /// tool "…" timed out after 1s`: whole seconds, rounded down) and cancels the call: an
+    /// in-process tool sees its cancellation token fire (`notifications/cancelled`), and
+    /// whatever it returns afterwards is dropped; an HTTP server's request is closed.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
     }
 
     /// `true`: the server's tools are always in the prompt, never deferred behind tool search
-    /// (and the session's start waits for the server, up to the CLI's connect timeout);
-    /// `false`: they are always deferred. External servers only.
+    /// (and the session's start waits for the server, up to the CLI's connect timeout), even
+    /// those that do not say `alwaysLoad` themselves; `false`: they are always deferred, even
+    /// those that say it.
+    ///
+    /// For an in-process server the CLI reads it only from the server's `--mcp-config` entry,
+    /// so it is refused with [`Options::handshake_manifests`] (which names the server in
+    /// `initialize` instead, where the CLI ignores it).
     pub fn always_load(mut self, on: bool) -> Self {
         self.always_load = Some(on);
         self
     }
 
     /// Declares a permission policy for the server's tool `tool` (its name on the server, not
-    /// the `mcp__` one). Not for stdio servers; in-process servers take only
+    /// the `mcp__` one). In-process servers only, and only
     /// [`AlwaysAsk`](ToolPermissionPolicy::AlwaysAsk) and
-    /// [`AlwaysDeny`](ToolPermissionPolicy::AlwaysDeny).
+    /// [`AlwaysDeny`](ToolPermissionPolicy::AlwaysDeny): the CLI 2.1.332 ignores the others,
+    /// and every policy of an external server given at the start, so those are refused when the
+    /// session starts.
+    ///
+    /// The CLI reads an in-process server's policies only from the `initialize` request
+    /// (`sdkMcpServerConfigs`), not from its `--mcp-config` entry, so a server with policies is
+    /// also named there (`sdkMcpServers`), as the TypeScript SDK names every in-process server.
     pub fn tool_policy(mut self, tool: impl Into<String>, policy: ToolPermissionPolicy) -> Self {
         self.tools.push(ToolPolicy {
             name: tool.into(),
@@ -95,13 +136,25 @@ impl McpServerSettings {
 
     /// The settings as the keys of the server's configuration, added to `config`.
     fn write_into(&self, config: &mut Map<String, Value>) {
+        self.write_timeout(config);
+        self.write_always_load(config);
+        self.write_tools(config);
+    }
+
+    fn write_timeout(&self, config: &mut Map<String, Value>) {
         if let Some(timeout) = self.timeout {
             let millis = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
             config.insert("timeout".into(), millis.into());
         }
+    }
+
+    fn write_always_load(&self, config: &mut Map<String, Value>) {
         if let Some(on) = self.always_load {
             config.insert("alwaysLoad".into(), on.into());
         }
+    }
+
+    fn write_tools(&self, config: &mut Map<String, Value>) {
         if !self.tools.is_empty() {
             let tools = self
                 .tools
@@ -118,8 +171,8 @@ pub(crate) struct ServerSettings {
     by_name: BTreeMap<String, McpServerSettings>,
 }
 
-/// What the servers room adds to the `initialize` request: the in-process servers' settings
-/// when those servers are named there (with handshake manifests).
+/// What the servers room adds to the `initialize` request: the settings of the in-process
+/// servers named there (all of them with handshake manifests, else those with tool policies).
 #[derive(Debug, Serialize)]
 pub(crate) struct ServersInitialize {
     #[serde(
@@ -135,14 +188,19 @@ impl Options {
     /// whether its tools are always loaded, and per-tool permission policies. Replaces the
     /// server's earlier settings.
     ///
-    /// External servers carry them in their configuration. In-process ones carry them in their
-    /// `--mcp-config` entry, or, with [`handshake_manifests`](Self::handshake_manifests), where
-    /// the TypeScript SDK sends them: `sdkMcpServerConfigs` in the `initialize` request.
+    /// External servers carry them in their configuration. In-process ones carry `timeout` and
+    /// `always_load` in their `--mcp-config` entry, and `timeout` and the tool policies in the
+    /// `initialize` request (`sdkMcpServerConfigs`, where the TypeScript SDK sends them), which
+    /// then names the server (`sdkMcpServers`); that is where the CLI reads each of them. With
+    /// [`handshake_manifests`](Self::handshake_manifests) every in-process server is named in
+    /// `initialize` only.
     ///
     /// Refused with [`Error::InvalidOptions`](crate::Error::InvalidOptions) when the session
-    /// starts: a name that is no server given here, a timeout under one second, tool policies
-    /// for a stdio server, `always_load` or [`AlwaysAllow`](ToolPermissionPolicy::AlwaysAllow)
-    /// for an in-process one (the CLI ignores them there).
+    /// starts, rather than passed to a CLI that would ignore them (CLI 2.1.332; see the table
+    /// in [`McpServerSettings`]): a name that is no server given here, a timeout under
+    /// one second, tool policies for an external server,
+    /// [`AlwaysAllow`](ToolPermissionPolicy::AlwaysAllow) for an in-process one, and
+    /// `always_load` for an in-process one with handshake manifests.
     ///
     /// ```
     /// use std::time::Duration;
@@ -159,7 +217,8 @@ impl Options {
     ///     )
     ///     .launch_spec()
     ///     .args;
-    /// let config = r#"{"mcpServers":{"shop":{"type":"sdk","name":"shop","timeout":5000,"tools":[{"name":"buy","permission_policy":"always_ask"}]}}}"#;
+    /// // The timeout in `--mcp-config`; the policy (and the timeout) in `initialize`.
+    /// let config = r#"{"mcpServers":{"shop":{"type":"sdk","name":"shop","timeout":5000}}}"#;
     /// assert!(args.windows(2).any(|w| w == ["--mcp-config", config]));
     /// ```
     pub fn mcp_server_settings(
@@ -182,32 +241,57 @@ impl Options {
         config
     }
 
-    /// An in-process server's `--mcp-config` entry, with its settings.
+    /// An in-process server's `--mcp-config` entry, with the settings the CLI reads there
+    /// (`timeout`, `alwaysLoad`; not the tool policies, which it ignores there).
     pub(crate) fn sdk_server_json(&self, name: &str) -> Value {
         let mut config = Map::new();
         config.insert("type".into(), "sdk".into());
         config.insert("name".into(), name.into());
         if let Some(settings) = self.server_settings.by_name.get(name) {
-            settings.write_into(&mut config);
+            settings.write_timeout(&mut config);
+            settings.write_always_load(&mut config);
         }
         Value::Object(config)
     }
 
-    /// The `initialize` fields: the in-process servers' settings when `initialize` names those
-    /// servers (`sdkMcpServers`, with handshake manifests); otherwise they are in
-    /// `--mcp-config`.
+    /// The `initialize` fields: the settings the CLI reads there (`timeout`, the tool
+    /// policies; not `alwaysLoad`, which it ignores there) of the in-process servers
+    /// `initialize` names ([`sdk_servers_named_in_initialize`](Self::sdk_servers_named_in_initialize)).
     pub(crate) fn servers_initialize(&self) -> ServersInitialize {
-        let configs: Map<String, Value> = if self.handshake_manifests {
-            self.sdk_server_settings()
-                .into_iter()
-                .map(|(name, config)| (name, Value::Object(config)))
-                .collect()
-        } else {
-            Map::new()
-        };
+        let named = self.sdk_servers_named_in_initialize();
+        let configs: Map<String, Value> = named
+            .into_iter()
+            .filter_map(|name| {
+                let settings = self.server_settings.by_name.get(name)?;
+                let mut config = Map::new();
+                settings.write_timeout(&mut config);
+                settings.write_tools(&mut config);
+                (!config.is_empty()).then(|| (name.to_string(), Value::Object(config)))
+            })
+            .collect();
         ServersInitialize {
             sdk_mcp_server_configs: (!configs.is_empty()).then_some(configs),
         }
+    }
+
+    /// The in-process servers the `initialize` request names (`sdkMcpServers`): all of them
+    /// with handshake manifests (and none goes in `--mcp-config`); otherwise those with tool
+    /// policies, which the CLI reads only there (`sdkMcpServerConfigs`), not from their
+    /// `--mcp-config` entry. A server in both is connected once: the CLI registers it from
+    /// `--mcp-config` and takes the policies of `initialize` for it.
+    pub(crate) fn sdk_servers_named_in_initialize(&self) -> Vec<&str> {
+        self.servers
+            .iter()
+            .map(ToolServer::name)
+            .filter(|name| {
+                self.handshake_manifests
+                    || self
+                        .server_settings
+                        .by_name
+                        .get(*name)
+                        .is_some_and(|settings| !settings.tools.is_empty())
+            })
+            .collect()
     }
 
     /// The in-process servers' settings as their configuration keys, by server name, for the
@@ -225,7 +309,8 @@ impl Options {
             .collect()
     }
 
-    /// Each server's settings must name a server given here and fit its kind.
+    /// Each server's settings must name a server given here and be ones the CLI applies to a
+    /// server of its kind delivered as this one is (CLI 2.1.332; see [`McpServerSettings`]).
     pub(crate) fn validate_server_settings(&self) -> crate::Result<()> {
         for (name, settings) in &self.server_settings.by_name {
             let invalid = |why: &str| {
@@ -240,8 +325,12 @@ impl Options {
             let external = self.external_servers.iter().find(|(n, _)| n == name);
             match (in_process, external) {
                 (true, _) => {
-                    if settings.always_load.is_some() {
-                        return invalid("always_load is for external servers only");
+                    if settings.always_load.is_some() && self.handshake_manifests {
+                        return invalid(
+                            "the CLI ignores always_load for an in-process server named in \
+                             initialize, as handshake_manifests(true) names them: it reads it \
+                             only from the server's --mcp-config entry",
+                        );
                     }
                     if settings
                         .tools
@@ -254,8 +343,13 @@ impl Options {
                         );
                     }
                 }
-                (false, Some((_, ExternalServer::Stdio { .. }))) if !settings.tools.is_empty() => {
-                    return invalid("a stdio server takes no tool policies");
+                (false, Some(_)) if !settings.tools.is_empty() => {
+                    return invalid(
+                        "the CLI ignores the tool policies of an external server it is started \
+                         with (from --mcp-config or initialize alike): deny its tools with \
+                         Options::disallowed_tools, or leave them out of allowed_tools for \
+                         can_use_tool to be asked",
+                    );
                 }
                 (false, Some(_)) => {}
                 (false, None) => return invalid("no MCP server of that name is given here"),
@@ -274,15 +368,6 @@ mod tests {
     use crate::options::*;
     use claude_tools_core::tool::ToolServer;
 
-    fn settings() -> McpServerSettings {
-        McpServerSettings::new()
-            .timeout(Duration::from_millis(2500))
-            .always_load(true)
-            .tool_policy("delete", ToolPermissionPolicy::AlwaysAsk)
-            .tool_policy("purge", ToolPermissionPolicy::AlwaysDeny)
-            .tool_policy("read", ToolPermissionPolicy::AlwaysAllow)
-    }
-
     #[test]
     fn external_servers_carry_their_settings_in_the_sdk_types_shape() {
         let options = Options::new()
@@ -291,7 +376,12 @@ mod tests {
                 ExternalServer::http("https://mcp.example.com/mcp").header("A", "b"),
             )
             .external_mcp_server("local", ExternalServer::stdio("local-mcp", ["-q"]))
-            .mcp_server_settings("remote", settings())
+            .mcp_server_settings(
+                "remote",
+                McpServerSettings::new()
+                    .timeout(Duration::from_millis(2500))
+                    .always_load(true),
+            )
             .mcp_server_settings(
                 "local",
                 McpServerSettings::new()
@@ -305,12 +395,7 @@ mod tests {
                 .map(serde_json::Value::Object),
             Some(json!({
                 "remote": {"type": "http", "url": "https://mcp.example.com/mcp",
-                    "headers": {"A": "b"}, "timeout": 2500, "alwaysLoad": true,
-                    "tools": [
-                        {"name": "delete", "permission_policy": "always_ask"},
-                        {"name": "purge", "permission_policy": "always_deny"},
-                        {"name": "read", "permission_policy": "always_allow"},
-                    ]},
+                    "headers": {"A": "b"}, "timeout": 2500, "alwaysLoad": true},
                 "local": {"type": "stdio", "command": "local-mcp", "args": ["-q"],
                     "timeout": 60000, "alwaysLoad": false},
             }))
@@ -323,40 +408,95 @@ mod tests {
         let at = args.iter().position(|arg| arg == "--mcp-config").unwrap();
         assert_eq!(
             args[at + 1],
-            r#"{"mcpServers":{"remote":{"type":"http","url":"https://mcp.example.com/mcp","headers":{"A":"b"},"timeout":2500,"alwaysLoad":true,"tools":[{"name":"delete","permission_policy":"always_ask"},{"name":"purge","permission_policy":"always_deny"},{"name":"read","permission_policy":"always_allow"}]},"local":{"type":"stdio","command":"local-mcp","args":["-q"],"timeout":60000,"alwaysLoad":false}}}"#
+            r#"{"mcpServers":{"remote":{"type":"http","url":"https://mcp.example.com/mcp","headers":{"A":"b"},"timeout":2500,"alwaysLoad":true},"local":{"type":"stdio","command":"local-mcp","args":["-q"],"timeout":60000,"alwaysLoad":false}}}"#
         );
     }
 
     #[test]
-    fn in_process_servers_carry_theirs_in_mcp_config_or_in_initialize_with_manifests() {
-        let in_process = McpServerSettings::new()
-            .timeout(Duration::from_secs(5))
-            .tool_policy("buy", ToolPermissionPolicy::AlwaysAsk);
+    fn in_process_settings_go_where_the_cli_reads_each() {
         let options = Options::new()
             .mcp_server(ToolServer::new("shop", "1.0.0"))
             .mcp_server(ToolServer::new("plain", "1.0.0"))
-            .mcp_server_settings("shop", in_process);
+            .mcp_server(ToolServer::new("quick", "1.0.0"))
+            .mcp_server_settings(
+                "shop",
+                McpServerSettings::new()
+                    .timeout(Duration::from_secs(5))
+                    .tool_policy("buy", ToolPermissionPolicy::AlwaysAsk)
+                    .tool_policy("refund", ToolPermissionPolicy::AlwaysDeny),
+            )
+            .mcp_server_settings(
+                "quick",
+                McpServerSettings::new()
+                    .timeout(Duration::from_secs(2))
+                    .always_load(true),
+            );
         options.validate().unwrap();
+        // Every server in `--mcp-config`, with its timeout and alwaysLoad, not its policies…
         let args = options.launch_spec().args;
         let at = args.iter().position(|arg| arg == "--mcp-config").unwrap();
         assert_eq!(
             args[at + 1],
-            r#"{"mcpServers":{"shop":{"type":"sdk","name":"shop","timeout":5000,"tools":[{"name":"buy","permission_policy":"always_ask"}]},"plain":{"type":"sdk","name":"plain"}}}"#
+            r#"{"mcpServers":{"shop":{"type":"sdk","name":"shop","timeout":5000},"plain":{"type":"sdk","name":"plain"},"quick":{"type":"sdk","name":"quick","timeout":2000,"alwaysLoad":true}}}"#
         );
+        // …and the one with policies named in `initialize` too, with them.
+        assert_eq!(options.sdk_servers_named_in_initialize(), ["shop"]);
         assert_eq!(
             serde_json::to_string(&options.servers_initialize()).unwrap(),
+            r#"{"sdkMcpServerConfigs":{"shop":{"timeout":5000,"tools":[{"name":"buy","permission_policy":"always_ask"},{"name":"refund","permission_policy":"always_deny"}]}}}"#
+        );
+        // mcp_set_servers re-sends every setting.
+        assert_eq!(
+            serde_json::to_value(options.sdk_server_settings()).unwrap(),
+            json!({
+                "shop": {"timeout": 5000, "tools": [
+                    {"name": "buy", "permission_policy": "always_ask"},
+                    {"name": "refund", "permission_policy": "always_deny"}]},
+                "quick": {"timeout": 2000, "alwaysLoad": true},
+            })
+        );
+
+        // Without policies nothing is named in `initialize`.
+        let no_policies = Options::new()
+            .mcp_server(ToolServer::new("quick", "1.0.0"))
+            .mcp_server_settings("quick", McpServerSettings::new().always_load(false));
+        assert!(no_policies.sdk_servers_named_in_initialize().is_empty());
+        assert_eq!(
+            serde_json::to_string(&no_policies.servers_initialize()).unwrap(),
             "{}"
         );
-        // With manifests the servers are named in initialize, and their settings with them.
-        let manifests = options.handshake_manifests(true);
+    }
+
+    #[test]
+    fn with_manifests_every_in_process_server_and_its_settings_are_in_initialize() {
+        let options = Options::new()
+            .mcp_server(ToolServer::new("shop", "1.0.0"))
+            .mcp_server(ToolServer::new("plain", "1.0.0"))
+            .mcp_server_settings(
+                "shop",
+                McpServerSettings::new()
+                    .timeout(Duration::from_secs(5))
+                    .tool_policy("buy", ToolPermissionPolicy::AlwaysAsk),
+            )
+            .handshake_manifests(true);
+        options.validate().unwrap();
+        assert!(
+            !options
+                .launch_spec()
+                .args
+                .contains(&"--mcp-config".to_string())
+        );
+        assert_eq!(options.sdk_servers_named_in_initialize(), ["shop", "plain"]);
         assert_eq!(
-            serde_json::to_string(&manifests.servers_initialize()).unwrap(),
+            serde_json::to_string(&options.servers_initialize()).unwrap(),
             r#"{"sdkMcpServerConfigs":{"shop":{"timeout":5000,"tools":[{"name":"buy","permission_policy":"always_ask"}]}}}"#
         );
     }
 
     #[test]
-    fn settings_that_fit_no_server_are_refused_by_name() {
+    fn settings_the_cli_would_ignore_are_refused_by_name() {
+        let in_process = || Options::new().mcp_server(ToolServer::new("p", "1.0.0"));
+        let ask = || McpServerSettings::new().tool_policy("t", ToolPermissionPolicy::AlwaysAsk);
         let cases = [
             (
                 Options::new().mcp_server_settings("ghost", McpServerSettings::new()),
@@ -374,32 +514,53 @@ mod tests {
             (
                 Options::new()
                     .external_mcp_server("s", ExternalServer::stdio("x", ["y"]))
-                    .mcp_server_settings(
-                        "s",
-                        McpServerSettings::new().tool_policy("t", ToolPermissionPolicy::AlwaysAsk),
-                    ),
-                "a stdio server takes no tool policies",
+                    .mcp_server_settings("s", ask()),
+                "(\"s\"): the CLI ignores the tool policies of an external server",
             ),
             (
                 Options::new()
-                    .mcp_server(ToolServer::new("p", "1.0.0"))
-                    .mcp_server_settings("p", McpServerSettings::new().always_load(true)),
-                "always_load is for external servers only",
+                    .external_mcp_server("h", ExternalServer::http("http://127.0.0.1:1"))
+                    .mcp_server_settings("h", ask()),
+                "(\"h\"): the CLI ignores the tool policies of an external server",
             ),
             (
                 Options::new()
-                    .mcp_server(ToolServer::new("p", "1.0.0"))
+                    .external_mcp_server("h", ExternalServer::sse("http://127.0.0.1:1"))
+                    .config_delivery(ConfigDelivery::Argv)
                     .mcp_server_settings(
-                        "p",
+                        "h",
                         McpServerSettings::new()
                             .tool_policy("t", ToolPermissionPolicy::AlwaysAllow),
                     ),
+                "the CLI ignores the tool policies of an external server",
+            ),
+            (
+                in_process().mcp_server_settings(
+                    "p",
+                    McpServerSettings::new().tool_policy("t", ToolPermissionPolicy::AlwaysAllow),
+                ),
                 "cannot be AlwaysAllow",
+            ),
+            (
+                in_process()
+                    .handshake_manifests(true)
+                    .mcp_server_settings("p", McpServerSettings::new().always_load(true)),
+                "the CLI ignores always_load for an in-process server named in initialize",
             ),
         ];
         for (options, expected) in cases {
             let error = options.validate().unwrap_err().to_string();
             assert!(error.contains(expected), "{expected}: {error}");
         }
+        // What the CLI applies passes.
+        in_process()
+            .mcp_server_settings("p", McpServerSettings::new().always_load(false))
+            .validate()
+            .unwrap();
+        in_process()
+            .handshake_manifests(true)
+            .mcp_server_settings("p", ask().timeout(Duration::from_secs(1)))
+            .validate()
+            .unwrap();
     }
 }

@@ -31,6 +31,7 @@ mod prompts_resources;
 mod questions;
 mod sdk_host;
 mod secrets_off_argv;
+mod server_settings;
 mod session_options;
 mod session_store;
 mod skill_shell;

@@ -128,11 +128,12 @@ pub(crate) struct InitializeRequest<'a> {
     hooks: Option<Entries<&'a str, Vec<HookMatcherEntry<'a>>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     agents: Option<Entries<&'a str, &'a AgentDefinition>>,
-    /// With handshake manifests, the in-process servers are named here instead of in
-    /// `--mcp-config`…
+    /// The in-process servers named here: with handshake manifests all of them (instead of in
+    /// `--mcp-config`); otherwise those with tool policies (in `--mcp-config` too), which the
+    /// CLI reads only from here…
     #[serde(rename = "sdkMcpServers", skip_serializing_if = "Option::is_none")]
     sdk_mcp_servers: Option<Vec<&'a str>>,
-    /// …with their MCP `initialize` and `tools/list` results.
+    /// …with, with handshake manifests, their MCP `initialize` and `tools/list` results.
     #[serde(
         rename = "sdkMcpServerManifests",
         skip_serializing_if = "Option::is_none"
@@ -242,8 +243,8 @@ impl<'a> InitializeRequest<'a> {
             Entries(agents.collect())
         });
         let manifests = options.handshake_manifests && !options.servers.is_empty();
-        let sdk_mcp_servers =
-            manifests.then(|| options.servers.iter().map(|server| server.name()).collect());
+        let named = options.sdk_servers_named_in_initialize();
+        let sdk_mcp_servers = (!named.is_empty()).then_some(named);
         let sdk_mcp_server_manifests = manifests.then(|| {
             let manifests = options.servers.iter().map(|server| {
                 let manifest = claude_tools_core::mcp::handshake_manifest(server);

@@ -441,6 +441,30 @@ fn initialize_carries_skills_managed_settings_the_sandbox_and_sdk_server_setting
     );
 }
 
+#[test]
+fn without_manifests_initialize_names_the_in_process_servers_with_tool_policies() {
+    use crate::options::{McpServerSettings, ToolPermissionPolicy};
+    // The CLI reads an in-process server's tool policies only from `initialize`; the server
+    // stays in `--mcp-config` (with its timeout), and no manifest is sent.
+    let options = Options::new()
+        .mcp_server(ToolServer::new("notes", "2.0.0"))
+        .mcp_server(ToolServer::new("plain", "1.0.0"))
+        .mcp_server_settings(
+            "notes",
+            McpServerSettings::new()
+                .timeout(std::time::Duration::from_secs(90))
+                .tool_policy("erase", ToolPermissionPolicy::AlwaysDeny),
+        );
+    assert_eq!(
+        initialize(&options).0,
+        envelope(concat!(
+            r#"{"subtype":"initialize","hooks":null,"sdkMcpServers":["notes"],"#,
+            r#""sdkMcpServerConfigs":{"notes":{"timeout":90000,"#,
+            r#""tools":[{"name":"erase","permission_policy":"always_deny"}]}}}"#
+        ))
+    );
+}
+
 fn payload<P: Serialize>(payload: &P) -> String {
     serde_json::to_string(payload).unwrap()
 }
