@@ -3,7 +3,44 @@
 //! event's answer can change what the CLI does, answers with a typed output and the test sees
 //! the CLI act on it.
 //!
-//! TABLE
+//! What the CLI 2.1.332 does for a host's (SDK) callback, event by event, as observed here (and
+//! read in its bundle where the wire says nothing):
+//!
+//! | event | proven by | how it is provoked offline; what the CLI reads of a callback's answer |
+//! |---|---|---|
+//! | `PreCompact` | `pre_and_post_compact_read_the_trigger_the_instructions_and_the_summary`, `pre_compact_a_block_keeps_the_conversation_from_being_compacted` | `/compact <instructions>`; a block refuses the compaction |
+//! | `PostCompact` | `pre_and_post_compact_read_the_trigger_the_instructions_and_the_summary` | after the summary; only the answer's `systemMessage` is kept, for display |
+//! | `Notification` | `notification_the_answer_to_an_elicitation_is_read`, `notification_a_permission_request_left_waiting_is_read` | the answer to an MCP elicitation (`elicitation_response`); a permission request the host has left unanswered for 6 s (`permission_prompt`); the answer is not read |
+//! | `Elicitation` | `elicitation_the_question_is_read_and_a_block_declines_it` | an MCP tool that elicits (`echo-mcp`'s `confirm`); only a block is read (it declines): a callback's `action`/`content` are not |
+//! | `ElicitationResult` | `elicitation_result_the_answer_is_read_and_a_block_turns_it_into_a_refusal` | after the host answered; only a block is read (the answer becomes a decline) |
+//! | `PreModelSwitch` | `pre_model_switch_a_typed_deny_keeps_the_model` | `Client::set_model` (`source: sdk`; a `/model` prompt gives `command`); a deny refuses the switch |
+//! | `PostModelSwitch` | `post_model_switch_its_context_reaches_the_new_model` | after the switch; `additionalContext` goes with the next request |
+//! | `TaskCreated` | `task_created_and_completed_are_read_and_a_block_refuses_each` | `TaskCreate` (offered with `CLAUDE_CODE_ENABLE_TODO_TOOLS=1` or in a team); a block refuses the task |
+//! | `TaskCompleted` | `task_created_and_completed_are_read_and_a_block_refuses_each` | `TaskUpdate` to `completed`; a block refuses it |
+//! | `TeammateIdle` | `teammate_idle_is_read_and_a_block_keeps_the_teammate_working` | a session started as a teammate (`--agent-id`, `--agent-name`, `--team-name`, agent teams on) ends its turn; a block keeps it working |
+//! | `CwdChanged` | `cwd_changed_the_old_and_new_directories_are_read` | a Bash `cd`, only when a settings file registers a `CwdChanged` or `FileChanged` hook (the watcher's guard reads the settings' hooks alone); a callback's `watchPaths` are not read |
+//! | `FileChanged` | `file_changed_a_watched_files_change_is_read` | a change to a file a settings file's `FileChanged` hook names; a callback's `watchPaths` are not read |
+//! | `InstructionsLoaded` | `instructions_loaded_a_nested_claude_md_is_read` | a nested `CLAUDE.md`, when the model reads a file below it (the project's own is loaded at start-up, sometimes before the host's hooks are registered); the answer is not read |
+//! | `ConfigChange` | `config_change_is_read_and_a_block_keeps_the_old_settings` | a project settings file written while the session runs; a block keeps the old settings |
+//! | `WorktreeCreate` | `worktree_create_a_typed_path_is_where_the_session_goes_and_remove_gets_it_back` | `EnterWorktree`; the answer's `worktreePath` is where the session goes (no git needed) |
+//! | `WorktreeRemove` | `worktree_create_a_typed_path_is_where_the_session_goes_and_remove_gets_it_back` | `ExitWorktree` with `remove`, for a worktree a hook created; the hook removes it |
+//! | `DirectoryAdded` | `directory_added_a_registered_repo_root_is_read` | a `register_repo_root` control request (`/add-dir` is interactive only); the answer is not read |
+//! | `SessionEnd` | `session_end_clear_ends_the_session_with_its_reason` | `/clear`; at the end of the process the host can no longer be called (a command hook then gets `reason: other`) |
+//! | `PostToolUseFailure` | `post_tool_use_failure_the_error_is_read_and_its_context_reaches_the_model` | an in-process tool returning an error; `additionalContext` reaches the model |
+//! | `PostToolBatch` | `post_tool_batch_every_call_is_read_and_its_context_reaches_the_model` | two tool calls in one answer; `additionalContext` reaches the model |
+//! | `PermissionDenied` | `permission_denied_the_refusal_is_read_and_a_retry_is_offered_to_the_model` | auto mode, whose classifier is unavailable offline, refuses a write outside the working directory; `retry` tells the model it may try once more |
+//! | `StopFailure` | `stop_failure_the_api_error_is_read` | the model answering HTTP 400; the answer is not read |
+//! | `SubagentStop` | `subagent_stop_is_read_and_its_context_makes_the_subagent_go_on_once` | a `Task` subagent ending; `additionalContext` makes it go on |
+//! | `UserPromptExpansion` | `user_prompt_expansion_the_command_is_read_and_its_context_goes_with_it` | a project slash command; `additionalContext` goes with the expanded prompt |
+//! | `MessageDisplay` | `message_display_the_text_is_read_and_the_host_is_shown_the_hooks_instead` | each completed assistant message; the host is sent `displayContent` in place of the text, the model keeps its own |
+//! | `PreSkillShellCommand` | `skill_shell::a_pre_skill_shell_command_hook_keeps_a_commands_shell_line_from_running` | a project command's `` !`…` `` line; a refusal keeps it from running |
+//! | `Setup` | not proven | `--init` (or `--maintenance`) runs `Setup` in the CLI's start-up prologue, before it reads the `initialize` request that registers the host's hooks: with `--init`, a `Setup` command hook of `--settings` ran (it left a marker file) while the host's callback, registered for every event, was never called |
+//!
+//! The events whose answer the CLI reads through its non-streaming hook runner (`PreCompact`,
+//! `PostCompact`, `Notification`, `Elicitation`, `ElicitationResult`, `CwdChanged`,
+//! `FileChanged`, `InstructionsLoaded`, `ConfigChange`, `WorktreeCreate`, `WorktreeRemove`,
+//! `DirectoryAdded`, `SessionEnd`, `StopFailure`) keep of a callback's answer only
+//! `systemMessage`, `decision: block` and, for `WorktreeCreate`, `worktreePath`.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -12,18 +49,18 @@ use claude_tools_runtime::client::Client;
 use claude_tools_runtime::elicitation::ElicitationAnswer;
 use claude_tools_runtime::hooks::{
     ConfigChangeInput, ConfigSource, ContextOutput, CwdChangedInput, DirectoryAddedInput,
-    DirectorySource, ElicitationAction, ElicitationInput, ElicitationMode,
-    ElicitationResultInput, ExitReason, ExpansionType, FileChangedInput, FileEvent, HookEvent,
-    HookMatcher, HookOutput, HookPermissionDecision, HookSpecificOutput, InstructionsLoadedInput,
-    LoadReason, MessageDisplayInput, MessageDisplayOutput, ModelSwitchInput, NotificationInput,
+    DirectorySource, ElicitationAction, ElicitationInput, ElicitationMode, ElicitationResultInput,
+    ExitReason, ExpansionType, FileChangedInput, FileEvent, HookEvent, HookMatcher, HookOutput,
+    HookPermissionDecision, HookSpecificOutput, InstructionsLoadedInput, LoadReason,
+    MessageDisplayInput, MessageDisplayOutput, ModelSwitchInput, NotificationInput,
     PermissionDeniedInput, PermissionDeniedOutput, PostCompactInput, PostToolBatchInput,
-    PostToolUseFailureInput, PreCompactInput, PreToolUseOutput, SessionEndInput,
-    StopFailureInput, SubagentStopInput, TaskInput, TeammateIdleInput, TypedHookInput,
-    UserPromptExpansionInput, UserPromptSubmitOutput, WorktreeCreateInput,
-    WorktreeCreateOutput, WorktreeRemoveInput,
+    PostToolUseFailureInput, PreCompactInput, PreToolUseOutput, SessionEndInput, StopFailureInput,
+    SubagentStopInput, TaskInput, TeammateIdleInput, TypedHookInput, UserPromptExpansionInput,
+    UserPromptSubmitOutput, WorktreeCreateInput, WorktreeCreateOutput, WorktreeRemoveInput,
 };
 use claude_tools_runtime::message::{ApiErrorKind, Message, Trigger};
 use claude_tools_runtime::options::{ExternalServer, Options, PermissionMode, SettingSource};
+use claude_tools_runtime::permission::PermissionDecision;
 use claude_tools_testkit::model_server::{RecordedRequest, Script, Turn};
 use serde_json::{Value, json};
 
@@ -59,7 +96,7 @@ fn recording<T: Clone + Send + 'static>(
             }
             None => HookOutput::new(),
         };
-        async move { output }
+        std::future::ready(output)
     })
 }
 
@@ -155,16 +192,26 @@ async fn pre_and_post_compact_read_the_trigger_the_instructions_and_the_summary(
         panic!("one PreCompact: {pre:#?}\n{:#?}", dump(&messages))
     };
     assert_eq!(pre.trigger, Trigger::Manual);
-    assert_eq!(pre.custom_instructions.as_deref(), Some("keep the greetings"));
+    assert_eq!(
+        pre.custom_instructions.as_deref(),
+        Some("keep the greetings")
+    );
     assert_eq!(pre.base.cwd, w.cwd.display().to_string());
     let post = post.lock().unwrap().clone();
     let [post] = post.as_slice() else {
         panic!("one PostCompact: {post:#?}")
     };
     assert_eq!(post.trigger, Trigger::Manual);
-    assert_eq!(post.compact_summary, "<summary>The user said hello.</summary>");
+    assert_eq!(
+        post.compact_summary,
+        "<summary>The user said hello.</summary>"
+    );
     // The compaction happened: the last request starts from the summary.
-    let last = w.turns().last().cloned().expect("a request after the compaction");
+    let last = w
+        .turns()
+        .last()
+        .cloned()
+        .expect("a request after the compaction");
     assert!(sent(&last, "The user said hello."), "{:#?}", last.body);
 }
 
@@ -334,9 +381,7 @@ async fn elicitation_result_the_answer_is_read_and_a_block_turns_it_into_a_refus
     );
 }
 
-/// In a headless session the CLI notifies of an elicitation's answer (`elicitation_response`);
-/// its other notifications (a permission prompt left unanswered for 6 s, an idle prompt) need
-/// a person at a terminal or a long wait.
+/// In a headless session the CLI notifies of an elicitation's answer (`elicitation_response`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn notification_the_answer_to_an_elicitation_is_read() {
     let Some(w) = world("typed_notification", confirm_script()).await else {
@@ -367,6 +412,60 @@ async fn notification_the_answer_to_an_elicitation_is_read() {
         r#"Elicitation response for server "echo": accept"#
     );
     assert!(!notice.base.session_id.is_empty());
+}
+
+/// A permission request the host leaves unanswered for 6 s brings a `permission_prompt`
+/// notification: the host's permission callback here answers only once the hook heard of it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn notification_a_permission_request_left_waiting_is_read() {
+    let script = Script::new()
+        .turn(Turn::tool_use(
+            "toolu_typed_wait",
+            "mcp__e2e__greet",
+            json!({"name": "Pat"}),
+        ))
+        .turn(Turn::text("Said: {{tool_result}}"));
+    let Some(w) = world("typed_notification_permission", script).await else {
+        return;
+    };
+    let (server, lab) = tools::server(0);
+    let seen: Seen<NotificationInput> = Seen::default();
+    let notified = Arc::new(tokio::sync::Notify::new());
+    let notified_in_hook = notified.clone();
+    let options = w
+        .options()
+        .mcp_server(server)
+        .can_use_tool(move |_request| {
+            let notified = notified.clone();
+            async move {
+                notified.notified().await;
+                PermissionDecision::allow()
+            }
+        })
+        .hook(
+            HookEvent::Notification,
+            recording(
+                &seen,
+                |t| match t {
+                    TypedHookInput::Notification(i) => Some(i),
+                    _ => None,
+                },
+                move |_| {
+                    notified_in_hook.notify_one();
+                    HookOutput::new()
+                },
+            ),
+        );
+    let messages = run_query("greet Pat", options).await;
+    assert_eq!(success_text(&messages), "Said: Hello, Pat!");
+    assert_eq!(lab.received().len(), 1);
+    let seen = seen.lock().unwrap().clone();
+    let [notice] = seen.as_slice() else {
+        panic!("one Notification: {seen:#?}")
+    };
+    assert_eq!(notice.notification_type, "permission_prompt");
+    // The tool by its display name.
+    assert_eq!(notice.message, "Claude needs your permission to use Greet");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -585,13 +684,20 @@ async fn task_created_and_completed_are_read_and_a_block_refuses_each() {
     let [done] = completed.as_slice() else {
         panic!("one TaskCompleted: {completed:#?}")
     };
-    assert_eq!((done.task_id.as_str(), done.task_subject.as_str()), ("1", "Ship it"));
+    assert_eq!(
+        (done.task_id.as_str(), done.task_subject.as_str()),
+        ("1", "Ship it")
+    );
     // Both refusals reached the model in the tools' results.
     let results = w.tool_results();
     assert_eq!(results.len(), 3, "{results:#?}");
     assert_eq!(
         results[0],
-        tr("toolu_task_ship", "Task #1 created successfully: Ship it", false)
+        tr(
+            "toolu_task_ship",
+            "Task #1 created successfully: Ship it",
+            false
+        )
     );
     assert!(
         results[1].0 == "toolu_task_done" && results[1].1.contains("TESTS-STILL-RED"),
@@ -718,7 +824,11 @@ async fn cwd_changed_the_old_and_new_directories_are_read() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn file_changed_a_watched_files_change_is_read() {
-    let Some(w) = world("typed_file_changed", Script::new().turn(Turn::text("Ready."))).await
+    let Some(w) = world(
+        "typed_file_changed",
+        Script::new().turn(Turn::text("Ready.")),
+    )
+    .await
     else {
         return;
     };
@@ -816,7 +926,10 @@ async fn instructions_loaded_a_nested_claude_md_is_read() {
     let [loaded] = seen.as_slice() else {
         panic!("one InstructionsLoaded: {seen:#?}\n{:#?}", w.tool_results())
     };
-    assert_eq!(loaded.file_path, module.join("CLAUDE.md").display().to_string());
+    assert_eq!(
+        loaded.file_path,
+        module.join("CLAUDE.md").display().to_string()
+    );
     assert_eq!(loaded.memory_type, "Project");
     assert_eq!(loaded.load_reason, LoadReason::NestedTraversal);
     assert_eq!(
@@ -877,7 +990,10 @@ async fn config_change_is_read_and_a_block_keeps_the_old_settings() {
         panic!("one ConfigChange: {seen:#?}")
     };
     assert_eq!(change.source, ConfigSource::ProjectSettings);
-    assert_eq!(change.file_path.as_deref(), Some(settings.display().to_string().as_str()));
+    assert_eq!(
+        change.file_path.as_deref(),
+        Some(settings.display().to_string().as_str())
+    );
     let turns = w.turns();
     assert_eq!(turns.len(), 2);
     for turn in &turns {
@@ -1113,7 +1229,11 @@ async fn post_tool_batch_every_call_is_read_and_its_context_reaches_the_model() 
     let script = Script::new()
         .turn(
             Turn::tool_use("toolu_batch_add", "mcp__e2e__counter_add", json!({"by": 2}))
-                .and_tool_use("toolu_batch_greet", "mcp__e2e__greet", json!({"name": "Ann"})),
+                .and_tool_use(
+                    "toolu_batch_greet",
+                    "mcp__e2e__greet",
+                    json!({"name": "Ann"}),
+                ),
         )
         .turn(Turn::text("Both done."));
     let Some(w) = world("typed_post_tool_batch", script).await else {
@@ -1234,8 +1354,11 @@ async fn permission_denied_the_refusal_is_read_and_a_retry_is_offered_to_the_mod
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stop_failure_the_api_error_is_read() {
-    let script =
-        Script::new().turn(Turn::http_error(400, "invalid_request_error", "bad request here"));
+    let script = Script::new().turn(Turn::http_error(
+        400,
+        "invalid_request_error",
+        "bad request here",
+    ));
     let Some(w) = world("typed_stop_failure", script).await else {
         return;
     };
@@ -1356,27 +1479,24 @@ async fn user_prompt_expansion_the_command_is_read_and_its_context_goes_with_it(
     )
     .expect("the command");
     let seen: Seen<UserPromptExpansionInput> = Seen::default();
-    let options = w
-        .options()
-        .setting_sources([SettingSource::Project])
-        .hook(
-            HookEvent::UserPromptExpansion,
-            recording(
-                &seen,
-                |t| match t {
-                    TypedHookInput::UserPromptExpansion(i) => Some(i),
-                    _ => None,
-                },
-                |expansion| {
-                    HookOutput::new().specific(HookSpecificOutput::UserPromptExpansion(
-                        UserPromptSubmitOutput::default().additional_context(format!(
-                            "EXPANDED-{}-FOR-{}",
-                            expansion.command_name, expansion.command_args
-                        )),
-                    ))
-                },
-            ),
-        );
+    let options = w.options().setting_sources([SettingSource::Project]).hook(
+        HookEvent::UserPromptExpansion,
+        recording(
+            &seen,
+            |t| match t {
+                TypedHookInput::UserPromptExpansion(i) => Some(i),
+                _ => None,
+            },
+            |expansion| {
+                HookOutput::new().specific(HookSpecificOutput::UserPromptExpansion(
+                    UserPromptSubmitOutput::default().additional_context(format!(
+                        "EXPANDED-{}-FOR-{}",
+                        expansion.command_name, expansion.command_args
+                    )),
+                ))
+            },
+        ),
+    );
     let messages = run_query("/greet Alice", options).await;
     assert_eq!(success_text(&messages), "Greeted.");
     let seen = seen.lock().unwrap().clone();
