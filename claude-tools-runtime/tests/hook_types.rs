@@ -17,7 +17,8 @@ use serde_json::{Value, json};
 /// (`(cat; echo) >> file`), one line per event (and per `SessionStart` source), in a run with
 /// two Bash calls (one failing), a subagent and `/compact keep it short`, against the scripted
 /// model server. A command hook gets the same input object as a host callback's
-/// `hook_callback` request.
+/// `hook_callback` request. After those, one `hook_callback` input of each event the end-to-end
+/// scenarios of `typed_hook_families.rs` provoke (the first of each event in their runs).
 const CLI_INPUTS: &str = include_str!("fixtures/cli-2.1.332-hook-inputs.ndjson");
 
 /// One input of each other event, built from the TypeScript SDK 0.3.332's `sdk.d.ts` (these
@@ -177,6 +178,118 @@ fn the_cli_inputs_have_their_fields_typed() {
     };
     assert_eq!(end.reason, ExitReason::Unknown);
     assert_eq!(end.reason.as_str(), "other");
+}
+
+#[test]
+fn the_cli_inputs_of_the_other_families_have_their_fields_typed() {
+    let TypedHookInput::Notification(notice) = cli_input("Notification") else {
+        panic!()
+    };
+    assert_eq!(notice.notification_type, "elicitation_response");
+    assert_eq!(notice.title, None);
+    let TypedHookInput::UserPromptExpansion(expansion) = cli_input("UserPromptExpansion") else {
+        panic!()
+    };
+    assert_eq!(expansion.expansion_type, ExpansionType::SlashCommand);
+    assert_eq!(
+        (
+            expansion.command_name.as_str(),
+            expansion.command_args.as_str()
+        ),
+        ("greet", "Alice")
+    );
+    let TypedHookInput::StopFailure(failure) = cli_input("StopFailure") else {
+        panic!()
+    };
+    assert_eq!(failure.error, ApiErrorKind::Unknown);
+    assert_eq!(failure.error_details, None);
+    let TypedHookInput::PreModelSwitch(switch) = cli_input("PreModelSwitch") else {
+        panic!()
+    };
+    assert_eq!(
+        (
+            switch.to_model.as_str(),
+            switch.source.as_str(),
+            switch.cache_ttl.as_str()
+        ),
+        ("claude-haiku-4-5", "sdk", "5m")
+    );
+    assert!(switch.prompt_cache_warm && switch.context_tokens > 0);
+    let TypedHookInput::PostModelSwitch(switched) = cli_input("PostModelSwitch") else {
+        panic!()
+    };
+    assert_eq!(switched.pricing, "catalog");
+    let TypedHookInput::PermissionDenied(denied) = cli_input("PermissionDenied") else {
+        panic!()
+    };
+    assert_eq!(
+        (denied.tool_name.as_str(), denied.reason.as_str()),
+        ("Bash", "Classifier unavailable")
+    );
+    let TypedHookInput::TeammateIdle(idle) = cli_input("TeammateIdle") else {
+        panic!()
+    };
+    assert_eq!(
+        (idle.teammate_name.as_str(), idle.team_name.as_str()),
+        ("helper", "crew")
+    );
+    let TypedHookInput::TaskCreated(created) = cli_input("TaskCreated") else {
+        panic!()
+    };
+    assert_eq!(
+        (created.task_id.as_str(), created.task_subject.as_str()),
+        ("1", "Ship it")
+    );
+    assert_eq!(created.teammate_name.as_deref(), Some("helper"));
+    let TypedHookInput::TaskCompleted(completed) = cli_input("TaskCompleted") else {
+        panic!()
+    };
+    assert_eq!(completed.team_name.as_deref(), Some("crew"));
+    let TypedHookInput::Elicitation(elicitation) = cli_input("Elicitation") else {
+        panic!()
+    };
+    assert_eq!(elicitation.mode, Some(ElicitationMode::Form));
+    assert!(elicitation.requested_schema.is_some());
+    assert_eq!(elicitation.elicitation_id, None);
+    let TypedHookInput::ElicitationResult(answered) = cli_input("ElicitationResult") else {
+        panic!()
+    };
+    assert_eq!(answered.action, ElicitationAction::Decline);
+    let TypedHookInput::ConfigChange(config) = cli_input("ConfigChange") else {
+        panic!()
+    };
+    assert_eq!(config.source, ConfigSource::ProjectSettings);
+    assert!(
+        config
+            .file_path
+            .unwrap()
+            .ends_with("/.claude/settings.json")
+    );
+    let TypedHookInput::WorktreeCreate(worktree) = cli_input("WorktreeCreate") else {
+        panic!()
+    };
+    assert_eq!(worktree.name, "feat");
+    let TypedHookInput::WorktreeRemove(removed) = cli_input("WorktreeRemove") else {
+        panic!()
+    };
+    assert!(removed.worktree_path.starts_with('/'));
+    let TypedHookInput::InstructionsLoaded(instructions) = cli_input("InstructionsLoaded") else {
+        panic!()
+    };
+    assert_eq!(instructions.load_reason, LoadReason::SessionStart);
+    assert_eq!(instructions.memory_type, "Project");
+    let TypedHookInput::CwdChanged(cwd) = cli_input("CwdChanged") else {
+        panic!()
+    };
+    assert_eq!(format!("{}/sub", cwd.old_cwd), cwd.new_cwd);
+    let TypedHookInput::FileChanged(file) = cli_input("FileChanged") else {
+        panic!()
+    };
+    assert_eq!(file.event, FileEvent::Change);
+    let TypedHookInput::DirectoryAdded(directory) = cli_input("DirectoryAdded") else {
+        panic!()
+    };
+    assert_eq!(directory.source, DirectorySource::RegisterRepoRoot);
 }
 
 #[test]

@@ -62,35 +62,61 @@ pub enum HookEvent {
     /// After a permission was denied.
     PermissionDenied,
     /// When the CLI runs its setup (`--init`, `--maintenance`).
+    ///
+    /// The CLI 2.1.332 never calls a host's callback for it: it runs the setup in its start-up
+    /// prologue, before it reads the `initialize` request that registers the host's hooks. A
+    /// `Setup` command hook in the settings runs.
     Setup,
-    /// When an agent team's teammate goes idle.
+    /// When a teammate of an agent team ends its turn: a session started as a teammate
+    /// (`--agent-id`, `--agent-name`, `--team-name`, as a team's lead starts one). A block
+    /// ([`HookOutput::block`](super::HookOutput::block)) keeps it working, its reason as
+    /// feedback.
     TeammateIdle,
-    /// When a task is created.
+    /// When a task of the task list is created (`TaskCreate`); a block refuses it, and the
+    /// model reads the reason.
     TaskCreated,
-    /// When a task is completed.
+    /// When a task is marked completed (`TaskUpdate`, or a teammate's end of turn); a block
+    /// refuses it, and the model reads the reason.
     TaskCompleted,
-    /// When an MCP server asks the user for input (elicitation): a hook can answer it instead
-    /// of a dialog.
+    /// When an MCP server asks the user for input (elicitation). The CLI 2.1.332 reads a
+    /// host callback's answer as a block or not: a block
+    /// ([`HookOutput::block`](super::HookOutput::block)) declines the question before anyone
+    /// is asked; a callback's `hookSpecificOutput` (`action`, `content`) is not read (a
+    /// command hook's is).
     Elicitation,
-    /// After the user answered an MCP elicitation: a hook can observe or change the answer
-    /// before it goes to the server.
+    /// After the user (or the host's elicitation callback) answered an MCP elicitation. As
+    /// for [`HookEvent::Elicitation`], the CLI 2.1.332 reads only a block from a host
+    /// callback: the answer becomes a decline.
     ElicitationResult,
-    /// When a settings file changes while the session runs.
+    /// When a settings file changes while the session runs; a block keeps the settings as
+    /// they were (except managed ones).
     ConfigChange,
-    /// When a git worktree is created for the session.
+    /// When a worktree is to be created for the session (`EnterWorktree`, `--worktree`, an
+    /// agent's isolation): a hook that answers with a path
+    /// ([`WorktreeCreateOutput`](super::WorktreeCreateOutput)) creates it instead of git,
+    /// and the session works there.
     WorktreeCreate,
-    /// When a git worktree of the session is removed.
+    /// When a worktree a hook created is removed (the hook removes it).
     WorktreeRemove,
-    /// When instruction files (`CLAUDE.md`, rules) are loaded into the context.
+    /// When instruction files (`CLAUDE.md`, rules) are loaded into the context. Those of
+    /// the session's start may be loaded before the host's hooks are registered; nested ones,
+    /// loaded when the model first touches a file below them, reach a host's callback.
     InstructionsLoaded,
-    /// When the working directory changes.
+    /// When the working directory changes (a Bash `cd`). The CLI 2.1.332 fires it only when a
+    /// settings file registers a `CwdChanged` or `FileChanged` hook (a host's callbacks then
+    /// run with it), and does not read a callback's `watchPaths`.
     CwdChanged,
-    /// When a file the session watches changes.
+    /// When a watched file changes: the files a settings file's `FileChanged` hooks name in
+    /// their matcher (or a `SessionStart` hook's `watchPaths`). The CLI 2.1.332 does not read
+    /// a callback's `watchPaths` for this event.
     FileChanged,
-    /// When a directory is added to the session (`/add-dir`).
+    /// When a directory is added to the session: a host's `register_repo_root` request, or
+    /// `/add-dir` (interactive only).
     DirectoryAdded,
     /// With each batch of newly completed lines while an assistant message streams (display
-    /// only: what is stored and what the model sees are untouched).
+    /// only: what is stored and what the model sees are untouched). In a headless session the
+    /// CLI 2.1.332 calls it once per completed message (`index` 0, `final`), and the host is
+    /// sent the message with the hook's `displayContent` in place of its text.
     MessageDisplay,
     /// Before a shell command embedded in a skill or slash command runs: the `` !`command` ``
     /// of its text, run when the skill or command is loaded (CLI 2.1.332 and later). The

@@ -262,7 +262,9 @@ setters!(PermissionDeniedOutput {
 });
 
 /// `Elicitation` (answer an MCP server's request instead of the user) and
-/// `ElicitationResult` (change the user's answer).
+/// `ElicitationResult` (change the user's answer), as a command hook writes them. The CLI
+/// 2.1.332 does not read these fields from a host callback's answer, only a block
+/// ([`HookOutput::block`](super::HookOutput::block)), which declines.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ElicitationOutput {
@@ -281,7 +283,8 @@ setters!(ElicitationOutput {
     content: Map<String, Value>,
 });
 
-/// `CwdChanged` and `FileChanged`: the files to watch from now on.
+/// `CwdChanged` and `FileChanged`: the files to watch from now on, as a command hook writes
+/// them. The CLI 2.1.332 does not read them from a host callback's answer.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]

@@ -38,6 +38,7 @@ mod skill_shell;
 mod subagents;
 mod tools;
 mod typed;
+mod typed_hook_families;
 mod typed_hooks;
 
 use std::time::Duration;

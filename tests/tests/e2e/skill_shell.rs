@@ -10,7 +10,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use claude_tools_runtime::hooks::{HookEvent, HookMatcher, HookOutput};
+use claude_tools_runtime::hooks::{
+    HookEvent, HookInput, HookMatcher, HookOutput, InvokedBy, TypedHookInput,
+};
 use claude_tools_runtime::options::SettingSource;
 use claude_tools_testkit::model_server::{Script, Turn};
 use serde_json::{Value, json};
@@ -107,6 +109,21 @@ async fn a_pre_skill_shell_command_hook_keeps_a_commands_shell_line_from_running
     // The request carries the input's id, which names no tool call of the transcript.
     let id = input["tool_use_id"].as_str().expect("tool_use_id");
     assert_eq!(denied.hook_tool_use_ids, [Some(id.to_string())]);
+    // The same input, typed.
+    let TypedHookInput::PreSkillShellCommand(typed) =
+        HookInput::from_raw(input.as_object().expect("an object").clone()).typed()
+    else {
+        panic!("not typed as PreSkillShellCommand: {input:#}")
+    };
+    assert_eq!(typed.tool_name, "Bash");
+    assert_eq!(
+        typed.tool_input.command,
+        "touch stamped.txt && echo stamped"
+    );
+    assert_eq!(typed.command_name, "stamp");
+    assert_eq!(typed.command_source.as_deref(), Some("projectSettings"));
+    assert_eq!(typed.invoked_by, InvokedBy::User);
+    assert_eq!(typed.tool_use_id, id);
     assert!(!denied.ran, "the command ran although the hook refused it");
     assert_eq!(
         denied.model_read,
