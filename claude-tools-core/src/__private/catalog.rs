@@ -162,13 +162,13 @@ where
     Box::pin(future)
 }
 
-/// What a completer named in `complete(arg = f)` returns, as the values: any list of strings.
-pub fn completions<I, S>(values: I) -> Vec<String>
-where
-    I: IntoIterator<Item = S>,
-    S: Into<String>,
-{
-    values.into_iter().map(Into::into).collect()
+/// The completer named in `complete(arg = f)`, of either shape (`fn(&str)`, or
+/// `fn(&str, &CompletionContext)`), returning any list of strings.
+pub fn completer<M>(
+    completer: impl crate::complete::IntoCompleter<M>,
+) -> impl Fn(&str, &crate::complete::CompletionContext) -> Vec<String> + Send + Sync + 'static {
+    let completer = completer.into_completer();
+    move |typed, context| completer(typed, context)
 }
 
 /// The future of a resource whose URI variables did not all parse: every problem, in one
