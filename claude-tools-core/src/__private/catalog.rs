@@ -9,6 +9,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 
 pub use crate::catalog::{CatalogEntry, CatalogRegistration};
+pub use crate::complete::{CompletionContext, ContextCompleter};
 pub use crate::prompt::{
     GetPromptResult, IntoPromptResult, Prompt, PromptArguments, PromptError, PromptFuture,
 };
@@ -163,12 +164,10 @@ where
 }
 
 /// The completer named in `complete(arg = f)`, of either shape (`fn(&str)`, or
-/// `fn(&str, &CompletionContext)`), returning any list of strings.
-pub fn completer<M>(
-    completer: impl crate::complete::IntoCompleter<M>,
-) -> impl Fn(&str, &crate::complete::CompletionContext) -> Vec<String> + Send + Sync + 'static {
-    let completer = completer.into_completer();
-    move |typed, context| completer(typed, context)
+/// `fn(&str, &CompletionContext)`), returning any list of strings. Its type is concrete, so
+/// that a fn of neither shape is one error, at the fn's name.
+pub fn completer<M>(completer: impl crate::complete::IntoCompleter<M>) -> ContextCompleter {
+    completer.into_completer()
 }
 
 /// The future of a resource whose URI variables did not all parse: every problem, in one

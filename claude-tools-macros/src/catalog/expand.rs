@@ -220,7 +220,15 @@ fn completers(item: &Item) -> TokenStream {
             let argument = crate::tool::unraw(&completer.argument);
             let path = &completer.path;
             quote_spanned! {path.span()=>
-                __ct_item = __ct_item.complete_with_context(#argument, #private::completer(#path));
+                {
+                    let __ct_completer = #private::completer(#path);
+                    __ct_item = __ct_item.complete_with_context(
+                        #argument,
+                        move |__ct_typed: &str, __ct_context: &#private::CompletionContext| {
+                            __ct_completer(__ct_typed, __ct_context)
+                        },
+                    );
+                }
             }
         })
         .collect()
