@@ -444,13 +444,20 @@ async fn a_completer_sees_the_arguments_already_filled_in() {
             })
             .argument("city", "Where", true)
             .argument("nights", "How long", true)
-            .complete_with_context("nights", |typed: &str, context: &CompletionContext| {
-                let most = if context.get("city") == Some("Paris") { 3 } else { 12 };
-                (1..=most)
-                    .map(|nights| nights.to_string())
-                    .filter(|nights| nights.starts_with(typed))
-                    .collect()
-            }),
+            .complete_with_context(
+                "nights",
+                |typed: &str, context: &CompletionContext| {
+                    let most = if context.get("city") == Some("Paris") {
+                        3
+                    } else {
+                        12
+                    };
+                    (1..=most)
+                        .map(|nights| nights.to_string())
+                        .filter(|nights| nights.starts_with(typed))
+                        .collect()
+                },
+            ),
         )
         .unwrap();
     let router = McpRouter::new(server);

@@ -478,15 +478,20 @@ mod tests {
 
     #[test]
     fn a_context_argument_that_is_not_a_string_is_named() {
-        let problem =
-            CompletionContext::from_params(Some(serde_json::json!({"country": "Japan", "year": 2025})))
-                .unwrap_err();
+        let problem = CompletionContext::from_params(Some(
+            serde_json::json!({"country": "Japan", "year": 2025}),
+        ))
+        .unwrap_err();
         assert_eq!(
             problem,
             "`params.context.arguments`: argument `year`: arguments are strings, got 2025"
         );
-        let problem = CompletionContext::from_params(Some(serde_json::json!(["Japan"]))).unwrap_err();
-        assert!(problem.contains("must be an object of strings"), "{problem}");
+        let problem =
+            CompletionContext::from_params(Some(serde_json::json!(["Japan"]))).unwrap_err();
+        assert!(
+            problem.contains("must be an object of strings"),
+            "{problem}"
+        );
     }
 
     #[test]
