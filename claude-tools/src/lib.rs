@@ -118,6 +118,7 @@ pub mod prelude {
     #[cfg(feature = "mcp")]
     pub use crate::ServeExt;
     pub use crate::ToolRef;
+    pub use crate::complete::CompletionContext;
     pub use crate::prompts::{PromptError, PromptMessage};
     pub use crate::resources::{Blob, ResourceError};
     pub use crate::{

@@ -5,6 +5,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use claude_tools::complete::CompletionContext;
 use claude_tools::mcp::{McpRouter, ServerNotification};
 use claude_tools::prelude::*;
 use claude_tools::prompts::{GetPromptResult, Prompt, PromptArguments};
@@ -388,6 +389,200 @@ async fn completions_come_from_completers_and_enums() {
     let unknown = json!({"type": "ref/prompt", "name": "nope"});
     let unknown = ask(&router, "completion/complete", complete(unknown, "x", "")).await;
     assert_eq!(unknown["error"]["code"], -32602);
+}
+
+#[tool_server(name = "travel", version = "1.0.0")]
+pub struct Travel;
+
+/// A country of a trip.
+#[derive(Deserialize, JsonSchema)]
+pub enum Country {
+    France,
+    Japan,
+}
+
+/// The cities of the country already filled in (read typed), else of every country; those
+/// starting with what was typed.
+fn cities(typed: &str, context: &CompletionContext) -> Vec<&'static str> {
+    let cities: &[&'static str] = match context.parse::<Country>("country") {
+        Some(Country::France) => &["Lyon", "Paris"],
+        Some(Country::Japan) => &["Osaka", "Tokyo"],
+        None => &["Lyon", "Osaka", "Paris", "Tokyo"],
+    };
+    cities
+        .iter()
+        .copied()
+        .filter(|city| city.starts_with(typed))
+        .collect()
+}
+
+/// Plan a trip.
+#[prompt(server = Travel, complete(city = cities))]
+fn trip(country: Country, city: String) -> String {
+    let country = match country {
+        Country::France => "France",
+        Country::Japan => "Japan",
+    };
+    format!("Plan three days in {city}, {country}.")
+}
+
+/// A city's guide.
+#[resource(server = Travel, uri = "travel://{country}/{city}", complete(city = cities))]
+fn guide(country: Country, city: String) -> String {
+    let _ = country;
+    format!("guide of {city}")
+}
+
+#[tokio::test]
+async fn a_completer_sees_the_arguments_already_filled_in() {
+    // One built by hand too, its completer a closure.
+    let server = Travel::server()
+        .with_prompt(
+            Prompt::new("stay", |mut args: PromptArguments| async move {
+                let city: String = args.required("city")?;
+                Ok::<_, PromptError>(format!("Find a hotel in {city}."))
+            })
+            .argument("city", "Where", true)
+            .argument("nights", "How long", true)
+            .complete_with_context(
+                "nights",
+                |typed: &str, context: &CompletionContext| {
+                    let most = if context.get("city") == Some("Paris") {
+                        3
+                    } else {
+                        12
+                    };
+                    (1..=most)
+                        .map(|nights| nights.to_string())
+                        .filter(|nights| nights.starts_with(typed))
+                        .collect()
+                },
+            ),
+        )
+        .unwrap();
+    let router = McpRouter::new(server);
+    let complete = |reference: Value, name: &str, value: &str, context: Option<Value>| {
+        let mut params = json!({"ref": reference, "argument": {"name": name, "value": value}});
+        if let Some(context) = context {
+            params["context"] = context;
+        }
+        params
+    };
+    let values = |answer: &Value| answer["result"]["completion"]["values"].clone();
+    let trip = json!({"type": "ref/prompt", "name": "trip"});
+
+    // Without context (a client before 2025-06-18), or a null one: every city.
+    let all = ask(
+        &router,
+        "completion/complete",
+        complete(trip.clone(), "city", "", None),
+    )
+    .await;
+    assert_eq!(values(&all), json!(["Lyon", "Osaka", "Paris", "Tokyo"]));
+    let null = ask(
+        &router,
+        "completion/complete",
+        complete(trip.clone(), "city", "", Some(Value::Null)),
+    )
+    .await;
+    assert_eq!(values(&null), values(&all));
+    // With the country filled in: its cities (the country parsed as the enum).
+    let japan = ask(
+        &router,
+        "completion/complete",
+        complete(
+            trip.clone(),
+            "city",
+            "",
+            Some(json!({"arguments": {"country": "Japan"}})),
+        ),
+    )
+    .await;
+    assert_eq!(
+        japan["result"],
+        json!({"completion": {"values": ["Osaka", "Tokyo"], "hasMore": false}})
+    );
+    let france = ask(
+        &router,
+        "completion/complete",
+        complete(
+            trip.clone(),
+            "city",
+            "P",
+            // An argument sent as null is left out; an unknown key of `context` is ignored.
+            Some(json!({"arguments": {"country": "France", "city": null}, "extra": 1})),
+        ),
+    )
+    .await;
+    assert_eq!(values(&france), json!(["Paris"]));
+    // A resource template's variable, the same way.
+    let guide = json!({"type": "ref/resource", "uri": "travel://{country}/{city}"});
+    let guide = ask(
+        &router,
+        "completion/complete",
+        complete(
+            guide,
+            "city",
+            "",
+            Some(json!({"arguments": {"country": "France"}})),
+        ),
+    )
+    .await;
+    assert_eq!(values(&guide), json!(["Lyon", "Paris"]));
+    // A prompt built by hand.
+    let stay = json!({"type": "ref/prompt", "name": "stay"});
+    let paris = ask(
+        &router,
+        "completion/complete",
+        complete(
+            stay.clone(),
+            "nights",
+            "",
+            Some(json!({"arguments": {"city": "Paris"}})),
+        ),
+    )
+    .await;
+    assert_eq!(values(&paris), json!(["1", "2", "3"]));
+    let anywhere = ask(
+        &router,
+        "completion/complete",
+        complete(stay, "nights", "1", None),
+    )
+    .await;
+    assert_eq!(values(&anywhere), json!(["1", "10", "11", "12"]));
+
+    // An argument that is not a string: `-32602` naming it.
+    let number = ask(
+        &router,
+        "completion/complete",
+        complete(
+            trip.clone(),
+            "city",
+            "",
+            Some(json!({"arguments": {"country": "Japan", "year": 2025}})),
+        ),
+    )
+    .await;
+    assert_eq!(number["error"]["code"], -32602);
+    assert_eq!(
+        number["error"]["data"],
+        "Invalid context for completion/complete of `city`: `params.context.arguments`: \
+         argument `year`: arguments are strings, got 2025"
+    );
+    let list = ask(
+        &router,
+        "completion/complete",
+        complete(trip, "city", "", Some(json!({"arguments": ["Japan"]}))),
+    )
+    .await;
+    assert_eq!(list["error"]["code"], -32602);
+    assert!(
+        list["error"]["data"]
+            .as_str()
+            .unwrap()
+            .contains("must be an object of strings"),
+        "{list}"
+    );
 }
 
 #[tokio::test]

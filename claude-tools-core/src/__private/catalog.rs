@@ -9,6 +9,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 
 pub use crate::catalog::{CatalogEntry, CatalogRegistration};
+pub use crate::complete::{CompletionContext, ContextCompleter};
 pub use crate::prompt::{
     GetPromptResult, IntoPromptResult, Prompt, PromptArguments, PromptError, PromptFuture,
 };
@@ -162,13 +163,11 @@ where
     Box::pin(future)
 }
 
-/// What a completer named in `complete(arg = f)` returns, as the values: any list of strings.
-pub fn completions<I, S>(values: I) -> Vec<String>
-where
-    I: IntoIterator<Item = S>,
-    S: Into<String>,
-{
-    values.into_iter().map(Into::into).collect()
+/// The completer named in `complete(arg = f)`, of either shape (`fn(&str)`, or
+/// `fn(&str, &CompletionContext)`), returning any list of strings. Its type is concrete, so
+/// that a fn of neither shape is one error, at the fn's name.
+pub fn completer<M>(completer: impl crate::complete::IntoCompleter<M>) -> ContextCompleter {
+    completer.into_completer()
 }
 
 /// The future of a resource whose URI variables did not all parse: every problem, in one

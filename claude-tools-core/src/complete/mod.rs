@@ -4,12 +4,46 @@
 //! An argument gets completions from a completer fn named in its attribute
 //! (`#[prompt(server = S, complete(unit = unit_names))]`, [`Prompt::complete`](crate::prompt::Prompt::complete)),
 //! or, when its type is an enum of names, from the enum's variants automatically.
+//!
+//! A completer gets what the user has typed of the argument (`&str`) and, when it takes a
+//! second parameter, the [`CompletionContext`]: the other arguments the user has already filled
+//! in, as the client sent them in `params.context.arguments` (MCP 2025-06-18), so that a `city`
+//! can be completed knowing the `country`. In an attribute, either shape of fn is accepted
+//! ([`IntoCompleter`]); by hand, [`Prompt::complete`](crate::prompt::Prompt::complete) takes the
+//! first and [`Prompt::complete_with_context`](crate::prompt::Prompt::complete_with_context) the
+//! second (the same on [`Resource`](crate::resource::Resource)).
+//!
+//! ```
+//! use claude_tools::prelude::*;
+//! use claude_tools::complete::CompletionContext;
+//!
+//! #[tool_server(name = "travel")]
+//! pub struct Travel;
+//!
+//! /// The cities of the country already chosen, starting with what was typed.
+//! fn cities(typed: &str, context: &CompletionContext) -> Vec<&'static str> {
+//!     let cities: &[&str] = match context.get("country") {
+//!         Some("France") => &["Lyon", "Paris"],
+//!         Some("Japan") => &["Osaka", "Tokyo"],
+//!         _ => &["Lyon", "Osaka", "Paris", "Tokyo"],
+//!     };
+//!     cities.iter().copied().filter(|city| city.starts_with(typed)).collect()
+//! }
+//!
+//! /// Plan a trip.
+//! #[prompt(server = Travel, complete(city = cities))]
+//! fn trip(country: String, city: String) -> String {
+//!     format!("Plan three days in {city}, {country}.")
+//! }
+//! # fn main() {}
+//! ```
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
 use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -19,20 +53,34 @@ pub const MAX_COMPLETION_VALUES: usize = 100;
 /// A completer: the values that complete `partial` (what the user has typed so far).
 pub type Completer = Arc<dyn Fn(&str) -> Vec<String> + Send + Sync>;
 
+/// A completer that also sees the arguments already filled in: the values that complete
+/// `partial`, given the [`CompletionContext`].
+pub type ContextCompleter = Arc<dyn Fn(&str, &CompletionContext) -> Vec<String> + Send + Sync>;
+
 /// How one argument is completed.
 #[derive(Clone)]
+#[non_exhaustive]
 pub enum ArgumentCompletion {
     /// By a fn, given what was typed.
     Completer(Completer),
+    /// By a fn, given what was typed and the other arguments already filled in.
+    WithContext(ContextCompleter),
     /// By the names of an enum: those that start with what was typed.
     Choices(Arc<[String]>),
 }
 
 impl ArgumentCompletion {
-    /// The values completing `partial`.
+    /// The values completing `partial`, no other argument being known.
     pub fn complete(&self, partial: &str) -> Vec<String> {
+        self.complete_in(partial, &CompletionContext::default())
+    }
+
+    /// The values completing `partial`, given the arguments already filled in (which only a
+    /// [`WithContext`](Self::WithContext) completer reads).
+    pub fn complete_in(&self, partial: &str, context: &CompletionContext) -> Vec<String> {
         match self {
             ArgumentCompletion::Completer(completer) => completer(partial),
+            ArgumentCompletion::WithContext(completer) => completer(partial, context),
             ArgumentCompletion::Choices(choices) => choices
                 .iter()
                 .filter(|choice| choice.starts_with(partial))
@@ -46,10 +94,230 @@ impl fmt::Debug for ArgumentCompletion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ArgumentCompletion::Completer(_) => f.write_str("Completer(..)"),
+            ArgumentCompletion::WithContext(_) => f.write_str("WithContext(..)"),
             ArgumentCompletion::Choices(choices) => {
                 f.debug_tuple("Choices").field(choices).finish()
             }
         }
+    }
+}
+
+/// The arguments a user has already filled in while completing another one: what the client
+/// sent as `params.context.arguments` of `completion/complete` (MCP 2025-06-18), by name, each
+/// as the string typed. Empty when the client sent none (older clients never do).
+///
+/// A completer taking it as its second parameter completes one argument knowing the others:
+///
+/// ```
+/// use claude_tools::complete::CompletionContext;
+///
+/// fn cities(typed: &str, context: &CompletionContext) -> Vec<String> {
+///     let cities: &[&str] = match context.get("country") {
+///         Some("France") => &["Lyon", "Paris"],
+///         Some("Japan") => &["Osaka", "Tokyo"],
+///         _ => &["Lyon", "Osaka", "Paris", "Tokyo"],
+///     };
+///     cities.iter().filter(|city| city.starts_with(typed)).map(|city| city.to_string()).collect()
+/// }
+///
+/// let japan = CompletionContext::from_iter([("country", "Japan")]);
+/// assert_eq!(cities("", &japan), ["Osaka", "Tokyo"]);
+/// assert_eq!(cities("P", &CompletionContext::default()), ["Paris"]);
+///
+/// // Typed, as prompt arguments are read: the text, else the text as JSON.
+/// let context = CompletionContext::from_iter([("year", "2025"), ("nights", "many")]);
+/// assert_eq!(context.parse::<u16>("year"), Some(2025));
+/// assert_eq!(context.parse::<u32>("nights"), None); // not a number
+/// assert_eq!(context.parse::<u32>("month"), None); // not filled in
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CompletionContext {
+    arguments: BTreeMap<String, String>,
+}
+
+impl CompletionContext {
+    /// A context of these arguments (name to the text filled in).
+    pub fn new(arguments: BTreeMap<String, String>) -> Self {
+        Self { arguments }
+    }
+
+    /// The text of argument `name`, if the user has filled it in.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.arguments.get(name).map(String::as_str)
+    }
+
+    /// Argument `name` parsed as a `T`, read as a prompt's arguments are (the text, else the
+    /// text as JSON: `"42"` is a number, `"[1, 2]"` a list); `None` when it is not filled in or
+    /// does not parse (use [`get`](Self::get) to tell the two apart).
+    pub fn parse<T: DeserializeOwned>(&self, name: &str) -> Option<T> {
+        crate::prompt::parse_text(self.get(name)?).ok()
+    }
+
+    /// Every argument filled in, by name.
+    pub fn arguments(&self) -> &BTreeMap<String, String> {
+        &self.arguments
+    }
+
+    /// Whether no argument is filled in.
+    pub fn is_empty(&self) -> bool {
+        self.arguments.is_empty()
+    }
+
+    /// The context of a `completion/complete`'s `params.context.arguments`: absent or `null`
+    /// for none, else an object whose values are strings (a `null` one is left out, as in
+    /// `prompts/get`); the problem otherwise, naming the argument.
+    pub(crate) fn from_params(arguments: Option<Value>) -> Result<Self, String> {
+        let object = match arguments {
+            None | Some(Value::Null) => return Ok(Self::default()),
+            Some(Value::Object(object)) => object,
+            Some(_) => {
+                return Err(
+                    "`params.context.arguments` must be an object of strings (the arguments \
+                     already filled in, by name)"
+                        .to_string(),
+                );
+            }
+        };
+        let mut arguments = BTreeMap::new();
+        for (name, value) in object {
+            match value {
+                Value::String(text) => {
+                    arguments.insert(name, text);
+                }
+                Value::Null => {}
+                other => {
+                    return Err(format!(
+                        "`params.context.arguments`: argument `{}`: arguments are strings, got {}",
+                        crate::jsonrpc::echo(&name),
+                        crate::jsonrpc::echo(&other.to_string())
+                    ));
+                }
+            }
+        }
+        Ok(Self { arguments })
+    }
+}
+
+impl<K: Into<String>, V: Into<String>> FromIterator<(K, V)> for CompletionContext {
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(arguments: I) -> Self {
+        Self {
+            arguments: arguments
+                .into_iter()
+                .map(|(name, text)| (name.into(), text.into()))
+                .collect(),
+        }
+    }
+}
+
+/// A fn that completes an argument: what `complete(argument = f)` of `#[prompt]` and
+/// `#[resource]` accepts. Either shape:
+///
+/// - `fn(typed: &str) -> Values`: what the user has typed of the argument;
+/// - `fn(typed: &str, context: &CompletionContext) -> Values`: and the other arguments already
+///   filled in ([`CompletionContext`]);
+///
+/// where `Values` is any list of strings (`Vec<String>`, `Vec<&str>`, `[&str; N]`, an
+/// iterator…), which may borrow from what was typed. `Marker` tells the two shapes apart; it is
+/// inferred.
+///
+/// ```
+/// use claude_tools::complete::{CompletionContext, IntoCompleter};
+///
+/// fn units(typed: &str) -> Vec<&'static str> {
+///     ["ft", "in", "mi"].into_iter().filter(|unit| unit.starts_with(typed)).collect()
+/// }
+/// fn days(typed: &str, context: &CompletionContext) -> Vec<String> {
+///     let last = match context.parse::<u32>("month") {
+///         Some(2) => 28,
+///         Some(4 | 6 | 9 | 11) => 30,
+///         _ => 31,
+///     };
+///     (1..=last).map(|day| day.to_string()).filter(|day| day.starts_with(typed)).collect()
+/// }
+///
+/// let units = units.into_completer();
+/// assert_eq!(units("m", &CompletionContext::default()), ["mi"]);
+/// let days = days.into_completer();
+/// let february = CompletionContext::from_iter([("month", "2")]);
+/// assert_eq!(days("3", &february), ["3"]);
+/// assert_eq!(days("3", &CompletionContext::default()), ["3", "30", "31"]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a completer",
+    label = "not a completer fn",
+    note = "a completer takes what the user typed, `typed: &str`, and optionally the arguments already filled in, `context: &CompletionContext`, and returns the values (`Vec<String>`, or any list of strings): `fn values(typed: &str) -> Vec<String>` or `fn values(typed: &str, context: &CompletionContext) -> Vec<String>`"
+)]
+pub trait IntoCompleter<Marker>: Send + Sync + 'static {
+    /// The completer, boxed (a one-parameter fn ignores the context).
+    fn into_completer(self) -> ContextCompleter;
+}
+
+/// A fn of what was typed, returning a list of strings (for [`IntoCompleter`]).
+#[doc(hidden)]
+pub trait CompleteTyped<'a> {
+    /// What it returns.
+    type Values: IntoIterator<Item: Into<String>>;
+    /// Calls it.
+    fn call(&self, typed: &'a str) -> Self::Values;
+}
+
+impl<'a, F, R> CompleteTyped<'a> for F
+where
+    F: Fn(&'a str) -> R,
+    R: IntoIterator<Item: Into<String>>,
+{
+    type Values = R;
+    fn call(&self, typed: &'a str) -> R {
+        self(typed)
+    }
+}
+
+/// A fn of what was typed and the [`CompletionContext`], returning a list of strings (for
+/// [`IntoCompleter`]).
+#[doc(hidden)]
+pub trait CompleteInContext<'a> {
+    /// What it returns.
+    type Values: IntoIterator<Item: Into<String>>;
+    /// Calls it.
+    fn call(&self, typed: &'a str, context: &'a CompletionContext) -> Self::Values;
+}
+
+impl<'a, F, R> CompleteInContext<'a> for F
+where
+    F: Fn(&'a str, &'a CompletionContext) -> R,
+    R: IntoIterator<Item: Into<String>>,
+{
+    type Values = R;
+    fn call(&self, typed: &'a str, context: &'a CompletionContext) -> R {
+        self(typed, context)
+    }
+}
+
+impl<F> IntoCompleter<fn(&str)> for F
+where
+    F: for<'a> CompleteTyped<'a> + Send + Sync + 'static,
+{
+    fn into_completer(self) -> ContextCompleter {
+        Arc::new(move |typed, _context| {
+            CompleteTyped::call(&self, typed)
+                .into_iter()
+                .map(Into::into)
+                .collect()
+        })
+    }
+}
+
+impl<F> IntoCompleter<fn(&str, &CompletionContext)> for F
+where
+    F: for<'a> CompleteInContext<'a> + Send + Sync + 'static,
+{
+    fn into_completer(self) -> ContextCompleter {
+        Arc::new(move |typed, context| {
+            CompleteInContext::call(&self, typed, context)
+                .into_iter()
+                .map(Into::into)
+                .collect()
+        })
     }
 }
 
@@ -102,6 +370,9 @@ pub(crate) struct CompleteParams {
     #[serde(rename = "ref")]
     pub(crate) reference: CompletionRef,
     pub(crate) argument: CompleteArgument,
+    /// Absent, or `null`, from older clients.
+    #[serde(default)]
+    pub(crate) context: Option<CompleteContext>,
 }
 
 /// What is being completed: a prompt's argument or a resource template's variable.
@@ -119,6 +390,14 @@ pub(crate) enum CompletionRef {
 pub(crate) struct CompleteArgument {
     pub(crate) name: String,
     pub(crate) value: String,
+}
+
+/// `params.context` of a `completion/complete` (MCP 2025-06-18): the arguments already filled
+/// in, read as sent and checked by [`CompletionContext::from_params`]; any other key is ignored.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+pub(crate) struct CompleteContext {
+    #[serde(default)]
+    pub(crate) arguments: Option<Value>,
 }
 
 /// The result of `completion/complete`.
@@ -173,6 +452,109 @@ mod tests {
         assert!(completion.has_more);
         let short = Completion::from_values(vec!["a".into()]);
         assert_eq!((short.total, short.has_more), (None, false));
+    }
+
+    #[test]
+    fn the_context_is_read_from_absent_null_or_an_object_of_strings() {
+        assert!(CompletionContext::from_params(None).unwrap().is_empty());
+        assert!(
+            CompletionContext::from_params(Some(Value::Null))
+                .unwrap()
+                .is_empty()
+        );
+        let context = CompletionContext::from_params(Some(serde_json::json!({
+            "country": "Japan",
+            "year": "2025",
+            "note": null,
+        })))
+        .unwrap();
+        assert_eq!(context.get("country"), Some("Japan"));
+        assert_eq!(context.get("note"), None, "a null argument is left out");
+        assert_eq!(context.parse::<u16>("year"), Some(2025));
+        assert_eq!(context.parse::<u16>("country"), None);
+        assert_eq!(context.parse::<u16>("month"), None);
+        assert_eq!(context.arguments().len(), 2);
+    }
+
+    #[test]
+    fn a_context_argument_that_is_not_a_string_is_named() {
+        let problem = CompletionContext::from_params(Some(
+            serde_json::json!({"country": "Japan", "year": 2025}),
+        ))
+        .unwrap_err();
+        assert_eq!(
+            problem,
+            "`params.context.arguments`: argument `year`: arguments are strings, got 2025"
+        );
+        let problem =
+            CompletionContext::from_params(Some(serde_json::json!(["Japan"]))).unwrap_err();
+        assert!(
+            problem.contains("must be an object of strings"),
+            "{problem}"
+        );
+    }
+
+    #[test]
+    fn the_context_of_the_params_is_optional_and_its_other_keys_ignored() {
+        let read = |params: Value| serde_json::from_value::<CompleteParams>(params).unwrap();
+        let plain = read(serde_json::json!({
+            "ref": {"type": "ref/prompt", "name": "trip"},
+            "argument": {"name": "city", "value": "P"},
+        }));
+        assert_eq!(plain.context, None);
+        let null = read(serde_json::json!({
+            "ref": {"type": "ref/prompt", "name": "trip"},
+            "argument": {"name": "city", "value": "P"},
+            "context": null,
+        }));
+        assert_eq!(null.context, None);
+        let full = read(serde_json::json!({
+            "ref": {"type": "ref/prompt", "name": "trip"},
+            "argument": {"name": "city", "value": "P"},
+            "context": {"arguments": {"country": "France"}, "later": true},
+        }));
+        assert_eq!(
+            full.context.unwrap().arguments,
+            Some(serde_json::json!({"country": "France"}))
+        );
+    }
+
+    fn cities(typed: &str, context: &CompletionContext) -> Vec<&'static str> {
+        let cities: &[&'static str] = match context.get("country") {
+            Some("France") => &["Lyon", "Paris"],
+            Some("Japan") => &["Osaka", "Tokyo"],
+            _ => &["Lyon", "Osaka", "Paris", "Tokyo"],
+        };
+        cities
+            .iter()
+            .copied()
+            .filter(|city| city.starts_with(typed))
+            .collect()
+    }
+
+    // Returns an iterator borrowing what was typed: accepted as the attribute accepted it
+    // before completers could take the context.
+    fn units(typed: &str) -> impl Iterator<Item = &str> {
+        ["ft", "in", "mi"]
+            .into_iter()
+            .filter(move |unit| unit.starts_with(typed))
+    }
+
+    #[test]
+    fn a_completer_of_either_shape_sees_what_it_takes() {
+        let france = CompletionContext::from_iter([("country", "France")]);
+        let none = CompletionContext::default();
+        let in_context = ArgumentCompletion::WithContext(cities.into_completer());
+        assert_eq!(in_context.complete_in("", &france), ["Lyon", "Paris"]);
+        assert_eq!(in_context.complete_in("O", &none), ["Osaka"]);
+        assert_eq!(in_context.complete("T"), ["Tokyo"]);
+        let typed = ArgumentCompletion::WithContext(units.into_completer());
+        assert_eq!(typed.complete_in("m", &france), ["mi"]);
+        let plain: Completer = Arc::new(|typed| vec![typed.to_uppercase()]);
+        let plain = ArgumentCompletion::Completer(plain);
+        assert_eq!(plain.complete_in("ft", &france), ["FT"]);
+        let choices = ArgumentCompletion::Choices(["km", "mile"].map(String::from).into());
+        assert_eq!(choices.complete_in("m", &france), ["mile"]);
     }
 
     #[test]

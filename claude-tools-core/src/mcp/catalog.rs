@@ -7,13 +7,15 @@
 //! | `resources/list`, `resources/templates/list` | the fixed resources, the templates, on one page; with a `cursor` `-32602` |
 //! | `resources/read {uri}` | `{"contents": [...]}` (text, or a base64 `blob`); no resource at the URI `-32002 "Resource not found"` with `{"uri": ...}` as `data`; a template variable that does not parse `-32602`; the resource's failure or panic `-32603` |
 //! | `resources/subscribe`, `resources/unsubscribe {uri}` | `{}`; where the transport cannot send `notifications/resources/updated` (stateless HTTP, in-process) `-32601` saying so; an unknown URI `-32002` |
-//! | `completion/complete {ref, argument}` | `{"completion": {"values", "hasMore"}}` (at most 100 values, `total` when cut); an unknown prompt or template `-32602`; an argument without completions has none |
+//! | `completion/complete {ref, argument, context?}` | `{"completion": {"values", "hasMore"}}` (at most 100 values, `total` when cut); `context.arguments` (the arguments already filled in, strings) goes to the completer as its `CompletionContext`; an unknown prompt or template, or a `context.arguments` that is not an object of strings (the argument named) `-32602`; an argument without completions has none |
 
 use serde::Deserialize;
 
 use super::McpRouter;
 use crate::catch_unwind::CatchUnwind;
-use crate::complete::{CompleteParams, CompleteResult, Completion, CompletionRef};
+use crate::complete::{
+    CompleteParams, CompleteResult, Completion, CompletionContext, CompletionRef,
+};
 use crate::jsonrpc::{
     Answer, CatalogAnswer, ErrorCode, ErrorObject, GetPrompt, RawParams, ReadResource, RequestId,
     Response,
@@ -241,13 +243,21 @@ impl McpRouter {
 
     fn complete(&self, params: CompleteParams) -> Result<Answer, ErrorObject> {
         let argument = &params.argument;
+        let context =
+            CompletionContext::from_params(params.context.and_then(|context| context.arguments))
+                .map_err(|problem| {
+                    ErrorObject::invalid_params(format!(
+                        "Invalid context for completion/complete of `{}`: {problem}",
+                        crate::jsonrpc::echo(&argument.name)
+                    ))
+                })?;
         let values = self.tools.with_active(|server| match &params.reference {
             CompletionRef::Prompt { name } => server
                 .prompt(name)
                 .map(|prompt| {
                     prompt
                         .completion(&argument.name)
-                        .map(|c| c.complete(&argument.value))
+                        .map(|c| c.complete_in(&argument.value, &context))
                 })
                 .ok_or_else(|| {
                     ErrorObject::invalid_params(format!(
@@ -262,7 +272,7 @@ impl McpRouter {
                 .map(|resource| {
                     resource
                         .completion(&argument.name)
-                        .map(|c| c.complete(&argument.value))
+                        .map(|c| c.complete_in(&argument.value, &context))
                 })
                 .ok_or_else(|| {
                     ErrorObject::invalid_params(format!(

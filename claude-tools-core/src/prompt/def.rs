@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::{GetPromptResult, IntoPromptResult, PromptArguments, PromptError};
-use crate::complete::{ArgumentCompletion, Completions};
+use crate::complete::{ArgumentCompletion, CompletionContext, Completions};
 
 /// The future of one `prompts/get`.
 pub type PromptFuture = Pin<Box<dyn Future<Output = Result<GetPromptResult, PromptError>> + Send>>;
@@ -136,6 +136,9 @@ impl Prompt {
     }
 
     /// Completes argument `argument` with `completer`, given what the user has typed.
+    ///
+    /// For a completer that also reads the other arguments already filled in, see
+    /// [`complete_with_context`](Self::complete_with_context).
     pub fn complete(
         mut self,
         argument: impl Into<String>,
@@ -144,6 +147,44 @@ impl Prompt {
         self.completions.insert(
             argument.into(),
             ArgumentCompletion::Completer(Arc::new(completer)),
+        );
+        self
+    }
+
+    /// Completes argument `argument` with `completer`, given what was typed and the
+    /// [`CompletionContext`]: the other arguments the user has already filled in (those the
+    /// client sent as `params.context.arguments`; none from a client that sends no context).
+    ///
+    /// ```
+    /// use claude_tools::complete::CompletionContext;
+    /// use claude_tools::prompts::{Prompt, PromptArguments, PromptError, PromptMessage};
+    ///
+    /// let trip = Prompt::new("trip", |mut args: PromptArguments| async move {
+    ///     let country: String = args.required("country")?;
+    ///     let city: String = args.required("city")?;
+    ///     Ok::<_, PromptError>(vec![PromptMessage::user(format!("Plan a trip to {city}, {country}."))])
+    /// })
+    /// .argument("country", "Where", true)
+    /// .argument("city", "Which city of it", true)
+    /// .complete_from("country", ["France", "Japan"])
+    /// .complete_with_context("city", |typed: &str, context: &CompletionContext| {
+    ///     let cities: &[&str] = match context.get("country") {
+    ///         Some("France") => &["Lyon", "Paris"],
+    ///         Some("Japan") => &["Osaka", "Tokyo"],
+    ///         _ => &[],
+    ///     };
+    ///     cities.iter().filter(|city| city.starts_with(typed)).map(|city| city.to_string()).collect()
+    /// });
+    /// # let _ = trip;
+    /// ```
+    pub fn complete_with_context(
+        mut self,
+        argument: impl Into<String>,
+        completer: impl Fn(&str, &CompletionContext) -> Vec<String> + Send + Sync + 'static,
+    ) -> Self {
+        self.completions.insert(
+            argument.into(),
+            ArgumentCompletion::WithContext(Arc::new(completer)),
         );
         self
     }

@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::{IntoResourceContents, ResourceContents, ResourceError, UriTemplate};
-use crate::complete::{ArgumentCompletion, Completions};
+use crate::complete::{ArgumentCompletion, CompletionContext, Completions};
 
 /// The future of one `resources/read`.
 pub type ResourceFuture =
@@ -204,6 +204,9 @@ impl Resource {
     }
 
     /// Completes template variable `variable` with `completer`, given what was typed.
+    ///
+    /// For a completer that also reads the other template variables already filled in, see
+    /// [`complete_with_context`](Self::complete_with_context).
     pub fn complete(
         mut self,
         variable: impl Into<String>,
@@ -212,6 +215,40 @@ impl Resource {
         self.completions.insert(
             variable.into(),
             ArgumentCompletion::Completer(Arc::new(completer)),
+        );
+        self
+    }
+
+    /// Completes template variable `variable` with `completer`, given what was typed and the
+    /// [`CompletionContext`]: the other template variables the user has already filled in (those the
+    /// client sent as `params.context.arguments`; none from a client that sends no context).
+    ///
+    /// ```
+    /// use claude_tools::complete::CompletionContext;
+    /// use claude_tools::resources::{Resource, ResourceRequest};
+    ///
+    /// let file = Resource::new("repo://{project}/{file}", "file", |read: ResourceRequest| async move {
+    ///     format!("{} of {}", read.get("file").unwrap_or(""), read.get("project").unwrap_or(""))
+    /// })
+    /// .complete_from("project", ["api", "web"])
+    /// .complete_with_context("file", |typed: &str, context: &CompletionContext| {
+    ///     let files: &[&str] = match context.get("project") {
+    ///         Some("api") => &["main.rs", "routes.rs"],
+    ///         Some("web") => &["index.html", "main.js"],
+    ///         _ => &[],
+    ///     };
+    ///     files.iter().filter(|file| file.starts_with(typed)).map(|file| file.to_string()).collect()
+    /// });
+    /// # let _ = file;
+    /// ```
+    pub fn complete_with_context(
+        mut self,
+        variable: impl Into<String>,
+        completer: impl Fn(&str, &CompletionContext) -> Vec<String> + Send + Sync + 'static,
+    ) -> Self {
+        self.completions.insert(
+            variable.into(),
+            ArgumentCompletion::WithContext(Arc::new(completer)),
         );
         self
     }

@@ -209,7 +209,9 @@ fn settings(item: &Item, _kind: &str) -> TokenStream {
     quote!(#title #description)
 }
 
-/// `complete(arg = path)`: the completer gets what was typed; its values become strings.
+/// `complete(arg = path)`: the completer gets what was typed, and the other arguments when it
+/// takes a second parameter (`IntoCompleter` tells the two shapes apart); its values become
+/// strings.
 fn completers(item: &Item) -> TokenStream {
     let private = quote!(::claude_tools::__private);
     item.completers
@@ -218,7 +220,15 @@ fn completers(item: &Item) -> TokenStream {
             let argument = crate::tool::unraw(&completer.argument);
             let path = &completer.path;
             quote_spanned! {path.span()=>
-                __ct_item = __ct_item.complete(#argument, |__ct_typed: &str| #private::completions(#path(__ct_typed)));
+                {
+                    let __ct_completer = #private::completer(#path);
+                    __ct_item = __ct_item.complete_with_context(
+                        #argument,
+                        move |__ct_typed: &str, __ct_context: &#private::CompletionContext| {
+                            __ct_completer(__ct_typed, __ct_context)
+                        },
+                    );
+                }
             }
         })
         .collect()

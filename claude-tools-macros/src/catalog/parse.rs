@@ -93,8 +93,9 @@ pub(super) fn options(kind: Kind, args: TokenStream, errors: &mut Errors) -> Opt
                             completer.key.span(),
                             format!(
                                 "`complete` takes `argument = completer_fn`: the fn named gets \
-                                 what the user typed (`&str`) and returns the values, e.g. \
-                                 `complete({} = {}_values)`",
+                                 what the user typed (`&str`), and optionally the arguments \
+                                 already filled in (`&CompletionContext`), and returns the \
+                                 values, e.g. `complete({} = {}_values)`",
                                 completer.key, completer.key
                             ),
                         )),

@@ -1,5 +1,6 @@
 //! `#[prompt]` and `#[resource]` in every form they take: sync and async, required, optional
-//! and enum arguments, templates of several variables, completers, every return type.
+//! and enum arguments, templates of several variables, completers (with and without the
+//! context), every return type.
 
 use claude_tools::prelude::*;
 use claude_tools::prompts::GetPromptResult;
@@ -19,8 +20,17 @@ fn sizes(typed: &str) -> [&'static str; 1] {
     ["Small"]
 }
 
+/// Completes the note knowing the size already filled in; borrows what was typed.
+fn notes<'a>(typed: &'a str, context: &CompletionContext) -> impl Iterator<Item = &'a str> {
+    let note = match context.get("size") {
+        Some("Small") => "gift wrap",
+        _ => "fragile",
+    };
+    [note].into_iter().filter(move |note| note.starts_with(typed))
+}
+
 /// Async, with every kind of argument.
-#[prompt(server = S, name = "order", title = "Order", complete(size = sizes))]
+#[prompt(server = S, name = "order", title = "Order", complete(size = sizes, note = notes))]
 async fn order(
     /// How many
     count: u32,
@@ -53,7 +63,7 @@ fn text() -> &'static str {
 }
 
 /// A template of two variables.
-#[resource(server = S, uri = "s://{project}/items/{id}", complete(project = sizes))]
+#[resource(server = S, uri = "s://{project}/items/{id}", complete(project = sizes, id = notes))]
 async fn item(project: String, id: u64) -> Result<ResourceContents, ResourceError> {
     Ok(ResourceContents::text(format!("s://{project}/items/{id}"), "x", None))
 }
