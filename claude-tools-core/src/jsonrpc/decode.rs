@@ -9,7 +9,6 @@
 //! what is read) fails the pass; every shape problem becomes the message's answer.
 
 use std::fmt;
-use std::sync::Arc;
 
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -20,9 +19,9 @@ use super::message::{
     Call, ClientResponse, GetPrompt, InitializeParams, Invalid, Message, Notification, RawParams,
     ReadResource, Request, ToolCall,
 };
-use super::{ErrorObject, IdError, ProgressToken, RequestId};
+use super::tool_call_params::{ToolCallSeed, no_name};
+use super::{ErrorObject, IdError, RequestId};
 use crate::json_str::{JsonStr, StrOrOther};
-use crate::tool::Arguments;
 
 impl<'de> Deserialize<'de> for Message {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -433,187 +432,11 @@ fn initialize_params(params: Option<Params<'_>>) -> InitializeParams {
     }
 }
 
-fn no_name() -> ErrorObject {
-    ErrorObject::invalid_params("tools/call needs `params.name`, the tool's name as a string")
-}
-
-/// What the server reads of a `tools/call`'s `_meta`. `_meta` of another shape, or fields of
-/// other types in it, are left unread.
-#[derive(Default)]
-struct CallMeta<'de> {
-    /// `claudecode/toolUseId`, when it is a string.
-    tool_use_id: Option<JsonStr<'de>>,
-    /// `progressToken`, as written.
-    progress_token: Option<&'de RawValue>,
-}
-
-impl<'de> Deserialize<'de> for CallMeta<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct MetaVisitor;
-
-        impl<'de> Visitor<'de> for MetaVisitor {
-            type Value = CallMeta<'de>;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a tools/call's _meta")
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<CallMeta<'de>, A::Error> {
-                let mut meta = CallMeta::default();
-                while let Some(key) = map.next_key::<JsonStr<'de>>()? {
-                    match &*key {
-                        super::TOOL_USE_ID_META => {
-                            meta.tool_use_id = map.next_value::<StrOrOther<'de>>()?.0;
-                        }
-                        "progressToken" => meta.progress_token = Some(map.next_value()?),
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
-                }
-                Ok(meta)
-            }
-
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<CallMeta<'de>, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(CallMeta::default())
-            }
-
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<CallMeta<'de>, E> {
-                Ok(CallMeta::default())
-            }
-
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<CallMeta<'de>, E> {
-                Ok(CallMeta::default())
-            }
-
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<CallMeta<'de>, E> {
-                Ok(CallMeta::default())
-            }
-
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<CallMeta<'de>, E> {
-                Ok(CallMeta::default())
-            }
-
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<CallMeta<'de>, E> {
-                Ok(CallMeta::default())
-            }
-
-            fn visit_unit<E: de::Error>(self) -> Result<CallMeta<'de>, E> {
-                Ok(CallMeta::default())
-            }
-        }
-
-        deserializer.deserialize_any(MetaVisitor)
-    }
-}
-
-/// Reads a `tools/call`'s params in the envelope's pass. Only JSON syntax fails it: params of
-/// the wrong shape become the `-32602` the request is answered with.
-struct ToolCallSeed;
-
-impl<'de> DeserializeSeed<'de> for ToolCallSeed {
-    type Value = Result<ToolCall, ErrorObject>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_any(ToolCallVisitor)
-    }
-}
-
-struct ToolCallVisitor;
-
-const PARAMS_NOT_AN_OBJECT: &str = "tools/call needs `params`, an object with the tool's `name`";
-
-impl<'de> Visitor<'de> for ToolCallVisitor {
-    type Value = Result<ToolCall, ErrorObject>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the params of a tools/call")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut name: Option<Option<JsonStr<'de>>> = None;
-        let mut arguments: Option<Arguments> = None;
-        let mut meta: Option<CallMeta<'de>> = None;
-        let mut repeated: Option<&'static str> = None;
-        while let Some(key) = map.next_key::<JsonStr<'de>>()? {
-            match &*key {
-                "name" if name.is_none() => name = Some(map.next_value::<StrOrOther<'de>>()?.0),
-                "arguments" if arguments.is_none() => arguments = Some(map.next_value()?),
-                "_meta" if meta.is_none() => meta = Some(map.next_value()?),
-                // A tool name written twice is read differently by different readers: a gateway
-                // filtering by tool must see the one that runs.
-                key @ ("name" | "arguments" | "_meta") => {
-                    repeated.get_or_insert(match key {
-                        "name" => "name",
-                        "arguments" => "arguments",
-                        _ => "_meta",
-                    });
-                    map.next_value::<IgnoredAny>()?;
-                }
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        if let Some(key) = repeated {
-            return Ok(Err(ErrorObject::invalid_params(format!(
-                "the key `params.{key}` appears more than once; send it once"
-            ))));
-        }
-        let Some(name) = name.flatten() else {
-            return Ok(Err(no_name()));
-        };
-        let CallMeta {
-            tool_use_id,
-            progress_token,
-        } = meta.unwrap_or_default();
-        let tool_use_id = tool_use_id.map(|id| Arc::from(&*id));
-        let progress_token = progress_token
-            .and_then(|raw| RequestId::from_json(raw.get()).ok())
-            .map(ProgressToken);
-        Ok(Ok(ToolCall {
-            name: name.into_owned(),
-            arguments: arguments.unwrap_or_default(),
-            tool_use_id,
-            progress_token,
-        }))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
-    }
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Err(no_name()))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::jsonrpc::ErrorCode;
+    use crate::jsonrpc::ProgressToken;
 
     fn decode(text: &str) -> Message {
         Message::decode(text.as_bytes())

@@ -22,6 +22,7 @@ mod message;
 mod notification;
 mod response;
 mod results;
+mod tool_call_params;
 mod unreadable;
 
 pub use catalog::CatalogAnswer;
