@@ -1,6 +1,8 @@
 //! The Streamable HTTP bench's client side (feature `http`): the MCP handshake a real client
-//! does, and a closed-loop load generator of `tools/call add(a, b)` over C keep-alive
-//! connections that checks every answer.
+//! does, and a closed-loop load generator over C keep-alive connections that checks every
+//! answer. Each call adds two integers through one of three methods ([`Method`]): a
+//! `tools/call` of `add(a, b)`, a `prompts/get` of the `sum` prompt (its arguments as strings),
+//! or a `resources/read` of `bench://sum/{a}/{b}` (issue 22).
 //!
 //! Run it on a current-thread tokio runtime: one thread drives every connection (one
 //! `epoll_wait` serves all C sockets), so it needs one core at most and can be pinned away from
@@ -67,14 +69,83 @@ pub fn call_args(index: u64) -> (i64, i64) {
     (a, b)
 }
 
-/// The JSON-RPC body of `tools/call add(a, b)` with `id`.
-fn call_body(out: &mut Vec<u8>, id: u64, a: i64, b: i64) {
+/// What each call asks the server: the same two numbers added, through one MCP method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Method {
+    /// `tools/call` of the `add` tool (integer arguments, the sum as text).
+    Tool,
+    /// `prompts/get` of the `sum` prompt (its two arguments as strings, as MCP sends prompt
+    /// arguments), answered with one text message [`prompt_text`].
+    Prompt,
+    /// `resources/read` of `bench://sum/{a}/{b}` (a resource template), answered with the sum as
+    /// text.
+    Resource,
+}
+
+impl Method {
+    /// Every method, in report order.
+    pub const ALL: [Method; 3] = [Method::Tool, Method::Prompt, Method::Resource];
+
+    /// Its name on the command line and in the results: `tool`, `prompt` or `resource`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Tool => "tool",
+            Method::Prompt => "prompt",
+            Method::Resource => "resource",
+        }
+    }
+
+    /// The method named `name` (see [`Method::name`]).
+    pub fn from_name(name: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// Its JSON-RPC method.
+    pub fn json_rpc(self) -> &'static str {
+        match self {
+            Method::Tool => "tools/call",
+            Method::Prompt => "prompts/get",
+            Method::Resource => "resources/read",
+        }
+    }
+}
+
+/// The URI template of the bench's resource.
+pub const RESOURCE_TEMPLATE: &str = "bench://sum/{a}/{b}";
+
+/// The text of the `sum` prompt's one message for `a` and `b` (the servers' prompt writes it).
+pub fn prompt_text(a: i64, b: i64) -> String {
+    format!("What is {a} + {b}? It is {}.", a.wrapping_add(b))
+}
+
+/// The URI of the bench's resource for `a` and `b`.
+fn resource_uri(out: &mut Vec<u8>, a: i64, b: i64) {
+    use std::io::Write;
+    let _ = write!(out, "bench://sum/{a}/{b}");
+}
+
+/// The JSON-RPC body of call `id` of `method` with `a` and `b`.
+fn call_body(out: &mut Vec<u8>, method: Method, id: u64, a: i64, b: i64) {
     use std::io::Write;
     out.clear();
-    let _ = write!(
-        out,
-        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"add","arguments":{{"a":{a},"b":{b}}}}}}}"#
-    );
+    let _ = match method {
+        Method::Tool => write!(
+            out,
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"add","arguments":{{"a":{a},"b":{b}}}}}}}"#
+        ),
+        Method::Prompt => write!(
+            out,
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"prompts/get","params":{{"name":"sum","arguments":{{"a":"{a}","b":"{b}"}}}}}}"#
+        ),
+        Method::Resource => {
+            let _ = write!(
+                out,
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"resources/read","params":{{"uri":""#
+            );
+            resource_uri(out, a, b);
+            write!(out, r#""}}}}"#)
+        }
+    };
 }
 
 /// The JSON-RPC message of a reply: the body itself, or the reply event of an SSE stream.
@@ -98,9 +169,17 @@ fn reply_bytes<'a>(response: &'a Response<'_>, sse: &'a mut Vec<u8>) -> Result<&
     }
 }
 
-/// Checks the reply to `tools/call add(a, b)` with `id`: status 200, the same id, no error, not
-/// `isError`, and a first text block that reads `a + b`.
-pub fn check_call(response: &Response<'_>, id: u64, a: i64, b: i64) -> Result<(), String> {
+/// Checks the reply to call `id` of `method` with `a` and `b`: status 200, the same id, no
+/// error, and the sum: for `tools/call` not `isError` and a first text block that reads `a + b`;
+/// for `prompts/get` a first message whose text content is [`prompt_text`]; for
+/// `resources/read` first contents of the URI asked for, whose text reads `a + b`.
+pub fn check_call(
+    response: &Response<'_>,
+    method: Method,
+    id: u64,
+    a: i64,
+    b: i64,
+) -> Result<(), String> {
     if response.status != 200 {
         return Err(format!(
             "call {id}: status {}: {:?}",
@@ -125,21 +204,71 @@ pub fn check_call(response: &Response<'_>, id: u64, a: i64, b: i64) -> Result<()
     let result = reply
         .result
         .ok_or_else(|| format!("call {id}: no result"))?;
-    if result.is_error == Some(true) {
-        return Err(format!(
-            "call {id}: isError: {:?}",
-            String::from_utf8_lossy(bytes)
-        ));
-    }
-    let text = result
-        .content
-        .as_ref()
-        .and_then(|c| c.first())
-        .filter(|block| block.kind == "text")
-        .and_then(|block| block.text.as_deref())
-        .ok_or_else(|| format!("call {id}: no text content"))?;
-    if text.trim().parse::<i64>().ok() != Some(a.wrapping_add(b)) {
-        return Err(format!("call {id}: add({a}, {b}) answered {text:?}"));
+    let sum = a.wrapping_add(b);
+    match method {
+        Method::Tool => {
+            if result.is_error == Some(true) {
+                return Err(format!(
+                    "call {id}: isError: {:?}",
+                    String::from_utf8_lossy(bytes)
+                ));
+            }
+            let text = result
+                .content
+                .as_ref()
+                .and_then(|c| c.first())
+                .filter(|block| block.kind == "text")
+                .and_then(|block| block.text.as_deref())
+                .ok_or_else(|| format!("call {id}: no text content"))?;
+            if text.trim().parse::<i64>().ok() != Some(sum) {
+                return Err(format!("call {id}: add({a}, {b}) answered {text:?}"));
+            }
+        }
+        Method::Prompt => {
+            let text = result
+                .messages
+                .as_ref()
+                .and_then(|m| m.first())
+                .filter(|m| m.content.kind == "text")
+                .and_then(|m| m.content.text.as_deref())
+                .ok_or_else(|| {
+                    format!(
+                        "call {id}: no message with text content: {:?}",
+                        String::from_utf8_lossy(bytes)
+                    )
+                })?;
+            if text != prompt_text(a, b) {
+                return Err(format!("call {id}: prompt sum({a}, {b}) answered {text:?}"));
+            }
+        }
+        Method::Resource => {
+            let contents = result
+                .contents
+                .as_ref()
+                .and_then(|c| c.first())
+                .ok_or_else(|| {
+                    format!(
+                        "call {id}: no contents: {:?}",
+                        String::from_utf8_lossy(bytes)
+                    )
+                })?;
+            let mut uri = Vec::with_capacity(32);
+            resource_uri(&mut uri, a, b);
+            if contents.uri.as_bytes() != uri.as_slice() {
+                return Err(format!(
+                    "call {id}: read {:?}, answered contents of {:?}",
+                    String::from_utf8_lossy(&uri),
+                    contents.uri
+                ));
+            }
+            let text = contents.text.as_deref().unwrap_or_default();
+            if text.trim().parse::<i64>().ok() != Some(sum) {
+                return Err(format!(
+                    "call {id}: resource {} answered {text:?}",
+                    contents.uri
+                ));
+            }
+        }
     }
     Ok(())
 }
@@ -174,8 +303,10 @@ async fn request(conn: &mut Connection, body: &str) -> Result<(Value, String), S
 /// The MCP handshake as a client does it, on one connection: `initialize` (checking the
 /// negotiated version and that no session id is issued), `notifications/initialized` (202, no
 /// body), then `tools/list`, checking that `add` is listed with integer `a` and `b` in its input
-/// schema.
-pub async fn handshake(endpoint: &Endpoint) -> Result<Handshake, String> {
+/// schema; when `methods` has [`Method::Prompt`], `prompts/list`, checking that `sum` is listed
+/// with arguments `a` and `b`; when it has [`Method::Resource`], `resources/templates/list`,
+/// checking that [`RESOURCE_TEMPLATE`] is listed.
+pub async fn handshake(endpoint: &Endpoint, methods: &[Method]) -> Result<Handshake, String> {
     let mut conn = Connection::connect(endpoint.addr, &endpoint.path)
         .await
         .map_err(|e| format!("connecting to {}: {e}", endpoint.addr))?;
@@ -225,6 +356,48 @@ pub async fn handshake(endpoint: &Endpoint) -> Result<Handshake, String> {
             ));
         }
     }
+    if methods.contains(&Method::Prompt) {
+        let (list, _) = request(
+            &mut conn,
+            r#"{"jsonrpc":"2.0","id":2,"method":"prompts/list","params":{}}"#,
+        )
+        .await
+        .map_err(|e| format!("prompts/list: {e}"))?;
+        let sum = list["result"]["prompts"]
+            .as_array()
+            .and_then(|prompts| prompts.iter().find(|p| p["name"] == "sum"))
+            .ok_or_else(|| format!("prompts/list: no prompt `sum`: {list}"))?;
+        for term in ["a", "b"] {
+            let listed = sum["arguments"]
+                .as_array()
+                .is_some_and(|args| args.iter().any(|arg| arg["name"] == term));
+            if !listed {
+                return Err(format!(
+                    "prompts/list: `sum` has no argument `{term}`: {sum}"
+                ));
+            }
+        }
+    }
+    if methods.contains(&Method::Resource) {
+        let (list, _) = request(
+            &mut conn,
+            r#"{"jsonrpc":"2.0","id":3,"method":"resources/templates/list","params":{}}"#,
+        )
+        .await
+        .map_err(|e| format!("resources/templates/list: {e}"))?;
+        let listed = list["result"]["resourceTemplates"]
+            .as_array()
+            .is_some_and(|templates| {
+                templates
+                    .iter()
+                    .any(|t| t["uriTemplate"] == RESOURCE_TEMPLATE)
+            });
+        if !listed {
+            return Err(format!(
+                "resources/templates/list: no template {RESOURCE_TEMPLATE:?}: {list}"
+            ));
+        }
+    }
     Ok(Handshake {
         server_name,
         content_type,
@@ -236,7 +409,7 @@ pub async fn handshake(endpoint: &Endpoint) -> Result<Handshake, String> {
 pub struct Measured {
     /// Latencies and throughput.
     pub phase: Phase,
-    /// Every `Content-Type` the `tools/call` replies came with.
+    /// Every `Content-Type` the replies came with.
     pub content_types: BTreeSet<String>,
 }
 
@@ -267,9 +440,9 @@ impl Load {
         })
     }
 
-    /// Makes `calls` calls spread over the connections as each becomes free, checking every
-    /// reply; the first wrong one fails the phase.
-    pub async fn run(&mut self, calls: u64) -> Result<Measured, String> {
+    /// Makes `calls` calls of `method` spread over the connections as each becomes free,
+    /// checking every reply; the first wrong one fails the phase.
+    pub async fn run(&mut self, method: Method, calls: u64) -> Result<Measured, String> {
         let first_id = self.next_id;
         self.next_id += calls;
         let taken = Arc::new(AtomicU64::new(0));
@@ -288,14 +461,14 @@ impl Load {
                     }
                     let id = first_id + index;
                     let (a, b) = call_args(id);
-                    call_body(&mut body, id, a, b);
+                    call_body(&mut body, method, id, a, b);
                     let sent = Instant::now();
                     let response = match conn.post_json(&body).await {
                         Ok(response) => response,
                         Err(e) => return Err(format!("call {id}: {e}")),
                     };
                     latencies.push(sent.elapsed().as_nanos() as u64);
-                    check_call(&response, id, a, b)?;
+                    check_call(&response, method, id, a, b)?;
                     if !content_types.contains(&response.content_type) {
                         content_types.insert(response.content_type.clone());
                     }
@@ -357,11 +530,130 @@ mod tests {
     #[test]
     fn call_bodies_are_json_rpc() {
         let mut body = Vec::new();
-        call_body(&mut body, 7, -3, 4);
+        call_body(&mut body, Method::Tool, 7, -3, 4);
         let v: Value = serde_json::from_slice(&body).unwrap();
         assert_eq!(
             v,
             serde_json::json!({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":-3,"b":4}}})
+        );
+        call_body(&mut body, Method::Prompt, 8, -3, 4);
+        let v: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"jsonrpc":"2.0","id":8,"method":"prompts/get","params":{"name":"sum","arguments":{"a":"-3","b":"4"}}})
+        );
+        call_body(&mut body, Method::Resource, 9, -3, -40);
+        let v: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"jsonrpc":"2.0","id":9,"method":"resources/read","params":{"uri":"bench://sum/-3/-40"}})
+        );
+    }
+
+    #[test]
+    fn methods_have_names_and_json_rpc_methods() {
+        for m in Method::ALL {
+            assert_eq!(Method::from_name(m.name()), Some(m));
+        }
+        assert_eq!(Method::from_name("prompts/get"), None);
+        assert_eq!(
+            Method::ALL.map(Method::json_rpc),
+            ["tools/call", "prompts/get", "resources/read"]
+        );
+        assert_eq!(prompt_text(-3, 4), "What is -3 + 4? It is 1.");
+    }
+
+    #[test]
+    fn prompt_replies_are_checked_to_the_sum() {
+        let check = |body: &[u8], id| {
+            check_call(
+                &response(200, "application/json", body),
+                Method::Prompt,
+                id,
+                -3,
+                4,
+            )
+        };
+        let ok = br#"{"jsonrpc":"2.0","id":7,"result":{"description":"Ask for the sum of two integers.","messages":[{"role":"user","content":{"type":"text","text":"What is -3 + 4? It is 1."}}]}}"#;
+        assert_eq!(check(ok, 7), Ok(()));
+        assert_eq!(check(ok, 8), Err("call 8: reply has id Some(7)".into()));
+        let wrong_sum = br#"{"jsonrpc":"2.0","id":7,"result":{"messages":[{"role":"user","content":{"type":"text","text":"What is -3 + 4? It is 2."}}]}}"#;
+        assert_eq!(
+            check(wrong_sum, 7),
+            Err(r#"call 7: prompt sum(-3, 4) answered "What is -3 + 4? It is 2.""#.into())
+        );
+        // A tool's answer is no prompt's.
+        let tool = br#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"1"}]}}"#;
+        assert!(
+            check(tool, 7)
+                .unwrap_err()
+                .starts_with("call 7: no message with text content")
+        );
+        let image = br#"{"jsonrpc":"2.0","id":7,"result":{"messages":[{"role":"user","content":{"type":"image","data":"","mimeType":"image/png"}}]}}"#;
+        assert!(
+            check(image, 7)
+                .unwrap_err()
+                .starts_with("call 7: no message with text content")
+        );
+        let error = br#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"bad a"}}"#;
+        assert_eq!(
+            check(error, 7),
+            Err(r#"call 7: JSON-RPC error {"code":-32602,"message":"bad a"}"#.into())
+        );
+    }
+
+    #[test]
+    fn resource_replies_are_checked_to_the_uri_and_the_sum() {
+        let check = |body: &[u8], a, b| {
+            check_call(
+                &response(200, "application/json", body),
+                Method::Resource,
+                7,
+                a,
+                b,
+            )
+        };
+        let ok = br#"{"jsonrpc":"2.0","id":7,"result":{"contents":[{"uri":"bench://sum/-3/-40","mimeType":"text/plain","text":"-43"}]}}"#;
+        assert_eq!(check(ok, -3, -40), Ok(()));
+        assert_eq!(
+            check(ok, -3, 40),
+            Err(
+                r#"call 7: read "bench://sum/-3/40", answered contents of "bench://sum/-3/-40""#
+                    .into()
+            )
+        );
+        let wrong_sum = br#"{"jsonrpc":"2.0","id":7,"result":{"contents":[{"uri":"bench://sum/-3/-40","text":"43"}]}}"#;
+        assert_eq!(
+            check(wrong_sum, -3, -40),
+            Err(r#"call 7: resource bench://sum/-3/-40 answered "43""#.into())
+        );
+        let blob = br#"{"jsonrpc":"2.0","id":7,"result":{"contents":[{"uri":"bench://sum/-3/-40","blob":"LTQz"}]}}"#;
+        assert_eq!(
+            check(blob, -3, -40),
+            Err(r#"call 7: resource bench://sum/-3/-40 answered """#.into())
+        );
+        let empty = br#"{"jsonrpc":"2.0","id":7,"result":{"contents":[]}}"#;
+        assert!(
+            check(empty, -3, -40)
+                .unwrap_err()
+                .starts_with("call 7: no contents")
+        );
+        let not_found =
+            br#"{"jsonrpc":"2.0","id":7,"error":{"code":-32002,"message":"Resource not found"}}"#;
+        assert!(
+            check(not_found, -3, -40)
+                .unwrap_err()
+                .starts_with("call 7: JSON-RPC error")
+        );
+        assert_eq!(
+            check_call(
+                &response(404, "application/json", b"{}"),
+                Method::Resource,
+                7,
+                -3,
+                -40
+            ),
+            Err(r#"call 7: status 404: "{}""#.into())
         );
     }
 
@@ -369,41 +661,83 @@ mod tests {
     fn replies_are_checked_to_the_sum() {
         let ok = br#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"1"}],"isError":false}}"#;
         assert_eq!(
-            check_call(&response(200, "application/json", ok), 7, -3, 4),
+            check_call(
+                &response(200, "application/json", ok),
+                Method::Tool,
+                7,
+                -3,
+                4
+            ),
             Ok(())
         );
         let sse = b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"1\"}]}}\n\n";
         assert_eq!(
-            check_call(&response(200, "text/event-stream", sse), 7, -3, 4),
+            check_call(
+                &response(200, "text/event-stream", sse),
+                Method::Tool,
+                7,
+                -3,
+                4
+            ),
             Ok(())
         );
         let wrong_sum =
             br#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"2"}]}}"#;
         assert_eq!(
-            check_call(&response(200, "application/json", wrong_sum), 7, -3, 4),
+            check_call(
+                &response(200, "application/json", wrong_sum),
+                Method::Tool,
+                7,
+                -3,
+                4
+            ),
             Err(r#"call 7: add(-3, 4) answered "2""#.into())
         );
         assert_eq!(
-            check_call(&response(200, "application/json", ok), 8, -3, 4),
+            check_call(
+                &response(200, "application/json", ok),
+                Method::Tool,
+                8,
+                -3,
+                4
+            ),
             Err("call 8: reply has id Some(7)".into())
         );
         let is_error = br#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"1"}],"isError":true}}"#;
         assert!(
-            check_call(&response(200, "application/json", is_error), 7, -3, 4)
-                .unwrap_err()
-                .starts_with("call 7: isError")
+            check_call(
+                &response(200, "application/json", is_error),
+                Method::Tool,
+                7,
+                -3,
+                4
+            )
+            .unwrap_err()
+            .starts_with("call 7: isError")
         );
         let error = br#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"no"}}"#;
         assert_eq!(
-            check_call(&response(200, "application/json", error), 7, -3, 4),
+            check_call(
+                &response(200, "application/json", error),
+                Method::Tool,
+                7,
+                -3,
+                4
+            ),
             Err(r#"call 7: JSON-RPC error {"code":-32602,"message":"no"}"#.into())
         );
         assert_eq!(
-            check_call(&response(406, "application/json", b"{}"), 7, -3, 4),
+            check_call(
+                &response(406, "application/json", b"{}"),
+                Method::Tool,
+                7,
+                -3,
+                4
+            ),
             Err(r#"call 7: status 406: "{}""#.into())
         );
         assert!(
-            check_call(&response(200, "text/plain", ok), 7, -3, 4)
+            check_call(&response(200, "text/plain", ok), Method::Tool, 7, -3, 4)
                 .unwrap_err()
                 .contains("Content-Type \"text/plain\"")
         );

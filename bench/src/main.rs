@@ -10,11 +10,13 @@
 //! ct-bench compile                                    100 #[tool] fns vs rmcp's #[tool_router]
 //! ct-bench all      (run, rss, scale, compile)
 //! ct-bench http     [--rounds R] [--n N] [--ts-n N] [--warmup W] [--conc 1,32] [--drivers a,b]
-//!                   [--placements split,same,none]
+//!                   [--placements split,same,none] [--methods tool,prompt,resource]
 //!                   tools/call over MCP Streamable HTTP: claude-tools, rmcp, the floor (a bare
 //!                   axum handler, no MCP logic), the TypeScript SDK
 //!                   (N measured calls per level, default 20,000, TypeScript 5,000; 2,000 warm-up
-//!                   calls; 3 rounds; placements split and none)
+//!                   calls; 3 rounds; placements split and none); with --methods also
+//!                   prompts/get and resources/read on claude-tools, against its tools/call
+//!                   (default: tool only)
 //! ct-bench report   rewrite BENCHMARKS.md's sections from the latest results of every kind
 //! ```
 //!
@@ -114,6 +116,8 @@ pub struct Args {
     pub conc: Option<Vec<u64>>,
     /// `http`: measured calls per level for the TypeScript server (`None`: 5,000, at most N).
     pub ts_n: Option<u64>,
+    /// `http`: the methods measured, `tool`, `prompt`, `resource` (`None`: `tool` only).
+    pub methods: Option<Vec<String>>,
 }
 
 impl Default for Args {
@@ -134,6 +138,7 @@ impl Default for Args {
             warmup: None,
             conc: None,
             ts_n: None,
+            methods: None,
         }
     }
 }
@@ -184,6 +189,22 @@ fn parse_args(raw: &[String]) -> Result<(String, Args), String> {
                         .collect::<Result<_, _>>()?,
                 )
             }
+            "--methods" => {
+                let mut methods: Vec<String> = Vec::new();
+                for m in value("--methods")?.split(',') {
+                    if !http::METHODS.contains(&m) {
+                        return Err(format!(
+                            "--methods: unknown method {m} ({})",
+                            http::METHODS.join(", ")
+                        ));
+                    }
+                    if methods.iter().any(|x| x == m) {
+                        return Err(format!("--methods: {m} given twice"));
+                    }
+                    methods.push(m.to_string());
+                }
+                args.methods = Some(methods);
+            }
             "--sessions" => {
                 args.sessions = value("--sessions")?
                     .split(',')
@@ -217,7 +238,7 @@ fn parse_args(raw: &[String]) -> Result<(String, Args), String> {
 const USAGE: &str = "usage: ct-bench [run|rss|scale|soak|compile|all|http|report] [--rounds R] [--n N] [--py-n N] [--k K] \
 [--conc-n M] [--drivers pingpong,floor,claude-tools,typescript,python] [--placements same,split] [--sessions 1,10,50]\n\
        ct-bench http [--rounds R] [--n N] [--ts-n N] [--warmup W] [--conc 1,32] [--drivers claude-tools,rmcp,floor,typescript] \
-[--placements split,same,none]";
+[--placements split,same,none] [--methods tool,prompt,resource]";
 
 /// The kinds of results `command` measures, whose sections of `BENCHMARKS.md` it rewrites
 /// (`report`: every kind); `None` for a command that is not one.
@@ -357,6 +378,12 @@ mod tests {
         assert_eq!(args.placements, strings(&["none", "split"]));
         assert!(parse_args(&strings(&["run", "--placements", "none"])).is_err());
         assert!(parse_args(&strings(&["http", "--conc", "1,x"])).is_err());
+        assert_eq!(args.methods, None);
+        let (_, args) =
+            parse_args(&strings(&["http", "--methods", "tool,resource,prompt"])).unwrap();
+        assert_eq!(args.methods, Some(strings(&["tool", "resource", "prompt"])));
+        assert!(parse_args(&strings(&["http", "--methods", "tool,tools/call"])).is_err());
+        assert!(parse_args(&strings(&["http", "--methods", "prompt,prompt"])).is_err());
         let (cmd, args) = parse_args(&strings(&[
             "soak", "--n", "500", "--rounds", "2", "--conc-n", "50", "--k", "8",
         ]))

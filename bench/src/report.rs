@@ -355,8 +355,13 @@ fn join(placed: &[Placed]) -> String {
 /// The Streamable HTTP section: what is measured and how, then the tables of the latest run.
 pub fn http_section(h: &HttpBench) -> String {
     let mut out = String::new();
+    let methods = if h.methods.iter().all(|m| m == crate::http::TOOL) {
+        String::new()
+    } else {
+        format!(" --methods {}", h.methods.join(","))
+    };
     let command = format!(
-        "bench/run http --rounds {} --n {} --ts-n {} --warmup {} --conc {} --drivers {} --placements {}",
+        "bench/run http --rounds {} --n {} --ts-n {} --warmup {} --conc {} --drivers {} --placements {}{methods}",
         h.rounds,
         h.requests,
         h.ts_requests,
@@ -404,7 +409,12 @@ pub fn http_section(h: &HttpBench) -> String {
          cannot leave a busy core, and its p99 then measures the other work's time slices, so \
          `none` is steadier there. The load generator's own CPU per call is shown: it stays a \
          fraction of the time per call (its one thread keeps well under one core busy), so it \
-         is not what limits throughput. Only in-round ratios compare well across runs.\n\n\
+         is not what limits throughput. Only in-round ratios compare well across runs. With \
+         `--methods tool,prompt,resource` (issue 22), claude-tools also serves the `sum` prompt \
+         and the `bench://sum/{{a}}/{{b}}` resource template of `ct-bench-hot-path`, and each \
+         level is measured with `prompts/get` (the two numbers as string arguments) and \
+         `resources/read` (the numbers in the URI) as well, every answer checked to the sum; \
+         the servers' tables stay those of `tools/call`.\n\n\
          Date: {}. Machine: {}; 1-minute load average {:.1} at the start, {:.1} at the end.\n\
          Revision: {}. Compared: {}.\nCommand: `{command}`.\n",
         h.date,
@@ -488,6 +498,7 @@ mod tests {
                 concurrency: vec![1],
                 servers: vec!["claude-tools".into()],
                 placements: vec!["split".into()],
+                methods: vec!["tool".into()],
                 samples: vec![],
             }),
             compile: Some(CompileResult {

@@ -119,7 +119,8 @@ pub struct JsonRpcReply<'a> {
     pub error: Option<&'a RawValue>,
 }
 
-/// The fields of MCP results the bench checks (`initialize`, `tools/list`, `tools/call`).
+/// The fields of MCP results the bench checks (`initialize`, `tools/list`, `tools/call`, and
+/// over HTTP `prompts/get` and `resources/read`).
 #[derive(Debug, Deserialize)]
 pub struct McpResult<'a> {
     /// `tools/call` content blocks.
@@ -134,6 +135,34 @@ pub struct McpResult<'a> {
     /// `initialize` protocol version.
     #[serde(rename = "protocolVersion", borrow, default)]
     pub protocol_version: Option<Cow<'a, str>>,
+    /// `prompts/get` messages.
+    #[serde(borrow, default)]
+    pub messages: Option<Vec<PromptMessage<'a>>>,
+    /// `resources/read` contents.
+    #[serde(borrow, default)]
+    pub contents: Option<Vec<ResourceContents<'a>>>,
+}
+
+/// A message of a `prompts/get` result.
+#[derive(Debug, Deserialize)]
+pub struct PromptMessage<'a> {
+    /// `user` or `assistant`.
+    #[serde(borrow)]
+    pub role: Cow<'a, str>,
+    /// Its one content block.
+    #[serde(borrow)]
+    pub content: Block<'a>,
+}
+
+/// One entry of a `resources/read` result's `contents`.
+#[derive(Debug, Deserialize)]
+pub struct ResourceContents<'a> {
+    /// The URI read.
+    #[serde(borrow)]
+    pub uri: Cow<'a, str>,
+    /// Its text (absent on a binary resource, which has a `blob`).
+    #[serde(borrow, default)]
+    pub text: Option<Cow<'a, str>>,
 }
 
 /// A content block.

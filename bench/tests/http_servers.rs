@@ -1,7 +1,8 @@
 //! The Streamable HTTP bench's servers and load generator, with a handful of calls (the figures
 //! come from `bench/run http`; these tests only check that every part does its job): each
 //! server gets the handshake and answers every checked call as `application/json`, through
-//! `ct-bench http` as `bench/run http` runs it; the floor answers a call with the very bytes of
+//! `ct-bench http` as `bench/run http` runs it (claude-tools also its `prompts/get` and
+//! `resources/read`, with `--methods`); the floor answers a call with the very bytes of
 //! the MCP servers; and a server that answers wrongly, or is not stateless, fails the load
 //! generator instead of being timed.
 //!
@@ -15,7 +16,7 @@ use std::process::{Child, Command, Stdio};
 
 use claude_tools_bench::env;
 use claude_tools_bench::http_client::Connection;
-use claude_tools_bench::http_load::{self, Endpoint, Load};
+use claude_tools_bench::http_load::{self, Endpoint, Load, Method};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
@@ -24,10 +25,10 @@ use tokio::net::TcpListener;
 const HAND_WRITTEN: &str = "# Benchmarks\n\n## Written by hand\n\nkept as it is\n";
 
 /// Runs `ct-bench http` for `servers` with a few calls at C = 1 and 4, in both default
-/// placements (`split`, `none`), its output kept in a
+/// placements (`split`, `none`), and `extra` arguments, its output kept in a
 /// fresh folder under the temp dir (returned), which starts with `report` as its
 /// `BENCHMARKS.md` if given; fails the test if the command fails.
-fn ct_bench_http(name: &str, servers: &str, report: Option<&str>) -> PathBuf {
+fn ct_bench_http(name: &str, servers: &str, report: Option<&str>, extra: &[&str]) -> PathBuf {
     let out = std::env::temp_dir().join(format!("ct-bench-http-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     if let Some(report) = report {
@@ -48,6 +49,7 @@ fn ct_bench_http(name: &str, servers: &str, report: Option<&str>) -> PathBuf {
             "--conc",
             "1,4",
         ])
+        .args(extra)
         .env(env::OUT, &out)
         .output()
         .expect("running ct-bench http");
@@ -59,14 +61,15 @@ fn ct_bench_http(name: &str, servers: &str, report: Option<&str>) -> PathBuf {
     out
 }
 
-/// Every server of `servers` answered every call at both levels in both placements, as JSON,
-/// and the report has the section.
-fn assert_served(out: &Path, servers: &[&str]) {
+/// Every server of `servers` answered every call of `tools/call` at both levels in both
+/// placements, as JSON, and the report has the section; claude-tools also every call of each
+/// of `methods`.
+fn assert_served(out: &Path, servers: &[&str], methods: &[&str]) {
     let path = out.join("results/http.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let bench: Value = serde_json::from_str(&text).expect("results/http.json is JSON");
     let samples = bench["samples"].as_array().expect("samples");
-    let mut seen: Vec<(String, String, u64)> = Vec::new();
+    let mut seen: Vec<(String, String, String, u64)> = Vec::new();
     for sample in samples {
         assert_eq!(sample["error"], Value::Null, "{sample}");
         let c = sample["concurrency"].as_u64().expect("concurrency");
@@ -81,16 +84,27 @@ fn assert_served(out: &Path, servers: &[&str]) {
         assert!(sample["server_peak_kib"].as_u64() > Some(0), "{sample}");
         seen.push((
             sample["server"].as_str().unwrap_or("").to_string(),
+            sample["method"].as_str().unwrap_or("").to_string(),
             sample["placement"].as_str().unwrap_or("").to_string(),
             c,
         ));
     }
     seen.sort();
-    let mut expected: Vec<(String, String, u64)> = Vec::new();
+    let mut expected: Vec<(String, String, String, u64)> = Vec::new();
     for server in servers {
-        for placement in ["split", "none"] {
-            for c in [1, 4] {
-                expected.push((server.to_string(), placement.to_string(), c));
+        for method in ["tool"]
+            .iter()
+            .chain(methods.iter().filter(|_| *server == "claude-tools"))
+        {
+            for placement in ["split", "none"] {
+                for c in [1, 4] {
+                    expected.push((
+                        server.to_string(),
+                        method.to_string(),
+                        placement.to_string(),
+                        c,
+                    ));
+                }
             }
         }
     }
@@ -112,7 +126,12 @@ fn assert_served(out: &Path, servers: &[&str]) {
 
 #[test]
 fn the_rust_servers_answer_every_checked_call() {
-    let out = ct_bench_http("rust", "claude-tools,rmcp,floor", Some(HAND_WRITTEN));
+    let out = ct_bench_http(
+        "rust",
+        "claude-tools,rmcp,floor",
+        Some(HAND_WRITTEN),
+        &["--methods", "resource,tool,prompt"],
+    );
     let report = std::fs::read_to_string(out.join("BENCHMARKS.md")).expect("the report");
     // The hand-written section is kept byte for byte (the title and introduction above it are
     // the report's own, rewritten by every command), and the HTTP section comes after it.
@@ -125,7 +144,25 @@ fn the_rust_servers_answer_every_checked_call() {
         .find("\n## Remote MCP over Streamable HTTP\n")
         .expect("the HTTP section");
     assert!(kept < http, "{report}");
-    assert_served(&out, &["claude-tools", "rmcp", "floor"]);
+    // Issue 22: claude-tools' prompt and resource against its tools/call; the other servers
+    // serve tools/call alone.
+    assert!(
+        report.contains("Command: `bench/run http --rounds 1 --n 40 --ts-n 40 --warmup 8 --conc 1,4 --drivers claude-tools,rmcp,floor --placements split,none --methods resource,tool,prompt`."),
+        "{report}"
+    );
+    for method in ["tools/call", "prompts/get", "resources/read"] {
+        assert!(
+            report.contains(&format!("| claude-tools | `{method}` |")),
+            "{report}"
+        );
+    }
+    assert!(report.contains("| rmcp | `tools/call` |"), "{report}");
+    assert!(!report.contains("| rmcp | `prompts/get` |"), "{report}");
+    assert_served(
+        &out,
+        &["claude-tools", "rmcp", "floor"],
+        &["prompt", "resource"],
+    );
 }
 
 /// A bench server started as `bench/run http` starts it (unpinned), killed when dropped.
@@ -161,7 +198,7 @@ impl Drop for Server {
 #[tokio::test(flavor = "current_thread")]
 async fn the_floor_answers_a_call_with_the_bytes_of_the_mcp_servers() {
     let floor = Server::start(env!("CARGO_BIN_EXE_ct-bench-http-floor"));
-    let handshake = http_load::handshake(&floor.endpoint)
+    let handshake = http_load::handshake(&floor.endpoint, &[Method::Tool])
         .await
         .expect("the floor passes the load generator's handshake");
     assert_eq!(handshake.content_type, "application/json");
@@ -208,7 +245,10 @@ async fn the_floor_answers_a_call_with_the_bytes_of_the_mcp_servers() {
         }
     }
     let mut load = Load::connect(&floor.endpoint, 2).await.expect("connect");
-    let measured = load.run(50).await.expect("every call checked");
+    let measured = load
+        .run(Method::Tool, 50)
+        .await
+        .expect("every call checked");
     assert_eq!(measured.phase.calls, 50);
 }
 
@@ -228,17 +268,20 @@ fn the_typescript_sdk_server_answers_every_checked_call() {
         );
         return;
     }
-    let out = ct_bench_http("typescript", "typescript", None);
-    assert_served(&out, &["typescript"]);
+    let out = ct_bench_http("typescript", "typescript", None, &[]);
+    assert_served(&out, &["typescript"], &[]);
 }
 
 /// How the hand-written server of the tests below misbehaves.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 enum Fault {
-    /// `add` answers one more than the sum.
+    /// `add`, the `sum` prompt and the `bench://sum/{a}/{b}` resource answer one more than the
+    /// sum.
     WrongSum,
     /// `initialize` issues an `Mcp-Session-Id`.
     SessionId,
+    /// Neither the `sum` prompt nor the resource template is listed (both answer rightly).
+    Unlisted,
 }
 
 /// A hand-written Streamable HTTP server on 127.0.0.1 that answers like a stateless MCP
@@ -290,14 +333,40 @@ async fn serve_connection(mut socket: tokio::net::TcpStream, fault: Fault) {
             Some("tools/list") => Some(
                 json!({"tools": [{"name": "add", "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}}}]}),
             ),
+            Some("prompts/list") if fault != Fault::Unlisted => Some(
+                json!({"prompts": [{"name": "sum", "arguments": [{"name": "a", "required": true}, {"name": "b", "required": true}]}]}),
+            ),
+            Some("prompts/list") => Some(json!({"prompts": []})),
+            Some("resources/templates/list") if fault != Fault::Unlisted => Some(
+                json!({"resourceTemplates": [{"uriTemplate": "bench://sum/{a}/{b}", "name": "sum_resource"}]}),
+            ),
+            Some("resources/templates/list") => Some(json!({"resourceTemplates": []})),
             Some("tools/call") => {
                 let args = &message["params"]["arguments"];
                 let sum = args["a"].as_i64().unwrap_or(0) + args["b"].as_i64().unwrap_or(0);
-                let answer = match fault {
-                    Fault::WrongSum => sum + 1,
-                    Fault::SessionId => sum,
-                };
+                let answer = sum + i64::from(fault == Fault::WrongSum);
                 Some(json!({"content": [{"type": "text", "text": answer.to_string()}]}))
+            }
+            Some("prompts/get") => {
+                let args = &message["params"]["arguments"];
+                let term = |t: &str| args[t].as_str().and_then(|v| v.parse::<i64>().ok());
+                let (a, b) = (term("a").unwrap_or(0), term("b").unwrap_or(0));
+                let sum = a + b + i64::from(fault == Fault::WrongSum);
+                let text = format!("What is {a} + {b}? It is {sum}.");
+                Some(
+                    json!({"messages": [{"role": "user", "content": {"type": "text", "text": text}}]}),
+                )
+            }
+            Some("resources/read") => {
+                let uri = message["params"]["uri"].as_str().unwrap_or("");
+                let terms: Vec<i64> = uri
+                    .strip_prefix("bench://sum/")
+                    .unwrap_or("")
+                    .split('/')
+                    .filter_map(|t| t.parse().ok())
+                    .collect();
+                let answer = terms.iter().sum::<i64>() + i64::from(fault == Fault::WrongSum);
+                Some(json!({"contents": [{"uri": uri, "text": answer.to_string()}]}))
             }
             _ => None,
         };
@@ -325,10 +394,15 @@ async fn serve_connection(mut socket: tokio::net::TcpStream, fault: Fault) {
 #[tokio::test(flavor = "current_thread")]
 async fn a_wrong_sum_fails_the_load_instead_of_being_timed() {
     let endpoint = faulty_server(Fault::WrongSum).await;
-    let handshake = http_load::handshake(&endpoint).await.expect("handshake");
+    let handshake = http_load::handshake(&endpoint, &Method::ALL)
+        .await
+        .expect("handshake");
     assert_eq!(handshake.server_name, "faulty");
     let mut load = Load::connect(&endpoint, 2).await.expect("connect");
-    let error = load.run(10).await.expect_err("a wrong sum fails the phase");
+    let error = load
+        .run(Method::Tool, 10)
+        .await
+        .expect_err("a wrong sum fails the phase");
     // Call ids start at 1,000; each connection's first call fails, whichever reports first.
     let (a, b) = http_load::call_args(1_000);
     let (a2, b2) = http_load::call_args(1_001);
@@ -338,12 +412,67 @@ async fn a_wrong_sum_fails_the_load_instead_of_being_timed() {
         error.ends_with(&first) || error.ends_with(&second),
         "{error}"
     );
+    // The prompt and the resource likewise (on a connection of their own: a failed call's
+    // connection is dropped).
+    let (a, b) = http_load::call_args(1_000);
+    assert!(b < 0, "the URI carries a negative term: {b}");
+    let mut load = Load::connect(&endpoint, 1).await.expect("connect");
+    let error = load
+        .run(Method::Prompt, 1)
+        .await
+        .expect_err("a wrong sum fails the phase");
+    assert!(
+        error.ends_with(&format!(
+            "call 1000: prompt sum({a}, {b}) answered {:?}",
+            format!("What is {a} + {b}? It is {}.", a + b + 1)
+        )),
+        "{error}"
+    );
+    let mut load = Load::connect(&endpoint, 1).await.expect("connect");
+    let error = load
+        .run(Method::Resource, 1)
+        .await
+        .expect_err("a wrong sum fails the phase");
+    assert!(
+        error.ends_with(&format!(
+            "call 1000: resource bench://sum/{a}/{b} answered \"{}\"",
+            a + b + 1
+        )),
+        "{error}"
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn an_unlisted_prompt_or_resource_fails_the_handshake() {
+    let endpoint = faulty_server(Fault::Unlisted).await;
+    http_load::handshake(&endpoint, &[Method::Tool])
+        .await
+        .expect("tools/call alone needs neither");
+    let error = http_load::handshake(&endpoint, &[Method::Tool, Method::Prompt])
+        .await
+        .expect_err("no prompt");
+    assert!(
+        error.starts_with("prompts/list: no prompt `sum`"),
+        "{error}"
+    );
+    let error = http_load::handshake(&endpoint, &[Method::Resource])
+        .await
+        .expect_err("no template");
+    assert!(
+        error.starts_with("resources/templates/list: no template \"bench://sum/{a}/{b}\""),
+        "{error}"
+    );
+    // And the faulty server's right answers pass.
+    let mut load = Load::connect(&endpoint, 1).await.expect("connect");
+    for method in Method::ALL {
+        load.run(method, 3).await.expect("right answers");
+    }
 }
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_session_id_fails_the_handshake() {
     let endpoint = faulty_server(Fault::SessionId).await;
-    let error = http_load::handshake(&endpoint)
+    let error = http_load::handshake(&endpoint, &[Method::Tool])
         .await
         .expect_err("not stateless");
     assert_eq!(

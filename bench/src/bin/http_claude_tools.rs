@@ -1,6 +1,9 @@
 //! `ct-bench-http-claude-tools`: the Streamable HTTP bench's claude-tools server — the same
 //! `#[tool]` `add(a, b)` as the in-process bench, served by `claude_tools::mcp::http` with its
-//! defaults (stateless, `/mcp`).
+//! defaults (stateless, `/mcp`). Beside it, the same `#[prompt]` `sum(a, b)` and
+//! `#[resource(uri = "bench://sum/{a}/{b}")]` as `ct-bench-hot-path` (issue 22: `bench/run http
+//! --methods tool,prompt,resource` measures `prompts/get` and `resources/read` against
+//! `tools/call` on this server).
 //!
 //! Binds `127.0.0.1:0` and prints `http://127.0.0.1:<port>/mcp` on stdout once it listens.
 //! The runtime is tokio's default multi-thread one, as `#[tokio::main]` gives (the rmcp server
@@ -24,6 +27,23 @@ async fn add(
     b: i64,
 ) -> i64 {
     a.wrapping_add(b)
+}
+
+/// Ask for the sum of two integers.
+#[prompt(server = Bench)]
+fn sum(
+    /// The first term
+    a: i64,
+    /// The second term
+    b: i64,
+) -> String {
+    format!("What is {a} + {b}? It is {}.", a.wrapping_add(b))
+}
+
+/// The sum of two integers.
+#[resource(server = Bench, uri = "bench://sum/{a}/{b}", mime_type = "text/plain")]
+fn sum_resource(a: i64, b: i64) -> String {
+    a.wrapping_add(b).to_string()
 }
 
 #[tokio::main]

@@ -12,6 +12,13 @@
 //! answer fails the run. The load generator is one thread (a current-thread tokio runtime and
 //! a small HTTP/1.1 client, `claude_tools_bench::http_client`).
 //!
+//! With `--methods tool,prompt,resource` (issue 22) each level is measured once per method, on
+//! the same running server and connections opened afresh: `tools/call add(a, b)`, a
+//! `prompts/get` of the `sum` prompt and a `resources/read` of `bench://sum/{a}/{b}`, the same
+//! two numbers added each time; the methods' order turns by one each round. Only claude-tools
+//! serves the prompt and the resource ([`serves`]); the other servers run `tool` alone. The
+//! report then compares each method with `tools/call` on the same server, round and level.
+//!
 //! Placements: `split` runs the server on CPU 0 (`taskset -c 0`) and the load generator on CPU
 //! 1; `same` puts both on CPU 0; `none` pins nothing (the Rust servers then get two runtime
 //! workers, and share both CPUs with the load generator).
@@ -26,6 +33,37 @@ use crate::fmt::fmt;
 /// Every server of the bench, in table order.
 pub const SERVERS: [&str; 4] = ["claude-tools", "rmcp", "floor", "typescript"];
 
+/// Every method the load generator can measure (`claude_tools_bench::http_load::Method`), in
+/// table order.
+pub const METHODS: [&str; 3] = ["tool", "prompt", "resource"];
+
+/// The method every server serves and the default of `--methods`.
+pub const TOOL: &str = "tool";
+
+/// Whether `server` serves `method`: every server the `add` tool, only claude-tools the `sum`
+/// prompt and the `bench://sum/{a}/{b}` resource.
+pub fn serves(server: &str, method: &str) -> bool {
+    method == TOOL || server == "claude-tools"
+}
+
+/// The JSON-RPC method of a method's name, for the report.
+fn json_rpc(method: &str) -> &str {
+    match method {
+        "tool" => "tools/call",
+        "prompt" => "prompts/get",
+        "resource" => "resources/read",
+        other => other,
+    }
+}
+
+fn tool_method() -> String {
+    TOOL.into()
+}
+
+fn tool_methods() -> Vec<String> {
+    vec![TOOL.into()]
+}
+
 /// The floor: a bare axum handler doing the same JSON-RPC `add` without MCP logic. claude-tools
 /// is compared with it like with the other servers, but it is no competitor: issue 13's goal
 /// is not evaluated against it.
@@ -38,13 +76,17 @@ pub struct HttpSample {
     pub server: String,
     /// `split`, `same` or `none`.
     pub placement: String,
+    /// What each call asked: `tool`, `prompt` or `resource` (results from before issue 22:
+    /// `tool`).
+    #[serde(default = "tool_method")]
+    pub method: String,
     /// Round number (0-based).
     pub round: usize,
     /// Connections, each with one call in flight.
     pub concurrency: u64,
     /// The measured calls (`None` when the run failed).
     pub phase: Option<Phase>,
-    /// `Content-Type`s of the `tools/call` replies.
+    /// `Content-Type`s of the replies.
     pub content_types: Vec<String>,
     /// CPU time the server process spent over the measured calls, ns (every thread).
     pub server_cpu_ns: u64,
@@ -105,30 +147,80 @@ pub struct HttpBench {
     pub servers: Vec<String>,
     /// Placements.
     pub placements: Vec<String>,
+    /// Methods measured (`tool`, `prompt`, `resource`), each on the servers that serve it.
+    #[serde(default = "tool_methods")]
+    pub methods: Vec<String>,
     /// Every sample.
     pub samples: Vec<HttpSample>,
 }
 
 impl HttpBench {
+    /// The samples of `tools/call` (what the servers are compared on).
     fn ok_samples<'a>(
         &'a self,
         server: &'a str,
         placement: &'a str,
         c: u64,
     ) -> impl Iterator<Item = &'a HttpSample> {
+        self.ok_method_samples(server, TOOL, placement, c)
+    }
+
+    fn ok_method_samples<'a>(
+        &'a self,
+        server: &'a str,
+        method: &'a str,
+        placement: &'a str,
+        c: u64,
+    ) -> impl Iterator<Item = &'a HttpSample> {
         self.samples.iter().filter(move |s| {
             s.server == server
+                && s.method == method
                 && s.placement == placement
                 && s.concurrency == c
                 && s.error.is_none()
         })
     }
 
-    /// Median over rounds of one metric.
+    /// Median over rounds of one metric of `tools/call`.
     pub fn median(&self, server: &str, placement: &str, c: u64, name: &str) -> Option<f64> {
+        self.method_median(server, TOOL, placement, c, name)
+    }
+
+    /// Median over rounds of one metric of `method`.
+    pub fn method_median(
+        &self,
+        server: &str,
+        method: &str,
+        placement: &str,
+        c: u64,
+        name: &str,
+    ) -> Option<f64> {
         let v: Vec<f64> = self
-            .ok_samples(server, placement, c)
+            .ok_method_samples(server, method, placement, c)
             .filter_map(|s| s.metric(name))
+            .collect();
+        median(&v)
+    }
+
+    /// Median over rounds of `metric(method) / metric(tools/call)` on one server, taken inside
+    /// each round (the same running server, one level after the other).
+    pub fn method_ratio(
+        &self,
+        server: &str,
+        method: &str,
+        placement: &str,
+        c: u64,
+        name: &str,
+    ) -> Option<f64> {
+        let v: Vec<f64> = self
+            .ok_method_samples(server, method, placement, c)
+            .filter_map(|s| {
+                let b = self
+                    .ok_samples(server, placement, c)
+                    .find(|b| b.round == s.round)?;
+                let (x, y) = (s.metric(name)?, b.metric(name)?);
+                (y > 0.0).then_some(x / y)
+            })
             .collect();
         median(&v)
     }
@@ -225,14 +317,20 @@ pub fn tables(b: &HttpBench) -> String {
             let _ = writeln!(out);
         }
     }
+    out.push_str(&methods_tables(b));
     let failures: Vec<&HttpSample> = b.samples.iter().filter(|s| s.error.is_some()).collect();
     if !failures.is_empty() {
         let _ = writeln!(out, "Failed runs (left out of the medians):\n");
         for s in failures {
             let e = s.error.as_deref().unwrap_or("");
+            let method = if s.method == TOOL {
+                String::new()
+            } else {
+                format!(" / {}", json_rpc(&s.method))
+            };
             let _ = writeln!(
                 out,
-                "- {} / {} / C = {} / round {}: {}",
+                "- {}{method} / {} / C = {} / round {}: {}",
                 s.server,
                 s.placement,
                 s.concurrency,
@@ -243,6 +341,83 @@ pub fn tables(b: &HttpBench) -> String {
         let _ = writeln!(out);
     }
     out.push_str(&goal(b));
+    out
+}
+
+/// Issue 22: each method against `tools/call` on the same server, per placement and level
+/// (empty when only `tool` was measured). Ratios are taken inside each round: req/s and p50 of
+/// the method over those of `tools/call`, and the server's CPU per call likewise (above 1× the
+/// method costs more).
+pub fn methods_tables(b: &HttpBench) -> String {
+    if b.methods.iter().all(|m| m == TOOL) {
+        return String::new();
+    }
+    let mut out = String::new();
+    let tool_only: Vec<&str> = b
+        .servers
+        .iter()
+        .filter(|s| b.methods.iter().any(|m| !serves(s, m)))
+        .map(String::as_str)
+        .collect();
+    let _ = write!(
+        out,
+        "#### Each method against `tools/call` on the same server (issue 22)\n\n\
+         Methods measured: {}; every answer checked (the sum in the tool's text block, in the \
+         prompt message's text, in the resource contents' text). Per method the same level on \
+         the same running server, fresh connections, the same warm-up and measured calls; the \
+         methods' order turns by one each round. Ratios are the method's figure over \
+         `tools/call`'s in the same round (median over rounds): above 1× the method gives more \
+         req/s, takes longer (p50) or costs the server more CPU per call.",
+        b.methods
+            .iter()
+            .map(|m| format!("`{}`", json_rpc(m)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if !tool_only.is_empty() {
+        let _ = write!(
+            out,
+            " {} serve{} only `tools/call` here.",
+            tool_only.join(", "),
+            if tool_only.len() == 1 { "s" } else { "" }
+        );
+    }
+    out.push_str("\n\n");
+    for p in &b.placements {
+        for &c in &b.concurrency {
+            let _ = writeln!(
+                out,
+                "##### Methods, C = {c}, {}\n\n\
+                 | server | method | req/s | p50 µs | p99 µs | server CPU µs/call | req/s / `tools/call` | p50 / `tools/call` | server CPU / `tools/call` |\n\
+                 |---|---|---:|---:|---:|---:|---:|---:|---:|",
+                placement_title(p)
+            );
+            for s in &b.servers {
+                for m in b.methods.iter().filter(|m| serves(s, m)) {
+                    let ratio = |name| {
+                        if m == TOOL {
+                            b.method_median(s, m, p, c, name).map(|_| 1.0)
+                        } else {
+                            b.method_ratio(s, m, p, c, name)
+                        }
+                    };
+                    let _ = writeln!(
+                        out,
+                        "| {s} | `{}` | {} | {} | {} | {} | {} | {} | {} |",
+                        json_rpc(m),
+                        fmt(b.method_median(s, m, p, c, "rps"), 0),
+                        fmt(b.method_median(s, m, p, c, "p50"), 1),
+                        fmt(b.method_median(s, m, p, c, "p99"), 1),
+                        fmt(b.method_median(s, m, p, c, "server_cpu"), 1),
+                        fmt_x(ratio("rps")),
+                        fmt_x(ratio("p50")),
+                        fmt_x(ratio("server_cpu")),
+                    );
+                }
+            }
+            let _ = writeln!(out);
+        }
+    }
     out
 }
 
@@ -297,6 +472,7 @@ mod tests {
         HttpSample {
             server: server.into(),
             placement: "split".into(),
+            method: TOOL.into(),
             round,
             concurrency: 1,
             phase: Some(Phase {
@@ -330,6 +506,7 @@ mod tests {
             concurrency: vec![1],
             servers: vec!["claude-tools".into(), "rmcp".into(), "floor".into()],
             placements: vec!["split".into()],
+            methods: vec![TOOL.into()],
             samples: vec![
                 sample("claude-tools", 0, 20_000.0, 100),
                 sample("rmcp", 0, 10_000.0, 200),
@@ -388,6 +565,7 @@ mod tests {
             concurrency: vec![1],
             servers: vec!["claude-tools".into(), "rmcp".into()],
             placements: vec!["split".into()],
+            methods: vec![TOOL.into()],
             samples: vec![sample("claude-tools", 0, 1.0, 1), failed],
         };
         let text = tables(&b);
@@ -396,9 +574,108 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("| rmcp | – | – |"), "{text}");
+        // Only `tool` measured: no table of methods.
+        assert!(!text.contains("against `tools/call`"), "{text}");
         assert!(
             text.contains("| split | 1 | rmcp | – | – | not measured |"),
             "{text}"
         );
+    }
+
+    fn method_sample(
+        server: &str,
+        method: &str,
+        round: usize,
+        rps: f64,
+        cpu_us: u64,
+    ) -> HttpSample {
+        HttpSample {
+            method: method.into(),
+            server_cpu_ns: 100 * cpu_us * 1000,
+            ..sample(server, round, rps, 100)
+        }
+    }
+
+    #[test]
+    fn methods_are_compared_with_tools_call_in_round() {
+        let mut failed = method_sample("claude-tools", "resource", 1, 1.0, 1);
+        failed.phase = None;
+        failed.error = Some("call 1005: resource bench://sum/2015/-45 answered \"0\"".into());
+        let b = HttpBench {
+            date: String::new(),
+            machine: String::new(),
+            revision: String::new(),
+            load_average: (0.0, 0.0),
+            versions: vec![],
+            rounds: 2,
+            requests: 100,
+            ts_requests: 100,
+            warmup: 10,
+            concurrency: vec![1],
+            servers: vec!["claude-tools".into(), "rmcp".into()],
+            placements: vec!["split".into()],
+            methods: vec!["tool".into(), "prompt".into(), "resource".into()],
+            samples: vec![
+                method_sample("claude-tools", "tool", 0, 20_000.0, 50),
+                method_sample("claude-tools", "prompt", 0, 10_000.0, 100),
+                method_sample("claude-tools", "resource", 0, 16_000.0, 60),
+                method_sample("rmcp", "tool", 0, 10_000.0, 100),
+                method_sample("claude-tools", "tool", 1, 40_000.0, 25),
+                method_sample("claude-tools", "prompt", 1, 30_000.0, 50),
+                failed,
+                method_sample("rmcp", "tool", 1, 10_000.0, 100),
+            ],
+        };
+        // Round 0: 0.5×, round 1: 0.75×; the median of the in-round ratios.
+        assert_eq!(
+            b.method_ratio("claude-tools", "prompt", "split", 1, "rps"),
+            Some(0.625)
+        );
+        assert_eq!(
+            b.method_ratio("claude-tools", "prompt", "split", 1, "server_cpu"),
+            Some(2.0)
+        );
+        // The servers' tables and ratios stay those of `tools/call`.
+        assert_eq!(b.median("claude-tools", "split", 1, "rps"), Some(30_000.0));
+        assert_eq!(
+            b.ratio("claude-tools", "rmcp", "split", 1, "rps"),
+            Some(3.0)
+        );
+        let text = tables(&b);
+        assert!(
+            text.contains("| claude-tools | `tools/call` | 30,000 | 50.0 | 100.0 | 37.5 | 1.00× | 1.00× | 1.00× |"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| claude-tools | `prompts/get` | 20,000 | 50.0 | 100.0 | 75.0 | 0.62× | 1.00× | 2.00× |"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| claude-tools | `resources/read` | 16,000 | 50.0 | 100.0 | 60.0 | 0.80× | 1.00× | 1.20× |"),
+            "{text}"
+        );
+        assert!(text.contains("| rmcp | `tools/call` | 10,000 |"), "{text}");
+        assert!(!text.contains("| rmcp | `prompts/get`"), "{text}");
+        assert!(
+            text.contains("rmcp serves only `tools/call` here."),
+            "{text}"
+        );
+        assert!(
+            text.contains("- claude-tools / resources/read / split / C = 1 / round 2: call 1005"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn old_results_are_tools_call() {
+        let sample: HttpSample = serde_json::from_str(
+            r#"{"server":"rmcp","placement":"split","round":0,"concurrency":1,"phase":null,
+                "content_types":[],"server_cpu_ns":0,"client_cpu_ns":0,"server_rss_kib":0,
+                "server_peak_kib":0,"error":null}"#,
+        )
+        .unwrap();
+        assert_eq!(sample.method, "tool");
+        assert!(serves("claude-tools", "prompt") && serves("rmcp", "tool"));
+        assert!(!serves("rmcp", "resource") && !serves("typescript", "prompt"));
     }
 }

@@ -9,10 +9,10 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use claude_tools_bench::http_load::{self, Endpoint, Load};
+use claude_tools_bench::http_load::{self, Endpoint, Load, Method};
 use claude_tools_bench::procfs;
 
-use super::{HttpBench, HttpSample, SERVERS, tables};
+use super::{HttpBench, HttpSample, SERVERS, TOOL, serves, tables};
 use crate::results::save;
 use crate::{Args, Paths, provenance};
 
@@ -201,11 +201,13 @@ struct Level<'a> {
     placement: &'a str,
     round: usize,
     concurrency: u64,
+    method: Method,
 }
 
-/// The handshake, then every concurrency level against one running server, on a
-/// current-thread runtime in the calling thread. A failing level ends the server's run
-/// (its later levels are reported as not run).
+/// The handshake (checking that what `levels` call is listed), then every level (a
+/// concurrency level and a method) against one running server, on a current-thread runtime in
+/// the calling thread. A failing level ends the server's run (its later levels are reported as
+/// not run).
 fn drive(
     server_pid: u32,
     endpoint: &Endpoint,
@@ -230,7 +232,10 @@ fn drive(
     };
     runtime.block_on(async {
         let mut out = Vec::new();
-        let mut failed = match http_load::handshake(endpoint).await {
+        let mut methods: Vec<Method> = levels.iter().map(|l| l.method).collect();
+        methods.sort_unstable();
+        methods.dedup();
+        let mut failed = match http_load::handshake(endpoint, &methods).await {
             Ok(_) => None,
             Err(e) => Some(format!("handshake: {e}")),
         };
@@ -241,7 +246,16 @@ fn drive(
                 out.push(s);
                 continue;
             }
-            match measure(server_pid, endpoint, level.concurrency, warmup, requests).await {
+            let measured = measure(
+                server_pid,
+                endpoint,
+                level.method,
+                level.concurrency,
+                warmup,
+                requests,
+            )
+            .await;
+            match measured {
                 Ok(measured) => {
                     let (rss, peak) = procfs::rss_kib(server_pid).unwrap_or((0, 0));
                     s.server_rss_kib = rss;
@@ -252,7 +266,11 @@ fn drive(
                     s.phase = Some(measured.0.phase);
                 }
                 Err(e) => {
-                    failed = Some(format!("C = {} failed before: {e}", level.concurrency));
+                    failed = Some(format!(
+                        "C = {} ({}) failed before: {e}",
+                        level.concurrency,
+                        level.method.json_rpc()
+                    ));
                     s.error = Some(e);
                 }
             }
@@ -262,22 +280,23 @@ fn drive(
     })
 }
 
-/// One level: connect, warm up, measure; with the server's and this thread's CPU time over
-/// the measured calls.
+/// One level: connect, warm up, measure `method`; with the server's and this thread's CPU time
+/// over the measured calls.
 async fn measure(
     server_pid: u32,
     endpoint: &Endpoint,
+    method: Method,
     concurrency: u64,
     warmup: u64,
     requests: u64,
 ) -> Result<(http_load::Measured, u64, u64), String> {
     let mut load = Load::connect(endpoint, concurrency as usize).await?;
-    load.run(warmup)
+    load.run(method, warmup)
         .await
         .map_err(|e| format!("warm-up: {e}"))?;
     let server_cpu = || procfs::cpu_ns(server_pid).unwrap_or(0);
     let (server_before, client_before) = (server_cpu(), thread_cpu_ns());
-    let measured = load.run(requests).await?;
+    let measured = load.run(method, requests).await?;
     let (server_after, client_after) = (server_cpu(), thread_cpu_ns());
     Ok((
         measured,
@@ -344,6 +363,14 @@ pub fn run_http(paths: &Paths, args: &Args) -> Result<(), String> {
     } else {
         vec!["split".into(), "none".into()]
     };
+    let methods = args.methods.clone().unwrap_or_else(|| vec![TOOL.into()]);
+    let parsed: Vec<Method> = methods
+        .iter()
+        .map(|m| Method::from_name(m).ok_or_else(|| format!("--methods: unknown method {m}")))
+        .collect::<Result<_, _>>()?;
+    if parsed.is_empty() {
+        return Err("--methods: no method".into());
+    }
     let tmp = paths.results.join("tmp");
     std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
     let mut bench = HttpBench {
@@ -359,19 +386,31 @@ pub fn run_http(paths: &Paths, args: &Args) -> Result<(), String> {
         concurrency: concurrency.clone(),
         servers: specs.iter().map(|s| s.name.to_string()).collect(),
         placements: placements.clone(),
+        methods: methods.clone(),
         samples: Vec::new(),
     };
     for round in 0..rounds {
         for placement in &placements {
             for i in 0..specs.len() {
                 let spec = &specs[(i + round) % specs.len()];
+                // The methods this server serves, their order turned by one each round.
+                let served: Vec<Method> = parsed
+                    .iter()
+                    .copied()
+                    .filter(|m| serves(spec.name, m.name()))
+                    .collect();
                 let levels: Vec<Level<'_>> = concurrency
                     .iter()
-                    .map(|&c| Level {
+                    .flat_map(|&c| {
+                        let served = &served;
+                        (0..served.len()).map(move |j| (c, served[(j + round) % served.len()]))
+                    })
+                    .map(|(c, method)| Level {
                         server: spec.name,
                         placement,
                         round,
                         concurrency: c,
+                        method,
                     })
                     .collect();
                 let stderr_path = tmp.join(format!("http-{}.stderr", spec.name));
@@ -389,16 +428,18 @@ pub fn run_http(paths: &Paths, args: &Args) -> Result<(), String> {
                 for s in samples {
                     match (&s.phase, &s.error) {
                         (_, Some(e)) => eprintln!(
-                            "round {}/{rounds} {placement:5} C={:<3} {:12} FAILED: {e}",
-                            round + 1,
-                            s.concurrency,
-                            s.server
-                        ),
-                        (Some(p), None) => eprintln!(
-                            "round {}/{rounds} {placement:5} C={:<3} {:12} {:>8.0} req/s  p50 {:>7.1} µs  p99 {:>7.1} µs  {}",
+                            "round {}/{rounds} {placement:5} C={:<3} {:12} {:8} FAILED: {e}",
                             round + 1,
                             s.concurrency,
                             s.server,
+                            s.method
+                        ),
+                        (Some(p), None) => eprintln!(
+                            "round {}/{rounds} {placement:5} C={:<3} {:12} {:8} {:>8.0} req/s  p50 {:>7.1} µs  p99 {:>7.1} µs  {}",
+                            round + 1,
+                            s.concurrency,
+                            s.server,
+                            s.method,
                             p.calls_per_s,
                             p.p50_ns as f64 / 1e3,
                             p.p99_ns as f64 / 1e3,
@@ -427,6 +468,7 @@ fn blank_sample(level: &Level<'_>) -> HttpSample {
     HttpSample {
         server: level.server.into(),
         placement: level.placement.into(),
+        method: level.method.name().into(),
         round: level.round,
         concurrency: level.concurrency,
         phase: None,
@@ -462,7 +504,7 @@ fn run_server(
     };
     let pid = running.pid();
     let endpoint = running.endpoint.clone();
-    let owned: Vec<(String, String, usize, u64)> = levels
+    let owned: Vec<(String, String, usize, u64, Method)> = levels
         .iter()
         .map(|l| {
             (
@@ -470,6 +512,7 @@ fn run_server(
                 l.placement.to_string(),
                 l.round,
                 l.concurrency,
+                l.method,
             )
         })
         .collect();
@@ -477,11 +520,12 @@ fn run_server(
     std::thread::spawn(move || {
         let levels: Vec<Level<'_>> = owned
             .iter()
-            .map(|(server, placement, round, concurrency)| Level {
+            .map(|(server, placement, round, concurrency, method)| Level {
                 server,
                 placement,
                 round: *round,
                 concurrency: *concurrency,
+                method: *method,
             })
             .collect();
         let samples = match cpu.map(procfs::pin_to_cpu) {
