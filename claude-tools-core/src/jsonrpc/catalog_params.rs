@@ -23,13 +23,8 @@ impl<'de> DeserializeSeed<'de> for GetPromptSeed {
     type Value = Result<GetPrompt, ErrorObject>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        Ok(
-            match deserializer.deserialize_any(Params(Method::GetPrompt))? {
-                Ok(Parsed::Prompt(prompt)) => Ok(prompt),
-                Ok(Parsed::Uri(_)) => Err(Method::GetPrompt.needs()),
-                Err(error) => Err(error),
-            },
-        )
+        let read = deserializer.deserialize_any(Params(Method::GetPrompt))?;
+        Ok(read.and_then(|Named { name, arguments }| get_prompt(name, arguments)))
     }
 }
 
@@ -40,13 +35,8 @@ impl<'de> DeserializeSeed<'de> for ReadResourceSeed {
     type Value = Result<ReadResource, ErrorObject>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        Ok(
-            match deserializer.deserialize_any(Params(Method::ReadResource))? {
-                Ok(Parsed::Uri(uri)) => Ok(ReadResource { uri }),
-                Ok(Parsed::Prompt(_)) => Err(Method::ReadResource.needs()),
-                Err(error) => Err(error),
-            },
-        )
+        let read = deserializer.deserialize_any(Params(Method::ReadResource))?;
+        Ok(read.map(|Named { name, .. }| ReadResource { uri: name }))
     }
 }
 
@@ -72,14 +62,15 @@ impl Method {
 /// key is the name and whether there are arguments.
 struct Params(Method);
 
-/// What [`Params`] read.
-enum Parsed {
-    Prompt(GetPrompt),
-    Uri(String),
+/// What [`Params`] read: the name (a prompt's `name`, a resource's `uri`) and, for a prompt,
+/// its `arguments` as sent.
+struct Named {
+    name: String,
+    arguments: Option<Arguments>,
 }
 
 impl<'de> Visitor<'de> for Params {
-    type Value = Result<Parsed, ErrorObject>;
+    type Value = Result<Named, ErrorObject>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a request's params")
@@ -120,11 +111,10 @@ impl<'de> Visitor<'de> for Params {
         let Some(name) = name.flatten() else {
             return Ok(Err(self.0.needs()));
         };
-        let name = name.into_owned();
-        Ok(match self.0 {
-            Method::ReadResource => Ok(Parsed::Uri(name)),
-            Method::GetPrompt => get_prompt(name, arguments).map(Parsed::Prompt),
-        })
+        Ok(Ok(Named {
+            name: name.into_owned(),
+            arguments,
+        }))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
