@@ -37,6 +37,29 @@ pub fn example_binary(name: &str) -> PathBuf {
         .unwrap_or_else(|| panic!("cargo built the example `{name}` but named no executable"))
 }
 
+/// The venv's interpreter, or `None` (after a loud banner) when it is not installed and `CI` is
+/// unset. With `CI` set, a missing venv fails the test.
+pub fn python_mcp(test: &str) -> Option<PathBuf> {
+    let python = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.cache/python-mcp/bin/python");
+    if python.exists() {
+        return Some(python);
+    }
+    let hint = "run scripts/install-python-mcp (or scripts/test)";
+    if std::env::var_os("CI").is_some() {
+        panic!("{test}: the MCP Python SDK is not installed and CI is set; {hint}");
+    }
+    // Written to the stderr handle itself: libtest captures `eprintln!` of passing tests.
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n\
+         !!! SKIPPED {test}: the MCP Python SDK is not installed at {} ({hint})\n\
+         !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n",
+        python.display()
+    );
+    None
+}
+
 /// Runs the Python MCP client script `tests/python/<script>` with `args` and returns the JSON
 /// report it prints, failing the test when it does not finish within a minute, fails, or prints
 /// no JSON.

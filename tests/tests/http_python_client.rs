@@ -8,8 +8,7 @@
 //! Without the SDK's venv (`.cache/python-mcp`) the test skips with a banner, unless `CI` is
 //! set, where it fails.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -18,28 +17,6 @@ use serde_json::{Value, json};
 
 /// The token the example requires (through its `UNITS_MCP_TOKEN` environment variable).
 const TOKEN: &str = "python-client-token";
-
-/// The venv's interpreter, or `None` (after a loud banner) when it is not installed and `CI` is
-/// unset. With `CI` set, a missing venv fails the test.
-fn python_mcp(test: &str) -> Option<PathBuf> {
-    let python = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.cache/python-mcp/bin/python");
-    if python.exists() {
-        return Some(python);
-    }
-    let hint = "run scripts/install-python-mcp (or scripts/test)";
-    if std::env::var_os("CI").is_some() {
-        panic!("{test}: the MCP Python SDK is not installed and CI is set; {hint}");
-    }
-    // Written to the stderr handle itself: libtest captures `eprintln!` of passing tests.
-    let _ = writeln!(
-        std::io::stderr(),
-        "\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n\
-         !!! SKIPPED {test}: the MCP Python SDK is not installed at {} ({hint})\n\
-         !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n",
-        python.display()
-    );
-    None
-}
 
 /// The example server, killed when dropped.
 struct ExampleServer {
@@ -89,7 +66,7 @@ fn text_result(text: &str, is_error: bool) -> Value {
 
 #[test]
 fn the_python_sdk_client_lists_and_calls_every_tool_of_the_http_example() {
-    let Some(python) = python_mcp("http_python_client") else {
+    let Some(python) = claude_tools_tests::python_mcp("http_python_client") else {
         return;
     };
     let server = start_example();
@@ -195,7 +172,7 @@ async fn the_python_sdk_client_keeps_a_session_and_hears_list_changed_on_its_str
     use claude_tools::resources::{Resource, ResourceRequest};
     use claude_tools::tools::{ToolContext, ToolServer};
 
-    let Some(python) = python_mcp("http_python_client sessions") else {
+    let Some(python) = claude_tools_tests::python_mcp("http_python_client sessions") else {
         return;
     };
     let handle: Arc<OnceLock<ToolServerHandle>> = Arc::default();

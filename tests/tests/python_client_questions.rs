@@ -10,35 +10,12 @@
 //! Without the SDK's venv (`.cache/python-mcp`) the tests skip with a banner, unless `CI` is
 //! set, where they fail.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_ask-mcp");
-
-/// The venv's interpreter, or `None` (after a loud banner) when it is not installed and `CI` is
-/// unset. With `CI` set, a missing venv fails the test.
-fn python_mcp(test: &str) -> Option<PathBuf> {
-    let python = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.cache/python-mcp/bin/python");
-    if python.exists() {
-        return Some(python);
-    }
-    let hint = "run scripts/install-python-mcp (or scripts/test)";
-    if std::env::var_os("CI").is_some() {
-        panic!("{test}: the MCP Python SDK is not installed and CI is set; {hint}");
-    }
-    // Written to the stderr handle itself: libtest captures `eprintln!` of passing tests.
-    let _ = writeln!(
-        std::io::stderr(),
-        "\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n\
-         !!! SKIPPED {test}: the MCP Python SDK is not installed at {} ({hint})\n\
-         !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n",
-        python.display()
-    );
-    None
-}
 
 /// Runs the client script with `args` and returns its report, within a minute.
 fn run_client(python: &std::path::Path, args: &[&str]) -> Value {
@@ -128,7 +105,7 @@ fn assert_answered(report: &Value) {
 
 #[test]
 fn the_python_client_answers_a_tools_questions_over_stdio() {
-    let Some(python) = python_mcp("python_client_questions_stdio") else {
+    let Some(python) = claude_tools_tests::python_mcp("python_client_questions_stdio") else {
         return;
     };
     assert_answered(&run_client(&python, &["stdio", SERVER]));
@@ -136,7 +113,7 @@ fn the_python_client_answers_a_tools_questions_over_stdio() {
 
 #[test]
 fn the_python_client_answers_a_tools_questions_over_http_with_sessions() {
-    let Some(python) = python_mcp("python_client_questions_http") else {
+    let Some(python) = claude_tools_tests::python_mcp("python_client_questions_http") else {
         return;
     };
     let server = start_http(&[]);
@@ -145,7 +122,7 @@ fn the_python_client_answers_a_tools_questions_over_http_with_sessions() {
 
 #[test]
 fn a_stateless_http_server_says_to_turn_sessions_on() {
-    let Some(python) = python_mcp("python_client_questions_stateless") else {
+    let Some(python) = claude_tools_tests::python_mcp("python_client_questions_stateless") else {
         return;
     };
     let server = start_http(&["--stateless"]);

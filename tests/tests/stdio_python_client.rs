@@ -8,33 +8,8 @@
 //! Without the SDK's venv (`.cache/python-mcp`) the test skips with a banner, unless `CI` is
 //! set, where it fails.
 
-use std::io::Write;
-use std::path::PathBuf;
-
 use claude_tools_examples::stdio_server::Units;
 use serde_json::{Value, json};
-
-/// The venv's interpreter, or `None` (after a loud banner) when it is not installed and `CI` is
-/// unset. With `CI` set, a missing venv fails the test.
-fn python_mcp(test: &str) -> Option<PathBuf> {
-    let python = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.cache/python-mcp/bin/python");
-    if python.exists() {
-        return Some(python);
-    }
-    let hint = "run scripts/install-python-mcp (or scripts/test)";
-    if std::env::var_os("CI").is_some() {
-        panic!("{test}: the MCP Python SDK is not installed and CI is set; {hint}");
-    }
-    // Written to the stderr handle itself: libtest captures `eprintln!` of passing tests.
-    let _ = writeln!(
-        std::io::stderr(),
-        "\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n\
-         !!! SKIPPED {test}: the MCP Python SDK is not installed at {} ({hint})\n\
-         !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n",
-        python.display()
-    );
-    None
-}
 
 /// Runs the client script against `server` and returns its report, within a minute.
 fn run_client(python: &std::path::Path, server: &std::path::Path) -> Value {
@@ -47,7 +22,7 @@ fn text_result(text: &str, is_error: bool) -> Value {
 
 #[test]
 fn the_python_sdk_client_lists_and_calls_every_tool_of_the_stdio_example() {
-    let Some(python) = python_mcp("stdio_python_client") else {
+    let Some(python) = claude_tools_tests::python_mcp("stdio_python_client") else {
         return;
     };
     let server = claude_tools_tests::example_binary("stdio_server");
