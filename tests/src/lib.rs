@@ -5,8 +5,9 @@ mod units_catalog;
 
 pub use units_catalog::expected_units_catalog;
 
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
 
 /// The executable of the workspace's example `name`, built first if it is missing or stale.
 ///
@@ -35,6 +36,70 @@ pub fn example_binary(name: &str) -> PathBuf {
         })
         .find_map(|message| message["executable"].as_str().map(PathBuf::from))
         .unwrap_or_else(|| panic!("cargo built the example `{name}` but named no executable"))
+}
+
+/// A server process that prints the URL it listens on as the first line of its stdout (the
+/// HTTP example, the `ask-mcp` fixture), killed when dropped, so that a failing test leaves no
+/// server behind.
+pub struct ListeningServer {
+    child: Child,
+    url: String,
+}
+
+impl ListeningServer {
+    /// Spawns `command` with its stdin closed and its stdout piped (its stderr as `command`
+    /// says) and reads its URL, which must be on 127.0.0.1.
+    pub fn start(mut command: Command) -> Self {
+        let mut child = command
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|error| panic!("the server does not start: {error}"));
+        let stdout = child.stdout.take().expect("piped stdout");
+        // Owned from here: killed even if the URL is not what it should be.
+        let mut server = ListeningServer {
+            child,
+            url: String::new(),
+        };
+        BufReader::new(stdout)
+            .read_line(&mut server.url)
+            .expect("the server prints its URL");
+        server.url = server.url.trim().to_string();
+        assert!(
+            server.url.starts_with("http://127.0.0.1:"),
+            "not a URL on 127.0.0.1: {:?}",
+            server.url
+        );
+        server
+    }
+
+    /// The URL it printed.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The URL's `host:port`.
+    pub fn address(&self) -> &str {
+        let rest = self.url.trim_start_matches("http://");
+        rest.split('/').next().unwrap_or(rest)
+    }
+
+    /// The process (to signal it, or wait for its exit).
+    pub fn child(&mut self) -> &mut Child {
+        &mut self.child
+    }
+}
+
+impl Drop for ListeningServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A `tools/call` result of one text block, as the servers under test answer it.
+pub fn text_result(text: &str, is_error: bool) -> serde_json::Value {
+    serde_json::json!({"content": [{"type": "text", "text": text}], "isError": is_error, "resultType": "complete"})
 }
 
 /// The venv's interpreter, or `None` (after a loud banner) when it is not installed and `CI` is

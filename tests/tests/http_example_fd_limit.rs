@@ -6,19 +6,12 @@
 
 #![cfg(unix)]
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
-struct Example(Child);
-
-impl Drop for Example {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use claude_tools_tests::ListeningServer;
 
 /// A ping on a fresh connection: the response's first line, or `None` when nothing came
 /// within `wait`.
@@ -44,27 +37,19 @@ fn ping(address: &str, wait: Duration) -> Option<String> {
 #[test]
 fn under_a_low_fd_limit_a_ping_is_refused_fast_rather_than_left_waiting() {
     let binary = claude_tools_tests::example_binary("http_server");
-    let mut child = Command::new("sh")
+    let mut command = Command::new("sh");
+    command
         .args(["-c", "ulimit -n 200 && exec \"$0\" --listen 127.0.0.1:0"])
         .arg(binary)
         .env_remove("UNITS_MCP_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the example starts");
-    let stdout = child.stdout.take().expect("piped stdout");
-    let example = Example(child);
-    let mut url = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut url)
-        .expect("the example prints its URL");
-    let address = url
-        .trim()
-        .strip_prefix("http://")
-        .and_then(|rest| rest.strip_suffix("/mcp"))
-        .unwrap_or_else(|| panic!("a URL: {url:?}"))
-        .to_string();
+        .stderr(Stdio::null());
+    let example = ListeningServer::start(command);
+    assert!(
+        example.url().ends_with("/mcp"),
+        "a URL: {:?}",
+        example.url()
+    );
+    let address = example.address().to_string();
 
     // More idle connections than the server has descriptors for.
     let idle: Vec<TcpStream> = (0..250)

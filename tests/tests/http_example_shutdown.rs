@@ -4,9 +4,11 @@
 
 #![cfg(unix)]
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
+use std::process::Command;
+
+use claude_tools_tests::ListeningServer;
 use std::time::{Duration, Instant};
 
 /// Bounds every wait: long enough for a loaded machine, short enough that a hang fails.
@@ -14,25 +16,17 @@ const WAIT: Duration = Duration::from_secs(20);
 
 #[test]
 fn sigterm_lets_the_call_in_flight_finish_and_the_example_exits_0() {
-    let binary = claude_tools_tests::example_binary("http_server");
-    let mut child = Command::new(binary)
+    let mut command = Command::new(claude_tools_tests::example_binary("http_server"));
+    command
         .args(["--listen", "127.0.0.1:0"])
-        .env_remove("UNITS_MCP_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the example starts");
-    let mut url = String::new();
-    BufReader::new(child.stdout.take().expect("piped stdout"))
-        .read_line(&mut url)
-        .expect("the example prints its URL");
-    let address = url
-        .trim()
-        .strip_prefix("http://")
-        .and_then(|rest| rest.strip_suffix("/mcp"))
-        .unwrap_or_else(|| panic!("a URL: {url:?}"))
-        .to_string();
+        .env_remove("UNITS_MCP_TOKEN");
+    let mut example = ListeningServer::start(command);
+    assert!(
+        example.url().ends_with("/mcp"),
+        "a URL: {:?}",
+        example.url()
+    );
+    let address = example.address().to_string();
 
     // `count_to` 30 takes 1.5 s and reports progress at each step, streamed as SSE.
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"count_to","arguments":{"n":30},"_meta":{"progressToken":"p"}}}"#;
@@ -58,7 +52,7 @@ fn sigterm_lets_the_call_in_flight_finish_and_the_example_exits_0() {
     }
 
     // SAFETY: kill(2) on the child's own pid; no memory is shared.
-    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    let sent = unsafe { libc::kill(example.child().id() as libc::pid_t, libc::SIGTERM) };
     assert_eq!(sent, 0, "SIGTERM sent");
 
     // The call is answered in full, then the connection ends.
@@ -73,11 +67,10 @@ fn sigterm_lets_the_call_in_flight_finish_and_the_example_exits_0() {
 
     let started = Instant::now();
     let status = loop {
-        if let Some(status) = child.try_wait().expect("wait on the example") {
+        if let Some(status) = example.child().try_wait().expect("wait on the example") {
             break status;
         }
         if started.elapsed() > WAIT {
-            let _ = child.kill();
             panic!("the example did not exit within {WAIT:?} of SIGTERM");
         }
         std::thread::sleep(Duration::from_millis(20));

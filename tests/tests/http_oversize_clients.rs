@@ -7,11 +7,12 @@
 //!
 //! Without an SDK (or `node`) its test skips with a banner, unless `CI` is set, where it fails.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use claude_tools_tests::ListeningServer;
 use serde_json::{Value, json};
 
 /// The oversized argument: 5 MiB, over the example's 4 MiB cap (and within what it drains).
@@ -34,37 +35,12 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The example server, killed when dropped.
-struct ExampleServer {
-    child: Child,
-    url: String,
-}
-
-impl Drop for ExampleServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start_example() -> ExampleServer {
-    let binary = claude_tools_tests::example_binary("http_server");
-    let mut child = Command::new(binary)
+fn start_example() -> ListeningServer {
+    let mut command = Command::new(claude_tools_tests::example_binary("http_server"));
+    command
         .args(["--listen", "127.0.0.1:0"])
-        .env_remove("UNITS_MCP_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the example starts");
-    let mut url = String::new();
-    BufReader::new(child.stdout.take().expect("piped stdout"))
-        .read_line(&mut url)
-        .expect("the example prints its URL");
-    ExampleServer {
-        child,
-        url: url.trim().to_string(),
-    }
+        .env_remove("UNITS_MCP_TOKEN");
+    ListeningServer::start(command)
 }
 
 /// Runs a client and returns the JSON report it prints, within a minute.
@@ -114,7 +90,7 @@ fn the_python_sdk_reads_the_413_of_an_oversized_call_and_its_session_goes_on() {
     let mut command = Command::new(python);
     command
         .arg(root().join("tests/python/http_oversize_client.py"))
-        .arg(&server.url)
+        .arg(server.url())
         .arg(OVERSIZED.to_string());
     let report = run_client(command);
     assert_eq!(
@@ -149,7 +125,7 @@ fn the_typescript_sdk_reads_the_413_of_an_oversized_call_and_goes_on() {
     let mut command = Command::new("node");
     command
         .arg(root().join("tests/node/http_oversize_client.mjs"))
-        .arg(&server.url)
+        .arg(server.url())
         .arg(OVERSIZED.to_string())
         .arg(Path::new(&node_modules));
     let report = run_client(command);

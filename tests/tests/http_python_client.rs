@@ -8,60 +8,30 @@
 //! Without the SDK's venv (`.cache/python-mcp`) the test skips with a banner, unless `CI` is
 //! set, where it fails.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use claude_tools_examples::stdio_server::Units;
+use claude_tools_tests::{ListeningServer, text_result};
 use serde_json::{Value, json};
 
 /// The token the example requires (through its `UNITS_MCP_TOKEN` environment variable).
 const TOKEN: &str = "python-client-token";
 
-/// The example server, killed when dropped.
-struct ExampleServer {
-    child: Child,
-    url: String,
-}
-
-impl Drop for ExampleServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// Starts the example on a port of the system's choosing and reads its URL off its first line.
-fn start_example() -> ExampleServer {
-    let binary = claude_tools_tests::example_binary("http_server");
-    let mut child = Command::new(binary)
+fn start_example() -> ListeningServer {
+    let mut command = Command::new(claude_tools_tests::example_binary("http_server"));
+    command
         .args(["--listen", "127.0.0.1:0"])
-        .env("UNITS_MCP_TOKEN", TOKEN)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the example starts");
-    let stdout = child.stdout.take().expect("piped stdout");
-    let mut url = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut url)
-        .expect("the example prints its URL");
-    let url = url.trim().to_string();
-    assert!(
-        url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"),
-        "{url:?}"
-    );
-    ExampleServer { child, url }
+        .env("UNITS_MCP_TOKEN", TOKEN);
+    let server = ListeningServer::start(command);
+    assert!(server.url().ends_with("/mcp"), "{:?}", server.url());
+    server
 }
 
 /// Runs the client script against `url` and returns its report, within a minute.
 fn run_client(python: &std::path::Path, url: &str) -> Value {
     claude_tools_tests::run_python_client(python, "http_client.py", &[url, TOKEN])
-}
-
-fn text_result(text: &str, is_error: bool) -> Value {
-    json!({"content": [{"type": "text", "text": text}], "isError": is_error, "resultType": "complete"})
 }
 
 #[test]
@@ -70,7 +40,7 @@ fn the_python_sdk_client_lists_and_calls_every_tool_of_the_http_example() {
         return;
     };
     let server = start_example();
-    let report = run_client(&python, &server.url);
+    let report = run_client(&python, server.url());
 
     assert_eq!(
         report["initialize"],

@@ -10,9 +10,9 @@
 //! Without the SDK's venv (`.cache/python-mcp`) the tests skip with a banner, unless `CI` is
 //! set, where they fail.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
+use claude_tools_tests::{ListeningServer, text_result};
 use serde_json::{Value, json};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_ask-mcp");
@@ -22,40 +22,11 @@ fn run_client(python: &std::path::Path, args: &[&str]) -> Value {
     claude_tools_tests::run_python_client(python, "ask_client.py", args)
 }
 
-/// The server over HTTP, killed when dropped.
-struct HttpAsk {
-    child: Child,
-    url: String,
-}
-
-impl Drop for HttpAsk {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start_http(extra: &[&str]) -> HttpAsk {
-    let mut child = Command::new(SERVER)
-        .arg("--http")
-        .args(extra)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server starts");
-    let stdout = child.stdout.take().expect("piped stdout");
-    let mut url = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut url)
-        .expect("the server prints its URL");
-    let url = url.trim().to_string();
-    assert!(url.starts_with("http://127.0.0.1:"), "{url:?}");
-    HttpAsk { child, url }
-}
-
-fn text_result(text: &str, is_error: bool) -> Value {
-    json!({"content": [{"type": "text", "text": text}], "isError": is_error, "resultType": "complete"})
+/// The server over HTTP.
+fn start_http(extra: &[&str]) -> ListeningServer {
+    let mut command = Command::new(SERVER);
+    command.arg("--http").args(extra);
+    ListeningServer::start(command)
 }
 
 const NO_ELICITATION: &str = "the client did not announce the `elicitation` capability when it \
@@ -117,7 +88,7 @@ fn the_python_client_answers_a_tools_questions_over_http_with_sessions() {
         return;
     };
     let server = start_http(&[]);
-    assert_answered(&run_client(&python, &["http", &server.url]));
+    assert_answered(&run_client(&python, &["http", server.url()]));
 }
 
 #[test]
@@ -126,7 +97,7 @@ fn a_stateless_http_server_says_to_turn_sessions_on() {
         return;
     };
     let server = start_http(&["--stateless"]);
-    let report = run_client(&python, &["http", &server.url]);
+    let report = run_client(&python, &["http", server.url()]);
     let stateless = text_result(
         "this MCP server is stateless, so a tool cannot ask the client anything (the answer \
          would come back on a request of its own, which a stateless server cannot tie to the \

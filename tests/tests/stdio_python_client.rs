@@ -9,15 +9,12 @@
 //! set, where it fails.
 
 use claude_tools_examples::stdio_server::Units;
+use claude_tools_tests::text_result;
 use serde_json::{Value, json};
 
 /// Runs the client script against `server` and returns its report, within a minute.
 fn run_client(python: &std::path::Path, server: &std::path::Path) -> Value {
     claude_tools_tests::run_python_client(python, "stdio_client.py", &[server])
-}
-
-fn text_result(text: &str, is_error: bool) -> Value {
-    json!({"content": [{"type": "text", "text": text}], "isError": is_error, "resultType": "complete"})
 }
 
 #[test]
