@@ -65,18 +65,8 @@ use claude_tools_testkit::model_server::{RecordedRequest, Script, Turn};
 use serde_json::{Value, json};
 
 use crate::harness::{World, dump, raw, result_of, success_text, tr, within, world};
+use crate::typed_hooks::{Seen, sent};
 use crate::{run_query, tools};
-
-/// Whether `marker` is anywhere in what the model was sent in `request`.
-fn sent(request: &RecordedRequest, marker: &str) -> bool {
-    request
-        .body
-        .as_ref()
-        .is_some_and(|body| body.to_string().contains(marker))
-}
-
-/// What a hook saw, for the assertions after the run.
-type Seen<T> = Arc<Mutex<Vec<T>>>;
 
 /// A matcher for every occurrence of its event: the callback reads the input typed, keeps what
 /// `pick` takes out of it (nothing when the input is another event's, or did not fit its type)

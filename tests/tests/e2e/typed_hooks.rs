@@ -19,15 +19,15 @@ use crate::harness::{dump, success_text, tr, within, world};
 use crate::{run_query, tools};
 
 /// Whether `marker` is anywhere in what the model was sent in `request`.
-fn sent(request: &RecordedRequest, marker: &str) -> bool {
+pub(crate) fn sent(request: &RecordedRequest, marker: &str) -> bool {
     request
         .body
         .as_ref()
         .is_some_and(|body| body.to_string().contains(marker))
 }
 
-/// What the hook saw, for the assertions after the run.
-type Seen<T> = Arc<Mutex<Vec<T>>>;
+/// What a hook saw, for the assertions after the run.
+pub(crate) type Seen<T> = Arc<Mutex<Vec<T>>>;
 
 /// The CLI 2.1.332 does not call a host's SessionStart callback when the session starts (it
 /// starts the session before it reads `initialize`, with or without `--await-initialize`), but
