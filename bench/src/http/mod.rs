@@ -491,23 +491,38 @@ mod tests {
         }
     }
 
-    #[test]
-    fn tables_give_medians_ratios_and_the_goal() {
-        let b = HttpBench {
+    /// A run at one concurrency (1) and placement (`split`) of `servers` and `methods`.
+    fn bench(
+        rounds: usize,
+        servers: Vec<String>,
+        methods: Vec<String>,
+        samples: Vec<HttpSample>,
+    ) -> HttpBench {
+        HttpBench {
             date: String::new(),
             machine: String::new(),
             revision: String::new(),
             load_average: (0.0, 0.0),
             versions: vec![],
-            rounds: 2,
+            rounds,
             requests: 100,
             ts_requests: 100,
             warmup: 10,
             concurrency: vec![1],
-            servers: vec!["claude-tools".into(), "rmcp".into(), "floor".into()],
+            servers,
             placements: vec!["split".into()],
-            methods: vec![TOOL.into()],
-            samples: vec![
+            methods,
+            samples,
+        }
+    }
+
+    #[test]
+    fn tables_give_medians_ratios_and_the_goal() {
+        let b = bench(
+            2,
+            vec!["claude-tools".into(), "rmcp".into(), "floor".into()],
+            vec![TOOL.into()],
+            vec![
                 sample("claude-tools", 0, 20_000.0, 100),
                 sample("rmcp", 0, 10_000.0, 200),
                 sample("floor", 0, 50_000.0, 50),
@@ -515,7 +530,7 @@ mod tests {
                 sample("rmcp", 1, 10_000.0, 50),
                 sample("floor", 1, 50_000.0, 50),
             ],
-        };
+        );
         assert_eq!(b.median("claude-tools", "split", 1, "rps"), Some(25_000.0));
         assert_eq!(
             b.ratio("claude-tools", "rmcp", "split", 1, "rps"),
@@ -552,22 +567,12 @@ mod tests {
         let mut failed = sample("rmcp", 0, 1.0, 1);
         failed.phase = None;
         failed.error = Some("call 3: add(1, 2) answered \"4\"\nmore".into());
-        let b = HttpBench {
-            date: String::new(),
-            machine: String::new(),
-            revision: String::new(),
-            load_average: (0.0, 0.0),
-            versions: vec![],
-            rounds: 1,
-            requests: 100,
-            ts_requests: 100,
-            warmup: 10,
-            concurrency: vec![1],
-            servers: vec!["claude-tools".into(), "rmcp".into()],
-            placements: vec!["split".into()],
-            methods: vec![TOOL.into()],
-            samples: vec![sample("claude-tools", 0, 1.0, 1), failed],
-        };
+        let b = bench(
+            1,
+            vec!["claude-tools".into(), "rmcp".into()],
+            vec![TOOL.into()],
+            vec![sample("claude-tools", 0, 1.0, 1), failed],
+        );
         let text = tables(&b);
         assert!(
             text.contains("- rmcp / split / C = 1 / round 1: call 3: add(1, 2) answered \"4\""),
@@ -601,21 +606,11 @@ mod tests {
         let mut failed = method_sample("claude-tools", "resource", 1, 1.0, 1);
         failed.phase = None;
         failed.error = Some("call 1005: resource bench://sum/2015/-45 answered \"0\"".into());
-        let b = HttpBench {
-            date: String::new(),
-            machine: String::new(),
-            revision: String::new(),
-            load_average: (0.0, 0.0),
-            versions: vec![],
-            rounds: 2,
-            requests: 100,
-            ts_requests: 100,
-            warmup: 10,
-            concurrency: vec![1],
-            servers: vec!["claude-tools".into(), "rmcp".into()],
-            placements: vec!["split".into()],
-            methods: vec!["tool".into(), "prompt".into(), "resource".into()],
-            samples: vec![
+        let b = bench(
+            2,
+            vec!["claude-tools".into(), "rmcp".into()],
+            vec!["tool".into(), "prompt".into(), "resource".into()],
+            vec![
                 method_sample("claude-tools", "tool", 0, 20_000.0, 50),
                 method_sample("claude-tools", "prompt", 0, 10_000.0, 100),
                 method_sample("claude-tools", "resource", 0, 16_000.0, 60),
@@ -625,7 +620,7 @@ mod tests {
                 failed,
                 method_sample("rmcp", "tool", 1, 10_000.0, 100),
             ],
-        };
+        );
         // Round 0: 0.5×, round 1: 0.75×; the median of the in-round ratios.
         assert_eq!(
             b.method_ratio("claude-tools", "prompt", "split", 1, "rps"),
