@@ -153,6 +153,11 @@ impl ClientCapabilities {
         else {
             return Self::NONE;
         };
+        Self::of_object(&capabilities)
+    }
+
+    /// The capabilities a `capabilities` object declares (each key with an object value).
+    pub(crate) fn of_object(capabilities: &serde_json::Map<String, serde_json::Value>) -> Self {
         let has = |key: &str| matches!(capabilities.get(key), Some(serde_json::Value::Object(_)));
         Self {
             elicitation: has("elicitation"),

@@ -20,8 +20,11 @@ mod error;
 mod id;
 mod message;
 mod notification;
+mod request_meta;
 mod response;
+mod result_meta;
 mod results;
+mod retry;
 mod tool_call_params;
 mod unreadable;
 
@@ -32,15 +35,20 @@ pub(crate) use id::IdError;
 pub use id::{ProgressToken, RequestId};
 pub use message::{
     Call, ClientResponse, GetPrompt, InitializeParams, Invalid, Message, Notification, RawParams,
-    ReadResource, Request, TOOL_USE_ID_META, ToolCall,
+    ReadResource, Request, Retry, TOOL_USE_ID_META, ToolCall,
+};
+pub use request_meta::{
+    CLIENT_CAPABILITIES_META, CLIENT_INFO_META, ClientInfo, LOG_LEVEL_META, MetaClaim,
+    PROTOCOL_VERSION_META, RequestMeta, SERVER_INFO_META,
 };
 pub use notification::{
     PROMPTS_LIST_CHANGED, RESOURCE_UPDATED, RESOURCES_LIST_CHANGED, ServerNotification,
     TOOLS_LIST_CHANGED,
 };
 pub use response::{Answer, Response};
+pub use result_meta::{CacheHint, CacheScope, CacheableMethod, ResultMeta, ResultType};
 pub use results::{
-    CompletionsCapability, Implementation, InitializeResult, ListChangedCapability,
+    CompletionsCapability, DiscoverResult, Implementation, InitializeResult, ListChangedCapability,
     ResourcesCapability, ServerCapabilities, ToolsCapability, ToolsList,
 };
 pub use unreadable::Unreadable;

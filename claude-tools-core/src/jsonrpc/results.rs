@@ -81,6 +81,32 @@ pub struct Implementation {
     pub version: String,
 }
 
+impl Implementation {
+    /// `name` at `version`.
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            version: version.into(),
+        }
+    }
+}
+
+/// The result of `server/discover` (MCP 2026-07-28): the revisions the server speaks and what
+/// it offers. `resultType`, the cache hint and `serverInfo` are added as to every 2026-07-28
+/// result ([`ResultMeta`](super::ResultMeta)).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct DiscoverResult {
+    /// The 2026-07-28-era revisions the server speaks.
+    pub supported_versions: Vec<String>,
+    /// What the server offers.
+    pub capabilities: ServerCapabilities,
+    /// How to use the server, for the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+}
+
 /// The result of `tools/list`: every tool, in one page.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]

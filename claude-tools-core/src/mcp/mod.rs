@@ -54,6 +54,8 @@ mod catalog;
 mod lifecycle;
 mod live;
 mod live_catalog;
+mod modern;
+mod revision;
 mod subscriptions;
 
 pub use crate::ask::{
@@ -70,11 +72,15 @@ pub use catalog::RESOURCE_NOT_FOUND;
 pub use lifecycle::{HandshakeManifest, handshake_manifest};
 pub use lifecycle::{LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS};
 pub use live::{LiveToolError, ToolServerHandle, ToolSetEdit};
+pub use revision::{
+    MODERN_PROTOCOL_VERSIONS, NEWEST_PROTOCOL_VERSION, Revision, Transport, all_protocol_versions,
+    decide as decide_revision,
+};
 
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::task::{Context, Poll, Waker};
 
 use serde_json::Value;
@@ -149,6 +155,18 @@ struct Connection {
     peer: Arc<crate::ask::Peer>,
     /// The resources this connection subscribed to.
     subscriptions: subscriptions::Subscriptions,
+    /// The era the connection chose ([`Era`]), as a `u8`.
+    era: AtomicU8,
+}
+
+/// The era a connection that keeps state between requests has chosen: a 2025-11-25 client
+/// (`initialize`) and a 2026-07-28 client each get the connection to themselves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum Era {
+    Undecided = 0,
+    Legacy = 1,
+    Modern = 2,
 }
 
 impl Connection {
@@ -158,7 +176,29 @@ impl Connection {
             protocol_version: AtomicUsize::new(0),
             subscriptions: subscriptions::Subscriptions::new(tools.subscribers.clone()),
             peer: Arc::default(),
+            era: AtomicU8::new(Era::Undecided as u8),
         })
+    }
+
+    fn era(&self) -> Era {
+        match self.era.load(Ordering::Acquire) {
+            1 => Era::Legacy,
+            2 => Era::Modern,
+            _ => Era::Undecided,
+        }
+    }
+
+    /// Holds the connection to `era` unless it chose already; the era it has now.
+    fn choose(&self, era: Era) -> Era {
+        match self.era.compare_exchange(
+            Era::Undecided as u8,
+            era as u8,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            Ok(_) => era,
+            Err(_) => self.era(),
+        }
     }
 }
 
@@ -369,7 +409,7 @@ impl McpRouter {
     /// for a notification or a client's response (see the [module docs](self)).
     pub async fn handle(&self, message: Message) -> Option<Response> {
         match message {
-            Message::Request(Request { id, call }) => Some(self.answer(id, call).await),
+            Message::Request(request) => Some(self.answer_request(request).await),
             Message::Notification(notification) => {
                 self.notify(notification);
                 None
@@ -414,13 +454,46 @@ impl McpRouter {
             .map(|response| response.to_value())
     }
 
-    async fn answer(&self, id: RequestId, call: Call) -> Response {
+    /// Answers a request at the revision it speaks (see [`revision`]).
+    async fn answer_request(&self, request: Request) -> Response {
+        let Request { id, call, meta } = request;
+        let revision = match revision::decide(&meta, Transport::Plain) {
+            Ok(revision) => revision,
+            Err(error) => return Response::error(Some(id), error),
+        };
+        match revision {
+            Revision::Legacy => {
+                if self.connection.era() == Era::Modern {
+                    return Response::error(Some(id), modern::legacy_on_modern(&call));
+                }
+                if matches!(call, Call::Initialize(_))
+                    && self.connection.choose(Era::Legacy) != Era::Legacy
+                {
+                    return Response::error(Some(id), modern::legacy_on_modern(&call));
+                }
+                self.answer(id, call, None).await
+            }
+            Revision::Modern(meta) => {
+                let era = if matches!(call, Call::Discover) {
+                    self.connection.era()
+                } else {
+                    self.connection.choose(Era::Modern)
+                };
+                if era == Era::Legacy {
+                    return Response::error(Some(id), modern::modern_on_legacy(self.protocol_version()));
+                }
+                self.answer_modern(id, call, meta).await
+            }
+        }
+    }
+
+    async fn answer(&self, id: RequestId, call: Call, meta: Option<&RequestMeta>) -> Response {
         let not_found = |method: &str| {
             tracing::debug!(method = %crate::jsonrpc::echo(method), "MCP method not found");
             Response::error(Some(id.clone()), ErrorObject::method_not_found(method))
         };
         match call {
-            Call::ToolsCall(call) => match self.start_call(id, call) {
+            Call::ToolsCall(call) => match self.start_call_at(id, call, meta) {
                 Started::Done(response) => response,
                 Started::Running(call) => call.finish().await,
             },
@@ -430,6 +503,8 @@ impl McpRouter {
             ),
             Call::Initialize(params) => self.initialize(id, params),
             Call::Ping => Response::success(id, Answer::Empty),
+            // A 2026-07-28 method: its request carries `_meta`, which put it on the other path.
+            Call::Discover => not_found("server/discover"),
             Call::InvalidParams(error) => Response::error(Some(id), error),
             // A server without prompts (or without resources) answers their methods `-32601`,
             // as a tools-only server always has; its `initialize` announces neither.
@@ -483,11 +558,23 @@ impl McpRouter {
     /// right there, and the session answers them with no task and no registration.
     #[doc(hidden)]
     pub fn start_call(&self, id: RequestId, call: ToolCall) -> Started {
+        self.start_call_at(id, call, None)
+    }
+
+    /// [`McpRouter::start_call`] of a request at the revision `meta` says (2026-07-28), or of
+    /// the connection's (`None`).
+    pub(crate) fn start_call_at(
+        &self,
+        id: RequestId,
+        call: ToolCall,
+        meta: Option<&RequestMeta>,
+    ) -> Started {
         let ToolCall {
             name,
             arguments,
             tool_use_id,
             progress_token,
+            retry: _,
         } = call;
         let in_flight = &self.connection.in_flight;
         if in_flight.contains(&id) {
@@ -504,7 +591,10 @@ impl McpRouter {
         if let Some(extension) = &self.extension {
             context = context.with_extension(extension.clone());
         }
-        context = context.with_client(self.client());
+        context = context.with_client(match meta {
+            None => self.client(),
+            Some(meta) => self.modern_client(meta),
+        });
         // The call resolves its tool in this snapshot and keeps it, whatever changes later.
         let started = self
             .tools

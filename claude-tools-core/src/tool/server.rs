@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::jsonrpc::{CacheHint, CacheableMethod};
 use super::arguments::Arguments;
 use super::build_error::{ServerBuildError, check_names};
 use super::call_future::{CallFuture, PanicDetail};
@@ -62,6 +63,8 @@ pub(crate) struct ServerInner {
     always_load: bool,
     /// The server's prompts and resources.
     pub(crate) catalog: crate::catalog::Catalog,
+    /// The cache hints of its MCP 2026-07-28 results, by [`CacheableMethod::index`].
+    cache_hints: [CacheHint; 6],
 }
 
 impl ToolServer {
@@ -77,6 +80,7 @@ impl ToolServer {
                 state: Arc::default(),
                 always_load: true,
                 catalog: crate::catalog::Catalog::default(),
+                cache_hints: [CacheHint::default(); 6],
             }),
         }
     }
@@ -222,6 +226,33 @@ impl ToolServer {
     pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
         Arc::make_mut(&mut self.inner).instructions = Some(instructions.into());
         self
+    }
+
+    /// Sets the cache hint (`ttlMs`, `cacheScope`) of the MCP 2026-07-28 results of `method`:
+    /// how long a client may reuse them, and whether a shared cache may give them to other
+    /// callers. The default for each is [`CacheHint::default`], `ttlMs: 0` and `private`: a
+    /// client fetches the list again each time and nothing is shared between callers, which is
+    /// right for any server (its lists may change through a live handle, and a `resources/read`
+    /// may depend on who asks). Say `public` only for results that are the same for every
+    /// caller, and a TTL only as long as a stale answer is harmless.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_tools::mcp::{CacheHint, CacheableMethod};
+    /// use claude_tools::ToolServer;
+    ///
+    /// let server = ToolServer::new("docs", "1.0.0")
+    ///     .with_cache_hint(CacheableMethod::ToolsList, CacheHint::public(Duration::from_secs(300)));
+    /// assert_eq!(server.cache_hint(CacheableMethod::ToolsList).ttl_ms, 300_000);
+    /// ```
+    pub fn with_cache_hint(mut self, method: CacheableMethod, hint: CacheHint) -> Self {
+        Arc::make_mut(&mut self.inner).cache_hints[method.index()] = hint;
+        self
+    }
+
+    /// The cache hint of `method`'s results (see [`ToolServer::with_cache_hint`]).
+    pub fn cache_hint(&self, method: CacheableMethod) -> CacheHint {
+        self.inner.cache_hints[method.index()]
     }
 
     /// The server's name (the CLI's `mcp__{name}__` prefix).
