@@ -42,7 +42,10 @@ fn modern(id: u64, method: &str, mut params: Value) -> Value {
 }
 
 async fn ask(router: &McpRouter, message: Value) -> Value {
-    router.handle_json(message).await.expect("a request is answered")
+    router
+        .handle_json(message)
+        .await
+        .expect("a request is answered")
 }
 
 fn server_info() -> Value {
@@ -72,7 +75,10 @@ async fn discover_names_the_revisions_capabilities_and_instructions() {
     // The probe chose nothing: the connection still takes a 2025 client.
     let init = json!({"jsonrpc": "2.0", "id": 2, "method": "initialize",
         "params": {"protocolVersion": "2025-11-25", "capabilities": {}}});
-    assert_eq!(ask(&router, init).await["result"]["protocolVersion"], "2025-11-25");
+    assert_eq!(
+        ask(&router, init).await["result"]["protocolVersion"],
+        "2025-11-25"
+    );
 }
 
 #[tokio::test]
@@ -83,7 +89,11 @@ async fn every_result_carries_result_type_and_server_info_and_lists_their_cache_
     ));
     let call = ask(
         &router,
-        modern(1, "tools/call", json!({"name": "echo", "arguments": {"text": "hi"}})),
+        modern(
+            1,
+            "tools/call",
+            json!({"name": "echo", "arguments": {"text": "hi"}}),
+        ),
     )
     .await;
     assert_eq!(
@@ -96,7 +106,11 @@ async fn every_result_carries_result_type_and_server_info_and_lists_their_cache_
     assert_eq!(list["result"]["ttlMs"], 60_000);
     assert_eq!(list["result"]["cacheScope"], "public");
     assert_eq!(list["result"]["tools"][0]["name"], "echo");
-    let read = ask(&router, modern(3, "resources/read", json!({"uri": "test://static"}))).await;
+    let read = ask(
+        &router,
+        modern(3, "resources/read", json!({"uri": "test://static"})),
+    )
+    .await;
     assert_eq!(read["result"]["contents"][0]["text"], "hello");
     assert_eq!(read["result"]["ttlMs"], 0);
     assert_eq!(read["result"]["cacheScope"], "private");
@@ -111,7 +125,12 @@ async fn every_result_carries_result_type_and_server_info_and_lists_their_cache_
 #[tokio::test]
 async fn the_removed_methods_are_not_found() {
     let router = McpRouter::new(server());
-    for method in ["initialize", "ping", "logging/setLevel", "resources/subscribe"] {
+    for method in [
+        "initialize",
+        "ping",
+        "logging/setLevel",
+        "resources/subscribe",
+    ] {
         let reply = ask(&router, modern(1, method, json!({"uri": "test://static"}))).await;
         assert_eq!(reply["error"]["code"], -32601, "{method}: {reply}");
         assert!(reply.get("result").is_none());
@@ -121,7 +140,11 @@ async fn the_removed_methods_are_not_found() {
 #[tokio::test]
 async fn a_missing_resource_is_invalid_params_with_its_uri() {
     let router = McpRouter::new(server());
-    let reply = ask(&router, modern(1, "resources/read", json!({"uri": "test://nope"}))).await;
+    let reply = ask(
+        &router,
+        modern(1, "resources/read", json!({"uri": "test://nope"})),
+    )
+    .await;
     assert_eq!(reply["error"]["code"], -32602);
     assert_eq!(reply["error"]["data"]["uri"], "test://nope");
     // The 2025 era keeps its own code (on a connection of its own: this one chose 2026-07-28).
@@ -173,7 +196,10 @@ async fn bad_meta_is_refused_before_anything_runs() {
     // clientInfo is optional; a valid logLevel is served.
     let mut request = modern(2, "tools/list", json!({}));
     request["params"]["_meta"]["io.modelcontextprotocol/logLevel"] = json!("debug");
-    assert_eq!(ask(&router, request).await["result"]["resultType"], "complete");
+    assert_eq!(
+        ask(&router, request).await["result"]["resultType"],
+        "complete"
+    );
 }
 
 #[tokio::test]
@@ -191,13 +217,22 @@ async fn a_connection_keeps_the_era_it_chose() {
     // Spoken to at 2026-07-28: `initialize` is -32022 naming the revisions served, a request
     // without `_meta` is -32602.
     let modern_router = McpRouter::new(server());
-    assert!(ask(&modern_router, modern(1, "tools/list", json!({}))).await.get("result").is_some());
+    assert!(
+        ask(&modern_router, modern(1, "tools/list", json!({})))
+            .await
+            .get("result")
+            .is_some()
+    );
     let init = ask(&modern_router, init).await;
     assert_eq!(init["error"]["code"], -32022, "{init}");
     assert_eq!(init["error"]["data"]["supported"], json!(["2026-07-28"]));
     assert_eq!(ask(&modern_router, list).await["error"]["code"], -32602);
     // And its modern requests are still served.
-    let call = modern(4, "tools/call", json!({"name": "echo", "arguments": {"text": "on"}}));
+    let call = modern(
+        4,
+        "tools/call",
+        json!({"name": "echo", "arguments": {"text": "on"}}),
+    );
     assert_eq!(
         ask(&modern_router, call).await["result"]["content"][0]["text"],
         "ECHO:on"
@@ -207,6 +242,10 @@ async fn a_connection_keeps_the_era_it_chose() {
 #[tokio::test]
 async fn discover_without_meta_is_a_2025_request_for_an_unknown_method() {
     let router = McpRouter::new(server());
-    let reply = ask(&router, json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover"})).await;
+    let reply = ask(
+        &router,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover"}),
+    )
+    .await;
     assert_eq!(reply["error"]["code"], -32601);
 }

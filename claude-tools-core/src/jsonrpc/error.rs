@@ -167,7 +167,7 @@ impl ErrorObject {
 }
 
 /// `text` cut to at most [`MAX_ECHO`] bytes (on a character boundary), with `…` when cut.
-pub(crate) fn echo(text: &str) -> String {
+pub fn echo(text: &str) -> String {
     if text.len() <= MAX_ECHO {
         return text.to_string();
     }

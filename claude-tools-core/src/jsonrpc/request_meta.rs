@@ -157,11 +157,12 @@ impl MetaKeys<'_> {
         };
         let client_info = match self.client_info {
             None => None,
-            Some(raw) => Some(
-                serde_json::from_str::<ClientInfo>(raw.get()).map_err(|_| {
-                    malformed(CLIENT_INFO_META, "an object with string `name` and `version`")
-                })?,
-            ),
+            Some(raw) => Some(serde_json::from_str::<ClientInfo>(raw.get()).map_err(|_| {
+                malformed(
+                    CLIENT_INFO_META,
+                    "an object with string `name` and `version`",
+                )
+            })?),
         };
         let log_level = match self.log_level {
             None => None,

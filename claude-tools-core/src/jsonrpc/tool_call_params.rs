@@ -115,27 +115,45 @@ impl<'de> Visitor<'de> for ToolCallVisitor {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok((Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)), MetaClaim::Absent))
+        Ok((
+            Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)),
+            MetaClaim::Absent,
+        ))
     }
 
     fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok((Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)), MetaClaim::Absent))
+        Ok((
+            Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)),
+            MetaClaim::Absent,
+        ))
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok((Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)), MetaClaim::Absent))
+        Ok((
+            Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)),
+            MetaClaim::Absent,
+        ))
     }
 
     fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok((Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)), MetaClaim::Absent))
+        Ok((
+            Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)),
+            MetaClaim::Absent,
+        ))
     }
 
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok((Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)), MetaClaim::Absent))
+        Ok((
+            Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)),
+            MetaClaim::Absent,
+        ))
     }
 
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok((Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)), MetaClaim::Absent))
+        Ok((
+            Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)),
+            MetaClaim::Absent,
+        ))
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {

@@ -480,7 +480,10 @@ impl McpRouter {
                     self.connection.choose(Era::Modern)
                 };
                 if era == Era::Legacy {
-                    return Response::error(Some(id), modern::modern_on_legacy(self.protocol_version()));
+                    return Response::error(
+                        Some(id),
+                        modern::modern_on_legacy(self.protocol_version()),
+                    );
                 }
                 self.answer_modern(id, call, meta).await
             }

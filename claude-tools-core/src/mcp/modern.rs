@@ -18,7 +18,7 @@ use super::lifecycle;
 use super::revision::MODERN_PROTOCOL_VERSIONS;
 use crate::ask::{ClientPeer, RequestsToClient};
 use crate::jsonrpc::{
-    Answer, Call, CacheableMethod, DiscoverResult, ErrorCode, ErrorObject, Implementation,
+    Answer, CacheableMethod, Call, DiscoverResult, ErrorCode, ErrorObject, Implementation,
     RequestId, RequestMeta, Response, ResultMeta, ResultType,
 };
 use crate::tool::ToolServer;
@@ -72,7 +72,9 @@ impl McpRouter {
         let server = self.tools.active();
         let cacheable = CacheableMethod::of(method);
         let response = match call {
-            Call::Discover => Response::success(id, Answer::Discover(self.discover_result(&server))),
+            Call::Discover => {
+                Response::success(id, Answer::Discover(self.discover_result(&server)))
+            }
             call => self.answer(id, call, Some(meta)).await,
         };
         modernize(response, &server, cacheable)
@@ -81,7 +83,8 @@ impl McpRouter {
     /// The `server/discover` result: what `initialize` would say, for the 2026-07-28 era.
     fn discover_result(&self, server: &ToolServer) -> DiscoverResult {
         // Resource updates reach a modern client only through a listen stream.
-        let result = lifecycle::initialize_result(server, MODERN_PROTOCOL_VERSIONS[0], false, false);
+        let result =
+            lifecycle::initialize_result(server, MODERN_PROTOCOL_VERSIONS[0], false, false);
         DiscoverResult {
             supported_versions: MODERN_PROTOCOL_VERSIONS.map(String::from).to_vec(),
             capabilities: result.capabilities,

@@ -83,7 +83,10 @@ pub enum Transport<'a> {
 /// let refused = decide_revision(&request.meta, Transport::Http(Some("2025-11-25"))).unwrap_err();
 /// assert_eq!(refused.code.code(), -32020);
 /// ```
-pub fn decide<'a>(claim: &'a MetaClaim, transport: Transport<'_>) -> Result<Revision<'a>, ErrorObject> {
+pub fn decide<'a>(
+    claim: &'a MetaClaim,
+    transport: Transport<'_>,
+) -> Result<Revision<'a>, ErrorObject> {
     let header = match transport {
         Transport::Plain => None,
         Transport::Http(header) => header,
@@ -146,7 +149,10 @@ mod tests {
     use crate::jsonrpc::ErrorCode;
 
     fn modern(version: &str) -> MetaClaim {
-        MetaClaim::Modern(Box::new(RequestMeta::new(version, ClientCapabilities::NONE)))
+        MetaClaim::Modern(Box::new(RequestMeta::new(
+            version,
+            ClientCapabilities::NONE,
+        )))
     }
 
     fn code(result: Result<Revision<'_>, ErrorObject>) -> Option<ErrorCode> {

@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::jsonrpc::{CacheHint, CacheableMethod};
 use super::arguments::Arguments;
 use super::build_error::{ServerBuildError, check_names};
 use super::call_future::{CallFuture, PanicDetail};
@@ -19,6 +18,7 @@ use super::result::ToolResult;
 use super::server_tool::Tool;
 use super::state::{MissingState, StateMap};
 use crate::catch_unwind::CatchUnwind;
+use crate::jsonrpc::{CacheHint, CacheableMethod};
 
 /// An MCP server of in-process tools, with the application state its tools share.
 ///

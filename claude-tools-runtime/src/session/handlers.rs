@@ -44,8 +44,8 @@ use crate::permission::PermissionDecision;
 use crate::protocol::{self, CliRequest, PermissionAnswer};
 use claude_tools_core::catch_unwind::{CatchUnwind, panic_message};
 use claude_tools_core::mcp::{
-    Call, ErrorCode, ErrorObject, McpRouter, Message, MetaClaim, Request, RequestId, Response, Started,
-    ToolCall, run_out_grace,
+    Call, ErrorCode, ErrorObject, McpRouter, Message, MetaClaim, Request, RequestId, Response,
+    Started, ToolCall, run_out_grace,
 };
 
 /// What to write back, serialised straight into the answer line.
