@@ -34,6 +34,18 @@ pub const LOG_LEVEL_META: &str = "io.modelcontextprotocol/logLevel";
 /// Result `_meta` key: who the server is, on every 2026-07-28 result.
 pub const SERVER_INFO_META: &str = "io.modelcontextprotocol/serverInfo";
 
+/// The log levels MCP defines (RFC 5424's), lowest first.
+const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
 /// What a request's `params._meta` claims of its MCP revision (see the [module docs](self)).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum MetaClaim {
@@ -60,8 +72,8 @@ pub struct RequestMeta {
     pub extensions: Vec<String>,
     /// `io.modelcontextprotocol/clientInfo`, when sent.
     pub client_info: Option<ClientInfo>,
-    /// `io.modelcontextprotocol/logLevel`, when sent (checked by the router: `-32602` for a
-    /// level MCP does not define).
+    /// `io.modelcontextprotocol/logLevel`, when sent: one of the eight levels MCP defines
+    /// (any other value makes the claim [`MetaClaim::Malformed`]).
     pub log_level: Option<String>,
 }
 
@@ -166,10 +178,16 @@ impl MetaKeys<'_> {
         };
         let log_level = match self.log_level {
             None => None,
-            Some(raw) => Some(
-                serde_json::from_str::<String>(raw.get())
-                    .map_err(|_| malformed(LOG_LEVEL_META, "a string"))?,
-            ),
+            Some(raw) => match serde_json::from_str::<String>(raw.get()) {
+                Ok(level) if LOG_LEVELS.contains(&level.as_str()) => Some(level),
+                _ => {
+                    return Err(malformed(
+                        LOG_LEVEL_META,
+                        "one of the log levels debug, info, notice, warning, error, critical, \
+                         alert, emergency",
+                    ));
+                }
+            },
         };
         Ok(RequestMeta {
             protocol_version: version,

@@ -9,7 +9,6 @@
 //! | `resources/read` of no resource | `-32602 "Resource not found"` with `{"uri": ...}` as `data` (never `-32002`) |
 //! | `resources/read` | as in the 2025 era, cacheable |
 //! | `tools/call`, `prompts/get`, `completion/complete` | as in the 2025 era, `resultType: "complete"`; a tool's questions to the client become an `input_required` result (see `mrtr`) |
-//! | a `_meta` with a `logLevel` MCP does not define | `-32602` |
 //! | a 2026-07-28 request on a connection that chose the 2025 era with `initialize` | `-32600` saying so |
 //! | a 2025 request (no `_meta`) on a connection that chose 2026-07-28 | `initialize`: `-32022` with the versions served; anything else `-32602`, its `_meta` missing |
 
@@ -32,18 +31,6 @@ const REMOVED: [&str; 5] = [
     "resources/unsubscribe",
 ];
 
-/// The log levels of `_meta["io.modelcontextprotocol/logLevel"]` (RFC 5424's, as MCP names them).
-const LOG_LEVELS: [&str; 8] = [
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-];
-
 impl McpRouter {
     /// Answers a 2026-07-28 request (see the [module docs](self)).
     pub(super) async fn answer_modern(
@@ -56,18 +43,6 @@ impl McpRouter {
         if REMOVED.contains(&method) {
             tracing::debug!(method, "MCP 2026-07-28: a method the revision removed");
             return Response::error(Some(id), ErrorObject::method_not_found(method));
-        }
-        if let Some(level) = &meta.log_level
-            && !LOG_LEVELS.contains(&level.as_str())
-        {
-            return Response::error(
-                Some(id),
-                ErrorObject::invalid_params(format!(
-                    "`_meta[\"io.modelcontextprotocol/logLevel\"]` must be one of {}; got `{}`",
-                    LOG_LEVELS.join(", "),
-                    crate::jsonrpc::echo(level)
-                )),
-            );
         }
         let server = self.tools.active();
         let cacheable = CacheableMethod::of(method);
