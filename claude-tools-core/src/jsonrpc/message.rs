@@ -186,6 +186,11 @@ impl RawParams {
         serde_json::value::to_raw_value(value).map(RawParams)
     }
 
+    /// Raw JSON as params.
+    pub(crate) fn from_raw(raw: Box<RawValue>) -> Self {
+        RawParams(raw)
+    }
+
     /// The params' JSON text.
     pub fn get(&self) -> &str {
         self.0.get()

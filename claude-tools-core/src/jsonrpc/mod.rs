@@ -51,7 +51,7 @@ pub use request_meta::{
 pub use response::{Answer, Response};
 pub use result_meta::{CacheHint, CacheScope, CacheableMethod, ResultMeta, ResultType};
 pub use results::{
-    CompletionsCapability, DiscoverResult, Implementation, InitializeResult, ListChangedCapability,
-    ResourcesCapability, ServerCapabilities, ToolsCapability, ToolsList,
+    CompletionsCapability, DiscoverResult, Implementation, InitializeResult, InputRequiredResult,
+    ListChangedCapability, ResourcesCapability, ServerCapabilities, ToolsCapability, ToolsList,
 };
 pub use unreadable::Unreadable;

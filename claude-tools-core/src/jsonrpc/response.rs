@@ -47,6 +47,8 @@ pub enum Answer {
     Catalog(super::CatalogAnswer),
     /// `server/discover` (MCP 2026-07-28).
     Discover(super::DiscoverResult),
+    /// An MCP 2026-07-28 `input_required` result: questions for the client.
+    InputRequired(super::InputRequiredResult),
     /// Any other result.
     Json(Value),
 }
@@ -201,6 +203,7 @@ impl Serialize for Answer {
             Answer::Empty => serializer.serialize_map(Some(0))?.end(),
             Answer::Catalog(answer) => answer.serialize(serializer),
             Answer::Discover(result) => result.serialize(serializer),
+            Answer::InputRequired(result) => result.serialize(serializer),
             Answer::Json(value) => value.serialize(serializer),
         }
     }

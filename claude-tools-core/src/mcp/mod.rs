@@ -55,6 +55,7 @@ mod lifecycle;
 mod live;
 mod live_catalog;
 mod modern;
+mod mrtr;
 mod revision;
 mod subscriptions;
 
@@ -134,6 +135,9 @@ pub struct McpRouter {
     panic_detail: PanicDetail,
     /// Whether a running tool's questions reach the client, and what it can be asked.
     client: ClientSettings,
+    /// Who is calling, as the transport's auth found out (an HTTP principal): the sealed state
+    /// of a 2026-07-28 call's questions is bound to it.
+    principal: Option<Arc<str>>,
 }
 
 /// How a router's tools ask the client questions (see [`crate::ask`]).
@@ -215,6 +219,7 @@ impl McpRouter {
             list_changed: false,
             panic_detail: PanicDetail::Shown,
             client: ClientSettings::default(),
+            principal: None,
         }
     }
 
@@ -233,7 +238,17 @@ impl McpRouter {
             list_changed: false,
             panic_detail: self.panic_detail,
             client: ClientSettings::default(),
+            principal: None,
         }
+    }
+
+    /// Binds the sealed state of this router's 2026-07-28 questions to `principal` (who is
+    /// calling, as the transport's auth found out): a state issued to one principal does not
+    /// open for another.
+    #[doc(hidden)]
+    pub fn with_principal(mut self, principal: Option<Arc<str>>) -> Self {
+        self.principal = principal;
+        self
     }
 
     /// What a client reads when a tool handler panics ([`PanicDetail`]): the panic's message
@@ -292,6 +307,7 @@ impl McpRouter {
             notifier: self.notifier.clone(),
             assumed: self.client.assumed,
             local: self.client.local.clone(),
+            round: None,
         }
     }
 
@@ -490,13 +506,15 @@ impl McpRouter {
         }
     }
 
-    async fn answer(&self, id: RequestId, call: Call, meta: Option<&RequestMeta>) -> Response {
+    /// Answers `call`; `client` is the client its handlers see when it is not the connection's
+    /// (a 2026-07-28 request's own).
+    async fn answer(&self, id: RequestId, call: Call, client: Option<ClientPeer>) -> Response {
         let not_found = |method: &str| {
             tracing::debug!(method = %crate::jsonrpc::echo(method), "MCP method not found");
             Response::error(Some(id.clone()), ErrorObject::method_not_found(method))
         };
         match call {
-            Call::ToolsCall(call) => match self.start_call_at(id, call, meta) {
+            Call::ToolsCall(call) => match self.start_call_at(id, call, client) {
                 Started::Done(response) => response,
                 Started::Running(call) => call.finish().await,
             },
@@ -512,10 +530,10 @@ impl McpRouter {
             // A server without prompts (or without resources) answers their methods `-32601`,
             // as a tools-only server always has; its `initialize` announces neither.
             Call::PromptsGet(read) if self.tools.with_active(ToolServer::has_prompts) => {
-                self.answer_get_prompt(id, read).await
+                self.answer_get_prompt(id, read, client).await
             }
             Call::ResourcesRead(read) if self.tools.with_active(ToolServer::has_resources) => {
-                self.answer_read_resource(id, read).await
+                self.answer_read_resource(id, read, client).await
             }
             Call::Other { method, params }
                 if let Some(known) = catalog::CatalogMethod::of(&method)
@@ -564,13 +582,13 @@ impl McpRouter {
         self.start_call_at(id, call, None)
     }
 
-    /// [`McpRouter::start_call`] of a request at the revision `meta` says (2026-07-28), or of
+    /// [`McpRouter::start_call`] whose handler sees `client` (a 2026-07-28 request's own), or
     /// the connection's (`None`).
     pub(crate) fn start_call_at(
         &self,
         id: RequestId,
         call: ToolCall,
-        meta: Option<&RequestMeta>,
+        client: Option<ClientPeer>,
     ) -> Started {
         let ToolCall {
             name,
@@ -594,10 +612,7 @@ impl McpRouter {
         if let Some(extension) = &self.extension {
             context = context.with_extension(extension.clone());
         }
-        context = context.with_client(match meta {
-            None => self.client(),
-            Some(meta) => self.modern_client(meta),
-        });
+        context = context.with_client(client.unwrap_or_else(|| self.client()));
         // The call resolves its tool in this snapshot and keeps it, whatever changes later.
         let started = self
             .tools

@@ -12,9 +12,13 @@
 //! | a 2026-07-28 request on a connection that chose the 2025 era with `initialize` | `-32600` saying so |
 //! | a 2025 request (no `_meta`) on a connection that chose 2026-07-28 | `initialize`: `-32022` with the versions served; anything else `-32602`, its `_meta` missing |
 
+use std::sync::Arc;
+
 use super::McpRouter;
 use super::lifecycle;
+use super::mrtr;
 use super::revision::MODERN_PROTOCOL_VERSIONS;
+use crate::ask::round::Round;
 use crate::ask::{ClientPeer, RequestsToClient};
 use crate::jsonrpc::{
     Answer, CacheableMethod, Call, DiscoverResult, ErrorCode, ErrorObject, Implementation,
@@ -50,7 +54,13 @@ impl McpRouter {
             Call::Discover => {
                 Response::success(id, Answer::Discover(self.discover_result(&server)))
             }
-            call => self.answer(id, call, Some(meta)).await,
+            call => match mrtr::bound(&call) {
+                Some(bound) => self.answer_in_rounds(id, call, meta, bound, &server).await,
+                None => {
+                    let client = self.modern_client(meta, None);
+                    self.answer(id, call, Some(client)).await
+                }
+            },
         };
         modernize(response, &server, cacheable)
     }
@@ -69,15 +79,21 @@ impl McpRouter {
 
     /// The client of a 2026-07-28 request, as its tool sees it: what the request's `_meta`
     /// declares it can be asked.
-    pub(super) fn modern_client(&self, meta: &RequestMeta) -> ClientPeer {
+    pub(super) fn modern_client(
+        &self,
+        meta: &RequestMeta,
+        round: Option<Arc<Round>>,
+    ) -> ClientPeer {
         ClientPeer {
             peer: self.connection.peer.clone(),
+            // Questions go through the round, when the method has one; never as requests.
             route: RequestsToClient::refused(
-                "an MCP 2026-07-28 request cannot carry a question to its client on this server",
+                "an MCP 2026-07-28 request of this method cannot ask its client anything",
             ),
             notifier: self.notifier.clone(),
             assumed: Some(meta.client_capabilities),
             local: None,
+            round,
         }
     }
 }
@@ -102,6 +118,10 @@ fn modernize(
         if error.code == super::RESOURCE_NOT_FOUND {
             error.code = ErrorCode::INVALID_PARAMS;
         }
+        return response;
+    }
+    if response.result_meta.is_some() {
+        // Made whole already (an `input_required` result).
         return response;
     }
     let server_info = Implementation::new(server.name(), server.version());

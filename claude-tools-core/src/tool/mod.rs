@@ -37,6 +37,7 @@ mod handler;
 pub(crate) mod names;
 pub(crate) mod names_rule;
 mod param;
+pub mod question;
 mod registry;
 mod result;
 mod server;
@@ -54,6 +55,7 @@ pub use handler::{
 };
 pub use names::{MAX_QUALIFIED_TOOL_NAME, ToolRef};
 pub use param::{Extension, Input, ToolCall, ToolParam};
+pub use question::Question;
 pub use registry::{ServerDefinition, ToolRegistration};
 pub use result::{Content, Image, IntoToolResult, Json, ToolResult};
 pub(crate) use server::CallRefused;

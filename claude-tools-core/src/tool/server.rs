@@ -19,6 +19,7 @@ use super::server_tool::Tool;
 use super::state::{MissingState, StateMap};
 use crate::catch_unwind::CatchUnwind;
 use crate::jsonrpc::{CacheHint, CacheableMethod};
+use crate::request_state::RequestStateCodec;
 
 /// An MCP server of in-process tools, with the application state its tools share.
 ///
@@ -65,6 +66,9 @@ pub(crate) struct ServerInner {
     pub(crate) catalog: crate::catalog::Catalog,
     /// The cache hints of its MCP 2026-07-28 results, by [`CacheableMethod::index`].
     cache_hints: [CacheHint; 6],
+    /// What seals the `requestState` of its MCP 2026-07-28 questions; `None`: a per-process
+    /// random key.
+    request_state: Option<Arc<RequestStateCodec>>,
 }
 
 impl ToolServer {
@@ -81,6 +85,7 @@ impl ToolServer {
                 always_load: true,
                 catalog: crate::catalog::Catalog::default(),
                 cache_hints: [CacheHint::default(); 6],
+                request_state: None,
             }),
         }
     }
@@ -253,6 +258,31 @@ impl ToolServer {
     /// The cache hint of `method`'s results (see [`ToolServer::with_cache_hint`]).
     pub fn cache_hint(&self, method: CacheableMethod) -> CacheHint {
         self.inner.cache_hints[method.index()]
+    }
+
+    /// Seals the `requestState` of this server's MCP 2026-07-28 questions with `codec` (see
+    /// [`crate::request_state`]): give every replica of a server the same operator key (and a
+    /// shared replay guard), so that a client's retry may land on any of them. Without it the
+    /// server draws a random key when it first needs one, and a retry that lands on another
+    /// process is refused (`-32602`), the client starting the call over.
+    ///
+    /// ```
+    /// use claude_tools::mcp::request_state::{RequestStateConfig, StateKey};
+    /// use claude_tools::ToolServer;
+    ///
+    /// let key = StateKey::new([7u8; 32]).unwrap(); // the operator's secret, from the environment
+    /// let codec = RequestStateConfig::new().key(key).build("tickets").unwrap();
+    /// let server = ToolServer::new("tickets", "1.0.0").with_request_state(codec);
+    /// # let _ = server;
+    /// ```
+    pub fn with_request_state(mut self, codec: RequestStateCodec) -> Self {
+        Arc::make_mut(&mut self.inner).request_state = Some(Arc::new(codec));
+        self
+    }
+
+    /// The codec set by [`ToolServer::with_request_state`], if any.
+    pub fn request_state(&self) -> Option<&Arc<RequestStateCodec>> {
+        self.inner.request_state.as_ref()
     }
 
     /// The server's name (the CLI's `mcp__{name}__` prefix).
