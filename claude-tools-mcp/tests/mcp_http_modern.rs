@@ -278,3 +278,115 @@ async fn a_2025_client_keeps_its_session_beside_modern_traffic() {
     assert!(list.json()["result"].get("resultType").is_none());
     assert_eq!(list.json()["result"]["tools"][0]["name"], "echo");
 }
+
+/// Opens a listen stream on `addr`: the response's head and the connection to read it on.
+async fn open_listen(
+    addr: SocketAddr,
+    id: u64,
+    notifications: Value,
+) -> (u16, tokio::net::TcpStream, Vec<u8>) {
+    use tokio::io::AsyncWriteExt;
+    let body = body(
+        id,
+        "subscriptions/listen",
+        json!({"notifications": notifications}),
+    );
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream
+        .write_all(&request(
+            "POST",
+            "/mcp",
+            &headers("subscriptions/listen", None),
+            &body,
+        ))
+        .await
+        .unwrap();
+    let (status, _headers, rest) = common::read_head(&mut stream).await;
+    (status, stream, rest)
+}
+
+/// The JSON of the next SSE event on a listen stream (skipping keep-alive comments).
+async fn next_event(stream: &mut tokio::net::TcpStream, buffered: &mut Vec<u8>) -> Option<Value> {
+    loop {
+        let chunk = common::next_chunk(stream, buffered).await?;
+        if let Some(data) = chunk.strip_prefix("event: message\ndata: ") {
+            return Some(serde_json::from_str(data.trim_end()).unwrap());
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_listen_stream_over_http_hears_list_changes_until_the_server_ends_it() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = HttpServer::new(tools()).max_listen_streams_per_client(2);
+    let handle = server.tool_server_handle();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = tokio::spawn(
+        server
+            .serve(listener)
+            // Long: the streams must end at the shutdown's start, not at the grace's end.
+            .shutdown_grace(std::time::Duration::from_secs(30))
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .into_future(),
+    );
+    let (status, mut tools, mut tools_buffer) =
+        open_listen(addr, 41, json!({"toolsListChanged": true})).await;
+    assert_eq!(status, 200);
+    let (_, mut prompts, mut prompts_buffer) =
+        open_listen(addr, 42, json!({"promptsListChanged": true})).await;
+    let ack = next_event(&mut tools, &mut tools_buffer).await.unwrap();
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    assert_eq!(
+        ack["params"]["notifications"],
+        json!({"toolsListChanged": true})
+    );
+    assert_eq!(
+        ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        41
+    );
+    // The server has no prompts: that stream is acknowledged with nothing.
+    let ack = next_event(&mut prompts, &mut prompts_buffer).await.unwrap();
+    assert_eq!(ack["params"]["notifications"], json!({}));
+    // A third stream of the same client is one too many: 429 with the request's id.
+    let (status, mut third, mut rest) = open_listen(addr, 43, json!({})).await;
+    assert_eq!(status, 429);
+    let _ = (&mut third, &mut rest);
+    // Requests still flow beside the streams.
+    let list = post(
+        addr,
+        &headers("tools/list", None),
+        &body(1, "tools/list", json!({})),
+    )
+    .await;
+    assert_eq!(list.status, 200);
+    handle.add_typed_tool("added", || async { "new" }).unwrap();
+    let changed = next_event(&mut tools, &mut tools_buffer).await.unwrap();
+    assert_eq!(
+        changed,
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+               "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": 41}}})
+    );
+    // The shutdown ends each stream with its result.
+    let _ = stop.send(());
+    let ended = next_event(&mut tools, &mut tools_buffer).await.unwrap();
+    assert_eq!(ended["id"], 41);
+    assert_eq!(ended["result"]["resultType"], "complete");
+    assert_eq!(
+        ended["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        41
+    );
+    let last = next_event(&mut prompts, &mut prompts_buffer).await.unwrap();
+    assert_eq!(last["result"]["resultType"], "complete", "{last}");
+    assert!(
+        next_event(&mut tools, &mut tools_buffer).await.is_none(),
+        "the stream ended"
+    );
+    tokio::time::timeout(common::WAIT, serving)
+        .await
+        .expect("the server stopped")
+        .unwrap()
+        .unwrap();
+}
