@@ -23,6 +23,23 @@ fn tools() -> ToolServer {
             format!("ECHO:{}", text.as_str().unwrap_or_default())
         })
         .unwrap()
+        .with_tool(
+            {
+                let mut deploy = ToolDefBuilder::new("deploy");
+                deploy
+                    .input()
+                    .property::<String>("region", None, true)
+                    .header("region", "Region")
+                    .property::<u32>("replicas", None, false)
+                    .header("replicas", "Replicas");
+                deploy
+            },
+            |mut call| async move {
+                let region = call.take_argument("region").unwrap_or_default();
+                format!("deployed to {}", region.as_str().unwrap_or_default())
+            },
+        )
+        .unwrap()
         .with_tool(ToolDefBuilder::new("progress"), |call| async move {
             let context = call.context();
             context.report_progress(1.0, Some(2.0), Some("half"));
@@ -276,7 +293,7 @@ async fn a_2025_client_keeps_its_session_beside_modern_traffic() {
     .await;
     assert_eq!(list.status, 200, "{list:?}");
     assert!(list.json()["result"].get("resultType").is_none());
-    assert_eq!(list.json()["result"]["tools"][0]["name"], "echo");
+    assert_eq!(list.json()["result"]["tools"][1]["name"], "echo");
 }
 
 /// Opens a listen stream on `addr`: the response's head and the connection to read it on.
@@ -389,4 +406,92 @@ async fn a_listen_stream_over_http_hears_list_changes_until_the_server_ends_it()
         .expect("the server stopped")
         .unwrap()
         .unwrap();
+}
+
+#[tokio::test]
+async fn header_carried_parameters_must_say_what_the_body_says() {
+    let addr = start(|http| http).await;
+    let call = |arguments: Value| {
+        body(
+            1,
+            "tools/call",
+            json!({"name": "deploy", "arguments": arguments}),
+        )
+    };
+    let with = |extra: &[(&'static str, &'static str)]| {
+        let mut all = headers("tools/call", Some("deploy"));
+        all.extend_from_slice(extra);
+        all
+    };
+    // Agreeing, in plain text, in base64 ("eu-west"), an integer written another way.
+    for (extra, arguments) in [
+        (
+            vec![("mcp-param-region", "eu-west")],
+            json!({"region": "eu-west"}),
+        ),
+        (
+            vec![("Mcp-Param-Region", "=?base64?ZXUtd2VzdA==?=")],
+            json!({"region": "eu-west"}),
+        ),
+        (
+            vec![
+                ("mcp-param-region", "eu-west"),
+                ("mcp-param-replicas", "007"),
+            ],
+            json!({"region": "eu-west", "replicas": 7}),
+        ),
+    ] {
+        let reply = post(addr, &with(&extra), &call(arguments.clone())).await;
+        assert_eq!(reply.status, 200, "{extra:?} {arguments}: {reply:?}");
+        assert_eq!(
+            reply.json()["result"]["content"][0]["text"],
+            "deployed to eu-west"
+        );
+    }
+    // Disagreeing, missing, bad base64, a header without its argument: 400, -32020.
+    for (extra, arguments) in [
+        (
+            vec![("mcp-param-region", "us-east")],
+            json!({"region": "eu-west"}),
+        ),
+        (vec![], json!({"region": "eu-west"})),
+        (
+            vec![("mcp-param-region", "=?base64?ZXUtd2VzdA?=")],
+            json!({"region": "eu-west"}),
+        ),
+        (
+            vec![("mcp-param-region", "=?base64?ZX!!d2VzdA==?=")],
+            json!({"region": "eu-west"}),
+        ),
+        (
+            vec![("mcp-param-region", "eu-west"), ("mcp-param-replicas", "3")],
+            json!({"region": "eu-west"}),
+        ),
+        (
+            vec![("mcp-param-region", "eu-west"), ("mcp-param-replicas", "8")],
+            json!({"region": "eu-west", "replicas": 7}),
+        ),
+    ] {
+        let reply = post(addr, &with(&extra), &call(arguments.clone())).await;
+        assert_eq!(reply.status, 400, "{extra:?} {arguments}: {reply:?}");
+        assert_eq!(reply.json()["error"]["code"], -32020);
+    }
+    // The schema says which parameters travel in headers.
+    let list = post(
+        addr,
+        &headers("tools/list", None),
+        &body(2, "tools/list", json!({})),
+    )
+    .await;
+    let deploy = list.json()["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tool| tool["name"] == "deploy")
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        deploy["inputSchema"]["properties"]["region"]["x-mcp-header"],
+        "Region"
+    );
 }

@@ -72,7 +72,7 @@ pub(super) async fn answer(
     deadline: Instant,
     span: &tracing::Span,
 ) -> Response {
-    if let Err(error) = standard_headers::check(headers, &request) {
+    if let Err(error) = standard_headers::check(headers, &request, &shared.router.server()) {
         return refused(StatusCode::BAD_REQUEST, Some(request.id), error, span);
     }
     span.record("method", request.method());
