@@ -435,6 +435,45 @@ impl<'de, I: Iterator<Item = (&'de str, &'de Value)>> MapAccess<'de> for Entries
     }
 }
 
+/// `value` as compact JSON with every object's keys sorted.
+fn canonical(value: &Value, out: &mut Vec<u8>) {
+    match value {
+        Value::Object(map) => {
+            let mut sorted: Vec<(&str, &Value)> =
+                map.iter().map(|(k, v)| (k.as_str(), v)).collect();
+            sorted.sort_by(|a, b| a.0.cmp(b.0));
+            canonical_object(sorted, out);
+        }
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                canonical(item, out);
+            }
+            out.push(b']');
+        }
+        // Scalars serialise; a failure cannot happen for a `Value`.
+        scalar => {
+            let _ = serde_json::to_writer(&mut *out, scalar);
+        }
+    }
+}
+
+fn canonical_object(sorted: Vec<(&str, &Value)>, out: &mut Vec<u8>) {
+    out.push(b'{');
+    for (i, (key, value)) in sorted.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let _ = serde_json::to_writer(&mut *out, key);
+        out.push(b':');
+        canonical(value, out);
+    }
+    out.push(b'}');
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -602,43 +641,4 @@ mod tests {
         assert!(entries.deserialize::<Vec<u32>>().is_err());
         assert!(entries.deserialize::<Option<Search>>().is_err());
     }
-}
-
-/// `value` as compact JSON with every object's keys sorted.
-fn canonical(value: &Value, out: &mut Vec<u8>) {
-    match value {
-        Value::Object(map) => {
-            let mut sorted: Vec<(&str, &Value)> =
-                map.iter().map(|(k, v)| (k.as_str(), v)).collect();
-            sorted.sort_by(|a, b| a.0.cmp(b.0));
-            canonical_object(sorted, out);
-        }
-        Value::Array(items) => {
-            out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                canonical(item, out);
-            }
-            out.push(b']');
-        }
-        // Scalars serialise; a failure cannot happen for a `Value`.
-        scalar => {
-            let _ = serde_json::to_writer(&mut *out, scalar);
-        }
-    }
-}
-
-fn canonical_object(sorted: Vec<(&str, &Value)>, out: &mut Vec<u8>) {
-    out.push(b'{');
-    for (i, (key, value)) in sorted.into_iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        let _ = serde_json::to_writer(&mut *out, key);
-        out.push(b':');
-        canonical(value, out);
-    }
-    out.push(b'}');
 }
