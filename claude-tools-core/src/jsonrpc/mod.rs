@@ -18,6 +18,7 @@ mod catalog_params;
 mod decode;
 mod error;
 mod id;
+mod logging;
 mod message;
 mod notification;
 mod response;
@@ -30,6 +31,8 @@ pub(crate) use error::echo;
 pub use error::{ErrorCode, ErrorObject, MAX_ECHO};
 pub(crate) use id::IdError;
 pub use id::{ProgressToken, RequestId};
+pub(crate) use logging::SetLevelParams;
+pub use logging::{LOG_MESSAGE, LOGGING_SET_LEVEL, LogMessage, LoggingLevel, UnknownLoggingLevel};
 pub use message::{
     Call, ClientResponse, GetPrompt, InitializeParams, Invalid, Message, Notification, RawParams,
     ReadResource, Request, TOOL_USE_ID_META, ToolCall,
@@ -41,6 +44,6 @@ pub use notification::{
 pub use response::{Answer, Response};
 pub use results::{
     CompletionsCapability, Implementation, InitializeResult, ListChangedCapability,
-    ResourcesCapability, ServerCapabilities, ToolsCapability, ToolsList,
+    LoggingCapability, ResourcesCapability, ServerCapabilities, ToolsCapability, ToolsList,
 };
 pub use unreadable::Unreadable;

@@ -11,6 +11,7 @@
 //! | `tools/list` | `{"tools": [...]}`, every tool on one page; with a `cursor` (which this server never issues) `-32602` |
 //! | `tools/call` | the tool result; bad arguments, a handler error or panic are `isError` results (the model reads them); an unknown tool, or params without a string `name`, are `-32602` (MCP lists both among protocol errors) |
 //! | `ping` | `{}` |
+//! | `logging/setLevel {level}` | `{}`; the connection's calls then log at `level` and above (an unknown level `-32602`; see the `logging` module's table) |
 //! | any other request | `-32601 "Method not found"` with the method (cut to [`crate::jsonrpc::MAX_ECHO`] bytes) as `data` |
 //! | a notification | none (`None`) |
 //! | a client's response | none; handed to the tool waiting for it (a question asked with [`crate::ask`]), ignored when no tool waits for its id |
@@ -34,6 +35,10 @@
 //!   discarded; then its future is dropped. Cancelling an unknown or finished id does nothing.
 //!   Dropping the future returned by [`McpRouter::handle`] (the session aborting the control
 //!   request) cancels the call the same way, grace included.
+//! - A tool's log messages (`ToolContext::log`) become `notifications/message`, handed to the
+//!   notifier like progress, when at or above the connection's level: the one its client set
+//!   with `logging/setLevel`, or every level until it does ([`DEFAULT_LOG_LEVEL`]). The router
+//!   sets that level on each call's context ([`ToolContext::with_log_level`]).
 //! - Progress (`ToolContext::report_progress`) becomes `notifications/progress` with the call's
 //!   `params._meta.progressToken`, handed to the [`McpRouter::with_notifier`] callback; without a
 //!   notifier or a token it is dropped.
@@ -54,6 +59,7 @@ mod catalog;
 mod lifecycle;
 mod live;
 mod live_catalog;
+mod logging;
 mod subscriptions;
 
 pub use crate::ask::{
@@ -70,6 +76,7 @@ pub use catalog::RESOURCE_NOT_FOUND;
 pub use lifecycle::{HandshakeManifest, handshake_manifest};
 pub use lifecycle::{LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS};
 pub use live::{LiveToolError, ToolServerHandle, ToolSetEdit};
+pub use logging::DEFAULT_LOG_LEVEL;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -80,11 +87,12 @@ use std::task::{Context, Poll, Waker};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::tool::{CallRefused, ProgressReporter, ProgressSink, ToolContext, ToolServer};
+use crate::tool::{CallRefused, LogSink, ProgressReporter, ProgressSink, ToolContext, ToolServer};
 use calls::InFlight;
 
 /// Receives the server→client notifications of a router (`notifications/progress`,
-/// `notifications/tools/list_changed`), for the transport to send to the client.
+/// `notifications/message`, `notifications/tools/list_changed`…), for the transport to send to
+/// the client.
 pub type Notifier = Arc<dyn Fn(ServerNotification) + Send + Sync>;
 
 /// Answers the MCP JSON-RPC traffic of one connection to one [`ToolServer`].
@@ -120,6 +128,8 @@ pub struct McpRouter {
     connection: Arc<Connection>,
     notifier: Option<Notifier>,
     progress: Option<Arc<ProgressSink>>,
+    /// Where the calls' log messages go (the notifier, as `notifications/message`).
+    logs: Option<Arc<LogSink>>,
     /// Attached to the context of every call this router starts (the HTTP caller's identity).
     extension: Option<Arc<dyn std::any::Any + Send + Sync>>,
     /// What `initialize` says of `capabilities.tools.listChanged`.
@@ -149,6 +159,8 @@ struct Connection {
     peer: Arc<crate::ask::Peer>,
     /// The resources this connection subscribed to.
     subscriptions: subscriptions::Subscriptions,
+    /// The level the client set with `logging/setLevel`.
+    log_level: logging::ConnectionLogLevel,
 }
 
 impl Connection {
@@ -158,6 +170,7 @@ impl Connection {
             protocol_version: AtomicUsize::new(0),
             subscriptions: subscriptions::Subscriptions::new(tools.subscribers.clone()),
             peer: Arc::default(),
+            log_level: logging::ConnectionLogLevel::default(),
         })
     }
 }
@@ -171,6 +184,7 @@ impl McpRouter {
             tools,
             notifier: None,
             progress: None,
+            logs: None,
             extension: None,
             list_changed: false,
             panic_detail: PanicDetail::Shown,
@@ -189,6 +203,7 @@ impl McpRouter {
             connection: Connection::new(&self.tools),
             notifier: None,
             progress: None,
+            logs: None,
             extension: None,
             list_changed: false,
             panic_detail: self.panic_detail,
@@ -264,14 +279,19 @@ impl McpRouter {
     }
 
     /// Hands server→client notifications (`notifications/progress`, built from
-    /// [`ToolContext::report_progress`] and the call's `progressToken`) to `notifier`. Without
-    /// one, progress is dropped. `notifier` is called on the reporting handler's thread and
+    /// [`ToolContext::report_progress`] and the call's `progressToken`; `notifications/message`,
+    /// from [`ToolContext::log`]) to `notifier`. Without one, progress and log messages are
+    /// dropped. `notifier` is called on the reporting handler's thread and
     /// should only enqueue the message.
     ///
     /// The same callback gets `notifications/tools/list_changed` when a [`ToolServerHandle`]
     /// changes the tool set.
     pub fn with_notifier(mut self, notifier: Notifier) -> Self {
         self.notifier = Some(notifier.clone());
+        let logs = notifier.clone();
+        self.logs = Some(Arc::new(move |message| {
+            logs(ServerNotification::Message(message));
+        }));
         self.progress = Some(Arc::new(
             move |token: &ProgressToken, progress, total, message: Option<&str>| {
                 notifier(ServerNotification::Progress {
@@ -439,6 +459,9 @@ impl McpRouter {
             Call::ResourcesRead(read) if self.tools.with_active(ToolServer::has_resources) => {
                 self.answer_read_resource(id, read).await
             }
+            Call::Other { method, params } if method == LOGGING_SET_LEVEL => {
+                self.set_log_level(id, params.as_ref())
+            }
             Call::Other { method, params }
                 if let Some(known) = catalog::CatalogMethod::of(&method)
                     && self.tools.with_active(|server| known.served_by(server)) =>
@@ -498,8 +521,16 @@ impl McpRouter {
         if let Some(tool_use_id) = tool_use_id {
             context = context.with_tool_use_id(tool_use_id);
         }
-        if let (Some(token), Some(sink)) = (progress_token, &self.progress) {
-            context = context.with_progress(ProgressReporter::new(token, sink.clone()));
+        if let Some(token) = progress_token {
+            context = context.with_progress(match &self.progress {
+                Some(sink) => ProgressReporter::new(token, sink.clone()),
+                None => ProgressReporter::token_only(token),
+            });
+        }
+        if let Some(sink) = &self.logs {
+            context = context
+                .with_log_sink(sink.clone())
+                .with_log_level(Some(self.connection.log_level.get()));
         }
         if let Some(extension) = &self.extension {
             context = context.with_extension(extension.clone());

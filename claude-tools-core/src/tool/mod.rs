@@ -34,6 +34,7 @@ mod context;
 mod def;
 mod error;
 mod handler;
+mod log;
 pub(crate) mod names;
 pub(crate) mod names_rule;
 mod param;
@@ -52,10 +53,11 @@ pub use handler::{
     HandlerFuture, ToolFn, ToolFnArity, ToolFnParam, ToolFnParams, ToolFuture, ToolHandler,
     ViaArguments, ViaExtractor,
 };
+pub use log::LogSink;
 pub use names::{MAX_QUALIFIED_TOOL_NAME, ToolRef};
 pub use param::{Extension, Input, ToolCall, ToolParam};
 pub use registry::{ServerDefinition, ToolRegistration};
-pub use result::{Content, Image, IntoToolResult, Json, ToolResult};
+pub use result::{Audio, Content, Image, IntoToolResult, Json, ToolResult};
 pub(crate) use server::CallRefused;
 pub use server::ToolServer;
 pub use server_tool::Tool;
