@@ -329,7 +329,7 @@ async fn initialize_negotiates_and_issues_no_session() {
         200,
         json!({"jsonrpc": "2.0", "id": 0, "result": {
             "protocolVersion": "2025-06-18",
-            "capabilities": {"tools": {"listChanged": false}},
+            "capabilities": {"tools": {"listChanged": false}, "logging": {}},
             "serverInfo": {"name": "http-test", "version": "0.4.0"}
         }}),
     );
@@ -1458,7 +1458,7 @@ async fn in_sessions_mode_initialize_issues_a_fresh_session_id_and_says_list_cha
         200,
         json!({"jsonrpc": "2.0", "id": 0, "result": {
             "protocolVersion": "2025-06-18",
-            "capabilities": {"tools": {"listChanged": true}},
+            "capabilities": {"tools": {"listChanged": true}, "logging": {}},
             "serverInfo": {"name": "http-test", "version": "0.4.0"}
         }}),
     );

@@ -191,7 +191,7 @@ async fn handshake_list_and_calls_answer_line_by_line() {
         peer.next().await.unwrap(),
         json!({"jsonrpc": "2.0", "id": 0, "result": {
             "protocolVersion": "2025-06-18",
-            "capabilities": {"tools": {"listChanged": false}},
+            "capabilities": {"tools": {"listChanged": false}, "logging": {}},
             "serverInfo": {"name": "stdio-test", "version": "0.3.0"}
         }})
     );

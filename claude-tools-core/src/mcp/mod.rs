@@ -7,7 +7,7 @@
 //!
 //! | message | answer |
 //! |---|---|
-//! | `initialize` | `protocolVersion` (the client's if supported, else [`LATEST_PROTOCOL_VERSION`]), `capabilities: {"tools": {"listChanged": false}}` (`true` with [`McpRouter::with_list_changed`]), `serverInfo`, `instructions` when the server has them |
+//! | `initialize` | `protocolVersion` (the client's if supported, else [`LATEST_PROTOCOL_VERSION`]), `capabilities: {"tools": {"listChanged": false}, "logging": {}}` (`true` with [`McpRouter::with_list_changed`]), `serverInfo`, `instructions` when the server has them |
 //! | `tools/list` | `{"tools": [...]}`, every tool on one page; with a `cursor` (which this server never issues) `-32602` |
 //! | `tools/call` | the tool result; bad arguments, a handler error or panic are `isError` results (the model reads them); an unknown tool, or params without a string `name`, are `-32602` (MCP lists both among protocol errors) |
 //! | `ping` | `{}` |
