@@ -16,7 +16,11 @@ fn server() -> ToolServer {
             for level in LoggingLevel::ALL {
                 ctx.log(level, format!("at {level}"));
             }
-            ctx.log_with(LoggingLevel::Error, "db", json!({"error": "refused", "port": 5432}));
+            ctx.log_with(
+                LoggingLevel::Error,
+                "db",
+                json!({"error": "refused", "port": 5432}),
+            );
             format!("threshold {:?}", ctx.log_level())
         })
         .unwrap()
@@ -48,8 +52,14 @@ fn levels_sent(sent: &Mutex<Vec<Value>>) -> Vec<String> {
         .unwrap()
         .drain(..)
         .map(|notification| {
-            assert_eq!(notification["method"], "notifications/message", "{notification}");
-            notification["params"]["level"].as_str().unwrap().to_string()
+            assert_eq!(
+                notification["method"], "notifications/message",
+                "{notification}"
+            );
+            notification["params"]["level"]
+                .as_str()
+                .unwrap()
+                .to_string()
         })
         .collect()
 }
@@ -57,11 +67,23 @@ fn levels_sent(sent: &Mutex<Vec<Value>>) -> Vec<String> {
 #[tokio::test]
 async fn initialize_announces_logging() {
     let (router, _) = router();
-    let answer = send(&router, 1, "initialize", json!({"protocolVersion": "2025-11-25"})).await;
+    let answer = send(
+        &router,
+        1,
+        "initialize",
+        json!({"protocolVersion": "2025-11-25"}),
+    )
+    .await;
     assert_eq!(answer["result"]["capabilities"]["logging"], json!({}));
     // Also without a notifier: the capability says the server takes `logging/setLevel`.
     let plain = McpRouter::new(server());
-    let answer = send(&plain, 1, "initialize", json!({"protocolVersion": "2025-06-18"})).await;
+    let answer = send(
+        &plain,
+        1,
+        "initialize",
+        json!({"protocolVersion": "2025-06-18"}),
+    )
+    .await;
     assert_eq!(answer["result"]["capabilities"]["logging"], json!({}));
 }
 
@@ -69,7 +91,10 @@ async fn initialize_announces_logging() {
 async fn until_the_client_sets_a_level_every_message_is_sent() {
     let (router, sent) = router();
     let answer = send(&router, 1, "tools/call", json!({"name": "chatty"})).await;
-    assert_eq!(answer["result"]["content"][0]["text"], "threshold Some(Debug)");
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        "threshold Some(Debug)"
+    );
     let all: Vec<String> = LoggingLevel::ALL
         .iter()
         .map(|level| level.to_string())
@@ -106,11 +131,24 @@ async fn set_level_answers_empty_and_filters_the_connections_later_calls() {
     }
     assert_eq!(
         levels_sent(&sent),
-        ["warning", "error", "critical", "alert", "emergency", "error"]
+        [
+            "warning",
+            "error",
+            "critical",
+            "alert",
+            "emergency",
+            "error"
+        ]
     );
 
     // A later setLevel replaces the earlier one.
-    send(&router, 3, "logging/setLevel", json!({"level": "emergency"})).await;
+    send(
+        &router,
+        3,
+        "logging/setLevel",
+        json!({"level": "emergency"}),
+    )
+    .await;
     send(&router, 4, "tools/call", json!({"name": "chatty"})).await;
     assert_eq!(levels_sent(&sent), ["emergency"]);
 
