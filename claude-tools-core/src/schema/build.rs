@@ -296,6 +296,24 @@ impl InputSchemaBuilder {
     }
 }
 
+/// The properties of `T`'s schema as schemars writes them (inlined but not rewritten: a unit
+/// enum with documented or titled variants is still a `oneOf` of `{"const", "title"?,
+/// "description"?}` branches), and the declaration order of the unit enums `T` contains: what an
+/// elicitation form reads its single- and multi-selects from. Empty when `T` is not an object.
+pub(crate) fn raw_properties<T: JsonSchema + DeserializeOwned>()
+-> (Map<String, Value>, Vec<&'static [&'static str]>) {
+    let root = Value::from(generator(false).into_root_schema_for::<T>());
+    let properties = match root {
+        Value::Object(mut root) => match root.remove("properties") {
+            Some(Value::Object(properties)) => properties,
+            _ => Map::new(),
+        },
+        _ => Map::new(),
+    };
+    let orders = std::panic::catch_unwind(super::variant_order::probe::<T>).unwrap_or_default();
+    (properties, orders)
+}
+
 /// The Claude-safe output schema of `T` (for [`Json<T>`](crate::tool::Json) results). It
 /// describes what serde *writes*, and must be an object, as MCP requires of
 /// `structuredContent`: a struct, a map, or an enum whose every variant is an object (an
