@@ -178,8 +178,8 @@ const FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
 /// let error = elicitation_schema::<Nested>().unwrap_err().to_string();
 /// assert!(error.contains("`inner`"), "{error}");
 /// ```
-pub fn elicitation_schema<T: DeserializeOwned + JsonSchema>()
--> Result<Map<String, Value>, AskError> {
+pub fn elicitation_schema<T: DeserializeOwned + JsonSchema>() -> Result<Map<String, Value>, AskError>
+{
     let type_name = short_type_name::<T>();
     let mut builder = InputSchemaBuilder::new();
     builder.flatten::<T>().variant_order_of::<T>();

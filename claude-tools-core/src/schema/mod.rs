@@ -94,6 +94,7 @@
 mod build;
 mod description;
 mod error;
+mod refs;
 mod rewrite;
 mod rust_names;
 mod variant_order;
