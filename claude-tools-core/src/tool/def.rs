@@ -420,7 +420,7 @@ fn written_schema(schema: Value, which: &str) -> Result<Map<String, Value>, Sche
         },
         Value::Bool(_) => "a boolean schema".to_string(),
         Value::Array(_) => "a JSON array".to_string(),
-        other => format!("{}", crate::jsonrpc::echo(&other.to_string())),
+        other => crate::jsonrpc::echo(&other.to_string()),
     };
     Err(SchemaError::new(format!(
         "a tool's {which} schema must be a JSON object with \"type\": \"object\" at its root \
