@@ -198,9 +198,13 @@ pub fn elicitation_schema<T: DeserializeOwned + JsonSchema>() -> Result<Map<Stri
     let (raw, orders) = raw_properties::<T>();
     let mut form = Map::new();
     for (name, field) in properties {
+        // An untitled single-select is a string `enum`, which `form_field` keeps with what
+        // goes with it (a legacy `enumNames` given with `#[schemars(extend(..))]`).
         let field = match raw.get(name).and_then(|raw| select(raw, &orders)) {
-            Some(select) => select_field(field, &raw[name], select),
-            None => form_field(&type_name, name, field)?,
+            Some(select) if select.multiple || select.titled() => {
+                select_field(field, &raw[name], select)
+            }
+            _ => form_field(&type_name, name, field)?,
         };
         form.insert(name.clone(), field);
     }
@@ -680,6 +684,30 @@ mod tests {
                 },
                 "required": ["untitledSingle", "titledSingle", "untitledMulti", "titledMulti", "partly"]
             })
+        );
+    }
+
+    /// The deprecated titled form, `enumNames`, is not implied by any Rust type, but a schemars
+    /// `extend` that writes it is kept.
+    #[test]
+    fn a_legacy_enum_names_extension_is_kept() {
+        #[derive(Deserialize, JsonSchema)]
+        #[allow(dead_code)]
+        #[serde(rename_all = "lowercase")]
+        #[schemars(extend("enumNames" = ["Option One", "Option Two"]))]
+        enum Legacy {
+            Opt1,
+            Opt2,
+        }
+        #[derive(Deserialize, JsonSchema)]
+        #[allow(dead_code)]
+        #[serde(rename_all = "camelCase")]
+        struct Form {
+            legacy_enum: Legacy,
+        }
+        assert_eq!(
+            Value::Object(elicitation_schema::<Form>().unwrap())["properties"]["legacyEnum"],
+            json!({"type": "string", "enum": ["opt1", "opt2"], "enumNames": ["Option One", "Option Two"]})
         );
     }
 
