@@ -213,3 +213,25 @@ async fn the_progress_token_is_read_from_the_context_with_or_without_a_notifier(
         assert_eq!(without["result"]["content"][0]["text"], "null");
     }
 }
+
+#[tokio::test]
+async fn a_2026_request_without_a_log_level_is_sent_no_log_messages() {
+    let (router, sent) = router();
+    let answer = router
+        .handle_json(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+                "name": "chatty",
+                "_meta": {
+                    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                    "io.modelcontextprotocol/clientCapabilities": {}
+                }
+            }}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        answer["result"]["content"][0]["text"], "threshold None",
+        "{answer}"
+    );
+    assert!(sent.lock().unwrap().is_empty());
+}

@@ -700,12 +700,28 @@ async fn an_unknown_protocol_version_header_is_400() {
         .await
         .assert_json(
             400,
-            refusal(
-                -32000,
-                "Bad Request",
-                "unsupported MCP-Protocol-Version `1999-01-01`; this server supports 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25",
-            ),
+            json!({"jsonrpc": "2.0", "id": 1, "error": {
+                "code": -32022,
+                "message": "Unsupported protocol version",
+                "data": {
+                    "supported": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"],
+                    "requested": "1999-01-01",
+                },
+            }}),
         );
+    // A notification says nothing of its revision but the header's: refused the same way,
+    // without an id.
+    let refused = server
+        .post_with(
+            &[
+                ("content-type", "application/json"),
+                ("mcp-protocol-version", "1999-01-01"),
+            ],
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        )
+        .await;
+    assert_eq!(refused.status, 400);
+    assert_eq!(refused.json()["error"]["code"], -32022);
     server
         .post_with(
             &[

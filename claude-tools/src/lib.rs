@@ -56,6 +56,8 @@ pub use json_schema::JsonSchema;
 pub mod mcp {
     #[doc(inline)]
     pub use claude_tools_core::mcp::*;
+    #[doc(inline)]
+    pub use claude_tools_core::request_state;
     #[cfg(feature = "http")]
     #[doc(inline)]
     pub use claude_tools_mcp::http;

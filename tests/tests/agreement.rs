@@ -818,6 +818,9 @@ struct Stdio {
     to_server: WriteHalf<DuplexStream>,
     from_server: Lines<BufReader<ReadHalf<DuplexStream>>>,
     sentinels: u64,
+    /// The `_meta` of the sentinel requests, for a connection that speaks 2026-07-28 (whose
+    /// `ping` is removed).
+    sentinel_meta: Option<Value>,
 }
 
 impl Stdio {
@@ -836,7 +839,15 @@ impl Stdio {
             to_server,
             from_server: BufReader::new(from_server).lines(),
             sentinels: 0,
+            sentinel_meta: None,
         }
+    }
+
+    /// A stdio server spoken to at 2026-07-28: its sentinel is a `tools/list` with `_meta`.
+    fn start_modern() -> Stdio {
+        let mut stdio = Stdio::start();
+        stdio.sentinel_meta = Some(modern_meta("2026-07-28"));
+        stdio
     }
 
     async fn line(&mut self, within: Duration) -> Option<String> {
@@ -858,14 +869,12 @@ impl Stdio {
             return self.line(Duration::from_secs(3)).await;
         }
         self.sentinels += 1;
-        let sentinel = format!(
-            r#"{{"jsonrpc":"2.0","id":"sentinel-{}","method":"ping"}}"#,
-            self.sentinels
-        );
-        let pong = format!(
-            r#"{{"jsonrpc":"2.0","id":"sentinel-{}","result":{{}}}}"#,
-            self.sentinels
-        );
+        let id = format!("sentinel-{}", self.sentinels);
+        let sentinel = match &self.sentinel_meta {
+            None => format!(r#"{{"jsonrpc":"2.0","id":"{id}","method":"ping"}}"#),
+            Some(meta) => modern_message(json!(id), "tools/list", json!({}), meta.clone()),
+        };
+        let pong = format!(r#"{{"jsonrpc":"2.0","id":"{id}","result":"#);
         self.to_server
             .write_all(format!("{sentinel}\n").as_bytes())
             .await
@@ -876,7 +885,7 @@ impl Stdio {
                 .line(WAIT)
                 .await
                 .expect("the sentinel's answer in time");
-            if line == pong {
+            if line.starts_with(&pong) {
                 break;
             }
             assert!(answer.is_none(), "two answers: {answer:?} and {line}");
@@ -1419,4 +1428,321 @@ async fn a_tools_question_goes_out_the_same_and_its_answer_comes_back_on_every_t
         text.starts_with("error: this MCP server is stateless") && text.contains("sessions(true)"),
         "{text}"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// MCP 2026-07-28: the same table idea for requests that carry their revision in `_meta`, on
+// fresh connections (a stdio process or an in-process router keeps the era its first request
+// chose). HTTP adds the headers a 2026-07-28 client sends (`MCP-Protocol-Version`,
+// `Mcp-Method`, `Mcp-Name`) and answers with the status of the revision's error table.
+
+/// A 2026-07-28 case: the message, what every transport answers, and HTTP's status.
+struct ModernCase {
+    name: &'static str,
+    message: String,
+    expect: Expect,
+    status: u16,
+}
+
+/// `{"_meta": …}` of a 2026-07-28 request at `version`.
+fn modern_meta(version: &str) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+        "io.modelcontextprotocol/clientInfo": {"name": "agree", "version": "1"},
+    })
+}
+
+fn modern_message(id: Value, method: &str, mut params: Value, meta: Value) -> String {
+    params["_meta"] = meta;
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+}
+
+fn modern_cases() -> Vec<ModernCase> {
+    let at = |id: i64, method: &str, params: Value| {
+        modern_message(json!(id), method, params, modern_meta("2026-07-28"))
+    };
+    let case = |name, message, expect, status| ModernCase {
+        name,
+        message,
+        expect,
+        status,
+    };
+    let mut bad_capabilities = modern_meta("2026-07-28");
+    bad_capabilities["io.modelcontextprotocol/clientCapabilities"] = json!([]);
+    let mut bad_level = modern_meta("2026-07-28");
+    bad_level["io.modelcontextprotocol/logLevel"] = json!("loud");
+    vec![
+        case(
+            "discover",
+            at(1, "server/discover", json!({})),
+            Answered("1"),
+            200,
+        ),
+        case(
+            "tools/list",
+            at(2, "tools/list", json!({})),
+            Answered("2"),
+            200,
+        ),
+        case(
+            "tools/call",
+            at(
+                3,
+                "tools/call",
+                json!({"name": "echo", "arguments": {"text": "hi"}}),
+            ),
+            Answered("3"),
+            200,
+        ),
+        case(
+            "a tool's error is a result",
+            at(4, "tools/call", json!({"name": "fail"})),
+            Answered("4"),
+            200,
+        ),
+        case(
+            "a tool's panic is a result",
+            at(5, "tools/call", json!({"name": "boom"})),
+            Answered("5"),
+            200,
+        ),
+        case(
+            "an unknown tool",
+            at(6, "tools/call", json!({"name": "nope"})),
+            Error("6", -32602),
+            200,
+        ),
+        case(
+            "prompts/list",
+            at(7, "prompts/list", json!({})),
+            Answered("7"),
+            200,
+        ),
+        case(
+            "prompts/get",
+            at(
+                8,
+                "prompts/get",
+                json!({"name": "greet", "arguments": {"name": "Ada"}}),
+            ),
+            Answered("8"),
+            200,
+        ),
+        case(
+            "a prompt's failure",
+            at(9, "prompts/get", json!({"name": "broken"})),
+            Error("9", -32603),
+            200,
+        ),
+        case(
+            "resources/list",
+            at(10, "resources/list", json!({})),
+            Answered("10"),
+            200,
+        ),
+        case(
+            "resources/templates/list",
+            at(11, "resources/templates/list", json!({})),
+            Answered("11"),
+            200,
+        ),
+        case(
+            "resources/read",
+            at(12, "resources/read", json!({"uri": "agree://motd"})),
+            Answered("12"),
+            200,
+        ),
+        case(
+            "a missing resource is -32602",
+            at(13, "resources/read", json!({"uri": "agree://nothing"})),
+            Error("13", -32602),
+            200,
+        ),
+        case(
+            "completion/complete",
+            at(
+                14,
+                "completion/complete",
+                json!({"ref": {"type": "ref/prompt", "name": "greet"},
+                       "argument": {"name": "name", "value": "A"}}),
+            ),
+            Answered("14"),
+            200,
+        ),
+        case(
+            "initialize is removed",
+            at(15, "initialize", json!({"protocolVersion": "2025-11-25"})),
+            Error("15", -32601),
+            404,
+        ),
+        case(
+            "ping is removed",
+            at(16, "ping", json!({})),
+            Error("16", -32601),
+            404,
+        ),
+        case(
+            "logging/setLevel is removed",
+            at(17, "logging/setLevel", json!({"level": "info"})),
+            Error("17", -32601),
+            404,
+        ),
+        case(
+            "resources/subscribe is removed",
+            at(18, "resources/subscribe", json!({"uri": "agree://motd"})),
+            Error("18", -32601),
+            404,
+        ),
+        case(
+            "an unknown method",
+            at(19, "x/y", json!({})),
+            Error("19", -32601),
+            404,
+        ),
+        case(
+            "an unserved revision",
+            modern_message(
+                json!(20),
+                "tools/list",
+                json!({}),
+                modern_meta("2031-01-01"),
+            ),
+            Error("20", -32022),
+            400,
+        ),
+        case(
+            "capabilities that are not an object",
+            modern_message(json!(21), "tools/list", json!({}), bad_capabilities),
+            Error("21", -32602),
+            400,
+        ),
+        case(
+            "a log level MCP does not define",
+            modern_message(json!(22), "tools/list", json!({}), bad_level),
+            Error("22", -32602),
+            400,
+        ),
+        case(
+            "a notification",
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                   "params": {"requestId": 99, "_meta": modern_meta("2026-07-28")}})
+            .to_string(),
+            Nothing,
+            202,
+        ),
+    ]
+}
+
+impl Http {
+    /// POSTs a 2026-07-28 `message` with the headers its client sends: the status and the
+    /// JSON-RPC answer.
+    async fn post_modern(&self, message: &str) -> (u16, Answer) {
+        let value: Value = serde_json::from_str(message).unwrap();
+        let version = value["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"]
+            .as_str()
+            .unwrap_or("2026-07-28")
+            .to_string();
+        let mut request = self
+            .http
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", version)
+            .header("mcp-method", value["method"].as_str().unwrap_or_default());
+        let name = match value["method"].as_str() {
+            Some("tools/call" | "prompts/get") => value["params"]["name"].as_str(),
+            Some("resources/read") => value["params"]["uri"].as_str(),
+            _ => None,
+        };
+        if let Some(name) = name {
+            request = request.header("mcp-name", name);
+        }
+        // A session id is ignored by 2026-07-28 traffic: send it when there is one.
+        if let Some(session) = &self.session {
+            request = request.header("mcp-session-id", session);
+        }
+        let response = request.body(message.to_string()).send().await.unwrap();
+        let status = response.status().as_u16();
+        assert!(
+            response.headers().get("mcp-session-id").is_none(),
+            "a session id answered to 2026-07-28 traffic"
+        );
+        let body = response.text().await.unwrap();
+        (status, (!body.is_empty()).then_some(body))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_transport_gives_the_same_2026_bytes_the_same_answer() {
+    let cases = modern_cases();
+    let mut control = Control::start().await;
+    let mut stdio = Stdio::start_modern();
+    let stateless = Http::start(false).await;
+    let sessions = Http::start(true).await;
+    let mut failures = Vec::new();
+    for case in &cases {
+        let name = case.name;
+        let answered = !matches!(case.expect, Expect::Nothing);
+        let mut answers: Vec<(&str, Answer)> = Vec::new();
+        match control.send(&case.message).await {
+            Ok(answer) => answers.push(("the control protocol", answer)),
+            Err(line) => failures.push(format!("{name} over the control protocol: {line}")),
+        }
+        answers.push(("stdio", stdio.send(&case.message, answered).await));
+        for (transport, http) in [("HTTP", &stateless), ("HTTP with sessions", &sessions)] {
+            let (status, answer) = http.post_modern(&case.message).await;
+            if status != case.status {
+                failures.push(format!(
+                    "{name} over {transport}: status {status}, not {}",
+                    case.status
+                ));
+            }
+            answers.push((transport, answer));
+        }
+        for (transport, answer) in &answers {
+            if let Err(failure) = check_modern(case, transport, answer) {
+                failures.push(failure);
+            }
+        }
+        let (first, first_answer) = &answers[0];
+        for (transport, answer) in &answers[1..] {
+            if answer != first_answer {
+                failures.push(format!(
+                    "{name}: {transport} and {first} differ: {answer:?} and {first_answer:?}"
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// [`check`] for a 2026-07-28 case, and every result carries `resultType` and `serverInfo`.
+fn check_modern(case: &ModernCase, transport: &str, answer: &Answer) -> Result<(), String> {
+    let legacy_shaped = Case {
+        name: case.name,
+        message: case.message.clone(),
+        expect: case.expect,
+        control_error: false,
+        stateless: None,
+    };
+    check(&legacy_shaped, case.expect, transport, answer)?;
+    if let (Expect::Result(_), Some(text)) = (case.expect, answer) {
+        let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let result = &value["result"];
+        if result["resultType"] != "complete"
+            || result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] != "agree"
+        {
+            return Err(format!(
+                "{} over {transport}: no resultType or serverInfo in {text}",
+                case.name
+            ));
+        }
+    }
+    Ok(())
 }

@@ -26,6 +26,7 @@
 mod elicit;
 mod peer;
 mod roots;
+pub(crate) mod round;
 mod sampling;
 
 use std::borrow::Cow;
@@ -153,6 +154,11 @@ impl ClientCapabilities {
         else {
             return Self::NONE;
         };
+        Self::of_object(&capabilities)
+    }
+
+    /// The capabilities a `capabilities` object declares (each key with an object value).
+    pub(crate) fn of_object(capabilities: &serde_json::Map<String, serde_json::Value>) -> Self {
         let has = |key: &str| matches!(capabilities.get(key), Some(serde_json::Value::Object(_)));
         Self {
             elicitation: has("elicitation"),
@@ -204,6 +210,11 @@ pub enum AskError {
     /// The connection ended before the client answered.
     #[error("the connection to the client ended before it answered")]
     Closed,
+    /// A value kept across the rounds of an MCP 2026-07-28 call
+    /// ([`ToolContext::remember`](crate::tool::ToolContext::remember)) could not be kept or read
+    /// back.
+    #[error("{0}")]
+    Kept(String),
 }
 
 #[cfg(test)]

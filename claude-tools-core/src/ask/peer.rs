@@ -11,6 +11,7 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
+use super::round::Round;
 use super::{AskError, ClientCapabilities, ServerRequest, ServerRequestParams};
 use crate::jsonrpc::{ClientResponse, ErrorObject, RawParams, RequestId, ServerNotification};
 use crate::mcp::Notifier;
@@ -163,9 +164,70 @@ pub struct ClientPeer {
     pub(crate) assumed: Option<ClientCapabilities>,
     /// What answers the questions in this process, when something does.
     pub(crate) local: Option<LocalClient>,
+    /// For an MCP 2026-07-28 request: its round, where questions are looked up and recorded
+    /// instead of sent.
+    pub(crate) round: Option<Arc<Round>>,
+}
+
+/// A question's answer, and the key it was found under in a 2026-07-28 round.
+pub(crate) struct Asked {
+    raw: RawParams,
+    key: Option<String>,
 }
 
 impl ClientPeer {
+    /// Asks `params` (under `key`, a 2026-07-28 round's key for it) of a client that needs
+    /// `capability`: sent and waited for on a 2025 connection; on a 2026-07-28 request, the
+    /// answer the client gave in this call's rounds, or, without one, the question is recorded
+    /// and this waits for ever (the router ends the run and answers `input_required`). A
+    /// capability the request did not declare ends the run the same way, answered `-32021`.
+    pub(crate) async fn ask(
+        &self,
+        key: Option<&str>,
+        capability: &'static str,
+        what: &'static str,
+        announced: impl Fn(&ClientCapabilities) -> bool,
+        params: ServerRequestParams,
+        cancellation: &CancellationToken,
+    ) -> Result<Asked, AskError> {
+        let Some(round) = &self.round else {
+            self.check(capability, what, announced)?;
+            let raw = self.request(params, cancellation).await?;
+            return Ok(Asked { raw, key: None });
+        };
+        let key = round.key(key, &params);
+        if !announced(&self.capabilities()) {
+            round.missing_capability(capability);
+            return std::future::pending().await;
+        }
+        match round.answer(&key) {
+            Some(raw) => Ok(Asked {
+                raw: RawParams::from_raw(raw),
+                key: Some(key),
+            }),
+            None => {
+                round.ask(key, params);
+                std::future::pending().await
+            }
+        }
+    }
+
+    /// Reads an answer with `read`. In a 2026-07-28 round, an answer that does not fit its
+    /// question ends the run, answered `-32602` naming its key; the tool never sees it.
+    pub(crate) async fn read<T>(
+        &self,
+        asked: Asked,
+        read: impl FnOnce(&RawParams) -> Result<T, AskError>,
+    ) -> Result<T, AskError> {
+        match (read(&asked.raw), &self.round, asked.key) {
+            (Err(AskError::InvalidAnswer(reason)), Some(round), Some(key)) => {
+                round.invalid_answer(&key, reason);
+                std::future::pending().await
+            }
+            (result, _, _) => result,
+        }
+    }
+
     /// What the client can be asked: what its `initialize` announced, or what the transport
     /// knows of it.
     pub fn capabilities(&self) -> ClientCapabilities {

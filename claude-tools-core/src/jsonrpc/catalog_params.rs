@@ -11,7 +11,9 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::ErrorObject;
-use super::message::{GetPrompt, ReadResource};
+use super::message::{GetPrompt, ReadResource, Retry};
+use super::request_meta::{MetaClaim, MetaKeys};
+use super::retry::RetryKeys;
 use crate::json_str::{JsonStr, StrOrOther};
 
 /// Reads a `prompts/get`'s params: `{name, arguments?}`, each argument a string (MCP prompt
@@ -20,11 +22,18 @@ use crate::json_str::{JsonStr, StrOrOther};
 pub(super) struct GetPromptSeed;
 
 impl<'de> DeserializeSeed<'de> for GetPromptSeed {
-    type Value = Result<GetPrompt, ErrorObject>;
+    type Value = (Result<GetPrompt, ErrorObject>, MetaClaim);
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        let read = deserializer.deserialize_any(Params(Method::GetPrompt))?;
-        Ok(read.and_then(|Named { name, arguments }| get_prompt(name, arguments)))
+        let (read, claim) = deserializer.deserialize_any(Params(Method::GetPrompt))?;
+        let read = read.and_then(
+            |Named {
+                 name,
+                 arguments,
+                 retry,
+             }| get_prompt(name, arguments, retry),
+        );
+        Ok((read, claim))
     }
 }
 
@@ -32,11 +41,12 @@ impl<'de> DeserializeSeed<'de> for GetPromptSeed {
 pub(super) struct ReadResourceSeed;
 
 impl<'de> DeserializeSeed<'de> for ReadResourceSeed {
-    type Value = Result<ReadResource, ErrorObject>;
+    type Value = (Result<ReadResource, ErrorObject>, MetaClaim);
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        let read = deserializer.deserialize_any(Params(Method::ReadResource))?;
-        Ok(read.map(|Named { name, .. }| ReadResource { uri: name }))
+        let (read, claim) = deserializer.deserialize_any(Params(Method::ReadResource))?;
+        let read = read.map(|Named { name, retry, .. }| ReadResource { uri: name, retry });
+        Ok((read, claim))
     }
 }
 
@@ -67,10 +77,11 @@ struct Params(Method);
 struct Named {
     name: String,
     arguments: Option<Arguments>,
+    retry: Option<Box<Retry>>,
 }
 
 impl<'de> Visitor<'de> for Params {
-    type Value = Result<Named, ErrorObject>;
+    type Value = (Result<Named, ErrorObject>, MetaClaim);
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a request's params")
@@ -83,73 +94,94 @@ impl<'de> Visitor<'de> for Params {
         };
         let mut name: Option<Option<JsonStr<'de>>> = None;
         let mut arguments: Option<Arguments> = None;
+        let mut meta: Option<MetaKeys<'de>> = None;
+        let mut retry = RetryKeys::default();
         let mut repeated: Option<String> = None;
         while let Some(key) = map.next_key::<JsonStr<'de>>()? {
-            if *key == *name_key {
-                if name.is_some() {
-                    repeated.get_or_insert_with(|| key.to_string());
-                    map.next_value::<IgnoredAny>()?;
-                } else {
-                    name = Some(map.next_value::<StrOrOther<'de>>()?.0);
-                }
+            let seen = if *key == *name_key {
+                name.is_some()
             } else if matches!(self.0, Method::GetPrompt) && &*key == "arguments" {
-                if arguments.is_some() {
-                    repeated.get_or_insert_with(|| key.to_string());
-                    map.next_value::<IgnoredAny>()?;
-                } else {
-                    arguments = Some(map.next_value()?);
-                }
+                arguments.is_some()
+            } else if &*key == "_meta" {
+                meta.is_some()
+            } else if let Some(seen) = retry.seen(&key) {
+                seen
             } else {
                 map.next_value::<IgnoredAny>()?;
+                continue;
+            };
+            if seen {
+                repeated.get_or_insert_with(|| key.to_string());
+                map.next_value::<IgnoredAny>()?;
+            } else if *key == *name_key {
+                name = Some(map.next_value::<StrOrOther<'de>>()?.0);
+            } else if &*key == "arguments" {
+                arguments = Some(map.next_value()?);
+            } else if &*key == "_meta" {
+                meta = Some(map.next_value()?);
+            } else {
+                retry.read(&key, &mut map)?;
             }
         }
+        let claim = meta.unwrap_or_default().claim();
         if let Some(key) = repeated {
-            return Ok(Err(ErrorObject::invalid_params(format!(
-                "the key `params.{key}` appears more than once; send it once"
-            ))));
+            return Ok((
+                Err(ErrorObject::invalid_params(format!(
+                    "the key `params.{key}` appears more than once; send it once"
+                ))),
+                claim,
+            ));
         }
         let Some(name) = name.flatten() else {
-            return Ok(Err(self.0.needs()));
+            return Ok((Err(self.0.needs()), claim));
         };
-        Ok(Ok(Named {
-            name: name.into_owned(),
-            arguments,
-        }))
+        Ok((
+            Ok(Named {
+                name: name.into_owned(),
+                arguments,
+                retry: retry.into_retry(),
+            }),
+            claim,
+        ))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Err(self.0.needs()))
+        Ok((Err(self.0.needs()), MetaClaim::Absent))
     }
 
     fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(Err(self.0.needs()))
+        Ok((Err(self.0.needs()), MetaClaim::Absent))
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(Err(self.0.needs()))
+        Ok((Err(self.0.needs()), MetaClaim::Absent))
     }
 
     fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(Err(self.0.needs()))
+        Ok((Err(self.0.needs()), MetaClaim::Absent))
     }
 
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(Err(self.0.needs()))
+        Ok((Err(self.0.needs()), MetaClaim::Absent))
     }
 
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(Err(self.0.needs()))
+        Ok((Err(self.0.needs()), MetaClaim::Absent))
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Err(self.0.needs()))
+        Ok((Err(self.0.needs()), MetaClaim::Absent))
     }
 }
 
 /// A `prompts/get`'s read params: the name, and its arguments as strings; a `-32602` for
 /// arguments that are not an object of strings.
-fn get_prompt(name: String, arguments: Option<Arguments>) -> Result<GetPrompt, ErrorObject> {
+fn get_prompt(
+    name: String,
+    arguments: Option<Arguments>,
+    retry: Option<Box<Retry>>,
+) -> Result<GetPrompt, ErrorObject> {
     let arguments = match arguments {
         None | Some(Arguments::Null) => BTreeMap::new(),
         Some(Arguments::Texts { texts, not_text }) => {
@@ -170,7 +202,11 @@ fn get_prompt(name: String, arguments: Option<Arguments>) -> Result<GetPrompt, E
             )));
         }
     };
-    Ok(GetPrompt { name, arguments })
+    Ok(GetPrompt {
+        name,
+        arguments,
+        retry,
+    })
 }
 
 /// A `prompts/get`'s `arguments` as sent.
@@ -313,7 +349,7 @@ mod tests {
 
     fn call(text: &str) -> Call {
         match Message::decode(text.as_bytes()) {
-            Message::Request(Request { id, call }) => {
+            Message::Request(Request { id, call, .. }) => {
                 assert_eq!(id.as_i64(), Some(1), "{text}");
                 call
             }

@@ -19,8 +19,9 @@ use super::message::{
     Call, ClientResponse, GetPrompt, InitializeParams, Invalid, Message, Notification, RawParams,
     ReadResource, Request, ToolCall,
 };
+use super::request_meta::claim_of_raw;
 use super::tool_call_params::{ToolCallSeed, no_name};
-use super::{ErrorObject, IdError, RequestId};
+use super::{ErrorObject, IdError, MetaClaim, RequestId};
 use crate::json_str::{JsonStr, StrOrOther};
 
 impl<'de> Deserialize<'de> for Message {
@@ -34,11 +35,11 @@ struct MessageVisitor;
 /// The params as the envelope pass read them.
 enum Params<'de> {
     /// A `tools/call`'s, read typed because the method came first.
-    ToolCall(Result<ToolCall, ErrorObject>),
+    ToolCall((Result<ToolCall, ErrorObject>, MetaClaim)),
     /// A `prompts/get`'s, read typed because the method came first.
-    GetPrompt(Result<GetPrompt, ErrorObject>),
+    GetPrompt((Result<GetPrompt, ErrorObject>, MetaClaim)),
     /// A `resources/read`'s, read typed because the method came first.
-    ReadResource(Result<ReadResource, ErrorObject>),
+    ReadResource((Result<ReadResource, ErrorObject>, MetaClaim)),
     Raw(&'de RawValue),
 }
 
@@ -272,10 +273,10 @@ impl Envelope<'_> {
             return invalid(id, "`method` must be a string".into());
         };
         match id {
-            Some(id) => Message::Request(Request {
-                id,
-                call: call(method, params),
-            }),
+            Some(id) => {
+                let (call, meta) = call(method, params);
+                Message::Request(Request { id, call, meta })
+            }
             None if null_id => invalid(
                 None,
                 "a request's `id` must be a string or a number, not null".into(),
@@ -293,40 +294,73 @@ fn raw_params(params: Option<Params<'_>>) -> Option<RawParams> {
     }
 }
 
-fn call(method: JsonStr<'_>, params: Option<Params<'_>>) -> Call {
+/// The call a request makes, with what its `_meta` claims of its revision (read typed with the
+/// params of the methods read typed, in a small pass of its own for the rest).
+fn call(method: JsonStr<'_>, params: Option<Params<'_>>) -> (Call, MetaClaim) {
     match &*method {
         "tools/call" => {
-            let read = match params {
+            let (read, claim) = match params {
                 Some(Params::ToolCall(read)) => read,
                 // `params` came before `method`: read them now.
                 Some(Params::Raw(raw)) => {
                     let mut deserializer = serde_json::Deserializer::from_str(raw.get());
                     match ToolCallSeed.deserialize(&mut deserializer) {
                         Ok(read) => read,
-                        Err(error) => Err(ErrorObject::invalid_params(error.to_string())),
+                        Err(error) => (
+                            Err(ErrorObject::invalid_params(error.to_string())),
+                            MetaClaim::Absent,
+                        ),
                     }
                 }
-                Some(Params::GetPrompt(_) | Params::ReadResource(_)) | None => Err(no_name()),
+                Some(Params::GetPrompt(_) | Params::ReadResource(_)) | None => {
+                    (Err(no_name()), MetaClaim::Absent)
+                }
             };
-            match read {
+            let call = match read {
                 Ok(call) => Call::ToolsCall(call),
                 Err(error) => Call::InvalidParams(error),
-            }
+            };
+            (call, claim)
         }
-        "prompts/get" => Call::PromptsGet(match params {
-            Some(Params::GetPrompt(read)) => read,
-            Some(Params::Raw(raw)) => read_late(raw, GetPromptSeed),
-            _ => Err(ErrorObject::invalid_params(
-                "prompts/get needs `params.name`, the prompt's name as a string",
-            )),
-        }),
-        "resources/read" => Call::ResourcesRead(match params {
-            Some(Params::ReadResource(read)) => read,
-            Some(Params::Raw(raw)) => read_late(raw, ReadResourceSeed),
-            _ => Err(ErrorObject::invalid_params(
-                "resources/read needs `params.uri`, the resource's URI as a string",
-            )),
-        }),
+        "prompts/get" => {
+            let (read, claim) = match params {
+                Some(Params::GetPrompt(read)) => read,
+                Some(Params::Raw(raw)) => read_late(raw, GetPromptSeed),
+                _ => (
+                    Err(ErrorObject::invalid_params(
+                        "prompts/get needs `params.name`, the prompt's name as a string",
+                    )),
+                    MetaClaim::Absent,
+                ),
+            };
+            (Call::PromptsGet(read), claim)
+        }
+        "resources/read" => {
+            let (read, claim) = match params {
+                Some(Params::ReadResource(read)) => read,
+                Some(Params::Raw(raw)) => read_late(raw, ReadResourceSeed),
+                _ => (
+                    Err(ErrorObject::invalid_params(
+                        "resources/read needs `params.uri`, the resource's URI as a string",
+                    )),
+                    MetaClaim::Absent,
+                ),
+            };
+            (Call::ResourcesRead(read), claim)
+        }
+        _ => {
+            let claim = match &params {
+                Some(Params::Raw(raw)) => claim_of_raw(raw),
+                _ => MetaClaim::Absent,
+            };
+            (other_call(method, params), claim)
+        }
+    }
+}
+
+/// The call of a method whose params the pass kept raw.
+fn other_call(method: JsonStr<'_>, params: Option<Params<'_>>) -> Call {
+    match &*method {
         "tools/list" => match list_cursor(params) {
             None => Call::ToolsList,
             // The server lists every tool on one page and never hands out a cursor, so any
@@ -338,6 +372,7 @@ fn call(method: JsonStr<'_>, params: Option<Params<'_>>) -> Call {
             ))),
         },
         "ping" => Call::Ping,
+        "server/discover" => Call::Discover,
         "initialize" => Call::Initialize(initialize_params(params)),
         _ => Call::Other {
             method: method.into_owned(),
@@ -349,11 +384,15 @@ fn call(method: JsonStr<'_>, params: Option<Params<'_>>) -> Call {
 /// Reads params that came before their `method`, now that it is known.
 fn read_late<'de, T>(
     raw: &'de RawValue,
-    seed: impl DeserializeSeed<'de, Value = Result<T, ErrorObject>>,
-) -> Result<T, ErrorObject> {
+    seed: impl DeserializeSeed<'de, Value = (Result<T, ErrorObject>, MetaClaim)>,
+) -> (Result<T, ErrorObject>, MetaClaim) {
     let mut deserializer = serde_json::Deserializer::from_str(raw.get());
-    seed.deserialize(&mut deserializer)
-        .unwrap_or_else(|error| Err(ErrorObject::invalid_params(error.to_string())))
+    seed.deserialize(&mut deserializer).unwrap_or_else(|error| {
+        (
+            Err(ErrorObject::invalid_params(error.to_string())),
+            MetaClaim::Absent,
+        )
+    })
 }
 
 fn notification(method: JsonStr<'_>, params: Option<Params<'_>>) -> Notification {
@@ -462,6 +501,7 @@ mod tests {
             let Message::Request(Request {
                 id,
                 call: Call::ToolsCall(call),
+                ..
             }) = decode(text)
             else {
                 panic!("{text}");
@@ -550,7 +590,8 @@ mod tests {
                 call: Call::Initialize(InitializeParams {
                     protocol_version: Some("2025-06-18".into()),
                     ..InitializeParams::default()
-                })
+                }),
+                meta: MetaClaim::Absent,
             })
         );
     }

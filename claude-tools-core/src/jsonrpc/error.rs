@@ -25,6 +25,15 @@ impl ErrorCode {
     pub const INTERNAL_ERROR: ErrorCode = ErrorCode(-32603);
     /// MCP: the request was cancelled by a `notifications/cancelled`.
     pub const REQUEST_CANCELLED: ErrorCode = ErrorCode(-32800);
+    /// MCP 2026-07-28: an HTTP header (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`,
+    /// `Mcp-Param-*`) disagrees with the body, or is missing where the body needs it.
+    pub const HEADER_MISMATCH: ErrorCode = ErrorCode(-32020);
+    /// MCP 2026-07-28: the request cannot be served without a capability its client did not
+    /// declare (`data.requiredCapabilities`).
+    pub const MISSING_REQUIRED_CLIENT_CAPABILITY: ErrorCode = ErrorCode(-32021);
+    /// MCP 2026-07-28: the request's protocol revision is not one the server speaks
+    /// (`data.supported`, `data.requested`).
+    pub const UNSUPPORTED_PROTOCOL_VERSION: ErrorCode = ErrorCode(-32022);
 
     /// The code's number.
     pub fn code(self) -> i32 {
@@ -41,6 +50,9 @@ impl fmt::Debug for ErrorCode {
             ErrorCode::INVALID_PARAMS => "INVALID_PARAMS",
             ErrorCode::INTERNAL_ERROR => "INTERNAL_ERROR",
             ErrorCode::REQUEST_CANCELLED => "REQUEST_CANCELLED",
+            ErrorCode::HEADER_MISMATCH => "HEADER_MISMATCH",
+            ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY => "MISSING_REQUIRED_CLIENT_CAPABILITY",
+            ErrorCode::UNSUPPORTED_PROTOCOL_VERSION => "UNSUPPORTED_PROTOCOL_VERSION",
             ErrorCode(code) => return write!(f, "ErrorCode({code})"),
         };
         write!(f, "{name}({})", self.0)
@@ -126,10 +138,36 @@ impl ErrorObject {
     pub fn request_cancelled() -> Self {
         Self::new(ErrorCode::REQUEST_CANCELLED, "Request cancelled")
     }
+
+    /// `-32020 "Header mismatch"` (MCP 2026-07-28), with why as its data.
+    pub fn header_mismatch(reason: impl Into<String>) -> Self {
+        Self::new(ErrorCode::HEADER_MISMATCH, "Header mismatch").with_data(reason.into())
+    }
+
+    /// `-32021 "Missing required client capability"` (MCP 2026-07-28), with
+    /// `data.requiredCapabilities` the capabilities object the request lacked (for example
+    /// `{"elicitation": {}}`).
+    pub fn missing_client_capability(required: Value) -> Self {
+        Self::new(
+            ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+            "Missing required client capability",
+        )
+        .with_data(serde_json::json!({ "requiredCapabilities": required }))
+    }
+
+    /// `-32022 "Unsupported protocol version"` (MCP 2026-07-28), with the versions the server
+    /// speaks (`data.supported`) and the one asked for (`data.requested`, cut to [`MAX_ECHO`]).
+    pub fn unsupported_protocol_version(supported: &[&str], requested: &str) -> Self {
+        Self::new(
+            ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
+            "Unsupported protocol version",
+        )
+        .with_data(serde_json::json!({ "supported": supported, "requested": echo(requested) }))
+    }
 }
 
 /// `text` cut to at most [`MAX_ECHO`] bytes (on a character boundary), with `…` when cut.
-pub(crate) fn echo(text: &str) -> String {
+pub fn echo(text: &str) -> String {
     if text.len() <= MAX_ECHO {
         return text.to_string();
     }

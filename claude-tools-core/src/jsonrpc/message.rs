@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
-use super::{ErrorObject, ProgressToken, RequestId, Unreadable};
+use super::{ErrorObject, MetaClaim, ProgressToken, RequestId, Unreadable};
 use crate::tool::Arguments;
 
 /// The `params._meta` key under which the Claude Code CLI sends the Anthropic `tool_use` id of
@@ -48,13 +48,16 @@ pub enum Message {
     Unreadable(Unreadable),
 }
 
-/// A request: an id and the call it makes.
+/// A request: an id, the call it makes, and what its `params._meta` says of its MCP revision.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
     /// The id its answer carries.
     pub id: RequestId,
     /// What it asks for.
     pub call: Call,
+    /// The MCP 2026-07-28 per-request fields of `params._meta`, or their absence (a 2025-11-25
+    /// request): see [`MetaClaim`].
+    pub meta: MetaClaim,
 }
 
 /// The method of a request, with its params read as far as the server reads them.
@@ -69,6 +72,8 @@ pub enum Call {
     Initialize(InitializeParams),
     /// `ping`.
     Ping,
+    /// `server/discover` (MCP 2026-07-28).
+    Discover,
     /// `prompts/get`, or what is wrong with its params (answered `-32602` by a server with
     /// prompts, `-32601` by one without).
     PromptsGet(Result<GetPrompt, ErrorObject>),
@@ -98,6 +103,9 @@ pub struct ToolCall {
     pub tool_use_id: Option<Arc<str>>,
     /// `params._meta.progressToken`, when it is a string or a number.
     pub progress_token: Option<ProgressToken>,
+    /// `params.inputResponses` / `params.requestState`: a retry of a call that was answered
+    /// `input_required` (MCP 2026-07-28).
+    pub retry: Option<Box<Retry>>,
 }
 
 /// The params of a `prompts/get`.
@@ -108,6 +116,8 @@ pub struct GetPrompt {
     pub name: String,
     /// Its arguments (MCP prompt arguments are strings); one sent as `null` is left out.
     pub arguments: BTreeMap<String, String>,
+    /// A retry of a `prompts/get` that was answered `input_required` (MCP 2026-07-28).
+    pub retry: Option<Box<Retry>>,
 }
 
 /// The params of a `resources/read`.
@@ -116,6 +126,20 @@ pub struct GetPrompt {
 pub struct ReadResource {
     /// The resource's URI.
     pub uri: String,
+    /// A retry of a `resources/read` that was answered `input_required` (MCP 2026-07-28).
+    pub retry: Option<Box<Retry>>,
+}
+
+/// What a client sends when it retries a request that was answered `input_required` (MCP
+/// 2026-07-28): the answers to the server's questions and the state the server handed out, as
+/// written (the router checks them).
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct Retry {
+    /// `params.inputResponses`: the answers, by the keys of the server's `inputRequests`.
+    pub input_responses: Option<RawParams>,
+    /// `params.requestState`: the state of the previous round, echoed.
+    pub request_state: Option<RawParams>,
 }
 
 /// The params of an `initialize` the server reads.
@@ -160,6 +184,11 @@ impl RawParams {
     /// [`LocalClient`](crate::ask::LocalClient)).
     pub fn from_value(value: &serde_json::Value) -> Result<Self, serde_json::Error> {
         serde_json::value::to_raw_value(value).map(RawParams)
+    }
+
+    /// Raw JSON as params.
+    pub(crate) fn from_raw(raw: Box<RawValue>) -> Self {
+        RawParams(raw)
     }
 
     /// The params' JSON text.
@@ -256,11 +285,17 @@ impl Message {
 impl Request {
     /// The request's method.
     pub fn method(&self) -> &str {
-        match &self.call {
+        Self::method_of(&self.call)
+    }
+
+    /// The method of a request making `call`.
+    pub fn method_of(call: &Call) -> &str {
+        match call {
             Call::ToolsCall(_) => "tools/call",
             Call::ToolsList => "tools/list",
             Call::Initialize(_) => "initialize",
             Call::Ping => "ping",
+            Call::Discover => "server/discover",
             Call::PromptsGet(_) => "prompts/get",
             Call::ResourcesRead(_) => "resources/read",
             Call::InvalidParams(_) => "tools/call",

@@ -21,13 +21,19 @@ mod id;
 mod logging;
 mod message;
 mod notification;
+mod request_meta;
 mod response;
+mod result_meta;
 mod results;
+mod retry;
 mod tool_call_params;
 mod unreadable;
 
 pub use catalog::CatalogAnswer;
 pub(crate) use error::echo;
+/// `text` cut to at most [`MAX_ECHO`] bytes (on a character boundary), `…` marking the cut: how
+/// an error quotes what a client sent.
+pub use error::echo as echo_text;
 pub use error::{ErrorCode, ErrorObject, MAX_ECHO};
 pub(crate) use id::IdError;
 pub use id::{ProgressToken, RequestId};
@@ -35,15 +41,21 @@ pub(crate) use logging::SetLevelParams;
 pub use logging::{LOG_MESSAGE, LOGGING_SET_LEVEL, LogMessage, LoggingLevel, UnknownLoggingLevel};
 pub use message::{
     Call, ClientResponse, GetPrompt, InitializeParams, Invalid, Message, Notification, RawParams,
-    ReadResource, Request, TOOL_USE_ID_META, ToolCall,
+    ReadResource, Request, Retry, TOOL_USE_ID_META, ToolCall,
 };
 pub use notification::{
     PROMPTS_LIST_CHANGED, RESOURCE_UPDATED, RESOURCES_LIST_CHANGED, ServerNotification,
     TOOLS_LIST_CHANGED,
 };
+pub use request_meta::{
+    CLIENT_CAPABILITIES_META, CLIENT_INFO_META, ClientInfo, LOG_LEVEL_META, MetaClaim,
+    PROTOCOL_VERSION_META, RequestMeta, SERVER_INFO_META,
+};
 pub use response::{Answer, Response};
+pub use result_meta::{CacheHint, CacheScope, CacheableMethod, ResultMeta, ResultType};
 pub use results::{
-    CompletionsCapability, Implementation, InitializeResult, ListChangedCapability,
-    LoggingCapability, ResourcesCapability, ServerCapabilities, ToolsCapability, ToolsList,
+    CompletionsCapability, DiscoverResult, Implementation, InitializeResult, InputRequiredResult,
+    ListChangedCapability, LoggingCapability, ResourcesCapability, ServerCapabilities,
+    ToolsCapability, ToolsList,
 };
 pub use unreadable::Unreadable;

@@ -4,7 +4,7 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
-use super::{ErrorCode, ErrorObject, RequestId};
+use super::{ErrorCode, ErrorObject, RequestId, ResultMeta};
 use crate::tool::ToolResult;
 
 /// The answer to one request: its id and its result or error.
@@ -26,6 +26,9 @@ pub struct Response {
     pub id: Option<RequestId>,
     /// The result, or the error.
     pub outcome: Result<Answer, ErrorObject>,
+    /// What an MCP 2026-07-28 result carries beside its own fields (`resultType`, cache hints,
+    /// the server's info); `None` for a 2025-11-25 answer and for every error.
+    pub result_meta: Option<Box<ResultMeta>>,
 }
 
 /// A successful result, typed by what it answers.
@@ -42,6 +45,10 @@ pub enum Answer {
     Empty,
     /// A prompt, resource or completion result.
     Catalog(super::CatalogAnswer),
+    /// `server/discover` (MCP 2026-07-28).
+    Discover(super::DiscoverResult),
+    /// An MCP 2026-07-28 `input_required` result: questions for the client.
+    InputRequired(super::InputRequiredResult),
     /// Any other result.
     Json(Value),
 }
@@ -52,7 +59,17 @@ impl Response {
         Self {
             id: Some(id),
             outcome: Ok(answer),
+            result_meta: None,
         }
+    }
+
+    /// The same answer with the 2026-07-28 fields `meta` (kept off an error answer, which
+    /// has none).
+    pub fn with_result_meta(mut self, meta: ResultMeta) -> Self {
+        if self.outcome.is_ok() {
+            self.result_meta = Some(Box::new(meta));
+        }
+        self
     }
 
     /// An error answer; `id` is `None` when the request's id could not be read.
@@ -60,6 +77,7 @@ impl Response {
         Self {
             id,
             outcome: Err(error),
+            result_meta: None,
         }
     }
 
@@ -100,16 +118,29 @@ impl Response {
             Some(id) => id.write_json(out)?,
             None => out.extend_from_slice(b"null"),
         }
-        match &self.outcome {
-            Ok(Answer::Tool(result)) => {
+        match (&self.outcome, &self.result_meta) {
+            (Ok(Answer::Tool(result)), meta) => {
                 out.extend_from_slice(br#","result":"#);
                 result.write_json(out)?;
+                // A tool result is an object with at least `content` and no `_meta` of its
+                // own: the 2026-07-28 fields go in before its closing brace.
+                if let Some(meta) = meta
+                    && out.last() == Some(&b'}')
+                {
+                    out.pop();
+                    meta.write_members(out, false)?;
+                    out.push(b'}');
+                }
             }
-            Ok(answer) => {
+            (Ok(answer), None) => {
                 out.extend_from_slice(br#","result":"#);
                 serde_json::to_writer(&mut *out, answer)?;
             }
-            Err(error) => {
+            (Ok(answer), Some(meta)) => {
+                out.extend_from_slice(br#","result":"#);
+                serde_json::to_writer(&mut *out, &modern_result(answer, meta)?)?;
+            }
+            (Err(error), _) => {
                 out.extend_from_slice(br#","error":"#);
                 serde_json::to_writer(&mut *out, error)?;
             }
@@ -141,12 +172,26 @@ impl Serialize for Response {
             Some(id) => response.serialize_entry("id", id)?,
             None => response.serialize_entry("id", &())?,
         }
-        match &self.outcome {
-            Ok(answer) => response.serialize_entry("result", answer)?,
-            Err(error) => response.serialize_entry("error", error)?,
+        match (&self.outcome, &self.result_meta) {
+            (Ok(answer), None) => response.serialize_entry("result", answer)?,
+            (Ok(answer), Some(meta)) => response.serialize_entry(
+                "result",
+                &modern_result(answer, meta).map_err(serde::ser::Error::custom)?,
+            )?,
+            (Err(error), _) => response.serialize_entry("error", error)?,
         }
         response.end()
     }
+}
+
+/// `answer` as a JSON object with the 2026-07-28 fields `meta` added (into its `_meta` when it
+/// has one).
+fn modern_result(answer: &Answer, meta: &ResultMeta) -> serde_json::Result<Value> {
+    let mut value = serde_json::to_value(answer)?;
+    if let Value::Object(result) = &mut value {
+        meta.merge_into(result);
+    }
+    Ok(value)
 }
 
 impl Serialize for Answer {
@@ -157,6 +202,8 @@ impl Serialize for Answer {
             Answer::Initialize(result) => result.serialize(serializer),
             Answer::Empty => serializer.serialize_map(Some(0))?.end(),
             Answer::Catalog(answer) => answer.serialize(serializer),
+            Answer::Discover(result) => result.serialize(serializer),
+            Answer::InputRequired(result) => result.serialize(serializer),
             Answer::Json(value) => value.serialize(serializer),
         }
     }
@@ -209,6 +256,7 @@ mod tests {
                 let response = Response {
                     id: id.clone(),
                     outcome: outcome.clone(),
+                    result_meta: None,
                 };
                 let mut written = b"prefix ".to_vec();
                 response.write_to(&mut written);

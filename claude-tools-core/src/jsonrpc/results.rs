@@ -89,6 +89,32 @@ pub struct Implementation {
     pub version: String,
 }
 
+impl Implementation {
+    /// `name` at `version`.
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            version: version.into(),
+        }
+    }
+}
+
+/// The result of `server/discover` (MCP 2026-07-28): the revisions the server speaks and what
+/// it offers. `resultType`, the cache hint and `serverInfo` are added as to every 2026-07-28
+/// result ([`ResultMeta`](super::ResultMeta)).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct DiscoverResult {
+    /// The 2026-07-28-era revisions the server speaks.
+    pub supported_versions: Vec<String>,
+    /// What the server offers.
+    pub capabilities: ServerCapabilities,
+    /// How to use the server, for the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+}
+
 /// The result of `tools/list`: every tool, in one page.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -124,5 +150,70 @@ impl ToolsList {
     /// The list of `tools`.
     pub fn new(tools: Vec<Value>) -> Self {
         Self { tools }
+    }
+}
+
+/// The `input_required` result of an MCP 2026-07-28 request (`tools/call`, `prompts/get`,
+/// `resources/read`): the questions the client must answer, by key, and the sealed state it
+/// echoes when it retries with the answers. `resultType: "input_required"` and `serverInfo`
+/// are added as to every 2026-07-28 result ([`ResultMeta`](super::ResultMeta)).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct InputRequiredResult {
+    /// The questions, by key, in the order asked.
+    pub input_requests: Vec<(String, crate::ask::ServerRequestParams)>,
+    /// The state the client echoes on its retry (`requestState`).
+    pub request_state: Option<String>,
+}
+
+impl Serialize for InputRequiredResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+
+        /// One input request: `{method, params}`.
+        struct InputRequest<'a>(&'a crate::ask::ServerRequestParams);
+
+        impl Serialize for InputRequest<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                use crate::ask::ServerRequestParams as Params;
+                let mut request = serializer.serialize_map(Some(2))?;
+                let method = match self.0 {
+                    Params::Elicit(_) => "elicitation/create",
+                    Params::CreateMessage(_) => "sampling/createMessage",
+                    Params::ListRoots => "roots/list",
+                };
+                request.serialize_entry("method", method)?;
+                match self.0 {
+                    Params::Elicit(params) => request.serialize_entry("params", params)?,
+                    Params::CreateMessage(params) => request.serialize_entry("params", params)?,
+                    Params::ListRoots => {
+                        request.serialize_entry("params", &serde_json::Map::new())?;
+                    }
+                }
+                request.end()
+            }
+        }
+
+        /// The `inputRequests` map.
+        struct InputRequests<'a>(&'a [(String, crate::ask::ServerRequestParams)]);
+
+        impl Serialize for InputRequests<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(Some(self.0.len()))?;
+                for (key, params) in self.0 {
+                    map.serialize_entry(key, &InputRequest(params))?;
+                }
+                map.end()
+            }
+        }
+
+        let mut result = serializer.serialize_map(None)?;
+        if !self.input_requests.is_empty() {
+            result.serialize_entry("inputRequests", &InputRequests(&self.input_requests))?;
+        }
+        if let Some(state) = &self.request_state {
+            result.serialize_entry("requestState", state)?;
+        }
+        result.end()
     }
 }

@@ -5,11 +5,11 @@
 use std::fmt;
 use std::sync::Arc;
 
-use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
 
 use super::message::ToolCall;
+use super::request_meta::{MetaClaim, MetaKeys};
+use super::retry::RetryKeys;
 use super::{ErrorObject, ProgressToken, RequestId};
 use crate::json_str::{JsonStr, StrOrOther};
 use crate::tool::Arguments;
@@ -18,83 +18,12 @@ pub(super) fn no_name() -> ErrorObject {
     ErrorObject::invalid_params("tools/call needs `params.name`, the tool's name as a string")
 }
 
-/// What the server reads of a `tools/call`'s `_meta`. `_meta` of another shape, or fields of
-/// other types in it, are left unread.
-#[derive(Default)]
-struct CallMeta<'de> {
-    /// `claudecode/toolUseId`, when it is a string.
-    tool_use_id: Option<JsonStr<'de>>,
-    /// `progressToken`, as written.
-    progress_token: Option<&'de RawValue>,
-}
-
-impl<'de> Deserialize<'de> for CallMeta<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct MetaVisitor;
-
-        impl<'de> Visitor<'de> for MetaVisitor {
-            type Value = CallMeta<'de>;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a tools/call's _meta")
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<CallMeta<'de>, A::Error> {
-                let mut meta = CallMeta::default();
-                while let Some(key) = map.next_key::<JsonStr<'de>>()? {
-                    match &*key {
-                        super::TOOL_USE_ID_META => {
-                            meta.tool_use_id = map.next_value::<StrOrOther<'de>>()?.0;
-                        }
-                        "progressToken" => meta.progress_token = Some(map.next_value()?),
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
-                }
-                Ok(meta)
-            }
-
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<CallMeta<'de>, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(CallMeta::default())
-            }
-
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<CallMeta<'de>, E> {
-                Ok(CallMeta::default())
-            }
-
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<CallMeta<'de>, E> {
-                Ok(CallMeta::default())
-            }
-
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<CallMeta<'de>, E> {
-                Ok(CallMeta::default())
-            }
-
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<CallMeta<'de>, E> {
-                Ok(CallMeta::default())
-            }
-
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<CallMeta<'de>, E> {
-                Ok(CallMeta::default())
-            }
-
-            fn visit_unit<E: de::Error>(self) -> Result<CallMeta<'de>, E> {
-                Ok(CallMeta::default())
-            }
-        }
-
-        deserializer.deserialize_any(MetaVisitor)
-    }
-}
-
 /// Reads a `tools/call`'s params in the envelope's pass. Only JSON syntax fails it: params of
 /// the wrong shape become the `-32602` the request is answered with.
 pub(super) struct ToolCallSeed;
 
 impl<'de> DeserializeSeed<'de> for ToolCallSeed {
-    type Value = Result<ToolCall, ErrorObject>;
+    type Value = (Result<ToolCall, ErrorObject>, MetaClaim);
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_any(ToolCallVisitor)
@@ -106,7 +35,7 @@ struct ToolCallVisitor;
 const PARAMS_NOT_AN_OBJECT: &str = "tools/call needs `params`, an object with the tool's `name`";
 
 impl<'de> Visitor<'de> for ToolCallVisitor {
-    type Value = Result<ToolCall, ErrorObject>;
+    type Value = (Result<ToolCall, ErrorObject>, MetaClaim);
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("the params of a tools/call")
@@ -115,10 +44,23 @@ impl<'de> Visitor<'de> for ToolCallVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut name: Option<Option<JsonStr<'de>>> = None;
         let mut arguments: Option<Arguments> = None;
-        let mut meta: Option<CallMeta<'de>> = None;
+        let mut meta: Option<MetaKeys<'de>> = None;
+        let mut retry = RetryKeys::default();
         let mut repeated: Option<&'static str> = None;
         while let Some(key) = map.next_key::<JsonStr<'de>>()? {
             match &*key {
+                key @ ("inputResponses" | "requestState") => {
+                    if retry.seen(key) == Some(true) {
+                        repeated.get_or_insert(if key == "inputResponses" {
+                            "inputResponses"
+                        } else {
+                            "requestState"
+                        });
+                        map.next_value::<IgnoredAny>()?;
+                    } else {
+                        retry.read(key, &mut map)?;
+                    }
+                }
                 "name" if name.is_none() => name = Some(map.next_value::<StrOrOther<'de>>()?.0),
                 "arguments" if arguments.is_none() => arguments = Some(map.next_value()?),
                 "_meta" if meta.is_none() => meta = Some(map.next_value()?),
@@ -137,56 +79,84 @@ impl<'de> Visitor<'de> for ToolCallVisitor {
                 }
             }
         }
+        let meta = meta.unwrap_or_default();
+        let claim = meta.claim();
         if let Some(key) = repeated {
-            return Ok(Err(ErrorObject::invalid_params(format!(
-                "the key `params.{key}` appears more than once; send it once"
-            ))));
+            return Ok((
+                Err(ErrorObject::invalid_params(format!(
+                    "the key `params.{key}` appears more than once; send it once"
+                ))),
+                claim,
+            ));
         }
         let Some(name) = name.flatten() else {
-            return Ok(Err(no_name()));
+            return Ok((Err(no_name()), claim));
         };
-        let CallMeta {
+        let MetaKeys {
             tool_use_id,
             progress_token,
-        } = meta.unwrap_or_default();
+            ..
+        } = meta;
         let tool_use_id = tool_use_id.map(|id| Arc::from(&*id));
         let progress_token = progress_token
             .and_then(|raw| RequestId::from_json(raw.get()).ok())
             .map(ProgressToken);
-        Ok(Ok(ToolCall {
-            name: name.into_owned(),
-            arguments: arguments.unwrap_or_default(),
-            tool_use_id,
-            progress_token,
-        }))
+        Ok((
+            Ok(ToolCall {
+                name: name.into_owned(),
+                arguments: arguments.unwrap_or_default(),
+                tool_use_id,
+                progress_token,
+                retry: retry.into_retry(),
+            }),
+            claim,
+        ))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
+        Ok((
+            Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)),
+            MetaClaim::Absent,
+        ))
     }
 
     fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
+        Ok((
+            Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)),
+            MetaClaim::Absent,
+        ))
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
+        Ok((
+            Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)),
+            MetaClaim::Absent,
+        ))
     }
 
     fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
+        Ok((
+            Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)),
+            MetaClaim::Absent,
+        ))
     }
 
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
+        Ok((
+            Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)),
+            MetaClaim::Absent,
+        ))
     }
 
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)))
+        Ok((
+            Err(ErrorObject::invalid_params(PARAMS_NOT_AN_OBJECT)),
+            MetaClaim::Absent,
+        ))
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Err(no_name()))
+        Ok((Err(no_name()), MetaClaim::Absent))
     }
 }

@@ -12,6 +12,7 @@
 use serde::Deserialize;
 
 use super::McpRouter;
+use crate::ask::ClientPeer;
 use crate::catch_unwind::CatchUnwind;
 use crate::complete::{
     CompleteParams, CompleteResult, Completion, CompletionContext, CompletionRef,
@@ -22,7 +23,7 @@ use crate::jsonrpc::{
 };
 use crate::prompt::{PromptArguments, PromptError};
 use crate::resource::{ErrorKind, ReadResourceResult, ResourceError, ResourceRequest};
-use crate::tool::PanicDetail;
+use crate::tool::{PanicDetail, ToolContext};
 
 /// The code MCP gives a resource that does not exist.
 pub const RESOURCE_NOT_FOUND: ErrorCode = ErrorCode(-32002);
@@ -128,9 +129,10 @@ impl McpRouter {
         &self,
         id: RequestId,
         read: Result<GetPrompt, ErrorObject>,
+        client: Option<ClientPeer>,
     ) -> Response {
         let outcome = match read {
-            Ok(params) => self.get_prompt(params).await,
+            Ok(params) => self.get_prompt(params, client).await,
             Err(error) => Err(error),
         };
         respond(id, outcome)
@@ -141,9 +143,10 @@ impl McpRouter {
         &self,
         id: RequestId,
         read: Result<ReadResource, ErrorObject>,
+        client: Option<ClientPeer>,
     ) -> Response {
         let outcome = match read {
-            Ok(params) => self.read_resource(params.uri).await,
+            Ok(params) => self.read_resource(params.uri, client).await,
             Err(error) => Err(error),
         };
         respond(id, outcome)
@@ -170,7 +173,21 @@ impl McpRouter {
         Ok(Answer::Catalog(self.tools.with_active(answer)))
     }
 
-    async fn get_prompt(&self, params: GetPrompt) -> Result<Answer, ErrorObject> {
+    /// The context of a prompt's or a resource's handler: its client (`client`, or the
+    /// connection's), to ask questions.
+    fn catalog_context(&self, client: Option<ClientPeer>) -> ToolContext {
+        let mut context = ToolContext::new().with_client(client.unwrap_or_else(|| self.client()));
+        if let Some(extension) = &self.extension {
+            context = context.with_extension(extension.clone());
+        }
+        context
+    }
+
+    async fn get_prompt(
+        &self,
+        params: GetPrompt,
+        client: Option<ClientPeer>,
+    ) -> Result<Answer, ErrorObject> {
         // Only the handler is taken out of the snapshot: a call costs no copy of the definition.
         let handler = self.tools.with_active(|server| {
             server
@@ -184,7 +201,8 @@ impl McpRouter {
                 self.tools.with_active(|server| server.name().to_string())
             )));
         };
-        let arguments = PromptArguments::new(params.arguments);
+        let arguments =
+            PromptArguments::new(params.arguments).with_context(self.catalog_context(client));
         match run_caught(|| handler(arguments)).await {
             Ok(Ok(result)) => Ok(Answer::Catalog(CatalogAnswer::Prompt(result))),
             Ok(Err(error)) => Err(prompt_error(&params.name, error)),
@@ -192,7 +210,11 @@ impl McpRouter {
         }
     }
 
-    async fn read_resource(&self, uri: String) -> Result<Answer, ErrorObject> {
+    async fn read_resource(
+        &self,
+        uri: String,
+        client: Option<ClientPeer>,
+    ) -> Result<Answer, ErrorObject> {
         let found = self.tools.with_active(|server| {
             server
                 .catalog()
@@ -204,7 +226,9 @@ impl McpRouter {
         let Some((handler, mime_type, values)) = found else {
             return Err(not_found(&uri));
         };
-        let request = ResourceRequest::new(uri.clone(), values).with_mime_type(mime_type);
+        let request = ResourceRequest::new(uri.clone(), values)
+            .with_mime_type(mime_type)
+            .with_context(self.catalog_context(client));
         match run_caught(|| handler(request)).await {
             Ok(Ok(contents)) => Ok(Answer::Catalog(CatalogAnswer::Resource(
                 ReadResourceResult { contents },

@@ -14,6 +14,10 @@ pub(crate) struct LiveTools {
     state: RwLock<LiveState>,
     /// Who subscribed to which resource, over every connection to this tool set.
     pub(crate) subscribers: Arc<super::subscriptions::Subscribers>,
+    /// The per-process codec of `requestState`, drawn when first needed, for a server that set
+    /// none; or why it could not be made.
+    pub(crate) default_codec:
+        std::sync::OnceLock<Result<Arc<crate::request_state::RequestStateCodec>, String>>,
 }
 
 struct LiveState {
@@ -34,6 +38,7 @@ impl LiveTools {
                 disabled: BTreeSet::new(),
             }),
             subscribers: Arc::default(),
+            default_codec: std::sync::OnceLock::new(),
         }
     }
 

@@ -60,6 +60,9 @@ mod lifecycle;
 mod live;
 mod live_catalog;
 mod logging;
+mod modern;
+mod mrtr;
+mod revision;
 mod subscriptions;
 
 pub use crate::ask::{
@@ -77,11 +80,15 @@ pub use lifecycle::{HandshakeManifest, handshake_manifest};
 pub use lifecycle::{LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS};
 pub use live::{LiveToolError, ToolServerHandle, ToolSetEdit};
 pub use logging::DEFAULT_LOG_LEVEL;
+pub use revision::{
+    MODERN_PROTOCOL_VERSIONS, NEWEST_PROTOCOL_VERSION, Revision, Transport, all_protocol_versions,
+    decide as decide_revision,
+};
 
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::task::{Context, Poll, Waker};
 
 use serde_json::Value;
@@ -138,6 +145,9 @@ pub struct McpRouter {
     panic_detail: PanicDetail,
     /// Whether a running tool's questions reach the client, and what it can be asked.
     client: ClientSettings,
+    /// Who is calling, as the transport's auth found out (an HTTP principal): the sealed state
+    /// of a 2026-07-28 call's questions is bound to it.
+    principal: Option<Arc<str>>,
 }
 
 /// How a router's tools ask the client questions (see [`crate::ask`]).
@@ -161,6 +171,18 @@ struct Connection {
     subscriptions: subscriptions::Subscriptions,
     /// The level the client set with `logging/setLevel`.
     log_level: logging::ConnectionLogLevel,
+    /// The era the connection chose ([`Era`]), as a `u8`.
+    era: AtomicU8,
+}
+
+/// The era a connection that keeps state between requests has chosen: a 2025-11-25 client
+/// (`initialize`) and a 2026-07-28 client each get the connection to themselves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum Era {
+    Undecided = 0,
+    Legacy = 1,
+    Modern = 2,
 }
 
 impl Connection {
@@ -171,7 +193,29 @@ impl Connection {
             subscriptions: subscriptions::Subscriptions::new(tools.subscribers.clone()),
             peer: Arc::default(),
             log_level: logging::ConnectionLogLevel::default(),
+            era: AtomicU8::new(Era::Undecided as u8),
         })
+    }
+
+    fn era(&self) -> Era {
+        match self.era.load(Ordering::Acquire) {
+            1 => Era::Legacy,
+            2 => Era::Modern,
+            _ => Era::Undecided,
+        }
+    }
+
+    /// Holds the connection to `era` unless it chose already; the era it has now.
+    fn choose(&self, era: Era) -> Era {
+        match self.era.compare_exchange(
+            Era::Undecided as u8,
+            era as u8,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            Ok(_) => era,
+            Err(_) => self.era(),
+        }
     }
 }
 
@@ -189,6 +233,7 @@ impl McpRouter {
             list_changed: false,
             panic_detail: PanicDetail::Shown,
             client: ClientSettings::default(),
+            principal: None,
         }
     }
 
@@ -208,7 +253,17 @@ impl McpRouter {
             list_changed: false,
             panic_detail: self.panic_detail,
             client: ClientSettings::default(),
+            principal: None,
         }
+    }
+
+    /// Binds the sealed state of this router's 2026-07-28 questions to `principal` (who is
+    /// calling, as the transport's auth found out): a state issued to one principal does not
+    /// open for another.
+    #[doc(hidden)]
+    pub fn with_principal(mut self, principal: Option<Arc<str>>) -> Self {
+        self.principal = principal;
+        self
     }
 
     /// What a client reads when a tool handler panics ([`PanicDetail`]): the panic's message
@@ -267,6 +322,7 @@ impl McpRouter {
             notifier: self.notifier.clone(),
             assumed: self.client.assumed,
             local: self.client.local.clone(),
+            round: None,
         }
     }
 
@@ -389,7 +445,7 @@ impl McpRouter {
     /// for a notification or a client's response (see the [module docs](self)).
     pub async fn handle(&self, message: Message) -> Option<Response> {
         match message {
-            Message::Request(Request { id, call }) => Some(self.answer(id, call).await),
+            Message::Request(request) => Some(self.answer_request(request).await),
             Message::Notification(notification) => {
                 self.notify(notification);
                 None
@@ -434,13 +490,51 @@ impl McpRouter {
             .map(|response| response.to_value())
     }
 
-    async fn answer(&self, id: RequestId, call: Call) -> Response {
+    /// Answers a request at the revision it speaks (see [`revision`]).
+    async fn answer_request(&self, request: Request) -> Response {
+        let Request { id, call, meta } = request;
+        let revision = match revision::decide(&meta, Transport::Plain) {
+            Ok(revision) => revision,
+            Err(error) => return Response::error(Some(id), error),
+        };
+        match revision {
+            Revision::Legacy => {
+                if self.connection.era() == Era::Modern {
+                    return Response::error(Some(id), modern::legacy_on_modern(&call));
+                }
+                if matches!(call, Call::Initialize(_))
+                    && self.connection.choose(Era::Legacy) != Era::Legacy
+                {
+                    return Response::error(Some(id), modern::legacy_on_modern(&call));
+                }
+                self.answer(id, call, None).await
+            }
+            Revision::Modern(meta) => {
+                let era = if matches!(call, Call::Discover) {
+                    self.connection.era()
+                } else {
+                    self.connection.choose(Era::Modern)
+                };
+                if era == Era::Legacy {
+                    return Response::error(
+                        Some(id),
+                        modern::modern_on_legacy(self.protocol_version()),
+                    );
+                }
+                self.answer_modern(id, call, meta).await
+            }
+        }
+    }
+
+    /// Answers `call`; `client` is the client its handlers see when it is not the connection's
+    /// (a 2026-07-28 request's own).
+    async fn answer(&self, id: RequestId, call: Call, client: Option<ClientPeer>) -> Response {
         let not_found = |method: &str| {
             tracing::debug!(method = %crate::jsonrpc::echo(method), "MCP method not found");
             Response::error(Some(id.clone()), ErrorObject::method_not_found(method))
         };
         match call {
-            Call::ToolsCall(call) => match self.start_call(id, call) {
+            Call::ToolsCall(call) => match self.start_call_at(id, call, client) {
                 Started::Done(response) => response,
                 Started::Running(call) => call.finish().await,
             },
@@ -450,14 +544,16 @@ impl McpRouter {
             ),
             Call::Initialize(params) => self.initialize(id, params),
             Call::Ping => Response::success(id, Answer::Empty),
+            // A 2026-07-28 method: its request carries `_meta`, which put it on the other path.
+            Call::Discover => not_found("server/discover"),
             Call::InvalidParams(error) => Response::error(Some(id), error),
             // A server without prompts (or without resources) answers their methods `-32601`,
             // as a tools-only server always has; its `initialize` announces neither.
             Call::PromptsGet(read) if self.tools.with_active(ToolServer::has_prompts) => {
-                self.answer_get_prompt(id, read).await
+                self.answer_get_prompt(id, read, client).await
             }
             Call::ResourcesRead(read) if self.tools.with_active(ToolServer::has_resources) => {
-                self.answer_read_resource(id, read).await
+                self.answer_read_resource(id, read, client).await
             }
             Call::Other { method, params } if method == LOGGING_SET_LEVEL => {
                 self.set_log_level(id, params.as_ref())
@@ -506,11 +602,23 @@ impl McpRouter {
     /// right there, and the session answers them with no task and no registration.
     #[doc(hidden)]
     pub fn start_call(&self, id: RequestId, call: ToolCall) -> Started {
+        self.start_call_at(id, call, None)
+    }
+
+    /// [`McpRouter::start_call`] whose handler sees `client` (a 2026-07-28 request's own), or
+    /// the connection's (`None`).
+    pub(crate) fn start_call_at(
+        &self,
+        id: RequestId,
+        call: ToolCall,
+        client: Option<ClientPeer>,
+    ) -> Started {
         let ToolCall {
             name,
             arguments,
             tool_use_id,
             progress_token,
+            retry: _,
         } = call;
         let in_flight = &self.connection.in_flight;
         if in_flight.contains(&id) {
@@ -528,14 +636,20 @@ impl McpRouter {
             });
         }
         if let Some(sink) = &self.logs {
-            context = context
-                .with_log_sink(sink.clone())
-                .with_log_level(Some(self.connection.log_level.get()));
+            // A 2025 call logs from its connection's `logging/setLevel`. A 2026-07-28 request
+            // (one with a client of its own) may be sent log messages only when its `_meta`
+            // names a level (`io.modelcontextprotocol/logLevel`), which does not reach this
+            // far yet: until it does, such a call sends none.
+            let level = match client {
+                None => Some(self.connection.log_level.get()),
+                Some(_) => None,
+            };
+            context = context.with_log_sink(sink.clone()).with_log_level(level);
         }
         if let Some(extension) = &self.extension {
             context = context.with_extension(extension.clone());
         }
-        context = context.with_client(self.client());
+        context = context.with_client(client.unwrap_or_else(|| self.client()));
         // The call resolves its tool in this snapshot and keeps it, whatever changes later.
         let started = self
             .tools

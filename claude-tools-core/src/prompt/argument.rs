@@ -23,15 +23,40 @@ use super::{PromptError, parse_text};
 ///     "argument `missing`: missing required argument"
 /// );
 /// ```
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub struct PromptArguments {
     values: BTreeMap<String, String>,
+    context: crate::tool::ToolContext,
+}
+
+/// Arguments are equal when their values are (their contexts are not compared).
+impl PartialEq for PromptArguments {
+    fn eq(&self, other: &Self) -> bool {
+        self.values == other.values
+    }
 }
 
 impl PromptArguments {
     /// The arguments of a request.
     pub fn new(values: BTreeMap<String, String>) -> Self {
-        Self { values }
+        Self {
+            values,
+            context: crate::tool::ToolContext::new(),
+        }
+    }
+
+    /// The same arguments, in the context `context` (the router sets one with the request's
+    /// client).
+    pub fn with_context(mut self, context: crate::tool::ToolContext) -> Self {
+        self.context = context;
+        self
+    }
+
+    /// The request's context: to ask the client a question while the prompt is built
+    /// ([`ToolContext::elicit`](crate::tool::ToolContext::elicit), [`ToolContext::question`](crate::tool::ToolContext::question)),
+    /// as a tool does, on every MCP revision.
+    pub fn context(&self) -> &crate::tool::ToolContext {
+        &self.context
     }
 
     /// The text of argument `name`, if given.

@@ -20,11 +20,22 @@ pub type ResourceFuture =
 pub type ResourceHandler = Arc<dyn Fn(ResourceRequest) -> ResourceFuture + Send + Sync>;
 
 /// One `resources/read` of a resource: the URI, and the values of the template's variables.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct ResourceRequest {
     uri: String,
     variables: BTreeMap<String, String>,
     mime_type: Option<String>,
+    context: crate::tool::ToolContext,
+}
+
+/// Two reads are equal when they read the same URI with the same variables and MIME type
+/// (their contexts are not compared).
+impl PartialEq for ResourceRequest {
+    fn eq(&self, other: &Self) -> bool {
+        self.uri == other.uri
+            && self.variables == other.variables
+            && self.mime_type == other.mime_type
+    }
 }
 
 impl ResourceRequest {
@@ -34,7 +45,21 @@ impl ResourceRequest {
             uri: uri.into(),
             variables,
             mime_type: None,
+            context: crate::tool::ToolContext::new(),
         }
+    }
+
+    /// The same read, in the context `context` (the router sets one with the request's client).
+    pub fn with_context(mut self, context: crate::tool::ToolContext) -> Self {
+        self.context = context;
+        self
+    }
+
+    /// The request's context: to ask the client a question while the resource is read
+    /// ([`ToolContext::elicit`](crate::tool::ToolContext::elicit), [`ToolContext::question`](crate::tool::ToolContext::question)),
+    /// as a tool does, on every MCP revision.
+    pub fn context(&self) -> &crate::tool::ToolContext {
+        &self.context
     }
 
     /// The same read, of a resource of this MIME type.

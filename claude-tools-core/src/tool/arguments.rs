@@ -50,6 +50,23 @@ impl Arguments {
         }
     }
 
+    /// The arguments as JSON text, entry by entry in the order they came: what a sealed
+    /// `requestState` is bound to (MCP 2026-07-28), so a state issued for one set of arguments
+    /// does not open for another.
+    pub(crate) fn bound_bytes(&self) -> Vec<u8> {
+        match &self.kind {
+            Kind::Null => b"null".to_vec(),
+            Kind::Object(entries) => {
+                let map: Map<String, Value> = entries
+                    .iter()
+                    .map(|(name, value)| (name.to_string(), value.clone()))
+                    .collect();
+                serde_json::to_vec(&map).unwrap_or_default()
+            }
+            Kind::Other(value) => serde_json::to_vec(value).unwrap_or_default(),
+        }
+    }
+
     /// The entries of an object, no entries for absent or `null` arguments, or the `Value`
     /// that is neither.
     pub(crate) fn into_entries(self) -> Result<Entries, Value> {

@@ -11,8 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::log::{CallLogger, LogSink};
 use crate::ask::{
-    AskError, ClientPeer, CreateMessageRequest, CreateMessageResult, ElicitParams, Elicitation,
-    Root, ServerRequestParams,
+    AskError, ClientPeer, CreateMessageRequest, CreateMessageResult, Elicitation, Root,
 };
 pub use crate::jsonrpc::RequestId;
 use crate::jsonrpc::{LoggingLevel, ProgressToken};
@@ -222,6 +221,10 @@ impl ToolContext {
     /// withdraws the question (`notifications/cancelled` to the client) and returns
     /// [`AskError::Cancelled`]; see [`crate::ask`] for the timeout and the connection's end.
     ///
+    /// On an MCP 2026-07-28 request the question goes out in an `input_required` result and
+    /// the handler runs again when the client answers: see [`question`](super::question) for
+    /// what a handler must keep safe to repeat.
+    ///
     /// ```no_run
     /// use claude_tools::prelude::*;
     /// use claude_tools::mcp::Elicitation;
@@ -244,12 +247,7 @@ impl ToolContext {
         &self,
         message: impl Into<String>,
     ) -> Result<Elicitation<T>, AskError> {
-        let client = self.client.as_ref().ok_or(AskError::NoClient)?;
-        let schema = crate::ask::elicitation_schema::<T>()?;
-        client.check("elicitation", "a form (elicitation)", |c| c.elicitation)?;
-        let params = ServerRequestParams::Elicit(ElicitParams::new(message, schema));
-        let result = client.request(params, &self.cancellation).await?;
-        crate::ask::read_answer(&result)
+        self.unnamed_question().elicit(message).await
     }
 
     /// Asks the client's model for a message (MCP sampling), and waits for it.
@@ -272,13 +270,7 @@ impl ToolContext {
         &self,
         request: CreateMessageRequest,
     ) -> Result<CreateMessageResult, AskError> {
-        let client = self.client.as_ref().ok_or(AskError::NoClient)?;
-        client.check("sampling", "a message from its model (sampling)", |c| {
-            c.sampling
-        })?;
-        let params = ServerRequestParams::CreateMessage(request);
-        let result = client.request(params, &self.cancellation).await?;
-        crate::ask::read_message(&result)
+        self.unnamed_question().create_message(request).await
     }
 
     /// Asks the client for its roots (MCP `roots/list`), and waits for them.
@@ -286,12 +278,7 @@ impl ToolContext {
     /// Fails with [`AskError::NotSupported`] before sending anything when the client did not
     /// announce `roots`; the other errors are [`elicit`](ToolContext::elicit)'s.
     pub async fn list_roots(&self) -> Result<Vec<Root>, AskError> {
-        let client = self.client.as_ref().ok_or(AskError::NoClient)?;
-        client.check("roots", "its roots", |c| c.roots)?;
-        let result = client
-            .request(ServerRequestParams::ListRoots, &self.cancellation)
-            .await?;
-        crate::ask::read_roots(&result)
+        self.unnamed_question().list_roots().await
     }
 
     /// The value the transport attached to this call, if there is one and it is a `T`.

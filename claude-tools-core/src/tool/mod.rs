@@ -38,6 +38,7 @@ mod log;
 pub(crate) mod names;
 pub(crate) mod names_rule;
 mod param;
+pub mod question;
 mod registry;
 mod result;
 mod server;
@@ -56,6 +57,7 @@ pub use handler::{
 pub use log::LogSink;
 pub use names::{MAX_QUALIFIED_TOOL_NAME, ToolRef};
 pub use param::{Extension, Input, ToolCall, ToolParam};
+pub use question::Question;
 pub use registry::{ServerDefinition, ToolRegistration};
 pub use result::{Audio, Content, Image, IntoToolResult, Json, ToolResult};
 pub(crate) use server::CallRefused;

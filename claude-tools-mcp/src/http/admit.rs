@@ -14,7 +14,7 @@ use super::limits::Limits;
 use super::origin::{check_host, check_origin};
 use super::reply::Refusal;
 use super::{Shared, TRANSPORT_ERROR};
-use claude_tools_core::mcp::SUPPORTED_PROTOCOL_VERSIONS;
+use claude_tools_core::mcp::{ErrorCode, all_protocol_versions};
 
 /// The request header carrying the client's negotiated MCP version.
 const PROTOCOL_VERSION_HEADER: &str = "mcp-protocol-version";
@@ -43,23 +43,6 @@ pub(super) struct Accepts {
 }
 
 pub(super) fn check_headers(headers: &HeaderMap) -> Result<Accepts, Refusal> {
-    if let Some(version) = headers.get(PROTOCOL_VERSION_HEADER) {
-        let known = version
-            .to_str()
-            .is_ok_and(|version| SUPPORTED_PROTOCOL_VERSIONS.contains(&version.trim()));
-        if !known {
-            return Err(Refusal::new(
-                StatusCode::BAD_REQUEST,
-                TRANSPORT_ERROR,
-                "Bad Request",
-                format!(
-                    "unsupported MCP-Protocol-Version `{}`; this server supports {}",
-                    String::from_utf8_lossy(version.as_bytes()),
-                    SUPPORTED_PROTOCOL_VERSIONS.join(", ")
-                ),
-            ));
-        }
-    }
     let json_body = headers
         .get(header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
@@ -85,6 +68,38 @@ pub(super) fn check_headers(headers: &HeaderMap) -> Result<Accepts, Refusal> {
         ));
     }
     Ok(accepts)
+}
+
+/// The `MCP-Protocol-Version` header, trimmed: `None` when absent; a value that is not text
+/// is refused (`400`). Which versions are served is decided with the body
+/// ([`decide_revision`](claude_tools_core::mcp::decide_revision)).
+pub(super) fn protocol_version(headers: &HeaderMap) -> Result<Option<&str>, Refusal> {
+    let Some(version) = headers.get(PROTOCOL_VERSION_HEADER) else {
+        return Ok(None);
+    };
+    match version.to_str() {
+        Ok(version) => Ok(Some(version.trim())),
+        Err(_) => Err(unsupported_version(&String::from_utf8_lossy(
+            version.as_bytes(),
+        ))),
+    }
+}
+
+/// `400` for an `MCP-Protocol-Version` naming a version the server does not speak, on a
+/// message that is not a request (a request gets the same error with its id, from the router's
+/// rules).
+pub(super) fn unsupported_version(version: &str) -> Refusal {
+    let known: Vec<&str> = all_protocol_versions().collect();
+    Refusal::new(
+        StatusCode::BAD_REQUEST,
+        ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
+        "Unsupported protocol version",
+        format!(
+            "unsupported MCP-Protocol-Version `{}`; this server supports {}",
+            claude_tools_core::mcp::echo_text(version),
+            known.join(", ")
+        ),
+    )
 }
 
 pub(super) fn accepts(headers: &HeaderMap) -> Accepts {

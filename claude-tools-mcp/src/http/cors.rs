@@ -19,9 +19,11 @@ use super::origin::{allowed_origin, check_host, check_origin};
 /// How long a browser may keep a preflight's answer: 2 hours (the most Chromium keeps).
 pub const CORS_MAX_AGE_SECONDS: u32 = 7200;
 
-/// The request headers a page may send: what MCP clients send besides the safelisted ones.
-const ALLOW_HEADERS: &str =
-    "content-type, authorization, mcp-protocol-version, mcp-session-id, last-event-id, accept";
+/// The request headers a page may send: what MCP clients send besides the safelisted ones
+/// (MCP 2026-07-28's `mcp-method` and `mcp-name` among them). The `Mcp-Param-*` headers of
+/// a tool's header-carried parameters are granted as the preflight names them.
+const ALLOW_HEADERS: &str = "content-type, authorization, mcp-protocol-version, mcp-session-id, \
+     last-event-id, accept, mcp-method, mcp-name";
 
 /// The response headers a page may read besides the safelisted ones.
 const EXPOSE_HEADERS: &str = "mcp-session-id, www-authenticate, retry-after";
@@ -55,6 +57,32 @@ async fn cors(State(shared): State<Arc<Shared>>, request: Request, next: Next) -
     response
 }
 
+/// [`ALLOW_HEADERS`], with the `Mcp-Param-*` headers the preflight asks for
+/// (`Access-Control-Request-Headers`): their names are the tools', so no fixed list has them.
+fn allow_headers(headers: &HeaderMap) -> HeaderValue {
+    let mut allowed = ALLOW_HEADERS.to_string();
+    for requested in headers.get_all(header::ACCESS_CONTROL_REQUEST_HEADERS) {
+        let Ok(requested) = requested.to_str() else {
+            continue;
+        };
+        for name in requested.split(',').map(str::trim) {
+            let is_param = name
+                .get(..10)
+                .is_some_and(|prefix| prefix.eq_ignore_ascii_case("mcp-param-"));
+            // A token of the header grammar only: nothing a browser could not have sent.
+            let is_token = !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+            if is_param && is_token && allowed.len() < 8 * 1024 {
+                allowed.push_str(", ");
+                allowed.push_str(&name.to_ascii_lowercase());
+            }
+        }
+    }
+    HeaderValue::from_str(&allowed).unwrap_or(HeaderValue::from_static(ALLOW_HEADERS))
+}
+
 /// `OPTIONS`: `204` with the CORS grant for an allowed origin, `403` without one for another;
 /// without an `Origin` (not a browser's preflight), `204` with `Allow`.
 fn preflight(shared: &Shared, headers: &HeaderMap) -> Response {
@@ -77,10 +105,7 @@ fn preflight(shared: &Shared, headers: &HeaderMap) -> Response {
         header::ACCESS_CONTROL_ALLOW_METHODS,
         HeaderValue::from_static(methods),
     );
-    grant.insert(
-        header::ACCESS_CONTROL_ALLOW_HEADERS,
-        HeaderValue::from_static(ALLOW_HEADERS),
-    );
+    grant.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, allow_headers(headers));
     grant.insert(
         header::ACCESS_CONTROL_MAX_AGE,
         HeaderValue::from(CORS_MAX_AGE_SECONDS),

@@ -254,6 +254,7 @@ mod auth;
 mod conn;
 mod cors;
 mod limits;
+mod modern;
 mod origin;
 mod peer;
 mod post;
@@ -261,6 +262,7 @@ mod reply;
 mod serve;
 mod session;
 mod sse;
+mod standard_headers;
 
 use std::future::Future;
 use std::sync::Arc;

@@ -22,8 +22,11 @@ use tokio::time::Instant;
 use tracing::Instrument;
 
 use super::Shared;
-use super::admit::{Accepts, admit, check_headers, read_body};
+use super::admit::{
+    Accepts, admit, check_headers, protocol_version, read_body, unsupported_version,
+};
 use super::limits::Holding;
+use super::modern;
 use super::reply::{
     RpcResponse, json_response, record_outcome, reply_bytes, seconds, shut_down, timed_out,
 };
@@ -32,7 +35,8 @@ use super::session::table::SessionUse;
 use super::sse::{CallState, Limits, SseBody, sse_event, sse_response};
 use claude_tools_core::mcp::{
     Call, ErrorCode, ErrorObject, Invalid, McpRouter, Message, Request as RpcRequest, RequestId,
-    RequestsToClient, ServerNotification, Started, ToolCall,
+    RequestsToClient, ServerNotification, Started, ToolCall, Transport, all_protocol_versions,
+    decide_revision,
 };
 
 pub(super) async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response {
@@ -94,8 +98,10 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             return refusal;
         }
     };
-    let accepts = match check_headers(&parts.headers) {
-        Ok(accepts) => accepts,
+    let (accepts, version) = match check_headers(&parts.headers).and_then(|accepts| {
+        protocol_version(&parts.headers).map(|version| (accepts, version.map(String::from)))
+    }) {
+        Ok(checked) => checked,
         Err(refusal) => {
             span.record("outcome", "rejected");
             return refusal.into_response();
@@ -121,6 +127,40 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
         Message::Invalid(invalid) => return invalid_message(invalid, span),
         Message::Unreadable(unreadable) => return unreadable_message(&unreadable, &accepts, span),
         message => message,
+    };
+    // Which revision a request speaks is decided from its body and the header, once: a
+    // 2026-07-28 request is served statelessly whatever the session settings.
+    let message = match message {
+        Message::Request(request) => {
+            match decide_revision(&request.meta, Transport::Http(version.as_deref())) {
+                Err(error) => {
+                    return modern::refused(StatusCode::BAD_REQUEST, Some(request.id), error, span);
+                }
+                Ok(revision) if revision.is_modern() => {
+                    return modern::answer(
+                        shared,
+                        caller,
+                        &parts.headers,
+                        request,
+                        accepts,
+                        deadline,
+                        span,
+                    )
+                    .await;
+                }
+                Ok(_) => Message::Request(request),
+            }
+        }
+        // A notification or a response says nothing of its revision but the header's.
+        message => {
+            if let Some(version) = version.as_deref()
+                && !all_protocol_versions().any(|known| known == version)
+            {
+                span.record("outcome", "rejected");
+                return unsupported_version(version).into_response();
+            }
+            message
+        }
     };
     let form = ReplyForm { accepts };
     // Stateless: a fresh connection state per request. Sessions: `initialize` opens a session,
@@ -148,6 +188,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
         Message::Request(RpcRequest {
             id,
             call: Call::ToolsCall(call),
+            ..
         }) => {
             span.record("method", "tools/call");
             span.record("tool", call.name.as_str());
@@ -350,6 +391,7 @@ async fn tool_call_streamed_on_demand(
             tool,
             timeout: shared.request_timeout,
             span: span.clone(),
+            result_meta: None,
         },
     };
     sse_response(Body::new(body))
@@ -465,6 +507,7 @@ async fn tool_call(
             tool,
             timeout: shared.request_timeout,
             span: span.clone(),
+            result_meta: None,
         },
     };
     sse_response(Body::new(body))

@@ -15,7 +15,7 @@ use http_body::Frame;
 use tokio::sync::mpsc;
 
 use super::reply::{RpcResponse, record_outcome, reply_bytes, shut_down, timed_out};
-use claude_tools_core::mcp::{RequestId, ServerNotification};
+use claude_tools_core::mcp::{RequestId, ResultMeta, ServerNotification};
 
 pub(super) fn sse_response(body: Body) -> Response {
     let mut response = Response::new(body);
@@ -65,9 +65,20 @@ pub(super) struct Limits {
     pub(super) tool: String,
     pub(super) timeout: Duration,
     pub(super) span: tracing::Span,
+    /// For an MCP 2026-07-28 call: what the server's own replies (timeout, shutdown) carry
+    /// beside the result, as the router's do.
+    pub(super) result_meta: Option<ResultMeta>,
 }
 
 impl Limits {
+    /// `reply` with the call's 2026-07-28 fields, if it has them.
+    fn modern(&self, reply: RpcResponse) -> RpcResponse {
+        match &self.result_meta {
+            Some(meta) => reply.with_result_meta(meta.clone()),
+            None => reply,
+        }
+    }
+
     /// The call's reply once it has one: its own, or the timeout's or the shutdown's.
     fn poll_reply(
         &mut self,
@@ -80,11 +91,11 @@ impl Limits {
         }
         if self.deadline.as_mut().poll(cx).is_ready() {
             self.span.record("outcome", "timeout");
-            return Poll::Ready(timed_out(self.id.clone(), &self.tool, self.timeout));
+            return Poll::Ready(self.modern(timed_out(self.id.clone(), &self.tool, self.timeout)));
         }
         if self.shutdown.as_mut().poll(cx).is_ready() {
             self.span.record("outcome", "shutdown");
-            return Poll::Ready(shut_down(self.id.clone(), &self.tool));
+            return Poll::Ready(self.modern(shut_down(self.id.clone(), &self.tool)));
         }
         Poll::Pending
     }
@@ -167,6 +178,7 @@ mod tests {
                 tool: "t".into(),
                 timeout: Duration::from_secs(60),
                 span: tracing::Span::none(),
+                result_meta: None,
             },
         };
         let mut next = || {

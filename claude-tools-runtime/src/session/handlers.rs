@@ -44,8 +44,8 @@ use crate::permission::PermissionDecision;
 use crate::protocol::{self, CliRequest, PermissionAnswer};
 use claude_tools_core::catch_unwind::{CatchUnwind, panic_message};
 use claude_tools_core::mcp::{
-    Call, ErrorCode, ErrorObject, McpRouter, Message, Request, RequestId, Response, Started,
-    ToolCall, run_out_grace,
+    Call, ErrorCode, ErrorObject, McpRouter, Message, MetaClaim, Request, RequestId, Response,
+    Started, ToolCall, run_out_grace,
 };
 
 /// What to write back, serialised straight into the answer line.
@@ -87,12 +87,15 @@ pub(super) fn prepare<'s, 'l>(
     body: CliRequest<'_>,
 ) -> FirstPoll<'s, 'l> {
     let work = match body {
+        // A 2025-era call (the CLI speaks 2025-11-25 to in-process servers) takes the fast
+        // path; one with MCP 2026-07-28 `_meta` goes through the router like any request.
         CliRequest::Mcp {
             server,
             message:
                 Message::Request(Request {
                     id,
                     call: Call::ToolsCall(call),
+                    meta: MetaClaim::Absent,
                 }),
         } => match shared.routers.get(&*server) {
             Some(router) => Work::ToolCall(router, id, call),
@@ -101,6 +104,7 @@ pub(super) fn prepare<'s, 'l>(
                 message: Message::Request(Request {
                     id,
                     call: Call::ToolsCall(call),
+                    meta: MetaClaim::Absent,
                 }),
             }),
         },

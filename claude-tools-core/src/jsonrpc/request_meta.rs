@@ -1,0 +1,287 @@
+//! What a request's `params._meta` says: the Claude Code CLI's `claudecode/toolUseId`, the
+//! progress token, and MCP 2026-07-28's per-request protocol fields ([`MetaClaim`]), read in
+//! the decoder's one pass.
+//!
+//! At 2026-07-28 every request carries its revision and its client's capabilities in
+//! `params._meta` (`io.modelcontextprotocol/protocolVersion`,
+//! `io.modelcontextprotocol/clientCapabilities`, optionally `…/clientInfo` and `…/logLevel`);
+//! a request without them is a 2025-11-25 (or earlier) request. The decoder reads them for every
+//! method, so which revision a request speaks is known once, before any transport looks at it.
+//!
+//! | `params._meta` | claim |
+//! |---|---|
+//! | absent, not an object, or without `…/protocolVersion` and `…/clientCapabilities` | [`MetaClaim::Absent`] |
+//! | `…/protocolVersion` a string and `…/clientCapabilities` an object (`…/clientInfo` an object with string `name` and `version` if present, `…/logLevel` a string if present) | [`MetaClaim::Modern`] |
+//! | either of the two required keys without the other, or a key of the wrong type | [`MetaClaim::Malformed`]: `-32602` naming the key |
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+
+use crate::ask::ClientCapabilities;
+use crate::json_str::{JsonStr, StrOrOther};
+
+/// `params._meta` key: the revision a 2026-07-28 request speaks.
+pub const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
+/// `params._meta` key: what the client of a 2026-07-28 request can be asked.
+pub const CLIENT_CAPABILITIES_META: &str = "io.modelcontextprotocol/clientCapabilities";
+/// `params._meta` key: who the client of a 2026-07-28 request is (optional).
+pub const CLIENT_INFO_META: &str = "io.modelcontextprotocol/clientInfo";
+/// `params._meta` key: the lowest log level the client of a 2026-07-28 request wants sent.
+pub const LOG_LEVEL_META: &str = "io.modelcontextprotocol/logLevel";
+/// Result `_meta` key: who the server is, on every 2026-07-28 result.
+pub const SERVER_INFO_META: &str = "io.modelcontextprotocol/serverInfo";
+
+/// The log levels MCP defines (RFC 5424's), lowest first.
+const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+/// What a request's `params._meta` claims of its MCP revision (see the [module docs](self)).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum MetaClaim {
+    /// No 2026-07-28 per-request fields: a 2025-11-25 (or earlier) request, whose revision and
+    /// client capabilities come from the connection's `initialize`.
+    #[default]
+    Absent,
+    /// The 2026-07-28 per-request fields, read.
+    Modern(Box<RequestMeta>),
+    /// Some of them, but not a usable set: the request is answered `-32602` with this reason.
+    Malformed(Box<str>),
+}
+
+/// The per-request protocol fields of a 2026-07-28 request.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct RequestMeta {
+    /// `io.modelcontextprotocol/protocolVersion`: the revision the request speaks (checked
+    /// against the server's by the router: `-32022` when it is not served).
+    pub protocol_version: String,
+    /// `io.modelcontextprotocol/clientCapabilities`: what this request's client can be asked.
+    pub client_capabilities: ClientCapabilities,
+    /// The extensions `clientCapabilities.extensions` declares, by id.
+    pub extensions: Vec<String>,
+    /// `io.modelcontextprotocol/clientInfo`, when sent.
+    pub client_info: Option<ClientInfo>,
+    /// `io.modelcontextprotocol/logLevel`, when sent: one of the eight levels MCP defines
+    /// (any other value makes the claim [`MetaClaim::Malformed`]).
+    pub log_level: Option<String>,
+}
+
+impl RequestMeta {
+    /// The fields of a request at `protocol_version` from a client with `capabilities`.
+    pub fn new(protocol_version: impl Into<String>, capabilities: ClientCapabilities) -> Self {
+        Self {
+            protocol_version: protocol_version.into(),
+            client_capabilities: capabilities,
+            extensions: Vec::new(),
+            client_info: None,
+            log_level: None,
+        }
+    }
+
+    /// Whether the request's client declared the extension `id` (`"io.modelcontextprotocol/tasks"`…).
+    pub fn declares_extension(&self, id: &str) -> bool {
+        self.extensions.iter().any(|declared| declared == id)
+    }
+}
+
+/// A client's name and version, as `clientInfo` gives them.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[non_exhaustive]
+pub struct ClientInfo {
+    /// The client's name.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+}
+
+impl MetaClaim {
+    /// The 2026-07-28 fields, when the request has them.
+    pub fn modern(&self) -> Option<&RequestMeta> {
+        match self {
+            MetaClaim::Modern(meta) => Some(meta),
+            _ => None,
+        }
+    }
+
+    /// Whether the request claims 2026-07-28 semantics at all (well formed or not).
+    pub fn is_claimed(&self) -> bool {
+        !matches!(self, MetaClaim::Absent)
+    }
+}
+
+/// The keys of `params._meta` the decoder reads, borrowed from the line; the rest is skipped.
+#[derive(Default)]
+pub(super) struct MetaKeys<'de> {
+    /// `claudecode/toolUseId`, when it is a string.
+    pub(super) tool_use_id: Option<JsonStr<'de>>,
+    /// `progressToken`, as written.
+    pub(super) progress_token: Option<&'de RawValue>,
+    protocol_version: Option<&'de RawValue>,
+    client_capabilities: Option<&'de RawValue>,
+    client_info: Option<&'de RawValue>,
+    log_level: Option<&'de RawValue>,
+}
+
+impl MetaKeys<'_> {
+    /// What the keys claim (see the [module docs](self)).
+    pub(super) fn claim(&self) -> MetaClaim {
+        if self.protocol_version.is_none() && self.client_capabilities.is_none() {
+            return MetaClaim::Absent;
+        }
+        match self.read_modern() {
+            Ok(meta) => MetaClaim::Modern(Box::new(meta)),
+            Err(reason) => MetaClaim::Malformed(reason.into()),
+        }
+    }
+
+    fn read_modern(&self) -> Result<RequestMeta, String> {
+        let malformed = |key: &str, what: &str| {
+            format!("`params._meta[\"{key}\"]` must be {what} in an MCP 2026-07-28 request")
+        };
+        let version = self
+            .protocol_version
+            .ok_or_else(|| malformed(PROTOCOL_VERSION_META, "present"))?;
+        let Ok(version) = serde_json::from_str::<String>(version.get()) else {
+            return Err(malformed(PROTOCOL_VERSION_META, "a string"));
+        };
+        let capabilities = self
+            .client_capabilities
+            .ok_or_else(|| malformed(CLIENT_CAPABILITIES_META, "present"))?;
+        let Ok(serde_json::Value::Object(capabilities)) =
+            serde_json::from_str::<serde_json::Value>(capabilities.get())
+        else {
+            return Err(malformed(CLIENT_CAPABILITIES_META, "an object"));
+        };
+        let extensions = match capabilities.get("extensions") {
+            Some(serde_json::Value::Object(extensions)) => extensions.keys().cloned().collect(),
+            _ => Vec::new(),
+        };
+        let client_info = match self.client_info {
+            None => None,
+            Some(raw) => Some(serde_json::from_str::<ClientInfo>(raw.get()).map_err(|_| {
+                malformed(
+                    CLIENT_INFO_META,
+                    "an object with string `name` and `version`",
+                )
+            })?),
+        };
+        let log_level = match self.log_level {
+            None => None,
+            Some(raw) => match serde_json::from_str::<String>(raw.get()) {
+                Ok(level) if LOG_LEVELS.contains(&level.as_str()) => Some(level),
+                _ => {
+                    return Err(malformed(
+                        LOG_LEVEL_META,
+                        "one of the log levels debug, info, notice, warning, error, critical, \
+                         alert, emergency",
+                    ));
+                }
+            },
+        };
+        Ok(RequestMeta {
+            protocol_version: version,
+            client_capabilities: ClientCapabilities::of_object(&capabilities),
+            extensions,
+            client_info,
+            log_level,
+        })
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for MetaKeys<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(MetaVisitor)
+    }
+}
+
+struct MetaVisitor;
+
+impl<'de> Visitor<'de> for MetaVisitor {
+    type Value = MetaKeys<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a request's _meta")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MetaKeys<'de>, A::Error> {
+        let mut meta = MetaKeys::default();
+        while let Some(key) = map.next_key::<JsonStr<'de>>()? {
+            let slot = match &*key {
+                super::TOOL_USE_ID_META => {
+                    meta.tool_use_id = map.next_value::<StrOrOther<'de>>()?.0;
+                    continue;
+                }
+                "progressToken" => &mut meta.progress_token,
+                PROTOCOL_VERSION_META => &mut meta.protocol_version,
+                CLIENT_CAPABILITIES_META => &mut meta.client_capabilities,
+                CLIENT_INFO_META => &mut meta.client_info,
+                LOG_LEVEL_META => &mut meta.log_level,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+            };
+            *slot = Some(map.next_value()?);
+        }
+        Ok(meta)
+    }
+
+    // `_meta` of another shape has none of the keys.
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<MetaKeys<'de>, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(MetaKeys::default())
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<MetaKeys<'de>, E> {
+        Ok(MetaKeys::default())
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<MetaKeys<'de>, E> {
+        Ok(MetaKeys::default())
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<MetaKeys<'de>, E> {
+        Ok(MetaKeys::default())
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<MetaKeys<'de>, E> {
+        Ok(MetaKeys::default())
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<MetaKeys<'de>, E> {
+        Ok(MetaKeys::default())
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<MetaKeys<'de>, E> {
+        Ok(MetaKeys::default())
+    }
+}
+
+/// The claim of params the decoder kept raw (methods it does not read typed): a second, small
+/// pass over them that reads `_meta` alone.
+pub(super) fn claim_of_raw(params: &RawValue) -> MetaClaim {
+    #[derive(Deserialize)]
+    struct Fields<'a> {
+        #[serde(rename = "_meta", borrow, default)]
+        meta: Option<MetaKeys<'a>>,
+    }
+    // Only objects have a `_meta`; anything else claims nothing.
+    if !params.get().trim_start().starts_with('{') {
+        return MetaClaim::Absent;
+    }
+    match serde_json::from_str::<Fields<'_>>(params.get()) {
+        Ok(Fields { meta: Some(meta) }) => meta.claim(),
+        _ => MetaClaim::Absent,
+    }
+}

@@ -1,0 +1,155 @@
+//! The router's answers at MCP 2026-07-28: the same methods as the 2025 era, answered
+//! statelessly, with `resultType`, cache hints and `serverInfo` on every result:
+//!
+//! | request (with its `_meta`) | answer |
+//! |---|---|
+//! | `server/discover` | `{supportedVersions, capabilities, instructions?}`, cacheable; answered on any connection without choosing its era |
+//! | `initialize`, `ping`, `logging/setLevel`, `resources/subscribe`, `resources/unsubscribe` (removed at 2026-07-28) | `-32601` (HTTP 404) |
+//! | `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list` | as in the 2025 era, with `ttlMs` and `cacheScope` ([`ToolServer::with_cache_hint`]) |
+//! | `resources/read` of no resource | `-32602 "Resource not found"` with `{"uri": ...}` as `data` (never `-32002`) |
+//! | `resources/read` | as in the 2025 era, cacheable |
+//! | `tools/call`, `prompts/get`, `completion/complete` | as in the 2025 era, `resultType: "complete"`; a tool's questions to the client become an `input_required` result (see `mrtr`) |
+//! | a 2026-07-28 request on a connection that chose the 2025 era with `initialize` | `-32600` saying so |
+//! | a 2025 request (no `_meta`) on a connection that chose 2026-07-28 | `initialize`: `-32022` with the versions served; anything else `-32602`, its `_meta` missing |
+
+use std::sync::Arc;
+
+use super::McpRouter;
+use super::lifecycle;
+use super::mrtr;
+use super::revision::MODERN_PROTOCOL_VERSIONS;
+use crate::ask::round::Round;
+use crate::ask::{ClientPeer, RequestsToClient};
+use crate::jsonrpc::{
+    Answer, CacheableMethod, Call, DiscoverResult, ErrorCode, ErrorObject, Implementation,
+    RequestId, RequestMeta, Response, ResultMeta, ResultType,
+};
+use crate::tool::ToolServer;
+
+/// The methods MCP 2026-07-28 removed: a modern request for one is `-32601`.
+const REMOVED: [&str; 5] = [
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+];
+
+impl McpRouter {
+    /// Answers a 2026-07-28 request (see the [module docs](self)).
+    pub(super) async fn answer_modern(
+        &self,
+        id: RequestId,
+        call: Call,
+        meta: &RequestMeta,
+    ) -> Response {
+        let method = call_method(&call);
+        if REMOVED.contains(&method) {
+            tracing::debug!(method, "MCP 2026-07-28: a method the revision removed");
+            return Response::error(Some(id), ErrorObject::method_not_found(method));
+        }
+        let server = self.tools.active();
+        let cacheable = CacheableMethod::of(method);
+        let response = match call {
+            Call::Discover => {
+                Response::success(id, Answer::Discover(self.discover_result(&server)))
+            }
+            call => match mrtr::bound(&call) {
+                Some(bound) => self.answer_in_rounds(id, call, meta, bound, &server).await,
+                None => {
+                    let client = self.modern_client(meta, None);
+                    self.answer(id, call, Some(client)).await
+                }
+            },
+        };
+        modernize(response, &server, cacheable)
+    }
+
+    /// The `server/discover` result: what `initialize` would say, for the 2026-07-28 era.
+    fn discover_result(&self, server: &ToolServer) -> DiscoverResult {
+        // Resource updates reach a modern client only through a listen stream.
+        let result =
+            lifecycle::initialize_result(server, MODERN_PROTOCOL_VERSIONS[0], false, false);
+        DiscoverResult {
+            supported_versions: MODERN_PROTOCOL_VERSIONS.map(String::from).to_vec(),
+            capabilities: result.capabilities,
+            instructions: result.instructions,
+        }
+    }
+
+    /// The client of a 2026-07-28 request, as its tool sees it: what the request's `_meta`
+    /// declares it can be asked.
+    pub(super) fn modern_client(
+        &self,
+        meta: &RequestMeta,
+        round: Option<Arc<Round>>,
+    ) -> ClientPeer {
+        ClientPeer {
+            peer: self.connection.peer.clone(),
+            // Questions go through the round, when the method has one; never as requests.
+            route: RequestsToClient::refused(
+                "an MCP 2026-07-28 request of this method cannot ask its client anything",
+            ),
+            notifier: self.notifier.clone(),
+            assumed: Some(meta.client_capabilities),
+            local: None,
+            round,
+        }
+    }
+}
+
+/// The method of `call`, as the client named it.
+fn call_method(call: &Call) -> &str {
+    match call {
+        Call::Other { method, .. } => method,
+        Call::InvalidParams(_) => "tools/call",
+        call => crate::jsonrpc::Request::method_of(call),
+    }
+}
+
+/// `response` as a 2026-07-28 answer: a result gets `resultType`, `serverInfo` and, for a
+/// cacheable method, the server's cache hint; a missing resource is `-32602`.
+fn modernize(
+    mut response: Response,
+    server: &ToolServer,
+    cacheable: Option<CacheableMethod>,
+) -> Response {
+    if let Err(error) = &mut response.outcome {
+        if error.code == super::RESOURCE_NOT_FOUND {
+            error.code = ErrorCode::INVALID_PARAMS;
+        }
+        return response;
+    }
+    if response.result_meta.is_some() {
+        // Made whole already (an `input_required` result).
+        return response;
+    }
+    let server_info = Implementation::new(server.name(), server.version());
+    let meta = ResultMeta::new(ResultType::Complete, server_info)
+        .with_cache(cacheable.map(|method| server.cache_hint(method)));
+    response.with_result_meta(meta)
+}
+
+/// The error of a 2025-era request on a connection that chose 2026-07-28.
+pub(super) fn legacy_on_modern(call: &Call) -> ErrorObject {
+    match call {
+        Call::Initialize(params) => ErrorObject::unsupported_protocol_version(
+            &MODERN_PROTOCOL_VERSIONS,
+            params.protocol_version.as_deref().unwrap_or(""),
+        ),
+        _ => ErrorObject::invalid_params(
+            "this connection speaks MCP 2026-07-28: every request carries `params._meta` with \
+             `io.modelcontextprotocol/protocolVersion` and \
+             `io.modelcontextprotocol/clientCapabilities`",
+        ),
+    }
+}
+
+/// The error of a 2026-07-28 request on a connection that chose the 2025 era.
+pub(super) fn modern_on_legacy(version: Option<&str>) -> ErrorObject {
+    ErrorObject::invalid_request(format!(
+        "this connection was initialized at MCP {}; a 2026-07-28 request (one with \
+         `io.modelcontextprotocol/protocolVersion` in its `_meta`) needs a connection of its own",
+        version.unwrap_or("2025-11-25")
+    ))
+}

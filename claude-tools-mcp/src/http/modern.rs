@@ -1,0 +1,180 @@
+//! An MCP 2026-07-28 `POST`: a request that carries its revision, its client's capabilities
+//! and its client in its own `_meta`, served statelessly on a connection state of its own
+//! whether or not the server keeps [sessions](super#sessions) for 2025 clients (none is
+//! looked up, minted or echoed).
+//!
+//! | request | answer |
+//! |---|---|
+//! | `Mcp-Method` / `Mcp-Name` missing or not what the body says ([`standard_headers`](super::standard_headers)) | `400`, `-32020` |
+//! | answered with `-32601` (a method the server does not have, or one 2026-07-28 removed) | `404` with the error |
+//! | answered with `-32020`, `-32021` or `-32022` | `400` with the error |
+//! | any other answer (other errors included) | `200`: JSON, or for a `tools/call` from a client whose `Accept` names `text/event-stream`, an SSE stream once the call sends something before its result (progress, log messages), the result last |
+//!
+//! A request whose `_meta` and `MCP-Protocol-Version` disagree, or whose `_meta` is malformed,
+//! never gets here: [`decide_revision`](claude_tools_core::mcp::decide_revision) refuses it
+//! first (`400` with `-32020`, `-32022` or `-32602`).
+
+use std::pin::Pin;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use super::Shared;
+use super::admit::Accepts;
+use super::auth::Caller;
+use super::reply::{RpcResponse, json_response, record_outcome, reply_bytes, seconds};
+use super::sse::{CallState, Limits, SseBody, sse_event, sse_response};
+use super::standard_headers;
+use claude_tools_core::mcp::{
+    Call, ErrorCode, ErrorObject, Implementation, Message, Request, ResultMeta, ResultType,
+    ServerNotification,
+};
+
+/// The HTTP status of a 2026-07-28 answer (the table of the [module docs](self)).
+pub(super) fn status_of(reply: &RpcResponse) -> StatusCode {
+    match reply.error_code() {
+        Some(ErrorCode::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
+        Some(
+            ErrorCode::HEADER_MISMATCH
+            | ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY
+            | ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
+        ) => StatusCode::BAD_REQUEST,
+        _ => StatusCode::OK,
+    }
+}
+
+/// `status` with `error` as the JSON-RPC answer to the request `id`.
+pub(super) fn refused(
+    status: StatusCode,
+    id: Option<claude_tools_core::mcp::RequestId>,
+    error: ErrorObject,
+    span: &tracing::Span,
+) -> Response {
+    span.record("outcome", "rejected");
+    json_response(status, reply_bytes(&RpcResponse::error(id, error)))
+}
+
+/// Answers the 2026-07-28 `request`.
+pub(super) async fn answer(
+    shared: &Shared,
+    caller: Caller,
+    headers: &HeaderMap,
+    request: Request,
+    accepts: Accepts,
+    deadline: Instant,
+    span: &tracing::Span,
+) -> Response {
+    if let Err(error) = standard_headers::check(headers, &request) {
+        return refused(StatusCode::BAD_REQUEST, Some(request.id), error, span);
+    }
+    span.record("method", request.method());
+    span.record("id", tracing::field::display(&request.id));
+    let router = shared
+        .router
+        .new_connection()
+        .with_extension(caller.identity);
+    let id = request.id.clone();
+    let tool = match &request.call {
+        Call::ToolsCall(call) => {
+            span.record("tool", call.name.as_str());
+            Some(call.name.clone())
+        }
+        _ => None,
+    };
+    let server = router.server();
+    let result_meta = ResultMeta::new(
+        ResultType::Complete,
+        Implementation::new(server.name(), server.version()),
+    );
+    let (sender, mut queued) = mpsc::unbounded_channel();
+    let sent = Arc::new(tokio::sync::Notify::new());
+    let ring = sent.clone();
+    let router = router.with_notifier(Arc::new(move |message: ServerNotification| {
+        // Only what belongs on the request's own stream (progress); a 2026-07-28 request is
+        // never sent a request of the server's, nor a list change.
+        if matches!(message, ServerNotification::Progress { .. }) {
+            let _ = sender.send(message);
+            ring.notify_one();
+        }
+    }));
+    let mut finishing: Pin<Box<dyn Future<Output = RpcResponse> + Send>> = Box::pin(async move {
+        let id = request.id.clone();
+        match router.handle(Message::Request(request)).await {
+            Some(reply) => reply,
+            // The router answers every request.
+            None => RpcResponse::error(Some(id), ErrorObject::internal_error("no answer")),
+        }
+    });
+    let streams = accepts.sse_named && tool.is_some();
+    let timed_out = |shared: &Shared| match &tool {
+        Some(tool) => super::reply::timed_out(id.clone(), tool, shared.request_timeout)
+            .with_result_meta(result_meta.clone()),
+        None => RpcResponse::error(
+            Some(id.clone()),
+            ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Request timed out").with_data(format!(
+                "no answer within the server's {} request timeout",
+                seconds(shared.request_timeout)
+            )),
+        ),
+    };
+    let state = tokio::select! {
+        biased;
+        reply = &mut finishing => {
+            if queued.is_empty() || !streams {
+                record_outcome(span, &reply);
+                return reply_response(reply, &accepts);
+            }
+            CallState::Done(reply)
+        }
+        () = sent.notified(), if streams => CallState::Running(finishing),
+        () = tokio::time::sleep_until(deadline) => {
+            span.record("outcome", "timeout");
+            return reply_response(timed_out(shared), &accepts);
+        }
+        () = shared.shutdown.cancelled() => {
+            span.record("outcome", "shutdown");
+            let reply = match &tool {
+                Some(tool) => super::reply::shut_down(id.clone(), tool)
+                    .with_result_meta(result_meta.clone()),
+                None => RpcResponse::error(
+                    Some(id.clone()),
+                    ErrorObject::internal_error("the server shut down"),
+                ),
+            };
+            return reply_response(reply, &accepts);
+        }
+    };
+    // Not streaming: whatever was queued is dropped (nothing asked for it).
+    if !streams {
+        queued.close();
+    }
+    let body = SseBody {
+        queued,
+        state,
+        limits: Limits {
+            deadline: Box::pin(tokio::time::sleep_until(deadline)),
+            shutdown: Box::pin(shared.shutdown.clone().cancelled_owned()),
+            id,
+            tool: tool.unwrap_or_default(),
+            timeout: shared.request_timeout,
+            span: span.clone(),
+            result_meta: Some(result_meta),
+        },
+    };
+    sse_response(Body::new(body))
+}
+
+/// A 2026-07-28 answer as JSON with its status, or a one-event SSE stream for a client that
+/// takes only SSE.
+fn reply_response(reply: RpcResponse, accepts: &Accepts) -> Response {
+    let bytes = reply_bytes(&reply);
+    if accepts.json {
+        json_response(status_of(&reply), bytes)
+    } else {
+        sse_response(Body::from(sse_event(&bytes)))
+    }
+}

@@ -1,0 +1,219 @@
+//! MCP 2026-07-28's standard request headers: `Mcp-Method` and `Mcp-Name` say what a `POST`
+//! asks without the body being read (a gateway routes or refuses on them), so the server
+//! checks that they say what the body says.
+//!
+//! | request | header | must equal |
+//! |---|---|---|
+//! | every request | `Mcp-Method` | `method` |
+//! | `tools/call`, `prompts/get` | `Mcp-Name` | `params.name` |
+//! | `resources/read` | `Mcp-Name` | `params.uri` |
+//!
+//! A header missing where the table needs it, sent twice, not text, or not equal to the body
+//! is `-32020` (HTTP 400). A value may be written `=?base64?<standard base64 of the UTF-8
+//! value>?=` (for names that are not ASCII or that have characters a header cannot carry);
+//! it is decoded before the comparison, and a malformed one is `-32020` too. Header names are
+//! matched without regard to case (HTTP's rule), values exactly, after trimming the spaces
+//! HTTP allows around them.
+
+use axum::http::HeaderMap;
+use base64::Engine;
+use claude_tools_core::mcp::{Call, ErrorObject, Request};
+
+/// The header naming the request's method.
+pub(super) const METHOD_HEADER: &str = "mcp-method";
+/// The header naming the tool, prompt or resource the request is about.
+pub(super) const NAME_HEADER: &str = "mcp-name";
+
+/// Checks `headers` against `request` (the table of the [module docs](self)).
+pub(super) fn check(headers: &HeaderMap, request: &Request) -> Result<(), ErrorObject> {
+    let method = request.method();
+    match header_value(headers, METHOD_HEADER)? {
+        None => {
+            return Err(ErrorObject::header_mismatch(format!(
+                "an MCP 2026-07-28 request needs the `Mcp-Method` header (`{}` here)",
+                claude_tools_core::mcp::echo_text(method)
+            )));
+        }
+        Some(sent) if sent != method => {
+            return Err(ErrorObject::header_mismatch(format!(
+                "the `Mcp-Method` header says `{}` but the body's method is `{}`",
+                claude_tools_core::mcp::echo_text(&sent),
+                claude_tools_core::mcp::echo_text(method)
+            )));
+        }
+        Some(_) => {}
+    }
+    let name = match &request.call {
+        Call::ToolsCall(call) => Some(call.name.as_str()),
+        Call::PromptsGet(Ok(get)) => Some(get.name.as_str()),
+        Call::ResourcesRead(Ok(read)) => Some(read.uri.as_str()),
+        _ => None,
+    };
+    let Some(name) = name else {
+        return Ok(());
+    };
+    match header_value(headers, NAME_HEADER)? {
+        None => Err(ErrorObject::header_mismatch(format!(
+            "an MCP 2026-07-28 `{method}` request needs the `Mcp-Name` header, naming `{}`",
+            claude_tools_core::mcp::echo_text(name)
+        ))),
+        Some(sent) if sent != name => Err(ErrorObject::header_mismatch(format!(
+            "the `Mcp-Name` header says `{}` but the body names `{}`",
+            claude_tools_core::mcp::echo_text(&sent),
+            claude_tools_core::mcp::echo_text(name)
+        ))),
+        Some(_) => Ok(()),
+    }
+}
+
+/// The value of the header `name`, decoded: `None` when absent; `-32020` when it is sent
+/// twice, is not text, or is a malformed `=?base64?…?=`.
+pub(super) fn header_value(headers: &HeaderMap, name: &str) -> Result<Option<String>, ErrorObject> {
+    let mut values = headers.get_all(name).iter();
+    let Some(value) = values.next() else {
+        return Ok(None);
+    };
+    if values.next().is_some() {
+        return Err(ErrorObject::header_mismatch(format!(
+            "the `{name}` header is sent more than once"
+        )));
+    }
+    let Ok(text) = value.to_str() else {
+        return Err(ErrorObject::header_mismatch(format!(
+            "the `{name}` header is not visible ASCII; write a value that is not as \
+             `=?base64?…?=`"
+        )));
+    };
+    decode(text.trim()).map(Some).ok_or_else(|| {
+        ErrorObject::header_mismatch(format!(
+            "the `{name}` header's `=?base64?…?=` value is not base64 of UTF-8 text"
+        ))
+    })
+}
+
+/// A header value as text: `=?base64?…?=` decoded, anything else as it is.
+fn decode(value: &str) -> Option<String> {
+    let Some(encoded) = value
+        .strip_prefix("=?base64?")
+        .and_then(|rest| rest.strip_suffix("?="))
+    else {
+        return Some(value.to_string());
+    };
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(encoded)
+        .ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+    use claude_tools_core::mcp::{ErrorCode, Message};
+
+    fn request(text: &str) -> Request {
+        match Message::decode(text.as_bytes()) {
+            Message::Request(request) => request,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn headers(pairs: &[(&'static str, &[u8])]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for (name, value) in pairs {
+            headers.append(*name, HeaderValue::from_bytes(value).unwrap());
+        }
+        headers
+    }
+
+    fn code(headers: &HeaderMap, request: &Request) -> Option<ErrorCode> {
+        check(headers, request).err().map(|error| error.code)
+    }
+
+    #[test]
+    fn the_headers_must_say_what_the_body_says() {
+        let call =
+            request(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"añadir"}}"#);
+        let mismatch = Some(ErrorCode::HEADER_MISMATCH);
+        // "añadir" in base64.
+        let encoded: &[u8] = b"=?base64?YcOxYWRpcg==?=";
+        assert_eq!(
+            code(
+                &headers(&[("mcp-method", b"tools/call"), ("mcp-name", encoded)]),
+                &call
+            ),
+            None
+        );
+        assert_eq!(
+            code(
+                &headers(&[("Mcp-Method", b" tools/call "), ("MCP-NAME", encoded)]),
+                &call
+            ),
+            None
+        );
+        assert_eq!(code(&headers(&[("mcp-name", encoded)]), &call), mismatch);
+        assert_eq!(
+            code(&headers(&[("mcp-method", b"tools/call")]), &call),
+            mismatch
+        );
+        assert_eq!(
+            code(
+                &headers(&[("mcp-method", b"tools/list"), ("mcp-name", encoded)]),
+                &call
+            ),
+            mismatch
+        );
+        assert_eq!(
+            code(
+                &headers(&[("mcp-method", b"tools/call"), ("mcp-name", b"other")]),
+                &call
+            ),
+            mismatch
+        );
+        // Values are compared exactly: case matters.
+        assert_eq!(
+            code(
+                &headers(&[("mcp-method", b"TOOLS/CALL"), ("mcp-name", encoded)]),
+                &call
+            ),
+            mismatch
+        );
+        // Malformed base64, base64 of bytes that are not UTF-8, a header sent twice.
+        for bad in [&b"=?base64?***?="[..], b"=?base64?/w==?="] {
+            assert_eq!(
+                code(
+                    &headers(&[("mcp-method", b"tools/call"), ("mcp-name", bad)]),
+                    &call
+                ),
+                mismatch
+            );
+        }
+        assert_eq!(
+            code(
+                &headers(&[
+                    ("mcp-method", b"tools/call"),
+                    ("mcp-method", b"tools/call"),
+                    ("mcp-name", encoded)
+                ]),
+                &call
+            ),
+            mismatch
+        );
+        // A resource is named by its URI; a list needs no name.
+        let read = request(
+            r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"test://a"}}"#,
+        );
+        assert_eq!(
+            code(
+                &headers(&[("mcp-method", b"resources/read"), ("mcp-name", b"test://a")]),
+                &read
+            ),
+            None
+        );
+        let list = request(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+        assert_eq!(
+            code(&headers(&[("mcp-method", b"tools/list")]), &list),
+            None
+        );
+    }
+}
