@@ -21,6 +21,36 @@ struct Confirm {
     note: Option<String>,
 }
 
+// The options of the conformance suite's `elicitation-sep1330-enums` tool.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Plain {
+    Option1,
+    Option2,
+    Option3,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Choice {
+    /// First Choice
+    Value1,
+    /// Second Choice
+    Value2,
+    /// Third Choice
+    Value3,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)] // read through `Debug`
+struct Selects {
+    untitled_single: Plain,
+    titled_single: Choice,
+    untitled_multi: Vec<Plain>,
+    titled_multi: Vec<Choice>,
+}
+
 #[derive(Deserialize, JsonSchema)]
 struct NotAForm {
     #[allow(dead_code)]
@@ -39,6 +69,14 @@ fn server() -> ToolServer {
                 ),
                 Ok(Elicitation::Declined) => "declined".into(),
                 Ok(Elicitation::Cancelled) => "cancelled".into(),
+                Err(error) => format!("error: {error}"),
+            }
+        })
+        .unwrap()
+        .with_tool(ToolDefBuilder::new("selects"), |call| async move {
+            match call.context().elicit::<Selects>("Choose").await {
+                Ok(Elicitation::Accepted(selects)) => format!("{selects:?}"),
+                Ok(other) => format!("{other:?}"),
                 Err(error) => format!("error: {error}"),
             }
         })
@@ -159,6 +197,41 @@ async fn an_accepted_elicitation_reaches_the_tool_typed() {
     );
     assert_eq!(result, "accepted approve=true note=ship it");
     assert_eq!(wire.router.waiting_requests(), 0);
+}
+
+#[tokio::test]
+async fn enum_fields_go_out_as_sep1330_selects_and_come_back_as_enums() {
+    let mut wire = wire(RequestsToClient::sent());
+    initialize(&wire.router, json!({"elicitation": {}})).await;
+    let (request, result) = ask(&mut wire, "selects", |request| {
+        json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept", "content": {
+            "untitledSingle": "option1",
+            "titledSingle": "value2",
+            "untitledMulti": ["option1", "option3"],
+            "titledMulti": ["value1", "value2"]
+        }}})
+    })
+    .await;
+    let titled = json!([
+        {"const": "value1", "title": "First Choice"},
+        {"const": "value2", "title": "Second Choice"},
+        {"const": "value3", "title": "Third Choice"}
+    ]);
+    let plain = json!({"type": "string", "enum": ["option1", "option2", "option3"]});
+    assert_eq!(
+        request["params"]["requestedSchema"]["properties"],
+        json!({
+            "untitledSingle": plain,
+            "titledSingle": {"type": "string", "oneOf": titled},
+            "untitledMulti": {"type": "array", "items": plain},
+            "titledMulti": {"type": "array", "items": {"anyOf": titled}}
+        })
+    );
+    assert_eq!(
+        result,
+        "Selects { untitled_single: Option1, titled_single: Value2, untitled_multi: [Option1, \
+         Option3], titled_multi: [Value1, Value2] }"
+    );
 }
 
 #[tokio::test]

@@ -64,6 +64,7 @@ async fn discover_names_the_revisions_capabilities_and_instructions() {
                 "tools": {"listChanged": false},
                 "resources": {"subscribe": false, "listChanged": false},
                 "completions": {},
+                "logging": {},
             },
             "instructions": "Use echo",
             "resultType": "complete",

@@ -202,7 +202,7 @@ async fn every_method_and_error_path() {
     let initialize_result = |version: &str| {
         json!({
             "protocolVersion": version,
-            "capabilities": {"tools": {"listChanged": false}},
+            "capabilities": {"tools": {"listChanged": false}, "logging": {}},
             "serverInfo": {"name": "test", "version": "1.2.3"},
             "instructions": "Use these tools for tests"
         })
@@ -570,7 +570,7 @@ async fn tools_list_lists_every_tool() {
             json!(2),
             json!({
                 "protocolVersion": "2025-06-18",
-                "capabilities": {"tools": {"listChanged": false}},
+                "capabilities": {"tools": {"listChanged": false}, "logging": {}},
                 "serverInfo": {"name": "small", "version": "0.1.0"}
             })
         )

@@ -25,7 +25,7 @@
 //!   can tell which request failed, else with `id: null`, and the server reads on; blank lines
 //!   are skipped; a line longer than [`Serve::max_line_size`] is skipped without being held in
 //!   memory and answered `-32600 "Invalid Request"` with `id: null`;
-//! - a reply carries its request's `id` exactly as it came ([`RequestId`](claude_tools_core::mcp::RequestId)):
+//! - a reply carries its request's `id` exactly as it came ([`RequestId`]):
 //!   an integer past `u64` or a number like `1.50` is not rewritten;
 //! - a tool handler that panics gets an `isError` result that does not carry the panic's
 //!   message (it may hold a password or a customer's data) but an incident id, logged at level

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use claude_tools::mcp::LoggingLevel;
 use claude_tools::mcp::http::{AuthDecision, HttpServer, axum};
 use claude_tools::tools::{ToolDefBuilder, ToolError, ToolServer};
 use serde_json::{Value, json};
@@ -50,6 +51,16 @@ fn tools(events: mpsc::UnboundedSender<String>) -> ToolServer {
             tokio::task::yield_now().await;
             context.report_progress(2.0, Some(2.0), None);
             "done"
+        })
+        .unwrap()
+        // Logs at info, reports progress, logs a warning from a named logger, then answers.
+        .with_tool(ToolDefBuilder::new("logs"), |call| async move {
+            let context = call.context();
+            context.log_info("started");
+            tokio::task::yield_now().await;
+            context.report_progress(1.0, Some(1.0), None);
+            context.log_with(LoggingLevel::Warning, "disk", json!({"free": "3%"}));
+            "logged"
         })
         .unwrap()
         // Finishes only when two calls run at the same time.
@@ -329,7 +340,7 @@ async fn initialize_negotiates_and_issues_no_session() {
         200,
         json!({"jsonrpc": "2.0", "id": 0, "result": {
             "protocolVersion": "2025-06-18",
-            "capabilities": {"tools": {"listChanged": false}},
+            "capabilities": {"tools": {"listChanged": false}, "logging": {}},
             "serverInfo": {"name": "http-test", "version": "0.4.0"}
         }}),
     );
@@ -395,6 +406,96 @@ async fn a_call_with_a_progress_token_streams_its_progress_then_its_result_as_ss
          data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"tok\",\"progress\":2.0,\"total\":2.0}}\n\n\
          event: message\n\
          data: {\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"done\"}],\"isError\":false}}\n\n"
+    );
+}
+
+const INFO_STARTED: &str = "event: message\n\
+     data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"started\"}}\n\n";
+const WARNING_DISK: &str = "event: message\n\
+     data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"warning\",\"logger\":\"disk\",\"data\":{\"free\":\"3%\"}}}\n\n";
+
+fn logged(id: u32) -> String {
+    format!(
+        "event: message\n\
+         data: {{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{\"content\":[{{\"type\":\"text\",\"text\":\"logged\"}}],\"isError\":false}}}}\n\n"
+    )
+}
+
+#[tokio::test]
+async fn a_tools_log_messages_and_progress_stream_on_its_calls_sse_stateless() {
+    let server = start(|http| http).await;
+    // No progress token: the stream opens for the first log message.
+    let reply = server.post(&call(json!(3), "logs", json!({}))).await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("content-type"), Some("text/event-stream"));
+    assert_eq!(
+        reply.body,
+        format!("{INFO_STARTED}{WARNING_DISK}{}", logged(3))
+    );
+
+    // With a progress token: progress and log messages in the order the tool sent them.
+    let with_token = r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"logs","_meta":{"progressToken":"p"}}}"#;
+    let reply = server.post(with_token).await;
+    assert_eq!(reply.header("content-type"), Some("text/event-stream"));
+    assert_eq!(
+        reply.body,
+        format!(
+            "{INFO_STARTED}event: message\n\
+             data: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{{\"progressToken\":\"p\",\"progress\":1.0,\"total\":1.0}}}}\n\n\
+             {WARNING_DISK}{}",
+            logged(4)
+        )
+    );
+
+    // A client that takes only JSON gets the result alone: nothing can carry the messages.
+    let json_only = [
+        ("content-type", "application/json"),
+        ("accept", "application/json"),
+    ];
+    server
+        .post_with(&json_only, &call(json!(5), "logs", json!({})))
+        .await
+        .assert_json(200, text_result(json!(5), "logged", false));
+    // A call that logs nothing is still plain JSON.
+    server
+        .post(&call(json!(6), "echo", json!({"text": "quiet"})))
+        .await
+        .assert_json(200, text_result(json!(6), "ECHO:quiet", false));
+}
+
+#[tokio::test]
+async fn in_a_session_set_level_filters_the_log_messages_on_the_calls_stream() {
+    let server = start(|http| http.sessions(true)).await;
+    let session = open_session(&server).await;
+    let headers = in_session(&session);
+    // Before any setLevel, everything is sent.
+    let reply = server
+        .post_with(&headers, &call(json!(2), "logs", json!({})))
+        .await;
+    assert_eq!(
+        reply.body,
+        format!("{INFO_STARTED}{WARNING_DISK}{}", logged(2))
+    );
+    server
+        .post_with(
+            &headers,
+            r#"{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"warning"}}"#,
+        )
+        .await
+        .assert_json(200, json!({"jsonrpc": "2.0", "id": 3, "result": {}}));
+    let reply = server
+        .post_with(&headers, &call(json!(4), "logs", json!({})))
+        .await;
+    assert_eq!(reply.header("content-type"), Some("text/event-stream"));
+    assert_eq!(reply.body, format!("{WARNING_DISK}{}", logged(4)));
+    // The level is the session's: another session starts from every level.
+    let other = open_session(&server).await;
+    let reply = server
+        .post_with(&in_session(&other), &call(json!(5), "logs", json!({})))
+        .await;
+    assert_eq!(
+        reply.body,
+        format!("{INFO_STARTED}{WARNING_DISK}{}", logged(5))
     );
 }
 
@@ -1474,7 +1575,7 @@ async fn in_sessions_mode_initialize_issues_a_fresh_session_id_and_says_list_cha
         200,
         json!({"jsonrpc": "2.0", "id": 0, "result": {
             "protocolVersion": "2025-06-18",
-            "capabilities": {"tools": {"listChanged": true}},
+            "capabilities": {"tools": {"listChanged": true}, "logging": {}},
             "serverInfo": {"name": "http-test", "version": "0.4.0"}
         }}),
     );

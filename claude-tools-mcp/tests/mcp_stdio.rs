@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use claude_tools::mcp::LoggingLevel;
 use claude_tools::mcp::stdio::serve;
 use claude_tools::tools::{ToolDefBuilder, ToolError, ToolServer};
 use serde_json::{Value, json};
@@ -30,6 +31,14 @@ fn server(started: mpsc::UnboundedSender<String>) -> ToolServer {
         .unwrap()
         .with_tool(ToolDefBuilder::new("fail"), |_| async {
             Err::<String, _>(ToolError::new("disk on fire"))
+        })
+        .unwrap()
+        .with_tool(ToolDefBuilder::new("logs"), |call| async move {
+            let context = call.context();
+            context.log_info("started");
+            tokio::task::yield_now().await;
+            context.log_with(LoggingLevel::Warning, "disk", json!({"free": "3%"}));
+            "logged"
         })
         .unwrap()
         .with_tool(ToolDefBuilder::new("progress"), |call| async move {
@@ -191,7 +200,7 @@ async fn handshake_list_and_calls_answer_line_by_line() {
         peer.next().await.unwrap(),
         json!({"jsonrpc": "2.0", "id": 0, "result": {
             "protocolVersion": "2025-06-18",
-            "capabilities": {"tools": {"listChanged": false}},
+            "capabilities": {"tools": {"listChanged": false}, "logging": {}},
             "serverInfo": {"name": "stdio-test", "version": "0.3.0"}
         }})
     );
@@ -220,6 +229,7 @@ async fn handshake_list_and_calls_answer_line_by_line() {
         [
             "echo",
             "fail",
+            "logs",
             "progress",
             "rendezvous",
             "slow",
@@ -417,6 +427,36 @@ async fn progress_goes_out_with_the_token_before_the_result() {
     assert_eq!(
         peer.next().await.unwrap(),
         text_result(json!(2), "done", false)
+    );
+    assert_eq!(peer.finish().await, Vec::<Value>::new());
+}
+
+#[tokio::test]
+async fn log_messages_go_out_before_the_result_at_or_above_the_level_set() {
+    let mut peer = start(Duration::from_secs(5));
+    let info = json!({"jsonrpc": "2.0", "method": "notifications/message",
+        "params": {"level": "info", "data": "started"}});
+    let warning = json!({"jsonrpc": "2.0", "method": "notifications/message",
+        "params": {"level": "warning", "logger": "disk", "data": {"free": "3%"}}});
+    // Before any setLevel, every message.
+    peer.send(call(json!(1), "logs", json!({}))).await;
+    assert_eq!(peer.next().await.unwrap(), info);
+    assert_eq!(peer.next().await.unwrap(), warning);
+    assert_eq!(
+        peer.next().await.unwrap(),
+        text_result(json!(1), "logged", false)
+    );
+    peer.send(json!({"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel", "params": {"level": "warning"}}))
+        .await;
+    assert_eq!(
+        peer.next().await.unwrap(),
+        json!({"jsonrpc": "2.0", "id": 2, "result": {}})
+    );
+    peer.send(call(json!(3), "logs", json!({}))).await;
+    assert_eq!(peer.next().await.unwrap(), warning);
+    assert_eq!(
+        peer.next().await.unwrap(),
+        text_result(json!(3), "logged", false)
     );
     assert_eq!(peer.finish().await, Vec::<Value>::new());
 }

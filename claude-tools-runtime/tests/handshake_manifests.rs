@@ -36,7 +36,7 @@ fn greeter_tools() -> Value {
 
 /// The `initialize` result of [`greeter`] for the version the CLI asks for.
 fn greeter_initialize_result() -> Value {
-    json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {"listChanged": false}},
+    json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {"listChanged": false}, "logging": {}},
         "serverInfo": {"name": "greeter", "version": "2.0.0"}, "instructions": "Greet politely."})
 }
 
@@ -95,7 +95,7 @@ async fn on_the_servers_and_their_handshake_results_go_in_initialize_and_calls_n
                 "greeter": {"initializeResult": greeter_initialize_result(),
                     "toolsListResult": greeter_tools()},
                 "empty": {"initializeResult": {"protocolVersion": "2025-11-25",
-                        "capabilities": {"tools": {"listChanged": false}},
+                        "capabilities": {"tools": {"listChanged": false}, "logging": {}},
                         "serverInfo": {"name": "empty", "version": "0.1.0"}},
                     "toolsListResult": {"tools": []}}}})
     );

@@ -109,7 +109,7 @@ impl Cli {
             .await;
         assert_eq!(
             init,
-            json!({"jsonrpc": "2.0", "id": 0, "result": {"capabilities": {"tools": {"listChanged": false}},
+            json!({"jsonrpc": "2.0", "id": 0, "result": {"capabilities": {"tools": {"listChanged": false}, "logging": {}},
                 "protocolVersion": "2025-11-25", "serverInfo": {"name": "calc", "version": "1.0.0"}}})
         );
         self.send(

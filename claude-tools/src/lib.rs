@@ -40,7 +40,7 @@ mod json_schema {
     pub use schemars_items::*;
 }
 pub use claude_tools_core::tool::{
-    CancellationToken, Content, Image, Input, IntoToolResult, Json, ProgressReporter,
+    Audio, CancellationToken, Content, Image, Input, IntoToolResult, Json, ProgressReporter,
     ServerBuildError, State, ToolCall, ToolContext, ToolDef, ToolDefBuilder, ToolError, ToolParam,
     ToolResult, ToolServer,
 };
@@ -121,11 +121,13 @@ pub mod prelude {
     pub use crate::ServeExt;
     pub use crate::ToolRef;
     pub use crate::complete::CompletionContext;
+    pub use crate::mcp::LoggingLevel;
     pub use crate::prompts::{PromptError, PromptMessage};
     pub use crate::resources::{Blob, ResourceError};
     pub use crate::{
-        CancellationToken, Content, Deserialize, Image, Input, Json, JsonSchema, ProgressReporter,
-        Serialize, State, ToolContext, ToolError, ToolResult, ToolServer, tool, tool_server,
+        Audio, CancellationToken, Content, Deserialize, Image, Input, Json, JsonSchema,
+        ProgressReporter, Serialize, State, ToolContext, ToolError, ToolResult, ToolServer, tool,
+        tool_server,
     };
     #[cfg(feature = "agent")]
     pub use crate::{

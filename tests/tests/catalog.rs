@@ -596,6 +596,7 @@ async fn capabilities_are_announced_only_for_what_the_server_has() {
             "prompts": {"listChanged": false},
             "resources": {"subscribe": false, "listChanged": false},
             "completions": {},
+            "logging": {},
         })
     );
     let live = McpRouter::new(Desk::server()).with_list_changed(true);
@@ -615,7 +616,7 @@ async fn capabilities_are_announced_only_for_what_the_server_has() {
     let tools_only = ask(&tools_only, "initialize", initialize).await;
     assert_eq!(
         tools_only["result"]["capabilities"],
-        json!({"tools": {"listChanged": false}})
+        json!({"tools": {"listChanged": false}, "logging": {}})
     );
     // And it serves none of their methods, as a tools-only server never has: `-32601`, in
     // agreement with what its `initialize` announced.

@@ -13,13 +13,15 @@ use serde_json::{Value, json};
 
 /// Every tool the suite's server scenarios call (both revisions), sorted as `tools/list`
 /// lists them.
-const TOOLS: [&str; 25] = [
+const TOOLS: [&str; 27] = [
+    "json_schema_2020_12_tool",
     "test_audio_content",
     "test_elicitation",
     "test_elicitation_sep1034_defaults",
     "test_elicitation_sep1330_enums",
     "test_embedded_resource",
     "test_error_handling",
+    "test_header_param",
     "test_image_content",
     "test_input_required_result_capabilities",
     "test_input_required_result_elicitation",
@@ -41,7 +43,8 @@ const TOOLS: [&str; 25] = [
     "test_trigger_tool_change",
 ];
 
-const PROMPTS: [&str; 4] = [
+const PROMPTS: [&str; 5] = [
+    "test_input_required_result_prompt",
     "test_prompt_with_arguments",
     "test_prompt_with_embedded_resource",
     "test_prompt_with_image",

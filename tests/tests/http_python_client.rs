@@ -52,7 +52,8 @@ fn the_python_sdk_client_lists_and_calls_every_tool_of_the_http_example() {
                 "tools": {"listChanged": false},
                 "prompts": {"listChanged": false},
                 "resources": {"subscribe": false, "listChanged": false},
-                "completions": {}
+                "completions": {},
+                "logging": {}
             }
         })
     );
@@ -206,7 +207,8 @@ async fn the_python_sdk_client_keeps_a_session_and_hears_list_changed_on_its_str
         json!({
             "tools": {"listChanged": true},
             "resources": {"subscribe": true, "listChanged": true},
-            "completions": {}
+            "completions": {},
+            "logging": {}
         })
     );
     assert_eq!(report["tools_before"], json!(["grow", "touch", "wait"]));

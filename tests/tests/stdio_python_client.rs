@@ -35,7 +35,8 @@ fn the_python_sdk_client_lists_and_calls_every_tool_of_the_stdio_example() {
                 "tools": {"listChanged": false},
                 "prompts": {"listChanged": false},
                 "resources": {"subscribe": true, "listChanged": false},
-                "completions": {}
+                "completions": {},
+                "logging": {}
             }
         })
     );

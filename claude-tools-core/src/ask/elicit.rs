@@ -7,8 +7,7 @@ use serde_json::{Map, Value};
 
 use super::AskError;
 use crate::jsonrpc::RawParams;
-use crate::schema::InputSchemaBuilder;
-use crate::schema::short_type_name;
+use crate::schema::{InputSchemaBuilder, doc_description, raw_properties, short_type_name};
 
 /// The params of `elicitation/create`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -52,7 +51,7 @@ impl<T> Elicitation<T> {
     }
 }
 
-/// The keywords MCP (2025-06-18) allows in a form field, by type; any other is left out.
+/// The keywords MCP (2025-11-25) allows in a form field, by type; any other is left out.
 const STRING_KEYWORDS: &[&str] = &[
     "type",
     "title",
@@ -73,20 +72,38 @@ const NUMBER_KEYWORDS: &[&str] = &[
     "default",
 ];
 const BOOLEAN_KEYWORDS: &[&str] = &["type", "title", "description", "default"];
+/// The keywords of a select (a single-select's `oneOf`, a multi-select's `items`, are built
+/// apart).
+const SINGLE_SELECT_KEYWORDS: &[&str] = &["title", "description", "default"];
+const MULTI_SELECT_KEYWORDS: &[&str] = &["title", "description", "minItems", "maxItems", "default"];
 /// The string `format`s a form may carry; another (`uuid`, say) is left out, the answer being
 /// checked against `T` anyway.
 const FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
 
-/// The `requestedSchema` of an elicitation for `T`: what MCP (2025-06-18) allows a form to
+/// The `requestedSchema` of an elicitation for `T`: what MCP (2025-11-25) allows a form to
 /// be, a flat object whose properties are strings (with an optional `format` among `email`,
-/// `uri`, `date`, `date-time`, or an `enum` of strings), numbers or integers (with
-/// `minimum`/`maximum`) and booleans, each with its `title`, `description` and `default`.
+/// `uri`, `date`, `date-time`), numbers or integers (with `minimum`/`maximum`), booleans,
+/// single-selects and multi-selects (SEP-1330), each with its `title`, `description` and
+/// `default`.
 ///
-/// `T` is a struct deriving `Deserialize + JsonSchema` whose fields are such values (a unit
-/// enum is a string `enum`; an `Option` field is not required). Any other `T` (a nested struct,
-/// a list, a map, an enum with data, a non-struct) is an [`AskError::Schema`] that names the
-/// field and says what to do. Keywords the form cannot carry (`pattern`, a `uuid` format) are
-/// left out: the answer is read as a `T`, which checks them anyway.
+/// `T` is a struct deriving `Deserialize + JsonSchema` whose fields are such values (an
+/// `Option` field is not required):
+///
+/// | field | form field |
+/// |---|---|
+/// | a unit enum whose variants have no doc comment | an untitled single-select, `{"type": "string", "enum": [...]}` |
+/// | a unit enum with a doc comment (or `#[schemars(title = "...")]`) on a variant | a titled single-select, `{"type": "string", "oneOf": [{"const", "title"}, ...]}`: each option titled by its variant's `title`, else the first paragraph of its doc, else its value |
+/// | `Vec<E>` of such an enum | an untitled multi-select, `{"type": "array", "items": {"type": "string", "enum": [...]}}` |
+/// | `Vec<E>` of an enum with titled variants | a titled multi-select, `{"type": "array", "items": {"anyOf": [{"const", "title"}, ...]}}` |
+///
+/// A multi-select carries `minItems`/`maxItems` from `#[schemars(length(min = .., max = ..))]`,
+/// and every field its `default` (`#[serde(default = "...")]`). Options are listed in the order
+/// the variants are declared; the user's choice is read back as the enum (or `Vec` of it).
+///
+/// Any other `T` (a nested struct, a list of anything but a unit enum, a map, an enum with
+/// data, a non-struct) is an [`AskError::Schema`] that names the field and says what to do.
+/// Keywords the form cannot carry (`pattern`, a `uuid` format) are left out: the answer is read
+/// as a `T`, which checks them anyway.
 ///
 /// The check runs when the tool asks (the type is a parameter of the call, not of the server),
 /// before anything is sent.
@@ -117,14 +134,55 @@ const FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
 /// );
 ///
 /// #[derive(Deserialize, JsonSchema)]
+/// enum Size {
+///     /// Small (250 ml)
+///     Small,
+///     /// Large (500 ml)
+///     Large,
+/// }
+///
+/// #[derive(Deserialize, JsonSchema)]
+/// #[serde(rename_all = "lowercase")]
+/// enum Topping { Cream, Cinnamon, Honey }
+///
+/// #[derive(Deserialize, JsonSchema)]
+/// struct Order {
+///     size: Size,
+///     /// Pick up to two
+///     #[schemars(length(max = 2))]
+///     toppings: Vec<Topping>,
+/// }
+///
+/// assert_eq!(
+///     serde_json::Value::Object(elicitation_schema::<Order>().unwrap()),
+///     json!({
+///         "type": "object",
+///         "properties": {
+///             "size": {"type": "string", "oneOf": [
+///                 {"const": "Small", "title": "Small (250 ml)"},
+///                 {"const": "Large", "title": "Large (500 ml)"}
+///             ]},
+///             "toppings": {
+///                 "type": "array",
+///                 "description": "Pick up to two",
+///                 "maxItems": 2,
+///                 "items": {"type": "string", "enum": ["cream", "cinnamon", "honey"]}
+///             }
+///         },
+///         "required": ["size", "toppings"]
+///     })
+/// );
+///
+/// #[derive(Deserialize, JsonSchema)]
 /// struct Nested { inner: Confirm }
 /// let error = elicitation_schema::<Nested>().unwrap_err().to_string();
 /// assert!(error.contains("`inner`"), "{error}");
 /// ```
-pub fn elicitation_schema<T: JsonSchema>() -> Result<Map<String, Value>, AskError> {
+pub fn elicitation_schema<T: DeserializeOwned + JsonSchema>() -> Result<Map<String, Value>, AskError>
+{
     let type_name = short_type_name::<T>();
     let mut builder = InputSchemaBuilder::new();
-    builder.flatten::<T>();
+    builder.flatten::<T>().variant_order_of::<T>();
     let schema = builder.finish().map_err(|error| {
         AskError::Schema(format!(
             "`{type_name}` cannot be an elicitation form: {}",
@@ -135,9 +193,20 @@ pub fn elicitation_schema<T: JsonSchema>() -> Result<Map<String, Value>, AskErro
         Some(Value::Object(properties)) => properties,
         _ => &Map::new(),
     };
+    // The builder folds a unit enum with documented variants into one `enum`; the variants'
+    // titles and docs are read from schemars' own schema.
+    let (raw, orders) = raw_properties::<T>();
     let mut form = Map::new();
     for (name, field) in properties {
-        form.insert(name.clone(), form_field(&type_name, name, field)?);
+        // An untitled single-select is a string `enum`, which `form_field` keeps with what
+        // goes with it (a legacy `enumNames` given with `#[schemars(extend(..))]`).
+        let field = match raw.get(name).and_then(|raw| select(raw, &orders)) {
+            Some(select) if select.multiple || select.titled() => {
+                select_field(field, &raw[name], select)
+            }
+            _ => form_field(&type_name, name, field)?,
+        };
+        form.insert(name.clone(), field);
     }
     let mut out = Map::new();
     out.insert("type".into(), "object".into());
@@ -148,14 +217,194 @@ pub fn elicitation_schema<T: JsonSchema>() -> Result<Map<String, Value>, AskErro
     Ok(out)
 }
 
+/// One option of a select: its value, and its title when the variant has one.
+struct Choice {
+    value: String,
+    title: Option<String>,
+}
+
+/// A field that is a select: one of a unit enum's values, or several.
+struct Select {
+    multiple: bool,
+    choices: Vec<Choice>,
+}
+
+impl Select {
+    fn titled(&self) -> bool {
+        self.choices.iter().any(|choice| choice.title.is_some())
+    }
+
+    /// `{"const": value, "title": title}` for each choice, the value standing for a missing title.
+    fn titled_choices(&self) -> Value {
+        self.choices
+            .iter()
+            .map(|choice| {
+                let title = choice.title.as_deref().unwrap_or(&choice.value);
+                serde_json::json!({"const": choice.value, "title": title})
+            })
+            .collect()
+    }
+
+    fn values(&self) -> Value {
+        self.choices
+            .iter()
+            .map(|choice| Value::String(choice.value.clone()))
+            .collect()
+    }
+}
+
+/// The select a field's schemars schema (`raw`) makes, if it is one: a unit enum of strings, or
+/// an array of one (either maybe `Option`al), its choices in declaration order when one of
+/// `orders` names them all.
+fn select(raw: &Value, orders: &[&'static [&'static str]]) -> Option<Select> {
+    let raw = without_null(raw.as_object()?);
+    let is_array = match raw.get("type") {
+        Some(Value::String(ty)) => ty == "array",
+        Some(Value::Array(types)) => types.iter().any(|ty| ty == "array"),
+        _ => false,
+    };
+    let (multiple, enum_schema) = if is_array {
+        (true, without_null(raw.get("items")?.as_object()?))
+    } else {
+        (false, raw)
+    };
+    let mut choices = choices(enum_schema)?;
+    let order = orders
+        .iter()
+        .filter(|order| {
+            choices
+                .iter()
+                .all(|choice| order.contains(&choice.value.as_str()))
+        })
+        .min_by_key(|order| order.len());
+    if let Some(order) = order {
+        choices.sort_by_key(|choice| order.iter().position(|v| *v == choice.value));
+    }
+    Some(Select { multiple, choices })
+}
+
+/// `schema` without the `null` of an `Option`: the inner schema of `anyOf: [X, {"type":
+/// "null"}]`, else `schema` itself (an `enum` keeps its `null`, skipped when read).
+fn without_null(schema: &Map<String, Value>) -> &Map<String, Value> {
+    if let Some(Value::Array(branches)) = schema.get("anyOf")
+        && let [first, second] = branches.as_slice()
+    {
+        let is_null = |v: &Value| v.get("type") == Some(&Value::String("null".into()));
+        match (is_null(first), is_null(second)) {
+            (false, true) => return first.as_object().unwrap_or(schema),
+            (true, false) => return second.as_object().unwrap_or(schema),
+            _ => {}
+        }
+    }
+    schema
+}
+
+/// The choices of a unit enum of strings as schemars writes it: an `enum`, or a `oneOf` of
+/// `{"const"}` branches (documented or titled variants) and `{"enum"}` groups (the others).
+fn choices(schema: &Map<String, Value>) -> Option<Vec<Choice>> {
+    let untitled = |values: &Value| -> Option<Vec<Choice>> {
+        values
+            .as_array()?
+            .iter()
+            .filter(|value| !value.is_null())
+            .map(|value| {
+                Some(Choice {
+                    value: value.as_str()?.to_string(),
+                    title: None,
+                })
+            })
+            .collect()
+    };
+    if let Some(values) = schema.get("enum") {
+        return untitled(values).filter(|choices| !choices.is_empty());
+    }
+    let Some(Value::Array(branches)) = schema.get("oneOf") else {
+        return None;
+    };
+    let mut choices = Vec::new();
+    for branch in branches {
+        let branch = branch.as_object()?;
+        if branch.get("type") == Some(&Value::String("null".into())) {
+            continue;
+        }
+        match (branch.get("const"), branch.get("enum")) {
+            (Some(Value::String(value)), None) => choices.push(Choice {
+                value: value.clone(),
+                title: variant_title(branch),
+            }),
+            (None, Some(values)) => choices.extend(untitled(values)?),
+            _ => return None,
+        }
+    }
+    (!choices.is_empty()).then_some(choices)
+}
+
+/// A variant's title: its `#[schemars(title)]`, else the first paragraph of its doc comment.
+fn variant_title(branch: &Map<String, Value>) -> Option<String> {
+    if let Some(Value::String(title)) = branch.get("title") {
+        return Some(title.clone());
+    }
+    let Some(Value::String(doc)) = branch.get("description") else {
+        return None;
+    };
+    let doc = doc_description(doc);
+    let first = doc.split("\n\n").next().unwrap_or_default();
+    let title = first.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!title.is_empty()).then_some(title)
+}
+
+/// A select's form field: the field's own `title`, `default` (and a multi-select's
+/// `minItems`/`maxItems`) from the built schema `field`, its `description` from schemars'
+/// schema `raw` (the built one has the variant docs appended, which the options' titles carry
+/// here), and its choices in the shape SEP-1330 gives them.
+fn select_field(field: &Value, raw: &Value, select: Select) -> Value {
+    let keywords = if select.multiple {
+        MULTI_SELECT_KEYWORDS
+    } else {
+        SINGLE_SELECT_KEYWORDS
+    };
+    let mut out = Map::new();
+    out.insert(
+        "type".into(),
+        Value::String(if select.multiple { "array" } else { "string" }.into()),
+    );
+    if let Some(Value::String(doc)) = raw.get("description") {
+        let doc = doc_description(doc);
+        if !doc.is_empty() {
+            out.insert("description".into(), Value::String(doc));
+        }
+    }
+    if let Value::Object(field) = field {
+        for (key, value) in field {
+            if keywords.contains(&key.as_str()) && key != "description" && !value.is_null() {
+                out.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    let choices = match (select.multiple, select.titled()) {
+        (false, false) => ("enum", select.values()),
+        (false, true) => ("oneOf", select.titled_choices()),
+        (true, false) => (
+            "items",
+            serde_json::json!({"type": "string", "enum": select.values()}),
+        ),
+        (true, true) => (
+            "items",
+            serde_json::json!({"anyOf": select.titled_choices()}),
+        ),
+    };
+    out.insert(choices.0.into(), choices.1);
+    Value::Object(out)
+}
+
 /// One property of the form, restricted to what MCP allows.
 fn form_field(type_name: &str, name: &str, field: &Value) -> Result<Value, AskError> {
     let refuse = |what: &str| {
         AskError::Schema(format!(
             "`{type_name}` cannot be an elicitation form: its field `{name}` is {what}, but an \
-             elicitation form (MCP 2025-06-18) holds only strings, numbers, integers, booleans \
-             and string enums; ask for a flat struct of such fields (and ask again for the \
-             rest)"
+             elicitation form (MCP 2025-11-25) holds only strings, numbers, integers, booleans, \
+             unit enums and lists of unit enums; ask for a flat struct of such fields (and ask \
+             again for the rest)"
         ))
     };
     let Value::Object(field) = field else {
@@ -178,7 +427,7 @@ fn form_field(type_name: &str, name: &str, field: &Value) -> Result<Value, AskEr
         "number" | "integer" => NUMBER_KEYWORDS,
         "boolean" => BOOLEAN_KEYWORDS,
         "object" => return Err(refuse("an object")),
-        "array" => return Err(refuse("a list")),
+        "array" => return Err(refuse("a list of something other than a unit enum")),
         other => return Err(refuse(&format!("of type `{other}`"))),
     };
     let mut out = Map::new();
@@ -343,6 +592,157 @@ mod tests {
         assert!(shape.contains("`shape`"), "{shape}");
         let string = elicitation_schema::<String>().unwrap_err();
         assert!(matches!(string, AskError::Schema(_)), "{string:?}");
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(rename_all = "lowercase")]
+    enum Untitled {
+        Option1,
+        Option2,
+        Option3,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(rename_all = "lowercase")]
+    enum Titled {
+        /// First Option
+        ///
+        /// Only the first paragraph titles the option.
+        Value1,
+        #[schemars(title = "Second Option")]
+        Value2,
+        /// Third Option
+        Value3,
+    }
+
+    // Only some variants documented: schemars groups the others first, the form keeps the
+    // declaration order and titles the undocumented ones by their value.
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(rename_all = "lowercase")]
+    enum PartlyTitled {
+        /// Alpha
+        A,
+        B,
+        /// Gamma
+        C,
+    }
+
+    fn two_untitled() -> Vec<Untitled> {
+        vec![Untitled::Option1, Untitled::Option2]
+    }
+
+    /// The fields of the conformance suite's `elicitation-sep1330-enums` scenario (all but the
+    /// deprecated `enumNames` form, which no Rust type implies).
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    struct Sep1330 {
+        untitled_single: Untitled,
+        titled_single: Titled,
+        untitled_multi: Vec<Untitled>,
+        /// Choose any
+        #[schemars(length(min = 1, max = 2))]
+        titled_multi: Vec<Titled>,
+        maybe_titled: Option<Titled>,
+        maybe_multi: Option<Vec<Untitled>>,
+        #[serde(default = "two_untitled")]
+        defaulted_multi: Vec<Untitled>,
+        /// Which letter
+        partly: PartlyTitled,
+    }
+
+    #[test]
+    fn enums_become_the_sep1330_selects() {
+        let titled = json!([
+            {"const": "value1", "title": "First Option"},
+            {"const": "value2", "title": "Second Option"},
+            {"const": "value3", "title": "Third Option"}
+        ]);
+        let untitled = json!({"type": "string", "enum": ["option1", "option2", "option3"]});
+        assert_eq!(
+            Value::Object(elicitation_schema::<Sep1330>().unwrap()),
+            json!({
+                "type": "object",
+                "properties": {
+                    "untitledSingle": untitled,
+                    "titledSingle": {"type": "string", "oneOf": titled},
+                    "untitledMulti": {"type": "array", "items": untitled},
+                    "titledMulti": {
+                        "type": "array",
+                        "description": "Choose any",
+                        "minItems": 1,
+                        "maxItems": 2,
+                        "items": {"anyOf": titled}
+                    },
+                    "maybeTitled": {"type": "string", "oneOf": titled},
+                    "maybeMulti": {"type": "array", "items": untitled},
+                    "defaultedMulti": {"type": "array", "items": untitled, "default": ["option1", "option2"]},
+                    "partly": {"type": "string", "description": "Which letter", "oneOf": [
+                        {"const": "a", "title": "Alpha"},
+                        {"const": "b", "title": "b"},
+                        {"const": "c", "title": "Gamma"}
+                    ]}
+                },
+                "required": ["untitledSingle", "titledSingle", "untitledMulti", "titledMulti", "partly"]
+            })
+        );
+    }
+
+    /// The deprecated titled form, `enumNames`, is not implied by any Rust type, but a schemars
+    /// `extend` that writes it is kept.
+    #[test]
+    fn a_legacy_enum_names_extension_is_kept() {
+        #[derive(Deserialize, JsonSchema)]
+        #[allow(dead_code)]
+        #[serde(rename_all = "lowercase")]
+        #[schemars(extend("enumNames" = ["Option One", "Option Two"]))]
+        enum Legacy {
+            Opt1,
+            Opt2,
+        }
+        #[derive(Deserialize, JsonSchema)]
+        #[allow(dead_code)]
+        #[serde(rename_all = "camelCase")]
+        struct Form {
+            legacy_enum: Legacy,
+        }
+        assert_eq!(
+            Value::Object(elicitation_schema::<Form>().unwrap())["properties"]["legacyEnum"],
+            json!({"type": "string", "enum": ["opt1", "opt2"], "enumNames": ["Option One", "Option Two"]})
+        );
+    }
+
+    #[test]
+    fn selections_are_read_back_as_the_enums() {
+        let accepted = read_answer::<Sep1330>(&raw(json!({"action": "accept", "content": {
+            "untitledSingle": "option1",
+            "titledSingle": "value1",
+            "untitledMulti": ["option1", "option2"],
+            "titledMulti": ["value1", "value2"],
+            "partly": "b"
+        }})));
+        assert_eq!(
+            accepted.unwrap(),
+            Elicitation::Accepted(Sep1330 {
+                untitled_single: Untitled::Option1,
+                titled_single: Titled::Value1,
+                untitled_multi: vec![Untitled::Option1, Untitled::Option2],
+                titled_multi: vec![Titled::Value1, Titled::Value2],
+                maybe_titled: None,
+                maybe_multi: None,
+                defaulted_multi: two_untitled(),
+                partly: PartlyTitled::B,
+            })
+        );
+        let wrong = read_answer::<Sep1330>(&raw(json!({"action": "accept", "content": {
+            "untitledSingle": "option1",
+            "titledSingle": "value1",
+            "untitledMulti": ["option9"],
+            "titledMulti": [],
+            "partly": "a"
+        }})))
+        .unwrap_err()
+        .to_string();
+        assert!(wrong.contains("untitledMulti"), "{wrong}");
     }
 
     #[test]

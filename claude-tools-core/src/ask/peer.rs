@@ -167,6 +167,9 @@ pub struct ClientPeer {
     /// For an MCP 2026-07-28 request: its round, where questions are looked up and recorded
     /// instead of sent.
     pub(crate) round: Option<Arc<Round>>,
+    /// For an MCP 2026-07-28 request: the lowest level of log message it asked for
+    /// (`_meta["io.modelcontextprotocol/logLevel"]`); `None`, no log message at all.
+    pub(crate) log_level: Option<crate::jsonrpc::LoggingLevel>,
 }
 
 /// A question's answer, and the key it was found under in a 2026-07-28 round.

@@ -18,6 +18,7 @@ mod catalog_params;
 mod decode;
 mod error;
 mod id;
+mod logging;
 mod message;
 mod notification;
 mod request_meta;
@@ -36,6 +37,8 @@ pub use error::echo as echo_text;
 pub use error::{ErrorCode, ErrorObject, MAX_ECHO};
 pub(crate) use id::IdError;
 pub use id::{ProgressToken, RequestId};
+pub(crate) use logging::SetLevelParams;
+pub use logging::{LOG_MESSAGE, LOGGING_SET_LEVEL, LogMessage, LoggingLevel, UnknownLoggingLevel};
 pub use message::{
     Call, ClientResponse, GetPrompt, InitializeParams, Invalid, Message, Notification, RawParams,
     ReadResource, Request, Retry, TOOL_USE_ID_META, ToolCall,
@@ -52,6 +55,7 @@ pub use response::{Answer, Response};
 pub use result_meta::{CacheHint, CacheScope, CacheableMethod, ResultMeta, ResultType};
 pub use results::{
     CompletionsCapability, DiscoverResult, Implementation, InitializeResult, InputRequiredResult,
-    ListChangedCapability, ResourcesCapability, ServerCapabilities, ToolsCapability, ToolsList,
+    ListChangedCapability, LoggingCapability, ResourcesCapability, ServerCapabilities,
+    ToolsCapability, ToolsList,
 };
 pub use unreadable::Unreadable;

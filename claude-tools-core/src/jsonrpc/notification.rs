@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-use super::{ProgressToken, RequestId};
+use super::{LOG_MESSAGE, LogMessage, ProgressToken, RequestId};
 use crate::ask::ServerRequest;
 
 /// The method of the notification a server sends when its tool list changes.
@@ -69,6 +69,9 @@ pub enum ServerNotification {
         /// The resource's URI.
         uri: String,
     },
+    /// `notifications/message`: a log message, sent by a tool with
+    /// [`ToolContext::log`](crate::tool::ToolContext::log).
+    Message(LogMessage),
 }
 
 impl ServerNotification {
@@ -82,6 +85,7 @@ impl ServerNotification {
             ServerNotification::PromptsListChanged => PROMPTS_LIST_CHANGED,
             ServerNotification::ResourcesListChanged => RESOURCES_LIST_CHANGED,
             ServerNotification::ResourceUpdated { .. } => RESOURCE_UPDATED,
+            ServerNotification::Message(_) => LOG_MESSAGE,
         }
     }
 
@@ -144,6 +148,9 @@ impl Serialize for ServerNotification {
             )?,
             ServerNotification::ResourceUpdated { uri } => {
                 notification.serialize_entry("params", &UpdatedParams { uri })?;
+            }
+            ServerNotification::Message(message) => {
+                notification.serialize_entry("params", message)?;
             }
             _ => {}
         }

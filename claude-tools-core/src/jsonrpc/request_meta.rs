@@ -46,7 +46,13 @@ const LOG_LEVELS: [&str; 8] = [
     "emergency",
 ];
 
-/// What a request's `params._meta` claims of its MCP revision (see the [module docs](self)).
+/// What a request's `params._meta` claims of its MCP revision:
+///
+/// | `params._meta` | claim |
+/// |---|---|
+/// | absent, not an object, or without `…/protocolVersion` and `…/clientCapabilities` | [`MetaClaim::Absent`] |
+/// | `…/protocolVersion` a string and `…/clientCapabilities` an object (`…/clientInfo` an object with string `name` and `version` if present, `…/logLevel` one of MCP's eight levels if present) | [`MetaClaim::Modern`] |
+/// | either of the two required keys without the other, or a key of the wrong type | [`MetaClaim::Malformed`]: `-32602` naming the key |
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum MetaClaim {
     /// No 2026-07-28 per-request fields: a 2025-11-25 (or earlier) request, whose revision and

@@ -35,7 +35,15 @@ pub struct ServerCapabilities {
     /// neither prompts nor resources).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub completions: Option<CompletionsCapability>,
+    /// The server sends log messages (`notifications/message`) and takes `logging/setLevel`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub logging: Option<LoggingCapability>,
 }
+
+/// `capabilities.logging`: `{}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct LoggingCapability {}
 
 /// `capabilities.prompts`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -127,6 +135,7 @@ impl InitializeResult {
                 prompts: None,
                 resources: None,
                 completions: None,
+                logging: None,
             },
             server_info: Implementation {
                 name: name.to_string(),

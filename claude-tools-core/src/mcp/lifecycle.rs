@@ -4,7 +4,8 @@
 use serde::Serialize;
 
 use crate::jsonrpc::{
-    CompletionsCapability, InitializeResult, ListChangedCapability, ResourcesCapability, ToolsList,
+    CompletionsCapability, InitializeResult, ListChangedCapability, LoggingCapability,
+    ResourcesCapability, ToolsList,
 };
 use crate::tool::ToolServer;
 
@@ -51,6 +52,9 @@ pub(crate) fn initialize_result(
     if server.has_prompts() || server.has_resources() {
         result.capabilities.completions = Some(CompletionsCapability {});
     }
+    // Every router takes `logging/setLevel` and any tool may log (`ToolContext::log`), so
+    // every server announces it, as MCP asks of a server that sends log messages.
+    result.capabilities.logging = Some(LoggingCapability {});
     result.instructions = server.instructions().map(String::from);
     result
 }

@@ -4,8 +4,8 @@
 //!
 //! | message | what happens |
 //! |---|---|
-//! | `subscriptions/listen {notifications: {toolsListChanged?, promptsListChanged?, resourcesListChanged?, resourceSubscriptions?: [uri]}}` | a stream opens ([`McpRouter::listen`]); its first message is `notifications/subscriptions/acknowledged` with the subset the server honours (prompts and resources only on a server that has them; at most [`MAX_RESOURCE_SUBSCRIPTIONS`] URIs) |
-//! | a change through a [`ToolServerHandle`] | `notifications/{tools,prompts,resources}/list_changed` on each stream that asked for that kind, `notifications/resources/updated {uri}` on each that listed the URI; each with `_meta["io.modelcontextprotocol/subscriptionId"]`, the listen request's id. Nothing a stream did not ask for |
+//! | `subscriptions/listen {notifications: {toolsListChanged?, promptsListChanged?, resourcesListChanged?, resourceSubscriptions?: [uri]}}` | a stream opens ([`McpRouter::listen`](super::McpRouter::listen)); its first message is `notifications/subscriptions/acknowledged` with the subset the server honours (prompts and resources only on a server that has them; at most [`MAX_RESOURCE_SUBSCRIPTIONS`] URIs) |
+//! | a change through a [`ToolServerHandle`](super::ToolServerHandle) | `notifications/{tools,prompts,resources}/list_changed` on each stream that asked for that kind, `notifications/resources/updated {uri}` on each that listed the URI; each with `_meta["io.modelcontextprotocol/subscriptionId"]`, the listen request's id. Nothing a stream did not ask for |
 //! | changes faster than a stream is read | merged: a stream owes at most one notice of each kind, and one update per URI, whatever the number of changes (bounded memory, nothing lost that matters) |
 //! | no `notifications` object, or not an object | `-32602` |
 //! | the stream's end by the server (shutdown) | the listen request's result, `{resultType: "complete", _meta: {subscriptionId, serverInfo}}` ([`ListenStream::ended`]) |

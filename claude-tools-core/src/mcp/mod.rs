@@ -7,10 +7,11 @@
 //!
 //! | message | answer |
 //! |---|---|
-//! | `initialize` | `protocolVersion` (the client's if supported, else [`LATEST_PROTOCOL_VERSION`]), `capabilities: {"tools": {"listChanged": false}}` (`true` with [`McpRouter::with_list_changed`]), `serverInfo`, `instructions` when the server has them |
+//! | `initialize` | `protocolVersion` (the client's if supported, else [`LATEST_PROTOCOL_VERSION`]), `capabilities: {"tools": {"listChanged": false}, "logging": {}}` (`true` with [`McpRouter::with_list_changed`]), `serverInfo`, `instructions` when the server has them |
 //! | `tools/list` | `{"tools": [...]}`, every tool on one page; with a `cursor` (which this server never issues) `-32602` |
 //! | `tools/call` | the tool result; bad arguments, a handler error or panic are `isError` results (the model reads them); an unknown tool, or params without a string `name`, are `-32602` (MCP lists both among protocol errors) |
 //! | `ping` | `{}` |
+//! | `logging/setLevel {level}` | `{}`; the connection's calls then log at `level` and above (an unknown level `-32602`; see the `logging` module's table) |
 //! | any other request | `-32601 "Method not found"` with the method (cut to [`crate::jsonrpc::MAX_ECHO`] bytes) as `data` |
 //! | a notification | none (`None`) |
 //! | a client's response | none; handed to the tool waiting for it (a question asked with [`crate::ask`]), ignored when no tool waits for its id |
@@ -34,6 +35,10 @@
 //!   discarded; then its future is dropped. Cancelling an unknown or finished id does nothing.
 //!   Dropping the future returned by [`McpRouter::handle`] (the session aborting the control
 //!   request) cancels the call the same way, grace included.
+//! - A tool's log messages (`ToolContext::log`) become `notifications/message`, handed to the
+//!   notifier like progress, when at or above the connection's level: the one its client set
+//!   with `logging/setLevel`, or every level until it does ([`DEFAULT_LOG_LEVEL`]). The router
+//!   sets that level on each call's context ([`ToolContext::with_log_level`]).
 //! - Progress (`ToolContext::report_progress`) becomes `notifications/progress` with the call's
 //!   `params._meta.progressToken`, handed to the [`McpRouter::with_notifier`] callback; without a
 //!   notifier or a token it is dropped.
@@ -52,12 +57,13 @@
 mod calls;
 mod catalog;
 mod lifecycle;
-mod listen;
+pub mod listen;
 mod live;
 mod live_catalog;
-mod modern;
-mod mrtr;
-mod revision;
+mod logging;
+pub mod modern;
+pub mod mrtr;
+pub mod revision;
 mod subscriptions;
 
 pub use crate::ask::{
@@ -78,6 +84,7 @@ pub use listen::{
     SUBSCRIPTIONS_ACKNOWLEDGED,
 };
 pub use live::{LiveToolError, ToolServerHandle, ToolSetEdit};
+pub use logging::DEFAULT_LOG_LEVEL;
 pub use revision::{
     MODERN_PROTOCOL_VERSIONS, NEWEST_PROTOCOL_VERSION, Revision, Transport, all_protocol_versions,
     decide as decide_revision,
@@ -92,11 +99,12 @@ use std::task::{Context, Poll, Waker};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::tool::{CallRefused, ProgressReporter, ProgressSink, ToolContext, ToolServer};
+use crate::tool::{CallRefused, LogSink, ProgressReporter, ProgressSink, ToolContext, ToolServer};
 use calls::InFlight;
 
 /// Receives the server→client notifications of a router (`notifications/progress`,
-/// `notifications/tools/list_changed`), for the transport to send to the client.
+/// `notifications/message`, `notifications/tools/list_changed`…), for the transport to send to
+/// the client.
 pub type Notifier = Arc<dyn Fn(ServerNotification) + Send + Sync>;
 
 /// Answers the MCP JSON-RPC traffic of one connection to one [`ToolServer`].
@@ -132,6 +140,8 @@ pub struct McpRouter {
     connection: Arc<Connection>,
     notifier: Option<Notifier>,
     progress: Option<Arc<ProgressSink>>,
+    /// Where the calls' log messages go (the notifier, as `notifications/message`).
+    logs: Option<Arc<LogSink>>,
     /// Attached to the context of every call this router starts (the HTTP caller's identity).
     extension: Option<Arc<dyn std::any::Any + Send + Sync>>,
     /// What `initialize` says of `capabilities.tools.listChanged`.
@@ -166,6 +176,8 @@ struct Connection {
     peer: Arc<crate::ask::Peer>,
     /// The resources this connection subscribed to.
     subscriptions: subscriptions::Subscriptions,
+    /// The level the client set with `logging/setLevel`.
+    log_level: logging::ConnectionLogLevel,
     /// The era the connection chose ([`Era`]), as a `u8`.
     era: AtomicU8,
 }
@@ -187,6 +199,7 @@ impl Connection {
             protocol_version: AtomicUsize::new(0),
             subscriptions: subscriptions::Subscriptions::new(tools.subscribers.clone()),
             peer: Arc::default(),
+            log_level: logging::ConnectionLogLevel::default(),
             era: AtomicU8::new(Era::Undecided as u8),
         })
     }
@@ -222,6 +235,7 @@ impl McpRouter {
             tools,
             notifier: None,
             progress: None,
+            logs: None,
             extension: None,
             list_changed: false,
             panic_detail: PanicDetail::Shown,
@@ -242,6 +256,7 @@ impl McpRouter {
             connection: Connection::new(&self.tools),
             notifier: None,
             progress: None,
+            logs: None,
             extension: None,
             list_changed: false,
             panic_detail: self.panic_detail,
@@ -266,7 +281,7 @@ impl McpRouter {
     }
 
     /// Opens the listen stream a 2026-07-28 `subscriptions/listen` asks for (see
-    /// [`listen`](self::listen)), or the answer that refuses it: `-32601` for a 2025-era request
+    /// [`listen`]), or the answer that refuses it: `-32601` for a 2025-era request
     /// or a router whose transport holds no streams, `-32602` for a filter that is not one,
     /// the revision's errors for a bad `_meta`.
     pub fn listen(&self, request: Request) -> Result<ListenStream, Box<Response>> {
@@ -386,6 +401,7 @@ impl McpRouter {
             assumed: self.client.assumed,
             local: self.client.local.clone(),
             round: None,
+            log_level: None,
         }
     }
 
@@ -398,14 +414,19 @@ impl McpRouter {
     }
 
     /// Hands server→client notifications (`notifications/progress`, built from
-    /// [`ToolContext::report_progress`] and the call's `progressToken`) to `notifier`. Without
-    /// one, progress is dropped. `notifier` is called on the reporting handler's thread and
+    /// [`ToolContext::report_progress`] and the call's `progressToken`; `notifications/message`,
+    /// from [`ToolContext::log`]) to `notifier`. Without one, progress and log messages are
+    /// dropped. `notifier` is called on the reporting handler's thread and
     /// should only enqueue the message.
     ///
     /// The same callback gets `notifications/tools/list_changed` when a [`ToolServerHandle`]
     /// changes the tool set.
     pub fn with_notifier(mut self, notifier: Notifier) -> Self {
         self.notifier = Some(notifier.clone());
+        let logs = notifier.clone();
+        self.logs = Some(Arc::new(move |message| {
+            logs(ServerNotification::Message(message));
+        }));
         self.progress = Some(Arc::new(
             move |token: &ProgressToken, progress, total, message: Option<&str>| {
                 notifier(ServerNotification::Progress {
@@ -620,6 +641,9 @@ impl McpRouter {
             Call::ResourcesRead(read) if self.tools.with_active(ToolServer::has_resources) => {
                 self.answer_read_resource(id, read, client).await
             }
+            Call::Other { method, params } if method == LOGGING_SET_LEVEL => {
+                self.set_log_level(id, params.as_ref())
+            }
             Call::Other { method, params }
                 if let Some(known) = catalog::CatalogMethod::of(&method)
                     && self.tools.with_active(|server| known.served_by(server)) =>
@@ -691,8 +715,21 @@ impl McpRouter {
         if let Some(tool_use_id) = tool_use_id {
             context = context.with_tool_use_id(tool_use_id);
         }
-        if let (Some(token), Some(sink)) = (progress_token, &self.progress) {
-            context = context.with_progress(ProgressReporter::new(token, sink.clone()));
+        if let Some(token) = progress_token {
+            context = context.with_progress(match &self.progress {
+                Some(sink) => ProgressReporter::new(token, sink.clone()),
+                None => ProgressReporter::token_only(token),
+            });
+        }
+        if let Some(sink) = &self.logs {
+            // A 2025 call logs from its connection's `logging/setLevel`. A 2026-07-28 request
+            // (one with a client of its own) is sent log messages only when its `_meta` names
+            // a level (`io.modelcontextprotocol/logLevel`).
+            let level = match &client {
+                None => Some(self.connection.log_level.get()),
+                Some(client) => client.log_level,
+            };
+            context = context.with_log_sink(sink.clone()).with_log_level(level);
         }
         if let Some(extension) = &self.extension {
             context = context.with_extension(extension.clone());

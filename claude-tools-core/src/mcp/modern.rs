@@ -99,6 +99,11 @@ impl McpRouter {
             assumed: Some(meta.client_capabilities),
             local: None,
             round,
+            // The decoder let through only levels MCP defines.
+            log_level: meta
+                .log_level
+                .as_deref()
+                .and_then(|level| level.parse().ok()),
         }
     }
 }

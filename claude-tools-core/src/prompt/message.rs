@@ -16,8 +16,8 @@ pub enum Role {
     Assistant,
 }
 
-/// One message of a prompt: a role and one content block (text, an image, or any other MCP
-/// block through [`Content::Raw`]).
+/// One message of a prompt: a role and one content block (text, an image, audio, an embedded
+/// resource, or any other MCP block through [`Content::Raw`]).
 ///
 /// ```
 /// use claude_tools::prompts::PromptMessage;
@@ -37,6 +37,26 @@ pub struct PromptMessage {
 }
 
 impl PromptMessage {
+    /// A message from `role` carrying `content` (an image, audio, an embedded resource…).
+    ///
+    /// ```
+    /// use claude_tools::prompts::{PromptMessage, Role};
+    /// use claude_tools::resources::ResourceContents;
+    /// use claude_tools::tools::Content;
+    ///
+    /// let notes = ResourceContents::text("notes://today", "Buy milk", Some("text/plain"));
+    /// let message = PromptMessage::new(Role::User, Content::resource(notes));
+    /// assert_eq!(
+    ///     serde_json::to_value(&message).unwrap(),
+    ///     serde_json::json!({"role": "user", "content": {"type": "resource", "resource": {
+    ///         "uri": "notes://today", "mimeType": "text/plain", "text": "Buy milk"
+    ///     }}})
+    /// );
+    /// ```
+    pub fn new(role: Role, content: Content) -> Self {
+        Self { role, content }
+    }
+
     /// A text message from the user.
     pub fn user(text: impl Into<String>) -> Self {
         Self {

@@ -10,6 +10,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::error::SchemaError;
+use super::refs::{RefError, inline_refs};
 use super::rewrite::{Rewrite, rewrite};
 use super::{rust_names, variant_order};
 
@@ -97,8 +98,8 @@ impl InputSchemaBuilder {
         required: bool,
     ) -> &mut Self {
         let mut schema = Value::from(self.generator.subschema_for::<T>());
-        if let Some(reference) = find_ref(&schema) {
-            let message = recursive_message(reference, &short_type_name::<T>());
+        if let Err(error) = inline_refs(&mut schema, self.generator.definitions()) {
+            let message = ref_message(&error, &short_type_name::<T>());
             return self.fail(format!("parameter `{name}`: {message}"));
         }
         if let Some(description) = description.filter(|d| !d.is_empty()) {
@@ -145,10 +146,10 @@ impl InputSchemaBuilder {
     /// have an object schema without a root `oneOf`/`anyOf`/`allOf`: a struct, or a map with
     /// string keys.
     pub fn flatten<T: JsonSchema + ?Sized>(&mut self) -> &mut Self {
-        let root = Value::from(self.generator.root_schema_for::<T>());
+        let mut root = Value::from(self.generator.root_schema_for::<T>());
         let type_name = short_type_name::<T>();
-        if let Some(reference) = find_ref(&root) {
-            let message = recursive_message(reference, &type_name);
+        if let Err(error) = inline_refs(&mut root, &Map::new()) {
+            let message = ref_message(&error, &type_name);
             return self.fail(message);
         }
         let mut root = match root {
@@ -259,6 +260,11 @@ impl InputSchemaBuilder {
         }
     }
 
+    /// Whether nothing was added (no property, no whole input, no error).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.properties.is_empty() && self.additional_properties.is_none() && self.error.is_none()
+    }
+
     fn insert(&mut self, name: &str, schema: Value, required: bool) {
         if self.properties.insert(name.to_string(), schema).is_some() {
             self.fail(format!(
@@ -325,6 +331,24 @@ impl InputSchemaBuilder {
     }
 }
 
+/// The properties of `T`'s schema as schemars writes them (inlined but not rewritten: a unit
+/// enum with documented or titled variants is still a `oneOf` of `{"const", "title"?,
+/// "description"?}` branches), and the declaration order of the unit enums `T` contains: what an
+/// elicitation form reads its single- and multi-selects from. Empty when `T` is not an object.
+pub(crate) fn raw_properties<T: JsonSchema + DeserializeOwned>()
+-> (Map<String, Value>, Vec<&'static [&'static str]>) {
+    let root = Value::from(generator(false).into_root_schema_for::<T>());
+    let properties = match root {
+        Value::Object(mut root) => match root.remove("properties") {
+            Some(Value::Object(properties)) => properties,
+            _ => Map::new(),
+        },
+        _ => Map::new(),
+    };
+    let orders = std::panic::catch_unwind(super::variant_order::probe::<T>).unwrap_or_default();
+    (properties, orders)
+}
+
 /// The Claude-safe output schema of `T` (for [`Json<T>`](crate::tool::Json) results). It
 /// describes what serde *writes*, and must be an object, as MCP requires of
 /// `structuredContent`: a struct, a map, or an enum whose every variant is an object (an
@@ -332,8 +356,8 @@ impl InputSchemaBuilder {
 pub fn output_schema<T: JsonSchema + ?Sized>() -> Result<Map<String, Value>, SchemaError> {
     let mut schema = Value::from(generator(true).into_root_schema_for::<T>());
     let type_name = short_type_name::<T>();
-    if let Some(reference) = find_ref(&schema) {
-        return Err(SchemaError::new(recursive_message(reference, &type_name)));
+    if let Err(error) = inline_refs(&mut schema, &Map::new()) {
+        return Err(SchemaError::new(ref_message(&error, &type_name)));
     }
     if let Value::Object(root) = &mut schema {
         root.shift_remove("title");
@@ -419,15 +443,17 @@ fn all_variants_are_objects(root: &Map<String, Value>) -> bool {
         })
 }
 
-/// The first `$ref` left in a schema: schemars keeps them only for recursive types.
-fn find_ref(schema: &Value) -> Option<&str> {
-    match schema {
-        Value::Object(object) => match object.get("$ref") {
-            Some(Value::String(reference)) => Some(reference),
-            _ => object.values().find_map(find_ref),
-        },
-        Value::Array(items) => items.iter().find_map(find_ref),
-        _ => None,
+/// What a `$ref` that could not be inlined says, for a schema derived from `outer_type`.
+fn ref_message(error: &RefError, outer_type: &str) -> String {
+    match error {
+        RefError::Recursive(reference) => recursive_message(reference, outer_type),
+        RefError::Unresolvable(reference) => format!(
+            "the schema of `{outer_type}` has a `$ref` to {}, which is not a definition of the \
+             schema's own `$defs`, so it cannot be inlined as Claude needs (and a reference is \
+             never fetched): write the definition into the JsonSchema impl, or give the tool's \
+             schema as written with ToolDefBuilder::input_schema_as_written",
+            crate::jsonrpc::echo(reference)
+        ),
     }
 }
 
@@ -444,7 +470,7 @@ fn recursive_message(reference: &str, outer_type: &str) -> String {
 }
 
 /// Undoes schemars' JSON-pointer and percent encoding of a `$defs` name.
-fn decode_ref_name(name: &str) -> String {
+pub(super) fn decode_ref_name(name: &str) -> String {
     let mut bytes = Vec::with_capacity(name.len());
     let mut input = name.bytes();
     while let Some(b) = input.next() {

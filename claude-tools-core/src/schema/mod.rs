@@ -94,11 +94,12 @@
 mod build;
 mod description;
 mod error;
+mod refs;
 mod rewrite;
 mod rust_names;
 mod variant_order;
 
-pub(crate) use build::short_type_name;
+pub(crate) use build::{raw_properties, short_type_name};
 pub(crate) use rust_names::record as record_rust_names;
 
 pub use build::{InputSchemaBuilder, output_schema};

@@ -5,19 +5,22 @@ use std::fmt;
 use std::sync::Arc;
 
 use schemars::JsonSchema;
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tokio_util::sync::CancellationToken;
 
+use super::log::{CallLogger, LogSink};
 use crate::ask::{
     AskError, ClientPeer, CreateMessageRequest, CreateMessageResult, Elicitation, Root,
 };
-use crate::jsonrpc::ProgressToken;
 pub use crate::jsonrpc::RequestId;
+use crate::jsonrpc::{LoggingLevel, ProgressToken};
 
 /// Everything about one tool call that is not model input.
 ///
 /// Take it as a parameter of a `#[tool]` fn to read the `tool_use_id` of the call, wait for
-/// cancellation, or report progress. It is cheap to clone.
+/// cancellation, report progress, or log to the client ([`log`](ToolContext::log)). It is cheap
+/// to clone.
 ///
 /// ```
 /// use claude_tools::tools::ToolContext;
@@ -37,6 +40,8 @@ pub struct ToolContext {
     request_id: Option<RequestId>,
     cancellation: CancellationToken,
     progress: ProgressReporter,
+    /// Where this call's log messages go, and from which level.
+    logger: CallLogger,
     /// A value the transport attached to the call (over HTTP, the caller's identity from the
     /// auth hook); `None`, and free, when nothing did.
     extension: Option<Arc<dyn Any + Send + Sync>>,
@@ -60,6 +65,7 @@ impl ToolContext {
             request_id: Some(request_id),
             cancellation,
             progress: ProgressReporter::default(),
+            logger: CallLogger::default(),
             extension: None,
             client: None,
         }
@@ -87,6 +93,97 @@ impl ToolContext {
     pub fn with_progress(mut self, reporter: ProgressReporter) -> Self {
         self.progress = reporter;
         self
+    }
+
+    /// Sends this call's log messages ([`log`](ToolContext::log)) to `sink`, which the router
+    /// sets from its notifier (as `notifications/message`). Without a sink, messages are
+    /// dropped.
+    pub fn with_log_sink(mut self, sink: Arc<LogSink>) -> Self {
+        self.logger.sink = Some(sink);
+        self
+    }
+
+    /// The least severe level this call sends (`None`: none at all), a value of the call
+    /// rather than of the server: the router sets it on every call it starts, from what the
+    /// client asked with `logging/setLevel` on the connection (every level when the client
+    /// never asked; see [`McpRouter`](crate::mcp::McpRouter)). A revision of MCP that carries
+    /// the level in the request itself sets it from there the same way.
+    pub fn with_log_level(mut self, level: Option<LoggingLevel>) -> Self {
+        self.logger.threshold = level;
+        self
+    }
+
+    /// The least severe level a [`log`](ToolContext::log) of this call is sent at; `None` when
+    /// nothing is sent.
+    pub fn log_level(&self) -> Option<LoggingLevel> {
+        self.logger.threshold
+    }
+
+    /// Whether a message at `level` would reach the client: check it before building costly
+    /// log data.
+    pub fn logs(&self, level: LoggingLevel) -> bool {
+        self.logger.enabled(level)
+    }
+
+    /// Logs `data` (any `Serialize` value: a string, a struct with details) to the client, as
+    /// an MCP `notifications/message` at `level`, when `level` is at or above the call's
+    /// [`log_level`](ToolContext::log_level); otherwise, in a unit test, or where the
+    /// transport cannot reach the client, the message is dropped. Over Streamable HTTP the
+    /// messages travel on the call's own response stream (when the client accepts
+    /// `text/event-stream`), over stdio with the call's other output, always before its result.
+    ///
+    /// Log messages are for the client's user or developer, not the model; MCP asks that they
+    /// carry no credentials, personal data or internal details that could aid an attack.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use claude_tools::mcp::{LogMessage, LoggingLevel};
+    /// use claude_tools::tools::ToolContext;
+    /// use serde_json::json;
+    ///
+    /// let sent = Arc::new(Mutex::new(Vec::new()));
+    /// let sink = sent.clone();
+    /// let ctx = ToolContext::new()
+    ///     .with_log_sink(Arc::new(move |message: LogMessage| sink.lock().unwrap().push(message)))
+    ///     .with_log_level(Some(LoggingLevel::Info));
+    ///
+    /// ctx.log(LoggingLevel::Debug, "not sent: below the level");
+    /// ctx.log_info("indexing started");
+    /// ctx.log_with(LoggingLevel::Error, "db", json!({"error": "connection refused", "port": 5432}));
+    ///
+    /// let sent = sent.lock().unwrap();
+    /// assert_eq!(sent.len(), 2);
+    /// assert_eq!(sent[0].data, json!("indexing started"));
+    /// assert_eq!(sent[1].logger.as_deref(), Some("db"));
+    /// ```
+    pub fn log(&self, level: LoggingLevel, data: impl Serialize) {
+        self.logger.log(level, None, &data);
+    }
+
+    /// [`log`](ToolContext::log) naming the logger (the part of the server the message comes
+    /// from), MCP's `logger`.
+    pub fn log_with(&self, level: LoggingLevel, logger: &str, data: impl Serialize) {
+        self.logger.log(level, Some(logger), &data);
+    }
+
+    /// [`log`](ToolContext::log) at [`LoggingLevel::Debug`].
+    pub fn log_debug(&self, data: impl Serialize) {
+        self.log(LoggingLevel::Debug, data);
+    }
+
+    /// [`log`](ToolContext::log) at [`LoggingLevel::Info`].
+    pub fn log_info(&self, data: impl Serialize) {
+        self.log(LoggingLevel::Info, data);
+    }
+
+    /// [`log`](ToolContext::log) at [`LoggingLevel::Warning`].
+    pub fn log_warning(&self, data: impl Serialize) {
+        self.log(LoggingLevel::Warning, data);
+    }
+
+    /// [`log`](ToolContext::log) at [`LoggingLevel::Error`].
+    pub fn log_error(&self, data: impl Serialize) {
+        self.log(LoggingLevel::Error, data);
     }
 
     /// Attaches `value` to the call, for the handler to read with
@@ -245,6 +342,25 @@ impl ToolContext {
     pub fn report_progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
         self.progress.report(progress, total, message);
     }
+
+    /// The call's progress token (`params._meta.progressToken`), when the client sent one:
+    /// the client asks for progress with it, and the reports of
+    /// [`report_progress`](ToolContext::report_progress) carry it.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use claude_tools::mcp::{ProgressToken, RequestId};
+    /// use claude_tools::tools::{ProgressReporter, ToolContext};
+    ///
+    /// let token = ProgressToken(RequestId::from("upload-7"));
+    /// let ctx = ToolContext::new()
+    ///     .with_progress(ProgressReporter::new(token.clone(), Arc::new(|_, _, _, _| {})));
+    /// assert_eq!(ctx.progress_token(), Some(&token));
+    /// assert_eq!(ToolContext::new().progress_token(), None);
+    /// ```
+    pub fn progress_token(&self) -> Option<&ProgressToken> {
+        self.progress.token()
+    }
 }
 
 impl fmt::Debug for ToolContext {
@@ -253,6 +369,8 @@ impl fmt::Debug for ToolContext {
             .field("tool_use_id", &self.tool_use_id)
             .field("request_id", &self.request_id)
             .field("cancelled", &self.is_cancelled())
+            .field("progress_token", &self.progress_token())
+            .field("log_level", &self.log_level())
             .field("extension", &self.extension.is_some())
             .finish_non_exhaustive()
     }
@@ -264,15 +382,31 @@ pub type ProgressSink = dyn Fn(&ProgressToken, f64, Option<f64>, Option<&str>) +
 /// Where a call's progress reports go. The default drops them.
 #[derive(Clone, Default)]
 pub struct ProgressReporter {
-    target: Option<(ProgressToken, Arc<ProgressSink>)>,
+    token: Option<ProgressToken>,
+    sink: Option<Arc<ProgressSink>>,
 }
 
 impl ProgressReporter {
     /// A reporter that hands every report, with the call's `progressToken`, to `sink`.
     pub fn new(token: ProgressToken, sink: Arc<ProgressSink>) -> Self {
         Self {
-            target: Some((token, sink)),
+            token: Some(token),
+            sink: Some(sink),
         }
+    }
+
+    /// A reporter that knows the call's token but has nowhere to send reports (a transport
+    /// without a notifier): the handler can still read the token.
+    pub(crate) fn token_only(token: ProgressToken) -> Self {
+        Self {
+            token: Some(token),
+            sink: None,
+        }
+    }
+
+    /// The call's `progressToken`, when it has one.
+    pub fn token(&self) -> Option<&ProgressToken> {
+        self.token.as_ref()
     }
 
     /// A reporter that drops every report.
@@ -282,7 +416,7 @@ impl ProgressReporter {
 
     /// Sends one report (or drops it when there is nowhere to send it).
     pub fn report(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
-        if let Some((token, sink)) = &self.target {
+        if let (Some(token), Some(sink)) = (&self.token, &self.sink) {
             sink(token, progress, total, message);
         }
     }

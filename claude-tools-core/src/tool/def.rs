@@ -117,6 +117,8 @@ pub struct ToolDefBuilder {
     annotations: ToolAnnotations,
     meta: Map<String, Value>,
     input: InputSchemaBuilder,
+    /// An input schema given as written, in place of `input`'s.
+    written_input: Option<Value>,
     output: Option<Result<Map<String, Value>, SchemaError>>,
     required_state: Vec<StateRequirement>,
     /// `None` until [`always_load`](Self::always_load) is called: the server then applies its
@@ -135,6 +137,7 @@ impl ToolDefBuilder {
             annotations: ToolAnnotations::default(),
             meta: Map::new(),
             input: InputSchemaBuilder::new(),
+            written_input: None,
             output: None,
             required_state: Vec::new(),
             always_load: None,
@@ -249,6 +252,53 @@ impl ToolDefBuilder {
         &mut self.input
     }
 
+    /// Uses `schema` as the tool's input schema exactly as written, in place of one built with
+    /// [`input`](Self::input): every JSON Schema 2020-12 keyword is kept (`$schema`, `$defs`,
+    /// `$ref`, `$anchor`, `allOf`/`anyOf`/`oneOf` at the root, `if`/`then`/`else`, `pattern`,
+    /// any `format`…), nothing is inlined or rewritten, and a `$ref`, local or on the network, is
+    /// never fetched (neither here nor when a call is checked). What MCP requires is checked when
+    /// the tool is built: the root is an object schema with `"type": "object"`.
+    ///
+    /// This is for a tool whose schema comes from elsewhere at run time (a plugin manifest, an
+    /// OpenAPI document). A schema derived from Rust types stays the subset Claude accepts (see
+    /// [`crate::schema`]); a schema given as written is the caller's to keep within what the
+    /// clients it serves accept: the Anthropic API refuses a root `oneOf`/`anyOf`/`allOf`, for
+    /// one. The handler reads the arguments as it likes ([`ToolCall`](super::ToolCall),
+    /// `Input<serde_json::Value>`); [`deny_unknown_arguments`](Self::deny_unknown_arguments) and a
+    /// written `"additionalProperties": false` refuse arguments that are not root `properties`.
+    ///
+    /// ```
+    /// use claude_tools::tools::ToolDefBuilder;
+    /// use serde_json::json;
+    ///
+    /// let schema = json!({
+    ///     "$schema": "https://json-schema.org/draft/2020-12/schema",
+    ///     "type": "object",
+    ///     "$defs": {"address": {"type": "object", "properties": {"city": {"type": "string"}}}},
+    ///     "properties": {"home": {"$ref": "#/$defs/address"}},
+    ///     "anyOf": [{"required": ["home"]}]
+    /// });
+    /// let mut def = ToolDefBuilder::new("ship");
+    /// def.description("Ship a parcel").input_schema_as_written(schema.clone());
+    /// assert_eq!(serde_json::Value::Object(def.build().unwrap().input_schema), schema);
+    ///
+    /// let mut odd = ToolDefBuilder::new("odd");
+    /// odd.input_schema_as_written(json!({"type": "array"}));
+    /// assert!(odd.build().unwrap_err().to_string().contains(r#""type": "object""#));
+    /// ```
+    pub fn input_schema_as_written(&mut self, schema: Value) -> &mut Self {
+        self.written_input = Some(schema);
+        self
+    }
+
+    /// Uses `schema` as the tool's output schema exactly as written, as
+    /// [`input_schema_as_written`](Self::input_schema_as_written) does for the input: the root
+    /// must be an object schema with `"type": "object"` (MCP's `outputSchema`).
+    pub fn output_schema_as_written(&mut self, schema: Value) -> &mut Self {
+        self.output = Some(written_schema(schema, "output"));
+        self
+    }
+
     /// Sets the output schema (for tools with structured results).
     pub fn output_schema(&mut self, schema: Result<Map<String, Value>, SchemaError>) -> &mut Self {
         self.output = Some(schema);
@@ -271,7 +321,16 @@ impl ToolDefBuilder {
     }
 
     pub(crate) fn build_parts(self) -> Result<BuiltTool, SchemaError> {
-        let (mut input_schema, rust_names) = self.input.finish_with_rust_names()?;
+        let (mut input_schema, rust_names) = match self.written_input {
+            Some(_) if !self.input.is_empty() => {
+                return Err(SchemaError::new(
+                    "the input schema is given as written (input_schema_as_written) and built \
+                     with input() as well: use one of the two",
+                ));
+            }
+            Some(written) => (written_schema(written, "input")?, Vec::new()),
+            None => self.input.finish_with_rust_names()?,
+        };
         if self.deny_unknown_arguments {
             deny_additional_properties(&mut input_schema)?;
         }
@@ -338,6 +397,35 @@ impl From<&mut ToolDefBuilder> for ToolDefBuilder {
         let fresh = ToolDefBuilder::new(builder.name.clone());
         std::mem::replace(builder, fresh)
     }
+}
+
+/// A schema given as written: kept whole, once its root is what MCP requires of a tool's
+/// `inputSchema` or `outputSchema`, an object schema with `"type": "object"`.
+fn written_schema(schema: Value, which: &str) -> Result<Map<String, Value>, SchemaError> {
+    let kind = match &schema {
+        Value::Object(root) if root.get("type") == Some(&Value::String("object".into())) => {
+            return match schema {
+                Value::Object(root) => Ok(root),
+                _ => Err(SchemaError::new(
+                    "internal error: the schema is not an object",
+                )),
+            };
+        }
+        Value::Object(root) => match root.get("type") {
+            None => "an object schema without a \"type\"".to_string(),
+            Some(ty) => format!(
+                "an object schema of \"type\": {}",
+                crate::jsonrpc::echo(&ty.to_string())
+            ),
+        },
+        Value::Bool(_) => "a boolean schema".to_string(),
+        Value::Array(_) => "a JSON array".to_string(),
+        other => crate::jsonrpc::echo(&other.to_string()),
+    };
+    Err(SchemaError::new(format!(
+        "a tool's {which} schema must be a JSON object with \"type\": \"object\" at its root \
+         (MCP), but the one given as written is {kind}"
+    )))
 }
 
 /// Sets `"additionalProperties": false`, unless the input already accepts extra properties of

@@ -35,6 +35,7 @@ mod def;
 mod error;
 mod handler;
 pub mod header_params;
+mod log;
 pub(crate) mod names;
 pub(crate) mod names_rule;
 mod param;
@@ -55,11 +56,12 @@ pub use handler::{
     ViaArguments, ViaExtractor,
 };
 pub use header_params::{HeaderParam, HeaderParamKind};
+pub use log::LogSink;
 pub use names::{MAX_QUALIFIED_TOOL_NAME, ToolRef};
 pub use param::{Extension, Input, ToolCall, ToolParam};
 pub use question::Question;
 pub use registry::{ServerDefinition, ToolRegistration};
-pub use result::{Content, Image, IntoToolResult, Json, ToolResult};
+pub use result::{Audio, Content, Image, IntoToolResult, Json, ToolResult};
 pub(crate) use server::CallRefused;
 pub use server::ToolServer;
 pub use server_tool::Tool;

@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::resource::ResourceContents;
 use crate::schema::{self, SchemaError};
 
 /// One MCP content block of a tool result.
@@ -17,7 +18,13 @@ pub enum Content {
     Text(String),
     /// `{"type":"image","data":<base64>,"mimeType":…}`
     Image(Image),
-    /// Any other MCP content block (audio, resource, resource_link…), passed through verbatim.
+    /// `{"type":"audio","data":<base64>,"mimeType":…}`
+    Audio(Audio),
+    /// An embedded resource: `{"type":"resource","resource":{"uri":…,"mimeType"?:…,"text":…}}`,
+    /// or with a base64 `"blob"` in place of `"text"`.
+    Resource(ResourceContents),
+    /// Any other MCP content block (`resource_link`, a block with `annotations`…), passed
+    /// through verbatim.
     Raw(Value),
 }
 
@@ -25,6 +32,45 @@ impl Content {
     /// A text block.
     pub fn text(text: impl Into<String>) -> Self {
         Content::Text(text.into())
+    }
+
+    /// An image block from raw bytes (encoded to base64 here).
+    pub fn image(bytes: impl AsRef<[u8]>, mime_type: impl Into<String>) -> Self {
+        Content::Image(Image::from_bytes(bytes, mime_type))
+    }
+
+    /// An audio block from raw bytes (encoded to base64 here).
+    ///
+    /// ```
+    /// use claude_tools::tools::Content;
+    ///
+    /// assert_eq!(
+    ///     Content::audio(b"RIFF", "audio/wav").to_json(),
+    ///     serde_json::json!({"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"})
+    /// );
+    /// ```
+    pub fn audio(bytes: impl AsRef<[u8]>, mime_type: impl Into<String>) -> Self {
+        Content::Audio(Audio::from_bytes(bytes, mime_type))
+    }
+
+    /// An embedded resource: the contents of the resource at a URI, sent inside the result (a
+    /// tool's or a prompt's) rather than read with `resources/read`.
+    ///
+    /// ```
+    /// use claude_tools::resources::ResourceContents;
+    /// use claude_tools::tools::Content;
+    ///
+    /// let readme = ResourceContents::text("file:///README.md", "# Hello", Some("text/markdown"));
+    /// assert_eq!(
+    ///     Content::resource(readme).to_json(),
+    ///     serde_json::json!({
+    ///         "type": "resource",
+    ///         "resource": {"uri": "file:///README.md", "mimeType": "text/markdown", "text": "# Hello"}
+    ///     })
+    /// );
+    /// ```
+    pub fn resource(contents: ResourceContents) -> Self {
+        Content::Resource(contents)
     }
 
     /// The MCP JSON of this block (its `Serialize` form).
@@ -68,6 +114,53 @@ impl Image {
     /// A PNG image from raw bytes.
     pub fn png(bytes: impl AsRef<[u8]>) -> Self {
         Self::from_bytes(bytes, "image/png")
+    }
+
+    /// The base64 data.
+    pub fn data(&self) -> &str {
+        &self.data
+    }
+
+    /// The MIME type.
+    pub fn mime_type(&self) -> &str {
+        &self.mime_type
+    }
+}
+
+/// An audio result: base64 data and a MIME type (`audio/wav`, `audio/mpeg`…).
+///
+/// ```
+/// use claude_tools::tools::Audio;
+///
+/// let audio = Audio::from_bytes(b"RIFF", "audio/wav");
+/// assert_eq!((audio.data(), audio.mime_type()), ("UklGRg==", "audio/wav"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Audio {
+    data: String,
+    mime_type: String,
+}
+
+impl Audio {
+    /// Audio from raw bytes (encoded to base64 here).
+    pub fn from_bytes(bytes: impl AsRef<[u8]>, mime_type: impl Into<String>) -> Self {
+        Self {
+            data: base64_encode(bytes.as_ref()),
+            mime_type: mime_type.into(),
+        }
+    }
+
+    /// Audio from data that is already base64.
+    pub fn from_base64(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        Self {
+            data: data.into(),
+            mime_type: mime_type.into(),
+        }
+    }
+
+    /// WAV audio from raw bytes.
+    pub fn wav(bytes: impl AsRef<[u8]>) -> Self {
+        Self::from_bytes(bytes, "audio/wav")
     }
 
     /// The base64 data.
@@ -175,6 +268,19 @@ impl Serialize for Content {
                 block.serialize_entry("mimeType", &image.mime_type)?;
                 block.end()
             }
+            Content::Audio(audio) => {
+                let mut block = serializer.serialize_map(Some(3))?;
+                block.serialize_entry("type", "audio")?;
+                block.serialize_entry("data", &audio.data)?;
+                block.serialize_entry("mimeType", &audio.mime_type)?;
+                block.end()
+            }
+            Content::Resource(contents) => {
+                let mut block = serializer.serialize_map(Some(2))?;
+                block.serialize_entry("type", "resource")?;
+                block.serialize_entry("resource", contents)?;
+                block.end()
+            }
             Content::Raw(value) => value.serialize(serializer),
         }
     }
@@ -230,13 +336,14 @@ impl Serialize for ToolResult {
 /// Turns a handler's return value into a [`ToolResult`].
 ///
 /// Implemented for text (`String`, `&'static str`, `Cow<'static, str>`), numbers and `bool`
-/// (sent as text), `()` (an empty success), [`Json<T>`], [`Image`], [`Content`],
+/// (sent as text), `()` (an empty success), [`Json<T>`], [`Image`], [`Audio`], a
+/// [`ResourceContents`] (an embedded resource), [`Content`],
 /// `Vec<Content>`, [`ToolResult`] itself, and `Result<T, E: Display>` of any of these, where `Err`
 /// becomes an `isError` result carrying the error's message.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool",
     label = "this return type cannot become a tool result",
-    note = "return String, &'static str, a number, bool, (), Json<T>, Image, Content, Vec<Content> or ToolResult",
+    note = "return String, &'static str, a number, bool, (), Json<T>, Image, Audio, ResourceContents, Content, Vec<Content> or ToolResult",
     note = "or Result<T, E> of one of those, where E: Display (the error becomes an isError result)"
 )]
 pub trait IntoToolResult {
@@ -316,6 +423,19 @@ impl IntoToolResult for Image {
     }
 }
 
+impl IntoToolResult for Audio {
+    fn into_tool_result(self) -> ToolResult {
+        Content::Audio(self).into_tool_result()
+    }
+}
+
+/// An embedded resource.
+impl IntoToolResult for ResourceContents {
+    fn into_tool_result(self) -> ToolResult {
+        Content::Resource(self).into_tool_result()
+    }
+}
+
 impl<T: Serialize + JsonSchema> IntoToolResult for Json<T> {
     fn into_tool_result(self) -> ToolResult {
         match serde_json::to_value(&self.0) {
@@ -367,6 +487,62 @@ mod tests {
         for (input, expected) in cases {
             assert_eq!(base64_encode(input.as_bytes()), expected, "input {input:?}");
         }
+    }
+
+    /// `write_json` copies a text block's frame instead of serialising it: its bytes must be
+    /// exactly the `Serialize` form's, for every kind of block.
+    #[test]
+    fn write_json_writes_the_bytes_of_serialize() {
+        let result = ToolResult {
+            content: vec![
+                Content::text("a \"quoted\"\n\u{1} é"),
+                Content::image(b"\x89PNG", "image/png"),
+                Content::audio(b"RIFF", "audio/wav"),
+                Content::Audio(Audio::from_base64("AA==", "audio/\"odd\"")),
+                Content::resource(ResourceContents::text("test://t", "hi \"x\"", None)),
+                Content::resource(ResourceContents::text(
+                    "test://m",
+                    "# m",
+                    Some("text/markdown"),
+                )),
+                Content::resource(ResourceContents::blob("test://b", [0u8, 255], Some("x/y"))),
+                Content::Raw(json!({"type": "resource_link", "uri": "x:/y", "name": "y"})),
+            ],
+            structured_content: Some(json!({"n": 1})),
+            is_error: true,
+        };
+        let mut written = Vec::new();
+        result.write_json(&mut written).unwrap();
+        assert_eq!(
+            String::from_utf8(written).unwrap(),
+            serde_json::to_string(&result).unwrap()
+        );
+    }
+
+    #[test]
+    fn audio_and_embedded_resources_are_the_spec_blocks() {
+        assert_eq!(
+            Audio::wav(b"RIFF").into_tool_result().to_json(),
+            json!({"content": [{"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"}], "isError": false})
+        );
+        assert_eq!(
+            ResourceContents::text(
+                "test://embedded-resource",
+                "This is an embedded resource content.",
+                Some("text/plain")
+            )
+            .into_tool_result()
+            .to_json(),
+            json!({"content": [{"type": "resource", "resource": {
+                "uri": "test://embedded-resource",
+                "mimeType": "text/plain",
+                "text": "This is an embedded resource content."
+            }}], "isError": false})
+        );
+        assert_eq!(
+            Content::resource(ResourceContents::blob("test://b", b"hi", None)).to_json(),
+            json!({"type": "resource", "resource": {"uri": "test://b", "blob": "aGk="}})
+        );
     }
 
     #[test]

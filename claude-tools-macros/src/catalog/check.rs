@@ -4,7 +4,7 @@
 use proc_macro2::Span;
 use quote::ToTokens;
 use syn::spanned::Spanned;
-use syn::{FnArg, Ident, ItemFn, LitStr, Pat, Path, ReturnType, Type};
+use syn::{Attribute, FnArg, Ident, ItemFn, LitStr, Pat, Path, ReturnType, Token, Type};
 
 use super::Kind;
 use super::parse::{Completer, Options};
@@ -14,7 +14,8 @@ use crate::errors::Errors;
 /// Lints rustc accepts on a parameter: left on the emitted fn.
 const LINTS: &[&str] = &["allow", "warn", "deny", "forbid", "expect"];
 
-/// One parameter: its name (the argument's or variable's), its type, its doc.
+/// One parameter: its name (the argument's or variable's: the Rust name, unless renamed), its
+/// type, its doc.
 pub(super) struct Param {
     pub(super) ident: Ident,
     pub(super) name: String,
@@ -36,13 +37,21 @@ pub(super) struct Item {
     pub(super) is_async: bool,
 }
 
-/// Takes the attributes off the parameters: doc comments are kept as descriptions, lints stay
-/// on the fn, anything else is an error.
+/// What the attributes of one parameter say.
+pub(super) struct ParamAttrs {
+    doc: Doc,
+    /// A prompt argument's wire name, when it is not the Rust name.
+    rename: Option<LitStr>,
+}
+
+/// Takes the attributes off the parameters: doc comments are kept as descriptions, a prompt
+/// argument's `#[serde(rename = "..")]` or `#[arg(rename = "..")]` (as on a tool parameter)
+/// names the argument, lints stay on the fn, anything else is an error.
 pub(super) fn strip_param_attrs(
     kind: Kind,
     function: &mut ItemFn,
     errors: &mut Errors,
-) -> Vec<Doc> {
+) -> Vec<ParamAttrs> {
     function
         .sig
         .inputs
@@ -53,31 +62,82 @@ pub(super) fn strip_param_attrs(
                 FnArg::Typed(typed) => &mut typed.attrs,
             };
             let doc = Doc::from_attrs(attrs);
+            let mut rename = None;
             for attr in attrs.iter() {
                 let path = attr.path();
-                if !docs::is_doc(attr) && !LINTS.iter().any(|lint| path.is_ident(lint)) {
+                if kind == Kind::Prompt && (path.is_ident("serde") || path.is_ident("arg")) {
+                    parse_rename(attr, &mut rename, errors);
+                } else if !docs::is_doc(attr) && !LINTS.iter().any(|lint| path.is_ident(lint)) {
                     let name = path.to_token_stream().to_string().replace(' ', "");
                     errors.push(syn::Error::new(
                         path.span(),
                         format!(
                             "unsupported attribute `#[{name}]` on a {}: it takes doc comments \
-                             (its description) and lint attributes (#[allow(..)])",
-                            kind.parameter()
+                             (its description){} and lint attributes (#[allow(..)])",
+                            kind.parameter(),
+                            if kind == Kind::Prompt {
+                                ", #[serde(rename = \"name\")] or #[arg(rename = \"name\")]"
+                            } else {
+                                ""
+                            }
                         ),
                     ));
                 }
             }
             attrs.retain(|attr| LINTS.iter().any(|lint| attr.path().is_ident(lint)));
-            doc
+            ParamAttrs { doc, rename }
         })
         .collect()
+}
+
+/// A prompt argument's `#[serde(rename = "name")]` or `#[arg(rename = "name")]`, the spelling a
+/// tool parameter takes; anything else in them is an error that says what is taken.
+fn parse_rename(attr: &Attribute, rename: &mut Option<LitStr>, errors: &mut Errors) {
+    let outer = if attr.path().is_ident("serde") {
+        "serde"
+    } else {
+        "arg"
+    };
+    let result = attr.parse_nested_meta(|meta| {
+        if !meta.path.is_ident("rename") {
+            let key = meta.path.to_token_stream().to_string();
+            return Err(meta.error(format!(
+                "unsupported `#[{outer}({key})]` on a prompt argument: it takes \
+                 #[{outer}(rename = \"name\")] (a prompt argument is a string the client may \
+                 leave out only when its type is an Option)"
+            )));
+        }
+        if !meta.input.peek(Token![=]) {
+            return Err(
+                meta.error("`rename` takes the argument's name as a string: `rename = \"name\"`")
+            );
+        }
+        let lit: LitStr = meta
+            .value()?
+            .parse()
+            .map_err(|_| meta.error("`rename` takes a string: `rename = \"name\"`"))?;
+        if lit.value().is_empty() {
+            return Err(syn::Error::new(
+                lit.span(),
+                "a prompt argument's name must not be empty",
+            ));
+        }
+        if rename.is_some() {
+            return Err(meta.error("the rename is given twice: keep one"));
+        }
+        *rename = Some(lit);
+        Ok(())
+    });
+    if let Err(error) = result {
+        errors.push(error);
+    }
 }
 
 pub(super) fn validate(
     kind: Kind,
     function: &ItemFn,
     options: Options,
-    docs: Vec<Doc>,
+    attrs: Vec<ParamAttrs>,
     errors: &mut Errors,
 ) -> Option<Item> {
     let attribute = kind.attribute();
@@ -124,7 +184,7 @@ pub(super) fn validate(
     }
 
     let mut params = Vec::new();
-    for (input, doc) in sig.inputs.iter().zip(docs) {
+    for (input, ParamAttrs { doc, rename }) in sig.inputs.iter().zip(attrs) {
         match input {
             FnArg::Receiver(receiver) => errors.push(syn::Error::new(
                 receiver.self_token.span,
@@ -132,9 +192,23 @@ pub(super) fn validate(
             )),
             FnArg::Typed(typed) => match &*typed.pat {
                 Pat::Ident(pat) if pat.subpat.is_none() && pat.by_ref.is_none() => {
+                    let (name, name_span) = match &rename {
+                        Some(rename) => (rename.value(), rename.span()),
+                        None => (crate::tool::unraw(&pat.ident), pat.ident.span()),
+                    };
+                    if let Some(first) = params.iter().find(|param: &&Param| param.name == name) {
+                        errors.push(syn::Error::new(
+                            name_span,
+                            format!(
+                                "two prompt arguments are called `{name}` (`{}` and `{}`): \
+                                 rename one",
+                                first.ident, pat.ident
+                            ),
+                        ));
+                    }
                     params.push(Param {
                         ident: pat.ident.clone(),
-                        name: crate::tool::unraw(&pat.ident),
+                        name,
                         ty: (*typed.ty).clone(),
                         doc,
                     });
@@ -160,7 +234,7 @@ pub(super) fn validate(
 
     for completer in &options.completers {
         let argument = crate::tool::unraw(&completer.argument);
-        if !params.iter().any(|param| param.name == argument) {
+        if param_of(&params, &argument).is_none() {
             let known: Vec<String> = params
                 .iter()
                 .map(|param| format!("`{}`", param.name))
@@ -221,6 +295,15 @@ pub(super) fn validate(
         output,
         is_async: sig.asyncness.is_some(),
     })
+}
+
+/// The parameter a `complete(arg = ..)` names: by its Rust name, or by its argument's name when
+/// renamed.
+pub(super) fn param_of<'a>(params: &'a [Param], argument: &str) -> Option<&'a Param> {
+    params
+        .iter()
+        .find(|param| crate::tool::unraw(&param.ident) == argument)
+        .or_else(|| params.iter().find(|param| param.name == argument))
 }
 
 /// The variables of a URI template (level 1) against the fn's parameters: each variable is a

@@ -217,7 +217,10 @@ fn completers(item: &Item) -> TokenStream {
     item.completers
         .iter()
         .map(|completer| {
-            let argument = crate::tool::unraw(&completer.argument);
+            // The argument's name on the wire (a renamed parameter's), checked to exist.
+            let typed = crate::tool::unraw(&completer.argument);
+            let argument = super::check::param_of(&item.params, &typed)
+                .map_or(typed.clone(), |param| param.name.clone());
             let path = &completer.path;
             quote_spanned! {path.span()=>
                 {

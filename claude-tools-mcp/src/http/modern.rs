@@ -8,7 +8,7 @@
 //! | `Mcp-Method` / `Mcp-Name` missing or not what the body says ([`standard_headers`](super::standard_headers)) | `400`, `-32020` |
 //! | answered with `-32601` (a method the server does not have, or one 2026-07-28 removed) | `404` with the error |
 //! | answered with `-32020`, `-32021` or `-32022` | `400` with the error |
-//! | any other answer (other errors included) | `200`: JSON, or for a `tools/call` from a client whose `Accept` names `text/event-stream`, an SSE stream once the call sends something before its result (progress, log messages), the result last |
+//! | any other answer (other errors included) | `200`: JSON, or for a `tools/call` from a client whose `Accept` names `text/event-stream`, an SSE stream once the call sends something before its result (progress; log messages when its `_meta` names a `logLevel`), the result last |
 //!
 //! A request whose `_meta` and `MCP-Protocol-Version` disagree, or whose `_meta` is malformed,
 //! never gets here: [`decide_revision`](claude_tools_core::mcp::decide_revision) refuses it
@@ -103,9 +103,12 @@ pub(super) async fn answer(
     let sent = Arc::new(tokio::sync::Notify::new());
     let ring = sent.clone();
     let router = router.with_notifier(Arc::new(move |message: ServerNotification| {
-        // Only what belongs on the request's own stream (progress); a 2026-07-28 request is
-        // never sent a request of the server's, nor a list change.
-        if matches!(message, ServerNotification::Progress { .. }) {
+        // Only what belongs on the request's own stream (progress, log messages); a
+        // 2026-07-28 request is never sent a request of the server's, nor a list change.
+        if matches!(
+            message,
+            ServerNotification::Progress { .. } | ServerNotification::Message(_)
+        ) {
             let _ = sender.send(message);
             ring.notify_one();
         }

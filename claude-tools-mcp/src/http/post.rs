@@ -1,6 +1,7 @@
 //! One `POST`: admitted ([`admit`](super::admit)), its body read as one JSON-RPC message, run on
 //! the connection state of its [session](super::session) (a fresh one when stateless) by the
-//! router, and answered in the form the client takes (JSON, or SSE for a call with progress).
+//! router, and answered in the form the client takes (JSON, or SSE for a call with progress or
+//! one that sends something before its result: a log message, a question).
 //!
 //! The body is read by the one decoder ([`Message::decode`]), as every transport reads it; this
 //! file keeps only HTTP's policy: an invalid message is `400` with its error, a notification
@@ -202,7 +203,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             span.record("method", "tools/call");
             span.record("tool", call.name.as_str());
             span.record("id", tracing::field::display(&id));
-            tool_call(shared, router, id, call, form, deadline, span, in_session).await
+            tool_call(shared, router, id, call, form, deadline, span).await
         }
         Message::Request(request) => {
             span.record("method", request.method());
@@ -334,10 +335,11 @@ fn unreadable_message(
     reply_response(answer, &ReplyForm { accepts: *accepts })
 }
 
-/// A `tools/call` of a session without a progress token: answered as JSON, unless its tool
-/// sends something (a question to the client) before its result; then the answer is an SSE
-/// stream, that message first.
-async fn tool_call_that_may_ask(
+/// A `tools/call` without a progress token, from a client that takes SSE: answered as JSON,
+/// unless its tool sends something before its result (a log message; in a session, a question
+/// to the client); then the answer is an SSE stream, that message first. Stateless or in a
+/// session alike: a log message belongs on the stream of the call that logged it.
+async fn tool_call_streamed_on_demand(
     shared: &Shared,
     router: McpRouter,
     id: RequestId,
@@ -462,14 +464,12 @@ async fn tool_call(
     form: ReplyForm,
     deadline: Instant,
     span: &tracing::Span,
-    in_session: bool,
 ) -> Response {
     let streams_progress = form.accepts.sse_named && call.progress_token.is_some();
-    // In a session a tool may ask the client something: it goes out on the call's SSE stream,
-    // which opens only if the tool sends something before its result.
-    let may_ask = form.accepts.sse_named && in_session && !streams_progress;
-    if may_ask {
-        return tool_call_that_may_ask(shared, router, id, call, form, deadline, span).await;
+    // A tool may log, and in a session ask the client something: that goes out on the call's
+    // SSE stream, which opens only if the tool sends something before its result.
+    if form.accepts.sse_named && !streams_progress {
+        return tool_call_streamed_on_demand(shared, router, id, call, form, deadline, span).await;
     }
     let tool = call.name.clone();
     if !streams_progress {

@@ -3,7 +3,7 @@
 
 use claude_tools::prelude::*;
 use claude_tools::prompts::{Prompt, PromptArguments, Role};
-use claude_tools::tools::Image;
+use claude_tools::tools::{Image, ToolCall, ToolDefBuilder};
 
 use crate::Everything;
 use crate::content::{RED_PIXEL_PNG, embedded_text};
@@ -142,4 +142,54 @@ pub fn input_required_prompt() -> Prompt {
         },
     )
     .description("Asks the user which context to use, then builds the prompt with it.")
+}
+
+/// The tool `json_schema_2020_12_tool`: its input schema given as written, JSON Schema 2020-12
+/// keywords and all (`$schema`, `$defs`, `$ref`, `$anchor`, `allOf`/`anyOf`, `if`/`then`/
+/// `else`), which the suite's `json-schema-2020-12` scenario reads back from `tools/list`.
+pub fn json_schema_2020_12_tool() -> (
+    ToolDefBuilder,
+    impl Fn(ToolCall) -> std::future::Ready<String> + Clone + Send + Sync + 'static,
+) {
+    let mut tool = ToolDefBuilder::new("json_schema_2020_12_tool");
+    tool.description("A tool whose input schema uses JSON Schema 2020-12 features")
+        .input_schema_as_written(serde_json::json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "$defs": {"address": {"$anchor": "addressDef", "type": "object", "properties": {
+                "street": {"type": "string"}, "city": {"type": "string"}}}},
+            "properties": {
+                "name": {"type": "string"},
+                "address": {"$ref": "#/$defs/address"},
+                "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+                "phone": {"type": "string"},
+                "email": {"type": "string"}
+            },
+            "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+            "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+            "then": {"required": ["phone"]},
+            "else": {"required": ["email"]},
+            "additionalProperties": false
+        }));
+    (tool, |_call: ToolCall| {
+        std::future::ready("schema received".to_string())
+    })
+}
+
+/// The tool `test_header_param`: its `value` travels in the header `Mcp-Param-Value` too
+/// (`x-mcp-header`), which the server checks against the body at 2026-07-28 (the suite's
+/// `http-custom-header-server-validation`).
+pub fn header_param_tool() -> (
+    ToolDefBuilder,
+    impl Fn(ToolCall) -> std::future::Ready<String> + Clone + Send + Sync + 'static,
+) {
+    let mut tool = ToolDefBuilder::new("test_header_param");
+    tool.description("Echoes a value that also travels in the Mcp-Param-Value header");
+    tool.input()
+        .property::<String>("value", Some("The value, in the body and the header"), true)
+        .header("value", "Value");
+    (tool, |mut call: ToolCall| {
+        let value = call.take_argument("value").unwrap_or_default();
+        std::future::ready(format!("value: {}", value.as_str().unwrap_or_default()))
+    })
 }

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use claude_tools::prelude::*;
-use serde::Serialize;
+use claude_tools::resources::ResourceContents;
 
 use crate::Everything;
 
@@ -24,51 +24,13 @@ const SILENT_WAV_BASE64: &str =
 /// so that a client sees the notifications arrive during the call).
 const STEP: Duration = Duration::from_millis(50);
 
-/// A content block that `Content` has no typed variant for yet: sent through
-/// [`Content::Raw`], the documented way to return any other MCP block.
-#[derive(Serialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-enum OtherContent {
-    /// `{"type":"audio","data":<base64>,"mimeType":…}`
-    Audio {
-        data: &'static str,
-        #[serde(rename = "mimeType")]
-        mime_type: &'static str,
-    },
-    /// `{"type":"resource","resource":{"uri":…,"mimeType":…,"text":…}}`
-    Resource { resource: EmbeddedText },
-}
-
-/// The text contents of an embedded resource.
-#[derive(Serialize)]
-pub struct EmbeddedText {
-    uri: String,
-    #[serde(rename = "mimeType")]
-    mime_type: &'static str,
-    text: String,
-}
-
-impl OtherContent {
-    fn into_content(self) -> Content {
-        // Serialising these structs of strings cannot fail.
-        Content::Raw(serde_json::to_value(self).unwrap_or_default())
-    }
-}
-
 /// An embedded text resource as a content block (of a tool result or a prompt message).
 pub fn embedded_text(
     uri: impl Into<String>,
     mime_type: &'static str,
     text: impl Into<String>,
 ) -> Content {
-    OtherContent::Resource {
-        resource: EmbeddedText {
-            uri: uri.into(),
-            mime_type,
-            text: text.into(),
-        },
-    }
-    .into_content()
+    Content::resource(ResourceContents::text(uri, text, Some(mime_type)))
 }
 
 /// Returns a simple text.
@@ -86,13 +48,10 @@ async fn test_image_content() -> Image {
 /// Returns a short silent WAV clip as audio content.
 #[tool(server = Everything, read_only)]
 async fn test_audio_content() -> Vec<Content> {
-    vec![
-        OtherContent::Audio {
-            data: SILENT_WAV_BASE64,
-            mime_type: "audio/wav",
-        }
-        .into_content(),
-    ]
+    vec![Content::Audio(Audio::from_base64(
+        SILENT_WAV_BASE64,
+        "audio/wav",
+    ))]
 }
 
 /// Returns an embedded text resource.
@@ -139,24 +98,24 @@ async fn test_tool_with_progress(context: ToolContext) -> &'static str {
     "Progress reported: 0, 50 and 100 of 100."
 }
 
-/// Runs in three steps, 50 ms apart, meant to log each at `info` to the client
-/// ("Tool execution started", "Tool processing data", "Tool execution completed").
-///
-/// The logging itself is missing: claude-tools has no way yet for a tool to send
-/// `notifications/message` (nor the `logging` capability and `logging/setLevel`), so the
-/// 2025-11-25 scenario `tools-call-with-logging` fails on the log count until it does.
+/// Runs in three steps, 50 ms apart, and logs each at `info` to the client ("Tool execution
+/// started", "Tool processing data", "Tool execution completed"): `notifications/message` on
+/// the call's own stream, at or above the level the client set.
 #[tool(server = Everything, read_only)]
-async fn test_tool_with_logging() -> &'static str {
+async fn test_tool_with_logging(context: ToolContext) -> &'static str {
+    context.log_info("Tool execution started");
     tokio::time::sleep(STEP).await;
+    context.log_info("Tool processing data");
     tokio::time::sleep(STEP).await;
+    context.log_info("Tool execution completed");
     "Tool with logging executed."
 }
 
-/// Meant to log to the client only when the request asks for logs: at 2026-07-28 a request
-/// whose `_meta` has no `io.modelcontextprotocol/logLevel` must get no `notifications/message`
-/// (`server-stateless`, check `sep-2575-server-no-log-without-loglevel`). Like
-/// [`test_tool_with_logging`], its logging waits for a logging API.
+/// Logs to the client, which at 2026-07-28 receives the messages only when its request asks
+/// for them: a request whose `_meta` has no `io.modelcontextprotocol/logLevel` gets no
+/// `notifications/message` (`server-stateless`, check `sep-2575-server-no-log-without-loglevel`).
 #[tool(server = Everything, read_only)]
-async fn test_logging_tool() -> &'static str {
+async fn test_logging_tool(context: ToolContext) -> &'static str {
+    context.log_info("Logging tool ran");
     "Logging tool executed."
 }

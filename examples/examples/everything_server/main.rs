@@ -58,6 +58,13 @@ async fn main() -> std::io::Result<()> {
         .with_prompt(catalog::embedded_resource_prompt())
         .map_err(std::io::Error::other)?
         .with_prompt(catalog::input_required_prompt())
+        .map_err(std::io::Error::other)?;
+    let (schema_tool, schema_handler) = catalog::json_schema_2020_12_tool();
+    let (header_tool, header_handler) = catalog::header_param_tool();
+    let server = server
+        .with_tool(schema_tool, schema_handler)
+        .map_err(std::io::Error::other)?
+        .with_tool(header_tool, header_handler)
         .map_err(std::io::Error::other)?
         .with_shared_state(handle.clone());
     let server = HttpServer::new(server).sessions(!stateless);
