@@ -165,13 +165,14 @@ mod tool;
 /// | `#[serde(default = "path::to_fn")]` | `path::to_fn()` when absent |
 /// | `#[arg(default = <expr>)]` | `<expr>` (of the parameter's type) when absent |
 /// | `#[serde(rename = "name")]`, `#[arg(rename = "name")]` | the argument is called `name` |
+/// | `#[arg(header = "Name")]` | over Streamable HTTP at MCP 2026-07-28 the argument also travels in the header `Mcp-Param-Name` (`x-mcp-header`), which the server checks against the body, so a gateway can route on it; a string, integer or boolean, never a secret |
 ///
 /// On an `Option<T>` parameter, as with serde, an absent argument is the default and `null` is
 /// `None`. The name `arg` was chosen because the model sends a tool's *arguments* and every
 /// error names an `argument`; `#[tool]` takes these attributes off the fn it emits, so they
 /// never reach another macro. Any other attribute on a parameter (`#[serde(alias = ..)]`,
 /// `#[schemars(..)]`, `#[cfg(..)]`, a typo) is a compile error listing these; lint attributes
-/// (`#[allow(..)]`) stay on the fn. Extractors take neither a default nor a rename.
+/// (`#[allow(..)]`) stay on the fn. Extractors take no default, no rename and no header.
 ///
 /// ```
 /// use claude_tools::prelude::*;

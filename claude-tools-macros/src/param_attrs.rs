@@ -4,7 +4,9 @@
 //! serde's meaning: `#[serde(default)]`, `#[serde(default = "path::to_fn")]`,
 //! `#[serde(rename = "wire_name")]`. serde has no attribute for a default *expression*, so the
 //! tool-native `#[arg(...)]` adds one: `#[arg(default = 10)]`, `#[arg(default)]`,
-//! `#[arg(rename = "wire_name")]`. `arg` because the model sends the tool's *arguments* and every
+//! `#[arg(rename = "wire_name")]`, and `#[arg(header = "Name")]` for a parameter that also
+//! travels in the `Mcp-Param-Name` header over Streamable HTTP (MCP 2026-07-28's
+//! `x-mcp-header`). `arg` because the model sends the tool's *arguments* and every
 //! error names an `argument`; it is not an attribute rustc or std knows, and since `#[tool]`
 //! takes these attributes off the fn it emits, no other attribute of that name is ever invoked.
 //!
@@ -22,7 +24,8 @@ use crate::errors::Errors;
 /// What a parameter may carry, for the error on anything else.
 const SUPPORTED: &str = "a tool parameter takes doc comments, #[serde(default)], \
     #[serde(default = \"path::to_fn\")], #[serde(rename = \"name\")], #[arg(default)], \
-    #[arg(default = <expr>)], #[arg(rename = \"name\")] and lint attributes (#[allow(..)])";
+    #[arg(default = <expr>)], #[arg(rename = \"name\")], #[arg(header = \"Name\")] and lint \
+    attributes (#[allow(..)])";
 
 /// Lints rustc accepts on a parameter: left on the emitted fn.
 const LINTS: &[&str] = &["allow", "warn", "deny", "forbid", "expect"];
@@ -56,14 +59,16 @@ pub(crate) struct ParamAttrs {
     pub(crate) default: Option<Default>,
     /// The wire name, when it is not the Rust name.
     pub(crate) rename: Option<LitStr>,
+    /// The `Mcp-Param-*` header the argument also travels in (`#[arg(header = "Name")]`).
+    pub(crate) header: Option<LitStr>,
     /// The first `#[serde]`/`#[arg]` attribute, for errors about the parameter as a whole.
     pub(crate) attr: Option<TokenStream>,
 }
 
 impl ParamAttrs {
-    /// Whether the parameter has a default or a rename: only a model argument may.
+    /// Whether the parameter has a default, a rename or a header: only a model argument may.
     pub(crate) fn is_argument_only(&self) -> bool {
-        self.default.is_some() || self.rename.is_some()
+        self.default.is_some() || self.rename.is_some() || self.header.is_some()
     }
 }
 
@@ -91,6 +96,7 @@ fn parse(attrs: &[Attribute], errors: &mut Errors) -> ParamAttrs {
         doc: Doc::from_attrs(attrs),
         default: None,
         rename: None,
+        header: None,
         attr: None,
     };
     for attr in attrs {
@@ -153,6 +159,31 @@ fn parse(attrs: &[Attribute], errors: &mut Errors) -> ParamAttrs {
                         return Err(meta.error("the rename is given twice: keep one"));
                     }
                     parsed.rename = Some(lit);
+                    Ok(())
+                }
+                "header" if !is_serde => {
+                    let lit: LitStr = meta.value()?.parse().map_err(|_| {
+                        meta.error(
+                            "`header` takes the header's name as a string: \
+                             `#[arg(header = \"Region\")]` (sent as `Mcp-Param-Region`)",
+                        )
+                    })?;
+                    let name = lit.value();
+                    if name.is_empty()
+                        || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                    {
+                        return Err(syn::Error::new(
+                            lit.span(),
+                            format!(
+                                "the header name `{name}` must be letters, digits and `-` (it is \
+                                 sent as `Mcp-Param-{name}`)"
+                            ),
+                        ));
+                    }
+                    if parsed.header.is_some() {
+                        return Err(meta.error("the header is given twice: keep one"));
+                    }
+                    parsed.header = Some(lit);
                     Ok(())
                 }
                 _ => {

@@ -109,8 +109,8 @@ pub(super) fn validate(
                             errors.push(syn::Error::new_spanned(
                                 attrs.attr.as_ref().unwrap_or(&pattern.to_token_stream()),
                                 "a parameter written as a pattern is an extractor, filled in by \
-                                 the server, so it takes no default and no rename: these apply \
-                                 only to `name: Type` parameters the model fills in",
+                                 the server, so it takes no default, no rename and no header: \
+                                 these apply only to `name: Type` parameters the model fills in",
                             ));
                         }
                         Binding::Pattern(extractor_name(pattern))
@@ -123,6 +123,7 @@ pub(super) fn validate(
                     default: attrs.default,
                     argument_only,
                     rust_name,
+                    header: attrs.header,
                 });
             }
         }

@@ -138,6 +138,12 @@ pub(super) fn registration(function: &ItemFn, tool: &Tool) -> TokenStream {
                 });
             }
         }
+        // After the parameter's property is described: the header marks it.
+        if let Some(header) = &param.header {
+            describe_params.push(quote! {
+                __ct_tool.input().header(#name, #header);
+            });
+        }
         if let Some(rust_name) = &param.rust_name {
             describe_params.push(quote! {
                 __ct_tool.input().rust_name(#name, #rust_name);

@@ -28,6 +28,8 @@ pub(crate) struct Param {
     /// The Rust name of a renamed parameter, which a call must not send (see
     /// `InputSchemaBuilder::rust_name`).
     pub(super) rust_name: Option<String>,
+    /// The `Mcp-Param-*` header the argument also travels in (`#[arg(header = "..")]`).
+    pub(super) header: Option<syn::LitStr>,
 }
 
 /// Everything the expansion needs.
