@@ -412,13 +412,14 @@ fn late_options(base: Options) -> Options {
 }
 
 /// The CLI's request `request_id` for the handler of `kind` that blocks after an await
-/// (`Macro`: the `late` tool; `Permission`, `Hook`: the callbacks of [`late_options`]).
-fn late_request(kind: Kind, request_id: &str, block: bool) -> Value {
+/// (`Macro`: the `late` tool, JSON-RPC id `call_id`; `Permission`, `Hook`: the callbacks of
+/// [`late_options`]).
+fn late_request(kind: Kind, request_id: &str, call_id: usize, block: bool) -> Value {
     match kind {
         Kind::Macro => json!({"type": "control_request", "request_id": request_id,
             "request": {"subtype": "mcp_message", "server_name": "late", "message": {
                 "method": "tools/call", "params": {"name": "late", "arguments": {"block": block}},
-                "jsonrpc": "2.0", "id": 1}}}),
+                "jsonrpc": "2.0", "id": call_id}}}),
         other => other.request(request_id, block),
     }
 }
@@ -428,12 +429,12 @@ fn late_request(kind: Kind, request_id: &str, block: bool) -> Value {
 async fn blocked_after_an_await(kind: Kind, blocking: usize) {
     let slow: Vec<String> = (0..blocking).map(|i| format!("slow{i}")).collect();
     let mut script = canned::initialize();
-    for request_id in &slow {
-        script = script.send(late_request(kind, request_id, true));
+    for (call_id, request_id) in slow.iter().enumerate() {
+        script = script.send(late_request(kind, request_id, call_id, true));
     }
     let script = script
         .sleep(Duration::from_millis(50))
-        .send(late_request(kind, "fast", false))
+        .send(late_request(kind, "fast", blocking, false))
         // The next line the host writes: the quick answer, not one of the blocked ones.
         .expect(kind.answer("fast", "quick"))
         .expect_unordered(

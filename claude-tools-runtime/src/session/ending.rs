@@ -68,16 +68,23 @@ impl SessionCore {
             return self.gone_error();
         }
         if let Some(exited) = &self.process_exit
-            && tokio::time::timeout(EXIT_SIGNAL_WAIT, exited.cancelled())
-                .await
-                .is_err()
+            && !exited.is_cancelled()
         {
-            // Alive with its stdin closed: no exit report is coming.
-            return if self.shutdown.is_cancelled() {
-                Error::Closed
-            } else {
-                closed_stdin()
-            };
+            // Once found alive with its stdin closed, it is not waited for again (an exit
+            // later fires the signal, and the report follows it as above).
+            let lives_on = self.stdin_closed_by_cli.load(Ordering::Acquire)
+                || tokio::time::timeout(EXIT_SIGNAL_WAIT, exited.cancelled())
+                    .await
+                    .is_err();
+            if lives_on {
+                // Alive with its stdin closed: no exit report is coming.
+                self.stdin_closed_by_cli.store(true, Ordering::Release);
+                return if self.shutdown.is_cancelled() {
+                    Error::Closed
+                } else {
+                    closed_stdin()
+                };
+            }
         }
         match tokio::time::timeout(EXIT_REPORT_WAIT, self.wait_exit()).await {
             Ok(_) => self.gone_error(),

@@ -108,6 +108,8 @@ pub(crate) struct SessionCore {
     host: tokio::runtime::Handle,
     /// Fires as soon as the CLI's process has exited, when its transport can tell.
     process_exit: Option<CancellationToken>,
+    /// The CLI was found alive after its stdin broke: it closed its stdin and lives on.
+    stdin_closed_by_cli: AtomicBool,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -189,6 +191,7 @@ impl SessionCore {
             mirror,
             host: tokio::runtime::Handle::current(),
             process_exit,
+            stdin_closed_by_cli: AtomicBool::new(false),
         });
         crate::transport::io_thread::spawn(outbox::drain(shared.out.clone()));
         reader::start(
