@@ -122,10 +122,12 @@ async fn a_handler_that_holds_its_thread_is_named_with_how_long() {
                 warnings.0.lock().unwrap()
             )
         });
-        // The first poll's time is measured from the watchdog's first look at it, up to one
-        // 5 ms tick late.
+        // A first poll's time is measured from the watchdog's first look at it (a lower
+        // bound: the watchdog may have been asleep when the poll started), a later poll's
+        // exactly; either way past the 100 ms that makes it a warning.
+        let held = held_ms(&warning);
         assert!(
-            held_ms(&warning) >= HOLD.as_millis() as u64 - 10,
+            (100..=HOLD.as_millis() as u64 + 1000).contains(&held),
             "{tool}: {warning}"
         );
     }

@@ -97,7 +97,7 @@ pub(super) fn report(label: &Label, held: Duration, place: &str) {
     tracing::warn!(
         handler = %label,
         held_ms = held.as_millis() as u64,
-        "the {label} held its thread for {held:?} in one poll ({place}). The session went on \
+        "the {label} held its thread for at least {held:?} in one poll ({place}). The session went on \
          meanwhile, but the thread was lost to the application: when every worker of the \
          runtime blocks, nothing else of the application runs. Blocking work belongs in \
          tokio::task::spawn_blocking (or tokio::task::block_in_place on a multi-thread runtime)"

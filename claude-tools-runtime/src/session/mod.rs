@@ -15,13 +15,14 @@
 //!   [`inflight`] holds those being answered, by `request_id`, so they can be withdrawn.
 //! - [`servers`] is the live set of in-process servers (given at the start, added, removed).
 //! - [`outbox`] is the one way to the CLI's stdin: lines are written straight into the pipe by
-//!   whoever answers, queued for a drain task (on the process-wide I/O thread) only when the
-//!   pipe is full.
+//!   whoever answers, queued for a drain task (on the process-wide I/O thread, for a CLI that is a
+//!   real process) only when the pipe is full.
 //!
-//! Nothing of the session's own runs on the application's runtime, and nothing of the
-//! application's runs on the session's threads but first polls (watched, and handed over when
-//! they block): so no tool, callback or hook can hold up the session's machinery, however and
-//! wherever it blocks.
+//! For a CLI that is a real process, nothing of the session's own runs on the application's
+//! runtime, and nothing of the application's runs on the session's threads but first polls
+//! (watched, and handed over when they block): so no tool, callback or hook can hold up the
+//! session's machinery, however and wherever it blocks. A CLI played on the application's
+//! runtime (`MemoryTransport`) is read in a task of that runtime, beside it.
 //! - [`run_end`] decides when a run has ended, so stdin is closed neither too early nor never.
 
 mod ending;
@@ -193,7 +194,13 @@ impl SessionCore {
             process_exit,
             stdin_closed_by_cli: AtomicBool::new(false),
         });
-        crate::transport::io_thread::spawn(outbox::drain(shared.out.clone()));
+        // The drain waits on the CLI's stdin: on the I/O thread for a real process (see
+        // `transport::io_thread`), beside the CLI's side for one played on this runtime.
+        if process.in_process() {
+            tokio::spawn(outbox::drain(shared.out.clone()));
+        } else {
+            crate::transport::io_thread::spawn(outbox::drain(shared.out.clone()));
+        }
         reader::start(
             shared.clone(),
             reader,

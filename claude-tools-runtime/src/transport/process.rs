@@ -68,6 +68,12 @@ pub type StderrLineCallback = Arc<dyn Fn(&str) + Send + Sync>;
 /// the CLI does not receive a terminal's Ctrl-C; it ends when the host's end of its stdin
 /// closes.)
 ///
+/// The process, its stdin and stderr pipes and its reaping live on one I/O thread for the whole
+/// process (a current-thread tokio runtime that runs nothing of the application's), and a
+/// session reads its stdout on a thread of the session's own: nothing the application's
+/// handlers do on its runtime can keep them from being served. The stderr callback runs in a
+/// task on the runtime `connect` is called from.
+///
 /// Must be connected from within a tokio runtime.
 #[derive(Clone, Default)]
 pub struct ProcessTransport {
