@@ -72,7 +72,7 @@ pub(super) fn start(
         return;
     }
     let baton = Baton::watch(&shared, resume_on_thread);
-    if let Err(reader) = spawn_reading_thread(shared.clone(), reader, baton) {
+    if let Some(reader) = spawn_reading_thread(shared.clone(), reader, baton) {
         // No thread: read in a task, as a session did before it had threads of its own. A
         // handler that blocks its thread then stalls the session until it returns.
         tokio::spawn(read_in_task(shared, reader, None));
@@ -81,37 +81,29 @@ pub(super) fn start(
 
 /// How the watchdog resumes a stuck session's reading: on a new reading thread, with the reader
 /// it took. (Given to the [`Baton`], so the watchdog need not name this file.) The reader comes
-/// back when no thread can be started.
-fn resume_on_thread(
-    shared: Arc<SessionCore>,
-    reader: Reader,
-    baton: Arc<Baton>,
-) -> Result<(), Reader> {
+/// back (`Some`) when no thread can be started.
+fn resume_on_thread(shared: Arc<SessionCore>, reader: Reader, baton: Arc<Baton>) -> Option<Reader> {
     spawn_reading_thread(shared, reader, Some(baton))
 }
 
 /// How the watchdog resumes a stuck in-process session's reading: in a new task on the
 /// application's runtime (spawned from the watchdog's thread, through the runtime's shared
 /// queue, so an idle worker takes it).
-fn resume_in_task(
-    shared: Arc<SessionCore>,
-    reader: Reader,
-    baton: Arc<Baton>,
-) -> Result<(), Reader> {
+fn resume_in_task(shared: Arc<SessionCore>, reader: Reader, baton: Arc<Baton>) -> Option<Reader> {
     shared
         .host
         .clone()
         .spawn(read_in_task(shared, reader, Some(baton)));
-    Ok(())
+    None
 }
 
-/// Starts a reading thread that reads on with `reader`; gives it back when the thread (or its
-/// runtime) cannot be started.
+/// Starts a reading thread that reads on with `reader`; gives it back (`Some`) when the thread
+/// (or its runtime) cannot be started.
 fn spawn_reading_thread(
     shared: Arc<SessionCore>,
     reader: Reader,
     baton: Option<Arc<Baton>>,
-) -> Result<(), Reader> {
+) -> Option<Reader> {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -119,7 +111,7 @@ fn spawn_reading_thread(
         Ok(runtime) => runtime,
         Err(error) => {
             tracing::warn!(%error, "could not build a session's reading runtime");
-            return Err(reader);
+            return Some(reader);
         }
     };
     // Handed through a slot, so that a thread that cannot start gives the reader back.
@@ -133,10 +125,10 @@ fn spawn_reading_thread(
             }
         });
     match started {
-        Ok(_) => Ok(()),
+        Ok(_) => None,
         Err(error) => {
             tracing::warn!(%error, "could not start a session's reading thread");
-            lock(&handoff).take().map_or(Ok(()), Err)
+            lock(&handoff).take()
         }
     }
 }

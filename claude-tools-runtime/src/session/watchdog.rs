@@ -27,9 +27,9 @@ const TICK: Duration = Duration::from_millis(5);
 const IDLE_TICKS: u32 = 20;
 
 /// How a session's reading goes on from a reader the watchdog took: starts a new reading thread
-/// with it, or gives it back when none can be started. Given by the reader at [`Baton::watch`],
+/// with it, or gives it back (`Some`) when none can be started. Given by the reader at [`Baton::watch`],
 /// so this file does not name the reader's.
-pub(super) type Resume = fn(Arc<SessionCore>, Reader, Arc<Baton>) -> Result<(), Reader>;
+pub(super) type Resume = fn(Arc<SessionCore>, Reader, Arc<Baton>) -> Option<Reader>;
 
 /// One session's side of the watchdog: where its reader is left for the length of each first
 /// poll, for the watchdog to take if the poll does not return.
@@ -227,7 +227,7 @@ impl Watchdog {
                          in a new thread"
                     );
                     let resume = baton.resume;
-                    if let Err(reader) = resume(baton.shared.clone(), reader, baton.clone()) {
+                    if let Some(reader) = resume(baton.shared.clone(), reader, baton.clone()) {
                         // No new thread: the stuck one reads on once its poll returns.
                         let mut slot = lock(&baton.slot);
                         slot.parked = Some(reader);
