@@ -499,3 +499,40 @@ async fn a_hook_that_blocks_after_an_await_does_not_stall_a_child_process_sessio
 async fn four_hooks_that_block_after_an_await_do_not_stall_a_child_process_session() {
     on_a_worker(blocked_after_an_await(Kind::Hook, 4)).await;
 }
+
+/// `tokio::task::block_in_place` in a tool's first poll, which runs on the session's reading
+/// thread: outside any runtime there, so it runs the closure (inside the reading runtime's
+/// `block_on` it would panic, as on any current-thread runtime).
+#[tool(server = LateServer)]
+async fn in_place() -> String {
+    tokio::task::block_in_place(|| "in place".to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn block_in_place_works_in_a_first_poll_of_a_child_process_session() {
+    on_a_worker(async {
+        let call = json!({"type": "control_request", "request_id": "bip",
+            "request": {"subtype": "mcp_message", "server_name": "late", "message": {
+                "method": "tools/call", "params": {"name": "in_place", "arguments": {}},
+                "jsonrpc": "2.0", "id": 1}}});
+        let script = canned::initialize()
+            .send(call)
+            .expect(Kind::Macro.answer("bip", "in place"))
+            .send(json!({"type": "x_rounds_done"}))
+            .expect_eof(WAIT);
+        let fake = Fake::new(script);
+        let mut client = Client::connect(late_options(fake.options()))
+            .await
+            .expect("connected");
+        loop {
+            match tokio::time::timeout(WAIT, client.next_message()).await {
+                Ok(Some(Ok(Message::Other(value)))) if value["type"] == "x_rounds_done" => break,
+                Ok(Some(Ok(_))) => {}
+                other => panic!("{other:?}"),
+            }
+        }
+        let exit = client.disconnect().await.expect("disconnected");
+        assert_eq!(exit.code, Some(0), "{}", exit.stderr_tail);
+    })
+    .await;
+}
