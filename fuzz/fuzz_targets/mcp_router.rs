@@ -1,15 +1,18 @@
 //! `McpRouter` fed arbitrary JSON-RPC, built from JSON values (shaped like requests most of the
 //! time) and from raw bytes: one router takes a whole sequence, so `initialize` and cancellation
-//! state carry over. The decoder takes any bytes; every request and every invalid message gets
-//! one well-formed reply, with the request's id when it has a valid one, and only notifications
-//! and the client's responses go unanswered.
+//! state carry over. The oracle is the typed wire's table (`Message`'s docs in
+//! `claude-tools-core/src/jsonrpc/message.rs`, the answers in `mcp/mod.rs`'s): every request,
+//! every invalid message and every unreadable one gets one well-formed reply, with the id when
+//! it has a valid one (`-32600` for an invalid message, `-32700` or a `tools/call`'s `isError`
+//! result for unreadable bytes), and only notifications and the client's responses go
+//! unanswered.
 
 #![no_main]
 
 use arbitrary::{Result, Unstructured};
 use claude_tools_fuzz::echo::{self, Fuzz};
 use claude_tools_fuzz::{MAX_DEPTH, json, key, object, string};
-use claude_tools::mcp::{McpRouter, Message};
+use claude_tools::mcp::{McpRouter, Message, RequestId};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value};
 
@@ -71,53 +74,114 @@ fn request(u: &mut Unstructured<'_>) -> Result<Value> {
     Ok(Value::Object(message))
 }
 
-/// The id the reply must carry, when the message is a request with a valid one.
-fn request_id(message: &Value) -> Option<&Value> {
-    message
-        .get("id")
-        .filter(|id| id.is_number() || id.is_string())
+/// What the router must answer to a message, by the rules of `Message`'s table, in its order.
+#[derive(Debug, PartialEq)]
+enum Expected {
+    /// No answer: a notification, or the client's response.
+    Nothing,
+    /// A reply (a result or an error) carrying this id (`None`: `id` null or absent).
+    Reply(Option<Value>),
+    /// An error with this code, carrying this id.
+    Error(Option<Value>, i64),
+    /// Unreadable bytes: `-32700`, or an `isError` result for a `tools/call`.
+    Unreadable,
 }
 
-/// A reply is a JSON-RPC 2.0 object with either a result or an error.
-fn check_reply(message: &Value, reply: &Value) {
-    assert_eq!(reply["jsonrpc"], "2.0", "reply {reply} to {message}");
+/// The rules of `Message`'s table for a message that is JSON (duplicate keys cannot occur in a
+/// `Value`; unreadable bytes are [`expected_raw`]'s).
+fn expected(message: &Value) -> Expected {
+    const INVALID: i64 = -32600;
+    let Some(object) = message.as_object() else {
+        return Expected::Error(None, INVALID);
+    };
+    let (id, null_id) = match object.get("id") {
+        None => (None, false),
+        Some(Value::Null) => (None, true),
+        Some(id @ (Value::Number(_) | Value::String(_))) => (Some(id.clone()), false),
+        Some(_) => return Expected::Error(None, INVALID),
+    };
+    if object.get("jsonrpc") != Some(&Value::from("2.0")) {
+        return Expected::Error(id, INVALID);
+    }
+    match object.get("method") {
+        None if object.contains_key("result") || object.contains_key("error") => Expected::Nothing,
+        None | Some(Value::Null | Value::Bool(_) | Value::Number(_))
+        | Some(Value::Array(_) | Value::Object(_)) => Expected::Error(id, INVALID),
+        Some(Value::String(_)) => match id {
+            Some(id) => Expected::Reply(Some(id)),
+            None if null_id => Expected::Error(None, INVALID),
+            None => Expected::Nothing,
+        },
+    }
+}
+
+/// What the router must answer to raw bytes, as the decoder classified them (a `Value` cannot
+/// tell what the decoder must: a key written twice, a number past a float's range). The
+/// classification itself is checked against the table through [`expected`] on the JSON path.
+fn expected_raw(message: &Message) -> Expected {
+    match message {
+        Message::Request(request) => Expected::Reply(Some(request.id.to_value())),
+        Message::Notification(_) | Message::Response(_) => Expected::Nothing,
+        Message::Invalid(invalid) => Expected::Error(
+            invalid.id.as_ref().map(RequestId::to_value),
+            i64::from(invalid.error.code.0),
+        ),
+        Message::Unreadable(_) => Expected::Unreadable,
+    }
+}
+
+/// `reply` is a JSON-RPC 2.0 object with either a result or an error, as `expected` says.
+fn check_reply(message: &dyn std::fmt::Debug, expected: &Expected, reply: &Value) {
+    assert_eq!(reply["jsonrpc"], "2.0", "reply {reply} to {message:?}");
     let has_result = reply.get("result").is_some();
     let has_error = reply.get("error").is_some();
-    assert!(has_result != has_error, "reply {reply} to {message}");
-    if let Some(id) = request_id(message) {
-        assert_eq!(reply.get("id"), Some(id), "reply {reply} to {message}");
+    assert!(has_result != has_error, "reply {reply} to {message:?}");
+    match expected {
+        Expected::Nothing => panic!("{message:?} must not be answered, got {reply}"),
+        Expected::Reply(id) => {
+            if let Some(id) = id {
+                assert_eq!(reply.get("id"), Some(id), "reply {reply} to {message:?}");
+            }
+        }
+        Expected::Error(id, code) => {
+            assert_eq!(reply["error"]["code"], *code, "reply {reply} to {message:?}");
+            let written = reply.get("id").filter(|id| !id.is_null());
+            assert_eq!(written, id.as_ref(), "reply {reply} to {message:?}");
+        }
+        Expected::Unreadable => {
+            if has_error {
+                assert_eq!(reply["error"]["code"], -32700, "reply {reply} to {message:?}");
+            } else {
+                assert_eq!(reply["result"]["isError"], true, "reply {reply} to {message:?}");
+            }
+        }
     }
 }
 
 async fn run(u: &mut Unstructured<'_>, router: &McpRouter) -> Result<()> {
     while !u.is_empty() {
         if u.ratio(1, 6)? {
-            // Raw bytes, JSON or not: the decoder classifies them, and exactly the requests and
-            // the invalid messages are answered.
+            // Raw bytes, JSON or not: the decoder classifies them once.
             let len = u.int_in_range(0..=64)?;
             let bytes = u.bytes(len)?;
             let message = Message::decode(bytes);
-            let answered = matches!(message, Message::Request(_) | Message::Invalid(_));
-            let response = router.handle(message).await;
-            assert_eq!(response.is_some(), answered, "{:?}", String::from_utf8_lossy(bytes));
-            if let Some(response) = response {
-                let message: Value = serde_json::from_slice(bytes).unwrap_or_default();
-                check_reply(&message, &response.to_value());
+            let expected = expected_raw(&message);
+            let text = String::from_utf8_lossy(bytes);
+            match router.handle(message).await {
+                Some(response) => check_reply(&text, &expected, &response.to_value()),
+                None => assert_eq!(expected, Expected::Nothing, "{text:?} was not answered"),
             }
             continue;
         }
         let message = if u.ratio(1, 5)? {
-            json(u, MAX_DEPTH, &["jsonrpc", "id", "method", "params"])?
+            json(u, MAX_DEPTH, &["jsonrpc", "id", "method", "params", "result", "error"])?
         } else {
             request(u)?
         };
+        let expected = expected(&message);
         match router.handle_json(message.clone()).await {
-            Some(reply) => check_reply(&message, &reply),
-            // Only a notification or a client's response goes unanswered.
-            None => assert!(
-                message.get("id").is_none() || message.get("method").is_none(),
-                "{message} was not answered"
-            ),
+            Some(reply) => check_reply(&message, &expected, &reply),
+            None => assert_eq!(expected, Expected::Nothing, "{message} was not answered"),
         }
     }
     Ok(())

@@ -362,3 +362,177 @@ async fn a_blocking_permission_callback_does_not_stall_a_child_process_session()
 async fn a_blocking_hook_does_not_stall_a_child_process_session() {
     on_a_worker(child_process(Kind::Hook)).await;
 }
+
+// Issue 33: handlers that block their thread *after* an await, the real shape of such code (an
+// async lookup, then a sync client, a `std::sync::Mutex` or CPU work). The first poll returns at
+// the await; the rest runs in the handler's own task on the application's runtime and blocks a
+// worker there. Over a real child process this used to stall the whole session (the worker that
+// had last turned tokio's I/O driver was the one that blocked, and the other slept on its
+// condition variable with nobody to collect the CLI's next line); over in-memory pipes it did
+// not show. The scripted CLI checks the order of the host's answers: the quick request, sent
+// 50 ms after the blocking ones, must be answered before any of them, that is well within the
+// [`BLOCK`] they hold their threads; a stalled session answers it only after.
+
+/// How long a handler that blocks after an await holds its thread.
+const BLOCK: Duration = Duration::from_secs(2);
+
+#[tool_server(name = "late", version = "1.0.0")]
+pub struct LateServer;
+
+/// Yield once, then block the thread for two seconds when asked to.
+#[tool(server = LateServer)]
+async fn late(block: bool) -> String {
+    late_outcome(block).await
+}
+
+/// `quick` at once, or `blocked` after yielding once and then blocking the thread for
+/// [`BLOCK`].
+async fn late_outcome(block: bool) -> String {
+    if !block {
+        return "quick".into();
+    }
+    tokio::task::yield_now().await;
+    std::thread::sleep(BLOCK);
+    "blocked".into()
+}
+
+/// The options of a session whose tool, permission callback and hook block after an await.
+fn late_options(base: Options) -> Options {
+    base.mcp_server(LateServer::server())
+        .can_use_tool(|request: PermissionRequest| async move {
+            PermissionDecision::deny(late_outcome(request.input["block"] == true).await)
+        })
+        .hook(
+            HookEvent::PreToolUse,
+            HookMatcher::any().callback(|input: HookInput| async move {
+                let block = input.tool_input().is_some_and(|i| i["block"] == true);
+                HookOutput::new().system_message(late_outcome(block).await)
+            }),
+        )
+}
+
+/// The CLI's request `request_id` for the handler of `kind` that blocks after an await
+/// (`Macro`: the `late` tool, JSON-RPC id `call_id`; `Permission`, `Hook`: the callbacks of
+/// [`late_options`]).
+fn late_request(kind: Kind, request_id: &str, call_id: usize, block: bool) -> Value {
+    match kind {
+        Kind::Macro => json!({"type": "control_request", "request_id": request_id,
+            "request": {"subtype": "mcp_message", "server_name": "late", "message": {
+                "method": "tools/call", "params": {"name": "late", "arguments": {"block": block}},
+                "jsonrpc": "2.0", "id": call_id}}}),
+        other => other.request(request_id, block),
+    }
+}
+
+/// `blocking` requests of `kind` that block after an await, then 50 ms later a quick one,
+/// played by the `scripted-cli` child process against a session on the test's runtime.
+async fn blocked_after_an_await(kind: Kind, blocking: usize) {
+    let slow: Vec<String> = (0..blocking).map(|i| format!("slow{i}")).collect();
+    let mut script = canned::initialize();
+    for (call_id, request_id) in slow.iter().enumerate() {
+        script = script.send(late_request(kind, request_id, call_id, true));
+    }
+    let script = script
+        .sleep(Duration::from_millis(50))
+        .send(late_request(kind, "fast", blocking, false))
+        // The next line the host writes: the quick answer, not one of the blocked ones.
+        .expect(kind.answer("fast", "quick"))
+        .expect_unordered(
+            slow.iter()
+                .map(|request_id| kind.answer(request_id, "blocked"))
+                .collect(),
+        )
+        .send(json!({"type": "x_rounds_done"}))
+        .expect_eof(WAIT);
+    let fake = Fake::new(script);
+    let mut client = Client::connect(late_options(fake.options()))
+        .await
+        .expect("connected");
+    loop {
+        match tokio::time::timeout(WAIT * 2, client.next_message()).await {
+            Ok(Some(Ok(Message::Other(value)))) if value["type"] == "x_rounds_done" => break,
+            Ok(Some(Ok(_))) => {}
+            Ok(Some(Err(Error::ProcessExited {
+                code, stderr_tail, ..
+            }))) => panic!(
+                "{kind:?} × {blocking}: the scripted CLI exited with {code:?}: {stderr_tail}"
+            ),
+            other => panic!("{kind:?} × {blocking}: {other:?}"),
+        }
+    }
+    let exit = client.disconnect().await.expect("disconnected");
+    assert_eq!(
+        exit.code,
+        Some(0),
+        "{kind:?} × {blocking}: {}",
+        exit.stderr_tail
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_that_blocks_after_an_await_does_not_stall_a_child_process_session() {
+    on_a_worker(blocked_after_an_await(Kind::Macro, 1)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_tools_that_block_after_an_await_do_not_stall_a_child_process_session() {
+    on_a_worker(blocked_after_an_await(Kind::Macro, 4)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_permission_callback_that_blocks_after_an_await_does_not_stall_a_child_process_session() {
+    on_a_worker(blocked_after_an_await(Kind::Permission, 1)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_permission_callbacks_that_block_after_an_await_do_not_stall_a_child_process_session()
+{
+    on_a_worker(blocked_after_an_await(Kind::Permission, 4)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hook_that_blocks_after_an_await_does_not_stall_a_child_process_session() {
+    on_a_worker(blocked_after_an_await(Kind::Hook, 1)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_hooks_that_block_after_an_await_do_not_stall_a_child_process_session() {
+    on_a_worker(blocked_after_an_await(Kind::Hook, 4)).await;
+}
+
+/// `tokio::task::block_in_place` in a tool's first poll, which runs on the session's reading
+/// thread: outside any runtime there, so it runs the closure (inside the reading runtime's
+/// `block_on` it would panic, as on any current-thread runtime).
+#[tool(server = LateServer)]
+async fn in_place() -> String {
+    tokio::task::block_in_place(|| "in place".to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn block_in_place_works_in_a_first_poll_of_a_child_process_session() {
+    on_a_worker(async {
+        let call = json!({"type": "control_request", "request_id": "bip",
+            "request": {"subtype": "mcp_message", "server_name": "late", "message": {
+                "method": "tools/call", "params": {"name": "in_place", "arguments": {}},
+                "jsonrpc": "2.0", "id": 1}}});
+        let script = canned::initialize()
+            .send(call)
+            .expect(Kind::Macro.answer("bip", "in place"))
+            .send(json!({"type": "x_rounds_done"}))
+            .expect_eof(WAIT);
+        let fake = Fake::new(script);
+        let mut client = Client::connect(late_options(fake.options()))
+            .await
+            .expect("connected");
+        loop {
+            match tokio::time::timeout(WAIT, client.next_message()).await {
+                Ok(Some(Ok(Message::Other(value)))) if value["type"] == "x_rounds_done" => break,
+                Ok(Some(Ok(_))) => {}
+                other => panic!("{other:?}"),
+            }
+        }
+        let exit = client.disconnect().await.expect("disconnected");
+        assert_eq!(exit.code, Some(0), "{}", exit.stderr_tail);
+    })
+    .await;
+}

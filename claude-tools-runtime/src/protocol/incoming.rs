@@ -425,6 +425,7 @@ mod tests {
                         Message::Request(Request {
                             id,
                             call: Call::ToolsCall(call),
+                            ..
                         }),
                     ..
                 },

@@ -20,6 +20,12 @@ use crate::transport::ExitInfo;
 /// with the broken pipe itself. The report follows an exit within about a second (stdout's and
 /// stderr's short graces); a CLI that closed its stdin and lives on gets no report.
 const EXIT_REPORT_WAIT: Duration = Duration::from_secs(3);
+/// How long a waiter whose CLI stopped reading waits for the process's exit itself, when the
+/// transport signals it ([`ProcessHandle::exit_signal`](crate::transport::ProcessHandle::exit_signal)):
+/// an exiting process closes its pipes a moment before it is reaped, and the reaper runs on a
+/// thread that nothing holds up. A CLI that closed its stdin and lives on is told apart this
+/// soon, rather than after [`EXIT_REPORT_WAIT`].
+const EXIT_SIGNAL_WAIT: Duration = Duration::from_millis(250);
 
 /// The error that reports an exit.
 pub(super) fn exited(exit: ExitInfo) -> Error {
@@ -61,15 +67,39 @@ impl SessionCore {
         if host_closed || self.exit.borrow().is_some() {
             return self.gone_error();
         }
+        if let Some(exited) = &self.process_exit
+            && !exited.is_cancelled()
+        {
+            // Once found alive with its stdin closed, it is not waited for again (an exit
+            // later fires the signal, and the report follows it as above).
+            let lives_on = self.stdin_closed_by_cli.load(Ordering::Acquire)
+                || tokio::time::timeout(EXIT_SIGNAL_WAIT, exited.cancelled())
+                    .await
+                    .is_err();
+            if lives_on {
+                // Alive with its stdin closed: no exit report is coming.
+                self.stdin_closed_by_cli.store(true, Ordering::Release);
+                return if self.shutdown.is_cancelled() {
+                    Error::Closed
+                } else {
+                    closed_stdin()
+                };
+            }
+        }
         match tokio::time::timeout(EXIT_REPORT_WAIT, self.wait_exit()).await {
             Ok(_) => self.gone_error(),
             Err(_) if self.shutdown.is_cancelled() => Error::Closed,
-            Err(_) => Error::Io(io::Error::new(
-                io::ErrorKind::BrokenPipe,
-                "the Claude Code CLI closed its stdin",
-            )),
+            Err(_) => closed_stdin(),
         }
     }
+}
+
+/// The error of a host's request to a CLI that closed its stdin.
+fn closed_stdin() -> Error {
+    Error::Io(io::Error::new(
+        io::ErrorKind::BrokenPipe,
+        "the Claude Code CLI closed its stdin",
+    ))
 }
 
 /// The CLI's stdin, watched: the first write that fails (the CLI closed its end or exited)

@@ -1,16 +1,19 @@
 //! Answers to the CLI's requests: each gets exactly one answer, or none when cancelled.
 //!
-//! A request is first polled once where it was read. Most are answered right there — a quick
-//! tool, a notification's acknowledgement, `tools/list` — with no task and no registration, which
-//! is what keeps a tool call's round trip close to a hand-written responder's. A request that is
-//! not done after that first poll moves into its own task, registered under its `request_id` so
-//! `control_cancel_request` can find it; a slow tool never delays anything else. (The first poll
-//! runs on the reader task: a handler that blocks before its first `.await` holds that task's
-//! thread. On a multi-thread runtime with a worker to spare, the watchdog thread hands the
-//! reader to a new task within 5 to 10 ms and the session's other requests are answered
-//! meanwhile; on a current-thread runtime they wait until the handler returns. Blocking work
-//! still belongs in `spawn_blocking`: a blocked thread is one worker fewer for everything else,
-//! and tasks it had just woken wait for it in tokio's LIFO slot.)
+//! A request is first polled once where it was read, on the session's reading thread, with the
+//! application's runtime entered (so a tool's `tokio::spawn`, timers and `Handle::current` are
+//! the application's, and `block_in_place` works: the reading thread is in no runtime while it
+//! polls). Most are answered right there — a quick tool, a notification's acknowledgement,
+//! `tools/list` — with no task, no registration and no hop between threads, which is what keeps
+//! a tool call's round trip close to a hand-written responder's. A request that is not done
+//! after that first poll moves into its own task **on the application's runtime**, spawned from
+//! the reading thread (so it goes through the runtime's shared queue and wakes an idle worker,
+//! never into the LIFO slot of a worker that may block), registered under its `request_id` so
+//! `control_cancel_request` can find it; a slow tool never delays anything else. A handler that
+//! blocks in its first poll holds the reading thread: the [`watchdog`](super::watchdog) moves
+//! the reading to a new thread within 5 to 10 ms. One that blocks later holds a worker of the
+//! application's runtime, not the session. Either way a poll of 100 ms or more is reported
+//! ([`held`](super::held)).
 //!
 //! Withdrawal (`control_cancel_request`, or the session ending) keeps the one cancellation
 //! contract described at [`CANCEL_GRACE`](claude_tools_core::mcp::CANCEL_GRACE): a permission callback's
@@ -37,6 +40,7 @@ use std::task::{Context, Poll, Waker};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use super::held::{self, Label};
 use super::inflight::{InFlight, Taken, Withdrawable};
 use super::{SessionCore, lock};
 use crate::elicitation::ElicitationAnswer;
@@ -122,13 +126,24 @@ impl<'s> FirstPoll<'s, '_> {
         }
     }
 
-    /// Polls the request once and answers it, or moves it into its own task.
-    pub(super) fn run(self, shared: &Arc<SessionCore>) {
+    /// What the request runs, named for a warning should it hold its thread.
+    pub(super) fn label(&self) -> Label {
+        match &self.work {
+            Work::ToolCall(_, _, call) => Label::tool(&call.name),
+            Work::Other(body) => Label::of(body),
+        }
+    }
+
+    /// Polls the request once and answers it, or moves it into its own task on the
+    /// application's runtime. `label` is [`FirstPoll::label`].
+    pub(super) fn run(self, shared: &Arc<SessionCore>, label: &Label) {
         let FirstPoll { request_id, work } = self;
         let to = Recipient { request_id };
         match work {
-            Work::ToolCall(router, id, call) => serve_tool_call(shared, to, router, id, call),
-            Work::Other(body) => serve(shared, to, body),
+            Work::ToolCall(router, id, call) => {
+                serve_tool_call(shared, to, router, id, call, label)
+            }
+            Work::Other(body) => serve(shared, to, body, label),
         }
     }
 }
@@ -146,7 +161,7 @@ impl Recipient<'_> {
     }
 }
 
-fn serve(shared: &Arc<SessionCore>, to: Recipient<'_>, body: CliRequest<'static>) {
+fn serve(shared: &Arc<SessionCore>, to: Recipient<'_>, body: CliRequest<'static>, label: &Label) {
     // Callbacks get a token that `control_cancel_request` fires (the one their request carries).
     // An `mcp_message` needs none: the CLI cancels tool calls with `notifications/cancelled`,
     // and aborting the request's task drops the router's future, which cancels the call's own
@@ -162,7 +177,7 @@ fn serve(shared: &Arc<SessionCore>, to: Recipient<'_>, body: CliRequest<'static>
         send_answer(shared, &to, answer);
         return;
     }
-    spawn_answer(shared, to.into_owned(), cancellation, pending);
+    spawn_answer(shared, to.into_owned(), cancellation, label, pending);
 }
 
 /// The hot path: a `tools/call` for a server of this session, started and polled once with no
@@ -174,6 +189,7 @@ fn serve_tool_call(
     router: &McpRouter,
     id: RequestId,
     call: ToolCall,
+    label: &Label,
 ) {
     // The handler's panics are caught in its call; this catches the router's own, so the
     // request still gets its one answer.
@@ -186,7 +202,7 @@ fn serve_tool_call(
             let answer = caught("mcp_message".into(), async move {
                 ControlAnswer::Mcp(Some(call.finish().await))
             });
-            spawn_answer(shared, to.into_owned(), None, answer);
+            spawn_answer(shared, to.into_owned(), None, label, answer);
         }
         Err(panic) => send_answer(
             shared,
@@ -202,15 +218,19 @@ fn spawn_answer(
     shared: &Arc<SessionCore>,
     to: Recipient<'static>,
     cancellation: Option<CancellationToken>,
+    label: &Label,
     answer: impl Future<Output = ControlAnswer> + Send + 'static,
 ) {
+    let answer = held::timed(label.clone(), answer);
     let task_shared = shared.clone();
     let request_id = to.request_id.to_string();
     let task_cancellation = cancellation.clone();
     // The map stays locked until the entry is in, so the task cannot finish (and look for its
     // entry) before it exists.
     let mut inflight = lock(&shared.inflight);
-    let task = tokio::spawn(async move {
+    // On the application's runtime, spawned from the reading thread: through the runtime's
+    // shared queue, which wakes an idle worker, never on the session's own threads.
+    let task = shared.host.spawn(async move {
         let answer = match task_cancellation {
             None => answer.await,
             Some(token) => match until_withdrawn(answer, &token).await {

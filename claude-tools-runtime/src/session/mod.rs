@@ -1,23 +1,33 @@
 //! The session engine: one CLI process, served concurrently.
 //!
-//! - [`reader`] reads the CLI's stdout from the first byte, classifies each line once and
-//!   dispatches it: answers to the host's requests go to their waiters, each request of the CLI
-//!   runs in its own task keyed by `request_id` (so a slow tool never delays anything else), and
-//!   messages go to the user's stream through a bounded queue. At its bound the reader stops
-//!   reading stdout until the application reads (the CLI is then paused by its own full pipe);
-//!   it likewise pauses while the outbox holds more than its bound for a CLI not reading stdin.
-//!   A request whose first poll blocks its thread does not stop the reading on a multi-thread
-//!   runtime with a worker to spare: the [`watchdog`] thread hands the reader to a new task.
+//! - [`reader`] reads the CLI's stdout from the first byte, on a thread of the session's own,
+//!   classifies each line once and dispatches it: answers to the host's requests go to their
+//!   waiters, each request of the CLI is polled once there and, if not done, runs in its own
+//!   task on the application's runtime keyed by `request_id` (so a slow tool never delays
+//!   anything else), and messages go to the user's stream through a bounded queue. At its
+//!   bound the reader stops reading stdout until the application reads (the CLI is then paused
+//!   by its own full pipe); it likewise pauses while the outbox holds more than its bound for a
+//!   CLI not reading stdin. A request whose first poll blocks the reading thread does not stop
+//!   the reading: the [`watchdog`] thread hands the reader to a new reading thread.
+//! - [`held`] names the host's code that held its thread, and says so.
 //! - [`queue`] is that bounded queue to the application.
 //! - [`handlers`] answers the CLI's requests (`mcp_message`, `can_use_tool`, `hook_callback`);
 //!   [`inflight`] holds those being answered, by `request_id`, so they can be withdrawn.
 //! - [`servers`] is the live set of in-process servers (given at the start, added, removed).
 //! - [`outbox`] is the one way to the CLI's stdin: lines are written straight into the pipe by
-//!   whoever answers, queued for a drain task only when the pipe is full.
+//!   whoever answers, queued for a drain task (on the process-wide I/O thread, for a CLI that is a
+//!   real process) only when the pipe is full.
+//!
+//! For a CLI that is a real process, nothing of the session's own runs on the application's
+//! runtime, and nothing of the application's runs on the session's threads but first polls
+//! (watched, and handed over when they block): so no tool, callback or hook can hold up the
+//! session's machinery, however and wherever it blocks. A CLI played on the application's
+//! runtime (`MemoryTransport`) is read in a task of that runtime, beside it.
 //! - [`run_end`] decides when a run has ended, so stdin is closed neither too early nor never.
 
 mod ending;
 mod handlers;
+mod held;
 mod inflight;
 mod outbox;
 mod queue;
@@ -94,6 +104,13 @@ pub(crate) struct SessionCore {
     shutdown: CancellationToken,
     /// The transcript mirror's writer, with a session store.
     mirror: Option<crate::session_store::mirror::Mirror>,
+    /// The application's runtime (the one the session was started on): where the host's code
+    /// runs, the requests not answered by their first poll included.
+    host: tokio::runtime::Handle,
+    /// Fires as soon as the CLI's process has exited, when its transport can tell.
+    process_exit: Option<CancellationToken>,
+    /// The CLI was found alive after its stdin broke: it closed its stdin and lives on.
+    stdin_closed_by_cli: AtomicBool,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -105,7 +122,8 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl SessionCore {
-    /// Starts the reader and writer tasks on an open connection.
+    /// Starts the reading thread and the writer's drain task on an open connection. Must be
+    /// called on the application's runtime (where the host's handlers will run).
     /// `hooks` are the callbacks in the order of their `hook_N` ids in the initialize request.
     pub(crate) fn start(
         options: &Options,
@@ -118,6 +136,7 @@ impl SessionCore {
             process,
         } = connection;
         let stdin_broken = CancellationToken::new();
+        let process_exit = process.exit_signal();
         let out = Outbox::new(
             Box::pin(ending::StdinWatch {
                 inner: writer,
@@ -171,15 +190,24 @@ impl SessionCore {
             stdin_broken,
             shutdown: CancellationToken::new(),
             mirror,
+            host: tokio::runtime::Handle::current(),
+            process_exit,
+            stdin_closed_by_cli: AtomicBool::new(false),
         });
-        tokio::spawn(outbox::drain(shared.out.clone()));
-        tokio::spawn(reader::read_loop(
+        // The drain waits on the CLI's stdin: on the I/O thread for a real process (see
+        // `transport::io_thread`), beside the CLI's side for one played on this runtime.
+        if process.in_process() {
+            tokio::spawn(outbox::drain(shared.out.clone()));
+        } else {
+            crate::transport::io_thread::spawn(outbox::drain(shared.out.clone()));
+        }
+        reader::start(
             shared.clone(),
             reader,
             process,
             options.line_cap(),
             MessageSender::new(messages),
-        ));
+        );
         (shared, messages_rx)
     }
 

@@ -1,16 +1,23 @@
-//! The reader task: the CLI's stdout, one line at a time, from the first byte.
+//! The reader: the CLI's stdout, one line at a time, from the first byte, on a thread of the
+//! session's own.
 //!
-//! The reader polls each request of the CLI once, inline (most are answered right there). If
-//! the host's code blocks the thread in that poll, the [`watchdog`](super::watchdog) thread
-//! hands the reader's state (its line buffer, the process, the message queue) to a new reader
-//! task after 5 to 10 ms, so other requests are still read and answered on another worker; the
-//! old task answers its request when the poll returns and ends. This needs a worker to spare: on
-//! a multi-thread runtime with two workers or more it holds while one of them is free. On a
-//! current-thread runtime, or a multi-thread one with a single worker, there is no other thread
-//! to read on: a handler that blocks its thread stalls the session (and everything else on that
-//! runtime) until it returns; nothing is lost, the session reads on after it.
+//! The reading thread runs a current-thread tokio runtime of its own, whose driver holds the
+//! CLI's stdout (see `transport::mobile`): nothing of the application's runs on that runtime, so
+//! no handler, wherever it blocks, can keep the session from reading. (On the application's
+//! multi-thread runtime it could: the worker that last turned the I/O driver runs a handler that
+//! blocks after an await, the other workers sleep on a condition variable, and nobody collects
+//! I/O readiness or fires timers until the handler returns. The guide's troubleshooting chapter
+//! has the experiment.)
+//!
+//! Each request of the CLI is polled once inline, between two turns of that runtime (so the
+//! thread is in no runtime while the host's code runs, and `block_in_place` works there), with
+//! the application's runtime entered. If the host's code blocks the thread in that poll, the
+//! [`watchdog`](super::watchdog) thread hands the reader's state (its line buffer, the process,
+//! the message queue) to a new reading thread after 5 to 10 ms; the old thread answers its
+//! request when the poll returns, reports how long it held its thread, and ends. Nothing is
+//! lost, and the session's other requests are read and answered meanwhile, whatever the
+//! application's runtime (current-thread, or multi-thread with every worker busy).
 
-use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
@@ -23,7 +30,7 @@ use super::queue::MessageSender;
 use super::reader_state::Reader;
 use super::run_end::CliState;
 use super::watchdog::Baton;
-use super::{SessionCore, ending, handlers, lock};
+use super::{SessionCore, ending, handlers, held, lock};
 use crate::error::{Error, RequestRef};
 use crate::message::Message;
 use crate::protocol::{self, ControlFailure, Fault, Found, Incoming, ParseError};
@@ -36,66 +43,198 @@ const EXIT_GRACE: Duration = Duration::from_secs(5);
 /// `SIGTERM` grace and stderr grace, a few seconds).
 const KILL_WAIT: Duration = Duration::from_secs(10);
 
-pub(super) async fn read_loop(
+/// Starts reading the CLI's stdout: on a thread of the session's own, watched by the
+/// watchdog; for a CLI played in this process on the application's runtime
+/// ([`ProcessHandle::in_process`]), in a task of that runtime, as the CLI's side is.
+pub(super) fn start(
     shared: Arc<SessionCore>,
     stdout: Pin<Box<dyn AsyncRead + Send>>,
     process: Box<dyn ProcessHandle>,
     line_cap: usize,
     messages: MessageSender,
 ) {
+    let in_process = process.in_process();
     let reader = Reader {
         lines: LineReader::with_max_line_size(stdout, line_cap),
         process,
         messages,
+        shutdown: Box::pin(shared.shutdown.clone().cancelled_owned()),
     };
-    // Handing over needs another worker to read on while the reader's thread is blocked.
-    let runtime = tokio::runtime::Handle::current();
-    let other_workers = runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
-        && runtime.metrics().num_workers() >= 2;
-    let baton = if other_workers {
-        Baton::watch(&shared, resume)
-    } else {
-        None
-    };
-    run(shared, reader, baton).await;
+    if in_process {
+        // Handing over needs another worker to read on while the reader's thread is blocked.
+        let runtime = tokio::runtime::Handle::current();
+        let other_workers = runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
+            && runtime.metrics().num_workers() >= 2;
+        let baton = other_workers
+            .then(|| Baton::watch(&shared, resume_in_task))
+            .flatten();
+        tokio::spawn(read_in_task(shared, reader, baton));
+        return;
+    }
+    let baton = Baton::watch(&shared, resume_on_thread);
+    if let Some(reader) = spawn_reading_thread(shared.clone(), reader, baton) {
+        // No thread: read in a task, as a session did before it had threads of its own. A
+        // handler that blocks its thread then stalls the session until it returns.
+        tokio::spawn(read_in_task(shared, reader, None));
+    }
 }
 
-/// How the watchdog resumes a stuck session's reading: [`run`] on with the reader it took, in
-/// the task it spawns. (Given to the [`Baton`], so the watchdog need not name this file.)
-fn resume(
+/// How the watchdog resumes a stuck session's reading: on a new reading thread, with the reader
+/// it took. (Given to the [`Baton`], so the watchdog need not name this file.) The reader comes
+/// back (`Some`) when no thread can be started.
+fn resume_on_thread(shared: Arc<SessionCore>, reader: Reader, baton: Arc<Baton>) -> Option<Reader> {
+    spawn_reading_thread(shared, reader, Some(baton))
+}
+
+/// How the watchdog resumes a stuck in-process session's reading: in a new task on the
+/// application's runtime (spawned from the watchdog's thread, through the runtime's shared
+/// queue, so an idle worker takes it).
+fn resume_in_task(shared: Arc<SessionCore>, reader: Reader, baton: Arc<Baton>) -> Option<Reader> {
+    shared
+        .host
+        .clone()
+        .spawn(read_in_task(shared, reader, Some(baton)));
+    None
+}
+
+/// Starts a reading thread that reads on with `reader`; gives it back (`Some`) when the thread
+/// (or its runtime) cannot be started.
+fn spawn_reading_thread(
     shared: Arc<SessionCore>,
     reader: Reader,
-    baton: Arc<Baton>,
-) -> Pin<Box<dyn Future<Output = ()> + Send>> {
-    Box::pin(run(shared, reader, Some(baton)))
+    baton: Option<Arc<Baton>>,
+) -> Option<Reader> {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            tracing::warn!(%error, "could not build a session's reading runtime");
+            return Some(reader);
+        }
+    };
+    // Handed through a slot, so that a thread that cannot start gives the reader back.
+    let handoff = Arc::new(std::sync::Mutex::new(Some(reader)));
+    let taken = handoff.clone();
+    let started = std::thread::Builder::new()
+        .name("claude-tools-session".into())
+        .spawn(move || {
+            if let Some(reader) = lock(&taken).take() {
+                read_on_thread(runtime, &shared, reader, baton);
+            }
+        });
+    match started {
+        Ok(_) => None,
+        Err(error) => {
+            tracing::warn!(%error, "could not start a session's reading thread");
+            lock(&handoff).take()
+        }
+    }
 }
 
-/// Reads and dispatches lines until stdout ends, the session is shut down, or (with a baton)
-/// a first poll blocks long enough for the watchdog to hand the reader to another task.
-async fn run(shared: Arc<SessionCore>, mut reader: Reader, baton: Option<Arc<Baton>>) {
-    // One shutdown future for the whole loop: making one per line would register and
-    // deregister a waiter on the token for every line.
-    let shutdown_token = shared.shutdown.clone();
-    let mut shutdown = std::pin::pin!(shutdown_token.cancelled());
+/// A reading thread's life: turn the runtime until a request needs its first poll, poll it
+/// outside the runtime, and so on until stdout ends; then end the session.
+fn read_on_thread(
+    runtime: tokio::runtime::Runtime,
+    shared: &Arc<SessionCore>,
+    mut reader: Reader,
+    baton: Option<Arc<Baton>>,
+) {
+    crate::transport::mark_reading_thread();
+    while let Some(request) = runtime.block_on(next_request(shared, &mut reader)) {
+        match watched_first_poll(shared, request, baton.as_ref(), reader) {
+            Some(back) => reader = back,
+            // Another thread reads on.
+            None => return,
+        }
+    }
+    if let Some(baton) = &baton {
+        baton.end();
+    }
+    runtime.block_on(finish_reading(shared, reader));
+}
+
+/// Reading in a task of the application's runtime (an in-process CLI, or no thread could be
+/// started): first polls inline, watched when there is a `baton`.
+async fn read_in_task(shared: Arc<SessionCore>, mut reader: Reader, baton: Option<Arc<Baton>>) {
+    while let Some(request) = next_request(&shared, &mut reader).await {
+        match watched_first_poll(&shared, request, baton.as_ref(), reader) {
+            Some(back) => reader = back,
+            None => return,
+        }
+    }
+    if let Some(baton) = &baton {
+        baton.end();
+    }
+    finish_reading(&shared, reader).await;
+}
+
+/// The first poll of `request`, with the reader left in the `baton` meanwhile (for the
+/// watchdog to hand on if the poll blocks): the reader back, or `None` when the watchdog gave
+/// it to another thread or task (this one only had the answer to send; it says who held it).
+fn watched_first_poll(
+    shared: &Arc<SessionCore>,
+    request: FirstPoll<'_, 'static>,
+    baton: Option<&Arc<Baton>>,
+    reader: Reader,
+) -> Option<Reader> {
+    let label = request.label();
+    let Some(baton) = baton else {
+        first_poll(shared, request, &label);
+        return Some(reader);
+    };
+    baton.park(reader);
+    first_poll(shared, request, &label);
+    let back = baton.unpark();
+    if back.is_none() {
+        held::report(
+            &label,
+            baton.held(),
+            "in its first poll, where the session reads",
+        );
+    }
+    back
+}
+
+/// The first poll of a request, with the application's runtime entered (where the host's code
+/// spawns, sleeps and finds its `Handle::current`).
+fn first_poll(shared: &Arc<SessionCore>, request: FirstPoll<'_, 'static>, label: &held::Label) {
+    let _host = shared.host.enter();
+    request.run(shared, label);
+}
+
+/// Reads and dispatches lines until one is a request of the CLI (returned for its first poll,
+/// detached from the line buffer), or stdout ends, or the session is shut down (`None`).
+async fn next_request<'s>(
+    shared: &'s Arc<SessionCore>,
+    reader: &mut Reader,
+) -> Option<FirstPoll<'s, 'static>> {
+    let Reader {
+        lines,
+        messages,
+        shutdown,
+        ..
+    } = reader;
     loop {
         // Back-pressure: while the application has not read what is queued for it, or the CLI
         // has not read what is queued for its stdin, read nothing more.
-        if reader.messages.is_full() {
+        if messages.is_full() {
             shared.out.uncork();
             tokio::select! {
                 biased;
-                _ = &mut shutdown => break,
-                _ = reader.messages.flush() => {}
+                _ = shutdown.as_mut() => return None,
+                _ = messages.flush() => {}
             }
         }
         // Answers to requests already read wait while more are buffered, then go out in one
         // write before the reader waits for input. (One look at the outbox per line: corking
         // also tells whether it is over its limit.)
-        let cork = reader.lines.has_buffered_input();
+        let cork = lines.has_buffered_input();
         if shared.out.set_corked(cork) {
             tokio::select! {
                 biased;
-                _ = &mut shutdown => break,
+                _ = shutdown.as_mut() => return None,
                 _ = shared.out.wait_for_room() => {}
             }
             // Waiting for room wrote what was held.
@@ -105,58 +244,43 @@ async fn run(shared: Arc<SessionCore>, mut reader: Reader, baton: Option<Arc<Bat
         }
         let line = tokio::select! {
             biased;
-            _ = &mut shutdown => break,
-            line = reader.lines.next_line() => line,
+            _ = shutdown.as_mut() => return None,
+            line = lines.next_line() => line,
         };
-        let first_poll = match line {
+        match line {
             Ok(Some(line)) => {
                 let mut first_poll = None;
-                handle_line(&shared, line, &mut reader.messages, &mut first_poll);
-                first_poll
+                handle_line(shared, line, messages, &mut first_poll);
+                if let Some(request) = first_poll {
+                    return Some(request.detach());
+                }
             }
-            Ok(None) => break,
+            Ok(None) => return None,
             // The reader skips the rest of an oversized line; the session goes on. A request
             // on it is still answered, from what its start shows.
             Err(ReadError::LineTooLong { limit, size }) => {
-                let found = protocol::scan(reader.lines.dropped_prefix());
-                let request = answer_unreadable(&shared, &found, Fault::TooLong { size, limit });
+                let found = protocol::scan(lines.dropped_prefix());
+                let request = answer_unreadable(shared, &found, Fault::TooLong { size, limit });
                 let error = Error::LineTooLong {
                     limit,
                     size,
                     request,
                 };
                 tracing::warn!(%error, "skipped an oversized line from the CLI");
-                let _ = reader.messages.send(Err(error));
-                None
+                let _ = messages.send(Err(error));
             }
             Err(error) => {
-                let _ = reader.messages.send(Err(error.into()));
-                break;
+                let _ = messages.send(Err(error.into()));
+                return None;
             }
-        };
-        if let Some(request) = first_poll {
-            reader = match &baton {
-                None => {
-                    request.run(&shared);
-                    reader
-                }
-                Some(baton) => {
-                    let request = request.detach();
-                    baton.park(reader);
-                    request.run(&shared);
-                    match baton.unpark() {
-                        Some(reader) => reader,
-                        // Another task reads on; this one only had the answer to send.
-                        None => return,
-                    }
-                }
-            };
         }
     }
-    if let Some(baton) = &baton {
-        baton.end();
-    }
-    finish(&shared, &mut *reader.process, &mut reader.messages).await;
+}
+
+/// stdout has ended (or the session was shut down): end the session, then hand the last items
+/// to the application.
+async fn finish_reading(shared: &Arc<SessionCore>, mut reader: Reader) {
+    finish(shared, &mut *reader.process, &mut reader.messages).await;
     // The last items (an exit report) reach the application once it reads, or are dropped
     // with its end of the queue.
     reader.messages.flush().await;

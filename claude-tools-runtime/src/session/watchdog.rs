@@ -1,28 +1,21 @@
 //! The watchdog: one thread for the whole process, outside every tokio runtime, that notices a
-//! request's first poll that does not return (a handler blocking its thread) and hands that
-//! session's reader to a new task, so the session's other requests are still read and answered.
+//! request's first poll that does not return (a handler blocking the session's reading thread)
+//! and hands that session's reader to a new reading thread, so the session's other requests are
+//! still read and answered.
 //!
-//! It is a thread of its own, not a task, because a task cannot be relied on while a worker is
-//! blocked. Tokio's multi-thread scheduler puts a task woken or spawned from a worker into that
-//! worker's LIFO slot, which no other worker can steal; the worker that wakes a sleeping watchdog
-//! task as the first poll starts is the very one that then blocks. And timers and I/O readiness
-//! are collected only by a worker that parks on the driver: when the one that last did is the one
-//! now blocked, and the other one sleeps on its condition variable, no timer fires (a ticking
-//! watchdog task's included) until something wakes it. From a thread outside the runtime,
-//! [`Handle::spawn`](tokio::runtime::Handle::spawn) goes through the runtime's shared queue and
-//! wakes an idle worker, which then runs the new reader and, as it parks again, drives the
-//! timers and I/O.
+//! It is a thread of its own because nothing that runs on a runtime can be relied on while a
+//! thread of that runtime is blocked (see the reader). The new reading thread has a runtime of
+//! its own, with which the CLI's stdout registers anew as it reads (`transport::mobile`): it
+//! needs nothing of the blocked thread, nor of the application's runtime.
 //!
 //! The cost on the reader's side is one uncontended lock per first poll, to leave the reader in
-//! its [`Baton`] and take it back, as before, and a load of the watchdog's `asleep` flag. The
-//! thread looks at the sessions every [`TICK`] while any of them is serving requests, and sleeps
-//! on a condition variable once none has for [`IDLE_TICKS`] ticks, until a first poll wakes it.
+//! its [`Baton`] and take it back, and a load of the watchdog's `asleep` flag. The thread looks
+//! at the sessions every [`TICK`] while any of them is serving requests, and sleeps on a
+//! condition variable once none has for [`IDLE_TICKS`] ticks, until a first poll wakes it.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::reader_state::Reader;
 use super::{SessionCore, lock};
@@ -33,17 +26,15 @@ const TICK: Duration = Duration::from_millis(5);
 /// Ticks without a first poll in any session before the watchdog sleeps until the next one.
 const IDLE_TICKS: u32 = 20;
 
-/// How a session's reading goes on from a reader the watchdog took: the future the new reader
-/// task runs. Given by the reader at [`Baton::watch`], so this file does not name the reader's.
-pub(super) type Resume =
-    fn(Arc<SessionCore>, Reader, Arc<Baton>) -> Pin<Box<dyn Future<Output = ()> + Send>>;
+/// How a session's reading goes on from a reader the watchdog took: starts a new reading thread
+/// with it, or gives it back (`Some`) when none can be started. Given by the reader at [`Baton::watch`],
+/// so this file does not name the reader's.
+pub(super) type Resume = fn(Arc<SessionCore>, Reader, Arc<Baton>) -> Option<Reader>;
 
 /// One session's side of the watchdog: where its reader is left for the length of each first
 /// poll, for the watchdog to take if the poll does not return.
 pub(super) struct Baton {
     slot: Mutex<Slot>,
-    /// Where a new reader task is spawned.
-    runtime: tokio::runtime::Handle,
     shared: Arc<SessionCore>,
     /// What the new reader task runs.
     resume: Resume,
@@ -57,6 +48,12 @@ struct Slot {
     polls: u64,
     /// `polls` when the watchdog last looked.
     seen: u64,
+    /// When the watchdog first saw the first poll that is parked now: how long the host's
+    /// code held the thread is measured from here (up to one tick short).
+    first_seen: Option<Instant>,
+    /// How long the first poll the watchdog took the reader from held its thread, measured as
+    /// the poll returned.
+    held: Duration,
     /// The reading has ended.
     ended: bool,
 }
@@ -74,13 +71,12 @@ enum Look {
 }
 
 impl Baton {
-    /// The baton of a session whose reader runs on the current runtime, watched from now on;
-    /// `None` when the watchdog thread cannot be started.
+    /// The baton of a session, watched from now on; `None` when the watchdog thread cannot be
+    /// started.
     pub(super) fn watch(shared: &Arc<SessionCore>, resume: Resume) -> Option<Arc<Baton>> {
         let watchdog = Watchdog::get()?;
         let baton = Arc::new(Baton {
             slot: Mutex::default(),
-            runtime: tokio::runtime::Handle::current(),
             shared: shared.clone(),
             resume,
             watchdog,
@@ -105,9 +101,25 @@ impl Baton {
         }
     }
 
-    /// Takes the reader back after a first poll; `None` if the watchdog gave it to a new task.
+    /// Takes the reader back after a first poll; `None` if the watchdog gave it to a new
+    /// reading thread (then [`Baton::held`] says for how long the poll held its thread).
     pub(super) fn unpark(&self) -> Option<Reader> {
-        lock(&self.slot).parked.take()
+        let mut slot = lock(&self.slot);
+        let reader = slot.parked.take();
+        if reader.is_none() {
+            slot.held = slot
+                .first_seen
+                .map(|seen| seen.elapsed())
+                .unwrap_or_default();
+        }
+        slot.first_seen = None;
+        reader
+    }
+
+    /// How long the last first poll whose reader was handed on held its thread (from when the
+    /// watchdog first saw it, so up to one tick short).
+    pub(super) fn held(&self) -> Duration {
+        lock(&self.slot).held
     }
 
     /// The reading has ended: the watchdog forgets this session.
@@ -126,6 +138,7 @@ impl Baton {
             Some(reader) if same_poll => Look::Stuck(reader),
             Some(reader) => {
                 slot.parked = Some(reader);
+                slot.first_seen = Some(Instant::now());
                 Look::Busy
             }
             None if same_poll => Look::Idle,
@@ -208,14 +221,18 @@ impl Watchdog {
             if !stuck.is_empty() {
                 drop(sessions);
                 for (baton, reader) in stuck.drain(..) {
-                    tracing::warn!(
-                        "a request's first poll has not returned for over {TICK:?} (a handler \
-                         blocking its thread?); reading on in a new task. Blocking work belongs \
-                         in tokio::task::spawn_blocking"
+                    // The thread that was stuck names the handler once its poll returns.
+                    tracing::debug!(
+                        "a request's first poll has not returned for over {TICK:?}; reading on \
+                         in a new thread"
                     );
-                    let (runtime, shared) = (baton.runtime.clone(), baton.shared.clone());
                     let resume = baton.resume;
-                    runtime.spawn(resume(shared, reader, baton));
+                    if let Some(reader) = resume(baton.shared.clone(), reader, baton.clone()) {
+                        // No new thread: the stuck one reads on once its poll returns.
+                        let mut slot = lock(&baton.slot);
+                        slot.parked = Some(reader);
+                        slot.seen = slot.polls;
+                    }
                 }
                 sessions = lock(&self.sessions);
             }

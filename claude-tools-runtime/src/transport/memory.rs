@@ -319,6 +319,10 @@ impl ProcessHandle for MemoryProcess {
     fn stderr_tail(&self) -> String {
         self.shared.stderr_tail()
     }
+
+    fn in_process(&self) -> bool {
+        true
+    }
 }
 
 /// The host's stdout reader: end of input once the process is killed.

@@ -63,6 +63,25 @@ pub trait ProcessHandle: Send + Sync {
 
     /// The last lines it wrote to stderr, for error reports.
     fn stderr_tail(&self) -> String;
+
+    /// A token that fires as soon as the process has exited, ahead of [`ProcessHandle::wait`]'s
+    /// report (which also waits for the end of stderr); `None` (the default) when the handle
+    /// cannot tell. A session uses it when a write to the CLI's stdin fails: a CLI that closed
+    /// its stdin and lives on fails the host's request at once with the broken pipe, one that
+    /// exited fails it with its exit report. Without it, the session waits up to 3 s for an exit
+    /// report before it reports the broken pipe.
+    fn exit_signal(&self) -> Option<tokio_util::sync::CancellationToken> {
+        None
+    }
+
+    /// Whether the CLI is played inside this process, on the application's runtime (as
+    /// [`MemoryTransport`]'s is): the session then reads it in a task of that runtime, beside
+    /// the CLI's side, so that a paused test clock holds for both. `false` (the default): the
+    /// session reads the CLI on threads of its own, which no handler of the application's can
+    /// hold up.
+    fn in_process(&self) -> bool {
+        false
+    }
 }
 
 /// Something that can open a [`Connection`] to a CLI for a given launch.
@@ -102,7 +121,17 @@ impl std::fmt::Debug for LaunchSpec {
 }
 
 mod discover;
+pub(crate) mod io_thread;
 pub mod memory;
+#[cfg(unix)]
+mod mobile;
+#[cfg(unix)]
+pub(crate) use mobile::mark_reading_thread;
+
+/// Marks a session's reading thread (see `mobile`); nothing to mark where the CLI's stdout is
+/// not a [`mobile`] pipe.
+#[cfg(not(unix))]
+pub(crate) fn mark_reading_thread() {}
 pub mod process;
 
 pub use claude_tools_core::ndjson::DEFAULT_MAX_LINE_SIZE;

@@ -18,7 +18,14 @@ use tokio::sync::watch;
 use tokio::time::Sleep;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 
+#[cfg(unix)]
+use super::mobile::reading_thread;
 use super::{BoxFuture, Connection, ExitInfo, LaunchSpec, ProcessHandle, Transport};
+
+#[cfg(not(unix))]
+fn reading_thread() -> u64 {
+    0
+}
 use crate::error::{Error, Result};
 use claude_tools_core::ndjson::{LineReader, ReadError};
 
@@ -60,6 +67,12 @@ pub type StderrLineCallback = Arc<dyn Fn(&str) + Send + Sync>;
 /// dropping the handle end the group the same way; the CLI is always reaped. (In its own group,
 /// the CLI does not receive a terminal's Ctrl-C; it ends when the host's end of its stdin
 /// closes.)
+///
+/// The process, its stdin and stderr pipes and its reaping live on one I/O thread for the whole
+/// process (a current-thread tokio runtime that runs nothing of the application's), and a
+/// session reads its stdout on a thread of the session's own: nothing the application's
+/// handlers do on its runtime can keep them from being served. The stderr callback runs in a
+/// task on the runtime `connect` is called from.
 ///
 /// Must be connected from within a tokio runtime.
 #[derive(Clone, Default)]
@@ -134,7 +147,12 @@ impl Transport for ProcessTransport {
             })
             .await
             .map_err(|e| Error::Io(std::io::Error::other(e)))??;
-            spawn(path, &launch, stderr)
+            // The stderr callback is the application's code: it runs on the application's
+            // runtime, never on the I/O thread that every session shares.
+            let stderr = stderr.map(|callback| StderrCallback::start(callback));
+            // The process, its pipes, its reaper and its stderr pump live on the I/O thread,
+            // whose driver nothing of the application's can hold up.
+            super::io_thread::within(|| spawn(path, &launch, stderr))
         })
     }
 }
@@ -143,7 +161,7 @@ impl Transport for ProcessTransport {
 fn spawn(
     path: PathBuf,
     launch: &LaunchSpec,
-    callback: Option<StderrLineCallback>,
+    callback: Option<StderrCallback>,
 ) -> Result<Connection> {
     if let Some(cwd) = &launch.cwd
         && !cwd.is_dir()
@@ -212,11 +230,16 @@ fn spawn(
     };
     tokio::spawn(reaper.run(child));
 
+    // On Unix, stdout registers with the driver of whichever thread reads the session (see
+    // `mobile`), so that a quick tool call is read and answered on one thread, with no hop.
+    #[cfg(unix)]
+    let stdout = super::mobile::MobilePipe::new(stdout.into_owned_fd()?);
     Ok(Connection {
         reader: Box::pin(EndsAfterExit::new(stdout, &exited)),
         writer: Box::pin(Stdin(Some(stdin))),
         process: Box::new(ChildProcess {
             pid,
+            exited,
             kill,
             exit: exit_rx,
             tail,
@@ -283,8 +306,10 @@ struct EndsAfterExit<R> {
     inner: R,
     /// Ready once the process has exited.
     exited: Pin<Box<WaitForCancellationFutureOwned>>,
-    /// Started when the pipe is empty after the exit; its end is the end of input.
-    grace: Option<Pin<Box<Sleep>>>,
+    /// Started when the pipe is empty after the exit; its end is the end of input. With the
+    /// mark of the thread whose runtime's timer holds it: a session moved to another reading
+    /// thread starts it again there, for what is left of it.
+    grace: Option<(u64, Pin<Box<Sleep>>)>,
 }
 
 impl<R> EndsAfterExit<R> {
@@ -304,10 +329,15 @@ impl<R: AsyncRead + Unpin> AsyncRead for EndsAfterExit<R> {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<std::io::Result<()>> {
         let this = &mut *self;
-        if let Some(grace) = &mut this.grace
-            && grace.as_mut().poll(cx).is_ready()
-        {
-            return Poll::Ready(Ok(()));
+        if let Some((thread, grace)) = &mut this.grace {
+            let here = reading_thread();
+            if *thread != here {
+                *grace = Box::pin(tokio::time::sleep_until(grace.deadline()));
+                *thread = here;
+            }
+            if grace.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(Ok(()));
+            }
         }
         if let Poll::Ready(read) = Pin::new(&mut this.inner).poll_read(cx, buf) {
             return Poll::Ready(read);
@@ -321,7 +351,7 @@ impl<R: AsyncRead + Unpin> AsyncRead for EndsAfterExit<R> {
             if grace.as_mut().poll(cx).is_ready() {
                 return Poll::Ready(Ok(()));
             }
-            this.grace = Some(grace);
+            this.grace = Some((reading_thread(), grace));
         }
         Poll::Pending
     }
@@ -466,9 +496,21 @@ fn exit_signal(_status: &std::process::ExitStatus) -> Option<i32> {
 async fn pump_stderr(
     stderr: EndsAfterExit<ChildStderr>,
     tail: Arc<Mutex<Tail>>,
-    callback: Option<StderrLineCallback>,
+    callback: Option<StderrCallback>,
 ) {
     let mut lines = LineReader::with_max_line_size(stderr, STDERR_MAX_LINE);
+    pump_lines(&mut lines, &tail, callback.as_ref()).await;
+    if let Some(callback) = callback {
+        callback.finish().await;
+    }
+}
+
+/// [`pump_stderr`]'s reading, until the end of stderr (or an error reading it).
+async fn pump_lines(
+    lines: &mut LineReader<EndsAfterExit<ChildStderr>>,
+    tail: &Mutex<Tail>,
+    callback: Option<&StderrCallback>,
+) {
     loop {
         let dropped;
         let line = match lines.next_line().await {
@@ -484,13 +526,54 @@ async fn pump_stderr(
             }
         };
         tracing::debug!(target: "claude_tools::cli_stderr", "{line}");
-        lock(&tail).push(&line);
-        if let Some(callback) = &callback {
-            let call = std::panic::AssertUnwindSafe(|| callback(&line));
-            if std::panic::catch_unwind(call).is_err() {
-                tracing::warn!("the stderr callback panicked");
-            }
+        lock(tail).push(&line);
+        if let Some(callback) = callback {
+            callback.send(&line).await;
         }
+    }
+}
+
+/// Lines queued for the application's stderr callback, which runs in a task on the
+/// application's runtime: a callback that blocks holds up its own task, never the I/O thread.
+/// At most [`CALLBACK_QUEUE`] lines wait; past that the pump waits too (and the CLI, once its
+/// stderr pipe is full), as it did when it called the callback itself. At the end of stderr the
+/// pump waits for the callback to have seen every line, so the exit report still comes after
+/// the last line was passed on (within the reaper's bound on the pump, as before).
+struct StderrCallback {
+    lines: tokio::sync::mpsc::Sender<String>,
+    /// Closed once the callback's task has passed on every line.
+    done: tokio::sync::oneshot::Receiver<()>,
+}
+
+/// Lines of stderr that may wait for a slow callback.
+const CALLBACK_QUEUE: usize = 256;
+
+impl StderrCallback {
+    /// Starts the callback's task on the current (the application's) runtime.
+    fn start(callback: StderrLineCallback) -> Self {
+        let (lines, mut queued) = tokio::sync::mpsc::channel::<String>(CALLBACK_QUEUE);
+        let (finished, done) = tokio::sync::oneshot::channel();
+        tokio::spawn(async move {
+            while let Some(line) = queued.recv().await {
+                let call = std::panic::AssertUnwindSafe(|| callback(&line));
+                if std::panic::catch_unwind(call).is_err() {
+                    tracing::warn!("the stderr callback panicked");
+                }
+            }
+            drop(finished);
+        });
+        Self { lines, done }
+    }
+
+    async fn send(&self, line: &str) {
+        // The callback's task is gone only with its runtime: nothing to pass lines to.
+        let _ = self.lines.send(line.to_owned()).await;
+    }
+
+    /// Waits until the callback has seen every line sent.
+    async fn finish(self) {
+        drop(self.lines);
+        let _ = self.done.await;
     }
 }
 
@@ -536,6 +619,8 @@ impl Tail {
 /// The [`ProcessHandle`] of a spawned CLI.
 struct ChildProcess {
     pid: Option<u32>,
+    /// Fired by the reaper as soon as the child has exited.
+    exited: CancellationToken,
     kill: CancellationToken,
     exit: watch::Receiver<Option<ExitInfo>>,
     tail: Arc<Mutex<Tail>>,
@@ -565,6 +650,10 @@ impl ProcessHandle for ChildProcess {
 
     fn stderr_tail(&self) -> String {
         lock(&self.tail).text()
+    }
+
+    fn exit_signal(&self) -> Option<CancellationToken> {
+        Some(self.exited.clone())
     }
 }
 
