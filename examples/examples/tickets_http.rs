@@ -63,7 +63,9 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use claude_tools_examples::tickets_http::{self, Config, MCP_PATH, Replica, TOKEN_ENV};
+use claude_tools_examples::tickets_http::{
+    self, Config, MCP_PATH, Replica, STATE_KEY_ENV, TOKEN_ENV,
+};
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -74,10 +76,25 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let store = match config.database.open().await {
-        Ok(store) => store,
+    let state_key = match tickets_http::state_key(std::env::var(STATE_KEY_ENV).ok().as_deref()) {
+        Ok(key) => key,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let board = match config.database.open().await {
+        Ok(board) => board,
         Err(error) => {
             eprintln!("cannot open the board at {}: {error}", config.database);
+            return ExitCode::FAILURE;
+        }
+    };
+    let keyed = state_key.is_some();
+    let request_state = match tickets_http::request_state(state_key, board.replay_guard) {
+        Ok(codec) => codec,
+        Err(error) => {
+            eprintln!("cannot set up the requestState codec: {error}");
             return ExitCode::FAILURE;
         }
     };
@@ -104,6 +121,16 @@ async fn main() -> ExitCode {
     {
         return ExitCode::FAILURE;
     }
+    // Before the "serving" line, so that whoever reads it has read the warning.
+    if !keyed {
+        eprintln!(
+            "tickets_http: warning: {STATE_KEY_ENV} is not set, so questions to MCP 2026-07-28 \
+             clients are sealed with a key of this process only: behind a load balancer, a \
+             client's retry that lands on another replica (or on this one after a restart) is \
+             refused (-32602) and the call starts over. Give every replica the same key \
+             (openssl rand -base64 32)."
+        );
+    }
     eprintln!(
         "tickets_http: replica `{}` serving the board in {} at {url}{}",
         config.replica,
@@ -114,11 +141,12 @@ async fn main() -> ExitCode {
             ""
         }
     );
-    let replica = Replica::from_boxed(config.replica, store);
+    let replica = Replica::from_boxed(config.replica, board.store);
     match tickets_http::serve(
         listener,
         replica,
         config.token,
+        request_state,
         tickets_http::shutdown_signal(),
     )
     .await
