@@ -4,7 +4,18 @@
 //! The tools are those of the [`tickets`](crate::tickets) example (`create_ticket`,
 //! `list_tickets`, `close_ticket`, same arguments, same validation, same answers) with one
 //! addition: every ticket records the replica that filed it (`created_by`), shown in each answer,
-//! so a client (or a test) sees which replica served a write behind a load balancer.
+//! so a client (or a test) sees which replica served a write behind a load balancer. Two tools
+//! are its own: [`delete_ticket`] asks the user to confirm (at MCP 2026-07-28 a question is an
+//! `input_required` result whose retry may reach any replica) and [`which_replica`] names the
+//! replica that answered.
+//!
+//! # Questions across replicas (MCP 2026-07-28)
+//!
+//! The `requestState` a question hands the client is sealed with a key and spent once. For a
+//! retry to complete on another replica, every replica needs the same key ([`STATE_KEY_ENV`],
+//! read by [`state_key`]) and the same record of spent states: on PostgreSQL the
+//! [`PostgresReplayGuard`], a table beside the board ([`Board::replay_guard`]). [`request_state`]
+//! builds the codec from both, and [`serve`] hands it to the server.
 //!
 //! The process holds no ticket state. Everything lives in the database behind a [`TicketStore`]:
 //! ids come from the database (an identity column, an `AUTOINCREMENT` key), the "one open ticket
@@ -740,6 +751,81 @@ mod tests {
             parse(&["--database", "sqlite:x", "stray"]).unwrap_err(),
             format!("unexpected arguments [\"stray\"]\n{USAGE}")
         );
+    }
+
+    #[test]
+    fn the_state_key_comes_from_base64_and_its_errors_do_not_show_it() {
+        assert!(state_key(None).unwrap().is_none());
+        assert!(state_key(Some("  ")).unwrap().is_none());
+        let key = state_key(Some("HYeVB68UbsF9aoMXrx54thiP914lYyhKl/cqlLd3Z80=\n"))
+            .unwrap()
+            .unwrap();
+        let again = state_key(Some("HYeVB68UbsF9aoMXrx54thiP914lYyhKl/cqlLd3Z80"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(key.id(), again.id(), "padding and whitespace do not matter");
+        assert_eq!(
+            state_key(Some("not base64!")).unwrap_err(),
+            "TICKETS_HTTP_STATE_KEY: the requestState key is not base64 (standard or URL-safe alphabet)"
+        );
+        assert_eq!(
+            state_key(Some("c2hvcnQ=")).unwrap_err(),
+            "TICKETS_HTTP_STATE_KEY: a requestState key needs at least 32 bytes of secret, got 5"
+        );
+        let keyed = request_state(Some(key), None).unwrap();
+        assert!(!keyed.has_per_process_key());
+        assert_eq!(keyed.audience(), "tickets");
+        assert!(request_state(None, None).unwrap().has_per_process_key());
+    }
+
+    #[tokio::test]
+    async fn delete_ticket_keeps_the_ticket_when_it_cannot_ask() {
+        let dir = claude_tools_testkit::TempDir::new("tickets-http-delete").unwrap();
+        let store = SqliteStore::open(&dir.path().join("b.db")).unwrap();
+        let server = SharedTickets::server().with_state(Replica::new("r1", store));
+        // A direct call has no client to ask.
+        let refused = server
+            .call(
+                "delete_ticket",
+                serde_json::json!({"id": 1}),
+                ToolContext::new(),
+            )
+            .await;
+        assert!(refused.is_error);
+        assert!(
+            refused.text_content().starts_with(
+                "Could not ask the user to confirm deleting ticket #1, so it was kept: "
+            ),
+            "{}",
+            refused.text_content()
+        );
+        let missing = server
+            .call(
+                "delete_ticket",
+                serde_json::json!({"id": 9}),
+                ToolContext::new(),
+            )
+            .await;
+        assert_eq!(
+            missing.text_content(),
+            "There is no ticket #9. List the tickets to find its id."
+        );
+        let which = server
+            .call("which_replica", serde_json::json!({}), ToolContext::new())
+            .await;
+        assert_eq!(which.text_content(), "Answered by replica r1.");
+    }
+
+    #[tokio::test]
+    async fn the_sqlite_store_gets_and_deletes_a_ticket() {
+        let dir = claude_tools_testkit::TempDir::new("tickets-http-get").unwrap();
+        let store = SqliteStore::open(&dir.path().join("b.db")).unwrap();
+        let seeded = store.get(1).await.unwrap().unwrap();
+        assert_eq!(seeded.title, "Upgrade the CI runners");
+        assert_eq!(store.get(2).await.unwrap(), None);
+        assert_eq!(store.delete(1).await.unwrap(), Deleted::Deleted);
+        assert_eq!(store.delete(1).await.unwrap(), Deleted::Missing);
+        assert_eq!(store.get(1).await.unwrap(), None);
     }
 
     #[tokio::test]
