@@ -69,7 +69,10 @@ impl PostgresReplayGuard {
         now: SystemTime,
     ) -> Result<Spend, GuardError> {
         let client = self.pool.get().await.map_err(unavailable)?;
-        let forget_after = expires_at + CLOCK_SKEW_MARGIN;
+        // The expiry was sealed by one of the replicas, so it is near; saturate anyway.
+        let forget_after = expires_at
+            .checked_add(CLOCK_SKEW_MARGIN)
+            .unwrap_or(expires_at);
         let inserted = client
             .execute(
                 "INSERT INTO spent_request_states (id, forget_after) VALUES ($1, $2)
