@@ -4,7 +4,18 @@
 //! The tools are those of the [`tickets`](crate::tickets) example (`create_ticket`,
 //! `list_tickets`, `close_ticket`, same arguments, same validation, same answers) with one
 //! addition: every ticket records the replica that filed it (`created_by`), shown in each answer,
-//! so a client (or a test) sees which replica served a write behind a load balancer.
+//! so a client (or a test) sees which replica served a write behind a load balancer. Two tools
+//! are its own: [`delete_ticket`] asks the user to confirm (at MCP 2026-07-28 a question is an
+//! `input_required` result whose retry may reach any replica) and [`which_replica`] names the
+//! replica that answered.
+//!
+//! # Questions across replicas (MCP 2026-07-28)
+//!
+//! The `requestState` a question hands the client is sealed with a key and spent once. For a
+//! retry to complete on another replica, every replica needs the same key ([`STATE_KEY_ENV`],
+//! read by [`state_key`]) and the same record of spent states: on PostgreSQL the
+//! [`PostgresReplayGuard`], a table beside the board ([`Board::replay_guard`]). [`request_state`]
+//! builds the codec from both, and [`serve`] hands it to the server.
 //!
 //! The process holds no ticket state. Everything lives in the database behind a [`TicketStore`]:
 //! ids come from the database (an identity column, an `AUTOINCREMENT` key), the "one open ticket
@@ -35,16 +46,23 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
+use claude_tools::mcp::Elicitation;
 use claude_tools::mcp::http::HttpServer;
+use claude_tools::mcp::request_state::{
+    ConfigError, ReplayGuard, RequestStateCodec, RequestStateConfig, StateKey,
+};
 use claude_tools::prelude::*;
 
 use crate::tickets::{MAX_TITLE_CHARS, StatusFilter, TicketKind};
 
 mod postgres;
+mod replay_guard;
 mod sqlite;
 
 pub use postgres::PostgresStore;
+pub use replay_guard::{CLOCK_SKEW_MARGIN, PostgresReplayGuard, SWEEP_EVERY};
 pub use sqlite::SqliteStore;
 
 /// The server: the same tool names as the in-process [`Tickets`](crate::tickets::Tickets)
@@ -57,7 +75,13 @@ pub use sqlite::SqliteStore;
 pub struct SharedTickets;
 
 /// The tools of [`SharedTickets`], sorted by name, as `tools/list` returns them.
-pub const TOOLS: [&str; 3] = ["close_ticket", "create_ticket", "list_tickets"];
+pub const TOOLS: [&str; 5] = [
+    "close_ticket",
+    "create_ticket",
+    "delete_ticket",
+    "list_tickets",
+    "which_replica",
+];
 
 /// The team a new board starts with.
 pub const TEAM: [&str; 3] = ["ada", "grace", "linus"];
@@ -132,6 +156,15 @@ pub enum Closed {
     Missing,
 }
 
+/// What deleting a ticket did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Deleted {
+    /// It existed and is now gone (committed).
+    Deleted,
+    /// There is no such ticket (never was, or deleted already).
+    Missing,
+}
+
 /// Which tickets to list: `None` filters are off.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Filter {
@@ -203,6 +236,10 @@ pub trait TicketStore: Send + Sync + 'static {
     fn list(&self, filter: Filter) -> StoreFuture<'_, Vec<SharedTicket>>;
     /// Closes ticket `id`, recording `reason`.
     fn close(&self, id: i64, reason: Option<String>) -> StoreFuture<'_, Closed>;
+    /// Ticket `id`, if there is one.
+    fn get(&self, id: i64) -> StoreFuture<'_, Option<SharedTicket>>;
+    /// Deletes ticket `id`.
+    fn delete(&self, id: i64) -> StoreFuture<'_, Deleted>;
 }
 
 /// One replica's view of the board: its name (recorded on each ticket it files) and the store
@@ -358,10 +395,80 @@ pub async fn close_ticket(
             None => format!("Closed ticket #{id}."),
         }),
         Closed::AlreadyClosed => Ok(format!("Ticket #{id} was already closed.")),
-        Closed::Missing => Err(ToolError::new(format!(
-            "There is no ticket #{id}. List the tickets to find its id."
-        ))),
+        Closed::Missing => Err(no_such_ticket(id)),
     }
+}
+
+/// The user's answer to "delete this ticket?".
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Confirm {
+    /// Delete the ticket for good?
+    pub confirm: bool,
+}
+
+/// Delete a ticket for good, once the user confirms.
+///
+/// Asks the user first. Prefer closing a ticket: a deleted one is gone from the board.
+///
+/// At MCP 2026-07-28 the question is an `input_required` result and the client sends the call
+/// again with the answer, to any replica; this handler then runs again from its start. What it
+/// does before the question is safe to repeat: it reads the ticket (a read), and what must be
+/// the same in every round, the replica that asked, is [kept](ToolContext::remember) in the
+/// sealed `requestState` (so the answer can say "asked on a, deleted on b"). The deletion comes
+/// after the question, once: deleting twice would say "no ticket". On a 2025 connection
+/// without sessions there is no way to ask, and nothing is deleted.
+//
+// Idempotent: deleting a deleted ticket leaves the board as deleting it once did.
+#[tool(server = SharedTickets, destructive, idempotent)]
+pub async fn delete_ticket(
+    ctx: ToolContext,
+    replica: State<Replica>,
+    /// The ticket's id
+    id: i64,
+) -> Result<String, ToolError> {
+    let asked_on: String = ctx
+        .remember("asked_on", || async { replica.name.clone() })
+        .await?;
+    let Some(ticket) = replica.store.get(id).await? else {
+        return Err(no_such_ticket(id));
+    };
+    let question = format!("Delete ticket #{id} '{}' for good?", ticket.title);
+    let answer = match ctx.question("confirm").elicit::<Confirm>(question).await {
+        Ok(answer) => answer,
+        Err(error) => {
+            return Err(ToolError::new(format!(
+                "Could not ask the user to confirm deleting ticket #{id}, so it was kept: {error}"
+            )));
+        }
+    };
+    if !matches!(answer, Elicitation::Accepted(Confirm { confirm: true })) {
+        return Ok(format!(
+            "Kept ticket #{id} '{}': the user did not confirm.",
+            ticket.title
+        ));
+    }
+    match replica.store.delete(id).await? {
+        Deleted::Deleted => Ok(format!(
+            "Deleted ticket #{id} '{}' (asked on {asked_on}, deleted on {}).",
+            ticket.title, replica.name
+        )),
+        Deleted::Missing => Err(no_such_ticket(id)),
+    }
+}
+
+/// The error the model reads for a ticket id that is not on the board.
+fn no_such_ticket(id: i64) -> ToolError {
+    ToolError::new(format!(
+        "There is no ticket #{id}. List the tickets to find its id."
+    ))
+}
+
+/// Say which replica of the board answered this call.
+///
+/// Behind a load balancer, each call may reach another replica; this names the one that did.
+#[tool(server = SharedTickets, read_only)]
+pub async fn which_replica(replica: State<Replica>) -> String {
+    format!("Answered by replica {}.", replica.name)
 }
 
 /// The kind stored in a row, or [`StoreError::Corrupt`].
@@ -415,18 +522,79 @@ impl Database {
     }
 
     /// Connects (PostgreSQL) or opens (SQLite) the board, creating and seeding it when new.
-    pub async fn open(&self) -> Result<Box<dyn TicketStore>, StoreError> {
+    pub async fn open(&self) -> Result<Board, StoreError> {
         Ok(match self {
-            Database::Postgres(url) => Box::new(PostgresStore::connect(url).await?),
+            Database::Postgres(url) => {
+                let store = PostgresStore::connect(url).await?;
+                Board {
+                    replay_guard: Some(Arc::new(store.replay_guard())),
+                    store: Box::new(store),
+                }
+            }
             Database::Sqlite(path) => {
                 let path = path.clone();
                 let store = tokio::task::spawn_blocking(move || SqliteStore::open(&path))
                     .await
                     .map_err(crate::db::DbError::from)??;
-                Box::new(store)
+                Board {
+                    store: Box::new(store),
+                    replay_guard: None,
+                }
             }
         })
     }
+}
+
+/// An opened board: its store, and the replay guard its replicas share.
+pub struct Board {
+    /// Where the tickets are.
+    pub store: Box<dyn TicketStore>,
+    /// The [`PostgresReplayGuard`] on PostgreSQL (every replica spends `requestState`s in one
+    /// table); `None` on SQLite, one machine, where the codec's default guard (in this
+    /// process's memory) is right.
+    pub replay_guard: Option<Arc<dyn ReplayGuard>>,
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Board")
+            .field("shared_replay_guard", &self.replay_guard.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The environment variable with the operator key that seals MCP 2026-07-28's `requestState`:
+/// base64 of at least 32 random bytes (`openssl rand -base64 32`), the same on every replica so
+/// that a client's retry may land on any of them. Only from the environment, never the command
+/// line (`ps` shows that).
+pub const STATE_KEY_ENV: &str = "TICKETS_HTTP_STATE_KEY";
+
+/// The operator key in `value` (the value of [`STATE_KEY_ENV`]; unset or empty: none), or why
+/// it is not one. The message never shows the value.
+pub fn state_key(value: Option<&str>) -> Result<Option<StateKey>, String> {
+    match value.map(str::trim).filter(|text| !text.is_empty()) {
+        None => Ok(None),
+        Some(text) => StateKey::from_base64(text)
+            .map(Some)
+            .map_err(|error| format!("{STATE_KEY_ENV}: {error}")),
+    }
+}
+
+/// The codec that seals this server's `requestState`: with `key` (every replica the same) or,
+/// without one, a per-process random key; with the board's shared `replay_guard`, or the
+/// default in-memory one.
+pub fn request_state(
+    key: Option<StateKey>,
+    replay_guard: Option<Arc<dyn ReplayGuard>>,
+) -> Result<RequestStateCodec, ConfigError> {
+    let mut config = RequestStateConfig::new();
+    if let Some(key) = key {
+        config = config.key(key);
+    }
+    if let Some(guard) = replay_guard {
+        config = config.replay_guard(guard);
+    }
+    config.build(SharedTickets::server().name())
 }
 
 impl std::fmt::Display for Database {
@@ -497,15 +665,19 @@ impl Config {
 }
 
 /// Serves `replica`'s board on `listener` at [`MCP_PATH`] (requiring `token` as a bearer token
-/// when given) until `shutdown` resolves; then stops accepting, lets the calls in progress
-/// answer, and returns.
+/// when given, sealing 2026-07-28 questions' state with `request_state`) until `shutdown`
+/// resolves; then stops accepting, lets the calls in progress answer, and returns.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     replica: Replica,
     token: Option<String>,
+    request_state: RequestStateCodec,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let mut http = HttpServer::new(SharedTickets::server().with_state(replica)).path(MCP_PATH);
+    let server = SharedTickets::server()
+        .with_state(replica)
+        .with_request_state(request_state);
+    let mut http = HttpServer::new(server).path(MCP_PATH);
     if let Some(token) = token {
         http = http.bearer_token(token);
     }
@@ -579,6 +751,81 @@ mod tests {
             parse(&["--database", "sqlite:x", "stray"]).unwrap_err(),
             format!("unexpected arguments [\"stray\"]\n{USAGE}")
         );
+    }
+
+    #[test]
+    fn the_state_key_comes_from_base64_and_its_errors_do_not_show_it() {
+        assert!(state_key(None).unwrap().is_none());
+        assert!(state_key(Some("  ")).unwrap().is_none());
+        let key = state_key(Some("HYeVB68UbsF9aoMXrx54thiP914lYyhKl/cqlLd3Z80=\n"))
+            .unwrap()
+            .unwrap();
+        let again = state_key(Some("HYeVB68UbsF9aoMXrx54thiP914lYyhKl/cqlLd3Z80"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(key.id(), again.id(), "padding and whitespace do not matter");
+        assert_eq!(
+            state_key(Some("not base64!")).unwrap_err(),
+            "TICKETS_HTTP_STATE_KEY: the requestState key is not base64 (standard or URL-safe alphabet)"
+        );
+        assert_eq!(
+            state_key(Some("c2hvcnQ=")).unwrap_err(),
+            "TICKETS_HTTP_STATE_KEY: a requestState key needs at least 32 bytes of secret, got 5"
+        );
+        let keyed = request_state(Some(key), None).unwrap();
+        assert!(!keyed.has_per_process_key());
+        assert_eq!(keyed.audience(), "tickets");
+        assert!(request_state(None, None).unwrap().has_per_process_key());
+    }
+
+    #[tokio::test]
+    async fn delete_ticket_keeps_the_ticket_when_it_cannot_ask() {
+        let dir = claude_tools_testkit::TempDir::new("tickets-http-delete").unwrap();
+        let store = SqliteStore::open(&dir.path().join("b.db")).unwrap();
+        let server = SharedTickets::server().with_state(Replica::new("r1", store));
+        // A direct call has no client to ask.
+        let refused = server
+            .call(
+                "delete_ticket",
+                serde_json::json!({"id": 1}),
+                ToolContext::new(),
+            )
+            .await;
+        assert!(refused.is_error);
+        assert!(
+            refused.text_content().starts_with(
+                "Could not ask the user to confirm deleting ticket #1, so it was kept: "
+            ),
+            "{}",
+            refused.text_content()
+        );
+        let missing = server
+            .call(
+                "delete_ticket",
+                serde_json::json!({"id": 9}),
+                ToolContext::new(),
+            )
+            .await;
+        assert_eq!(
+            missing.text_content(),
+            "There is no ticket #9. List the tickets to find its id."
+        );
+        let which = server
+            .call("which_replica", serde_json::json!({}), ToolContext::new())
+            .await;
+        assert_eq!(which.text_content(), "Answered by replica r1.");
+    }
+
+    #[tokio::test]
+    async fn the_sqlite_store_gets_and_deletes_a_ticket() {
+        let dir = claude_tools_testkit::TempDir::new("tickets-http-get").unwrap();
+        let store = SqliteStore::open(&dir.path().join("b.db")).unwrap();
+        let seeded = store.get(1).await.unwrap().unwrap();
+        assert_eq!(seeded.title, "Upgrade the CI runners");
+        assert_eq!(store.get(2).await.unwrap(), None);
+        assert_eq!(store.delete(1).await.unwrap(), Deleted::Deleted);
+        assert_eq!(store.delete(1).await.unwrap(), Deleted::Missing);
+        assert_eq!(store.get(1).await.unwrap(), None);
     }
 
     #[tokio::test]

@@ -365,8 +365,9 @@ fn as_user(command: &mut Command, user: Option<(u32, u32)>, dir: &Path) {
         .env_remove("PGDATA");
 }
 
-/// nginx on 127.0.0.1 balancing over `upstreams` (round robin, HTTP/1.1 keepalive to them,
-/// responses unbuffered so SSE streams pass as they are written). Killed when dropped.
+/// nginx on 127.0.0.1 balancing over `upstreams` (plain round robin, nothing that ties a client
+/// to a replica; HTTP/1.1 keepalive to them; responses unbuffered so SSE streams pass as they
+/// are written; a POST already sent never sent to another replica). Killed when dropped.
 pub struct Nginx {
     // Field order: the server stops before its directory goes.
     server: Guard,
@@ -484,6 +485,12 @@ http {{
             proxy_set_header Host $http_host;
             proxy_buffering off;
             proxy_read_timeout 60s;
+            # nginx's default, written out: on an error or a timeout, the request goes to the
+            # next replica, but a POST (every MCP request) only if it was not sent yet (a
+            # replica that refuses connections); one already sent is answered 502, never sent
+            # again. No `non_idempotent`: a tool call may have done its work before its replica
+            # died, and a 2026-07-28 retry's requestState is spent when it is opened.
+            proxy_next_upstream error timeout;
         }}
     }}
 }}

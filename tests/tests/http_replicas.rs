@@ -13,39 +13,57 @@ use std::net::SocketAddr;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
+use claude_tools::mcp::request_state::{ReplayGuard, STATE_ID_LEN, Spend, StateId};
 use claude_tools_examples::tickets::TicketKind;
 use claude_tools_examples::tickets_http::{
-    Filed, Filter, NewTicket, PostgresStore, SharedTickets, TOOLS, TicketStore,
+    CLOCK_SKEW_MARGIN, Filed, Filter, NewTicket, PostgresStore, STATE_KEY_ENV, SWEEP_EVERY,
+    SharedTickets, TOOLS, TicketStore,
 };
-use claude_tools_tests::services::{Nginx, Postgres, services_or_skip};
+use claude_tools_tests::services::{Nginx, Postgres, postgres_or_skip, services_or_skip};
 use serde_json::{Value, json};
 
-/// The MCP protocol revision the client announces.
+/// The MCP protocol revision the client announces (sessionless here: the example serves
+/// 2025 clients without sessions).
 const PROTOCOL_VERSION: &str = "2025-11-25";
+
+/// The revision served statelessly beside it, `_meta` in every request.
+const MODERN_VERSION: &str = "2026-07-28";
 
 /// One replica process of the example, killed (`SIGKILL`) when dropped.
 struct ReplicaProcess {
     child: Child,
     addr: SocketAddr,
+    /// Its stderr, line by line, as it writes it.
+    stderr: std::sync::mpsc::Receiver<String>,
 }
 
 impl ReplicaProcess {
-    /// Starts `tickets_http --listen 127.0.0.1:0 --database <database> --replica <name>` and
-    /// reads the URL it prints first (its stderr is kept for the message should it not start).
-    fn start(name: &str, database: &str, token: Option<&str>) -> ReplicaProcess {
+    /// Starts `tickets_http --listen 127.0.0.1:0 --database <database> --replica <name>` (with
+    /// `TICKETS_HTTP_STATE_KEY=<state_key>` when given) and reads the URL it prints first (its
+    /// stderr is kept for the message should it not start).
+    fn start(
+        name: &str,
+        database: &str,
+        token: Option<&str>,
+        state_key: Option<&str>,
+    ) -> ReplicaProcess {
         let binary = claude_tools_tests::example_binary("tickets_http");
         let mut command = Command::new(binary);
         command
             .args(["--listen", "127.0.0.1:0", "--database", database])
             .args(["--replica", name])
             .env_remove("TICKETS_HTTP_TOKEN")
+            .env_remove(STATE_KEY_ENV)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         if let Some(token) = token {
             command.env("TICKETS_HTTP_TOKEN", token);
+        }
+        if let Some(key) = state_key {
+            command.env(STATE_KEY_ENV, key);
         }
         let mut child = command.spawn().expect("the tickets_http example starts");
         let stdout = child.stdout.take().expect("piped stdout");
@@ -79,8 +97,26 @@ impl ReplicaProcess {
             .and_then(|rest| rest.strip_suffix("/mcp"))
             .and_then(|addr| addr.parse().ok());
         match addr {
-            Some(addr) => ReplicaProcess { child, addr },
+            Some(addr) => ReplicaProcess {
+                child,
+                addr,
+                stderr: stderr_lines,
+            },
             None => fail(format!("printed {line:?}, not http://ADDR/mcp")),
+        }
+    }
+
+    /// What it wrote to stderr up to its "serving" line (within 30 s).
+    fn stderr_until_serving(&self) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.stderr.recv_timeout(left) {
+                Ok(line) if line.contains(" serving the board ") => return lines,
+                Ok(line) => lines.push(line),
+                Err(_) => panic!("no \"serving\" line on stderr within 30 s: {lines:?}"),
+            }
         }
     }
 
@@ -182,32 +218,66 @@ impl McpClient {
         if let Some(token) = &self.token {
             request = request.bearer_auth(token);
         }
-        let response = request.send().await.map_err(|e| format!("send: {e}"))?;
-        let status = response.status().as_u16();
-        let content_type = response
-            .headers()
-            .get("content-type")
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
-            .to_string();
-        let is_sse = content_type.starts_with("text/event-stream");
-        let text = response.text().await.map_err(|e| format!("body: {e}"))?;
-        if status != 200 {
-            return Ok((status, content_type, Value::String(text)));
+        let received = Received::of(request, id, false).await?;
+        Ok((received.status, received.content_type, received.reply))
+    }
+
+    /// POSTs one MCP 2026-07-28 request: the revision, the client's capabilities
+    /// (`elicitation`) and the client in `params._meta`, `Mcp-Method` and (`name`) `Mcp-Name`
+    /// headers. Every status's JSON-RPC body is read (the revision answers some errors `400` or
+    /// `404`); a status without one (nginx's `502`) is the body's text.
+    async fn modern(
+        &self,
+        method: &str,
+        name: Option<&str>,
+        mut params: Value,
+    ) -> Result<Received, String> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        params["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+            "io.modelcontextprotocol/clientInfo": {"name": "http_replicas", "version": "1"},
+        });
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let mut request = self
+            .http
+            .post(&self.url)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .header("MCP-Protocol-Version", MODERN_VERSION)
+            .header("Mcp-Method", method)
+            .body(body.to_string());
+        if let Some(name) = name {
+            request = request.header("Mcp-Name", name);
         }
-        let reply = if is_sse {
-            text.lines()
-                .filter_map(|line| line.strip_prefix("data:"))
-                .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
-                .find(|message| message["id"] == json!(id))
-                .ok_or_else(|| format!("no reply in the SSE stream: {text}"))?
-        } else {
-            serde_json::from_str(&text).map_err(|e| format!("not JSON ({e}): {text}"))?
-        };
-        if reply["id"] != json!(id) {
-            return Err(format!("reply to another request: {reply}"));
+        Received::of(request, id, true).await
+    }
+
+    /// A 2026-07-28 `tools/call` of `tool` with `arguments` and, for a retry, `retry`'s
+    /// `inputResponses` and `requestState` beside them.
+    async fn modern_call(&self, tool: &str, arguments: Value, retry: Value) -> Received {
+        let mut params = json!({"name": tool, "arguments": arguments});
+        if let Value::Object(retry) = retry {
+            for (key, value) in retry {
+                params[key] = value;
+            }
         }
-        Ok((status, content_type, reply))
+        self.modern("tools/call", Some(tool), params)
+            .await
+            .unwrap_or_else(|error| panic!("{tool} through {}: {error}", self.url))
+    }
+
+    /// `which_replica` at 2026-07-28: the name of the replica that answered.
+    async fn which_replica(&self) -> String {
+        let received = self
+            .modern_call("which_replica", json!({}), Value::Null)
+            .await;
+        assert_eq!(received.session_id, None, "{received:?}");
+        let text = received.complete_text();
+        text.strip_prefix("Answered by replica ")
+            .and_then(|rest| rest.strip_suffix('.'))
+            .unwrap_or_else(|| panic!("not a replica name: {text:?}"))
+            .to_string()
     }
 
     async fn call(&self, tool: &str, arguments: Value) -> Answer {
@@ -241,6 +311,104 @@ impl McpClient {
 
     async fn list_all(&self) -> String {
         self.done("list_tickets", json!({"status": "all"})).await
+    }
+}
+
+/// What a POST got: its status, `Content-Type` and `Mcp-Session-Id`, and the JSON-RPC reply
+/// (from a JSON body or the SSE stream's message with the request's id; the body's text when
+/// there is none).
+#[derive(Debug)]
+struct Received {
+    status: u16,
+    content_type: String,
+    session_id: Option<String>,
+    reply: Value,
+}
+
+impl Received {
+    /// Sends `request` (JSON-RPC id `id`) and reads the answer: the JSON-RPC reply of a `200`,
+    /// and with `every_status` of any status that carries one.
+    async fn of(
+        request: reqwest::RequestBuilder,
+        id: u64,
+        every_status: bool,
+    ) -> Result<Received, String> {
+        let response = request.send().await.map_err(|e| format!("send: {e}"))?;
+        let status = response.status().as_u16();
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let content_type = header("content-type").unwrap_or_default();
+        let session_id = header("mcp-session-id");
+        let is_sse = content_type.starts_with("text/event-stream");
+        let is_json = content_type.starts_with("application/json");
+        let text = response.text().await.map_err(|e| format!("body: {e}"))?;
+        if status != 200 && !(every_status && is_json) {
+            return Ok(Received {
+                status,
+                content_type,
+                session_id,
+                reply: Value::String(text),
+            });
+        }
+        let reply = if is_sse {
+            text.lines()
+                .filter_map(|line| line.strip_prefix("data:"))
+                .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+                .find(|message| message["id"] == json!(id))
+                .ok_or_else(|| format!("no reply in the SSE stream: {text}"))?
+        } else {
+            serde_json::from_str(&text).map_err(|e| format!("not JSON ({e}): {text}"))?
+        };
+        if reply["id"] != json!(id) {
+            return Err(format!("reply to another request: {reply}"));
+        }
+        Ok(Received {
+            status,
+            content_type,
+            session_id,
+            reply,
+        })
+    }
+
+    /// The result, which must be a complete one (not an error, not `input_required`).
+    fn complete(&self) -> &Value {
+        assert_eq!(self.status, 200, "{self:?}");
+        let result = &self.reply["result"];
+        assert_eq!(result["resultType"], "complete", "{self:?}");
+        result
+    }
+
+    /// The text of a complete tool result that is not an error.
+    fn complete_text(&self) -> &str {
+        let result = self.complete();
+        assert_eq!(result["isError"], false, "{self:?}");
+        result["content"][0]["text"]
+            .as_str()
+            .expect("a text result")
+    }
+
+    /// The `input_required` result's questions and sealed state.
+    fn input_required(&self) -> (&Value, &str) {
+        assert_eq!(self.status, 200, "{self:?}");
+        let result = &self.reply["result"];
+        assert_eq!(result["resultType"], "input_required", "{self:?}");
+        let state = result["requestState"].as_str().expect("a requestState");
+        (&result["inputRequests"], state)
+    }
+
+    /// The JSON-RPC error's code, message and `data` (as text).
+    fn error(&self) -> (i64, &str, &str) {
+        let error = &self.reply["error"];
+        let code = error["code"]
+            .as_i64()
+            .unwrap_or_else(|| panic!("no JSON-RPC error: {self:?}"));
+        let text = |field: &str| error[field].as_str().unwrap_or_default();
+        (code, text("message"), text("data"))
     }
 }
 
@@ -278,22 +446,35 @@ struct Deployment {
     // Field order: nginx and the replicas stop before the database.
     nginx: Nginx,
     replicas: Vec<ReplicaProcess>,
-    _postgres: Postgres,
+    postgres: Postgres,
 }
 
 impl Deployment {
+    /// Replicas without an operator key (`requestState` sealed with a per-process key).
     fn start(names: &[&str]) -> Deployment {
+        Deployment::start_with_keys(names, &vec![None; names.len()])
+    }
+
+    /// Replica `names[i]` with `TICKETS_HTTP_STATE_KEY=keys[i]` (unset for `None`).
+    fn start_with_keys(names: &[&str], keys: &[Option<&str>]) -> Deployment {
+        assert_eq!(names.len(), keys.len());
         let postgres = Postgres::start().expect("a throwaway PostgreSQL cluster");
         let replicas: Vec<ReplicaProcess> = names
             .iter()
-            .map(|name| ReplicaProcess::start(name, &postgres.url(), None))
+            .zip(keys)
+            .map(|(name, key)| {
+                // The replica's name on its database connections, so a test can tell whose
+                // statement waits on a lock (pg_stat_activity).
+                let url = format!("{}?application_name={name}", postgres.url());
+                ReplicaProcess::start(name, &url, None, *key)
+            })
             .collect();
         let addrs: Vec<SocketAddr> = replicas.iter().map(|r| r.addr).collect();
         let nginx = Nginx::start(&addrs).expect("nginx in front of the replicas");
         Deployment {
             nginx,
             replicas,
-            _postgres: postgres,
+            postgres,
         }
     }
 
@@ -581,7 +762,7 @@ async fn the_sqlite_board_is_served_over_http_and_survives_a_restart() {
     let database = format!("sqlite:{}", dir.path().join("board.sqlite3").display());
     let token = "s3cret";
 
-    let first = ReplicaProcess::start("solo", &database, Some(token));
+    let first = ReplicaProcess::start("solo", &database, Some(token), None);
     let client = McpClient::new(first.url()).with_token(token);
     let anonymous = McpClient::new(first.url());
     let Answer::Failed(refused) = anonymous.create("no token").await else {
@@ -620,7 +801,7 @@ async fn the_sqlite_board_is_served_over_http_and_survives_a_restart() {
     let status = first.terminate();
     assert!(status.success(), "the replica exited with {status}");
 
-    let second = ReplicaProcess::start("solo", &database, Some(token));
+    let second = ReplicaProcess::start("solo", &database, Some(token), None);
     let client = McpClient::new(second.url()).with_token(token);
     assert_eq!(client.list_all().await, board);
     assert_eq!(
@@ -724,5 +905,490 @@ async fn concurrent_replicas_file_a_title_once() {
             .collect::<Vec<_>>(),
         [(1, "Upgrade the CI runners"), (id, "Same title")]
     );
+    drop(postgres);
+}
+
+// MCP 2026-07-28: stateless clients, questions over rounds (MRTR), and the state key.
+
+/// Two operator keys for `requestState` (`openssl rand -base64 32`): replicas that share one
+/// accept each other's retries; replicas given different ones do not.
+const KEY_ONE: &str = "HYeVB68UbsF9aoMXrx54thiP914lYyhKl/cqlLd3Z80=";
+const KEY_TWO: &str = "K71Pq9Q4jTBxThEl0JRQO7PI94TmYw0ocKwf9Cet5UE=";
+
+/// The `delete_ticket` retry that answers its `confirm` question, with the state of round 1.
+fn confirmed(state: &str, confirm: bool) -> Value {
+    json!({
+        "inputResponses": {"confirm": {"action": "accept", "content": {"confirm": confirm}}},
+        "requestState": state,
+    })
+}
+
+/// `Deleted ticket #7 'x' (asked on a, deleted on b).` → ("a", "b"), for ticket `id`, `title`.
+fn deleted(answer: &str, id: i64, title: &str) -> (String, String) {
+    let parsed = answer
+        .strip_prefix(&format!("Deleted ticket #{id} '{title}' (asked on "))
+        .and_then(|rest| rest.strip_suffix(")."))
+        .and_then(|rest| rest.split_once(", deleted on "));
+    match parsed {
+        Some((asked_on, deleted_on)) => (asked_on.to_string(), deleted_on.to_string()),
+        None => panic!("not the deletion of #{id} '{title}': {answer:?}"),
+    }
+}
+
+/// The refusal of a `requestState` that does not open (tampered, foreign key, spent…): the
+/// same for every reason.
+const REFUSED_STATE: (i64, &str, &str) =
+    (-32602, "Invalid params", "invalid or expired requestState");
+
+/// Behind plain round robin (no hash, no sticky sessions: nothing ties a client to a replica),
+/// 2026-07-28 requests are answered by whichever replica gets them, with no session id; 2025
+/// clients of the same deployment are served as before, and a replica without an operator key
+/// says what that means.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn modern_clients_are_served_by_any_replica_without_a_session() {
+    if !services_or_skip("modern_clients_are_served_by_any_replica_without_a_session") {
+        return;
+    }
+    let deployment = Deployment::start_with_keys(&["a", "b"], &[Some(KEY_ONE), Some(KEY_ONE)]);
+    for replica in &deployment.replicas {
+        let stderr = replica.stderr_until_serving();
+        assert!(
+            !stderr.iter().any(|line| line.contains(STATE_KEY_ENV)),
+            "a replica with a key warned: {stderr:?}"
+        );
+    }
+    let config =
+        std::fs::read_to_string(deployment.nginx.dir().join("nginx.conf")).expect("nginx's config");
+    for affinity in ["hash", "sticky", "session", "cookie"] {
+        assert!(
+            !config.to_lowercase().contains(affinity),
+            "the balancer pins clients ({affinity}):\n{config}"
+        );
+    }
+    let balanced = deployment.through_nginx();
+
+    let discover = balanced
+        .modern("server/discover", None, json!({}))
+        .await
+        .expect("server/discover through nginx");
+    assert_eq!(discover.session_id, None);
+    assert_eq!(
+        discover.complete()["supportedVersions"],
+        json!([MODERN_VERSION])
+    );
+    // Round robin: the calls alternate, whatever connection nginx reuses.
+    let mut served: BTreeMap<String, usize> = BTreeMap::new();
+    for _ in 0..8 {
+        *served.entry(balanced.which_replica().await).or_default() += 1;
+    }
+    assert_eq!(
+        served,
+        BTreeMap::from([("a".to_string(), 4), ("b".to_string(), 4)])
+    );
+    let listed_modern = balanced
+        .modern_call("list_tickets", json!({"status": "all"}), Value::Null)
+        .await;
+    assert_eq!(listed_modern.session_id, None);
+    assert_eq!(
+        listed_modern.complete_text(),
+        "1 ticket:\n#1 [chore] Upgrade the CI runners (grace, open, filed by setup)"
+    );
+
+    // A 2025 client (no sessions: no channel for a question) cannot be asked to confirm, and
+    // nothing is deleted.
+    let Answer::ToolError(refused) = balanced.call("delete_ticket", json!({"id": 1})).await else {
+        panic!("a 2025 delete_ticket without a way to confirm was not refused");
+    };
+    assert!(
+        refused
+            .starts_with("Could not ask the user to confirm deleting ticket #1, so it was kept: "),
+        "{refused}"
+    );
+    assert!(listed(&balanced.list_all().await).contains_key(&1));
+
+    // Without a key, a replica warns that retries across replicas will fail.
+    let url = deployment.postgres.url();
+    let unkeyed = ReplicaProcess::start("c", &url, None, None);
+    let stderr = unkeyed.stderr_until_serving();
+    assert!(
+        stderr.iter().any(|line| line.contains(&format!(
+            "warning: {STATE_KEY_ENV} is not set, so questions to MCP 2026-07-28 clients are \
+             sealed with a key of this process only"
+        ))),
+        "{stderr:?}"
+    );
+    drop(deployment);
+}
+
+/// A question's retry that lands on the other replica completes there (same key, shared
+/// guard), and the spent state is refused on both replicas afterwards; through nginx's round
+/// robin the rounds cross replicas by themselves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_question_asked_on_one_replica_is_answered_on_the_other_once() {
+    if !services_or_skip("a_question_asked_on_one_replica_is_answered_on_the_other_once") {
+        return;
+    }
+    let deployment = Deployment::start_with_keys(&["a", "b"], &[Some(KEY_ONE), Some(KEY_ONE)]);
+    let a = deployment.direct(0);
+    let b = deployment.direct(1);
+    let (id, _) = created(
+        &a.done(
+            "create_ticket",
+            json!({"title": "Delete me", "kind": "bug"}),
+        )
+        .await,
+    );
+
+    // Round 1 on a: the question, and the sealed state.
+    let round1 = a
+        .modern_call("delete_ticket", json!({"id": id}), Value::Null)
+        .await;
+    assert_eq!(round1.session_id, None);
+    let (questions, state) = round1.input_required();
+    assert_eq!(
+        questions["confirm"]["method"], "elicitation/create",
+        "{questions}"
+    );
+    assert_eq!(
+        questions["confirm"]["params"]["message"],
+        format!("Delete ticket #{id} 'Delete me' for good?")
+    );
+    let retry = confirmed(state, true);
+
+    // Round 2 on b: completes, with what round 1 kept (the replica that asked).
+    let done = b
+        .modern_call("delete_ticket", json!({"id": id}), retry.clone())
+        .await;
+    assert_eq!(
+        deleted(done.complete_text(), id, "Delete me"),
+        ("a".to_string(), "b".to_string())
+    );
+    assert!(!listed(&a.list_all().await).contains_key(&id));
+
+    // The same retry again: spent, on the replica that never opened it too.
+    for again in [&a, &b] {
+        let replayed = again
+            .modern_call("delete_ticket", json!({"id": id}), retry.clone())
+            .await;
+        assert_eq!(replayed.status, 200, "{replayed:?}");
+        assert_eq!(replayed.error(), REFUSED_STATE, "{replayed:?}");
+    }
+
+    // A "no" asked on b and heard on a keeps the ticket; replayed on b, it is spent too.
+    let (kept, _) = created(
+        &b.done("create_ticket", json!({"title": "Keep me", "kind": "bug"}))
+            .await,
+    );
+    let round1 = b
+        .modern_call("delete_ticket", json!({"id": kept}), Value::Null)
+        .await;
+    let declined = confirmed(round1.input_required().1, false);
+    let answer = a
+        .modern_call("delete_ticket", json!({"id": kept}), declined.clone())
+        .await;
+    assert_eq!(
+        answer.complete_text(),
+        format!("Kept ticket #{kept} 'Keep me': the user did not confirm.")
+    );
+    let replayed = b
+        .modern_call("delete_ticket", json!({"id": kept}), declined)
+        .await;
+    assert_eq!(replayed.error(), REFUSED_STATE, "{replayed:?}");
+    assert!(listed(&b.list_all().await).contains_key(&kept));
+
+    // Through nginx, each round goes where round robin sends it.
+    let balanced = deployment.through_nginx();
+    let mut rounds = Vec::new();
+    for i in 0..4 {
+        let title = format!("Delete me through nginx {i}");
+        let (id, _) = created(
+            &balanced
+                .done("create_ticket", json!({"title": title, "kind": "bug"}))
+                .await,
+        );
+        let round1 = balanced
+            .modern_call("delete_ticket", json!({"id": id}), Value::Null)
+            .await;
+        let retry = confirmed(round1.input_required().1, true);
+        let done = balanced
+            .modern_call("delete_ticket", json!({"id": id}), retry)
+            .await;
+        rounds.push(deleted(done.complete_text(), id, &title));
+    }
+    assert!(
+        rounds
+            .iter()
+            .any(|(asked_on, deleted_on)| asked_on != deleted_on),
+        "no round trip crossed replicas: {rounds:?}"
+    );
+    drop(deployment);
+}
+
+/// The key is what lets a replica open another's state: replicas given different keys refuse
+/// each other's retries (`-32602`, nothing runs), while the replica that asked still takes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicas_with_different_keys_refuse_each_others_retries() {
+    if !services_or_skip("replicas_with_different_keys_refuse_each_others_retries") {
+        return;
+    }
+    let deployment = Deployment::start_with_keys(&["a", "b"], &[Some(KEY_ONE), Some(KEY_TWO)]);
+    let a = deployment.direct(0);
+    let b = deployment.direct(1);
+    let (id, _) = created(
+        &a.done(
+            "create_ticket",
+            json!({"title": "Delete me", "kind": "bug"}),
+        )
+        .await,
+    );
+    let round1 = a
+        .modern_call("delete_ticket", json!({"id": id}), Value::Null)
+        .await;
+    let retry = confirmed(round1.input_required().1, true);
+
+    let on_b = b
+        .modern_call("delete_ticket", json!({"id": id}), retry.clone())
+        .await;
+    assert_eq!(on_b.status, 200, "{on_b:?}");
+    assert_eq!(on_b.error(), REFUSED_STATE, "{on_b:?}");
+    assert!(
+        listed(&b.list_all().await).contains_key(&id),
+        "a refused retry deleted the ticket"
+    );
+    // Refused before it was spent: the replica whose key sealed it takes it.
+    let on_a = a
+        .modern_call("delete_ticket", json!({"id": id}), retry)
+        .await;
+    assert_eq!(
+        deleted(on_a.complete_text(), id, "Delete me"),
+        ("a".to_string(), "a".to_string())
+    );
+    drop(deployment);
+}
+
+/// Which replica's statements wait on a lock, by the `application_name` each replica's
+/// connections carry, in the order the statements started.
+async fn waiting_on_lock(gate: &tokio_postgres::Client) -> Vec<String> {
+    gate.query(
+        "SELECT application_name FROM pg_stat_activity
+          WHERE wait_event_type = 'Lock' AND application_name <> ''
+          ORDER BY query_start",
+        &[],
+    )
+    .await
+    .expect("read pg_stat_activity")
+    .iter()
+    .map(|row| row.get(0))
+    .collect()
+}
+
+/// A replica killed while calls are in flight on it: exactly those calls fail (nginx answers
+/// `502` and does not send a POST it has sent once to the other replica), the other replica's
+/// calls in flight complete, new calls go to the survivor, and a question asked on the dead
+/// replica is answered on the survivor.
+///
+/// The calls are held in flight by a lock on the tickets table that the test holds (their
+/// inserts wait on it), so the kill lands mid-call whatever the machine's speed; each replica's
+/// database connections carry its name, which tells the test where nginx sent each call.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_killed_mid_call_fails_only_its_own_calls() {
+    if !services_or_skip("a_replica_killed_mid_call_fails_only_its_own_calls") {
+        return;
+    }
+    let mut deployment = Deployment::start_with_keys(&["a", "b"], &[Some(KEY_ONE), Some(KEY_ONE)]);
+    let balanced = deployment.through_nginx();
+    let (gate, connection) =
+        tokio_postgres::connect(&deployment.postgres.url(), tokio_postgres::NoTls)
+            .await
+            .expect("a connection of the test's own");
+    tokio::spawn(connection);
+    let (doomed_ticket, _) = created(
+        &balanced
+            .done(
+                "create_ticket",
+                json!({"title": "Asked before the kill", "kind": "bug"}),
+            )
+            .await,
+    );
+    gate.batch_execute("BEGIN; LOCK TABLE tickets IN EXCLUSIVE MODE")
+        .await
+        .expect("lock the tickets table");
+
+    // Creates through nginx until each replica holds at least one in flight.
+    let mut in_flight = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let waiting = waiting_on_lock(&gate).await;
+        if waiting.len() == in_flight.len() {
+            let held: BTreeSet<&str> = waiting.iter().map(String::as_str).collect();
+            if held.len() == 2 {
+                break;
+            }
+            assert!(in_flight.len() < 6, "nginx sent {waiting:?} to one replica");
+            let title = format!("In flight {}", in_flight.len());
+            let client = balanced.clone();
+            let call_title = title.clone();
+            let call = tokio::spawn(async move {
+                client
+                    .modern_call(
+                        "create_ticket",
+                        json!({"title": call_title, "kind": "bug"}),
+                        Value::Null,
+                    )
+                    .await
+            });
+            in_flight.push((title, call));
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{} calls sent, {waiting:?} waiting after 30 s",
+            in_flight.len()
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // Which replica holds which call: the i-th waiting statement is the i-th call sent (each
+    // was sent only once the one before it waited).
+    let holders = waiting_on_lock(&gate).await;
+    let victim = holders[0].clone();
+    let survivor = if victim == "a" { "b" } else { "a" };
+    let (victim_index, survivor_client) = if victim == "a" {
+        (0, deployment.direct(1))
+    } else {
+        (1, deployment.direct(0))
+    };
+    // A question asked on the victim before it dies (a read: the lock lets it through).
+    let round1 = deployment
+        .direct(victim_index)
+        .modern_call("delete_ticket", json!({"id": doomed_ticket}), Value::Null)
+        .await;
+    let retry = confirmed(round1.input_required().1, true);
+
+    deployment.replicas[victim_index].kill();
+
+    // The victim's calls fail at once, the lock still held: had nginx sent one again to the
+    // survivor, it would wait on the lock instead.
+    let mut survivors_calls = Vec::new();
+    let mut failed = Vec::new();
+    for ((title, call), holder) in in_flight.into_iter().zip(&holders) {
+        if *holder == victim {
+            let answer = tokio::time::timeout(Duration::from_secs(10), call)
+                .await
+                .unwrap_or_else(|_| {
+                    panic!("{title}: still running 10 s after its replica died (sent again?)")
+                })
+                .expect("a call task");
+            assert_eq!(answer.status, 502, "{title}: {answer:?}");
+            failed.push(title);
+        } else {
+            survivors_calls.push((title, call));
+        }
+    }
+    assert!(!failed.is_empty() && !survivors_calls.is_empty());
+    // New calls, still under the lock, reach the survivor (nginx skips a replica it cannot
+    // connect to: nothing was sent there).
+    for _ in 0..4 {
+        assert_eq!(balanced.which_replica().await, survivor);
+    }
+    assert_eq!(survivor_client.which_replica().await, survivor);
+
+    gate.batch_execute("COMMIT")
+        .await
+        .expect("release the lock");
+    for (title, call) in survivors_calls {
+        let answer = call.await.expect("a call task");
+        let (_, filed_by) = created(answer.complete_text());
+        assert_eq!(filed_by, survivor, "{title}");
+    }
+    // The question asked on the dead replica is answered on the survivor.
+    let done = balanced
+        .modern_call("delete_ticket", json!({"id": doomed_ticket}), retry)
+        .await;
+    assert_eq!(
+        deleted(done.complete_text(), doomed_ticket, "Asked before the kill"),
+        (victim.clone(), survivor.to_string())
+    );
+    // A failed call's ticket is on the board at most once, and never filed by the survivor
+    // (its insert, already waiting in the database, may have committed after the lock went).
+    let board = survivor_client.list_all().await;
+    for title in &failed {
+        let lines: Vec<&str> = board
+            .lines()
+            .filter(|line| line.contains(&format!("] {title} (")))
+            .collect();
+        assert!(
+            lines.len() <= 1
+                && lines
+                    .iter()
+                    .all(|line| line.ends_with(&format!("filed by {victim})"))),
+            "{title}: {lines:?}"
+        );
+    }
+    drop(deployment);
+}
+
+/// The shared guard itself, as two replicas' stores hold it: of many spends of one state at
+/// once, on both, exactly one is the first; rows past their expiry (and the clock-skew margin)
+/// are swept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_postgres_replay_guard_spends_a_state_once_across_replicas() {
+    if !postgres_or_skip("the_postgres_replay_guard_spends_a_state_once_across_replicas") {
+        return;
+    }
+    let postgres = Postgres::start().expect("a throwaway PostgreSQL cluster");
+    let url = postgres.url();
+    let (a, b) = tokio::join!(PostgresStore::connect(&url), PostgresStore::connect(&url));
+    let guards = [
+        Arc::new(a.expect("replica a's store").replay_guard()),
+        Arc::new(b.expect("replica b's store").replay_guard()),
+    ];
+    let now = SystemTime::now();
+    let expires_at = now + Duration::from_secs(600);
+    let id = StateId::from_bytes([7; STATE_ID_LEN]);
+    let spends: Vec<_> = (0..RACERS)
+        .map(|i| {
+            let guard = guards[i % 2].clone();
+            tokio::spawn(async move { guard.spend(&id, expires_at, now).await })
+        })
+        .collect();
+    let mut firsts = 0;
+    for spend in spends {
+        match spend.await.expect("a task").expect("the guard answers") {
+            Spend::First => firsts += 1,
+            Spend::Replayed => {}
+        }
+    }
+    assert_eq!(firsts, 1, "of {RACERS} spends of one state");
+    let other = StateId::from_bytes([8; STATE_ID_LEN]);
+    assert_eq!(
+        guards[1]
+            .spend(&other, expires_at, now)
+            .await
+            .expect("the guard"),
+        Spend::First
+    );
+
+    // Past both states' expiry and the margin (and a sweep interval later), a spend sweeps them.
+    let (check, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .expect("a connection of the test's own");
+    tokio::spawn(connection);
+    let rows = || async {
+        check
+            .query_one("SELECT count(*) FROM spent_request_states", &[])
+            .await
+            .expect("count the spent states")
+            .get::<_, i64>(0)
+    };
+    assert_eq!(rows().await, 2);
+    let later = expires_at + CLOCK_SKEW_MARGIN + SWEEP_EVERY + Duration::from_secs(1);
+    let third = StateId::from_bytes([9; STATE_ID_LEN]);
+    assert_eq!(
+        guards[0]
+            .spend(&third, later + Duration::from_secs(600), later)
+            .await
+            .expect("the guard"),
+        Spend::First
+    );
+    assert_eq!(rows().await, 1, "the expired states were not swept");
     drop(postgres);
 }

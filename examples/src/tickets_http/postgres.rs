@@ -3,9 +3,10 @@
 use deadpool_postgres::{Pool, PoolConfig, Runtime, Timeouts};
 use tokio_postgres::{NoTls, Row};
 
+use super::replay_guard::{self, PostgresReplayGuard};
 use super::{
-    Closed, Filed, Filter, NewTicket, SEED_CREATOR, SharedTicket, StoreError, StoreFuture, TEAM,
-    TicketStore, parse_kind, status_value,
+    Closed, Deleted, Filed, Filter, NewTicket, SEED_CREATOR, SharedTicket, StoreError, StoreFuture,
+    TEAM, TicketStore, parse_kind, status_value,
 };
 
 /// How many connections one replica keeps at most.
@@ -69,12 +70,19 @@ impl PostgresStore {
         Ok(store)
     }
 
+    /// The guard that makes each MCP 2026-07-28 `requestState` single use across every replica
+    /// on this database (its table is created with the board's). It shares the store's pool.
+    pub fn replay_guard(&self) -> PostgresReplayGuard {
+        PostgresReplayGuard::new(self.pool.clone())
+    }
+
     async fn migrate(&self) -> Result<(), StoreError> {
         let mut client = self.pool.get().await?;
         let tx = client.transaction().await?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
             .await?;
         tx.batch_execute(SCHEMA).await?;
+        tx.batch_execute(replay_guard::SCHEMA).await?;
         let members: i64 = tx
             .query_one("SELECT count(*) FROM members", &[])
             .await?
@@ -192,6 +200,31 @@ impl PostgresStore {
     }
 }
 
+impl PostgresStore {
+    async fn get_ticket(&self, id: i64) -> Result<Option<SharedTicket>, StoreError> {
+        let client = self.pool.get().await?;
+        let row = client
+            .query_opt(
+                "SELECT id, title, kind, assignee, status, created_by FROM tickets WHERE id = $1",
+                &[&id],
+            )
+            .await?;
+        row.as_ref().map(ticket_from_row).transpose()
+    }
+
+    async fn delete_ticket(&self, id: i64) -> Result<Deleted, StoreError> {
+        let client = self.pool.get().await?;
+        let deleted = client
+            .execute("DELETE FROM tickets WHERE id = $1", &[&id])
+            .await?;
+        Ok(if deleted == 1 {
+            Deleted::Deleted
+        } else {
+            Deleted::Missing
+        })
+    }
+}
+
 fn ticket_from_row(row: &Row) -> Result<SharedTicket, StoreError> {
     Ok(SharedTicket {
         id: row.try_get("id")?,
@@ -214,5 +247,13 @@ impl TicketStore for PostgresStore {
 
     fn close(&self, id: i64, reason: Option<String>) -> StoreFuture<'_, Closed> {
         Box::pin(self.close_ticket(id, reason))
+    }
+
+    fn get(&self, id: i64) -> StoreFuture<'_, Option<SharedTicket>> {
+        Box::pin(self.get_ticket(id))
+    }
+
+    fn delete(&self, id: i64) -> StoreFuture<'_, Deleted> {
+        Box::pin(self.delete_ticket(id))
     }
 }

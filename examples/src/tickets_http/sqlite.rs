@@ -5,8 +5,8 @@ use std::path::Path;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{
-    Closed, Filed, Filter, NewTicket, SEED_CREATOR, SharedTicket, StoreError, StoreFuture, TEAM,
-    TicketStore, parse_kind, status_value,
+    Closed, Deleted, Filed, Filter, NewTicket, SEED_CREATOR, SharedTicket, StoreError, StoreFuture,
+    TEAM, TicketStore, parse_kind, status_value,
 };
 use crate::db::Db;
 
@@ -114,17 +114,18 @@ fn create(conn: &mut Connection, ticket: &NewTicket) -> rusqlite::Result<Filed> 
 /// error.
 type Rows = Result<Vec<SharedTicket>, StoreError>;
 
-fn select(conn: &Connection, filter: &Filter) -> rusqlite::Result<Rows> {
+fn select(conn: &Connection, filter: &Filter, id: Option<i64>) -> rusqlite::Result<Rows> {
     let mut statement = conn.prepare_cached(
         "SELECT id, title, kind, assignee, status, created_by FROM tickets
          WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR kind = ?2)
-           AND (?3 IS NULL OR assignee = ?3)
+           AND (?3 IS NULL OR assignee = ?3) AND (?4 IS NULL OR id = ?4)
          ORDER BY id",
     )?;
     let mut rows = statement.query(params![
         status_value(filter.status),
         filter.kind.map(|kind| kind.as_str()),
-        filter.assignee
+        filter.assignee,
+        id
     ])?;
     let mut tickets = Vec::new();
     while let Some(row) = rows.next()? {
@@ -170,7 +171,31 @@ impl TicketStore for SqliteStore {
     }
 
     fn list(&self, filter: Filter) -> StoreFuture<'_, Vec<SharedTicket>> {
-        Box::pin(async move { self.db.run(move |conn| select(conn, &filter)).await? })
+        Box::pin(async move { self.db.run(move |conn| select(conn, &filter, None)).await? })
+    }
+
+    fn get(&self, id: i64) -> StoreFuture<'_, Option<SharedTicket>> {
+        Box::pin(async move {
+            let found = self
+                .db
+                .run(move |conn| select(conn, &Filter::all(), Some(id)))
+                .await??;
+            Ok(found.into_iter().next())
+        })
+    }
+
+    fn delete(&self, id: i64) -> StoreFuture<'_, Deleted> {
+        Box::pin(async move {
+            let deleted = self
+                .db
+                .run(move |conn| conn.execute("DELETE FROM tickets WHERE id = ?1", [id]))
+                .await?;
+            Ok(if deleted == 1 {
+                Deleted::Deleted
+            } else {
+                Deleted::Missing
+            })
+        })
     }
 
     fn close(&self, id: i64, reason: Option<String>) -> StoreFuture<'_, Closed> {
