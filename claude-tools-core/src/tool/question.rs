@@ -19,6 +19,11 @@
 //!   the handler asks in the same order each time; name a question ([`ToolContext::question`])
 //!   when the order may change, or when a client expects a given key.
 //!
+//! An answer is the client's word, not proof that a person saw the question: a client may send
+//! the answer under a question's key before it was asked (the retry's `inputResponses` need no
+//! `requestState`), as it may answer a 2025 `elicitation/create` without showing it. Trust a
+//! confirmation as far as you trust the client.
+//!
 //! Questions asked at the same time (`tokio::join!`) go out together in one `input_required`.
 //! A question needing a capability the request did not declare ends the call with `-32021`
 //! (check [`ClientPeer::capabilities`](crate::ask::ClientPeer::capabilities) first to do without
