@@ -528,3 +528,46 @@ async fn on_a_2025_connection_the_same_tool_sends_a_real_request() {
     assert_eq!(reply["result"]["content"][0]["text"], "Hello, Old!");
     assert!(reply["result"].get("resultType").is_none());
 }
+
+#[tokio::test]
+async fn a_state_does_not_open_for_another_method_nor_answers_an_undeclared_capability() {
+    let router = McpRouter::new(server(Arc::default()));
+    let first = ask(&router, call(1, "greet", json!({}))).await;
+    // The tool call's state, brought to prompts/get: refused, nothing runs.
+    let get = json!({"jsonrpc": "2.0", "id": 2, "method": "prompts/get", "params": {
+        "name": "ask_context", "_meta": meta(all_capabilities()),
+        "inputResponses": {"user_context": accept(json!({"color": "x"}))},
+        "requestState": state(&first)}});
+    assert_eq!(ask(&router, get).await["error"]["code"], -32602);
+    // An answer to a question the request cannot be asked (no elicitation declared): the
+    // answer is not used, the call ends -32021.
+    let mut undeclared = call(
+        3,
+        "greet",
+        json!({"inputResponses": {"user_name": accept(json!({"name": "Zed"}))}}),
+    );
+    undeclared["params"]["_meta"] = meta(json!({"sampling": {}}));
+    let reply = ask(&router, undeclared).await;
+    assert_eq!(reply["error"]["code"], -32021, "{reply}");
+    assert_eq!(reply["error"]["data"]["requiredCapabilities"], json!({"elicitation": {}}));
+}
+
+#[tokio::test]
+async fn a_retry_may_write_its_arguments_in_another_order() {
+    let router = McpRouter::new(server(Arc::default()));
+    let mut first = call(1, "greet", json!({}));
+    first["params"]["arguments"] = json!({"a": 1, "b": {"y": 2, "x": [1, {"q": 0, "p": 1}]}});
+    let first = ask(&router, first).await;
+    let mut retry = call(
+        2,
+        "greet",
+        json!({"inputResponses": {"user_name": accept(json!({"name": "Ord"}))},
+               "requestState": state(&first)}),
+    );
+    let reordered: Value = serde_json::from_str(
+        r#"{"b": {"x": [1, {"p": 1, "q": 0}], "y": 2}, "a": 1}"#,
+    )
+    .unwrap();
+    retry["params"]["arguments"] = reordered;
+    assert_eq!(text(&ask(&router, retry).await), "Hello, Ord!");
+}

@@ -495,3 +495,31 @@ async fn header_carried_parameters_must_say_what_the_body_says() {
         "Region"
     );
 }
+
+#[tokio::test]
+async fn a_huge_meta_or_input_responses_is_bounded_like_any_body() {
+    let addr = start(|http| http.max_body_size(64 * 1024)).await;
+    let mut huge_meta = meta();
+    huge_meta["padding"] = json!("x".repeat(100 * 1024));
+    let message = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
+        "params": {"_meta": huge_meta}})
+    .to_string();
+    let reply = post(addr, &headers("tools/list", None), &message).await;
+    assert_eq!(reply.status, 413, "{reply:?}");
+    let huge_answers = body(
+        2,
+        "tools/call",
+        json!({"name": "echo", "arguments": {"text": "x"},
+               "inputResponses": {"k": "y".repeat(100 * 1024)}}),
+    );
+    let reply = post(addr, &headers("tools/call", Some("echo")), &huge_answers).await;
+    assert_eq!(reply.status, 413, "{reply:?}");
+    // Under the cap, extra answers are ignored.
+    let small = body(
+        3,
+        "tools/call",
+        json!({"name": "echo", "arguments": {"text": "x"}, "inputResponses": {"k": "y"}}),
+    );
+    let reply = post(addr, &headers("tools/call", Some("echo")), &small).await;
+    assert_eq!(reply.json()["result"]["content"][0]["text"], "ECHO:x");
+}

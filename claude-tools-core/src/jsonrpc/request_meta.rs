@@ -34,18 +34,6 @@ pub const LOG_LEVEL_META: &str = "io.modelcontextprotocol/logLevel";
 /// Result `_meta` key: who the server is, on every 2026-07-28 result.
 pub const SERVER_INFO_META: &str = "io.modelcontextprotocol/serverInfo";
 
-/// The log levels MCP defines (RFC 5424's), lowest first.
-const LOG_LEVELS: [&str; 8] = [
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-];
-
 /// What a request's `params._meta` claims of its MCP revision:
 ///
 /// | `params._meta` | claim |
@@ -185,7 +173,7 @@ impl MetaKeys<'_> {
         let log_level = match self.log_level {
             None => None,
             Some(raw) => match serde_json::from_str::<String>(raw.get()) {
-                Ok(level) if LOG_LEVELS.contains(&level.as_str()) => Some(level),
+                Ok(level) if level.parse::<super::LoggingLevel>().is_ok() => Some(level),
                 _ => {
                     return Err(malformed(
                         LOG_LEVEL_META,

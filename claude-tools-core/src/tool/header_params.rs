@@ -35,7 +35,7 @@ pub struct HeaderParam {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HeaderParamKind {
     /// Compared as text, exactly.
-    String,
+    Text,
     /// Compared as a number (`007` and `7` agree).
     Integer,
     /// `true` or `false`.
@@ -46,7 +46,7 @@ impl HeaderParam {
     /// Whether the header's (decoded) `text` says what the body's `value` says.
     pub fn agrees(&self, text: &str, value: &Value) -> bool {
         match (self.kind, value) {
-            (HeaderParamKind::String, Value::String(body)) => text == body,
+            (HeaderParamKind::Text, Value::String(body)) => text == body,
             (HeaderParamKind::Integer, Value::Number(body)) => {
                 match (text.trim().parse::<i128>(), body.as_i64(), body.as_u64()) {
                     (Ok(header), Some(body), _) => header == i128::from(body),
@@ -98,7 +98,7 @@ pub(crate) fn header_params(input_schema: &Map<String, Value>) -> Result<Vec<Hea
             ));
         }
         let kind = match schema.get("type").and_then(Value::as_str) {
-            Some("string") => HeaderParamKind::String,
+            Some("string") => HeaderParamKind::Text,
             Some("integer") => HeaderParamKind::Integer,
             Some("boolean") => HeaderParamKind::Boolean,
             other => {
@@ -163,7 +163,7 @@ mod tests {
             header: "P".into(),
             kind,
         };
-        let string = param(HeaderParamKind::String);
+        let string = param(HeaderParamKind::Text);
         assert!(string.agrees("eu-west", &json!("eu-west")));
         assert!(!string.agrees("EU-WEST", &json!("eu-west")));
         assert!(!string.agrees("7", &json!(7)));

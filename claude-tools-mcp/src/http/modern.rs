@@ -167,15 +167,7 @@ pub(super) async fn answer(
     let body = SseBody {
         queued,
         state,
-        limits: Limits {
-            deadline: Box::pin(tokio::time::sleep_until(deadline)),
-            shutdown: Box::pin(shared.shutdown.clone().cancelled_owned()),
-            id,
-            tool: tool.unwrap_or_default(),
-            timeout: shared.request_timeout,
-            span: span.clone(),
-            result_meta: Some(result_meta),
-        },
+        limits: Limits::of(shared, deadline, id, tool.unwrap_or_default(), span).with_result_meta(result_meta),
     };
     sse_response(Body::new(body))
 }

@@ -394,15 +394,7 @@ async fn tool_call_streamed_on_demand(
     let body = SseBody {
         queued,
         state: running,
-        limits: Limits {
-            deadline: Box::pin(tokio::time::sleep_until(deadline)),
-            shutdown: Box::pin(shared.shutdown.clone().cancelled_owned()),
-            id,
-            tool,
-            timeout: shared.request_timeout,
-            span: span.clone(),
-            result_meta: None,
-        },
+        limits: Limits::of(shared, deadline, id, tool, span),
     };
     sse_response(Body::new(body))
 }
@@ -510,15 +502,7 @@ async fn tool_call(
     let body = SseBody {
         queued,
         state,
-        limits: Limits {
-            deadline: Box::pin(tokio::time::sleep_until(deadline)),
-            shutdown: Box::pin(shared.shutdown.clone().cancelled_owned()),
-            id,
-            tool,
-            timeout: shared.request_timeout,
-            span: span.clone(),
-            result_meta: None,
-        },
+        limits: Limits::of(shared, deadline, id, tool, span),
     };
     sse_response(Body::new(body))
 }

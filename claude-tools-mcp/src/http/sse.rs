@@ -71,6 +71,32 @@ pub(super) struct Limits {
 }
 
 impl Limits {
+    /// The limits of the call `id` of `tool` (empty for a request that is not a tool call),
+    /// from the server's own: its deadline and its shutdown.
+    pub(super) fn of(
+        shared: &super::Shared,
+        deadline: tokio::time::Instant,
+        id: RequestId,
+        tool: String,
+        span: &tracing::Span,
+    ) -> Self {
+        Self {
+            deadline: Box::pin(tokio::time::sleep_until(deadline)),
+            shutdown: Box::pin(shared.shutdown.clone().cancelled_owned()),
+            id,
+            tool,
+            timeout: shared.request_timeout,
+            span: span.clone(),
+            result_meta: None,
+        }
+    }
+
+    /// The same, for a 2026-07-28 call whose own replies carry `meta`.
+    pub(super) fn with_result_meta(mut self, meta: ResultMeta) -> Self {
+        self.result_meta = Some(meta);
+        self
+    }
+
     /// `reply` with the call's 2026-07-28 fields, if it has them.
     fn modern(&self, reply: RpcResponse) -> RpcResponse {
         match &self.result_meta {
