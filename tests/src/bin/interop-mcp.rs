@@ -1,0 +1,412 @@
+//! The MCP server of the interop tests (tests/tests/interop_*.rs, tests/tests/e2e/interop_cli.rs):
+//! a plain tool (`shout`), a tool that asks the user before it acts (`deploy`, a named question,
+//! so at MCP 2026-07-28 an `input_required` round trip), and a `tools/list` a client may cache
+//! (`ttlMs` 60 000, `public`). Over stdio by default, over stateless Streamable HTTP with
+//! `--http` (printing its URL on the first line).
+//!
+//! With `--log FILE` it appends one JSON line to `FILE` per request or notification it was sent,
+//! with its answer: the server's own view of the traffic, so that a test can say which methods a
+//! client used (`server/discover` and no `initialize`), at which revision, and which rounds a
+//! call took. Over stdio the log is kept by a wrapper around the process's stdin and stdout;
+//! over HTTP by a middleware around the served router. Each line is an [`Exchange`].
+
+use std::collections::HashMap;
+use std::io::Write as _;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use claude_tools::mcp::http::HttpServer;
+use claude_tools::mcp::http::axum;
+use claude_tools::mcp::{CacheHint, CacheableMethod, Elicitation};
+use claude_tools::prelude::*;
+use serde::Serialize;
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+#[tool_server(name = "interop", version = "1.0.0")]
+struct Interop;
+
+/// Shout a text back.
+#[tool(server = Interop, read_only)]
+async fn shout(
+    /// What to shout
+    text: String,
+) -> String {
+    format!("{}!", text.to_uppercase())
+}
+
+/// The user's go-ahead for a deployment.
+#[derive(Deserialize, JsonSchema)]
+struct Confirm {
+    /// Go ahead?
+    approve: bool,
+    /// A note for the deploy log
+    note: Option<String>,
+}
+
+/// Deploy a service, once the user has confirmed.
+#[tool(server = Interop, destructive)]
+async fn deploy(
+    ctx: ToolContext,
+    /// The service to deploy
+    service: String,
+) -> Result<String, ToolError> {
+    let question = format!("Deploy {service} to production?");
+    let answer = ctx
+        .question("confirm")
+        .elicit::<Confirm>(question)
+        .await?;
+    Ok(match answer {
+        Elicitation::Accepted(Confirm {
+            approve: true,
+            note,
+        }) => format!(
+            "deployed {service} ({})",
+            note.unwrap_or_else(|| "no note".into())
+        ),
+        Elicitation::Accepted(Confirm { approve: false, .. }) => {
+            format!("kept {service}: not approved")
+        }
+        Elicitation::Declined => format!("kept {service}: declined"),
+        Elicitation::Cancelled => format!("kept {service}: cancelled"),
+    })
+}
+
+/// How long a client may keep `tools/list` (and that anyone's cache may): what the interop
+/// tests expect the clients to read.
+const TOOLS_LIST_TTL: Duration = Duration::from_secs(60);
+
+fn server() -> ToolServer {
+    Interop::server()
+        .with_cache_hint(CacheableMethod::ToolsList, CacheHint::public(TOOLS_LIST_TTL))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The traffic log.
+
+/// One message a client sent and what the server answered, as logged.
+#[derive(Serialize, Default, Clone)]
+struct Exchange {
+    /// The process that served it (a client may probe on a process of its own).
+    pid: u32,
+    /// `stdio` or `http`.
+    transport: &'static str,
+    /// Who sent the message: `client` (a request or notification, with the server's answer
+    /// below; or a response to the server's own request) or `server` (a request or notification
+    /// of the server's own, e.g. `elicitation/create` on a 2025-11-25 connection).
+    from: &'static str,
+    /// The JSON-RPC method (`None` for a message that has none: a client's response).
+    method: Option<String>,
+    /// `params.name`, for the methods that name a tool or prompt.
+    name: Option<String>,
+    /// The revision the message claimed: `_meta["io.modelcontextprotocol/protocolVersion"]`,
+    /// else `initialize`'s `params.protocolVersion`, else the `MCP-Protocol-Version` header.
+    revision: Option<String>,
+    /// Whether the message carried `params.inputResponses` (an MRTR retry).
+    input_responses: bool,
+    /// Whether it carried `params.requestState`.
+    request_state: bool,
+    /// The HTTP status of the answer (HTTP only).
+    status: Option<u16>,
+    /// The answer's `result.resultType`, `"result"` for a result without one, or `"error"`.
+    outcome: Option<String>,
+    /// The answer's error code, when it is an error.
+    error_code: Option<i64>,
+}
+
+const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+
+impl Exchange {
+    /// What a message (one line of stdio, one POST body) says of itself.
+    fn of_message(transport: &'static str, bytes: &[u8], header_revision: Option<String>) -> Self {
+        let message: Value = serde_json::from_slice(bytes).unwrap_or(Value::Null);
+        let params = &message["params"];
+        let revision = params["_meta"][META_VERSION]
+            .as_str()
+            .or_else(|| params["protocolVersion"].as_str())
+            .map(str::to_owned)
+            .or(header_revision);
+        Exchange {
+            pid: std::process::id(),
+            transport,
+            from: "client",
+            method: message["method"].as_str().map(str::to_owned),
+            name: params["name"].as_str().map(str::to_owned),
+            revision,
+            input_responses: params.get("inputResponses").is_some(),
+            request_state: params.get("requestState").is_some(),
+            ..Exchange::default()
+        }
+    }
+
+    /// A request or notification the server sent the client.
+    fn sent_by_server(transport: &'static str, message: &Value) -> Self {
+        Exchange {
+            pid: std::process::id(),
+            transport,
+            from: "server",
+            method: message["method"].as_str().map(str::to_owned),
+            ..Exchange::default()
+        }
+    }
+
+    /// Records the answer `reply` (one JSON-RPC response).
+    fn answered(&mut self, reply: &Value) {
+        if let Some(code) = reply["error"]["code"].as_i64() {
+            self.outcome = Some("error".into());
+            self.error_code = Some(code);
+        } else if let Some(result) = reply.get("result") {
+            self.outcome = Some(
+                result["resultType"]
+                    .as_str()
+                    .unwrap_or("result")
+                    .to_owned(),
+            );
+        }
+    }
+}
+
+/// The log file, shared by the tasks that write to it.
+#[derive(Clone)]
+struct Log(Option<Arc<Mutex<std::fs::File>>>);
+
+impl Log {
+    fn open(path: Option<PathBuf>) -> std::io::Result<Self> {
+        let Some(path) = path else {
+            return Ok(Log(None));
+        };
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)?;
+        Ok(Log(Some(Arc::new(Mutex::new(file)))))
+    }
+
+    fn write(&self, exchange: &Exchange) {
+        let Some(file) = &self.0 else {
+            return;
+        };
+        let Ok(mut line) = serde_json::to_vec(exchange) else {
+            return;
+        };
+        line.push(b'\n');
+        // One write per line on an O_APPEND file: lines of two processes do not interleave.
+        if let Ok(mut file) = file.lock() {
+            let _ = file.write_all(&line);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// stdio: the server reads a pipe fed by a reader of the real stdin, and writes a pipe whose
+// lines go to the real stdout; both log what passes.
+
+/// Requests waiting for their answer, by their JSON-RPC id (as JSON text).
+type Waiting = Arc<Mutex<HashMap<String, Exchange>>>;
+
+async fn serve_stdio(log: Log) -> std::io::Result<()> {
+    let (to_server, server_in) = tokio::io::duplex(1 << 20);
+    let (server_out, from_server) = tokio::io::duplex(1 << 20);
+    let waiting: Waiting = Arc::default();
+
+    let inbound = {
+        let (log, waiting) = (log.clone(), waiting.clone());
+        tokio::spawn(async move {
+            let mut to_server = to_server;
+            let mut lines = BufReader::new(tokio::io::stdin()).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                let exchange = Exchange::of_message("stdio", line.as_bytes(), None);
+                let id: Value = serde_json::from_str::<Value>(&line)
+                    .map(|message| message["id"].clone())
+                    .unwrap_or(Value::Null);
+                if id.is_null() || exchange.method.is_none() {
+                    // A notification (or a client's response): no answer to wait for.
+                    log.write(&exchange);
+                } else if let Ok(mut waiting) = waiting.lock() {
+                    waiting.insert(id.to_string(), exchange);
+                }
+                if to_server.write_all(line.as_bytes()).await.is_err()
+                    || to_server.write_all(b"\n").await.is_err()
+                {
+                    break;
+                }
+            }
+            // End of input: dropping the pipe lets the server finish and return.
+        })
+    };
+    let outbound = tokio::spawn(async move {
+        let mut stdout = tokio::io::stdout();
+        let mut lines = BufReader::new(from_server).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            if let Ok(reply) = serde_json::from_str::<Value>(&line) {
+                if reply.get("method").is_some() {
+                    log.write(&Exchange::sent_by_server("stdio", &reply));
+                }
+                let answered = waiting
+                    .lock()
+                    .ok()
+                    .and_then(|mut waiting| waiting.remove(&reply["id"].to_string()));
+                if let Some(mut exchange) = answered {
+                    exchange.answered(&reply);
+                    log.write(&exchange);
+                }
+            }
+            if stdout.write_all(line.as_bytes()).await.is_err()
+                || stdout.write_all(b"\n").await.is_err()
+                || stdout.flush().await.is_err()
+            {
+                break;
+            }
+        }
+    });
+
+    let (from_client, to_client) = (server_in, server_out);
+    claude_tools::mcp::serve(server(), from_client, to_client).await?;
+    let _ = inbound.await;
+    let _ = outbound.await;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP: the served router behind a middleware that reads each POST's body, and its answer as
+// it streams through (an SSE answer may carry the server's own requests, at 2025-11-25 with
+// sessions, which the client must see before the call can end).
+
+/// Request bodies the middleware reads whole (those of these tests are small).
+const MAX_LOGGED_BODY: usize = 8 << 20;
+
+async fn log_exchange(
+    axum::extract::State(log): axum::extract::State<Log>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::body::{Body, to_bytes};
+    use axum::response::IntoResponse as _;
+    if request.method() != axum::http::Method::POST {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let Ok(body) = to_bytes(body, MAX_LOGGED_BODY).await else {
+        return axum::http::StatusCode::PAYLOAD_TOO_LARGE.into_response();
+    };
+    let header_revision = parts
+        .headers
+        .get("mcp-protocol-version")
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned);
+    let mut exchange = Exchange::of_message("http", &body, header_revision);
+    let response = next
+        .run(axum::extract::Request::from_parts(parts, Body::from(body)))
+        .await;
+    let (parts, body) = response.into_parts();
+    exchange.status = Some(parts.status.as_u16());
+    let logged = LoggedAnswer {
+        inner: body.into_data_stream(),
+        seen: Vec::new(),
+        exchange: Some(exchange),
+        log,
+    };
+    axum::response::Response::from_parts(parts, Body::from_stream(logged))
+}
+
+/// An answer's body on its way to the client, logged with its request when it ends (or is
+/// dropped, the client gone).
+struct LoggedAnswer {
+    inner: axum::body::BodyDataStream,
+    seen: Vec<u8>,
+    exchange: Option<Exchange>,
+    log: Log,
+}
+
+impl LoggedAnswer {
+    fn finish(&mut self) {
+        let Some(mut exchange) = self.exchange.take() else {
+            return;
+        };
+        // A JSON answer, or an SSE stream: its server requests, then its last `data:`, the answer.
+        let text = String::from_utf8_lossy(&self.seen);
+        let messages: Vec<Value> = match serde_json::from_str::<Value>(&text) {
+            Ok(message) => vec![message],
+            Err(_) => text
+                .lines()
+                .filter_map(|line| line.strip_prefix("data:"))
+                .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+                .collect(),
+        };
+        for message in &messages {
+            if message.get("method").is_some() {
+                self.log.write(&Exchange::sent_by_server("http", message));
+            }
+        }
+        if let Some(reply) = messages
+            .iter()
+            .rfind(|message| message.get("method").is_none())
+        {
+            exchange.answered(reply);
+        }
+        self.log.write(&exchange);
+    }
+}
+
+impl futures_core::Stream for LoggedAnswer {
+    type Item = Result<axum::body::Bytes, axum::Error>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        let polled = std::pin::Pin::new(&mut self.inner).poll_next(cx);
+        match &polled {
+            std::task::Poll::Ready(Some(Ok(chunk))) => self.seen.extend_from_slice(chunk),
+            std::task::Poll::Ready(None) => self.finish(),
+            _ => {}
+        }
+        polled
+    }
+}
+
+impl Drop for LoggedAnswer {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+async fn serve_http(log: Log, sessions: bool) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    println!("http://{}/mcp", listener.local_addr()?);
+    let router = HttpServer::new(server())
+        .sessions(sessions)
+        .into_router()
+        .layer(axum::middleware::from_fn_with_state(log, log_exchange));
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(claude_tools::mcp::shutdown_signal())
+    .await
+}
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    let mut args = std::env::args().skip(1);
+    let (mut http, mut sessions, mut log_path) = (false, false, None);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--http" => http = true,
+            "--sessions" => sessions = true,
+            "--log" => log_path = args.next().map(PathBuf::from),
+            other => {
+                eprintln!("interop-mcp: unknown argument {other:?} (usage: [--http [--sessions]] [--log FILE])");
+                std::process::exit(2);
+            }
+        }
+    }
+    let log = Log::open(log_path)?;
+    if http {
+        serve_http(log, sessions).await
+    } else {
+        serve_stdio(log).await
+    }
+}
