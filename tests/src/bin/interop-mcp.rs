@@ -54,10 +54,7 @@ async fn deploy(
     service: String,
 ) -> Result<String, ToolError> {
     let question = format!("Deploy {service} to production?");
-    let answer = ctx
-        .question("confirm")
-        .elicit::<Confirm>(question)
-        .await?;
+    let answer = ctx.question("confirm").elicit::<Confirm>(question).await?;
     Ok(match answer {
         Elicitation::Accepted(Confirm {
             approve: true,
@@ -79,8 +76,10 @@ async fn deploy(
 const TOOLS_LIST_TTL: Duration = Duration::from_secs(60);
 
 fn server() -> ToolServer {
-    Interop::server()
-        .with_cache_hint(CacheableMethod::ToolsList, CacheHint::public(TOOLS_LIST_TTL))
+    Interop::server().with_cache_hint(
+        CacheableMethod::ToolsList,
+        CacheHint::public(TOOLS_LIST_TTL),
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -158,12 +157,7 @@ impl Exchange {
             self.outcome = Some("error".into());
             self.error_code = Some(code);
         } else if let Some(result) = reply.get("result") {
-            self.outcome = Some(
-                result["resultType"]
-                    .as_str()
-                    .unwrap_or("result")
-                    .to_owned(),
-            );
+            self.outcome = Some(result["resultType"].as_str().unwrap_or("result").to_owned());
         }
     }
 }
@@ -398,7 +392,9 @@ async fn main() -> std::io::Result<()> {
             "--sessions" => sessions = true,
             "--log" => log_path = args.next().map(PathBuf::from),
             other => {
-                eprintln!("interop-mcp: unknown argument {other:?} (usage: [--http [--sessions]] [--log FILE])");
+                eprintln!(
+                    "interop-mcp: unknown argument {other:?} (usage: [--http [--sessions]] [--log FILE])"
+                );
                 std::process::exit(2);
             }
         }
