@@ -21,7 +21,7 @@ use claude_tools::mcp::http::HttpServer;
 use claude_tools::mcp::http::axum;
 use claude_tools::mcp::{CacheHint, CacheableMethod, Elicitation};
 use claude_tools::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
@@ -115,49 +115,109 @@ struct Exchange {
     error_code: Option<i64>,
 }
 
-const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+/// What the log reads of a JSON-RPC message (a request, a notification or a response); a line
+/// that is not one reads as a message with nothing in it.
+#[derive(Deserialize, Default)]
+struct Message {
+    /// A request's or response's id (a string or a number), as JSON text once read.
+    id: Option<Value>,
+    method: Option<String>,
+    #[serde(default)]
+    params: Params,
+    result: Option<Answered>,
+    error: Option<Failed>,
+}
+
+#[derive(Deserialize, Default)]
+struct Params {
+    name: Option<String>,
+    /// `initialize`'s.
+    #[serde(rename = "protocolVersion")]
+    protocol_version: Option<String>,
+    #[serde(rename = "_meta", default)]
+    meta: Meta,
+    #[serde(rename = "inputResponses")]
+    input_responses: Option<serde::de::IgnoredAny>,
+    #[serde(rename = "requestState")]
+    request_state: Option<serde::de::IgnoredAny>,
+}
+
+#[derive(Deserialize, Default)]
+struct Meta {
+    #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
+    protocol_version: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Answered {
+    #[serde(rename = "resultType")]
+    result_type: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Failed {
+    code: i64,
+}
+
+impl Message {
+    fn read(bytes: &[u8]) -> Self {
+        serde_json::from_slice(bytes).unwrap_or_default()
+    }
+
+    /// The id as a key of the requests waiting for their answer (`None` for a notification).
+    fn waiting_key(&self) -> Option<String> {
+        self.id
+            .as_ref()
+            .filter(|id| !id.is_null())
+            .map(Value::to_string)
+    }
+}
 
 impl Exchange {
-    /// What a message (one line of stdio, one POST body) says of itself.
-    fn of_message(transport: &'static str, bytes: &[u8], header_revision: Option<String>) -> Self {
-        let message: Value = serde_json::from_slice(bytes).unwrap_or(Value::Null);
-        let params = &message["params"];
-        let revision = params["_meta"][META_VERSION]
-            .as_str()
-            .or_else(|| params["protocolVersion"].as_str())
-            .map(str::to_owned)
+    /// What a message the client sent (one line of stdio, one POST body) says of itself.
+    fn sent_by_client(
+        transport: &'static str,
+        message: &Message,
+        header_revision: Option<String>,
+    ) -> Self {
+        let params = &message.params;
+        let revision = params
+            .meta
+            .protocol_version
+            .clone()
+            .or_else(|| params.protocol_version.clone())
             .or(header_revision);
         Exchange {
             pid: std::process::id(),
             transport,
             from: "client",
-            method: message["method"].as_str().map(str::to_owned),
-            name: params["name"].as_str().map(str::to_owned),
+            method: message.method.clone(),
+            name: params.name.clone(),
             revision,
-            input_responses: params.get("inputResponses").is_some(),
-            request_state: params.get("requestState").is_some(),
+            input_responses: params.input_responses.is_some(),
+            request_state: params.request_state.is_some(),
             ..Exchange::default()
         }
     }
 
     /// A request or notification the server sent the client.
-    fn sent_by_server(transport: &'static str, message: &Value) -> Self {
+    fn sent_by_server(transport: &'static str, message: &Message) -> Self {
         Exchange {
             pid: std::process::id(),
             transport,
             from: "server",
-            method: message["method"].as_str().map(str::to_owned),
+            method: message.method.clone(),
             ..Exchange::default()
         }
     }
 
     /// Records the answer `reply` (one JSON-RPC response).
-    fn answered(&mut self, reply: &Value) {
-        if let Some(code) = reply["error"]["code"].as_i64() {
+    fn answered(&mut self, reply: &Message) {
+        if let Some(error) = &reply.error {
             self.outcome = Some("error".into());
-            self.error_code = Some(code);
-        } else if let Some(result) = reply.get("result") {
-            self.outcome = Some(result["resultType"].as_str().unwrap_or("result").to_owned());
+            self.error_code = Some(error.code);
+        } else if let Some(result) = &reply.result {
+            self.outcome = Some(result.result_type.as_deref().unwrap_or("result").to_owned());
         }
     }
 }
@@ -211,15 +271,16 @@ async fn serve_stdio(log: Log) -> std::io::Result<()> {
             let mut to_server = to_server;
             let mut lines = BufReader::new(tokio::io::stdin()).lines();
             while let Ok(Some(line)) = lines.next_line().await {
-                let exchange = Exchange::of_message("stdio", line.as_bytes(), None);
-                let id: Value = serde_json::from_str::<Value>(&line)
-                    .map(|message| message["id"].clone())
-                    .unwrap_or(Value::Null);
-                if id.is_null() || exchange.method.is_none() {
+                let message = Message::read(line.as_bytes());
+                let exchange = Exchange::sent_by_client("stdio", &message, None);
+                match message.waiting_key().filter(|_| message.method.is_some()) {
+                    Some(key) => {
+                        if let Ok(mut waiting) = waiting.lock() {
+                            waiting.insert(key, exchange);
+                        }
+                    }
                     // A notification (or a client's response): no answer to wait for.
-                    log.write(&exchange);
-                } else if let Ok(mut waiting) = waiting.lock() {
-                    waiting.insert(id.to_string(), exchange);
+                    None => log.write(&exchange),
                 }
                 if to_server.write_all(line.as_bytes()).await.is_err()
                     || to_server.write_all(b"\n").await.is_err()
@@ -234,16 +295,16 @@ async fn serve_stdio(log: Log) -> std::io::Result<()> {
         let mut stdout = tokio::io::stdout();
         let mut lines = BufReader::new(from_server).lines();
         while let Ok(Some(line)) = lines.next_line().await {
-            if let Ok(reply) = serde_json::from_str::<Value>(&line) {
-                if reply.get("method").is_some() {
-                    log.write(&Exchange::sent_by_server("stdio", &reply));
-                }
+            let message = Message::read(line.as_bytes());
+            if message.method.is_some() {
+                log.write(&Exchange::sent_by_server("stdio", &message));
+            } else if let Some(key) = message.waiting_key() {
                 let answered = waiting
                     .lock()
                     .ok()
-                    .and_then(|mut waiting| waiting.remove(&reply["id"].to_string()));
+                    .and_then(|mut waiting| waiting.remove(&key));
                 if let Some(mut exchange) = answered {
-                    exchange.answered(&reply);
+                    exchange.answered(&message);
                     log.write(&exchange);
                 }
             }
@@ -290,7 +351,7 @@ async fn log_exchange(
         .get("mcp-protocol-version")
         .and_then(|value| value.to_str().ok())
         .map(str::to_owned);
-    let mut exchange = Exchange::of_message("http", &body, header_revision);
+    let mut exchange = Exchange::sent_by_client("http", &Message::read(&body), header_revision);
     let response = next
         .run(axum::extract::Request::from_parts(parts, Body::from(body)))
         .await;
@@ -321,23 +382,18 @@ impl LoggedAnswer {
         };
         // A JSON answer, or an SSE stream: its server requests, then its last `data:`, the answer.
         let text = String::from_utf8_lossy(&self.seen);
-        let messages: Vec<Value> = match serde_json::from_str::<Value>(&text) {
+        let messages: Vec<Message> = match serde_json::from_str::<Message>(&text) {
             Ok(message) => vec![message],
             Err(_) => text
                 .lines()
                 .filter_map(|line| line.strip_prefix("data:"))
-                .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+                .filter_map(|data| serde_json::from_str::<Message>(data.trim()).ok())
                 .collect(),
         };
-        for message in &messages {
-            if message.get("method").is_some() {
-                self.log.write(&Exchange::sent_by_server("http", message));
-            }
+        for message in messages.iter().filter(|message| message.method.is_some()) {
+            self.log.write(&Exchange::sent_by_server("http", message));
         }
-        if let Some(reply) = messages
-            .iter()
-            .rfind(|message| message.get("method").is_none())
-        {
+        if let Some(reply) = messages.iter().rfind(|message| message.method.is_none()) {
             exchange.answered(reply);
         }
         self.log.write(&exchange);
