@@ -249,3 +249,135 @@ async fn discover_without_meta_is_a_2025_request_for_an_unknown_method() {
     .await;
     assert_eq!(reply["error"]["code"], -32601);
 }
+
+/// A 2026-07-28 `subscriptions/listen` request with `notifications` as its filter.
+fn listen_request(id: u64, notifications: Value) -> claude_tools_core::mcp::Request {
+    let message = modern(
+        id,
+        "subscriptions/listen",
+        json!({"notifications": notifications}),
+    );
+    match claude_tools_core::mcp::Message::decode(message.to_string().as_bytes()) {
+        claude_tools_core::mcp::Message::Request(request) => request,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_listen_stream_acknowledges_then_hears_only_what_it_asked_for() {
+    let router = McpRouter::new(server()).with_listen(true);
+    let handle = router.tool_server_handle();
+    // Asks for tool changes and one resource; prompts are not served here, so not honoured.
+    let mut stream = router
+        .listen(listen_request(
+            7,
+            json!({"toolsListChanged": true, "promptsListChanged": true,
+                   "resourceSubscriptions": ["test://static"]}),
+        ))
+        .expect("a stream");
+    let mut resources_only = router
+        .listen(listen_request(8, json!({"resourcesListChanged": true})))
+        .expect("a stream");
+    assert_eq!(router.listen_streams(), 2);
+    assert_eq!(
+        serde_json::to_value(stream.acknowledgement()).unwrap(),
+        json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+               "params": {"notifications": {"toolsListChanged": true,
+                                            "resourceSubscriptions": ["test://static"]},
+                          "_meta": {"io.modelcontextprotocol/subscriptionId": 7}}})
+    );
+    // Three tool changes and an update owed before the stream is read: merged into one notice
+    // each, tools first.
+    for name in ["a", "b", "c"] {
+        handle.add_typed_tool(name, || async { "x" }).unwrap();
+    }
+    handle.resource_updated("test://static");
+    handle.resource_updated("test://other");
+    let first = stream.next().await;
+    assert_eq!(
+        serde_json::to_value(stream.message(&first)).unwrap(),
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+               "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": 7}}})
+    );
+    let second = stream.next().await;
+    assert_eq!(
+        serde_json::to_value(stream.message(&second)).unwrap(),
+        json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+               "params": {"uri": "test://static",
+                          "_meta": {"io.modelcontextprotocol/subscriptionId": 7}}})
+    );
+    // Nothing else is owed: not the other URI, not a second tool notice.
+    let more = tokio::time::timeout(Duration::from_millis(50), stream.next()).await;
+    assert!(more.is_err(), "{more:?}");
+    // The stream that asked only for resource list changes heard nothing of all this.
+    let nothing = tokio::time::timeout(Duration::from_millis(50), resources_only.next()).await;
+    assert!(nothing.is_err(), "{nothing:?}");
+    // Its graceful end, and dropping closes it.
+    assert_eq!(
+        stream.ended()["result"],
+        json!({"resultType": "complete", "_meta": {
+            "io.modelcontextprotocol/subscriptionId": 7,
+            "io.modelcontextprotocol/serverInfo": {"name": "modern", "version": "2.0.0"}}})
+    );
+    drop(stream);
+    drop(resources_only);
+    assert_eq!(router.listen_streams(), 0);
+}
+
+#[tokio::test]
+async fn a_listen_request_is_refused_where_it_cannot_be_served() {
+    let router = McpRouter::new(server()).with_listen(true);
+    // No filter, a filter of the wrong shape, too many URIs: -32602.
+    for params in [
+        json!({}),
+        json!({"notifications": true}),
+        json!({"notifications": {"resourceSubscriptions": vec!["u"; 1025]}}),
+    ] {
+        let message = modern(1, "subscriptions/listen", params);
+        let claude_tools_core::mcp::Message::Request(request) =
+            claude_tools_core::mcp::Message::decode(message.to_string().as_bytes())
+        else {
+            panic!()
+        };
+        let refused = router.listen(request).unwrap_err();
+        assert_eq!(refused.to_value()["error"]["code"], -32602);
+    }
+    // A transport without streams (in-process), and a 2025-era request: -32601.
+    let no_streams = McpRouter::new(server());
+    let refused = no_streams
+        .listen(listen_request(2, json!({"toolsListChanged": true})))
+        .unwrap_err();
+    assert_eq!(refused.to_value()["error"]["code"], -32601);
+    let legacy = claude_tools_core::mcp::Message::decode(
+        br#"{"jsonrpc":"2.0","id":3,"method":"subscriptions/listen","params":{"notifications":{}}}"#,
+    );
+    let claude_tools_core::mcp::Message::Request(legacy) = legacy else {
+        panic!()
+    };
+    assert_eq!(
+        router.listen(legacy).unwrap_err().to_value()["error"]["code"],
+        -32601
+    );
+    // Through `handle` (no stream to hold): -32601.
+    let handled = ask(
+        &router,
+        modern(4, "subscriptions/listen", json!({"notifications": {}})),
+    )
+    .await;
+    assert_eq!(handled["error"]["code"], -32601);
+    // Discover says listChanged where streams are held, and not in-process.
+    let discover = ask(&router, modern(5, "server/discover", json!({}))).await;
+    assert_eq!(
+        discover["result"]["capabilities"]["tools"]["listChanged"],
+        true
+    );
+    assert_eq!(
+        discover["result"]["capabilities"]["resources"]["subscribe"],
+        true
+    );
+    let discover = ask(&no_streams, modern(6, "server/discover", json!({}))).await;
+    assert_eq!(
+        discover["result"]["capabilities"]["tools"]["listChanged"],
+        false
+    );
+}

@@ -30,12 +30,24 @@
 //! - a tool handler that panics gets an `isError` result that does not carry the panic's
 //!   message (it may hold a password or a customer's data) but an incident id, logged at level
 //!   `error` with the message; [`Serve::panic_detail`] can send the message instead;
-//! - at end of input a tool still waiting for the client's answer gets `AskError::Closed`; the server stops reading, lets the calls still running finish and answer
-//!   for up to [`Serve::shutdown_grace`], cancels the rest, flushes and returns `Ok(())`.
+//! - an MCP 2026-07-28 `subscriptions/listen` opens a listen stream on the same output: its
+//!   acknowledgement, then the notifications it asked for, each with the listen request's id as
+//!   its `subscriptionId`; `notifications/cancelled` naming that id closes it (nothing more is
+//!   sent for it); at most [`MAX_STDIO_LISTEN_STREAMS`] are open at once (one more is answered
+//!   `-32000` with its id);
+//! - at end of input a tool still waiting for the client's answer gets `AskError::Closed`, the
+//!   listen streams close; the server stops reading, lets the calls still running finish and
+//!   answer for up to [`Serve::shutdown_grace`], cancels the rest, flushes and returns `Ok(())`.
+//!
+//! Which MCP revision the process speaks is chosen by its first request: `initialize` for the
+//! 2025 era, a request carrying 2026-07-28 `_meta` for the stateless one (`server/discover`, a
+//! client's probe, is answered either way and chooses nothing); a request of the other era
+//! afterwards is refused (see `claude_tools_core::mcp`'s revision rules).
 //!
 //! The writer carries protocol only: nothing else is ever written to it. Diagnostics go through
 //! `tracing` (a binary serving on stdout should send its subscriber to stderr).
 
+use std::collections::HashMap;
 use std::future::{Future, IntoFuture};
 use std::io;
 use std::pin::Pin;
@@ -47,10 +59,14 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use claude_tools_core::mcp::{
-    ErrorObject, McpRouter, Message, PanicDetail, RequestsToClient, Response, ServerNotification,
+    ErrorCode, ErrorObject, McpRouter, Message, Notification, PanicDetail, Request, RequestId,
+    RequestsToClient, Response, ServerNotification, ToolServerHandle,
 };
 use claude_tools_core::ndjson::{DEFAULT_MAX_LINE_SIZE, LineReader, ReadError};
 use claude_tools_core::tool::ToolServer;
+
+/// The most listen streams (MCP 2026-07-28 `subscriptions/listen`) one stdio client holds open.
+pub const MAX_STDIO_LISTEN_STREAMS: usize = 64;
 
 /// How long [`serve`] lets running calls finish after the end of input, unless
 /// [`Serve::shutdown_grace`] says otherwise.
@@ -97,8 +113,22 @@ where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
+    // One queue for replies and progress alike: a call's progress is queued before its result,
+    // so it is written first.
+    let (outbound, queued) = mpsc::unbounded_channel();
+    let notifications = outbound.clone();
+    let router = McpRouter::new(server)
+        // Requests go out on stdout like notifications, and the client's answers come in on
+        // stdin like its requests.
+        .with_requests_to_client(RequestsToClient::sent())
+        .with_listen(true)
+        .with_notifier(Arc::new(move |notification| {
+            let _ = notifications.send(Outbound::Notification(notification));
+        }));
     Serve {
-        server,
+        router,
+        outbound,
+        queued,
         reader,
         writer,
         shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
@@ -111,7 +141,9 @@ where
 /// [`ServeExt::serve_stdio`](crate::ServeExt::serve_stdio). Await it to run the server.
 #[must_use = "a Serve does nothing until it is awaited"]
 pub struct Serve<R, W> {
-    server: ToolServer,
+    router: McpRouter,
+    outbound: mpsc::UnboundedSender<Outbound>,
+    queued: mpsc::UnboundedReceiver<Outbound>,
     reader: R,
     writer: W,
     shutdown_grace: Duration,
@@ -120,6 +152,15 @@ pub struct Serve<R, W> {
 }
 
 impl<R, W> Serve<R, W> {
+    /// A handle to change the tools, prompts and resources served while the server runs
+    /// ([`ToolServerHandle`]): each change goes to the client as
+    /// `notifications/tools/list_changed` (and the like), on its listen streams at MCP
+    /// 2026-07-28, or unasked to a 2025 client; a resource's update
+    /// ([`ToolServerHandle::resource_updated`]) to those that follow it.
+    pub fn tool_server_handle(&self) -> ToolServerHandle {
+        self.router.tool_server_handle()
+    }
+
     /// How long calls still running at the end of input may go on to answer before they are
     /// cancelled ([`DEFAULT_SHUTDOWN_GRACE`] unless set).
     pub fn shutdown_grace(mut self, grace: Duration) -> Self {
@@ -148,7 +189,7 @@ impl<R, W> Serve<R, W> {
 impl<R, W> std::fmt::Debug for Serve<R, W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Serve")
-            .field("server", &self.server)
+            .field("server", &self.router.server())
             .field("shutdown_grace", &self.shutdown_grace)
             .field("max_line_size", &self.max_line_size)
             .field("panic_detail", &self.panic_detail)
@@ -176,6 +217,15 @@ enum Outbound {
     /// A server → client notification (`notifications/progress`), or a request of a running
     /// tool's (`elicitation/create`, …).
     Notification(ServerNotification),
+    /// A message of a listen stream, written already.
+    Listen(Vec<u8>),
+}
+
+/// The open listen streams, by the id of the request that opened them.
+#[derive(Default)]
+struct Listens {
+    open: HashMap<RequestId, tokio::task::AbortHandle>,
+    tasks: JoinSet<()>,
 }
 
 async fn run<R, W>(serve: Serve<R, W>) -> io::Result<()>
@@ -184,40 +234,39 @@ where
     W: AsyncWrite + Unpin + Send + 'static,
 {
     let Serve {
-        server,
+        router,
+        outbound,
+        mut queued,
         reader,
         writer,
         shutdown_grace,
         max_line_size,
         panic_detail,
     } = serve;
-    // One queue for replies and progress alike: a call's progress is queued before its result,
-    // so it is written first.
-    let (outbound, mut queued) = mpsc::unbounded_channel();
-    let notifications = outbound.clone();
-    let router = McpRouter::new(server)
-        .with_panic_detail(panic_detail)
-        // Requests go out on stdout like notifications, and the client's answers come in on
-        // stdin like its requests.
-        .with_requests_to_client(RequestsToClient::sent())
-        .with_notifier(Arc::new(move |notification| {
-            let _ = notifications.send(Outbound::Notification(notification));
-        }));
+    let router = router.with_panic_detail(panic_detail);
     // The runtime's framing, as for the CLI's stdout. Its cap counts a line without its line
     // ending; this one counts the newline too (`Serve::max_line_size`).
     let mut reader = LineReader::with_max_line_size(reader, max_line_size.saturating_sub(1));
     let mut writer = LineWriter { inner: writer };
     let mut calls = JoinSet::new();
+    let mut listens = Listens::default();
 
     loop {
         tokio::select! {
             biased;
-            Some(message) = queued.recv() => writer.write(message).await?,
+            Some(message) = queued.recv() => {
+                // A list change goes unasked only to a 2025 client; a 2026-07-28 one hears of
+                // it on the listen streams that asked.
+                if !matches!(&message, Outbound::Notification(n) if !router.wants(n)) {
+                    writer.write(message).await?;
+                }
+            }
             Some(joined) = calls.join_next(), if !calls.is_empty() => note_panic(joined),
+            Some(_) = listens.tasks.join_next(), if !listens.tasks.is_empty() => {}
             // `next_line` is cancel safe: a line half read stays in the reader.
             line = reader.next_line() => match line {
                 Ok(Some(line)) => {
-                    if let Some(invalid) = dispatch(Message::decode(line), &router, &outbound, &mut calls).await {
+                    if let Some(invalid) = dispatch(Message::decode(line), &router, &outbound, &mut calls, &mut listens).await {
                         writer.write(invalid).await?;
                     }
                 }
@@ -241,8 +290,10 @@ where
         running = calls.len(),
         "MCP stdio: end of input, finishing the running calls"
     );
-    // No answer to a tool's question can come any more.
+    // No answer to a tool's question can come any more, and no one listens.
     router.end_requests_to_client();
+    listens.tasks.abort_all();
+    listens.open.clear();
     let deadline = tokio::time::sleep(shutdown_grace);
     tokio::pin!(deadline);
     loop {
@@ -286,7 +337,24 @@ async fn dispatch(
     router: &McpRouter,
     outbound: &mpsc::UnboundedSender<Outbound>,
     calls: &mut JoinSet<()>,
+    listens: &mut Listens,
 ) -> Option<Outbound> {
+    let message = match message {
+        Message::Request(request) if request.method() == "subscriptions/listen" => {
+            return listen(request, router, outbound, listens);
+        }
+        // A cancellation naming a listen stream closes it.
+        Message::Notification(Notification::Cancelled {
+            request_id: Some(id),
+            ..
+        }) if listens.open.contains_key(&id) => {
+            if let Some(stream) = listens.open.remove(&id) {
+                stream.abort();
+            }
+            return None;
+        }
+        message => message,
+    };
     if let Message::Request(_) = message {
         let router = router.clone();
         let outbound = outbound.clone();
@@ -304,6 +372,52 @@ async fn dispatch(
     }
     // Not a request: the router answers (or not) without waiting for any handler.
     router.handle(message).await.map(Outbound::Response)
+}
+
+/// Opens the listen stream `request` asks for, in a task that writes its messages; or the
+/// answer that refuses it.
+fn listen(
+    request: Request,
+    router: &McpRouter,
+    outbound: &mpsc::UnboundedSender<Outbound>,
+    listens: &mut Listens,
+) -> Option<Outbound> {
+    listens.open.retain(|_, task| !task.is_finished());
+    let id = request.id.clone();
+    if listens.open.contains_key(&id) {
+        return Some(Outbound::Response(Response::error(
+            Some(id),
+            ErrorObject::invalid_request("a listen stream with this id is open"),
+        )));
+    }
+    if listens.open.len() >= MAX_STDIO_LISTEN_STREAMS {
+        return Some(Outbound::Response(Response::error(
+            Some(id),
+            ErrorObject::new(ErrorCode(-32000), "Too many listen streams").with_data(format!(
+                "a stdio client holds at most {MAX_STDIO_LISTEN_STREAMS} listen streams; close one first"
+            )),
+        )));
+    }
+    let mut stream = match router.listen(request) {
+        Ok(stream) => stream,
+        Err(refusal) => return Some(Outbound::Response(*refusal)),
+    };
+    let outbound = outbound.clone();
+    let task = listens.tasks.spawn(async move {
+        let acknowledgement = serde_json::to_vec(&stream.acknowledgement()).unwrap_or_default();
+        if outbound.send(Outbound::Listen(acknowledgement)).is_err() {
+            return;
+        }
+        loop {
+            let notification = stream.next().await;
+            let message = serde_json::to_vec(&stream.message(&notification)).unwrap_or_default();
+            if outbound.send(Outbound::Listen(message)).is_err() {
+                return;
+            }
+        }
+    });
+    listens.open.insert(id, task);
+    None
 }
 
 fn note_panic(joined: Result<(), tokio::task::JoinError>) {
@@ -329,6 +443,7 @@ impl<W: AsyncWrite + Unpin> LineWriter<W> {
             Outbound::Notification(notification) => {
                 let _ = serde_json::to_writer(&mut line, notification);
             }
+            Outbound::Listen(message) => line.extend_from_slice(message),
         }
         line.push(b'\n');
         self.inner.write_all(&line).await?;

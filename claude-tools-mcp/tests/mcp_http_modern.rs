@@ -23,6 +23,23 @@ fn tools() -> ToolServer {
             format!("ECHO:{}", text.as_str().unwrap_or_default())
         })
         .unwrap()
+        .with_tool(
+            {
+                let mut deploy = ToolDefBuilder::new("deploy");
+                deploy
+                    .input()
+                    .property::<String>("region", None, true)
+                    .header("region", "Region")
+                    .property::<u32>("replicas", None, false)
+                    .header("replicas", "Replicas");
+                deploy
+            },
+            |mut call| async move {
+                let region = call.take_argument("region").unwrap_or_default();
+                format!("deployed to {}", region.as_str().unwrap_or_default())
+            },
+        )
+        .unwrap()
         .with_tool(ToolDefBuilder::new("progress"), |call| async move {
             let context = call.context();
             context.report_progress(1.0, Some(2.0), Some("half"));
@@ -276,5 +293,205 @@ async fn a_2025_client_keeps_its_session_beside_modern_traffic() {
     .await;
     assert_eq!(list.status, 200, "{list:?}");
     assert!(list.json()["result"].get("resultType").is_none());
-    assert_eq!(list.json()["result"]["tools"][0]["name"], "echo");
+    assert_eq!(list.json()["result"]["tools"][1]["name"], "echo");
+}
+
+/// Opens a listen stream on `addr`: the response's head and the connection to read it on.
+async fn open_listen(
+    addr: SocketAddr,
+    id: u64,
+    notifications: Value,
+) -> (u16, tokio::net::TcpStream, Vec<u8>) {
+    use tokio::io::AsyncWriteExt;
+    let body = body(
+        id,
+        "subscriptions/listen",
+        json!({"notifications": notifications}),
+    );
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream
+        .write_all(&request(
+            "POST",
+            "/mcp",
+            &headers("subscriptions/listen", None),
+            &body,
+        ))
+        .await
+        .unwrap();
+    let (status, _headers, rest) = common::read_head(&mut stream).await;
+    (status, stream, rest)
+}
+
+/// The JSON of the next SSE event on a listen stream (skipping keep-alive comments).
+async fn next_event(stream: &mut tokio::net::TcpStream, buffered: &mut Vec<u8>) -> Option<Value> {
+    loop {
+        let chunk = common::next_chunk(stream, buffered).await?;
+        if let Some(data) = chunk.strip_prefix("event: message\ndata: ") {
+            return Some(serde_json::from_str(data.trim_end()).unwrap());
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_listen_stream_over_http_hears_list_changes_until_the_server_ends_it() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = HttpServer::new(tools()).max_listen_streams_per_client(2);
+    let handle = server.tool_server_handle();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = tokio::spawn(
+        server
+            .serve(listener)
+            // Long: the streams must end at the shutdown's start, not at the grace's end.
+            .shutdown_grace(std::time::Duration::from_secs(30))
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .into_future(),
+    );
+    let (status, mut tools, mut tools_buffer) =
+        open_listen(addr, 41, json!({"toolsListChanged": true})).await;
+    assert_eq!(status, 200);
+    let (_, mut prompts, mut prompts_buffer) =
+        open_listen(addr, 42, json!({"promptsListChanged": true})).await;
+    let ack = next_event(&mut tools, &mut tools_buffer).await.unwrap();
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    assert_eq!(
+        ack["params"]["notifications"],
+        json!({"toolsListChanged": true})
+    );
+    assert_eq!(
+        ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        41
+    );
+    // The server has no prompts: that stream is acknowledged with nothing.
+    let ack = next_event(&mut prompts, &mut prompts_buffer).await.unwrap();
+    assert_eq!(ack["params"]["notifications"], json!({}));
+    // A third stream of the same client is one too many: 429 with the request's id.
+    let (status, mut third, mut rest) = open_listen(addr, 43, json!({})).await;
+    assert_eq!(status, 429);
+    let _ = (&mut third, &mut rest);
+    // Requests still flow beside the streams.
+    let list = post(
+        addr,
+        &headers("tools/list", None),
+        &body(1, "tools/list", json!({})),
+    )
+    .await;
+    assert_eq!(list.status, 200);
+    handle.add_typed_tool("added", || async { "new" }).unwrap();
+    let changed = next_event(&mut tools, &mut tools_buffer).await.unwrap();
+    assert_eq!(
+        changed,
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+               "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": 41}}})
+    );
+    // The shutdown ends each stream with its result.
+    let _ = stop.send(());
+    let ended = next_event(&mut tools, &mut tools_buffer).await.unwrap();
+    assert_eq!(ended["id"], 41);
+    assert_eq!(ended["result"]["resultType"], "complete");
+    assert_eq!(
+        ended["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        41
+    );
+    let last = next_event(&mut prompts, &mut prompts_buffer).await.unwrap();
+    assert_eq!(last["result"]["resultType"], "complete", "{last}");
+    assert!(
+        next_event(&mut tools, &mut tools_buffer).await.is_none(),
+        "the stream ended"
+    );
+    tokio::time::timeout(common::WAIT, serving)
+        .await
+        .expect("the server stopped")
+        .unwrap()
+        .unwrap();
+}
+
+#[tokio::test]
+async fn header_carried_parameters_must_say_what_the_body_says() {
+    let addr = start(|http| http).await;
+    let call = |arguments: Value| {
+        body(
+            1,
+            "tools/call",
+            json!({"name": "deploy", "arguments": arguments}),
+        )
+    };
+    let with = |extra: &[(&'static str, &'static str)]| {
+        let mut all = headers("tools/call", Some("deploy"));
+        all.extend_from_slice(extra);
+        all
+    };
+    // Agreeing, in plain text, in base64 ("eu-west"), an integer written another way.
+    for (extra, arguments) in [
+        (
+            vec![("mcp-param-region", "eu-west")],
+            json!({"region": "eu-west"}),
+        ),
+        (
+            vec![("Mcp-Param-Region", "=?base64?ZXUtd2VzdA==?=")],
+            json!({"region": "eu-west"}),
+        ),
+        (
+            vec![
+                ("mcp-param-region", "eu-west"),
+                ("mcp-param-replicas", "007"),
+            ],
+            json!({"region": "eu-west", "replicas": 7}),
+        ),
+    ] {
+        let reply = post(addr, &with(&extra), &call(arguments.clone())).await;
+        assert_eq!(reply.status, 200, "{extra:?} {arguments}: {reply:?}");
+        assert_eq!(
+            reply.json()["result"]["content"][0]["text"],
+            "deployed to eu-west"
+        );
+    }
+    // Disagreeing, missing, bad base64, a header without its argument: 400, -32020.
+    for (extra, arguments) in [
+        (
+            vec![("mcp-param-region", "us-east")],
+            json!({"region": "eu-west"}),
+        ),
+        (vec![], json!({"region": "eu-west"})),
+        (
+            vec![("mcp-param-region", "=?base64?ZXUtd2VzdA?=")],
+            json!({"region": "eu-west"}),
+        ),
+        (
+            vec![("mcp-param-region", "=?base64?ZX!!d2VzdA==?=")],
+            json!({"region": "eu-west"}),
+        ),
+        (
+            vec![("mcp-param-region", "eu-west"), ("mcp-param-replicas", "3")],
+            json!({"region": "eu-west"}),
+        ),
+        (
+            vec![("mcp-param-region", "eu-west"), ("mcp-param-replicas", "8")],
+            json!({"region": "eu-west", "replicas": 7}),
+        ),
+    ] {
+        let reply = post(addr, &with(&extra), &call(arguments.clone())).await;
+        assert_eq!(reply.status, 400, "{extra:?} {arguments}: {reply:?}");
+        assert_eq!(reply.json()["error"]["code"], -32020);
+    }
+    // The schema says which parameters travel in headers.
+    let list = post(
+        addr,
+        &headers("tools/list", None),
+        &body(2, "tools/list", json!({})),
+    )
+    .await;
+    let deploy = list.json()["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tool| tool["name"] == "deploy")
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        deploy["inputSchema"]["properties"]["region"]["x-mcp-header"],
+        "Region"
+    );
 }

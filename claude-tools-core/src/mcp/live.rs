@@ -18,6 +18,8 @@ pub(crate) struct LiveTools {
     /// none; or why it could not be made.
     pub(crate) default_codec:
         std::sync::OnceLock<Result<Arc<crate::request_state::RequestStateCodec>, String>>,
+    /// The listen streams open on this tool set (MCP 2026-07-28), over every connection.
+    pub(crate) listeners: Arc<super::listen::Listeners>,
 }
 
 struct LiveState {
@@ -39,6 +41,7 @@ impl LiveTools {
             }),
             subscribers: Arc::default(),
             default_codec: std::sync::OnceLock::new(),
+            listeners: Arc::default(),
         }
     }
 
@@ -286,6 +289,9 @@ impl ToolServerHandle {
     /// Sends `notifications/tools/list_changed` (for changes the client cannot see otherwise,
     /// such as a tool whose description depends on state). Nothing is sent without a client.
     pub fn notify_list_changed(&self) {
+        self.tools
+            .listeners
+            .publish(&ServerNotification::ToolsListChanged);
         if let Some(notifier) = &self.notifier {
             notifier(ServerNotification::ToolsListChanged);
         }

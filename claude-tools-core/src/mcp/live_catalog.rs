@@ -52,6 +52,11 @@ impl ToolServerHandle {
     /// changed: `notifications/resources/updated`, on the transports that can send it (stdio,
     /// HTTP with sessions). Nothing is sent when no client subscribed.
     pub fn resource_updated(&self, uri: &str) {
+        self.tools
+            .listeners
+            .publish(&ServerNotification::ResourceUpdated {
+                uri: uri.to_string(),
+            });
         if !self.tools.subscribers.any(uri) {
             return;
         }
@@ -63,6 +68,13 @@ impl ToolServerHandle {
     }
 
     pub(super) fn notify_catalog_changes(&self, changes: CatalogChanges) {
+        let listeners = &self.tools.listeners;
+        if changes.prompts {
+            listeners.publish(&ServerNotification::PromptsListChanged);
+        }
+        if changes.resources {
+            listeners.publish(&ServerNotification::ResourcesListChanged);
+        }
         let Some(notifier) = &self.notifier else {
             return;
         };

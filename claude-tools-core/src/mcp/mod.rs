@@ -52,6 +52,7 @@
 mod calls;
 mod catalog;
 mod lifecycle;
+mod listen;
 mod live;
 mod live_catalog;
 mod modern;
@@ -72,6 +73,10 @@ pub use catalog::RESOURCE_NOT_FOUND;
 #[doc(hidden)]
 pub use lifecycle::{HandshakeManifest, handshake_manifest};
 pub use lifecycle::{LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS};
+pub use listen::{
+    ListenFilter, ListenMessage, ListenStream, MAX_RESOURCE_SUBSCRIPTIONS, SUBSCRIPTION_ID_META,
+    SUBSCRIPTIONS_ACKNOWLEDGED,
+};
 pub use live::{LiveToolError, ToolServerHandle, ToolSetEdit};
 pub use revision::{
     MODERN_PROTOCOL_VERSIONS, NEWEST_PROTOCOL_VERSION, Revision, Transport, all_protocol_versions,
@@ -138,6 +143,8 @@ pub struct McpRouter {
     /// Who is calling, as the transport's auth found out (an HTTP principal): the sealed state
     /// of a 2026-07-28 call's questions is bound to it.
     principal: Option<Arc<str>>,
+    /// Whether the transport holds listen streams (MCP 2026-07-28's `subscriptions/listen`).
+    listen: bool,
 }
 
 /// How a router's tools ask the client questions (see [`crate::ask`]).
@@ -220,6 +227,7 @@ impl McpRouter {
             panic_detail: PanicDetail::Shown,
             client: ClientSettings::default(),
             principal: None,
+            listen: false,
         }
     }
 
@@ -239,7 +247,77 @@ impl McpRouter {
             panic_detail: self.panic_detail,
             client: ClientSettings::default(),
             principal: None,
+            // A property of the transport, not of the connection.
+            listen: self.listen,
         }
+    }
+
+    /// Says the transport holds listen streams ([`McpRouter::listen`]): `server/discover` then
+    /// announces `listChanged` (and `subscribe` for resources), which a 2026-07-28 client hears
+    /// of only on such a stream. stdio and Streamable HTTP do; in-process does not.
+    pub fn with_listen(mut self, listen: bool) -> Self {
+        self.listen = listen;
+        self
+    }
+
+    /// How many listen streams are open on this router's tool set, over every connection.
+    pub fn listen_streams(&self) -> usize {
+        self.tools.listeners.len()
+    }
+
+    /// Opens the listen stream a 2026-07-28 `subscriptions/listen` asks for (see
+    /// [`listen`](self::listen)), or the answer that refuses it: `-32601` for a 2025-era request
+    /// or a router whose transport holds no streams, `-32602` for a filter that is not one,
+    /// the revision's errors for a bad `_meta`.
+    pub fn listen(&self, request: Request) -> Result<ListenStream, Box<Response>> {
+        let Request { id, call, meta } = request;
+        let refuse = |error| Err(Box::new(Response::error(Some(id.clone()), error)));
+        let params = match call {
+            Call::Other { method, params } if method == "subscriptions/listen" => params,
+            call => {
+                return refuse(ErrorObject::invalid_request(format!(
+                    "{} is not subscriptions/listen",
+                    crate::jsonrpc::Request::method_of(&call)
+                )));
+            }
+        };
+        match revision::decide(&meta, Transport::Plain) {
+            Err(error) => return refuse(error),
+            Ok(Revision::Legacy) => {
+                return refuse(ErrorObject::method_not_found("subscriptions/listen"));
+            }
+            Ok(Revision::Modern(_)) => {}
+        }
+        if !self.listen {
+            return refuse(
+                ErrorObject::method_not_found("subscriptions/listen")
+                    .with_data("subscriptions/listen: this transport cannot hold a listen stream"),
+            );
+        }
+        if self.connection.choose(Era::Modern) == Era::Legacy {
+            return refuse(modern::modern_on_legacy(self.protocol_version()));
+        }
+        let requested = match listen::read_filter(params.as_ref()) {
+            Ok(filter) => filter,
+            Err(error) => return refuse(error),
+        };
+        let server = self.tools.active();
+        let accepted = ListenFilter {
+            tools_list_changed: requested.tools_list_changed,
+            prompts_list_changed: requested.prompts_list_changed && server.has_prompts(),
+            resources_list_changed: requested.resources_list_changed && server.has_resources(),
+            resource_subscriptions: if server.has_resources() {
+                requested.resource_subscriptions
+            } else {
+                Vec::new()
+            },
+        };
+        Ok(ListenStream::open(
+            id,
+            accepted,
+            self.tools.listeners.clone(),
+            Implementation::new(server.name(), server.version()),
+        ))
     }
 
     /// Binds the sealed state of this router's 2026-07-28 questions to `principal` (who is
@@ -383,15 +461,22 @@ impl McpRouter {
         }
     }
 
-    /// Whether this connection should be sent `notification`: everything but a
-    /// `notifications/resources/updated` of a resource it did not subscribe to. A transport
-    /// that fans one notifier out to several connections (HTTP sessions) asks each.
+    /// Whether this connection should be sent `notification` unasked: not a
+    /// `notifications/resources/updated` of a resource it did not subscribe to, and, on a
+    /// connection that speaks MCP 2026-07-28, no list change or resource update at all (those
+    /// go only to the listen streams that asked for them). A transport that fans one notifier
+    /// out to several connections (HTTP sessions), or that writes the notifier's messages
+    /// itself (stdio), asks each.
     #[doc(hidden)]
     pub fn wants(&self, notification: &ServerNotification) -> bool {
+        let modern = self.connection.era() == Era::Modern;
         match notification {
             ServerNotification::ResourceUpdated { uri } => {
-                self.connection.subscriptions.contains(uri)
+                !modern && self.connection.subscriptions.contains(uri)
             }
+            ServerNotification::ToolsListChanged
+            | ServerNotification::PromptsListChanged
+            | ServerNotification::ResourcesListChanged => !modern,
             _ => true,
         }
     }

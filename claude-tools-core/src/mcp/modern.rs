@@ -67,9 +67,14 @@ impl McpRouter {
 
     /// The `server/discover` result: what `initialize` would say, for the 2026-07-28 era.
     fn discover_result(&self, server: &ToolServer) -> DiscoverResult {
-        // Resource updates reach a modern client only through a listen stream.
-        let result =
-            lifecycle::initialize_result(server, MODERN_PROTOCOL_VERSIONS[0], false, false);
+        // Changes reach a modern client only on a listen stream: announced where the
+        // transport holds them.
+        let result = lifecycle::initialize_result(
+            server,
+            MODERN_PROTOCOL_VERSIONS[0],
+            self.listen,
+            self.listen,
+        );
         DiscoverResult {
             supported_versions: MODERN_PROTOCOL_VERSIONS.map(String::from).to_vec(),
             capabilities: result.capabilities,

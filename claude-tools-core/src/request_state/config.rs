@@ -120,7 +120,8 @@ impl RequestStateConfig {
 
     /// The codec of the server named `audience`: states it seals open only in a codec of the
     /// same audience (so two servers sharing a key do not accept each other's states). Without
-    /// an operator key, draws a per-process random one.
+    /// an operator key, draws a per-process random one: build once per server and share the
+    /// codec (each build draws a new key, and opens nothing another build sealed).
     ///
     /// # Errors
     /// [`ConfigError::Ttl`] for a TTL of zero or over [`MAX_TTL`], [`ConfigError::MaxLen`] for a

@@ -735,3 +735,16 @@ fn the_config_refuses_what_cannot_work() {
     assert_eq!((codec.ttl(), codec.audience()), (DEFAULT_TTL, "t"));
     assert!(codec.has_per_process_key());
 }
+
+#[test]
+fn the_codec_and_its_futures_cross_threads() {
+    // The router holds one codec per server behind an `Arc` and awaits `open` on a
+    // multi-threaded runtime.
+    fn send_sync<T: Send + Sync>(_: &T) {}
+    fn send<T: Send>(_: T) {}
+    let codec = codec();
+    send_sync(&codec);
+    send_sync(&RequestStateConfig::default());
+    send(codec.open("", &binding()));
+    send(codec.open_json::<String>("", &binding()));
+}

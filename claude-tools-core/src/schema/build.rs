@@ -230,6 +230,35 @@ impl InputSchemaBuilder {
         self
     }
 
+    /// Marks property `name` (added already) as header-carried: over Streamable HTTP at MCP
+    /// 2026-07-28 its value also travels in the header `Mcp-Param-{header}`, which the server
+    /// checks against the body (see [`header_params`](crate::tool::header_params) for the
+    /// rules, checked when the server is built). Never mark a secret.
+    ///
+    /// ```
+    /// use claude_tools::tools::ToolDefBuilder;
+    ///
+    /// let mut deploy = ToolDefBuilder::new("deploy");
+    /// deploy.input().property::<String>("region", Some("Where"), true).header("region", "Region");
+    /// let def = deploy.build().unwrap();
+    /// assert_eq!(def.input_schema["properties"]["region"]["x-mcp-header"], "Region");
+    /// ```
+    pub fn header(&mut self, name: &str, header: &str) -> &mut Self {
+        match self.properties.get_mut(name) {
+            Some(Value::Object(schema)) => {
+                schema.insert(
+                    crate::tool::header_params::X_MCP_HEADER.into(),
+                    Value::String(header.to_string()),
+                );
+                self
+            }
+            _ => self.fail(format!(
+                "`header(\"{name}\", \"{header}\")`: add the property `{name}` (of a string, \
+                 integer or boolean type) before marking it"
+            )),
+        }
+    }
+
     fn insert(&mut self, name: &str, schema: Value, required: bool) {
         if self.properties.insert(name.to_string(), schema).is_some() {
             self.fail(format!(

@@ -50,21 +50,33 @@ impl Arguments {
         }
     }
 
-    /// The arguments as JSON text, entry by entry in the order they came: what a sealed
-    /// `requestState` is bound to (MCP 2026-07-28), so a state issued for one set of arguments
-    /// does not open for another.
-    pub(crate) fn bound_bytes(&self) -> Vec<u8> {
+    /// The argument `name`, if the arguments are an object that has it.
+    pub fn get(&self, name: &str) -> Option<&Value> {
         match &self.kind {
-            Kind::Null => b"null".to_vec(),
-            Kind::Object(entries) => {
-                let map: Map<String, Value> = entries
-                    .iter()
-                    .map(|(name, value)| (name.to_string(), value.clone()))
-                    .collect();
-                serde_json::to_vec(&map).unwrap_or_default()
-            }
-            Kind::Other(value) => serde_json::to_vec(value).unwrap_or_default(),
+            Kind::Object(entries) => entries
+                .iter()
+                .find(|(entry, _)| *entry == name)
+                .map(|(_, value)| value),
+            _ => None,
         }
+    }
+
+    /// The arguments in a canonical form (every object's keys sorted, compact JSON): what a
+    /// sealed `requestState` is bound to (MCP 2026-07-28), so a state issued for one set of
+    /// arguments does not open for another, while a client that writes the same arguments in
+    /// another key order on its retry is not refused.
+    pub(crate) fn bound_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        match &self.kind {
+            Kind::Null => out.extend_from_slice(b"null"),
+            Kind::Object(entries) => {
+                let mut sorted: Vec<(&str, &Value)> = entries.iter().collect();
+                sorted.sort_by(|a, b| a.0.cmp(b.0));
+                canonical_object(sorted, &mut out);
+            }
+            Kind::Other(value) => canonical(value, &mut out),
+        }
+        out
     }
 
     /// The entries of an object, no entries for absent or `null` arguments, or the `Value`
@@ -421,6 +433,45 @@ impl<'de, I: Iterator<Item = (&'de str, &'de Value)>> MapAccess<'de> for Entries
             None => Err(de::Error::custom("value is missing")),
         }
     }
+}
+
+/// `value` as compact JSON with every object's keys sorted.
+fn canonical(value: &Value, out: &mut Vec<u8>) {
+    match value {
+        Value::Object(map) => {
+            let mut sorted: Vec<(&str, &Value)> =
+                map.iter().map(|(k, v)| (k.as_str(), v)).collect();
+            sorted.sort_by(|a, b| a.0.cmp(b.0));
+            canonical_object(sorted, out);
+        }
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                canonical(item, out);
+            }
+            out.push(b']');
+        }
+        // Scalars serialise; a failure cannot happen for a `Value`.
+        scalar => {
+            let _ = serde_json::to_writer(&mut *out, scalar);
+        }
+    }
+}
+
+fn canonical_object(sorted: Vec<(&str, &Value)>, out: &mut Vec<u8>) {
+    out.push(b'{');
+    for (i, (key, value)) in sorted.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let _ = serde_json::to_writer(&mut *out, key);
+        out.push(b':');
+        canonical(value, out);
+    }
+    out.push(b'}');
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ mod context;
 mod def;
 mod error;
 mod handler;
+pub mod header_params;
 pub(crate) mod names;
 pub(crate) mod names_rule;
 mod param;
@@ -53,6 +54,7 @@ pub use handler::{
     HandlerFuture, ToolFn, ToolFnArity, ToolFnParam, ToolFnParams, ToolFuture, ToolHandler,
     ViaArguments, ViaExtractor,
 };
+pub use header_params::{HeaderParam, HeaderParamKind};
 pub use names::{MAX_QUALIFIED_TOOL_NAME, ToolRef};
 pub use param::{Extension, Input, ToolCall, ToolParam};
 pub use question::Question;

@@ -514,6 +514,14 @@ impl ServerInner {
                 tool: tool.clone(),
                 error,
             })?;
+        let header_params =
+            super::header_params::header_params(&def.input_schema).map_err(|message| {
+                ServerBuildError::Schema {
+                    server: self.name.clone(),
+                    tool: tool.clone(),
+                    error: crate::schema::SchemaError::new(message),
+                }
+            })?;
         match self
             .tools
             .binary_search_by(|existing| (*existing.name).cmp(&tool))
@@ -547,6 +555,7 @@ impl ServerInner {
                         required_state,
                         location,
                         reports_argument_errors,
+                        header_params: header_params.into(),
                     },
                 );
                 Ok(())

@@ -23,6 +23,8 @@ pub struct Tool {
     /// The handler reports the problems found before it ran together with its own (a
     /// `#[tool]`'s does); any other handler is not called when there are some.
     pub(super) reports_argument_errors: bool,
+    /// Its header-carried parameters (`x-mcp-header`), checked when the server was built.
+    pub(super) header_params: Box<[super::HeaderParam]>,
 }
 
 impl Tool {
@@ -34,6 +36,12 @@ impl Tool {
     /// The tool's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The parameters that travel in `Mcp-Param-*` headers over Streamable HTTP at MCP
+    /// 2026-07-28 (see [`header_params`](super::header_params)).
+    pub fn header_params(&self) -> &[super::HeaderParam] {
+        &self.header_params
     }
 }
 

@@ -72,6 +72,9 @@ pub(super) struct Limits {
     pub(super) drain_timeout: Duration,
     /// `None`: TCP keepalive off.
     pub(super) tcp_keepalive: Option<Duration>,
+    pub(super) max_listen_streams: usize,
+    pub(super) max_listen_streams_per_client: usize,
+    pub(super) listen_keep_alive: Duration,
 }
 
 impl Default for Limits {
@@ -87,6 +90,9 @@ impl Default for Limits {
             max_drain_size: DEFAULT_MAX_DRAIN_SIZE,
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             tcp_keepalive: Some(DEFAULT_TCP_KEEPALIVE),
+            max_listen_streams: super::listen::DEFAULT_MAX_LISTEN_STREAMS,
+            max_listen_streams_per_client: super::listen::DEFAULT_MAX_LISTEN_STREAMS_PER_CLIENT,
+            listen_keep_alive: super::listen::DEFAULT_LISTEN_KEEP_ALIVE,
         }
     }
 }
@@ -110,6 +116,32 @@ impl HttpServer {
     /// [`into_router`](HttpServer::into_router), whose server owns the connections.
     pub fn max_connections(mut self, max: usize) -> Self {
         self.limits.max_connections = max.max(1);
+        self
+    }
+
+    /// The most MCP 2026-07-28 listen streams (`subscriptions/listen`) open at once, over
+    /// all clients (default [`DEFAULT_MAX_LISTEN_STREAMS`](super::DEFAULT_MAX_LISTEN_STREAMS);
+    /// at least 1). One more is answered `503` with `Retry-After: 5`. An open stream does not
+    /// count against [`max_requests_in_flight`](HttpServer::max_requests_in_flight).
+    pub fn max_listen_streams(mut self, max: usize) -> Self {
+        self.limits.max_listen_streams = max.max(1);
+        self
+    }
+
+    /// The most listen streams one client holds open at once (default
+    /// [`DEFAULT_MAX_LISTEN_STREAMS_PER_CLIENT`](super::DEFAULT_MAX_LISTEN_STREAMS_PER_CLIENT);
+    /// at least 1): a client is the auth hook's principal, else the peer's address. One more
+    /// is answered `429` with `Retry-After: 5`.
+    pub fn max_listen_streams_per_client(mut self, max: usize) -> Self {
+        self.limits.max_listen_streams_per_client = max.max(1);
+        self
+    }
+
+    /// How often an idle listen stream gets a keep-alive comment (default
+    /// [`DEFAULT_LISTEN_KEEP_ALIVE`](super::DEFAULT_LISTEN_KEEP_ALIVE), 15 s; at least 1 s), so
+    /// that proxies do not cut it and a vanished client is found out.
+    pub fn listen_keep_alive(mut self, every: Duration) -> Self {
+        self.limits.listen_keep_alive = every.max(Duration::from_secs(1));
         self
     }
 

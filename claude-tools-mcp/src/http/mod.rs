@@ -253,6 +253,7 @@ mod auth;
 mod conn;
 mod cors;
 mod limits;
+mod listen;
 mod modern;
 mod origin;
 mod peer;
@@ -281,6 +282,9 @@ pub use limits::{
     DEFAULT_MAX_REQUESTS_IN_FLIGHT, DEFAULT_TCP_KEEPALIVE, DEFAULT_WRITE_TIMEOUT,
 };
 use limits::{InFlight, Limits};
+pub use listen::{
+    DEFAULT_LISTEN_KEEP_ALIVE, DEFAULT_MAX_LISTEN_STREAMS, DEFAULT_MAX_LISTEN_STREAMS_PER_CLIENT,
+};
 use origin::{Hosts, Origins};
 pub use serve::HttpServe;
 pub use session::table::{
@@ -332,6 +336,7 @@ impl HttpServer {
         let hub = sessions.clone();
         let router = McpRouter::new(server)
             .with_panic_detail(PanicDetail::Hidden)
+            .with_listen(true)
             .with_notifier(Arc::new(move |message| hub.broadcast(&message)));
         Self {
             router,
@@ -485,6 +490,11 @@ impl HttpServer {
             },
             shutdown: CancellationToken::new(),
             in_flight: InFlight::new(limits.max_in_flight),
+            listen: Arc::new(listen::ListenLimits::configured(
+                limits.max_listen_streams,
+                limits.max_listen_streams_per_client,
+                limits.listen_keep_alive,
+            )),
             limits,
         }
     }
@@ -522,4 +532,6 @@ struct Shared {
     shutdown: CancellationToken,
     limits: Limits,
     in_flight: InFlight,
+    /// The open listen streams and their bounds.
+    listen: Arc<listen::ListenLimits>,
 }

@@ -14,6 +14,7 @@
 //! never gets here: [`decide_revision`](claude_tools_core::mcp::decide_revision) refuses it
 //! first (`400` with `-32020`, `-32022` or `-32602`).
 
+use std::net::IpAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 
@@ -27,6 +28,7 @@ use super::Shared;
 use super::admit::Accepts;
 use super::auth::Caller;
 use super::reply::{RpcResponse, json_response, record_outcome, reply_bytes, seconds};
+use super::session::client_of;
 use super::sse::{CallState, Limits, SseBody, sse_event, sse_response};
 use super::standard_headers;
 use claude_tools_core::mcp::{
@@ -59,24 +61,31 @@ pub(super) fn refused(
 }
 
 /// Answers the 2026-07-28 `request`.
+#[allow(clippy::too_many_arguments)]
 pub(super) async fn answer(
     shared: &Shared,
     caller: Caller,
+    peer: Option<IpAddr>,
     headers: &HeaderMap,
     request: Request,
     accepts: Accepts,
     deadline: Instant,
     span: &tracing::Span,
 ) -> Response {
-    if let Err(error) = standard_headers::check(headers, &request) {
+    if let Err(error) = standard_headers::check(headers, &request, &shared.router.server()) {
         return refused(StatusCode::BAD_REQUEST, Some(request.id), error, span);
     }
     span.record("method", request.method());
     span.record("id", tracing::field::display(&request.id));
+    let client = client_of(&caller, peer);
     let router = shared
         .router
         .new_connection()
+        .with_principal(caller.principal.clone())
         .with_extension(caller.identity);
+    if request.method() == "subscriptions/listen" {
+        return listen(shared, &router, client, request, span);
+    }
     let id = request.id.clone();
     let tool = match &request.call {
         Call::ToolsCall(call) => {
@@ -166,6 +175,42 @@ pub(super) async fn answer(
         },
     };
     sse_response(Body::new(body))
+}
+
+/// Opens the listen stream `request` asks for, within the bounds (see [`listen`](super::listen)).
+fn listen(
+    shared: &Shared,
+    router: &claude_tools_core::mcp::McpRouter,
+    client: super::session::table::Client,
+    request: Request,
+    span: &tracing::Span,
+) -> Response {
+    let held = match shared.listen.admit(client, &request.id) {
+        Ok(held) => held,
+        Err(refusal) => {
+            span.record("outcome", "rejected");
+            return *refusal;
+        }
+    };
+    match router.listen(request) {
+        Ok(stream) => {
+            span.record("outcome", "listening");
+            let mut response = super::listen::stream_response(
+                stream,
+                held,
+                shared.listen.keep_alive,
+                shared.listen.closing.clone(),
+            );
+            // A listen stream is open for as long as the client likes: it holds no place among
+            // the requests in flight.
+            response.extensions_mut().insert(super::listen::Listening);
+            response
+        }
+        Err(reply) => {
+            record_outcome(span, &reply);
+            json_response(status_of(&reply), reply_bytes(&reply))
+        }
+    }
 }
 
 /// A 2026-07-28 answer as JSON with its status, or a one-event SSE stream for a client that

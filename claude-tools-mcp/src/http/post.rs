@@ -59,6 +59,15 @@ pub(super) async fn handle(State(shared): State<Arc<Shared>>, request: Request) 
     watch.answered();
     span.record("status", response.status().as_u16());
     tracing::debug!(parent: &span, "MCP HTTP: answered");
+    if response
+        .extensions()
+        .get::<super::listen::Listening>()
+        .is_some()
+    {
+        // Bounded by the listen streams' own limits instead.
+        drop(permit);
+        return response;
+    }
     response.map(|body| Body::new(Holding::new(body, permit)))
 }
 
@@ -139,6 +148,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
                     return modern::answer(
                         shared,
                         caller,
+                        super::peer::peer_ip(&parts.extensions),
                         &parts.headers,
                         request,
                         accepts,

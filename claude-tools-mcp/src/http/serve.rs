@@ -192,8 +192,10 @@ async fn run(serve: HttpServe) -> io::Result<()> {
     // Stop accepting: from now on a connection attempt is refused.
     drop(listener);
     let _ = closing.send(true);
-    // An open session stream would hold its connection for the whole grace.
+    // An open session stream, or listen stream, would hold its connection for the whole
+    // grace: a listen stream gets its graceful end now.
     shared.sessions.close_streams();
+    shared.listen.closing.cancel();
     tracing::debug!(
         connections = connections.len(),
         "MCP HTTP: shutting down, letting requests in flight finish"

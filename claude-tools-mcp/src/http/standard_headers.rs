@@ -7,6 +7,7 @@
 //! | every request | `Mcp-Method` | `method` |
 //! | `tools/call`, `prompts/get` | `Mcp-Name` | `params.name` |
 //! | `resources/read` | `Mcp-Name` | `params.uri` |
+//! | `tools/call` of a tool with header-carried parameters ([`header_params`](claude_tools_core::tool::header_params)) | `Mcp-Param-{Name}` for each | the argument (integers compared as numbers); a header without its argument, or an argument without its header, is a mismatch |
 //!
 //! A header missing where the table needs it, sent twice, not text, or not equal to the body
 //! is `-32020` (HTTP 400). A value may be written `=?base64?<standard base64 of the UTF-8
@@ -18,14 +19,20 @@
 use axum::http::HeaderMap;
 use base64::Engine;
 use claude_tools_core::mcp::{Call, ErrorObject, Request};
+use claude_tools_core::tool::ToolServer;
 
 /// The header naming the request's method.
 pub(super) const METHOD_HEADER: &str = "mcp-method";
 /// The header naming the tool, prompt or resource the request is about.
 pub(super) const NAME_HEADER: &str = "mcp-name";
 
-/// Checks `headers` against `request` (the table of the [module docs](self)).
-pub(super) fn check(headers: &HeaderMap, request: &Request) -> Result<(), ErrorObject> {
+/// Checks `headers` against `request` (the table of the [module docs](self)); `server` says
+/// which tool parameters travel in headers.
+pub(super) fn check(
+    headers: &HeaderMap,
+    request: &Request,
+    server: &ToolServer,
+) -> Result<(), ErrorObject> {
     let method = request.method();
     match header_value(headers, METHOD_HEADER)? {
         None => {
@@ -53,17 +60,54 @@ pub(super) fn check(headers: &HeaderMap, request: &Request) -> Result<(), ErrorO
         return Ok(());
     };
     match header_value(headers, NAME_HEADER)? {
-        None => Err(ErrorObject::header_mismatch(format!(
-            "an MCP 2026-07-28 `{method}` request needs the `Mcp-Name` header, naming `{}`",
-            claude_tools_core::mcp::echo_text(name)
-        ))),
-        Some(sent) if sent != name => Err(ErrorObject::header_mismatch(format!(
-            "the `Mcp-Name` header says `{}` but the body names `{}`",
-            claude_tools_core::mcp::echo_text(&sent),
-            claude_tools_core::mcp::echo_text(name)
-        ))),
-        Some(_) => Ok(()),
+        None => {
+            return Err(ErrorObject::header_mismatch(format!(
+                "an MCP 2026-07-28 `{method}` request needs the `Mcp-Name` header, naming `{}`",
+                claude_tools_core::mcp::echo_text(name)
+            )));
+        }
+        Some(sent) if sent != name => {
+            return Err(ErrorObject::header_mismatch(format!(
+                "the `Mcp-Name` header says `{}` but the body names `{}`",
+                claude_tools_core::mcp::echo_text(&sent),
+                claude_tools_core::mcp::echo_text(name)
+            )));
+        }
+        Some(_) => {}
     }
+    let Call::ToolsCall(call) = &request.call else {
+        return Ok(());
+    };
+    let Some(tool) = server.tool(&call.name) else {
+        return Ok(());
+    };
+    for param in tool.header_params() {
+        let header = format!("mcp-param-{}", param.header.to_ascii_lowercase());
+        let sent = header_value(headers, &header)?;
+        match (sent, call.arguments.get(&param.property)) {
+            (None, None) => {}
+            (Some(text), Some(value)) if param.agrees(&text, value) => {}
+            (None, Some(_)) => {
+                return Err(ErrorObject::header_mismatch(format!(
+                    "the argument `{}` travels in the header `Mcp-Param-{}` too, which is missing",
+                    param.property, param.header
+                )));
+            }
+            (Some(_), None) => {
+                return Err(ErrorObject::header_mismatch(format!(
+                    "the header `Mcp-Param-{}` names an argument `{}` the body does not have",
+                    param.header, param.property
+                )));
+            }
+            (Some(_), Some(_)) => {
+                return Err(ErrorObject::header_mismatch(format!(
+                    "the header `Mcp-Param-{}` does not say what the argument `{}` says",
+                    param.header, param.property
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The value of the header `name`, decoded: `None` when absent; `-32020` when it is sent
@@ -127,7 +171,10 @@ mod tests {
     }
 
     fn code(headers: &HeaderMap, request: &Request) -> Option<ErrorCode> {
-        check(headers, request).err().map(|error| error.code)
+        let server = ToolServer::new("s", "1");
+        check(headers, request, &server)
+            .err()
+            .map(|error| error.code)
     }
 
     #[test]

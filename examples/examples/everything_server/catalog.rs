@@ -112,3 +112,34 @@ fn test_prompt_with_image() -> Vec<PromptMessage> {
         PromptMessage::user("Please analyze the image above."),
     ]
 }
+
+/// The form of [`input_required_prompt`].
+#[derive(Deserialize, JsonSchema)]
+struct PromptContext {
+    context: String,
+}
+
+/// The prompt `test_input_required_result_prompt`: it asks the user which context to use
+/// before it is built (at 2026-07-28 through an `input_required` result, under the key
+/// `user_context`), as a tool asks.
+pub fn input_required_prompt() -> Prompt {
+    Prompt::new(
+        "test_input_required_result_prompt",
+        |arguments: PromptArguments| async move {
+            let answer = arguments
+                .context()
+                .question("user_context")
+                .elicit::<PromptContext>("What context should the prompt use?")
+                .await
+                .map_err(|error| PromptError::new(error.to_string()))?;
+            let text = match answer {
+                claude_tools::mcp::Elicitation::Accepted(PromptContext { context }) => {
+                    format!("Use this context: {context}")
+                }
+                _ => "No context was given.".to_string(),
+            };
+            Ok::<_, PromptError>(text)
+        },
+    )
+    .description("Asks the user which context to use, then builds the prompt with it.")
+}

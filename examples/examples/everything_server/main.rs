@@ -57,6 +57,8 @@ async fn main() -> std::io::Result<()> {
     let server = Everything::server()
         .with_prompt(catalog::embedded_resource_prompt())
         .map_err(std::io::Error::other)?
+        .with_prompt(catalog::input_required_prompt())
+        .map_err(std::io::Error::other)?
         .with_shared_state(handle.clone());
     let server = HttpServer::new(server).sessions(!stateless);
     handle.set(server.tool_server_handle());

@@ -228,10 +228,11 @@ struct Name {
 }
 
 /// Asks the user's name, then greets them. The suite expects the question under the key
-/// `user_name` of `inputRequests`.
+/// `user_name` of `inputRequests` (a question named with `ToolContext::question`).
 #[tool(server = Everything)]
 async fn test_input_required_result_elicitation(context: ToolContext) -> Result<String, ToolError> {
-    match context.elicit::<Name>("What is your name?").await? {
+    let question = context.question("user_name");
+    match question.elicit::<Name>("What is your name?").await? {
         Elicitation::Accepted(Name { name }) => Ok(format!("Hello, {name}!")),
         other => Ok(format!("No name given: {}", describe(&other))),
     }
@@ -241,6 +242,7 @@ async fn test_input_required_result_elicitation(context: ToolContext) -> Result<
 #[tool(server = Everything)]
 async fn test_input_required_result_sampling(context: ToolContext) -> Result<String, ToolError> {
     let answer = context
+        .question("capital_question")
         .create_message(CreateMessageRequest::new(
             [SamplingMessage::user("What is the capital of France?")],
             100,
@@ -255,7 +257,7 @@ async fn test_input_required_result_sampling(context: ToolContext) -> Result<Str
 /// Asks the client for its roots and names them.
 #[tool(server = Everything)]
 async fn test_input_required_result_list_roots(context: ToolContext) -> Result<String, ToolError> {
-    let roots = context.list_roots().await?;
+    let roots = context.question("client_roots").list_roots().await?;
     let uris: Vec<&str> = roots.iter().map(|root| root.uri.as_str()).collect();
     Ok(format!("Client roots: {}", uris.join(", ")))
 }
@@ -273,7 +275,10 @@ struct Confirmation {
 async fn test_input_required_result_request_state(
     context: ToolContext,
 ) -> Result<String, ToolError> {
-    let answer = context.elicit::<Confirmation>("Please confirm").await?;
+    let answer = context
+        .question("confirm")
+        .elicit::<Confirmation>("Please confirm")
+        .await?;
     Ok(format!("state-ok: {}", describe(&answer)))
 }
 
@@ -284,12 +289,16 @@ async fn test_input_required_result_multiple_inputs(
     context: ToolContext,
 ) -> Result<String, ToolError> {
     let (name, greeting, roots) = tokio::join!(
-        context.elicit::<Name>("What is your name?"),
-        context.create_message(CreateMessageRequest::new(
-            [SamplingMessage::user("Generate a greeting")],
-            50,
-        )),
-        context.list_roots(),
+        context
+            .question("user_name")
+            .elicit::<Name>("What is your name?"),
+        context
+            .question("greeting")
+            .create_message(CreateMessageRequest::new(
+                [SamplingMessage::user("Generate a greeting")],
+                50,
+            )),
+        context.question("client_roots").list_roots(),
     );
     let name = match name? {
         Elicitation::Accepted(Name { name }) => name,
@@ -312,8 +321,12 @@ struct Colour {
 /// `requestState`.
 #[tool(server = Everything)]
 async fn test_input_required_result_multi_round(context: ToolContext) -> Result<String, ToolError> {
-    let name = context.elicit::<Name>("Step 1: What is your name?").await?;
+    let name = context
+        .question("step1")
+        .elicit::<Name>("Step 1: What is your name?")
+        .await?;
     let colour = context
+        .question("step2")
         .elicit::<Colour>("Step 2: What is your favorite color?")
         .await?;
     Ok(format!(
@@ -328,7 +341,10 @@ async fn test_input_required_result_multi_round(context: ToolContext) -> Result<
 async fn test_input_required_result_tampered_state(
     context: ToolContext,
 ) -> Result<String, ToolError> {
-    let answer = context.elicit::<Confirmation>("Please confirm").await?;
+    let answer = context
+        .question("confirm")
+        .elicit::<Confirmation>("Please confirm")
+        .await?;
     Ok(format!("confirmed: {}", describe(&answer)))
 }
 

@@ -111,7 +111,7 @@ fn method_refusal(sessions: &Sessions, method: &str) -> Response {
 }
 
 /// Who a new session is counted against: the principal, else the peer's address.
-fn client_of(caller: &Caller, peer: Option<IpAddr>) -> Client {
+pub(in crate::http) fn client_of(caller: &Caller, peer: Option<IpAddr>) -> Client {
     match (&caller.principal, peer) {
         (Some(principal), _) => Client::Principal(principal.clone()),
         (None, Some(peer)) => Client::Peer(peer),
