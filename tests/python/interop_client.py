@@ -1,8 +1,8 @@
 """Drives the `interop-mcp` test server (tests/src/bin/interop-mcp.rs) with the official MCP
 Python SDK's high-level `Client`, at the revision it negotiates, and prints what it saw.
 
-Usage: python interop_client.py <auto|legacy> stdio <server command> [args...]
-       python interop_client.py <auto|legacy> http <url>
+Usage: python interop_client.py <auto|legacy|listen> stdio <server command> [args...]
+       python interop_client.py <auto|legacy|listen> http <url>
 
 `auto` is the SDK's default: it probes with `server/discover` and speaks MCP 2026-07-28 to a
 server that answers it (else falls back to `initialize`); `legacy` forces the 2025-11-25
@@ -10,13 +10,19 @@ server that answers it (else falls back to `initialize`); `legacy` forces the 20
 client's to serve from its cache, as the server's `ttlMs` allows), calls `shout`, and calls
 `deploy`, whose question (a form) the client's `elicitation_callback` answers: at 2026-07-28
 through the SDK's `input_required` retry loop, at 2025-11-25 as a server-to-client request.
-Prints one JSON object for tests/tests/interop_python_client.rs.
+`listen` negotiates as `auto` does, lists the tools (cached for a minute), opens a
+`subscriptions/listen` stream for tool-list changes, calls `unlock` (which adds the tool
+`vault`), waits for the change on the stream, and lists the tools again: the change evicted the
+cached list, so the client fetches the new one.
+
+Prints one JSON object for tests/tests/interop_sdk_clients.rs.
 """
 
 import asyncio
 import json
 import sys
 
+import anyio
 from mcp import Client, StdioServerParameters, types
 
 
@@ -35,6 +41,9 @@ async def main(mode, transport, rest):
         target = StdioServerParameters(command=rest[0], args=rest[1:])
     else:
         target = rest[0]
+    if mode == "listen":
+        print(json.dumps(await listen_report(target)))
+        return
     report = {}
     async with Client(target, mode=mode, elicitation_callback=on_elicit) as client:
         report["protocol_version"] = client.protocol_version
@@ -52,6 +61,21 @@ async def main(mode, transport, rest):
         report["deploy"] = dump(await client.call_tool("deploy", {"service": "billing-api"}))
     report["asked"] = asked
     print(json.dumps(report))
+
+
+async def listen_report(target):
+    report = {}
+    async with Client(target, mode="auto") as client:
+        report["protocol_version"] = client.protocol_version
+        report["before"] = [tool.name for tool in (await client.list_tools()).tools]
+        async with client.listen(tools_list_changed=True) as subscription:
+            report["honored"] = dump(subscription.honored)
+            report["unlock"] = dump(await client.call_tool("unlock", {}))
+            with anyio.fail_after(20):
+                event = await subscription.__anext__()
+            report["event"] = type(event).__name__
+        report["after"] = [tool.name for tool in (await client.list_tools()).tools]
+    return report
 
 
 if __name__ == "__main__":

@@ -10,7 +10,10 @@
 //! the user: the server answers `input_required`, the client's elicitation handler answers, the
 //! client retries with the answer and the `requestState`, and the tool gets the answer. Forced to
 //! the 2025-11-25 handshake, the same client is served as before: `initialize`, no cache hints,
-//! no `resultType`, and the question sent as an `elicitation/create` request.
+//! no `resultType`, and the question sent as an `elicitation/create` request. Last, at
+//! 2026-07-28, the client opens a `subscriptions/listen` stream for tool-list changes and calls
+//! a tool that adds a tool: the change arrives on the stream (after its acknowledgement), evicts
+//! the client's cached list, and the client's next list has the new tool.
 //!
 //! The server's own log of its traffic (one line per message, with its answer) is what the
 //! tests read for the wire: which methods, which revision each claimed, which rounds a call took.
@@ -27,6 +30,9 @@ use serde_json::{Value, json};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_interop-mcp");
 
+/// The server's tools, as listed (before `unlock` adds `vault`).
+const TOOLS: [&str; 3] = ["deploy", "shout", "unlock"];
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -38,6 +44,7 @@ fn root() -> PathBuf {
 #[derive(Deserialize, Debug)]
 struct Exchange {
     from: String,
+    kind: String,
     method: Option<String>,
     name: Option<String>,
     revision: Option<String>,
@@ -87,6 +94,88 @@ fn traffic(log: &Path, skip: usize) -> Vec<Exchange> {
         .skip(skip)
         .map(|line| serde_json::from_str(line).expect("a line of the server's log"))
         .collect()
+}
+
+/// The log's lines from `skip` on, once `done` holds of them (within 10 s: over HTTP a listen
+/// stream is logged when it ends, which may be just after its client has exited).
+fn traffic_until(log: &Path, skip: usize, done: impl Fn(&[Exchange]) -> bool) -> Vec<Exchange> {
+    let started = Instant::now();
+    loop {
+        let traffic = traffic(log, skip);
+        if done(&traffic) || started.elapsed() > Duration::from_secs(10) {
+            return traffic;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn has_listen(traffic: &[Exchange]) -> bool {
+    traffic
+        .iter()
+        .any(|exchange| exchange.method.as_deref() == Some("subscriptions/listen"))
+}
+
+/// What a listening 2026-07-28 client's session looks like from the server: its requests (in
+/// any order: over HTTP the listen stream is logged as it ends), all at 2026-07-28 and, over
+/// HTTP, all accepted (a `2xx`, notifications included); the listen stream's acknowledgement
+/// and then the change, and no request of the server's. Two `tools/list`: the change evicted
+/// the first from the client's cache.
+fn assert_listen_traffic(traffic: &[Exchange], http: bool) {
+    let mut requests: Vec<String> = traffic
+        .iter()
+        .filter(|exchange| exchange.from == "client" && exchange.kind == "request")
+        .map(|exchange| {
+            assert_eq!(
+                exchange.revision.as_deref(),
+                Some("2026-07-28"),
+                "{exchange:?}"
+            );
+            format!(
+                "{} {}",
+                exchange.method.as_deref().unwrap_or(""),
+                exchange.name.as_deref().unwrap_or("")
+            )
+        })
+        .collect();
+    requests.sort();
+    assert_eq!(
+        requests,
+        [
+            "server/discover ",
+            "subscriptions/listen ",
+            "tools/call unlock",
+            "tools/list ",
+            "tools/list ",
+        ],
+        "{traffic:#?}"
+    );
+    let from_server: Vec<(&str, &str)> = traffic
+        .iter()
+        .filter(|exchange| exchange.from == "server")
+        .map(|exchange| {
+            (
+                exchange.kind.as_str(),
+                exchange.method.as_deref().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        from_server,
+        [
+            ("notification", "notifications/subscriptions/acknowledged"),
+            ("notification", "notifications/tools/list_changed"),
+        ],
+        "{traffic:#?}"
+    );
+    if http {
+        for exchange in traffic.iter().filter(|exchange| exchange.from == "client") {
+            let status = exchange.status.unwrap_or_default();
+            assert!(
+                (200..300).contains(&status),
+                "refused: {exchange:?}\n{traffic:#?}"
+            );
+        }
+    }
 }
 
 /// What a 2026-07-28 client's session looks like from the server: the probe answered, no
@@ -225,9 +314,9 @@ fn assert_python_modern(report: &Value) {
     );
     assert_eq!(
         report["tools_list"],
-        json!({"names": ["deploy", "shout"], "ttlMs": 60000, "cacheScope": "public"})
+        json!({"names": TOOLS, "ttlMs": 60000, "cacheScope": "public"})
     );
-    assert_eq!(report["tools_list_again"], json!(["deploy", "shout"]));
+    assert_eq!(report["tools_list_again"], json!(TOOLS));
     assert_eq!(report["shout"]["resultType"], "complete");
     assert_eq!(text_of(&report["shout"]), ("HELLO!".into(), false));
     assert_eq!(
@@ -245,7 +334,7 @@ fn assert_python_legacy(report: &Value) {
     assert_eq!(report["protocol_version"], "2025-11-25", "{report}");
     assert_eq!(
         report["tools_list"],
-        json!({"names": ["deploy", "shout"], "ttlMs": 0, "cacheScope": "private"})
+        json!({"names": TOOLS, "ttlMs": 0, "cacheScope": "private"})
     );
     assert_eq!(text_of(&report["shout"]), ("HELLO!".into(), false));
     assert_eq!(
@@ -255,6 +344,19 @@ fn assert_python_legacy(report: &Value) {
     let mut question = deploy_question();
     question["mode"] = json!("form");
     assert_eq!(report["asked"], json!([question]));
+}
+
+/// What the Python client reports of its listen stream.
+fn assert_python_listen(report: &Value) {
+    assert_eq!(report["protocol_version"], "2026-07-28", "{report}");
+    assert_eq!(report["before"], json!(TOOLS));
+    assert_eq!(report["honored"], json!({"toolsListChanged": true}));
+    assert_eq!(text_of(&report["unlock"]), ("unlocked vault".into(), false));
+    assert_eq!(report["event"], "ToolsListChanged");
+    assert_eq!(
+        report["after"],
+        json!(["deploy", "shout", "unlock", "vault"])
+    );
 }
 
 #[test]
@@ -273,6 +375,12 @@ fn the_python_sdk_speaks_2026_07_28_and_2025_11_25_to_a_stdio_server() {
     let report = run_python(&python, "legacy", &["stdio", SERVER, "--log", &log_arg]);
     assert_python_legacy(&report);
     assert_legacy_traffic(&traffic(&legacy_log, 0));
+
+    let listen_log = modern_log.with_file_name("listen.jsonl");
+    let log_arg = listen_log.display().to_string();
+    let report = run_python(&python, "listen", &["stdio", SERVER, "--log", &log_arg]);
+    assert_python_listen(&report);
+    assert_listen_traffic(&traffic(&listen_log, 0), false);
 }
 
 #[test]
@@ -289,7 +397,14 @@ fn the_python_sdk_speaks_2026_07_28_and_2025_11_25_to_an_http_server() {
 
     let report = run_python(&python, "legacy", &["http", server.url()]);
     assert_python_legacy(&report);
-    assert_legacy_traffic(&traffic(&log, modern.len()));
+    let legacy = traffic(&log, modern.len());
+    assert_legacy_traffic(&legacy);
+
+    // Last: it changes the served tools.
+    let report = run_python(&python, "listen", &["http", server.url()]);
+    assert_python_listen(&report);
+    let skip = modern.len() + legacy.len();
+    assert_listen_traffic(&traffic_until(&log, skip, has_listen), true);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -376,15 +491,28 @@ fn assert_ts(report: &Value, era: &str) {
     );
     assert_eq!(
         report["toolsList"],
-        json!({"names": ["deploy", "shout"], "ttlMs": ttl, "cacheScope": scope})
+        json!({"names": TOOLS, "ttlMs": ttl, "cacheScope": scope})
     );
-    assert_eq!(report["toolsListAgain"], json!(["deploy", "shout"]));
+    assert_eq!(report["toolsListAgain"], json!(TOOLS));
     assert_eq!(text_of(&report["shout"]), ("HELLO!".into(), false));
     assert_eq!(
         text_of(&report["deploy"]),
         ("deployed billing-api (from typescript)".into(), false)
     );
     assert_eq!(report["asked"], json!([deploy_question()]));
+}
+
+/// What the TypeScript client reports of its listen stream.
+fn assert_ts_listen(report: &Value) {
+    assert_eq!(report["protocolVersion"], "2026-07-28", "{report}");
+    assert_eq!(report["before"], json!(TOOLS));
+    assert_eq!(report["honored"], json!({"toolsListChanged": true}));
+    assert_eq!(text_of(&report["unlock"]), ("unlocked vault".into(), false));
+    assert_eq!(report["event"], "notifications/tools/list_changed");
+    assert_eq!(
+        report["after"],
+        json!(["deploy", "shout", "unlock", "vault"])
+    );
 }
 
 #[test]
@@ -424,5 +552,12 @@ fn the_typescript_client_speaks_2026_07_28_and_2025_11_25_to_an_http_server() {
 
     let report = run_ts(&node_modules, "legacy", &["http", server.url()]);
     assert_ts(&report, "legacy");
-    assert_legacy_traffic(&traffic(&log, modern.len()));
+    let legacy = traffic(&log, modern.len());
+    assert_legacy_traffic(&legacy);
+
+    // Last: it changes the served tools.
+    let report = run_ts(&node_modules, "listen", &["http", server.url()]);
+    assert_ts_listen(&report);
+    let skip = modern.len() + legacy.len();
+    assert_listen_traffic(&traffic_until(&log, skip, has_listen), true);
 }

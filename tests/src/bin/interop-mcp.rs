@@ -1,8 +1,10 @@
 //! The MCP server of the interop tests (tests/tests/interop_*.rs, tests/tests/e2e/interop_cli.rs):
 //! a plain tool (`shout`), a tool that asks the user before it acts (`deploy`, a named question,
 //! so at MCP 2026-07-28 an `input_required` round trip), and a `tools/list` a client may cache
-//! (`ttlMs` 60 000, `public`). Over stdio by default, over stateless Streamable HTTP with
-//! `--http` (printing its URL on the first line).
+//! (`ttlMs` 60 000, `public`), and a tool that changes the tool list (`unlock` adds `vault`: a
+//! client listening at 2026-07-28 gets `notifications/tools/list_changed` on its listen
+//! stream). Over stdio by default, over stateless Streamable HTTP with `--http` (`--sessions`
+//! turns sessions on for 2025-11-25 clients), printing its URL on the first line.
 //!
 //! With `--log FILE` it appends one JSON line to `FILE` per request or notification it was sent,
 //! with its answer: the server's own view of the traffic, so that a test can say which methods a
@@ -14,13 +16,15 @@ use std::collections::HashMap;
 use std::io::Write as _;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use claude_tools::ToolServerHandle;
 use claude_tools::mcp::http::HttpServer;
 use claude_tools::mcp::http::axum;
 use claude_tools::mcp::{CacheHint, CacheableMethod, Elicitation};
 use claude_tools::prelude::*;
+use claude_tools::tools::ToolDefBuilder;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -71,15 +75,49 @@ async fn deploy(
     })
 }
 
+/// The served tool set's handle, set once the transport exists (`unlock` needs the handle of
+/// the server that serves it).
+#[derive(Default)]
+struct Slot(OnceLock<ToolServerHandle>);
+
+impl Slot {
+    fn handle(&self) -> Result<&ToolServerHandle, ToolError> {
+        self.0
+            .get()
+            .ok_or_else(|| ToolError::new("the server is not serving yet"))
+    }
+}
+
+/// The tool [`unlock`] adds.
+const VAULT: &str = "vault";
+
+/// Unlock the vault: adds the tool `vault` to the served list (a list change).
+#[tool(server = Interop)]
+async fn unlock(slot: State<Slot>) -> Result<String, ToolError> {
+    let handle = slot.handle()?;
+    if handle.enabled_tools().iter().any(|name| name == VAULT) {
+        return Ok(format!("{VAULT} was unlocked already"));
+    }
+    let mut def = ToolDefBuilder::new(VAULT);
+    def.description("Open the vault (added by unlock).")
+        .read_only(true);
+    handle
+        .add_typed_tool(def, || async { "the vault is open" })
+        .map_err(|error| ToolError::new(format!("could not add {VAULT}: {error}")))?;
+    Ok(format!("unlocked {VAULT}"))
+}
+
 /// How long a client may keep `tools/list` (and that anyone's cache may): what the interop
 /// tests expect the clients to read.
 const TOOLS_LIST_TTL: Duration = Duration::from_secs(60);
 
-fn server() -> ToolServer {
-    Interop::server().with_cache_hint(
-        CacheableMethod::ToolsList,
-        CacheHint::public(TOOLS_LIST_TTL),
-    )
+fn server(slot: Arc<Slot>) -> ToolServer {
+    Interop::server()
+        .with_cache_hint(
+            CacheableMethod::ToolsList,
+            CacheHint::public(TOOLS_LIST_TTL),
+        )
+        .with_shared_state(slot)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -94,8 +132,11 @@ struct Exchange {
     transport: &'static str,
     /// Who sent the message: `client` (a request or notification, with the server's answer
     /// below; or a response to the server's own request) or `server` (a request or notification
-    /// of the server's own, e.g. `elicitation/create` on a 2025-11-25 connection).
+    /// of the server's own: `elicitation/create` on a 2025-11-25 connection, a listen stream's
+    /// notifications at 2026-07-28).
     from: &'static str,
+    /// `request`, `notification` or `response` (a client's answer to a server's request).
+    kind: &'static str,
     /// The JSON-RPC method (`None` for a message that has none: a client's response).
     method: Option<String>,
     /// `params.name`, for the methods that name a tool or prompt.
@@ -164,6 +205,15 @@ impl Message {
         serde_json::from_slice(bytes).unwrap_or_default()
     }
 
+    /// What kind of message it is.
+    fn kind(&self) -> &'static str {
+        match (&self.method, self.waiting_key()) {
+            (Some(_), Some(_)) => "request",
+            (Some(_), None) => "notification",
+            (None, _) => "response",
+        }
+    }
+
     /// The id as a key of the requests waiting for their answer (`None` for a notification).
     fn waiting_key(&self) -> Option<String> {
         self.id
@@ -191,6 +241,7 @@ impl Exchange {
             pid: std::process::id(),
             transport,
             from: "client",
+            kind: message.kind(),
             method: message.method.clone(),
             name: params.name.clone(),
             revision,
@@ -206,6 +257,7 @@ impl Exchange {
             pid: std::process::id(),
             transport,
             from: "server",
+            kind: message.kind(),
             method: message.method.clone(),
             ..Exchange::default()
         }
@@ -273,13 +325,19 @@ async fn serve_stdio(log: Log) -> std::io::Result<()> {
             while let Ok(Some(line)) = lines.next_line().await {
                 let message = Message::read(line.as_bytes());
                 let exchange = Exchange::sent_by_client("stdio", &message, None);
-                match message.waiting_key().filter(|_| message.method.is_some()) {
+                // A listen stream's answer comes only when it ends, if ever (a client closes
+                // it by cancelling): logged as it opens.
+                let listen = message.method.as_deref() == Some("subscriptions/listen");
+                match message
+                    .waiting_key()
+                    .filter(|_| message.method.is_some() && !listen)
+                {
                     Some(key) => {
                         if let Ok(mut waiting) = waiting.lock() {
                             waiting.insert(key, exchange);
                         }
                     }
-                    // A notification (or a client's response): no answer to wait for.
+                    // A notification (or a client's response, or a listen): no answer to wait for.
                     None => log.write(&exchange),
                 }
                 if to_server.write_all(line.as_bytes()).await.is_err()
@@ -318,7 +376,10 @@ async fn serve_stdio(log: Log) -> std::io::Result<()> {
     });
 
     let (from_client, to_client) = (server_in, server_out);
-    claude_tools::mcp::serve(server(), from_client, to_client).await?;
+    let slot = Arc::new(Slot::default());
+    let serving = claude_tools::mcp::serve(server(slot.clone()), from_client, to_client);
+    let _ = slot.0.set(serving.tool_server_handle());
+    serving.await?;
     let _ = inbound.await;
     let _ = outbound.await;
     Ok(())
@@ -426,8 +487,10 @@ impl Drop for LoggedAnswer {
 async fn serve_http(log: Log, sessions: bool) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     println!("http://{}/mcp", listener.local_addr()?);
-    let router = HttpServer::new(server())
-        .sessions(sessions)
+    let slot = Arc::new(Slot::default());
+    let http = HttpServer::new(server(slot.clone())).sessions(sessions);
+    let _ = slot.0.set(http.tool_server_handle());
+    let router = http
         .into_router()
         .layer(axum::middleware::from_fn_with_state(log, log_exchange));
     axum::serve(
