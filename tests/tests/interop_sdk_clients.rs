@@ -536,6 +536,16 @@ fn the_typescript_client_speaks_2026_07_28_and_2025_11_25_to_a_stdio_server() {
     );
     assert_ts(&report, "legacy");
     assert_legacy_traffic(&traffic(&legacy_log, 0));
+
+    let listen_log = modern_log.with_file_name("listen.jsonl");
+    let log_arg = listen_log.display().to_string();
+    let report = run_ts(
+        &node_modules,
+        "listen",
+        &["stdio", SERVER, "--log", &log_arg],
+    );
+    assert_ts_listen(&report);
+    assert_listen_traffic(&traffic(&listen_log, 0), false);
 }
 
 #[test]
