@@ -34,9 +34,9 @@ use super::session::SESSION_ID_HEADER;
 use super::session::table::SessionUse;
 use super::sse::{CallState, Limits, SseBody, sse_event, sse_response};
 use claude_tools_core::mcp::{
-    Call, ErrorCode, ErrorObject, Invalid, McpRouter, Message, Request as RpcRequest, RequestId,
-    RequestsToClient, ServerNotification, Started, ToolCall, Transport, all_protocol_versions,
-    decide_revision,
+    Call, ErrorCode, ErrorObject, Invalid, MODERN_PROTOCOL_VERSIONS, McpRouter, Message,
+    Request as RpcRequest, RequestId, RequestsToClient, ServerNotification, Started, ToolCall,
+    Transport, all_protocol_versions, decide_revision,
 };
 
 pub(super) async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response {
@@ -168,6 +168,19 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             {
                 span.record("outcome", "rejected");
                 return unsupported_version(version).into_response();
+            }
+            // A 2026-07-28 notification (a `notifications/cancelled` a client sends beside
+            // closing a listen stream or a call's stream) belongs to no session, whatever the
+            // session settings: accepted, with nothing to do (closing the stream is what
+            // cancels over HTTP), never refused for want of an `Mcp-Session-Id`.
+            if let Some(version) = version.as_deref()
+                && MODERN_PROTOCOL_VERSIONS.contains(&version)
+            {
+                if let Message::Notification(notification) = &message {
+                    span.record("method", notification.method());
+                }
+                span.record("outcome", "accepted");
+                return StatusCode::ACCEPTED.into_response();
             }
             message
         }

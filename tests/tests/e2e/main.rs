@@ -23,6 +23,7 @@ mod file_checkpointing;
 mod handshake_manifests;
 mod harness;
 mod history;
+mod interop_cli;
 mod live_tools;
 mod model_settings;
 mod model_view;
