@@ -549,7 +549,10 @@ async fn a_state_does_not_open_for_another_method_nor_answers_an_undeclared_capa
     undeclared["params"]["_meta"] = meta(json!({"sampling": {}}));
     let reply = ask(&router, undeclared).await;
     assert_eq!(reply["error"]["code"], -32021, "{reply}");
-    assert_eq!(reply["error"]["data"]["requiredCapabilities"], json!({"elicitation": {}}));
+    assert_eq!(
+        reply["error"]["data"]["requiredCapabilities"],
+        json!({"elicitation": {}})
+    );
 }
 
 #[tokio::test]
@@ -564,10 +567,8 @@ async fn a_retry_may_write_its_arguments_in_another_order() {
         json!({"inputResponses": {"user_name": accept(json!({"name": "Ord"}))},
                "requestState": state(&first)}),
     );
-    let reordered: Value = serde_json::from_str(
-        r#"{"b": {"x": [1, {"p": 1, "q": 0}], "y": 2}, "a": 1}"#,
-    )
-    .unwrap();
+    let reordered: Value =
+        serde_json::from_str(r#"{"b": {"x": [1, {"p": 1, "q": 0}], "y": 2}, "a": 1}"#).unwrap();
     retry["params"]["arguments"] = reordered;
     assert_eq!(text(&ask(&router, retry).await), "Hello, Ord!");
 }

@@ -167,7 +167,8 @@ pub(super) async fn answer(
     let body = SseBody {
         queued,
         state,
-        limits: Limits::of(shared, deadline, id, tool.unwrap_or_default(), span).with_result_meta(result_meta),
+        limits: Limits::of(shared, deadline, id, tool.unwrap_or_default(), span)
+            .with_result_meta(result_meta),
     };
     sse_response(Body::new(body))
 }
