@@ -144,8 +144,11 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
                 Err(error) => {
                     return modern::refused(StatusCode::BAD_REQUEST, Some(request.id), error, span);
                 }
+                // Boxed, as the other paths a plain 2025 `tools/call` does not take: their
+                // states would otherwise make every request's future larger, and it is moved
+                // (copied) on its way into the executor's box.
                 Ok(revision) if revision.is_modern() => {
-                    return modern::answer(
+                    return Box::pin(modern::answer(
                         shared,
                         caller,
                         super::peer::peer_ip(&parts.extensions),
@@ -154,7 +157,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
                         accepts,
                         deadline,
                         span,
-                    )
+                    ))
                     .await;
                 }
                 Ok(_) => Message::Request(request),
@@ -207,7 +210,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
         Message::Request(request) => {
             span.record("method", request.method());
             span.record("id", tracing::field::display(&request.id));
-            other_request(shared, router, request, form, deadline, span).await
+            Box::pin(other_request(shared, router, request, form, deadline, span)).await
         }
         Message::Notification(notification) => {
             span.record("method", notification.method());
@@ -469,7 +472,10 @@ async fn tool_call(
     // which opens only if the tool sends something before its result.
     let may_ask = form.accepts.sse_named && in_session && !streams_progress;
     if may_ask {
-        return tool_call_that_may_ask(shared, router, id, call, form, deadline, span).await;
+        return Box::pin(tool_call_that_may_ask(
+            shared, router, id, call, form, deadline, span,
+        ))
+        .await;
     }
     let tool = call.name.clone();
     if !streams_progress {

@@ -15,19 +15,22 @@
 //! matched without regard to case (HTTP's rule), values exactly, after trimming the spaces
 //! HTTP allows around them.
 
-use axum::http::HeaderMap;
+use std::borrow::Cow;
+
+use axum::http::{HeaderMap, HeaderName};
 use base64::Engine;
 use claude_tools_core::mcp::{Call, ErrorObject, Request};
 
-/// The header naming the request's method.
-pub(super) const METHOD_HEADER: &str = "mcp-method";
+/// The header naming the request's method (a `HeaderName`, not a `&str`: a lookup by `&str`
+/// parses the name again on every request).
+pub(super) const METHOD_HEADER: HeaderName = HeaderName::from_static("mcp-method");
 /// The header naming the tool, prompt or resource the request is about.
-pub(super) const NAME_HEADER: &str = "mcp-name";
+pub(super) const NAME_HEADER: HeaderName = HeaderName::from_static("mcp-name");
 
 /// Checks `headers` against `request` (the table of the [module docs](self)).
 pub(super) fn check(headers: &HeaderMap, request: &Request) -> Result<(), ErrorObject> {
     let method = request.method();
-    match header_value(headers, METHOD_HEADER)? {
+    match header_value(headers, &METHOD_HEADER)? {
         None => {
             return Err(ErrorObject::header_mismatch(format!(
                 "an MCP 2026-07-28 request needs the `Mcp-Method` header (`{}` here)",
@@ -52,7 +55,7 @@ pub(super) fn check(headers: &HeaderMap, request: &Request) -> Result<(), ErrorO
     let Some(name) = name else {
         return Ok(());
     };
-    match header_value(headers, NAME_HEADER)? {
+    match header_value(headers, &NAME_HEADER)? {
         None => Err(ErrorObject::header_mismatch(format!(
             "an MCP 2026-07-28 `{method}` request needs the `Mcp-Name` header, naming `{}`",
             claude_tools_core::mcp::echo_text(name)
@@ -68,7 +71,10 @@ pub(super) fn check(headers: &HeaderMap, request: &Request) -> Result<(), ErrorO
 
 /// The value of the header `name`, decoded: `None` when absent; `-32020` when it is sent
 /// twice, is not text, or is a malformed `=?base64?…?=`.
-pub(super) fn header_value(headers: &HeaderMap, name: &str) -> Result<Option<String>, ErrorObject> {
+pub(super) fn header_value<'h>(
+    headers: &'h HeaderMap,
+    name: &HeaderName,
+) -> Result<Option<Cow<'h, str>>, ErrorObject> {
     let mut values = headers.get_all(name).iter();
     let Some(value) = values.next() else {
         return Ok(None);
@@ -91,18 +97,18 @@ pub(super) fn header_value(headers: &HeaderMap, name: &str) -> Result<Option<Str
     })
 }
 
-/// A header value as text: `=?base64?…?=` decoded, anything else as it is.
-fn decode(value: &str) -> Option<String> {
+/// A header value as text: `=?base64?…?=` decoded, anything else as it is (not copied).
+fn decode(value: &str) -> Option<Cow<'_, str>> {
     let Some(encoded) = value
         .strip_prefix("=?base64?")
         .and_then(|rest| rest.strip_suffix("?="))
     else {
-        return Some(value.to_string());
+        return Some(Cow::Borrowed(value));
     };
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(encoded)
         .ok()?;
-    String::from_utf8(bytes).ok()
+    String::from_utf8(bytes).ok().map(Cow::Owned)
 }
 
 #[cfg(test)]
