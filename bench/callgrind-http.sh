@@ -2,7 +2,8 @@
 # Instructions per `tools/call` of an HTTP bench server, counted by callgrind (load-independent):
 #   bench/callgrind-http.sh BINARY REV CONC N1 N2 [OUT_PREFIX]
 # Runs BINARY under callgrind twice, sends it N1 then N2 calls (bench/wrk.py count: REV 2025 or
-# 2026, CONC keep-alive connections, every answer checked), stops it with SIGTERM, and prints
+# 2026, CONC keep-alive connections, every answer checked; REV `mrtr`: MRTR round trips of
+# `add_confirmed`, two requests each, on one connection), stops it with SIGTERM, and prints
 # (instructions of the N2 run - those of the N1 run) / (N2 - N1): start-up and shutdown cancel.
 # With OUT_PREFIX, the N2 run's profile is kept as OUT_PREFIX.callgrind for callgrind_annotate.
 set -euo pipefail
@@ -14,7 +15,11 @@ measure() {
   valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" >"$log.url" 2>"$log" &
   local pid=$!
   for _ in $(seq 1 600); do [ -s "$log.url" ] && break; sleep 0.1; done
-  python3 "$here/wrk.py" count --url "$(head -1 "$log.url")" --rev "$rev" --calls "$n" --conc "$conc" >/dev/null
+  if [ "$rev" = mrtr ]; then
+    python3 "$here/wrk.py" count --url "$(head -1 "$log.url")" --mrtr --calls "$n" >/dev/null
+  else
+    python3 "$here/wrk.py" count --url "$(head -1 "$log.url")" --rev "$rev" --calls "$n" --conc "$conc" >/dev/null
+  fi
   kill -TERM "$pid"; wait "$pid" || true
   # The totals line of the profile: "summary: <instructions>" (or "totals:").
   grep -E '^(summary|totals):' "$out" | head -1 | awk '{print $2}'

@@ -4,6 +4,7 @@
     bench/wrk.py run --server NAME:REV:BINARY ... [--rounds 3] [--duration 10] [--conc 1,32]
                      [--ratio-to NAME ...] [--warmup 2]
     bench/wrk.py count --url URL --rev REV --calls N [--conc C]
+    bench/wrk.py count --url URL --mrtr --calls N
 
 `run`: each server (REV `2025` sends 2025-11-25 traffic, `2026` sends 2026-07-28 traffic with its
 `_meta` and `Mcp-Method`/`Mcp-Name` headers) is started fresh per round and concurrency level on
@@ -18,6 +19,10 @@ A wrong answer or a connection error fails the run.
 
 `count`: sends exactly N calls over C keep-alive connections (closed loop, every answer checked
 the same way) and exits: the fixed load for counting a server's instructions under callgrind.
+With `--mrtr` (2026-07-28, one connection), each call is a multi-round-trip one: a `tools/call`
+of `add_confirmed(1, 2)` (the claude-tools bench server's tool that asks the client to confirm)
+answered `input_required` with the question `confirm` and a sealed `requestState`, then the
+retry with the answer and the state, answered with the sum: two requests per call, both checked.
 """
 
 import argparse
@@ -41,19 +46,24 @@ META = {
 }
 
 
-def call(rev, call_id=1):
-    """The body and headers of the bench's `tools/call` of `add(1, 2)` at revision `rev`."""
-    params = {"name": "add", "arguments": {"a": A, "b": B}}
+def call(rev, call_id=1, tool="add", capabilities=None, retry=None):
+    """The body and headers of the bench's `tools/call` of `tool(1, 2)` at revision `rev`
+    (`retry`: the params of an MRTR retry, `inputResponses` and `requestState`)."""
+    params = {"name": tool, "arguments": {"a": A, "b": B}}
+    if retry:
+        params.update(retry)
     headers = [
         ("Content-Type", "application/json"),
         ("Accept", "application/json, text/event-stream"),
     ]
     if rev == "2026":
-        params["_meta"] = META
+        params["_meta"] = dict(META)
+        if capabilities:
+            params["_meta"]["io.modelcontextprotocol/clientCapabilities"] = capabilities
         headers += [
             ("MCP-Protocol-Version", "2026-07-28"),
             ("Mcp-Method", "tools/call"),
-            ("Mcp-Name", "add"),
+            ("Mcp-Name", tool),
         ]
     elif rev == "2025":
         headers.append(("MCP-Protocol-Version", "2025-11-25"))
@@ -81,9 +91,9 @@ def verify(rev, status, body):
         raise SystemExit(f"reference call at {rev}: a wrong answer: {body!r}")
 
 
-def raw_request(url, rev, call_id=1):
+def raw_request(url, rev, call_id=1, **kwargs):
     parts = urllib.parse.urlsplit(url)
-    body, headers = call(rev, call_id)
+    body, headers = call(rev, call_id, **kwargs)
     head = [f"POST {parts.path} HTTP/1.1", f"Host: {parts.netloc}"]
     head += [f"{k}: {v}" for k, v in headers]
     head.append(f"Content-Length: {len(body)}")
@@ -167,6 +177,33 @@ def count(url, rev, calls, conc):
                     conn.sock.sendall(request)
                     sent += 1
     print(f"checked={done} wrong=0")
+
+
+def count_mrtr(url, calls):
+    """Exactly `calls` MRTR round trips on one connection, both answers of each checked."""
+    _, addr = raw_request(url, "2026")
+    conn = Conn(addr)
+    ask = dict(tool="add_confirmed", capabilities={"elicitation": {}})
+    first, _ = raw_request(url, "2026", **ask)
+    for done in range(calls):
+        conn.sock.sendall(first)
+        status, body = conn.read_answer()
+        result = json.loads(body).get("result") or {}
+        state = result.get("requestState")
+        if (status != 200 or result.get("resultType") != "input_required"
+                or "confirm" not in (result.get("inputRequests") or {}) or not state):
+            raise SystemExit(f"round trip {done}: not an input_required answer: {status} {body!r}")
+        retry = {"inputResponses": {"confirm": {"action": "accept", "content": {"ok": True}}},
+                 "requestState": state}
+        second, _ = raw_request(url, "2026", retry=retry, **ask)
+        conn.sock.sendall(second)
+        status, body = conn.read_answer()
+        reply = json.loads(body)
+        result = reply.get("result") or {}
+        text = (result.get("content") or [{}])[0].get("text")
+        if status != 200 or result.get("resultType") != "complete" or text != str(A + B):
+            raise SystemExit(f"round trip {done}: a wrong final answer: {status} {body!r}")
+    print(f"checked={2 * calls} wrong=0")
 
 
 def load():
@@ -307,10 +344,13 @@ def main():
     c.add_argument("--rev", default="2025")
     c.add_argument("--calls", type=int, required=True)
     c.add_argument("--conc", type=int, default=1)
+    c.add_argument("--mrtr", action="store_true")
     args = parser.parse_args()
     if args.command == "run":
         subprocess.run([os.path.join(HERE, "install-wrk.sh")], check=True)
         run(args)
+    elif args.mrtr:
+        count_mrtr(args.url, args.calls)
     else:
         count(args.url, args.rev, args.calls, args.conc)
 

@@ -323,4 +323,28 @@ mod tests {
         let none = accepts(&HeaderMap::new());
         assert_eq!((none.json, none.sse, none.sse_named), (true, true, false));
     }
+
+    #[test]
+    fn the_usual_accept_values_read_as_the_general_reading_does() {
+        let read = |values: &[&str]| {
+            let mut headers = HeaderMap::new();
+            for value in values {
+                headers.append(header::ACCEPT, HeaderValue::from_str(value).unwrap());
+            }
+            let a = accepts(&headers);
+            (a.json, a.sse, a.sse_named)
+        };
+        for usual in [
+            "application/json, text/event-stream",
+            "text/event-stream, application/json",
+            "application/json",
+            "text/event-stream",
+        ] {
+            assert!(usual_accept(&HeaderValue::from_static(usual)).is_some());
+            // Sent as two header lines, the value takes the general reading.
+            assert_eq!(read(&[usual]), read(&[usual, usual]), "{usual}");
+        }
+        assert!(usual_accept(&HeaderValue::from_static("application/json;q=0")).is_none());
+        assert_eq!(read(&["application/json;q=0"]), (false, false, false));
+    }
 }

@@ -23,6 +23,7 @@ use tokio::net::TcpStream;
 use tokio::sync::{OwnedSemaphorePermit, watch};
 use tokio::time::{Instant, Sleep};
 
+use super::endpoint::Endpoint;
 use super::limits::{Holding, Limits};
 use super::reply::seconds;
 
@@ -32,15 +33,15 @@ use super::reply::seconds;
 pub(super) async fn serve_connection(
     stream: TcpStream,
     peer: SocketAddr,
-    router: hyper_util::service::TowerToHyperService<axum::Router>,
+    endpoint: Endpoint,
     limits: Arc<Limits>,
     mut closing: watch::Receiver<bool>,
     _permit: OwnedSemaphorePermit,
 ) {
     // Replies are written whole: do not hold the last segment back for an ACK.
     let _ = stream.set_nodelay(true);
-    // TCP keepalive on, and the peer's address on each request (sessions count by it).
-    let router = super::peer::accepted(&stream, peer, limits.tcp_keepalive, router);
+    // TCP keepalive on; the peer's address goes on each request (sessions count by it).
+    super::peer::keep_alive(&stream, peer, limits.tcp_keepalive);
     let activity = Arc::new(Activity::new());
     let io = Guarded {
         stream,
@@ -52,7 +53,7 @@ pub(super) async fn serve_connection(
     let tracker = activity.clone();
     let service = hyper::service::service_fn(move |request| {
         let request_guard = tracker.begin();
-        let answer = hyper::service::Service::call(&router, request);
+        let answer = endpoint.answer(request, peer);
         async move {
             let response = answer.await?;
             // The request is in progress until its answer is sent or dropped.

@@ -88,11 +88,7 @@ where
                 state: CorsState::Ready(Some(preflight(&self.shared, request.headers()))),
             };
         }
-        // Only a browser sends `Origin`: without one there is nothing to mark.
-        let mark = request
-            .headers()
-            .contains_key(header::ORIGIN)
-            .then(|| allowed_origin(&self.shared, request.headers()).and_then(|o| o.parse().ok()));
+        let mark = Mark::of(&self.shared, request.headers());
         CorsFuture {
             state: CorsState::Inner {
                 answer: self.inner.call(request),
@@ -110,11 +106,7 @@ struct CorsFuture<F> {
 
 enum CorsState<F> {
     Ready(Option<Response>),
-    Inner {
-        answer: F,
-        /// `None`: no `Origin`; `Some(None)`: an origin not allowed (only `Vary`).
-        mark: Option<Option<HeaderValue>>,
-    },
+    Inner { answer: F, mark: Mark },
 }
 
 impl<F> Future for CorsFuture<F>
@@ -131,24 +123,40 @@ where
             },
             CorsState::Inner { answer, mark } => {
                 let Ok(mut response) = std::task::ready!(Pin::new(answer).poll(cx));
-                if let Some(origin) = mark.take() {
-                    mark_response(response.headers_mut(), origin);
-                }
+                std::mem::take(mark).apply(&mut response);
                 Poll::Ready(Ok(response))
             }
         }
     }
 }
 
-/// The CORS headers of an answer to a request with an `Origin` (`origin`: the allowed one).
-fn mark_response(headers: &mut HeaderMap, origin: Option<HeaderValue>) {
-    headers.append(header::VARY, HeaderValue::from_static("origin"));
-    if let Some(origin) = origin {
-        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
-        headers.insert(
-            header::ACCESS_CONTROL_EXPOSE_HEADERS,
-            HeaderValue::from_static(EXPOSE_HEADERS),
-        );
+/// The CORS headers an answer gets, read from its request: `Vary: origin` for a request with
+/// an `Origin` (only browsers send one), and the grant when that origin is allowed.
+#[derive(Default)]
+pub(super) struct Mark(Option<Option<HeaderValue>>);
+
+impl Mark {
+    /// The mark of a request with `headers`.
+    pub(super) fn of(shared: &Shared, headers: &HeaderMap) -> Self {
+        Self(
+            headers
+                .contains_key(header::ORIGIN)
+                .then(|| allowed_origin(shared, headers).and_then(|o| o.parse().ok())),
+        )
+    }
+
+    /// Adds the headers to `response`.
+    pub(super) fn apply(self, response: &mut Response) {
+        let Some(origin) = self.0 else { return };
+        let headers = response.headers_mut();
+        headers.append(header::VARY, HeaderValue::from_static("origin"));
+        if let Some(origin) = origin {
+            headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+            headers.insert(
+                header::ACCESS_CONTROL_EXPOSE_HEADERS,
+                HeaderValue::from_static(EXPOSE_HEADERS),
+            );
+        }
     }
 }
 
