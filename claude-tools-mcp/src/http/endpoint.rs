@@ -67,7 +67,9 @@ impl Endpoint {
     }
 }
 
-/// Where a request goes.
+/// Where a request goes. Held only until the answer's future starts (whose state is larger
+/// still): boxing the request would cost every `POST` an allocation for nothing.
+#[allow(clippy::large_enum_variant)]
 enum Route<F> {
     Post(Arc<Shared>, Mark, axum::extract::Request),
     Router(F),
