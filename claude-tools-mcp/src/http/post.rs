@@ -226,7 +226,10 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             // In a session, the answer to a question a running tool asked (on the stream of
             // its call); stateless, there is no such question to answer.
             if in_session {
-                router.handle(Message::Response(response)).await;
+                // Boxed: `handle`'s future holds the 2026-07-28 path's whole state, which would
+                // otherwise make every request's future kilobytes larger (and `serve` moves it
+                // into hyper's slot once per request: +10,000 instructions a call, issue 28).
+                Box::pin(router.handle(Message::Response(response))).await;
             }
             span.record("outcome", "accepted");
             StatusCode::ACCEPTED.into_response()
