@@ -324,3 +324,65 @@ async fn responses_to_another_origin_or_to_no_origin_carry_no_cors_grant() {
     assert_eq!(options.status, 204);
     assert_eq!(options.header("allow"), Some("OPTIONS, POST"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// `serve` answers a `POST` without axum's routing (issue 28): the same answer as the router.
+
+/// The status, headers (but `date`) and body of `reply`, headers sorted.
+fn comparable(reply: Reply) -> (u16, Vec<(String, String)>, String) {
+    let mut headers: Vec<_> = reply
+        .headers
+        .into_iter()
+        .filter(|(name, _)| !name.eq_ignore_ascii_case("date"))
+        .map(|(name, value)| (name.to_ascii_lowercase(), value))
+        .collect();
+    headers.sort();
+    (reply.status, headers, reply.body)
+}
+
+#[tokio::test]
+async fn serve_and_a_mounted_router_answer_a_post_alike() {
+    let configure = |http: HttpServer| http.allowed_origins([PAGE]);
+    let (served, _stop) = start(configure).await;
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let mounted = listener.local_addr().unwrap();
+    // A mounted router answers only loopback hosts by default: the same host list for both.
+    let router = configure(HttpServer::new(tools()))
+        .allowed_hosts(["localhost"])
+        .into_router();
+    tokio::spawn(axum::serve(listener, router).into_future());
+    let bad_body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"#;
+    let cases: Vec<(Vec<(&str, &str)>, &str)> = vec![
+        (MCP_HEADERS.to_vec(), HELLO),
+        (
+            [MCP_HEADERS.as_slice(), &[("origin", PAGE)]].concat(),
+            HELLO,
+        ),
+        (
+            [
+                MCP_HEADERS.as_slice(),
+                &[("origin", "https://evil.example")],
+            ]
+            .concat(),
+            HELLO,
+        ),
+        (MCP_HEADERS.to_vec(), bad_body),
+        (vec![("content-type", "text/plain")], HELLO),
+        (
+            [
+                MCP_HEADERS.as_slice(),
+                &[("mcp-protocol-version", "1999-01-01")],
+            ]
+            .concat(),
+            HELLO,
+        ),
+    ];
+    for (headers, body) in cases {
+        let send = |addr: SocketAddr| {
+            let request = request_to("localhost", "POST", "/mcp", &headers, body);
+            async move { comparable(exchange(addr, &request).await) }
+        };
+        let (from_serve, from_router) = (send(served).await, send(mounted).await);
+        assert_eq!(from_serve, from_router, "{headers:?} {body}");
+    }
+}

@@ -317,6 +317,40 @@ async fn headers_not_finished_within_the_header_read_timeout_close_the_connectio
         .expect("the server closed the connection in time");
 }
 
+/// The connection's one timer is armed ahead while the connection is idle: a head that begins
+/// later is still timed from its own first byte, not from the idle deadline.
+#[tokio::test]
+async fn a_head_begun_after_an_idle_spell_is_timed_from_its_first_byte() {
+    let server = start(|http| {
+        http.header_read_timeout(Duration::from_millis(500))
+            .idle_timeout(Duration::from_secs(60))
+    })
+    .await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let began = std::time::Instant::now();
+    stream
+        .write_all(b"POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\n")
+        .await
+        .unwrap();
+    let trickle = async {
+        loop {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            if stream.write_all(b"x").await.is_err() {
+                return;
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(5), trickle)
+        .await
+        .expect("closed at the header read timeout, long before the idle timeout");
+    assert!(
+        began.elapsed() >= Duration::from_millis(450),
+        "closed {:?} after the head began",
+        began.elapsed()
+    );
+}
+
 #[tokio::test]
 async fn a_head_over_the_header_size_cap_is_431() {
     let server = start(|http| http.max_header_size(16 * 1024)).await;

@@ -5,12 +5,16 @@
 //! --methods tool,prompt,resource` measures `prompts/get` and `resources/read` against
 //! `tools/call` on this server).
 //!
+//! Beside them, `add_confirmed(a, b)`, which asks the client to confirm first: at 2026-07-28 an
+//! `input_required` result, then the retry with the answer (issue 28's MRTR round trip).
+//!
 //! Binds `127.0.0.1:0` and prints `http://127.0.0.1:<port>/mcp` on stdout once it listens.
 //! The runtime is tokio's default multi-thread one, as `#[tokio::main]` gives (the rmcp server
 //! of the bench uses the same).
 
 use std::process::ExitCode;
 
+use claude_tools::mcp::Elicitation;
 use claude_tools::mcp::http::HttpServer;
 use claude_tools::prelude::*;
 
@@ -27,6 +31,33 @@ async fn add(
     b: i64,
 ) -> i64 {
     a.wrapping_add(b)
+}
+
+/// The form of [`add_confirmed`]: the client says whether to add.
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct Confirm {
+    /// Whether to add
+    ok: bool,
+}
+
+/// Add two integers once the client confirms (issue 28: an MCP 2026-07-28 multi-round-trip
+/// call, `bench/wrk.py count --mrtr`; the question under the key `confirm`).
+#[tool(server = Bench, read_only)]
+async fn add_confirmed(
+    context: ToolContext,
+    /// The first term
+    a: i64,
+    /// The second term
+    b: i64,
+) -> Result<i64, ToolError> {
+    match context
+        .question("confirm")
+        .elicit::<Confirm>("Add?")
+        .await?
+    {
+        Elicitation::Accepted(Confirm { ok: true }) => Ok(a.wrapping_add(b)),
+        _ => Err(ToolError::new("not confirmed")),
+    }
 }
 
 /// Ask for the sum of two integers.

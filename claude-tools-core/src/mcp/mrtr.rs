@@ -31,10 +31,50 @@ use crate::jsonrpc::{
 use crate::request_state::{Binding, ParamsDigest, RequestStateCodec};
 use crate::tool::ToolServer;
 
-/// What a round's state is bound to: the method and a digest of the request's params.
+/// What a round's state is bound to: the method and its params, digested only when a state is
+/// opened or sealed. Most calls ask nothing and carry no state: they pay for a copy of their
+/// params (a clone of the name and arguments), not for a digest (SHA-256 over the arguments
+/// written out as JSON), which was most of a 2026-07-28 call's cost in the router.
 pub(super) struct Bound {
     method: &'static str,
-    digest: ParamsDigest,
+    params: BoundParams,
+}
+
+/// The params a [`Bound`] digests, as the request had them.
+enum BoundParams {
+    Tool {
+        name: String,
+        arguments: crate::tool::Arguments,
+    },
+    Prompt {
+        name: String,
+        arguments: BTreeMap<String, String>,
+    },
+    Resource {
+        uri: String,
+    },
+}
+
+impl Bound {
+    /// The digest a state of this call is bound to (the same bytes as ever: a state sealed by
+    /// one version opens on another).
+    fn digest(&self) -> ParamsDigest {
+        match &self.params {
+            BoundParams::Tool { name, arguments } => {
+                ParamsDigest::of([name.as_bytes(), &arguments.bound_bytes()])
+            }
+            BoundParams::Prompt { name, arguments } => ParamsDigest::of([
+                name.as_bytes(),
+                &serde_json::to_vec(arguments).unwrap_or_default(),
+            ]),
+            BoundParams::Resource { uri } => ParamsDigest::of([uri.as_bytes()]),
+        }
+    }
+
+    /// The binding of this call's states for `principal`.
+    fn binding<'a>(&'a self, principal: Option<&'a str>) -> Binding<'a> {
+        Binding::new(self.method, self.digest()).with_principal(principal)
+    }
 }
 
 /// The binding of `call`'s rounds, for the three methods that may ask the client (with their
@@ -43,18 +83,23 @@ pub(super) fn bound(call: &Call) -> Option<Bound> {
     match call {
         Call::ToolsCall(call) => Some(Bound {
             method: "tools/call",
-            digest: ParamsDigest::of([call.name.as_bytes(), &call.arguments.bound_bytes()]),
+            params: BoundParams::Tool {
+                name: call.name.clone(),
+                arguments: call.arguments.clone(),
+            },
         }),
         Call::PromptsGet(Ok(get)) => Some(Bound {
             method: "prompts/get",
-            digest: ParamsDigest::of([
-                get.name.as_bytes(),
-                &serde_json::to_vec(&get.arguments).unwrap_or_default(),
-            ]),
+            params: BoundParams::Prompt {
+                name: get.name.clone(),
+                arguments: get.arguments.clone(),
+            },
         }),
         Call::ResourcesRead(Ok(read)) => Some(Bound {
             method: "resources/read",
-            digest: ParamsDigest::of([read.uri.as_bytes()]),
+            params: BoundParams::Resource {
+                uri: read.uri.clone(),
+            },
         }),
         _ => None,
     }
@@ -85,9 +130,8 @@ impl McpRouter {
             Ok(codec) => codec,
             Err(error) => return Response::error(Some(id), error),
         };
-        let binding =
-            Binding::new(bound.method, bound.digest).with_principal(self.principal.as_deref());
-        let round = match open_round(retry_of(&call), &codec, &binding).await {
+        let principal = self.principal.as_deref();
+        let round = match open_round(retry_of(&call), &codec, &bound, principal).await {
             Ok(round) => Arc::new(round),
             Err(error) => return Response::error(Some(id), error),
         };
@@ -101,7 +145,7 @@ impl McpRouter {
                     // `until_blocked` returns only once the round is blocked.
                     return Response::error(Some(id), ErrorObject::internal_error("the round ended unblocked"));
                 };
-                blocked_answer(id, blocked, &round, &codec, &binding, server)
+                blocked_answer(id, blocked, &round, &codec, &bound.binding(principal), server)
             }
         }
     }
@@ -135,7 +179,8 @@ impl McpRouter {
 async fn open_round(
     retry: Option<&Retry>,
     codec: &RequestStateCodec,
-    binding: &Binding<'_>,
+    bound: &Bound,
+    principal: Option<&str>,
 ) -> Result<Round, ErrorObject> {
     let Some(retry) = retry else {
         return Ok(Round::new(Carried::default(), []));
@@ -164,7 +209,10 @@ async fn open_round(
     };
     let carried = match sealed {
         None => Carried::default(),
-        Some(sealed) => match codec.open_json::<Carried>(&sealed, binding).await {
+        Some(sealed) => match codec
+            .open_json::<Carried>(&sealed, &bound.binding(principal))
+            .await
+        {
             Ok(carried) => carried,
             Err(error) => {
                 if error.is_server_fault() {

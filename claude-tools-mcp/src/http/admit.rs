@@ -4,7 +4,7 @@
 //! headers, and the body's size cap and deadline.
 
 use axum::body::{Body, Bytes};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use http_body_util::BodyExt;
 use tokio::time::Instant;
@@ -16,8 +16,9 @@ use super::reply::Refusal;
 use super::{Shared, TRANSPORT_ERROR};
 use claude_tools_core::mcp::{ErrorCode, all_protocol_versions};
 
-/// The request header carrying the client's negotiated MCP version.
-const PROTOCOL_VERSION_HEADER: &str = "mcp-protocol-version";
+/// The request header carrying the client's negotiated MCP version (a `HeaderName`: a lookup
+/// by `&str` parses the name again on every request).
+const PROTOCOL_VERSION_HEADER: HeaderName = HeaderName::from_static("mcp-protocol-version");
 
 /// The checks every method passes first, in this order: the `Host`, the `Origin`, then the
 /// auth hook or bearer token. Returns who is calling, as the auth check found out.
@@ -43,13 +44,14 @@ pub(super) struct Accepts {
 }
 
 pub(super) fn check_headers(headers: &HeaderMap) -> Result<Accepts, Refusal> {
-    let json_body = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| {
-            let essence = value.split(';').next().unwrap_or_default().trim();
-            essence.eq_ignore_ascii_case("application/json")
-        });
+    let json_body = headers.get(header::CONTENT_TYPE).is_some_and(|value| {
+        // What clients send, compared as bytes before the general reading.
+        value.as_bytes() == b"application/json"
+            || value.to_str().is_ok_and(|value| {
+                let essence = value.split(';').next().unwrap_or_default().trim();
+                essence.eq_ignore_ascii_case("application/json")
+            })
+    });
     if !json_body {
         return Err(Refusal::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -74,7 +76,7 @@ pub(super) fn check_headers(headers: &HeaderMap) -> Result<Accepts, Refusal> {
 /// is refused (`400`). Which versions are served is decided with the body
 /// ([`decide_revision`](claude_tools_core::mcp::decide_revision)).
 pub(super) fn protocol_version(headers: &HeaderMap) -> Result<Option<&str>, Refusal> {
-    let Some(version) = headers.get(PROTOCOL_VERSION_HEADER) else {
+    let Some(version) = headers.get(&PROTOCOL_VERSION_HEADER) else {
         return Ok(None);
     };
     match version.to_str() {
@@ -102,16 +104,39 @@ pub(super) fn unsupported_version(version: &str) -> Refusal {
     )
 }
 
+/// The `Accept` values MCP clients send, read without splitting them.
+fn usual_accept(value: &HeaderValue) -> Option<Accepts> {
+    let (json, sse, sse_named) = match value.as_bytes() {
+        b"application/json, text/event-stream" | b"text/event-stream, application/json" => {
+            (true, true, true)
+        }
+        b"application/json" => (true, false, false),
+        b"text/event-stream" => (false, true, true),
+        _ => return None,
+    };
+    Some(Accepts {
+        json,
+        sse,
+        sse_named,
+    })
+}
+
 pub(super) fn accepts(headers: &HeaderMap) -> Accepts {
     let mut values = headers.get_all(header::ACCEPT).iter().peekable();
-    if values.peek().is_none() {
+    let Some(first) = values.next() else {
         // No `Accept`: anything goes; a plain JSON reply is the safe choice.
         return Accepts {
             json: true,
             sse: true,
             sse_named: false,
         };
+    };
+    if values.peek().is_none()
+        && let Some(usual) = usual_accept(first)
+    {
+        return usual;
     }
+    let values = std::iter::once(first).chain(values);
     let mut accepts = Accepts {
         json: false,
         sse: false,
@@ -297,5 +322,29 @@ mod tests {
         );
         let none = accepts(&HeaderMap::new());
         assert_eq!((none.json, none.sse, none.sse_named), (true, true, false));
+    }
+
+    #[test]
+    fn the_usual_accept_values_read_as_the_general_reading_does() {
+        let read = |values: &[&str]| {
+            let mut headers = HeaderMap::new();
+            for value in values {
+                headers.append(header::ACCEPT, HeaderValue::from_str(value).unwrap());
+            }
+            let a = accepts(&headers);
+            (a.json, a.sse, a.sse_named)
+        };
+        for usual in [
+            "application/json, text/event-stream",
+            "text/event-stream, application/json",
+            "application/json",
+            "text/event-stream",
+        ] {
+            assert!(usual_accept(&HeaderValue::from_static(usual)).is_some());
+            // Sent as two header lines, the value takes the general reading.
+            assert_eq!(read(&[usual]), read(&[usual, usual]), "{usual}");
+        }
+        assert!(usual_accept(&HeaderValue::from_static("application/json;q=0")).is_none());
+        assert_eq!(read(&["application/json;q=0"]), (false, false, false));
     }
 }

@@ -20,9 +20,10 @@ use std::time::Duration;
 use axum::body::Body;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
-use tokio::sync::{Notify, OwnedSemaphorePermit, watch};
+use tokio::sync::{OwnedSemaphorePermit, watch};
 use tokio::time::{Instant, Sleep};
 
+use super::endpoint::Endpoint;
 use super::limits::{Holding, Limits};
 use super::reply::seconds;
 
@@ -32,15 +33,15 @@ use super::reply::seconds;
 pub(super) async fn serve_connection(
     stream: TcpStream,
     peer: SocketAddr,
-    router: hyper_util::service::TowerToHyperService<axum::Router>,
+    endpoint: Endpoint,
     limits: Arc<Limits>,
     mut closing: watch::Receiver<bool>,
     _permit: OwnedSemaphorePermit,
 ) {
     // Replies are written whole: do not hold the last segment back for an ACK.
     let _ = stream.set_nodelay(true);
-    // TCP keepalive on, and the peer's address on each request (sessions count by it).
-    let router = super::peer::accepted(&stream, peer, limits.tcp_keepalive, router);
+    // TCP keepalive on; the peer's address goes on each request (sessions count by it).
+    super::peer::keep_alive(&stream, peer, limits.tcp_keepalive);
     let activity = Arc::new(Activity::new());
     let io = Guarded {
         stream,
@@ -52,7 +53,7 @@ pub(super) async fn serve_connection(
     let tracker = activity.clone();
     let service = hyper::service::service_fn(move |request| {
         let request_guard = tracker.begin();
-        let answer = hyper::service::Service::call(&router, request);
+        let answer = endpoint.answer(request, peer);
         async move {
             let response = answer.await?;
             // The request is in progress until its answer is sent or dropped.
@@ -147,25 +148,29 @@ enum Phase {
 }
 
 /// A connection's [`Phase`], shared by its socket (bytes read), its service (requests begun)
-/// and the answers' bodies (requests ended), and watched by its task.
+/// and the answers' bodies (requests ended), and checked by its task.
+///
+/// A change of phase only writes the phase: it neither wakes the connection's task nor touches
+/// the timer. The task's one timer is armed at most [`Activity::step`] ahead and, when it
+/// fires, looks at the phase and re-arms at the phase's deadline (or one step on). A phase
+/// begun while it was armed began after the arming, so its deadline is at least a step after
+/// it: every deadline is met exactly, and a keep-alive request costs a lock per phase change
+/// instead of a timer registered and cancelled twice and a wake-up of the task (issue 28's
+/// profile).
 struct Activity {
     phase: Mutex<Phase>,
-    changed: Notify,
 }
 
 impl Activity {
     fn new() -> Self {
         Self {
             phase: Mutex::new(Phase::Idle(Instant::now())),
-            changed: Notify::new(),
         }
     }
 
     fn update(&self, change: impl FnOnce(Phase) -> Phase) {
         let mut phase = self.phase.lock().unwrap_or_else(PoisonError::into_inner);
         *phase = change(*phase);
-        drop(phase);
-        self.changed.notify_one();
     }
 
     fn phase(&self) -> Phase {
@@ -174,12 +179,10 @@ impl Activity {
 
     /// Bytes arrived: on an idle connection, a request's head has begun.
     fn bytes_read(&self) {
-        if matches!(self.phase(), Phase::Idle(_)) {
-            self.update(|phase| match phase {
-                Phase::Idle(_) => Phase::Head(Instant::now()),
-                other => other,
-            });
-        }
+        self.update(|phase| match phase {
+            Phase::Idle(_) => Phase::Head(Instant::now()),
+            other => other,
+        });
     }
 
     /// A request's head was read; it is in progress until the guard is dropped.
@@ -191,26 +194,42 @@ impl Activity {
         RequestGuard(self.clone())
     }
 
+    /// How far ahead the timer is armed at most: the shorter of the two timeouts (a
+    /// millisecond at least, so that a zero timeout does not spin while a request runs).
+    fn step(limits: &Limits) -> Duration {
+        limits
+            .idle_timeout
+            .min(limits.header_read_timeout)
+            .max(Duration::from_millis(1))
+    }
+
     /// Resolves when the connection has been idle for the idle timeout, or a head has been
     /// arriving for the header read timeout.
     async fn expired(&self, limits: &Limits) -> Expired {
+        let step = Self::step(limits);
+        let timer = tokio::time::sleep(Duration::ZERO);
+        tokio::pin!(timer);
         loop {
-            let changed = self.changed.notified();
-            let (deadline, expired) = match self.phase() {
-                Phase::Idle(since) => (since + limits.idle_timeout, Expired::Idle),
-                Phase::Head(since) => (since + limits.header_read_timeout, Expired::Head),
-                Phase::Busy(_) => {
-                    changed.await;
-                    continue;
+            (&mut timer).await;
+            let now = Instant::now();
+            let next = match self.phase() {
+                Phase::Idle(since) => {
+                    let deadline = since + limits.idle_timeout;
+                    if now >= deadline {
+                        return Expired::Idle;
+                    }
+                    deadline.min(now + step)
                 }
+                Phase::Head(since) => {
+                    let deadline = since + limits.header_read_timeout;
+                    if now >= deadline {
+                        return Expired::Head;
+                    }
+                    deadline.min(now + step)
+                }
+                Phase::Busy(_) => now + step,
             };
-            if Instant::now() >= deadline {
-                return expired;
-            }
-            tokio::select! {
-                () = tokio::time::sleep_until(deadline) => {}
-                () = changed => {}
-            }
+            timer.as_mut().reset(next);
         }
     }
 }

@@ -253,6 +253,7 @@ mod admit;
 mod auth;
 mod conn;
 mod cors;
+mod endpoint;
 mod limits;
 mod listen;
 mod modern;

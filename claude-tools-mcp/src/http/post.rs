@@ -145,8 +145,11 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
                 Err(error) => {
                     return modern::refused(StatusCode::BAD_REQUEST, Some(request.id), error, span);
                 }
+                // Boxed, as the other paths a plain 2025 `tools/call` does not take: their
+                // states would otherwise make every request's future larger, and it is moved
+                // (copied) on its way into the executor's box.
                 Ok(revision) if revision.is_modern() => {
-                    return modern::answer(
+                    return Box::pin(modern::answer(
                         shared,
                         caller,
                         super::peer::peer_ip(&parts.extensions),
@@ -155,7 +158,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
                         accepts,
                         deadline,
                         span,
-                    )
+                    ))
                     .await;
                 }
                 Ok(_) => Message::Request(request),
@@ -221,7 +224,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
         Message::Request(request) => {
             span.record("method", request.method());
             span.record("id", tracing::field::display(&request.id));
-            other_request(shared, router, request, form, deadline, span).await
+            Box::pin(other_request(shared, router, request, form, deadline, span)).await
         }
         Message::Notification(notification) => {
             span.record("method", notification.method());
@@ -237,7 +240,10 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             // In a session, the answer to a question a running tool asked (on the stream of
             // its call); stateless, there is no such question to answer.
             if in_session {
-                router.handle(Message::Response(response)).await;
+                // Boxed: `handle`'s future holds the 2026-07-28 path's whole state, which would
+                // otherwise make every request's future kilobytes larger (and `serve` moves it
+                // into hyper's slot once per request: +10,000 instructions a call, issue 28).
+                Box::pin(router.handle(Message::Response(response))).await;
             }
             span.record("outcome", "accepted");
             StatusCode::ACCEPTED.into_response()
@@ -474,7 +480,10 @@ async fn tool_call(
     // A tool may log, and in a session ask the client something: that goes out on the call's
     // SSE stream, which opens only if the tool sends something before its result.
     if form.accepts.sse_named && !streams_progress {
-        return tool_call_streamed_on_demand(shared, router, id, call, form, deadline, span).await;
+        return Box::pin(tool_call_streamed_on_demand(
+            shared, router, id, call, form, deadline, span,
+        ))
+        .await;
     }
     let tool = call.name.clone();
     if !streams_progress {

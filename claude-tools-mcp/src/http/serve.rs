@@ -16,6 +16,7 @@ use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
 
 use super::conn::{refuse_over_capacity, serve_connection};
+use super::endpoint::Endpoint;
 use super::limits::{connection_cap, once_a_second};
 use super::post::handle;
 use super::{DEFAULT_SHUTDOWN_GRACE, HttpServer, Shared};
@@ -142,7 +143,7 @@ async fn run(serve: HttpServe) -> io::Result<()> {
         shutdown_grace,
     } = serve;
     let shared = Arc::new(server.into_shared());
-    let service = hyper_util::service::TowerToHyperService::new(router_of(shared.clone()));
+    let service = Endpoint::new(shared.clone(), router_of(shared.clone()));
     let limits = Arc::new(shared.limits.clone());
     let max_connections = connection_cap(limits.max_connections);
     let open = Arc::new(Semaphore::new(max_connections));

@@ -16,15 +16,18 @@
 //! matched without regard to case (HTTP's rule), values exactly, after trimming the spaces
 //! HTTP allows around them.
 
-use axum::http::HeaderMap;
+use std::borrow::Cow;
+
+use axum::http::{HeaderMap, HeaderName};
 use base64::Engine;
 use claude_tools_core::mcp::{Call, ErrorObject, Request};
 use claude_tools_core::tool::ToolServer;
 
-/// The header naming the request's method.
-pub(super) const METHOD_HEADER: &str = "mcp-method";
+/// The header naming the request's method (a `HeaderName`, not a `&str`: a lookup by `&str`
+/// parses the name again on every request).
+pub(super) const METHOD_HEADER: HeaderName = HeaderName::from_static("mcp-method");
 /// The header naming the tool, prompt or resource the request is about.
-pub(super) const NAME_HEADER: &str = "mcp-name";
+pub(super) const NAME_HEADER: HeaderName = HeaderName::from_static("mcp-name");
 
 /// Checks `headers` against `request` (the table of the [module docs](self)); `server` says
 /// which tool parameters travel in headers.
@@ -34,7 +37,7 @@ pub(super) fn check(
     server: &ToolServer,
 ) -> Result<(), ErrorObject> {
     let method = request.method();
-    match header_value(headers, METHOD_HEADER)? {
+    match header_value(headers, &METHOD_HEADER)? {
         None => {
             return Err(ErrorObject::header_mismatch(format!(
                 "an MCP 2026-07-28 request needs the `Mcp-Method` header (`{}` here)",
@@ -59,7 +62,7 @@ pub(super) fn check(
     let Some(name) = name else {
         return Ok(());
     };
-    match header_value(headers, NAME_HEADER)? {
+    match header_value(headers, &NAME_HEADER)? {
         None => {
             return Err(ErrorObject::header_mismatch(format!(
                 "an MCP 2026-07-28 `{method}` request needs the `Mcp-Name` header, naming `{}`",
@@ -82,7 +85,10 @@ pub(super) fn check(
         return Ok(());
     };
     for param in tool.header_params() {
-        let header = format!("mcp-param-{}", param.header.to_ascii_lowercase());
+        // The name was checked as a token when the server was built: it is a header name.
+        let Ok(header) = HeaderName::try_from(format!("mcp-param-{}", param.header)) else {
+            continue;
+        };
         let sent = header_value(headers, &header)?;
         match (sent, call.arguments.get(&param.property)) {
             (None, None) => {}
@@ -112,7 +118,10 @@ pub(super) fn check(
 
 /// The value of the header `name`, decoded: `None` when absent; `-32020` when it is sent
 /// twice, is not text, or is a malformed `=?base64?…?=`.
-pub(super) fn header_value(headers: &HeaderMap, name: &str) -> Result<Option<String>, ErrorObject> {
+pub(super) fn header_value<'h>(
+    headers: &'h HeaderMap,
+    name: &HeaderName,
+) -> Result<Option<Cow<'h, str>>, ErrorObject> {
     let mut values = headers.get_all(name).iter();
     let Some(value) = values.next() else {
         return Ok(None);
@@ -135,18 +144,18 @@ pub(super) fn header_value(headers: &HeaderMap, name: &str) -> Result<Option<Str
     })
 }
 
-/// A header value as text: `=?base64?…?=` decoded, anything else as it is.
-fn decode(value: &str) -> Option<String> {
+/// A header value as text: `=?base64?…?=` decoded, anything else as it is (not copied).
+fn decode(value: &str) -> Option<Cow<'_, str>> {
     let Some(encoded) = value
         .strip_prefix("=?base64?")
         .and_then(|rest| rest.strip_suffix("?="))
     else {
-        return Some(value.to_string());
+        return Some(Cow::Borrowed(value));
     };
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(encoded)
         .ok()?;
-    String::from_utf8(bytes).ok()
+    String::from_utf8(bytes).ok().map(Cow::Owned)
 }
 
 #[cfg(test)]
