@@ -1,20 +1,40 @@
 //! CPU time and memory of a process from `/proc`, CPU pinning and a monotonic clock.
 
+use std::collections::BTreeMap;
 use std::fs;
+use std::sync::Mutex;
 
-/// CPU time (ns) a process has spent on a CPU: the sum over its live threads of the first field of
-/// `/proc/<pid>/task/<tid>/schedstat`. `None` when the process is gone or the file is missing.
+/// CPU time (ns) a process has spent on a CPU: the sum over its threads of the first field of
+/// `/proc/<pid>/task/<tid>/schedstat`, each thread counted at the last value read of it. A
+/// thread that has exited since an earlier reading keeps its share (the host's session threads
+/// come and go with its sessions), so two readings of one process never go backwards. `None`
+/// when the process is gone or the directory is missing.
 pub fn cpu_ns(pid: u32) -> Option<u64> {
+    static SEEN: Mutex<BTreeMap<(u32, u32), u64>> = Mutex::new(BTreeMap::new());
     let dir = fs::read_dir(format!("/proc/{pid}/task")).ok()?;
-    let mut total = 0u64;
+    let mut seen = SEEN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     for entry in dir.flatten() {
+        let Some(tid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|tid| tid.parse::<u32>().ok())
+        else {
+            continue;
+        };
         let mut path = entry.path();
         path.push("schedstat");
-        if let Ok(text) = fs::read_to_string(&path) {
-            total += parse_schedstat(&text).unwrap_or(0);
+        if let Ok(text) = fs::read_to_string(&path)
+            && let Some(ns) = parse_schedstat(&text)
+        {
+            let slot = seen.entry((pid, tid)).or_insert(0);
+            *slot = (*slot).max(ns);
         }
     }
-    Some(total)
+    Some(
+        seen.range((pid, 0)..=(pid, u32::MAX))
+            .map(|(_, ns)| ns)
+            .sum(),
+    )
 }
 
 /// First field of a `schedstat` line (ns on CPU).
