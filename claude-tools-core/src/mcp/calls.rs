@@ -4,12 +4,16 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll, Waker};
 
 use tokio_util::sync::CancellationToken;
 
-use crate::jsonrpc::{Answer, ErrorObject, RequestId, Response};
-use crate::tool::CallFuture;
+use super::McpRouter;
+use crate::ask::ClientPeer;
+use crate::jsonrpc::{Answer, ErrorObject, RequestId, Response, ToolCall};
+use crate::tool::{CallFuture, CallRefused, ProgressReporter, ToolContext};
 
 /// How long a cancelled handler may run on after its token fires, before it is dropped.
 ///
@@ -184,4 +188,101 @@ impl Drop for Registration {
             self.cancellation.cancel();
         }
     }
+}
+
+impl McpRouter {
+    /// Starts a `tools/call` and polls it once, with no future around it: most tools finish
+    /// right there, and the session answers them with no task and no registration.
+    #[doc(hidden)]
+    pub fn start_call(&self, id: RequestId, call: ToolCall) -> Started {
+        self.start_call_at(id, call, None)
+    }
+
+    /// [`McpRouter::start_call`] whose handler sees `client` (a 2026-07-28 request's own), or
+    /// the connection's (`None`).
+    pub(crate) fn start_call_at(
+        &self,
+        id: RequestId,
+        call: ToolCall,
+        client: Option<ClientPeer>,
+    ) -> Started {
+        let ToolCall {
+            name,
+            arguments,
+            tool_use_id,
+            progress_token,
+            retry: _,
+        } = call;
+        let in_flight = &self.connection.in_flight;
+        if in_flight.contains(&id) {
+            return Started::Done(already_running(id));
+        }
+        let cancellation = CancellationToken::new();
+        let mut context = ToolContext::for_call(id.clone(), cancellation.clone());
+        if let Some(tool_use_id) = tool_use_id {
+            context = context.with_tool_use_id(tool_use_id);
+        }
+        if let Some(token) = progress_token {
+            context = context.with_progress(match &self.progress {
+                Some(sink) => ProgressReporter::new(token, sink.clone()),
+                None => ProgressReporter::token_only(token),
+            });
+        }
+        if let Some(sink) = &self.logs {
+            // A 2025 call logs from its connection's `logging/setLevel`. A 2026-07-28 request
+            // (one with a client of its own) is sent log messages only when its `_meta` names
+            // a level (`io.modelcontextprotocol/logLevel`).
+            let level = match &client {
+                None => Some(self.connection.log_level.get()),
+                Some(client) => client.log_level,
+            };
+            context = context.with_log_sink(sink.clone()).with_log_level(level);
+        }
+        if let Some(extension) = &self.extension {
+            context = context.with_extension(extension.clone());
+        }
+        context = context.with_client(client.unwrap_or_else(|| self.client()));
+        // The call resolves its tool in this snapshot and keeps it, whatever changes later.
+        let started = self
+            .tools
+            .with_active(|tools| tools.start_call(&name, arguments, context));
+        let mut call = match started {
+            Ok(mut call) => {
+                call.set_panic_detail(self.panic_detail);
+                call
+            }
+            Err(CallRefused::UnknownTool(message)) => {
+                tracing::debug!(%message, "MCP tools/call of an unknown tool");
+                return Started::Done(Response::error(
+                    Some(id),
+                    ErrorObject::invalid_params(message),
+                ));
+            }
+            Err(CallRefused::Result(result)) => {
+                return Started::Done(Response::success(id, Answer::Tool(result)));
+            }
+        };
+        // The waker does not matter: a call still pending is polled again by `finish`, with
+        // the waker of the task that awaits it.
+        if let Poll::Ready(result) =
+            Pin::new(&mut call).poll(&mut Context::from_waker(Waker::noop()))
+        {
+            return Started::Done(Response::success(id, Answer::Tool(result)));
+        }
+        // Nothing can have cancelled the call before it was registered: registering only calls
+        // that outlive their first poll costs the quick ones nothing.
+        match in_flight.register(&id, &cancellation) {
+            Some(registration) => Started::Running(RunningCall::new(id, call, registration)),
+            // Another call with this id started while this one was being polled: answer as if
+            // it had been there first.
+            None => Started::Done(already_running(id)),
+        }
+    }
+}
+
+fn already_running(id: RequestId) -> Response {
+    Response::error(
+        Some(id),
+        ErrorObject::invalid_request("a tools/call with this id is already running"),
+    )
 }

@@ -22,9 +22,13 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
+use super::McpRouter;
+use super::modern;
+use super::revision::Era;
+use super::revision::{Revision, Transport, decide};
 use crate::jsonrpc::{
-    ErrorObject, Implementation, PROMPTS_LIST_CHANGED, RESOURCE_UPDATED, RESOURCES_LIST_CHANGED,
-    RequestId, ServerNotification, TOOLS_LIST_CHANGED,
+    Call, ErrorObject, Implementation, PROMPTS_LIST_CHANGED, RESOURCE_UPDATED,
+    RESOURCES_LIST_CHANGED, Request, RequestId, Response, ServerNotification, TOOLS_LIST_CHANGED,
 };
 
 /// The most resource URIs one listen stream may follow.
@@ -355,6 +359,63 @@ impl Serialize for ListenMessage<'_> {
         message.serialize_entry("method", method)?;
         message.serialize_entry("params", &params)?;
         message.end()
+    }
+}
+
+impl McpRouter {
+    /// Opens the listen stream a 2026-07-28 `subscriptions/listen` asks for (see the
+    /// [module docs](self)), or the answer that refuses it: `-32601` for a 2025-era request
+    /// or a router whose transport holds no streams, `-32602` for a filter that is not one,
+    /// the revision's errors for a bad `_meta`.
+    pub fn listen(&self, request: Request) -> Result<ListenStream, Box<Response>> {
+        let Request { id, call, meta } = request;
+        let refuse = |error| Err(Box::new(Response::error(Some(id.clone()), error)));
+        let params = match call {
+            Call::Other { method, params } if method == "subscriptions/listen" => params,
+            call => {
+                return refuse(ErrorObject::invalid_request(format!(
+                    "{} is not subscriptions/listen",
+                    crate::jsonrpc::Request::method_of(&call)
+                )));
+            }
+        };
+        match decide(&meta, Transport::Plain) {
+            Err(error) => return refuse(error),
+            Ok(Revision::Legacy) => {
+                return refuse(ErrorObject::method_not_found("subscriptions/listen"));
+            }
+            Ok(Revision::Modern(_)) => {}
+        }
+        if !self.listen {
+            return refuse(
+                ErrorObject::method_not_found("subscriptions/listen")
+                    .with_data("subscriptions/listen: this transport cannot hold a listen stream"),
+            );
+        }
+        if self.connection.choose(Era::Modern) == Era::Legacy {
+            return refuse(modern::modern_on_legacy(self.protocol_version()));
+        }
+        let requested = match read_filter(params.as_ref()) {
+            Ok(filter) => filter,
+            Err(error) => return refuse(error),
+        };
+        let server = self.tools.active();
+        let accepted = ListenFilter {
+            tools_list_changed: requested.tools_list_changed,
+            prompts_list_changed: requested.prompts_list_changed && server.has_prompts(),
+            resources_list_changed: requested.resources_list_changed && server.has_resources(),
+            resource_subscriptions: if server.has_resources() {
+                requested.resource_subscriptions
+            } else {
+                Vec::new()
+            },
+        };
+        Ok(ListenStream::open(
+            id,
+            accepted,
+            self.tools.listeners.clone(),
+            Implementation::new(server.name(), server.version()),
+        ))
     }
 }
 

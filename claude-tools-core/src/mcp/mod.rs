@@ -29,7 +29,7 @@
 //! - A `tools/call` whose `id` is already running is refused with `-32600` (its cancellation
 //!   would be ambiguous); a `tools/call` without an `id` is a notification and does not run.
 //! - Cancellation keeps the one contract described at [`CANCEL_GRACE`]: the handler's
-//!   [`ToolContext::cancellation_token`](crate::tool::ToolContext::cancellation_token) fires,
+//!   [`ToolContext::cancellation_token`](crate::tool::ToolContext::cancellation_token)(crate::tool::ToolContext::cancellation_token) fires,
 //!   the call answers `-32800` at once, and the handler runs on in a task of its own for up to
 //!   [`CANCEL_GRACE`] to react (finish a `select!` on `ctx.cancelled()`, clean up), its result
 //!   discarded; then its future is dropped. Cancelling an unknown or finished id does nothing.
@@ -38,7 +38,7 @@
 //! - A tool's log messages (`ToolContext::log`) become `notifications/message`, handed to the
 //!   notifier like progress, when at or above the connection's level: the one its client set
 //!   with `logging/setLevel`, or every level until it does ([`DEFAULT_LOG_LEVEL`]). The router
-//!   sets that level on each call's context ([`ToolContext::with_log_level`]).
+//!   sets that level on each call's context ([`ToolContext::with_log_level`](crate::tool::ToolContext::with_log_level)).
 //! - Progress (`ToolContext::report_progress`) becomes `notifications/progress` with the call's
 //!   `params._meta.progressToken`, handed to the [`McpRouter::with_notifier`] callback; without a
 //!   notifier or a token it is dropped.
@@ -90,17 +90,14 @@ pub use revision::{
     decide as decide_revision,
 };
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
-use std::task::{Context, Poll, Waker};
 
 use serde_json::Value;
-use tokio_util::sync::CancellationToken;
 
-use crate::tool::{CallRefused, LogSink, ProgressReporter, ProgressSink, ToolContext, ToolServer};
+use crate::tool::{LogSink, ProgressSink, ToolServer};
 use calls::InFlight;
+use revision::Era;
 
 /// Receives the server→client notifications of a router (`notifications/progress`,
 /// `notifications/message`, `notifications/tools/list_changed`…), for the transport to send to
@@ -182,16 +179,6 @@ struct Connection {
     era: AtomicU8,
 }
 
-/// The era a connection that keeps state between requests has chosen: a 2025-11-25 client
-/// (`initialize`) and a 2026-07-28 client each get the connection to themselves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
-enum Era {
-    Undecided = 0,
-    Legacy = 1,
-    Modern = 2,
-}
-
 impl Connection {
     fn new(tools: &live::LiveTools) -> Arc<Self> {
         Arc::new(Self {
@@ -202,27 +189,6 @@ impl Connection {
             log_level: logging::ConnectionLogLevel::default(),
             era: AtomicU8::new(Era::Undecided as u8),
         })
-    }
-
-    fn era(&self) -> Era {
-        match self.era.load(Ordering::Acquire) {
-            1 => Era::Legacy,
-            2 => Era::Modern,
-            _ => Era::Undecided,
-        }
-    }
-
-    /// Holds the connection to `era` unless it chose already; the era it has now.
-    fn choose(&self, era: Era) -> Era {
-        match self.era.compare_exchange(
-            Era::Undecided as u8,
-            era as u8,
-            Ordering::AcqRel,
-            Ordering::Acquire,
-        ) {
-            Ok(_) => era,
-            Err(_) => self.era(),
-        }
     }
 }
 
@@ -280,61 +246,6 @@ impl McpRouter {
         self.tools.listeners.len()
     }
 
-    /// Opens the listen stream a 2026-07-28 `subscriptions/listen` asks for (see
-    /// [`listen`]), or the answer that refuses it: `-32601` for a 2025-era request
-    /// or a router whose transport holds no streams, `-32602` for a filter that is not one,
-    /// the revision's errors for a bad `_meta`.
-    pub fn listen(&self, request: Request) -> Result<ListenStream, Box<Response>> {
-        let Request { id, call, meta } = request;
-        let refuse = |error| Err(Box::new(Response::error(Some(id.clone()), error)));
-        let params = match call {
-            Call::Other { method, params } if method == "subscriptions/listen" => params,
-            call => {
-                return refuse(ErrorObject::invalid_request(format!(
-                    "{} is not subscriptions/listen",
-                    crate::jsonrpc::Request::method_of(&call)
-                )));
-            }
-        };
-        match revision::decide(&meta, Transport::Plain) {
-            Err(error) => return refuse(error),
-            Ok(Revision::Legacy) => {
-                return refuse(ErrorObject::method_not_found("subscriptions/listen"));
-            }
-            Ok(Revision::Modern(_)) => {}
-        }
-        if !self.listen {
-            return refuse(
-                ErrorObject::method_not_found("subscriptions/listen")
-                    .with_data("subscriptions/listen: this transport cannot hold a listen stream"),
-            );
-        }
-        if self.connection.choose(Era::Modern) == Era::Legacy {
-            return refuse(modern::modern_on_legacy(self.protocol_version()));
-        }
-        let requested = match listen::read_filter(params.as_ref()) {
-            Ok(filter) => filter,
-            Err(error) => return refuse(error),
-        };
-        let server = self.tools.active();
-        let accepted = ListenFilter {
-            tools_list_changed: requested.tools_list_changed,
-            prompts_list_changed: requested.prompts_list_changed && server.has_prompts(),
-            resources_list_changed: requested.resources_list_changed && server.has_resources(),
-            resource_subscriptions: if server.has_resources() {
-                requested.resource_subscriptions
-            } else {
-                Vec::new()
-            },
-        };
-        Ok(ListenStream::open(
-            id,
-            accepted,
-            self.tools.listeners.clone(),
-            Implementation::new(server.name(), server.version()),
-        ))
-    }
-
     /// Binds the sealed state of this router's 2026-07-28 questions to `principal` (who is
     /// calling, as the transport's auth found out): a state issued to one principal does not
     /// open for another.
@@ -354,7 +265,7 @@ impl McpRouter {
     }
 
     /// Attaches `extension` to the [`ToolContext`] of every call this router starts
-    /// ([`ToolContext::extension`]).
+    /// ([`ToolContext::extension`](crate::tool::ToolContext::extension)).
     #[doc(hidden)]
     pub fn with_extension(
         mut self,
@@ -392,7 +303,7 @@ impl McpRouter {
         self
     }
 
-    /// The client as the tools of this router see it ([`ToolContext::client`]).
+    /// The client as the tools of this router see it ([`ToolContext::client`](crate::tool::ToolContext::client)).
     pub fn client(&self) -> ClientPeer {
         ClientPeer {
             peer: self.connection.peer.clone(),
@@ -414,8 +325,8 @@ impl McpRouter {
     }
 
     /// Hands server→client notifications (`notifications/progress`, built from
-    /// [`ToolContext::report_progress`] and the call's `progressToken`; `notifications/message`,
-    /// from [`ToolContext::log`]) to `notifier`. Without one, progress and log messages are
+    /// [`ToolContext::report_progress`](crate::tool::ToolContext::report_progress) and the call's `progressToken`; `notifications/message`,
+    /// from [`ToolContext::log`](crate::tool::ToolContext::log)) to `notifier`. Without one, progress and log messages are
     /// dropped. `notifier` is called on the reporting handler's thread and
     /// should only enqueue the message.
     ///
@@ -576,42 +487,6 @@ impl McpRouter {
             .map(|response| response.to_value())
     }
 
-    /// Answers a request at the revision it speaks (see [`revision`]).
-    async fn answer_request(&self, request: Request) -> Response {
-        let Request { id, call, meta } = request;
-        let revision = match revision::decide(&meta, Transport::Plain) {
-            Ok(revision) => revision,
-            Err(error) => return Response::error(Some(id), error),
-        };
-        match revision {
-            Revision::Legacy => {
-                if self.connection.era() == Era::Modern {
-                    return Response::error(Some(id), modern::legacy_on_modern(&call));
-                }
-                if matches!(call, Call::Initialize(_))
-                    && self.connection.choose(Era::Legacy) != Era::Legacy
-                {
-                    return Response::error(Some(id), modern::legacy_on_modern(&call));
-                }
-                self.answer(id, call, None).await
-            }
-            Revision::Modern(meta) => {
-                let era = if matches!(call, Call::Discover) {
-                    self.connection.era()
-                } else {
-                    self.connection.choose(Era::Modern)
-                };
-                if era == Era::Legacy {
-                    return Response::error(
-                        Some(id),
-                        modern::modern_on_legacy(self.protocol_version()),
-                    );
-                }
-                self.answer_modern(id, call, meta).await
-            }
-        }
-    }
-
     /// Answers `call`; `client` is the client its handlers see when it is not the connection's
     /// (a 2026-07-28 request's own).
     async fn answer(&self, id: RequestId, call: Call, client: Option<ClientPeer>) -> Response {
@@ -683,101 +558,6 @@ impl McpRouter {
         );
         Response::success(id, Answer::Initialize(result))
     }
-
-    /// Starts a `tools/call` and polls it once, with no future around it: most tools finish
-    /// right there, and the session answers them with no task and no registration.
-    #[doc(hidden)]
-    pub fn start_call(&self, id: RequestId, call: ToolCall) -> Started {
-        self.start_call_at(id, call, None)
-    }
-
-    /// [`McpRouter::start_call`] whose handler sees `client` (a 2026-07-28 request's own), or
-    /// the connection's (`None`).
-    pub(crate) fn start_call_at(
-        &self,
-        id: RequestId,
-        call: ToolCall,
-        client: Option<ClientPeer>,
-    ) -> Started {
-        let ToolCall {
-            name,
-            arguments,
-            tool_use_id,
-            progress_token,
-            retry: _,
-        } = call;
-        let in_flight = &self.connection.in_flight;
-        if in_flight.contains(&id) {
-            return Started::Done(already_running(id));
-        }
-        let cancellation = CancellationToken::new();
-        let mut context = ToolContext::for_call(id.clone(), cancellation.clone());
-        if let Some(tool_use_id) = tool_use_id {
-            context = context.with_tool_use_id(tool_use_id);
-        }
-        if let Some(token) = progress_token {
-            context = context.with_progress(match &self.progress {
-                Some(sink) => ProgressReporter::new(token, sink.clone()),
-                None => ProgressReporter::token_only(token),
-            });
-        }
-        if let Some(sink) = &self.logs {
-            // A 2025 call logs from its connection's `logging/setLevel`. A 2026-07-28 request
-            // (one with a client of its own) is sent log messages only when its `_meta` names
-            // a level (`io.modelcontextprotocol/logLevel`).
-            let level = match &client {
-                None => Some(self.connection.log_level.get()),
-                Some(client) => client.log_level,
-            };
-            context = context.with_log_sink(sink.clone()).with_log_level(level);
-        }
-        if let Some(extension) = &self.extension {
-            context = context.with_extension(extension.clone());
-        }
-        context = context.with_client(client.unwrap_or_else(|| self.client()));
-        // The call resolves its tool in this snapshot and keeps it, whatever changes later.
-        let started = self
-            .tools
-            .with_active(|tools| tools.start_call(&name, arguments, context));
-        let mut call = match started {
-            Ok(mut call) => {
-                call.set_panic_detail(self.panic_detail);
-                call
-            }
-            Err(CallRefused::UnknownTool(message)) => {
-                tracing::debug!(%message, "MCP tools/call of an unknown tool");
-                return Started::Done(Response::error(
-                    Some(id),
-                    ErrorObject::invalid_params(message),
-                ));
-            }
-            Err(CallRefused::Result(result)) => {
-                return Started::Done(Response::success(id, Answer::Tool(result)));
-            }
-        };
-        // The waker does not matter: a call still pending is polled again by `finish`, with
-        // the waker of the task that awaits it.
-        if let Poll::Ready(result) =
-            Pin::new(&mut call).poll(&mut Context::from_waker(Waker::noop()))
-        {
-            return Started::Done(Response::success(id, Answer::Tool(result)));
-        }
-        // Nothing can have cancelled the call before it was registered: registering only calls
-        // that outlive their first poll costs the quick ones nothing.
-        match in_flight.register(&id, &cancellation) {
-            Some(registration) => Started::Running(RunningCall::new(id, call, registration)),
-            // Another call with this id started while this one was being polled: answer as if
-            // it had been there first.
-            None => Started::Done(already_running(id)),
-        }
-    }
-}
-
-fn already_running(id: RequestId) -> Response {
-    Response::error(
-        Some(id),
-        ErrorObject::invalid_request("a tools/call with this id is already running"),
-    )
 }
 
 impl std::fmt::Debug for McpRouter {

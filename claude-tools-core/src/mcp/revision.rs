@@ -22,10 +22,13 @@
 //! On a connection that keeps state between requests (stdio, an HTTP session, in-process) the
 //! router also holds each connection to one era once it has chosen: `initialize` chooses the
 //! 2025 era, any 2026-07-28 request but `server/discover` (a probe, answered either way) the
-//! modern one; a request of the other era is then refused (see [`McpRouter`](super::McpRouter)).
+//! modern one; a request of the other era is then refused (see [`McpRouter`]).
 
 use super::lifecycle::SUPPORTED_PROTOCOL_VERSIONS;
+use super::{McpRouter, modern};
+use crate::jsonrpc::{Call, Request, Response};
 use crate::jsonrpc::{ErrorObject, MetaClaim, RequestMeta};
+use std::sync::atomic::Ordering;
 
 /// The MCP revisions of the stateless (2026-07-28) era this router speaks.
 pub const MODERN_PROTOCOL_VERSIONS: [&str; 1] = ["2026-07-28"];
@@ -132,6 +135,77 @@ pub fn decide<'a>(
                     &meta.protocol_version,
                 ))
             }
+        }
+    }
+}
+
+impl McpRouter {
+    /// Answers a request at the revision it speaks (see the [module docs](self)).
+    pub(super) async fn answer_request(&self, request: Request) -> Response {
+        let Request { id, call, meta } = request;
+        let revision = match decide(&meta, Transport::Plain) {
+            Ok(revision) => revision,
+            Err(error) => return Response::error(Some(id), error),
+        };
+        match revision {
+            Revision::Legacy => {
+                if self.connection.era() == Era::Modern {
+                    return Response::error(Some(id), modern::legacy_on_modern(&call));
+                }
+                if matches!(call, Call::Initialize(_))
+                    && self.connection.choose(Era::Legacy) != Era::Legacy
+                {
+                    return Response::error(Some(id), modern::legacy_on_modern(&call));
+                }
+                self.answer(id, call, None).await
+            }
+            Revision::Modern(meta) => {
+                let era = if matches!(call, Call::Discover) {
+                    self.connection.era()
+                } else {
+                    self.connection.choose(Era::Modern)
+                };
+                if era == Era::Legacy {
+                    return Response::error(
+                        Some(id),
+                        modern::modern_on_legacy(self.protocol_version()),
+                    );
+                }
+                self.answer_modern(id, call, meta).await
+            }
+        }
+    }
+}
+
+/// The era a connection that keeps state between requests has chosen: a 2025-11-25 client
+/// (`initialize`) and a 2026-07-28 client each get the connection to themselves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub(super) enum Era {
+    Undecided = 0,
+    Legacy = 1,
+    Modern = 2,
+}
+
+impl super::Connection {
+    pub(super) fn era(&self) -> Era {
+        match self.era.load(Ordering::Acquire) {
+            1 => Era::Legacy,
+            2 => Era::Modern,
+            _ => Era::Undecided,
+        }
+    }
+
+    /// Holds the connection to `era` unless it chose already; the era it has now.
+    pub(super) fn choose(&self, era: Era) -> Era {
+        match self.era.compare_exchange(
+            Era::Undecided as u8,
+            era as u8,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            Ok(_) => era,
+            Err(_) => self.era(),
         }
     }
 }
