@@ -286,21 +286,23 @@ impl TestClient {
     /// first request of a 2025-11-25 client does it. At 2026-07-28 there is no `initialize`:
     /// a `-32601` [`TestClientError::Server`] (use [`discover`](TestClient::discover)).
     pub async fn initialize(&self) -> Result<InitializeResult, TestClientError> {
-        if self.revision != ProtocolRevision::V2025_11_25 {
-            let body = wire::Initialize {
-                protocol_version: self.revision.as_str(),
-                capabilities: self.capabilities().into(),
-                client_info: CLIENT_INFO,
-            };
-            return match self.request("initialize", &body, None).await? {
-                (Answer::Initialize(result), _) => Ok(result),
-                (answer, _) => Err(unexpected("initialize", answer)),
-            };
+        if self.revision == ProtocolRevision::V2025_11_25 {
+            return self.opened().await.cloned();
         }
-        self.initialized
-            .get_or_try_init(|| self.open())
-            .await
-            .cloned()
+        let body = wire::Initialize {
+            protocol_version: self.revision.as_str(),
+            capabilities: self.capabilities().into(),
+            client_info: CLIENT_INFO,
+        };
+        match self.send("initialize", &body, None, None).await? {
+            Answer::Initialize(result) => Ok(result),
+            answer => Err(unexpected("initialize", answer)),
+        }
+    }
+
+    /// The 2025-11-25 connection's `initialize` result, opening it on the first call.
+    async fn opened(&self) -> Result<&InitializeResult, TestClientError> {
+        self.initialized.get_or_try_init(|| self.open()).await
     }
 
     /// The 2025-11-25 handshake.
@@ -496,7 +498,7 @@ impl TestClient {
         progress_token: Option<i64>,
     ) -> Result<(Answer, usize), TestClientError> {
         if self.revision == ProtocolRevision::V2025_11_25 {
-            self.initialize().await?;
+            self.opened().await?;
         }
         let mut retry = None;
         for round in 1..=MAX_ROUNDS {
