@@ -366,3 +366,46 @@ async fn calls_run_at_once_each_with_its_own_answers() {
         assert_eq!(c.unwrap().progress.len(), 2, "{revision:?}");
     }
 }
+
+/// Check out, once the user confirms twice: a question after a question.
+#[tool(server = Shop)]
+async fn checkout(ctx: ToolContext) -> Result<String, ToolError> {
+    let ask = |key: &'static str, message: &'static str| {
+        let ctx = ctx.clone();
+        async move {
+            match ctx.question(key).elicit::<Confirm>(message).await {
+                Ok(Elicitation::Accepted(Confirm { confirm })) => Ok(confirm),
+                Ok(_) => Ok(false),
+                Err(error) => Err(ToolError::new(format!("could not ask: {error}"))),
+            }
+        }
+    };
+    let pay = ask("pay", "Pay now?").await?;
+    let ship = ask("ship", "Ship today?").await?;
+    Ok(format!("pay {pay}, ship {ship}"))
+}
+
+#[tokio::test]
+async fn questions_asked_one_after_another_are_each_answered_once() {
+    for revision in BOTH {
+        let client = client(revision).on_elicitation(|question| {
+            Elicitation::Accepted(Confirm {
+                confirm: question.message == "Ship today?",
+            })
+        });
+        let outcome = client.call_tool("checkout", json!({})).await.unwrap();
+        assert_eq!(outcome.text(), "pay false, ship true", "{revision:?}");
+        let asked: Vec<&str> = outcome
+            .questions
+            .iter()
+            .filter_map(|question| match question {
+                ServerRequestParams::Elicit(question) => Some(question.message.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(asked, ["Pay now?", "Ship today?"], "{revision:?}");
+        // At 2026-07-28, the second round carries the first answer in the sealed state.
+        let rounds = if revision == ProtocolRevision::V2026_07_28 { 3 } else { 1 };
+        assert_eq!(outcome.rounds, rounds, "{revision:?}");
+    }
+}
