@@ -65,7 +65,11 @@ async fn empty_basket(ctx: ToolContext) -> Result<String, ToolError> {
 #[tool(server = Shop)]
 async fn pack(ctx: ToolContext, items: u32) -> String {
     for i in 1..=items {
-        ctx.report_progress(f64::from(i), Some(f64::from(items)), Some(&format!("item {i}")));
+        ctx.report_progress(
+            f64::from(i),
+            Some(f64::from(items)),
+            Some(&format!("item {i}")),
+        );
     }
     format!("packed {items}")
 }
@@ -105,7 +109,9 @@ async fn describe(
     /// Its colour
     colour: String,
 ) -> Vec<PromptMessage> {
-    vec![PromptMessage::user(format!("Describe the {colour} {product}."))]
+    vec![PromptMessage::user(format!(
+        "Describe the {colour} {product}."
+    ))]
 }
 
 /// The shop's opening hours.
@@ -152,11 +158,17 @@ async fn a_tool_call_is_typed_end_to_end() {
         );
         assert_eq!(outcome.rounds, 1);
 
-        let failed = client.call_tool("price", json!({"items": 0, "each": 1})).await.unwrap();
+        let failed = client
+            .call_tool("price", json!({"items": 0, "each": 1}))
+            .await
+            .unwrap();
         assert!(failed.is_error());
         assert_eq!(failed.text(), "an empty basket has no price");
 
-        let wrong = client.call_tool("price", json!({"items": "three"})).await.unwrap();
+        let wrong = client
+            .call_tool("price", json!({"items": "three"}))
+            .await
+            .unwrap();
         assert!(wrong.is_error());
         assert!(wrong.text().contains("items"), "{}", wrong.text());
 
@@ -170,7 +182,10 @@ async fn each_list_shows_what_the_server_has() {
     for revision in BOTH {
         let client = client(revision);
         let tools = client.list_tools().await.unwrap();
-        let names: Vec<&str> = tools.iter().filter_map(|tool| tool["name"].as_str()).collect();
+        let names: Vec<&str> = tools
+            .iter()
+            .filter_map(|tool| tool["name"].as_str())
+            .collect();
         for name in ["price", "empty_basket", "pack", "check_stock", "whoami"] {
             assert!(names.contains(&name), "{revision:?}: {names:?}");
         }
@@ -195,7 +210,10 @@ async fn a_prompt_is_got_and_its_argument_completed() {
             .await
             .unwrap();
         assert_eq!(prompt.messages.len(), 1);
-        assert_eq!(prompt.messages, [PromptMessage::user("Describe the red scarf.")]);
+        assert_eq!(
+            prompt.messages,
+            [PromptMessage::user("Describe the red scarf.")]
+        );
 
         let missing = client
             .get_prompt("describe", [("product", "scarf")])
@@ -226,7 +244,13 @@ async fn a_resource_is_read_and_a_template_variable_completed() {
             [ResourceContents::Text { text, .. }] if text == "product A2"
         ));
         let none = client.read_resource("shop://nothing").await.unwrap_err();
-        assert!(matches!(none, TestClientError::Server { method: "resources/read", .. }));
+        assert!(matches!(
+            none,
+            TestClientError::Server {
+                method: "resources/read",
+                ..
+            }
+        ));
 
         let completion = client
             .complete(
@@ -243,8 +267,14 @@ async fn a_resource_is_read_and_a_template_variable_completed() {
 async fn an_elicitation_is_answered_accepted_declined_or_cancelled() {
     type Answer = fn(&ElicitParams) -> Elicitation<Confirm>;
     let cases: [(Answer, &str); 4] = [
-        (|_| Elicitation::Accepted(Confirm { confirm: true }), "emptied"),
-        (|_| Elicitation::Accepted(Confirm { confirm: false }), "kept: not confirmed"),
+        (
+            |_| Elicitation::Accepted(Confirm { confirm: true }),
+            "emptied",
+        ),
+        (
+            |_| Elicitation::Accepted(Confirm { confirm: false }),
+            "kept: not confirmed",
+        ),
         (|_| Elicitation::Declined, "kept: declined"),
         (|_| Elicitation::Cancelled, "kept: cancelled"),
     ];
@@ -259,7 +289,11 @@ async fn an_elicitation_is_answered_accepted_declined_or_cancelled() {
             assert_eq!(question.message, "Empty the basket?");
             assert_eq!(question.requested_schema["required"], json!(["confirm"]));
             // At 2026-07-28 the question is an `input_required` round; before, a request.
-            let rounds = if revision == ProtocolRevision::V2026_07_28 { 2 } else { 1 };
+            let rounds = if revision == ProtocolRevision::V2026_07_28 {
+                2
+            } else {
+                1
+            };
             assert_eq!(outcome.rounds, rounds, "{revision:?}");
             assert_eq!(client.questions().len(), 1);
         }
@@ -275,7 +309,10 @@ async fn a_client_without_an_elicitation_handler_cannot_be_asked() {
     assert!(outcome.questions.is_empty());
 
     let modern = client(ProtocolRevision::V2026_07_28);
-    let refused = modern.call_tool("empty_basket", json!({})).await.unwrap_err();
+    let refused = modern
+        .call_tool("empty_basket", json!({}))
+        .await
+        .unwrap_err();
     assert_eq!(
         refused.code(),
         Some(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY),
@@ -304,16 +341,27 @@ async fn a_calls_progress_is_its_own() {
             "{revision:?}"
         );
         let next = client.call_tool("pack", json!({"items": 1})).await.unwrap();
-        assert_eq!(next.progress.len(), 1, "{revision:?}: only the second call's");
+        assert_eq!(
+            next.progress.len(),
+            1,
+            "{revision:?}: only the second call's"
+        );
     }
 }
 
 #[tokio::test]
 async fn log_messages_arrive_at_the_level_asked() {
     for revision in BOTH {
-        let everything = client(revision).call_tool("check_stock", json!({})).await.unwrap();
+        let everything = client(revision)
+            .call_tool("check_stock", json!({}))
+            .await
+            .unwrap();
         let levels: Vec<LoggingLevel> = everything.logs.iter().map(|log| log.level).collect();
-        assert_eq!(levels, [LoggingLevel::Debug, LoggingLevel::Warning], "{revision:?}");
+        assert_eq!(
+            levels,
+            [LoggingLevel::Debug, LoggingLevel::Warning],
+            "{revision:?}"
+        );
         assert_eq!(everything.logs[1].data, json!({"low": ["socks"]}));
 
         let warnings = client(revision).log_level(LoggingLevel::Warning);
@@ -327,7 +375,10 @@ async fn log_messages_arrive_at_the_level_asked() {
 #[tokio::test]
 async fn the_callers_identity_reaches_the_tool() {
     for revision in BOTH {
-        let anonymous = client(revision).call_tool("whoami", json!({})).await.unwrap();
+        let anonymous = client(revision)
+            .call_tool("whoami", json!({}))
+            .await
+            .unwrap();
         assert!(anonymous.is_error(), "{revision:?}");
         let known = client(revision).identity(Customer { name: "ada" });
         let outcome = known.call_tool("whoami", json!({})).await.unwrap();
@@ -342,20 +393,36 @@ async fn the_revision_is_the_one_chosen() {
     assert_eq!(opened.protocol_version, "2025-11-25");
     assert_eq!(legacy.router().protocol_version(), Some("2025-11-25"));
     legacy.ping().await.unwrap();
-    assert!(legacy.discover().await.is_err(), "no server/discover at 2025-11-25");
+    assert!(
+        legacy.discover().await.is_err(),
+        "no server/discover at 2025-11-25"
+    );
 
     let modern = client(ProtocolRevision::V2026_07_28);
     let discovered = modern.discover().await.unwrap();
-    assert!(discovered.supported_versions.contains(&"2026-07-28".to_string()));
+    assert!(
+        discovered
+            .supported_versions
+            .contains(&"2026-07-28".to_string())
+    );
     let refused = modern.initialize().await.unwrap_err();
-    assert_eq!(refused.code(), Some(ErrorCode::METHOD_NOT_FOUND), "{refused}");
-    assert_eq!(modern.router().protocol_version(), None, "never initialized");
+    assert_eq!(
+        refused.code(),
+        Some(ErrorCode::METHOD_NOT_FOUND),
+        "{refused}"
+    );
+    assert_eq!(
+        modern.router().protocol_version(),
+        None,
+        "never initialized"
+    );
 }
 
 #[tokio::test]
 async fn calls_run_at_once_each_with_its_own_answers() {
     for revision in BOTH {
-        let client = client(revision).on_elicitation(|_| Elicitation::Accepted(Confirm { confirm: true }));
+        let client =
+            client(revision).on_elicitation(|_| Elicitation::Accepted(Confirm { confirm: true }));
         let (a, b, c) = tokio::join!(
             client.call_tool("empty_basket", json!({})),
             client.call_tool("empty_basket", json!({})),
@@ -405,7 +472,11 @@ async fn questions_asked_one_after_another_are_each_answered_once() {
             .collect();
         assert_eq!(asked, ["Pay now?", "Ship today?"], "{revision:?}");
         // At 2026-07-28, the second round carries the first answer in the sealed state.
-        let rounds = if revision == ProtocolRevision::V2026_07_28 { 3 } else { 1 };
+        let rounds = if revision == ProtocolRevision::V2026_07_28 {
+            3
+        } else {
+            1
+        };
         assert_eq!(outcome.rounds, rounds, "{revision:?}");
     }
 }

@@ -126,7 +126,11 @@ impl CompletionRequest {
         )
     }
 
-    fn new(reference: wire::CompletionRef, argument: impl Into<String>, typed: impl Into<String>) -> Self {
+    fn new(
+        reference: wire::CompletionRef,
+        argument: impl Into<String>,
+        typed: impl Into<String>,
+    ) -> Self {
         Self {
             reference,
             argument: argument.into(),
@@ -154,17 +158,21 @@ impl CompletionRequest {
 /// a progress token with every call.
 ///
 /// ```
-/// use claude_tools::tools::{ToolCall, ToolDefBuilder, ToolServer};
+/// use claude_tools::prelude::*;
 /// use claude_tools_testkit::TestClient;
 ///
+/// #[tool_server(name = "demo", version = "1.0.0")]
+/// pub struct Demo;
+///
+/// /// Say hello.
+/// #[tool(server = Demo)]
+/// async fn hello(ctx: ToolContext) -> &'static str {
+///     ctx.report_progress(1.0, Some(1.0), Some("done"));
+///     "hi"
+/// }
+///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let server = ToolServer::new("demo", "1.0.0")
-///     .with_tool(ToolDefBuilder::new("hello"), |call: ToolCall| async move {
-///         call.context.report_progress(1.0, Some(1.0), Some("done"));
-///         "hi"
-///     })
-///     .unwrap();
-/// let client = TestClient::new(server);
+/// let client = TestClient::new(Demo::server());
 /// let outcome = client.call_tool("hello", serde_json::json!({})).await.unwrap();
 /// assert_eq!(outcome.text(), "hi");
 /// assert_eq!(outcome.progress[0].message.as_deref(), Some("done"));
@@ -256,9 +264,7 @@ impl TestClient {
         T: Serialize,
         F: Fn(&ElicitParams) -> Elicitation<T> + Send + Sync + 'static,
     {
-        self.elicitation = Some(Arc::new(move |question| {
-            ElicitResult::of(answer(question))
-        }));
+        self.elicitation = Some(Arc::new(move |question| ElicitResult::of(answer(question))));
         self
     }
 
@@ -327,7 +333,10 @@ impl TestClient {
 
     /// `server/discover` (MCP 2026-07-28): the revisions the server speaks and what it offers.
     pub async fn discover(&self) -> Result<DiscoverResult, TestClientError> {
-        match self.request("server/discover", &wire::Empty {}, None).await? {
+        match self
+            .request("server/discover", &wire::Empty {}, None)
+            .await?
+        {
             (Answer::Discover(result), _) => Ok(result),
             (answer, _) => Err(unexpected("server/discover", answer)),
         }
@@ -349,10 +358,11 @@ impl TestClient {
         name: &str,
         arguments: impl Serialize,
     ) -> Result<ToolOutcome, TestClientError> {
-        let arguments = serde_json::to_value(arguments).map_err(|error| TestClientError::NotJson {
-            what: "the arguments of tools/call",
-            error,
-        })?;
+        let arguments =
+            serde_json::to_value(arguments).map_err(|error| TestClientError::NotJson {
+                what: "the arguments of tools/call",
+                error,
+            })?;
         let body = wire::CallTool { name, arguments };
         let token = self.next_id.fetch_add(1, Ordering::Relaxed);
         let mark = self.inbox.mark();
@@ -362,7 +372,11 @@ impl TestClient {
             return Err(unexpected("tools/call", answer));
         };
         let (progress, logs) = outcome::progress_and_logs(self.inbox.since(mark), token);
-        let questions = self.lock_questions().get(questions..).unwrap_or_default().to_vec();
+        let questions = self
+            .lock_questions()
+            .get(questions..)
+            .unwrap_or_default()
+            .to_vec();
         Ok(ToolOutcome {
             result,
             progress,
@@ -426,7 +440,10 @@ impl TestClient {
 
     /// `resources/list`: the fixed resources.
     pub async fn list_resources(&self) -> Result<Vec<ResourceDef>, TestClientError> {
-        match self.request("resources/list", &wire::Empty {}, None).await? {
+        match self
+            .request("resources/list", &wire::Empty {}, None)
+            .await?
+        {
             (Answer::Catalog(CatalogAnswer::ResourcesList { resources }), _) => Ok(resources),
             (answer, _) => Err(unexpected("resources/list", answer)),
         }
@@ -440,10 +457,9 @@ impl TestClient {
             .request("resources/templates/list", &wire::Empty {}, None)
             .await?
         {
-            (
-                Answer::Catalog(CatalogAnswer::ResourceTemplatesList { resource_templates }),
-                _,
-            ) => Ok(resource_templates),
+            (Answer::Catalog(CatalogAnswer::ResourceTemplatesList { resource_templates }), _) => {
+                Ok(resource_templates)
+            }
             (answer, _) => Err(unexpected("resources/templates/list", answer)),
         }
     }
@@ -502,7 +518,10 @@ impl TestClient {
         }
         let mut retry = None;
         for round in 1..=MAX_ROUNDS {
-            match self.send(method, body, progress_token, retry.take()).await? {
+            match self
+                .send(method, body, progress_token, retry.take())
+                .await?
+            {
                 Answer::InputRequired(questions) => retry = Some(self.answer_round(questions)?),
                 answer => return Ok((answer, round)),
             }
