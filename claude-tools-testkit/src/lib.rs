@@ -15,7 +15,8 @@ pub mod stdio_mcp;
 mod util;
 
 pub use client::{
-    CompletionRequest, Progress, ProtocolRevision, TestClient, TestClientError, ToolOutcome,
+    ClientRoot, CompletionRequest, Progress, ProtocolRevision, SampledMessage, TestClient,
+    TestClientError, ToolOutcome,
 };
 pub use util::{TempDir, random_u64, uuid_v4};
 

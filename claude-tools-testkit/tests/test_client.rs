@@ -7,7 +7,9 @@ use claude_tools::mcp::{ElicitParams, Elicitation, ErrorCode, LoggingLevel, Serv
 use claude_tools::prelude::*;
 use claude_tools::resources::ResourceContents;
 use claude_tools::tools::Extension;
-use claude_tools_testkit::{CompletionRequest, ProtocolRevision, TestClient, TestClientError};
+use claude_tools_testkit::{
+    ClientRoot, CompletionRequest, ProtocolRevision, SampledMessage, TestClient, TestClientError,
+};
 use serde_json::json;
 
 #[tool_server(name = "shop", version = "1.0.0")]
@@ -186,7 +188,14 @@ async fn each_list_shows_what_the_server_has() {
             .iter()
             .filter_map(|tool| tool["name"].as_str())
             .collect();
-        for name in ["price", "empty_basket", "pack", "check_stock", "whoami"] {
+        for name in [
+            "price",
+            "empty_basket",
+            "pack",
+            "check_stock",
+            "whoami",
+            "checkout",
+        ] {
             assert!(names.contains(&name), "{revision:?}: {names:?}");
         }
         let prompts = client.list_prompts().await.unwrap();
@@ -479,4 +488,75 @@ async fn questions_asked_one_after_another_are_each_answered_once() {
         };
         assert_eq!(outcome.rounds, rounds, "{revision:?}");
     }
+}
+
+/// Name the project, asking the client's model, in the client's first root.
+#[tool(server = Shop)]
+async fn name_project(ctx: ToolContext) -> Result<String, ToolError> {
+    let roots = ctx
+        .list_roots()
+        .await
+        .map_err(|error| ToolError::new(format!("no roots: {error}")))?;
+    let request = claude_tools::mcp::CreateMessageRequest::new(
+        [claude_tools::mcp::SamplingMessage::user("Name a project.")],
+        50,
+    );
+    let named = ctx
+        .create_message(request)
+        .await
+        .map_err(|error| ToolError::new(format!("no name: {error}")))?;
+    let root = roots
+        .first()
+        .map(|root| root.uri.as_str())
+        .unwrap_or("nowhere");
+    let name = named.text().unwrap_or("?");
+    Ok(format!("{name} in {root} by {}", named.model))
+}
+
+#[tokio::test]
+async fn sampling_and_roots_are_answered_as_given() {
+    for revision in BOTH {
+        let client = client(revision)
+            .on_create_message(|request| {
+                let asked = request.messages[0].content.as_text().unwrap_or_default();
+                SampledMessage::text("test-model", format!("Atlas ({asked})"))
+                    .stop_reason("endTurn")
+            })
+            .roots([ClientRoot::new("file:///work/atlas").named("atlas")]);
+        let outcome = client.call_tool("name_project", json!({})).await.unwrap();
+        assert_eq!(
+            outcome.text(),
+            "Atlas (Name a project.) in file:///work/atlas by test-model",
+            "{revision:?}"
+        );
+        assert!(
+            matches!(
+                outcome.questions.as_slice(),
+                [
+                    ServerRequestParams::ListRoots,
+                    ServerRequestParams::CreateMessage(_)
+                ]
+            ),
+            "{revision:?}: {:?}",
+            outcome.questions
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_client_without_roots_cannot_be_asked_for_them() {
+    let legacy = client(ProtocolRevision::V2025_11_25);
+    let outcome = legacy.call_tool("name_project", json!({})).await.unwrap();
+    assert!(outcome.is_error());
+    assert!(outcome.text().starts_with("no roots"), "{}", outcome.text());
+    let modern = client(ProtocolRevision::V2026_07_28);
+    let refused = modern
+        .call_tool("name_project", json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        refused.code(),
+        Some(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY),
+        "{refused}"
+    );
 }

@@ -17,8 +17,8 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use claude_tools_core::ask::{
-    ClientCapabilities, ElicitParams, Elicitation, RequestsToClient, ServerRequest,
-    ServerRequestParams,
+    ClientCapabilities, CreateMessageRequest, ElicitParams, Elicitation, RequestsToClient,
+    SamplingContent, ServerRequest, ServerRequestParams,
 };
 use claude_tools_core::complete::Completion;
 use claude_tools_core::jsonrpc::{
@@ -35,7 +35,7 @@ use tokio::sync::OnceCell;
 
 use inbox::Inbox;
 pub use outcome::{Progress, TestClientError, ToolOutcome};
-use wire::{ElicitResult, Params};
+use wire::{ElicitResult, Params, QuestionAnswer};
 
 /// How many times a request is sent before the client gives up on a server that keeps
 /// answering `input_required` (each round answers every question asked; a handler that asks a
@@ -76,6 +76,70 @@ impl ProtocolRevision {
 /// Writes a client's answer to an elicitation.
 type ElicitationHandler =
     Arc<dyn Fn(&ElicitParams) -> Result<ElicitResult, serde_json::Error> + Send + Sync>;
+
+/// Gives the client's model's answer to a sampling request.
+type SamplingHandler = Arc<dyn Fn(&CreateMessageRequest) -> SampledMessage + Send + Sync>;
+
+/// The client model's answer to a tool's `ctx.create_message` (`sampling/createMessage`), as
+/// a [`TestClient::on_create_message`] handler gives it.
+///
+/// ```
+/// use claude_tools_testkit::SampledMessage;
+///
+/// let answer = SampledMessage::text("test-model", "Paris").stop_reason("endTurn");
+/// # let _ = answer;
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct SampledMessage {
+    content: SamplingContent,
+    model: String,
+    stop_reason: Option<String>,
+}
+
+impl SampledMessage {
+    /// The model `model` answered `text`.
+    pub fn text(model: impl Into<String>, text: impl Into<String>) -> Self {
+        Self::new(model, SamplingContent::text(text))
+    }
+
+    /// The model `model` answered `content` (text, an image, audio).
+    pub fn new(model: impl Into<String>, content: SamplingContent) -> Self {
+        Self {
+            content,
+            model: model.into(),
+            stop_reason: None,
+        }
+    }
+
+    /// The same answer, saying why the model stopped (`endTurn`, `maxTokens`…).
+    pub fn stop_reason(mut self, reason: impl Into<String>) -> Self {
+        self.stop_reason = Some(reason.into());
+        self
+    }
+}
+
+/// One of the client's roots, as [`TestClient::roots`] lists them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientRoot {
+    uri: String,
+    name: Option<String>,
+}
+
+impl ClientRoot {
+    /// The root at `uri` (a `file://` URI), without a name.
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            name: None,
+        }
+    }
+
+    /// The same root, named `name` for people.
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+}
 
 /// What a completion is asked for: a prompt's argument or a resource template's variable, what
 /// was typed of it, and the arguments already filled in.
@@ -184,6 +248,8 @@ pub struct TestClient {
     revision: ProtocolRevision,
     log_level: Option<LoggingLevel>,
     elicitation: Option<ElicitationHandler>,
+    sampling: Option<SamplingHandler>,
+    roots: Option<Vec<ClientRoot>>,
     /// Every question the server asked, in order.
     questions: Mutex<Vec<ServerRequestParams>>,
     next_id: AtomicI64,
@@ -212,6 +278,8 @@ impl TestClient {
             revision: ProtocolRevision::default(),
             log_level: None,
             elicitation: None,
+            sampling: None,
+            roots: None,
             questions: Mutex::new(Vec::new()),
             next_id: AtomicI64::new(1),
             initialized: OnceCell::new(),
@@ -268,6 +336,44 @@ impl TestClient {
         self
     }
 
+    /// The same client, answering every sampling request of the server's tools
+    /// (`ctx.create_message`) with what `answer` returns for it, as the client's model would;
+    /// the client then announces the `sampling` capability.
+    ///
+    /// ```
+    /// use claude_tools::ToolServer;
+    /// use claude_tools_testkit::{SampledMessage, TestClient};
+    ///
+    /// let client = TestClient::new(ToolServer::new("demo", "1.0.0"))
+    ///     .on_create_message(|request| {
+    ///         SampledMessage::text("test-model", format!("{} messages read", request.messages.len()))
+    ///     });
+    /// # let _ = client;
+    /// ```
+    pub fn on_create_message<F>(mut self, answer: F) -> Self
+    where
+        F: Fn(&CreateMessageRequest) -> SampledMessage + Send + Sync + 'static,
+    {
+        self.sampling = Some(Arc::new(answer));
+        self
+    }
+
+    /// The same client, answering `roots/list` (a tool's `ctx.list_roots()`) with `roots`; the
+    /// client then announces the `roots` capability.
+    ///
+    /// ```
+    /// use claude_tools::ToolServer;
+    /// use claude_tools_testkit::{ClientRoot, TestClient};
+    ///
+    /// let client = TestClient::new(ToolServer::new("demo", "1.0.0"))
+    ///     .roots([ClientRoot::new("file:///work/repo").named("repo")]);
+    /// # let _ = client;
+    /// ```
+    pub fn roots(mut self, roots: impl IntoIterator<Item = ClientRoot>) -> Self {
+        self.roots = Some(roots.into_iter().collect());
+        self
+    }
+
     /// The same client, calling as `identity`: every call's `ToolContext::extension` (and a
     /// tool's `Extension<T>` parameter) gets it, as the HTTP server's auth hook attaches the
     /// caller's identity (`AuthDecision::allow_with`).
@@ -284,7 +390,10 @@ impl TestClient {
 
     /// What the client tells the server it can be asked.
     fn capabilities(&self) -> ClientCapabilities {
-        ClientCapabilities::NONE.with_elicitation(self.elicitation.is_some())
+        ClientCapabilities::NONE
+            .with_elicitation(self.elicitation.is_some())
+            .with_sampling(self.sampling.is_some())
+            .with_roots(self.roots.is_some())
     }
 
     /// Opens a 2025-11-25 connection (`initialize`, `notifications/initialized`, and
@@ -601,8 +710,8 @@ impl TestClient {
         }
     }
 
-    /// Answers one request of the server's (2025-11-25): an elicitation with the handler's
-    /// answer, anything else with the error a client that cannot answer it sends.
+    /// Answers one request of the server's (2025-11-25) with the answer the test gave for its
+    /// kind, or, without one, with the error a client that cannot answer it sends (`-32601`).
     async fn answer_request(&self, request: ServerRequest) {
         let method = request.method();
         self.lock_questions().push(request.params.clone());
@@ -624,8 +733,8 @@ impl TestClient {
         self.router.handle(Message::Response(response)).await;
     }
 
-    /// The answer to one question.
-    fn answer(&self, question: &ServerRequestParams) -> Result<ElicitResult, TestClientError> {
+    /// The answer to one question, from the handler the test gave for its kind.
+    fn answer(&self, question: &ServerRequestParams) -> Result<QuestionAnswer, TestClientError> {
         let unanswered = |method| TestClientError::Unanswered { method };
         match question {
             ServerRequestParams::Elicit(params) => {
@@ -633,13 +742,42 @@ impl TestClient {
                     .elicitation
                     .as_ref()
                     .ok_or(unanswered("elicitation/create"))?;
-                handler(params).map_err(|error| TestClientError::NotJson {
-                    what: "the answer to an elicitation",
-                    error,
-                })
+                handler(params)
+                    .map(QuestionAnswer::Elicit)
+                    .map_err(|error| TestClientError::NotJson {
+                        what: "the answer to an elicitation",
+                        error,
+                    })
             }
-            ServerRequestParams::CreateMessage(_) => Err(unanswered("sampling/createMessage")),
-            ServerRequestParams::ListRoots => Err(unanswered("roots/list")),
+            ServerRequestParams::CreateMessage(request) => {
+                let handler = self
+                    .sampling
+                    .as_ref()
+                    .ok_or(unanswered("sampling/createMessage"))?;
+                let SampledMessage {
+                    content,
+                    model,
+                    stop_reason,
+                } = handler(request);
+                Ok(QuestionAnswer::Sampled(wire::SampledResult {
+                    role: "assistant",
+                    content,
+                    model,
+                    stop_reason,
+                }))
+            }
+            ServerRequestParams::ListRoots => {
+                let roots = self.roots.as_ref().ok_or(unanswered("roots/list"))?;
+                Ok(QuestionAnswer::Roots(wire::RootsResult {
+                    roots: roots
+                        .iter()
+                        .map(|root| wire::RootEntry {
+                            uri: root.uri.clone(),
+                            name: root.name.clone(),
+                        })
+                        .collect(),
+                }))
+            }
             _ => Err(unanswered("a server request")),
         }
     }
@@ -667,13 +805,15 @@ impl std::fmt::Debug for TestClient {
             .field("revision", &self.revision)
             .field("log_level", &self.log_level)
             .field("answers_elicitations", &self.elicitation.is_some())
+            .field("answers_sampling", &self.sampling.is_some())
+            .field("roots", &self.roots)
             .finish()
     }
 }
 
 /// What a retry carries.
 struct Retry {
-    answers: BTreeMap<String, ElicitResult>,
+    answers: BTreeMap<String, QuestionAnswer>,
     state: Option<String>,
 }
 

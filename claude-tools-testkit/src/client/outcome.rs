@@ -121,12 +121,15 @@ pub enum TestClientError {
         /// The method of the request.
         method: &'static str,
     },
-    /// The server asked a question this client has no answer for (MCP 2026-07-28): a
-    /// question of a kind it does not answer (sampling, roots), or an elicitation without an
-    /// [`on_elicitation`](super::TestClient::on_elicitation) handler.
+    /// The server asked a question this client was given no answer for (MCP 2026-07-28; at
+    /// 2025-11-25 the server gets a `-32601` error instead): an elicitation without
+    /// [`on_elicitation`](super::TestClient::on_elicitation), a sampling request without
+    /// [`on_create_message`](super::TestClient::on_create_message), `roots/list` without
+    /// [`roots`](super::TestClient::roots). The client does not announce those capabilities,
+    /// so only a server that asks regardless gets here.
     #[error(
-        "the server asked `{method}`, which this test client does not answer (give it an \
-         answer with `TestClient::on_elicitation`; sampling and roots are not answered)"
+        "the server asked `{method}`, which this test client was given no answer for (see \
+         TestClient::on_elicitation, on_create_message and roots)"
     )]
     Unanswered {
         /// The question's method (`elicitation/create`…).

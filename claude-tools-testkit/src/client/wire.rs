@@ -7,8 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use claude_tools_core::ask::ClientCapabilities;
-use claude_tools_core::ask::Elicitation;
+use claude_tools_core::ask::{ClientCapabilities, Elicitation, SamplingContent};
 use claude_tools_core::jsonrpc::LoggingLevel;
 use serde::Serialize;
 use serde_json::Value;
@@ -31,7 +30,7 @@ pub(super) struct Params<'a, B> {
     #[serde(rename = "_meta", skip_serializing_if = "Meta::is_empty")]
     pub(super) meta: Meta,
     #[serde(rename = "inputResponses", skip_serializing_if = "Option::is_none")]
-    pub(super) input_responses: Option<BTreeMap<String, ElicitResult>>,
+    pub(super) input_responses: Option<BTreeMap<String, QuestionAnswer>>,
     #[serde(rename = "requestState", skip_serializing_if = "Option::is_none")]
     pub(super) request_state: Option<String>,
 }
@@ -163,6 +162,45 @@ pub(super) struct CompleteArgument<'a> {
 #[derive(Serialize)]
 pub(super) struct CompleteContext<'a> {
     pub(super) arguments: &'a BTreeMap<String, String>,
+}
+
+/// A client's answer to one of the server's questions, as it writes the result (the same
+/// shapes answer an MCP 2026-07-28 question in `inputResponses`).
+#[derive(Serialize, Debug, Clone, PartialEq)]
+#[serde(untagged)]
+pub(super) enum QuestionAnswer {
+    /// `elicitation/create`.
+    Elicit(ElicitResult),
+    /// `sampling/createMessage`.
+    Sampled(SampledResult),
+    /// `roots/list`.
+    Roots(RootsResult),
+}
+
+/// The result of `sampling/createMessage`: the model's message.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct SampledResult {
+    /// Always the model.
+    pub(super) role: &'static str,
+    pub(super) content: SamplingContent,
+    pub(super) model: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) stop_reason: Option<String>,
+}
+
+/// The result of `roots/list`.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub(super) struct RootsResult {
+    pub(super) roots: Vec<RootEntry>,
+}
+
+/// One root.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub(super) struct RootEntry {
+    pub(super) uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) name: Option<String>,
 }
 
 /// The result of an `elicitation/create`, as a client writes it (the same shape answers an MCP
