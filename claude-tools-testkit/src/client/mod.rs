@@ -823,3 +823,20 @@ fn unexpected(method: &'static str, answer: Answer) -> TestClientError {
         answer: Box::new(answer),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_client_is_shared_across_tasks_and_its_calls_spawn() {
+        fn assert_send_sync<T: Send + Sync>(_: &T) {}
+        fn assert_send<T: Send>(_: &T) {}
+        let client = TestClient::new(ToolServer::new("s", "1"));
+        assert_send_sync(&client);
+        assert_send(&client.call_tool("t", ()));
+        assert_send(&client.get_prompt("p", [("a", "b")]));
+        assert_send(&client.read_resource("r://x"));
+        assert_send(&client.complete(&CompletionRequest::prompt("p", "a", "")));
+    }
+}
