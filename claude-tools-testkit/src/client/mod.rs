@@ -451,7 +451,8 @@ impl TestClient {
         }
     }
 
-    /// `ping`.
+    /// `ping` (MCP 2025-11-25; 2026-07-28 removed it, so a client of that revision gets a
+    /// `-32601` [`TestClientError::Server`]).
     pub async fn ping(&self) -> Result<(), TestClientError> {
         self.request("ping", &wire::Empty {}, None).await.map(drop)
     }
