@@ -7,6 +7,8 @@
 //! each, answer the tools' questions, and see their progress and log messages, at MCP
 //! 2025-11-25 or 2026-07-28.
 
+mod answers;
+mod completion;
 mod inbox;
 mod outcome;
 mod wire;
@@ -18,7 +20,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use claude_tools_core::ask::{
     ClientCapabilities, CreateMessageRequest, ElicitParams, Elicitation, RequestsToClient,
-    SamplingContent, ServerRequest, ServerRequestParams,
+    ServerRequest, ServerRequestParams,
 };
 use claude_tools_core::complete::Completion;
 use claude_tools_core::jsonrpc::{
@@ -33,9 +35,12 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::OnceCell;
 
+use answers::Answers;
+pub use answers::{ClientRoot, SampledMessage};
+pub use completion::CompletionRequest;
 use inbox::Inbox;
 pub use outcome::{Progress, TestClientError, ToolOutcome};
-use wire::{ElicitResult, Params, QuestionAnswer};
+use wire::{ElicitResult, Params};
 
 /// How many times a request is sent before the client gives up on a server that keeps
 /// answering `input_required` (each round answers every question asked; a handler that asks a
@@ -70,144 +75,6 @@ impl ProtocolRevision {
             ProtocolRevision::V2025_11_25 => "2025-11-25",
             ProtocolRevision::V2026_07_28 => "2026-07-28",
         }
-    }
-}
-
-/// Writes a client's answer to an elicitation.
-type ElicitationHandler =
-    Arc<dyn Fn(&ElicitParams) -> Result<ElicitResult, serde_json::Error> + Send + Sync>;
-
-/// Gives the client's model's answer to a sampling request.
-type SamplingHandler = Arc<dyn Fn(&CreateMessageRequest) -> SampledMessage + Send + Sync>;
-
-/// The client model's answer to a tool's `ctx.create_message` (`sampling/createMessage`), as
-/// a [`TestClient::on_create_message`] handler gives it.
-///
-/// ```
-/// use claude_tools_testkit::SampledMessage;
-///
-/// let answer = SampledMessage::text("test-model", "Paris").stop_reason("endTurn");
-/// # let _ = answer;
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub struct SampledMessage {
-    content: SamplingContent,
-    model: String,
-    stop_reason: Option<String>,
-}
-
-impl SampledMessage {
-    /// The model `model` answered `text`.
-    pub fn text(model: impl Into<String>, text: impl Into<String>) -> Self {
-        Self::new(model, SamplingContent::text(text))
-    }
-
-    /// The model `model` answered `content` (text, an image, audio).
-    pub fn new(model: impl Into<String>, content: SamplingContent) -> Self {
-        Self {
-            content,
-            model: model.into(),
-            stop_reason: None,
-        }
-    }
-
-    /// The same answer, saying why the model stopped (`endTurn`, `maxTokens`…).
-    pub fn stop_reason(mut self, reason: impl Into<String>) -> Self {
-        self.stop_reason = Some(reason.into());
-        self
-    }
-}
-
-/// One of the client's roots, as [`TestClient::roots`] lists them.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ClientRoot {
-    uri: String,
-    name: Option<String>,
-}
-
-impl ClientRoot {
-    /// The root at `uri` (a `file://` URI), without a name.
-    pub fn new(uri: impl Into<String>) -> Self {
-        Self {
-            uri: uri.into(),
-            name: None,
-        }
-    }
-
-    /// The same root, named `name` for people.
-    pub fn named(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-}
-
-/// What a completion is asked for: a prompt's argument or a resource template's variable, what
-/// was typed of it, and the arguments already filled in.
-///
-/// ```
-/// use claude_tools_testkit::CompletionRequest;
-///
-/// let request = CompletionRequest::prompt("trip", "city", "Par").with_context("country", "FR");
-/// # let _ = request;
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub struct CompletionRequest {
-    reference: wire::CompletionRef,
-    argument: String,
-    value: String,
-    context: BTreeMap<String, String>,
-}
-
-impl CompletionRequest {
-    /// Completes the argument `argument` of the prompt `prompt`, of which `typed` was typed.
-    pub fn prompt(
-        prompt: impl Into<String>,
-        argument: impl Into<String>,
-        typed: impl Into<String>,
-    ) -> Self {
-        Self::new(
-            wire::CompletionRef::Prompt {
-                name: prompt.into(),
-            },
-            argument,
-            typed,
-        )
-    }
-
-    /// Completes the variable `variable` of the resource template `uri_template` (as the
-    /// template is written: `"shop://products/{sku}"`), of which `typed` was typed.
-    pub fn resource(
-        uri_template: impl Into<String>,
-        variable: impl Into<String>,
-        typed: impl Into<String>,
-    ) -> Self {
-        Self::new(
-            wire::CompletionRef::Resource {
-                uri: uri_template.into(),
-            },
-            variable,
-            typed,
-        )
-    }
-
-    fn new(
-        reference: wire::CompletionRef,
-        argument: impl Into<String>,
-        typed: impl Into<String>,
-    ) -> Self {
-        Self {
-            reference,
-            argument: argument.into(),
-            value: typed.into(),
-            context: BTreeMap::new(),
-        }
-    }
-
-    /// The same request, saying the argument `name` was already filled in with `value` (the
-    /// completer reads it in its `CompletionContext`).
-    pub fn with_context(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
-        self.context.insert(name.into(), value.into());
-        self
     }
 }
 
@@ -247,9 +114,8 @@ pub struct TestClient {
     inbox: Arc<Inbox>,
     revision: ProtocolRevision,
     log_level: Option<LoggingLevel>,
-    elicitation: Option<ElicitationHandler>,
-    sampling: Option<SamplingHandler>,
-    roots: Option<Vec<ClientRoot>>,
+    /// What the client answers the server's questions with.
+    answers: Answers,
     /// Every question the server asked, in order.
     questions: Mutex<Vec<ServerRequestParams>>,
     next_id: AtomicI64,
@@ -277,9 +143,7 @@ impl TestClient {
             inbox,
             revision: ProtocolRevision::default(),
             log_level: None,
-            elicitation: None,
-            sampling: None,
-            roots: None,
+            answers: Answers::default(),
             questions: Mutex::new(Vec::new()),
             next_id: AtomicI64::new(1),
             initialized: OnceCell::new(),
@@ -332,7 +196,8 @@ impl TestClient {
         T: Serialize,
         F: Fn(&ElicitParams) -> Elicitation<T> + Send + Sync + 'static,
     {
-        self.elicitation = Some(Arc::new(move |question| ElicitResult::of(answer(question))));
+        self.answers.elicitation =
+            Some(Arc::new(move |question| ElicitResult::of(answer(question))));
         self
     }
 
@@ -354,7 +219,7 @@ impl TestClient {
     where
         F: Fn(&CreateMessageRequest) -> SampledMessage + Send + Sync + 'static,
     {
-        self.sampling = Some(Arc::new(answer));
+        self.answers.sampling = Some(Arc::new(answer));
         self
     }
 
@@ -370,7 +235,7 @@ impl TestClient {
     /// # let _ = client;
     /// ```
     pub fn roots(mut self, roots: impl IntoIterator<Item = ClientRoot>) -> Self {
-        self.roots = Some(roots.into_iter().collect());
+        self.answers.roots = Some(roots.into_iter().collect());
         self
     }
 
@@ -390,10 +255,7 @@ impl TestClient {
 
     /// What the client tells the server it can be asked.
     fn capabilities(&self) -> ClientCapabilities {
-        ClientCapabilities::NONE
-            .with_elicitation(self.elicitation.is_some())
-            .with_sampling(self.sampling.is_some())
-            .with_roots(self.roots.is_some())
+        self.answers.capabilities()
     }
 
     /// Opens a 2025-11-25 connection (`initialize`, `notifications/initialized`, and
@@ -716,7 +578,7 @@ impl TestClient {
     async fn answer_request(&self, request: ServerRequest) {
         let method = request.method();
         self.lock_questions().push(request.params.clone());
-        let outcome = match self.answer(&request.params) {
+        let outcome = match self.answers.answer(&request.params) {
             Ok(result) => serde_json::to_value(&result)
                 .and_then(|result| RawParams::from_value(&result))
                 .map_err(|error| {
@@ -734,61 +596,12 @@ impl TestClient {
         self.router.handle(Message::Response(response)).await;
     }
 
-    /// The answer to one question, from the handler the test gave for its kind.
-    fn answer(&self, question: &ServerRequestParams) -> Result<QuestionAnswer, TestClientError> {
-        let unanswered = |method| TestClientError::Unanswered { method };
-        match question {
-            ServerRequestParams::Elicit(params) => {
-                let handler = self
-                    .elicitation
-                    .as_ref()
-                    .ok_or(unanswered("elicitation/create"))?;
-                handler(params)
-                    .map(QuestionAnswer::Elicit)
-                    .map_err(|error| TestClientError::NotJson {
-                        what: "the answer to an elicitation",
-                        error,
-                    })
-            }
-            ServerRequestParams::CreateMessage(request) => {
-                let handler = self
-                    .sampling
-                    .as_ref()
-                    .ok_or(unanswered("sampling/createMessage"))?;
-                let SampledMessage {
-                    content,
-                    model,
-                    stop_reason,
-                } = handler(request);
-                Ok(QuestionAnswer::Sampled(wire::SampledResult {
-                    role: "assistant",
-                    content,
-                    model,
-                    stop_reason,
-                }))
-            }
-            ServerRequestParams::ListRoots => {
-                let roots = self.roots.as_ref().ok_or(unanswered("roots/list"))?;
-                Ok(QuestionAnswer::Roots(wire::RootsResult {
-                    roots: roots
-                        .iter()
-                        .map(|root| wire::RootEntry {
-                            uri: root.uri.clone(),
-                            name: root.name.clone(),
-                        })
-                        .collect(),
-                }))
-            }
-            _ => Err(unanswered("a server request")),
-        }
-    }
-
     /// The retry of a request answered `input_required` (2026-07-28): an answer to each
     /// question, and the state echoed.
     fn answer_round(&self, questions: InputRequiredResult) -> Result<Retry, TestClientError> {
         let mut answers = BTreeMap::new();
         for (key, question) in questions.input_requests {
-            let answer = self.answer(&question);
+            let answer = self.answers.answer(&question);
             self.lock_questions().push(question);
             answers.insert(key, answer?);
         }
@@ -805,16 +618,14 @@ impl std::fmt::Debug for TestClient {
             .field("router", &self.router)
             .field("revision", &self.revision)
             .field("log_level", &self.log_level)
-            .field("answers_elicitations", &self.elicitation.is_some())
-            .field("answers_sampling", &self.sampling.is_some())
-            .field("roots", &self.roots)
+            .field("answers", &self.answers)
             .finish()
     }
 }
 
 /// What a retry carries.
 struct Retry {
-    answers: BTreeMap<String, QuestionAnswer>,
+    answers: BTreeMap<String, wire::QuestionAnswer>,
     state: Option<String>,
 }
 
