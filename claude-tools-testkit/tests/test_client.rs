@@ -95,8 +95,13 @@ async fn whoami(customer: Extension<Customer>) -> String {
     format!("hello {}", customer.name)
 }
 
-fn colours(typed: &str) -> Vec<String> {
-    ["red", "green", "grey"]
+/// The colours of the product already filled in (socks come in grey only).
+fn colours(typed: &str, context: &CompletionContext) -> Vec<String> {
+    let colours: &[&str] = match context.get("product") {
+        Some("socks") => &["grey"],
+        _ => &["red", "green", "grey"],
+    };
+    colours
         .iter()
         .filter(|colour| colour.starts_with(typed))
         .map(|colour| colour.to_string())
@@ -235,6 +240,14 @@ async fn a_prompt_is_got_and_its_argument_completed() {
             .await
             .unwrap();
         assert_eq!(completion.values, ["green", "grey"], "{revision:?}");
+        let socks = client
+            .complete(
+                &CompletionRequest::prompt("describe", "colour", "gr")
+                    .with_context("product", "socks"),
+            )
+            .await
+            .unwrap();
+        assert_eq!(socks.values, ["grey"], "{revision:?}");
     }
 }
 
