@@ -573,3 +573,37 @@ async fn a_client_without_roots_cannot_be_asked_for_them() {
         "{refused}"
     );
 }
+
+/// A prompt that asks the user which tone to take, built by hand (its handler reads the
+/// request's context to ask, as a tool does).
+fn toned_prompt() -> claude_tools::prompts::Prompt {
+    use claude_tools::prompts::{Prompt, PromptArguments};
+    Prompt::new("greeting", |args: PromptArguments| async move {
+        let formal = match args.context().elicit::<Confirm>("Formal?").await {
+            Ok(Elicitation::Accepted(Confirm { confirm })) => confirm,
+            Ok(_) => false,
+            Err(error) => return Err(PromptError::new(format!("could not ask: {error}"))),
+        };
+        Ok::<_, PromptError>(if formal { "Good day." } else { "Hi!" }.to_string())
+    })
+}
+
+#[tokio::test]
+async fn a_prompt_that_asks_the_user_is_answered_too() {
+    for revision in BOTH {
+        let server = Shop::server().with_prompt(toned_prompt()).unwrap();
+        let client = TestClient::new(server)
+            .revision(revision)
+            .on_elicitation(|_| Elicitation::Accepted(Confirm { confirm: true }));
+        let prompt = client
+            .get_prompt("greeting", std::iter::empty::<(String, String)>())
+            .await
+            .unwrap();
+        assert_eq!(
+            prompt.messages,
+            [PromptMessage::user("Good day.")],
+            "{revision:?}"
+        );
+        assert_eq!(client.questions().len(), 1, "{revision:?}");
+    }
+}
