@@ -2,16 +2,22 @@
 //! Claude Code CLI offline ([`model_server`]), a scriptable fake Claude Code CLI for the
 //! control protocol ([`fake_cli`], binary `fake-claude`), a tiny external MCP server speaking
 //! stdio ([`stdio_mcp`], binary `claude-tools-echo-mcp`), a fake npm registry for the CLI
-//! installer ([`npm_registry`]), and helpers shared by tests.
+//! installer ([`npm_registry`]), a typed in-process MCP client of a tool server
+//! ([`TestClient`]), and helpers shared by tests.
 
 #![warn(missing_docs)]
 
+pub mod client;
 pub mod fake_cli;
 pub mod model_server;
 pub mod npm_registry;
 pub mod stdio_mcp;
 mod util;
 
+pub use client::{
+    ClientRoot, CompletionRequest, Progress, ProtocolRevision, SampledMessage, TestClient,
+    TestClientError, ToolOutcome,
+};
 pub use util::{TempDir, random_u64, uuid_v4};
 
 use std::path::PathBuf;

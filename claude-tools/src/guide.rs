@@ -17,7 +17,9 @@
 //!    history, session stores (sessions resumed on another host), errors and the exit status.
 //! 6. [Permissions and hooks](permissions_and_hooks): which tools may run, a permission
 //!    callback, hooks.
-//! 7. [Testing your tools](testing): direct calls, the scripted model, the real CLI in a test.
+//! 7. [Testing your tools](testing): direct calls, a typed in-process MCP client (tools,
+//!    prompts, resources, completions, questions, progress and logs), the scripted model, the
+//!    real CLI in a test.
 //! 8. [Performance](performance): what a call costs, blocking work, memory bounds.
 //! 9. [Troubleshooting](troubleshooting): the CLI not found, not logged in, a tool not
 //!    offered, timeouts, big outputs.

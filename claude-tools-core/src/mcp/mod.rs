@@ -465,9 +465,11 @@ impl McpRouter {
         }
     }
 
-    /// [`McpRouter::handle`] for a message given as a `serde_json::Value` (tests, tools that
-    /// build messages by hand): the value is written out and decoded as a transport's bytes
-    /// are, and the answer comes back as a `Value`.
+    /// [`McpRouter::handle`] for a message given as a `serde_json::Value` (tools that build
+    /// messages by hand): the value is written out and decoded as a transport's bytes are, and
+    /// the answer comes back as a `Value`. A test of a server is better written with the typed
+    /// client of the test kit, `claude_tools_testkit::TestClient` (tools, prompts, resources,
+    /// completions, questions, progress and logs, at either revision).
     ///
     /// ```
     /// use claude_tools::mcp::McpRouter;
