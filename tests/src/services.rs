@@ -76,6 +76,25 @@ pub fn postgres_or_skip(test: &str) -> bool {
     false
 }
 
+/// Whether nginx can be started here (for tests that need no PostgreSQL): as
+/// [`services_or_skip`], a panic under CI and a loud banner elsewhere when it cannot.
+pub fn nginx_or_skip(test: &str) -> bool {
+    if nginx_binary().is_some() {
+        return true;
+    }
+    let hint = "run scripts/install-services (or scripts/test)";
+    if std::env::var_os("CI").is_some() {
+        panic!("{test}: nginx not installed and CI is set; {hint}");
+    }
+    let _ = writeln!(
+        io::stderr(),
+        "\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n\
+         !!! SKIPPED {test}: nginx not installed ({hint})\n\
+         !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n"
+    );
+    false
+}
+
 /// nginx: on `PATH`, else where Debian puts it (`/usr/sbin` is not on every user's `PATH`).
 pub fn nginx_binary() -> Option<PathBuf> {
     find_on_path("nginx").or_else(|| {
@@ -378,6 +397,15 @@ pub struct Nginx {
 impl Nginx {
     /// Starts nginx in a new temp dir on a free port, in front of `upstreams`.
     pub fn start(upstreams: &[SocketAddr]) -> io::Result<Nginx> {
+        let (http, server) = balancer(upstreams);
+        Self::start_with(&http, &server)
+    }
+
+    /// Starts nginx in a new temp dir on a free port with a configuration of the test's own:
+    /// `http` is written inside the `http` block (`upstream`s, `map`s), `server` inside its one
+    /// `server` block, after the `listen` on 127.0.0.1 (its `location`s). Every path nginx
+    /// writes is in the temp dir.
+    pub fn start_with(http: &str, server: &str) -> io::Result<Nginx> {
         let binary = nginx_binary().ok_or_else(|| io::Error::other("nginx is not installed"))?;
         let dir = TempDir::new("nginx")?;
         let mut last_error = None;
@@ -385,7 +413,7 @@ impl Nginx {
             let port = free_port()?;
             std::fs::write(
                 dir.path().join("nginx.conf"),
-                nginx_config(dir.path(), port, upstreams),
+                nginx_config(dir.path(), port, http, server),
             )?;
             match Self::run_server(&binary, dir.path(), port) {
                 Ok(server) => return Ok(Nginx { server, port, dir }),
@@ -442,8 +470,41 @@ impl Nginx {
     }
 }
 
-/// The config: loopback only, every path inside `dir`, one worker.
-fn nginx_config(dir: &Path, port: u16, upstreams: &[SocketAddr]) -> String {
+/// The balancer of [`Nginx::start`]: an `upstream` of `upstreams` and the one `location` that
+/// passes every request to it.
+fn balancer(upstreams: &[SocketAddr]) -> (String, String) {
+    let servers: String = upstreams
+        .iter()
+        .map(|addr| format!("        server {addr};\n"))
+        .collect();
+    let http = format!(
+        "    upstream replicas {{
+{servers}        keepalive 16;
+    }}
+"
+    );
+    let server = "        location / {
+            proxy_pass http://replicas;
+            proxy_http_version 1.1;
+            proxy_set_header Connection \"\";
+            proxy_set_header Host $http_host;
+            proxy_buffering off;
+            proxy_read_timeout 60s;
+            # nginx's default, written out: on an error or a timeout, the request goes to the
+            # next replica, but a POST (every MCP request) only if it was not sent yet (a
+            # replica that refuses connections); one already sent is answered 502, never sent
+            # again. No `non_idempotent`: a tool call may have done its work before its replica
+            # died, and a 2026-07-28 retry's requestState is spent when it is opened.
+            proxy_next_upstream error timeout;
+        }
+"
+    .to_owned();
+    (http, server)
+}
+
+/// The config: loopback only, every path inside `dir`, one worker; `http` and `server` as
+/// [`Nginx::start_with`] says.
+fn nginx_config(dir: &Path, port: u16, http: &str, server: &str) -> String {
     let dir = dir.display();
     // As root the worker would switch to `nobody`, who cannot write the temp paths.
     // SAFETY: getuid(2) cannot fail.
@@ -452,10 +513,6 @@ fn nginx_config(dir: &Path, port: u16, upstreams: &[SocketAddr]) -> String {
     } else {
         ""
     };
-    let servers: String = upstreams
-        .iter()
-        .map(|addr| format!("        server {addr};\n"))
-        .collect();
     format!(
         "# Written by claude-tools-tests' services module for one test.
 daemon off;
@@ -473,26 +530,9 @@ http {{
     fastcgi_temp_path {dir}/fastcgi;
     uwsgi_temp_path {dir}/uwsgi;
     scgi_temp_path {dir}/scgi;
-    upstream replicas {{
-{servers}        keepalive 16;
-    }}
-    server {{
+{http}    server {{
         listen 127.0.0.1:{port};
-        location / {{
-            proxy_pass http://replicas;
-            proxy_http_version 1.1;
-            proxy_set_header Connection \"\";
-            proxy_set_header Host $http_host;
-            proxy_buffering off;
-            proxy_read_timeout 60s;
-            # nginx's default, written out: on an error or a timeout, the request goes to the
-            # next replica, but a POST (every MCP request) only if it was not sent yet (a
-            # replica that refuses connections); one already sent is answered 502, never sent
-            # again. No `non_idempotent`: a tool call may have done its work before its replica
-            # died, and a 2026-07-28 retry's requestState is spent when it is opened.
-            proxy_next_upstream error timeout;
-        }}
-    }}
+{server}    }}
 }}
 "
     )

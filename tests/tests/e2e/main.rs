@@ -22,6 +22,7 @@ mod examples_user_lookup;
 mod file_checkpointing;
 mod handshake_manifests;
 mod harness;
+mod header_gateway;
 mod history;
 mod interop_cli;
 mod live_tools;
