@@ -25,8 +25,6 @@
 //! modern one; a request of the other era is then refused (see [`McpRouter`]).
 
 use super::lifecycle::SUPPORTED_PROTOCOL_VERSIONS;
-use super::{McpRouter, Started, modern};
-use crate::jsonrpc::{Call, Request, Response};
 use crate::jsonrpc::{ErrorObject, MetaClaim, RequestMeta};
 use std::sync::atomic::Ordering;
 
@@ -134,51 +132,6 @@ pub fn decide<'a>(
                     &MODERN_PROTOCOL_VERSIONS,
                     &meta.protocol_version,
                 ))
-            }
-        }
-    }
-}
-
-impl McpRouter {
-    /// Answers a request at the revision it speaks (see the [module docs](self)).
-    pub(super) async fn answer_request(&self, request: Request) -> Response {
-        let Request { id, call, meta } = request;
-        let revision = match decide(&meta, Transport::Plain) {
-            Ok(revision) => revision,
-            Err(error) => return Response::error(Some(id), error),
-        };
-        match revision {
-            Revision::Legacy => {
-                if self.connection.era() == Era::Modern {
-                    return Response::error(Some(id), modern::legacy_on_modern(&call));
-                }
-                match call {
-                    // The most frequent request, answered here as `answer` would (the same two
-                    // steps) without `answer`'s future around it: its call and its answer are
-                    // moved through one future less.
-                    Call::ToolsCall(call) => match self.start_call_at(id, call, None) {
-                        Started::Done(response) => response,
-                        Started::Running(call) => call.finish().await,
-                    },
-                    Call::Initialize(_) if self.connection.choose(Era::Legacy) != Era::Legacy => {
-                        Response::error(Some(id), modern::legacy_on_modern(&call))
-                    }
-                    call => self.answer(id, call, None).await,
-                }
-            }
-            Revision::Modern(meta) => {
-                let era = if matches!(call, Call::Discover) {
-                    self.connection.era()
-                } else {
-                    self.connection.choose(Era::Modern)
-                };
-                if era == Era::Legacy {
-                    return Response::error(
-                        Some(id),
-                        modern::modern_on_legacy(self.protocol_version()),
-                    );
-                }
-                self.answer_modern(id, call, meta).await
             }
         }
     }
