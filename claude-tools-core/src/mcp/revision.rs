@@ -3,8 +3,9 @@
 //! MCP 2026-07-28 is stateless: every request names its revision and its client's
 //! capabilities in `params._meta` (read by the decoder into [`MetaClaim`]). A request without
 //! them is 2025-11-25 (or earlier) traffic, whose revision comes from the connection's
-//! `initialize`. One endpoint serves both. [`decide`] applies the rules; the router calls it
-//! for every request (stdio and in-process have no header: [`Transport::Plain`]), and the HTTP
+//! `initialize`. One endpoint serves both. [`decide`] applies the rules; the router applies
+//! them to every request (stdio and in-process have no header: [`Transport::Plain`]; a request
+//! that claims nothing, which `decide` serves at 2025-11-25 there, skips the call), and the HTTP
 //! transport calls it first with its `MCP-Protocol-Version` header ([`Transport::Http`]) to
 //! refuse with the right status before the router runs.
 //!
@@ -22,7 +23,7 @@
 //! On a connection that keeps state between requests (stdio, an HTTP session, in-process) the
 //! router also holds each connection to one era once it has chosen: `initialize` chooses the
 //! 2025 era, any 2026-07-28 request but `server/discover` (a probe, answered either way) the
-//! modern one; a request of the other era is then refused (see [`McpRouter`]).
+//! modern one; a request of the other era is then refused (see [`McpRouter`](super::McpRouter)).
 
 use super::lifecycle::SUPPORTED_PROTOCOL_VERSIONS;
 use crate::jsonrpc::{ErrorObject, MetaClaim, RequestMeta};
