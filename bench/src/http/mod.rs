@@ -110,12 +110,22 @@ impl HttpSample {
             "p99" => Some(p.p99_ns as f64 / 1e3),
             "server_cpu" => per_call(self.server_cpu_ns),
             "client_cpu" => per_call(self.client_cpu_ns),
+            // The share of its one core the load generator kept busy over the phase.
+            "client_busy" => Some(self.client_cpu_ns as f64 / p.wall_ns as f64),
             "rss" => Some(self.server_peak_kib as f64 / 1024.0),
             _ => None,
         }
         .filter(|v| v.is_finite())
     }
 }
+
+/// The load generator's share of its core above which a level is **client-bound**: its one
+/// thread, not the server, set the pace, so the level's req/s (and every ratio taken from it)
+/// says how fast the client is. At C = 32 it spends about 18 µs of CPU per call, so it cannot
+/// send much more than 55,000 calls/s, less than a fast server answers (wrk, which spends far
+/// less per request, finds the servers apart where this bench saw them level: BENCHMARKS.md,
+/// "Why the project's HTTP bench disagreed with wrk").
+pub const CLIENT_BOUND: f64 = 0.9;
 
 /// A whole `ct-bench http` run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -247,6 +257,13 @@ impl HttpBench {
         median(&v)
     }
 
+    /// Whether the load generator was the bottleneck of `server`'s `tools/call` at one level:
+    /// its median share of its core at or above [`CLIENT_BOUND`].
+    pub fn client_bound(&self, server: &str, placement: &str, c: u64) -> bool {
+        self.median(server, placement, c, "client_busy")
+            .is_some_and(|busy| busy >= CLIENT_BOUND)
+    }
+
     fn content_types(&self, server: &str, placement: &str, c: u64) -> String {
         let mut types: Vec<&str> = self
             .ok_samples(server, placement, c)
@@ -274,6 +291,15 @@ fn placement_title(p: &str) -> &'static str {
     }
 }
 
+/// The load generator's share of its core, marked when it was the bottleneck.
+fn fmt_busy(b: &HttpBench, server: &str, placement: &str, c: u64) -> String {
+    match b.median(server, placement, c, "client_busy") {
+        None => "–".into(),
+        Some(busy) if busy >= CLIENT_BOUND => format!("**{:.0} %: client-bound**", busy * 100.0),
+        Some(busy) => format!("{:.0} %", busy * 100.0),
+    }
+}
+
 fn fmt_x(v: Option<f64>) -> String {
     v.map(|v| format!("{v:.2}×")).unwrap_or_else(|| "–".into())
 }
@@ -287,24 +313,27 @@ pub fn tables(b: &HttpBench) -> String {
         "{} rounds, servers interleaved (each round starts one server further on), each server \
          started fresh per round; per concurrency level C: C keep-alive connections, {} warm-up \
          calls, then {} measured calls (TypeScript: {}), every answer checked. Medians over \
-         rounds.\n",
+         rounds. The load generator is one thread: where it kept its core {:.0} % busy or more \
+         the row is **client-bound** (the client, not the server, set its req/s), and the \
+         comparisons drawn from it are not verdicts on the servers.\n",
         b.rounds,
         fmt(Some(b.warmup as f64), 0),
         fmt(Some(b.requests as f64), 0),
-        fmt(Some(b.ts_requests.min(b.requests) as f64), 0)
+        fmt(Some(b.ts_requests.min(b.requests) as f64), 0),
+        CLIENT_BOUND * 100.0
     );
     for p in &b.placements {
         for &c in &b.concurrency {
             let _ = writeln!(out, "#### C = {c}, {}\n", placement_title(p));
             let _ = writeln!(
                 out,
-                "| server | content type | req/s | p50 µs | p99 µs | server CPU µs/call | load generator CPU µs/call | server peak RSS MiB |"
+                "| server | content type | req/s | p50 µs | p99 µs | server CPU µs/call | load generator CPU µs/call | server peak RSS MiB | load generator busy |"
             );
-            let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|");
+            let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|---:|");
             for s in &b.servers {
                 let _ = writeln!(
                     out,
-                    "| {s} | {} | {} | {} | {} | {} | {} | {} |",
+                    "| {s} | {} | {} | {} | {} | {} | {} | {} | {} |",
                     b.content_types(s, p, c),
                     fmt(b.median(s, p, c, "rps"), 0),
                     fmt(b.median(s, p, c, "p50"), 1),
@@ -312,6 +341,7 @@ pub fn tables(b: &HttpBench) -> String {
                     fmt(b.median(s, p, c, "server_cpu"), 1),
                     fmt(b.median(s, p, c, "client_cpu"), 1),
                     fmt(b.median(s, p, c, "rss"), 1),
+                    fmt_busy(b, s, p, c),
                 );
             }
             let _ = writeln!(out);
@@ -441,6 +471,9 @@ pub fn goal(b: &HttpBench) -> String {
                 let rps = b.ratio(ct, other, p, c, "rps");
                 let p99 = b.ratio(other, ct, p, c, "p99");
                 let verdict = match (rps, p99) {
+                    _ if b.client_bound(ct, p, c) || b.client_bound(other, p, c) => {
+                        "– (client-bound: the load generator set the pace)"
+                    }
                     _ if *other == FLOOR => "– (the floor)",
                     (Some(r), Some(q)) if r > 1.0 && q > 1.0 => "yes",
                     (Some(_), Some(_)) => "**no**",
@@ -558,6 +591,46 @@ mod tests {
         // The floor's ratios are shown; it has no verdict (nothing can be ahead of it).
         assert!(
             text.contains("| split | 1 | floor | 0.50× | 0.50× | – (the floor) |"),
+            "{text}"
+        );
+    }
+
+    /// A level whose load generator kept its core busy is marked client-bound, and no
+    /// verdict is drawn from it; a level with room to spare is not.
+    #[test]
+    fn client_bound_levels_are_marked() {
+        let level = |server: &str, rps: f64, busy: f64| {
+            let mut s = sample(server, 0, rps, 100);
+            if let Some(phase) = s.phase.as_mut() {
+                phase.wall_ns = 1_000_000_000;
+            }
+            s.client_cpu_ns = (busy * 1e9) as u64;
+            s
+        };
+        let b = bench(
+            1,
+            vec!["claude-tools".into(), "rmcp".into(), "floor".into()],
+            vec![TOOL.into()],
+            vec![
+                level("claude-tools", 50_000.0, 0.97),
+                level("rmcp", 20_000.0, 0.40),
+                level("floor", 52_000.0, 0.98),
+            ],
+        );
+        assert!(b.client_bound("claude-tools", "split", 1));
+        assert!(!b.client_bound("rmcp", "split", 1));
+        let text = tables(&b);
+        assert!(
+            text.contains("| 9700.0 | 5.0 | **97 %: client-bound** |"),
+            "{text}"
+        );
+        assert!(text.contains("| 4000.0 | 5.0 | 40 % |"), "{text}");
+        assert!(
+            text.contains("| split | 1 | rmcp | 2.50× | 1.00× | – (client-bound: the load generator set the pace) |"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| split | 1 | floor | 0.96× | 1.00× | – (client-bound: the load generator set the pace) |"),
             "{text}"
         );
     }

@@ -1,5 +1,9 @@
 //! Elicitation: a form for the user, generated from a Rust type, and the typed answer.
 
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock, RwLock};
+
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -215,6 +219,42 @@ pub fn elicitation_schema<T: DeserializeOwned + JsonSchema>() -> Result<Map<Stri
         out.insert("required".into(), required.clone());
     }
     Ok(out)
+}
+
+/// [`elicitation_schema`] built once per type: the form a question sends, from the second
+/// question of a type on a copy of the first one's.
+///
+/// A type's form cannot change while the process runs (it is made from the type's derived
+/// schema alone), and building it (schemars, then the rewriting for MCP) costs far more than
+/// copying it: a 2026-07-28 question is asked again on every retry of its call, so every
+/// round trip would build it twice. A type that cannot be a form keeps its error, also
+/// copied. The cache holds one entry per type ever asked for, so it stays small.
+pub(crate) fn cached_elicitation_schema<T: DeserializeOwned + JsonSchema + 'static>()
+-> Result<Map<String, Value>, AskError> {
+    type Forms = HashMap<TypeId, Result<Arc<Map<String, Value>>, AskError>>;
+    static FORMS: OnceLock<RwLock<Forms>> = OnceLock::new();
+    let forms = FORMS.get_or_init(RwLock::default);
+    let key = TypeId::of::<T>();
+    // A poisoned lock only means a panic elsewhere while it was held; the map is still whole
+    // (entries are inserted complete).
+    let found = forms
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .get(&key)
+        .cloned();
+    let form = match found {
+        Some(form) => form,
+        None => {
+            let built = elicitation_schema::<T>().map(Arc::new);
+            forms
+                .write()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .entry(key)
+                .or_insert(built)
+                .clone()
+        }
+    };
+    form.map(|form| Map::clone(&form))
 }
 
 /// One option of a select: its value, and its title when the variant has one.
@@ -518,6 +558,67 @@ mod tests {
     use super::*;
     use crate::jsonrpc::Message;
     use serde_json::json;
+
+    /// A form type whose schema counts how often schemars is asked for it.
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Counted {
+        ok: bool,
+    }
+
+    static COUNTED_SCHEMAS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+    impl JsonSchema for Counted {
+        fn schema_name() -> std::borrow::Cow<'static, str> {
+            "Counted".into()
+        }
+
+        fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+            #[derive(JsonSchema)]
+            #[allow(dead_code)]
+            struct Counted {
+                /// All right?
+                ok: bool,
+            }
+            COUNTED_SCHEMAS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Counted::json_schema(generator)
+        }
+    }
+
+    /// A question's form is built once per type: the second question of `Counted` asks
+    /// schemars nothing and gets the same form.
+    #[test]
+    fn a_types_form_is_built_once() {
+        use std::sync::atomic::Ordering::SeqCst;
+        let first = cached_elicitation_schema::<Counted>().unwrap();
+        let built = COUNTED_SCHEMAS.load(SeqCst);
+        assert!(built > 0);
+        let second = cached_elicitation_schema::<Counted>().unwrap();
+        assert_eq!(
+            COUNTED_SCHEMAS.load(SeqCst),
+            built,
+            "the form was built again"
+        );
+        assert_eq!(first, second);
+        assert_eq!(
+            Value::Object(first),
+            Value::Object(elicitation_schema::<Counted>().unwrap())
+        );
+    }
+
+    /// A type that cannot be a form keeps its error on every question.
+    #[test]
+    fn a_types_refusal_is_kept() {
+        #[derive(Deserialize, JsonSchema)]
+        #[allow(dead_code)]
+        struct Nested {
+            inner: Order,
+        }
+        let first = cached_elicitation_schema::<Nested>().unwrap_err();
+        let second = cached_elicitation_schema::<Nested>().unwrap_err();
+        assert_eq!(first, second);
+        assert!(first.to_string().contains("`inner`"), "{first}");
+    }
 
     #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
     #[allow(dead_code)]

@@ -37,6 +37,7 @@ use serde::ser::{SerializeMap, Serializer};
 
 use crate::jsonrpc::{ErrorObject, RequestId};
 
+pub(crate) use elicit::cached_elicitation_schema;
 pub(crate) use elicit::read_answer;
 pub use elicit::{ElicitParams, Elicitation, elicitation_schema};
 pub(crate) use peer::Peer;

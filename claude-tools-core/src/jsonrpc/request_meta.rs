@@ -17,7 +17,7 @@
 use std::fmt;
 
 use serde::Deserialize;
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
 use crate::ask::ClientCapabilities;
@@ -129,10 +129,16 @@ pub(super) struct MetaKeys<'de> {
 
 impl MetaKeys<'_> {
     /// What the keys claim (see the [module docs](self)).
+    // Inline: every request asks, and a 2025-11-25 one has neither key.
+    #[inline]
     pub(super) fn claim(&self) -> MetaClaim {
         if self.protocol_version.is_none() && self.client_capabilities.is_none() {
             return MetaClaim::Absent;
         }
+        self.claimed()
+    }
+
+    fn claimed(&self) -> MetaClaim {
         match self.read_modern() {
             Ok(meta) => MetaClaim::Modern(Box::new(meta)),
             Err(reason) => MetaClaim::Malformed(reason.into()),
@@ -195,21 +201,34 @@ impl MetaKeys<'_> {
 
 impl<'de: 'a, 'a> Deserialize<'de> for MetaKeys<'a> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(MetaVisitor)
+        let mut meta = MetaKeys::default();
+        ReadMeta(&mut meta).deserialize(deserializer)?;
+        Ok(meta)
     }
 }
 
-struct MetaVisitor;
+/// Reads a `_meta` into the keys it points at, in place: a `tools/call` pays for reading
+/// `_meta` on every call, and the keys (six borrowed slices) are not moved through the
+/// deserializer's results that way. A `_meta` of another shape leaves them as they were.
+pub(super) struct ReadMeta<'a, 'de>(pub(super) &'a mut MetaKeys<'de>);
 
-impl<'de> Visitor<'de> for MetaVisitor {
-    type Value = MetaKeys<'de>;
+impl<'de> DeserializeSeed<'de> for ReadMeta<'_, 'de> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ReadMeta<'_, 'de> {
+    type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a request's _meta")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MetaKeys<'de>, A::Error> {
-        let mut meta = MetaKeys::default();
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let meta = self.0;
         while let Some(key) = map.next_key::<JsonStr<'de>>()? {
             let slot = match &*key {
                 super::TOOL_USE_ID_META => {
@@ -228,37 +247,37 @@ impl<'de> Visitor<'de> for MetaVisitor {
             };
             *slot = Some(map.next_value()?);
         }
-        Ok(meta)
+        Ok(())
     }
 
     // `_meta` of another shape has none of the keys.
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<MetaKeys<'de>, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(MetaKeys::default())
+        Ok(())
     }
 
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<MetaKeys<'de>, E> {
-        Ok(MetaKeys::default())
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        Ok(())
     }
 
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<MetaKeys<'de>, E> {
-        Ok(MetaKeys::default())
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        Ok(())
     }
 
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<MetaKeys<'de>, E> {
-        Ok(MetaKeys::default())
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        Ok(())
     }
 
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<MetaKeys<'de>, E> {
-        Ok(MetaKeys::default())
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        Ok(())
     }
 
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<MetaKeys<'de>, E> {
-        Ok(MetaKeys::default())
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        Ok(())
     }
 
-    fn visit_unit<E: de::Error>(self) -> Result<MetaKeys<'de>, E> {
-        Ok(MetaKeys::default())
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
     }
 }
 

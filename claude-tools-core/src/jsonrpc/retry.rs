@@ -42,10 +42,17 @@ impl<'de> RetryKeys<'de> {
     }
 
     /// The retry, when the params had either key.
+    // Inline: every `tools/call` asks, and almost none is a retry.
+    #[inline]
     pub(super) fn into_retry(self) -> Option<Box<Retry>> {
         if self.input_responses.is_none() && self.request_state.is_none() {
             return None;
         }
+        self.owned()
+    }
+
+    #[cold]
+    fn owned(self) -> Option<Box<Retry>> {
         let own = |raw: &RawValue| RawParams(raw.to_owned());
         Some(Box::new(Retry {
             input_responses: self.input_responses.map(own),

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::message::ToolCall;
-use super::request_meta::{MetaClaim, MetaKeys};
+use super::request_meta::{MetaClaim, MetaKeys, ReadMeta};
 use super::retry::RetryKeys;
 use super::{ErrorObject, ProgressToken, RequestId};
 use crate::json_str::{JsonStr, StrOrOther};
@@ -44,7 +44,9 @@ impl<'de> Visitor<'de> for ToolCallVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut name: Option<Option<JsonStr<'de>>> = None;
         let mut arguments: Option<Arguments> = None;
-        let mut meta: Option<MetaKeys<'de>> = None;
+        // Read in place (see `ReadMeta`); `meta_seen` tells a repeated `_meta`.
+        let mut meta = MetaKeys::default();
+        let mut meta_seen = false;
         let mut retry = RetryKeys::default();
         let mut repeated: Option<&'static str> = None;
         while let Some(key) = map.next_key::<JsonStr<'de>>()? {
@@ -63,7 +65,10 @@ impl<'de> Visitor<'de> for ToolCallVisitor {
                 }
                 "name" if name.is_none() => name = Some(map.next_value::<StrOrOther<'de>>()?.0),
                 "arguments" if arguments.is_none() => arguments = Some(map.next_value()?),
-                "_meta" if meta.is_none() => meta = Some(map.next_value()?),
+                "_meta" if !meta_seen => {
+                    meta_seen = true;
+                    map.next_value_seed(ReadMeta(&mut meta))?;
+                }
                 // A tool name written twice is read differently by different readers: a gateway
                 // filtering by tool must see the one that runs.
                 key @ ("name" | "arguments" | "_meta") => {
@@ -79,7 +84,6 @@ impl<'de> Visitor<'de> for ToolCallVisitor {
                 }
             }
         }
-        let meta = meta.unwrap_or_default();
         let claim = meta.claim();
         if let Some(key) = repeated {
             return Ok((

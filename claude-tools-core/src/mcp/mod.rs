@@ -442,7 +442,59 @@ impl McpRouter {
     /// for a notification or a client's response (see the [module docs](self)).
     pub async fn handle(&self, message: Message) -> Option<Response> {
         match message {
-            Message::Request(request) => Some(self.answer_request(request).await),
+            // A request is answered at the revision it speaks (see the `revision` module). This
+            // is written out here rather than in a function of its own: each `async fn` a
+            // request goes through moves it (and its answer) once more, and every call pays
+            // for that.
+            Message::Request(Request { id, call, meta }) => {
+                // Most requests claim nothing (every 2025-11-25 one), which `decide` serves
+                // at 2025-11-25: asking first spares them the call.
+                let revision = match &meta {
+                    MetaClaim::Absent => Revision::Legacy,
+                    claimed => match revision::decide(claimed, Transport::Plain) {
+                        Ok(revision) => revision,
+                        Err(error) => return Some(Response::error(Some(id), error)),
+                    },
+                };
+                Some(match revision {
+                    Revision::Legacy => {
+                        if self.connection.era() == Era::Modern {
+                            return Some(Response::error(
+                                Some(id),
+                                modern::legacy_on_modern(&call),
+                            ));
+                        }
+                        match call {
+                            // The most frequent request, answered here as `answer` would (the
+                            // same two steps) without `answer`'s future around it.
+                            Call::ToolsCall(call) => match self.start_call_at(id, call, None) {
+                                Started::Done(response) => response,
+                                Started::Running(call) => call.finish().await,
+                            },
+                            Call::Initialize(_)
+                                if self.connection.choose(Era::Legacy) != Era::Legacy =>
+                            {
+                                Response::error(Some(id), modern::legacy_on_modern(&call))
+                            }
+                            call => self.answer(id, call, None).await,
+                        }
+                    }
+                    Revision::Modern(meta) => {
+                        let era = if matches!(call, Call::Discover) {
+                            self.connection.era()
+                        } else {
+                            self.connection.choose(Era::Modern)
+                        };
+                        if era == Era::Legacy {
+                            return Some(Response::error(
+                                Some(id),
+                                modern::modern_on_legacy(self.protocol_version()),
+                            ));
+                        }
+                        self.answer_modern(id, call, meta).await
+                    }
+                })
+            }
             Message::Notification(notification) => {
                 self.notify(notification);
                 None

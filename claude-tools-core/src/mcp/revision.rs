@@ -3,8 +3,9 @@
 //! MCP 2026-07-28 is stateless: every request names its revision and its client's
 //! capabilities in `params._meta` (read by the decoder into [`MetaClaim`]). A request without
 //! them is 2025-11-25 (or earlier) traffic, whose revision comes from the connection's
-//! `initialize`. One endpoint serves both. [`decide`] applies the rules; the router calls it
-//! for every request (stdio and in-process have no header: [`Transport::Plain`]), and the HTTP
+//! `initialize`. One endpoint serves both. [`decide`] applies the rules; the router applies
+//! them to every request (stdio and in-process have no header: [`Transport::Plain`]; a request
+//! that claims nothing, which `decide` serves at 2025-11-25 there, skips the call), and the HTTP
 //! transport calls it first with its `MCP-Protocol-Version` header ([`Transport::Http`]) to
 //! refuse with the right status before the router runs.
 //!
@@ -22,11 +23,9 @@
 //! On a connection that keeps state between requests (stdio, an HTTP session, in-process) the
 //! router also holds each connection to one era once it has chosen: `initialize` chooses the
 //! 2025 era, any 2026-07-28 request but `server/discover` (a probe, answered either way) the
-//! modern one; a request of the other era is then refused (see [`McpRouter`]).
+//! modern one; a request of the other era is then refused (see [`McpRouter`](super::McpRouter)).
 
 use super::lifecycle::SUPPORTED_PROTOCOL_VERSIONS;
-use super::{McpRouter, modern};
-use crate::jsonrpc::{Call, Request, Response};
 use crate::jsonrpc::{ErrorObject, MetaClaim, RequestMeta};
 use std::sync::atomic::Ordering;
 
@@ -134,44 +133,6 @@ pub fn decide<'a>(
                     &MODERN_PROTOCOL_VERSIONS,
                     &meta.protocol_version,
                 ))
-            }
-        }
-    }
-}
-
-impl McpRouter {
-    /// Answers a request at the revision it speaks (see the [module docs](self)).
-    pub(super) async fn answer_request(&self, request: Request) -> Response {
-        let Request { id, call, meta } = request;
-        let revision = match decide(&meta, Transport::Plain) {
-            Ok(revision) => revision,
-            Err(error) => return Response::error(Some(id), error),
-        };
-        match revision {
-            Revision::Legacy => {
-                if self.connection.era() == Era::Modern {
-                    return Response::error(Some(id), modern::legacy_on_modern(&call));
-                }
-                if matches!(call, Call::Initialize(_))
-                    && self.connection.choose(Era::Legacy) != Era::Legacy
-                {
-                    return Response::error(Some(id), modern::legacy_on_modern(&call));
-                }
-                self.answer(id, call, None).await
-            }
-            Revision::Modern(meta) => {
-                let era = if matches!(call, Call::Discover) {
-                    self.connection.era()
-                } else {
-                    self.connection.choose(Era::Modern)
-                };
-                if era == Era::Legacy {
-                    return Response::error(
-                        Some(id),
-                        modern::modern_on_legacy(self.protocol_version()),
-                    );
-                }
-                self.answer_modern(id, call, meta).await
             }
         }
     }

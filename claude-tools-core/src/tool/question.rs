@@ -145,12 +145,12 @@ impl ToolContext {
 
 impl Question<'_> {
     /// [`ToolContext::elicit`] under this question's key.
-    pub async fn elicit<T: DeserializeOwned + JsonSchema>(
+    pub async fn elicit<T: DeserializeOwned + JsonSchema + 'static>(
         self,
         message: impl Into<String>,
     ) -> Result<Elicitation<T>, AskError> {
         let client = self.ctx.client().ok_or(AskError::NoClient)?;
-        let schema = crate::ask::elicitation_schema::<T>()?;
+        let schema = crate::ask::cached_elicitation_schema::<T>()?;
         let params = ServerRequestParams::Elicit(ElicitParams::new(message, schema));
         let asked = client
             .ask(
