@@ -243,7 +243,7 @@ impl ToolContext {
     ///     }
     /// }
     /// ```
-    pub async fn elicit<T: DeserializeOwned + JsonSchema>(
+    pub async fn elicit<T: crate::ask::ElicitForm>(
         &self,
         message: impl Into<String>,
     ) -> Result<Elicitation<T>, AskError> {

@@ -145,7 +145,7 @@ impl ToolContext {
 
 impl Question<'_> {
     /// [`ToolContext::elicit`] under this question's key.
-    pub async fn elicit<T: DeserializeOwned + JsonSchema>(
+    pub async fn elicit<T: crate::ask::ElicitForm>(
         self,
         message: impl Into<String>,
     ) -> Result<Elicitation<T>, AskError> {
