@@ -829,7 +829,7 @@ impl Catalog {
 pub struct Signature(&'static str);
 
 /// The SKUs starting with what was typed, from the catalog.
-fn skus(typed: &str, catalog: State<Catalog>) -> Vec<&'static str> {
+fn skus(typed: &str, _: &CompletionContext, catalog: State<Catalog>) -> Vec<&'static str> {
     catalog
         .products
         .iter()
@@ -1091,5 +1091,47 @@ async fn a_missing_state_is_named_by_check_state_and_by_each_request() {
     assert!(
         completed.to_string().contains("the completer of `sku` failed: prompt `advert` needs State<"),
         "{completed}"
+    );
+}
+
+/// Offer a bundle.
+#[prompt(server = Shop)]
+fn bundle(
+    /// The SKUs in it
+    skus: Vec<String>,
+    cancel: CancellationToken,
+) -> String {
+    format!(
+        "Offer {} together (withdrawn: {}).",
+        skus.join(" and "),
+        cancel.is_cancelled()
+    )
+}
+
+#[tokio::test]
+async fn a_prompt_argument_read_as_json_says_so_in_its_description() {
+    let router = McpRouter::new(shop());
+    let list = ask(&router, "prompts/list", Value::Null).await;
+    assert_eq!(
+        list["result"]["prompts"][1],
+        json!({
+            "name": "bundle",
+            "description": "Offer a bundle.",
+            "arguments": [{
+                "name": "skus",
+                "description": "The SKUs in it (JSON text: an array, e.g. [\"a\", \"b\"])",
+                "required": true
+            }]
+        })
+    );
+    let got = ask(
+        &router,
+        "prompts/get",
+        json!({"name": "bundle", "arguments": {"skus": "[\"tea-1\", \"mug-1\"]"}}),
+    )
+    .await;
+    assert_eq!(
+        got["result"]["messages"][0]["content"]["text"],
+        "Offer tea-1 and mug-1 together (withdrawn: false)."
     );
 }

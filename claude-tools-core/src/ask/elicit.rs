@@ -90,7 +90,7 @@ const FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
     label = "not `Deserialize + JsonSchema`",
     note = "an elicitation's form is generated from the type and the answer read into it: add \
             #[derive(Deserialize, JsonSchema)] (both in claude_tools::prelude) to a flat struct of \
-            strings, numbers, booleans and unit enums, e.g. `struct Confirm { confirm: bool }`"
+            strings, numbers, booleans and unit enums, e.g. `struct Confirm {{ confirm: bool }}`"
 )]
 pub trait ElicitForm: DeserializeOwned + JsonSchema {}
 

@@ -294,11 +294,12 @@ impl<K: Into<String>, V: Into<String>> FromIterator<(K, V)> for CompletionContex
 /// - `fn(typed: &str) -> Values`: what the user has typed of the argument;
 /// - `fn(typed: &str, context: &CompletionContext) -> Values`: and the other arguments already
 ///   filled in ([`CompletionContext`]);
-/// - either of these followed by one or two **extractors**, as a `#[tool]` takes them (types
+/// - the second followed by one or two **extractors**, as a `#[tool]` takes them (types
 ///   implementing `ToolParam`): `State<T>` (the server's state), `ToolContext` (the request's
 ///   context), `Extension<T>` (the caller's identity over HTTP), or your own:
-///   `fn(typed: &str, catalog: State<Catalog>) -> Values`,
-///   `fn(typed: &str, context: &CompletionContext, catalog: State<Catalog>) -> Values`;
+///   `fn(typed: &str, context: &CompletionContext, catalog: State<Catalog>) -> Values` (the
+///   context comes first even when the fn does not read it, `_: &CompletionContext`, so that
+///   the shapes are told apart by their number of parameters);
 ///
 /// where `Values` is any list of strings (`Vec<String>`, `Vec<&str>`, `[&str; N]`, an
 /// iterator…), which may borrow from what was typed. `Marker` tells the shapes apart; it is
@@ -336,7 +337,7 @@ impl<K: Into<String>, V: Into<String>> FromIterator<(K, V)> for CompletionContex
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a completer",
     label = "not a completer fn",
-    note = "a completer takes what the user typed, `typed: &str`, and optionally the arguments already filled in, `context: &CompletionContext`, then optionally one or two extractors (`State<T>`, `ToolContext`, `Extension<T>`), and returns the values (`Vec<String>`, or any list of strings): `fn values(typed: &str) -> Vec<String>`, `fn values(typed: &str, context: &CompletionContext) -> Vec<String>`, `fn values(typed: &str, state: State<T>) -> Vec<String>`",
+    note = "a completer takes what the user typed, `typed: &str`, and optionally the arguments already filled in, `context: &CompletionContext`, then, after the context, optionally one or two extractors (`State<T>`, `ToolContext`, `Extension<T>`), and returns the values (`Vec<String>`, or any list of strings): `fn values(typed: &str) -> Vec<String>`, `fn values(typed: &str, context: &CompletionContext) -> Vec<String>`, `fn values(typed: &str, _: &CompletionContext, state: State<T>) -> Vec<String>`",
     note = "a completer is a sync fn (the client waits for it at every keystroke): an `async fn` is not one; answer from data at hand, such as a list kept in the server's state"
 )]
 pub trait IntoCompleter<Marker>: Send + Sync + 'static {
@@ -354,24 +355,10 @@ pub trait IntoCompleter<Marker>: Send + Sync + 'static {
     }
 }
 
-/// The [`IntoCompleter`] marker of a fn of what was typed and extractors `E` (a tuple).
-#[doc(hidden)]
-pub struct TypedWith<E>(std::marker::PhantomData<fn() -> E>);
-
 /// The [`IntoCompleter`] marker of a fn of what was typed, the [`CompletionContext`] and
 /// extractors `E` (a tuple).
 #[doc(hidden)]
 pub struct InContextWith<E>(std::marker::PhantomData<fn() -> E>);
-
-/// A fn of what was typed and extractors `E` (a tuple), returning a list of strings (for
-/// [`IntoCompleter`]).
-#[doc(hidden)]
-pub trait CompleteTypedWith<'a, E> {
-    /// What it returns.
-    type Values: IntoIterator<Item: Into<String>>;
-    /// Calls it.
-    fn call(&self, typed: &'a str, extractors: E) -> Self::Values;
-}
 
 /// A fn of what was typed, the [`CompletionContext`] and extractors `E` (a tuple), returning a
 /// list of strings (for [`IntoCompleter`]).
@@ -398,18 +385,6 @@ macro_rules! completer_with_extractors {
             }
         }
 
-        impl<'a, F, R, $($extractor),+> CompleteTypedWith<'a, ($($extractor,)+)> for F
-        where
-            F: Fn(&'a str, $($extractor),+) -> R,
-            R: IntoIterator<Item: Into<String>>,
-        {
-            type Values = R;
-            #[allow(non_snake_case)]
-            fn call(&self, typed: &'a str, ($($extractor,)+): ($($extractor,)+)) -> R {
-                self(typed, $($extractor),+)
-            }
-        }
-
         impl<'a, F, R, $($extractor),+> CompleteInContextWith<'a, ($($extractor,)+)> for F
         where
             F: Fn(&'a str, &'a CompletionContext, $($extractor),+) -> R,
@@ -424,26 +399,6 @@ macro_rules! completer_with_extractors {
                 ($($extractor,)+): ($($extractor,)+),
             ) -> R {
                 self(typed, context, $($extractor),+)
-            }
-        }
-
-        impl<F, $($extractor: ToolParam),+> IntoCompleter<TypedWith<($($extractor,)+)>> for F
-        where
-            F: for<'a> CompleteTypedWith<'a, ($($extractor,)+)> + Send + Sync + 'static,
-        {
-            fn into_completer(self) -> ContextCompleter {
-                let completer = extracting(move |typed, context| {
-                    let extractors = <($($extractor,)+)>::extract(context)?;
-                    Ok(collect(CompleteTypedWith::call(&self, typed, extractors)))
-                });
-                Arc::new(move |typed, context| completer(typed, context).unwrap_or_default())
-            }
-
-            fn into_argument_completion(self) -> ArgumentCompletion {
-                ArgumentCompletion::Extracting(extracting(move |typed, context| {
-                    let extractors = <($($extractor,)+)>::extract(context)?;
-                    Ok(collect(CompleteTypedWith::call(&self, typed, extractors)))
-                }))
             }
         }
 

@@ -4,9 +4,7 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use schemars::JsonSchema;
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use tokio_util::sync::CancellationToken;
 
 use super::log::{CallLogger, LogSink};

@@ -31,7 +31,6 @@
 
 use std::future::Future;
 
-use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
