@@ -846,7 +846,11 @@ fn skus_in_context(
     request: ToolContext,
 ) -> Vec<String> {
     let prefix = context.get("prefix").unwrap_or_default();
-    let asked_through = if request.client().is_some() { "client" } else { "none" };
+    let asked_through = if request.client().is_some() {
+        "client"
+    } else {
+        "none"
+    };
     catalog
         .products
         .iter()
@@ -869,7 +873,10 @@ fn advert(
         .name_of(&sku)
         .ok_or_else(|| PromptError::new(format!("no product {sku}")))?;
     let words = words.unwrap_or(12);
-    Ok(format!("Advertise {name} in {words} words, signed {}.", signature.0))
+    Ok(format!(
+        "Advertise {name} in {words} words, signed {}.",
+        signature.0
+    ))
 }
 
 /// A prompt with a completer taking the context and two extractors.
@@ -881,7 +888,11 @@ async fn compare(
     /// The product
     sku: String,
 ) -> String {
-    let through = if ctx.client().is_some() { "a client" } else { "no client" };
+    let through = if ctx.client().is_some() {
+        "a client"
+    } else {
+        "no client"
+    };
     format!("Compare {sku} with the other {prefix} products (asked through {through}).")
 }
 
@@ -904,7 +915,11 @@ fn products(catalog: State<Catalog>, _ctx: ToolContext) -> String {
 fn shop() -> ToolServer {
     Shop::server()
         .with_state(Catalog {
-            products: vec![("tea-1", "green tea"), ("tea-2", "black tea"), ("mug-1", "a mug")],
+            products: vec![
+                ("tea-1", "green tea"),
+                ("tea-2", "black tea"),
+                ("mug-1", "a mug"),
+            ],
         })
         .with_state(Signature("the shop"))
 }
@@ -966,12 +981,25 @@ async fn a_prompt_takes_the_request_context() {
 #[tokio::test]
 async fn a_resource_reads_the_state_and_its_variables() {
     let router = McpRouter::new(shop());
-    let read = ask(&router, "resources/read", json!({"uri": "shop://products/tea-1"})).await;
+    let read = ask(
+        &router,
+        "resources/read",
+        json!({"uri": "shop://products/tea-1"}),
+    )
+    .await;
     assert_eq!(read["result"]["contents"][0]["text"], "green tea");
-    let missing = ask(&router, "resources/read", json!({"uri": "shop://products/tea-9"})).await;
+    let missing = ask(
+        &router,
+        "resources/read",
+        json!({"uri": "shop://products/tea-9"}),
+    )
+    .await;
     assert_eq!(missing["error"]["code"], -32002);
     let fixed = ask(&router, "resources/read", json!({"uri": "shop://products"})).await;
-    assert_eq!(fixed["result"]["contents"][0]["text"], "tea-1\ntea-2\nmug-1");
+    assert_eq!(
+        fixed["result"]["contents"][0]["text"],
+        "tea-1\ntea-2\nmug-1"
+    );
     // The template's only variable is its only parameter that is not an extractor.
     let templates = ask(&router, "resources/templates/list", Value::Null).await;
     assert_eq!(
@@ -984,15 +1012,14 @@ async fn a_resource_reads_the_state_and_its_variables() {
 async fn the_server_serves_its_prompts_and_resources_with_its_state_and_no_client() {
     let server = shop();
     let advert = server
-        .get_prompt(
-            "advert",
-            PromptArguments::from_iter([("sku", "mug-1")]),
-        )
+        .get_prompt("advert", PromptArguments::from_iter([("sku", "mug-1")]))
         .await
         .expect("the prompt renders");
     assert_eq!(
         advert.messages,
-        [PromptMessage::user("Advertise a mug in 12 words, signed the shop.")]
+        [PromptMessage::user(
+            "Advertise a mug in 12 words, signed the shop."
+        )]
     );
     let compare = server
         .get_prompt(
@@ -1003,17 +1030,29 @@ async fn the_server_serves_its_prompts_and_resources_with_its_state_and_no_clien
         .expect("the prompt renders");
     assert_eq!(
         compare.messages,
-        [PromptMessage::user("Compare mug-1 with the other mug products (asked through no client).")]
+        [PromptMessage::user(
+            "Compare mug-1 with the other mug products (asked through no client)."
+        )]
     );
     let unknown = server
         .get_prompt("nope", PromptArguments::default())
         .await
         .unwrap_err();
-    assert_eq!(unknown.to_string(), "Prompt `nope` not found on server `shop`");
-    let read = server.read_resource("shop://products/tea-2").await.expect("it reads");
+    assert_eq!(
+        unknown.to_string(),
+        "Prompt `nope` not found on server `shop`"
+    );
+    let read = server
+        .read_resource("shop://products/tea-2")
+        .await
+        .expect("it reads");
     assert_eq!(
         read,
-        [ResourceContents::text("shop://products/tea-2", "black tea", None)]
+        [ResourceContents::text(
+            "shop://products/tea-2",
+            "black tea",
+            None
+        )]
     );
     let nowhere = server.read_resource("shop://nowhere").await.unwrap_err();
     assert!(nowhere.is_not_found());
@@ -1031,8 +1070,17 @@ async fn a_completer_reads_the_state_the_context_and_the_request() {
         });
         async move { ask(&router, "completion/complete", params).await }
     };
-    let prompt = complete(json!({"type": "ref/prompt", "name": "advert"}), "sku", "tea", json!({})).await;
-    assert_eq!(prompt["result"]["completion"]["values"], json!(["tea-1", "tea-2"]));
+    let prompt = complete(
+        json!({"type": "ref/prompt", "name": "advert"}),
+        "sku",
+        "tea",
+        json!({}),
+    )
+    .await;
+    assert_eq!(
+        prompt["result"]["completion"]["values"],
+        json!(["tea-1", "tea-2"])
+    );
     let resource = complete(
         json!({"type": "ref/resource", "uri": "shop://products/{sku}"}),
         "sku",
@@ -1059,7 +1107,9 @@ async fn a_missing_state_is_named_by_check_state_and_by_each_request() {
     let bare = Shop::server().with_state(Signature("the shop"));
     let missing = bare.check_state().expect_err("the catalog is missing");
     assert!(
-        missing.to_string().starts_with("prompt `advert` of server `shop` takes State<")
+        missing
+            .to_string()
+            .starts_with("prompt `advert` of server `shop` takes State<")
             || missing.to_string().starts_with("resource `shop://products"),
         "{missing}"
     );
@@ -1072,15 +1122,27 @@ async fn a_missing_state_is_named_by_check_state_and_by_each_request() {
     )
     .await;
     assert_eq!(got["error"]["code"], -32603);
-    let message = got["error"]["message"].as_str().unwrap_or_default().to_string()
+    let message = got["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
         + got["error"]["data"].as_str().unwrap_or_default();
     assert!(
         message.contains("prompt `advert` needs State<") && message.contains("Catalog"),
         "{got}"
     );
-    let read = ask(&router, "resources/read", json!({"uri": "shop://products/tea-1"})).await;
+    let read = ask(
+        &router,
+        "resources/read",
+        json!({"uri": "shop://products/tea-1"}),
+    )
+    .await;
     assert_eq!(read["error"]["code"], -32603);
-    assert!(read.to_string().contains("resource `shop://products/tea-1` needs State<"), "{read}");
+    assert!(
+        read.to_string()
+            .contains("resource `shop://products/tea-1` needs State<"),
+        "{read}"
+    );
     let completed = ask(
         &router,
         "completion/complete",
@@ -1089,7 +1151,9 @@ async fn a_missing_state_is_named_by_check_state_and_by_each_request() {
     .await;
     assert_eq!(completed["error"]["code"], -32603);
     assert!(
-        completed.to_string().contains("the completer of `sku` failed: prompt `advert` needs State<"),
+        completed
+            .to_string()
+            .contains("the completer of `sku` failed: prompt `advert` needs State<"),
         "{completed}"
     );
 }

@@ -350,7 +350,11 @@ impl<T> ResourceExtractor<T> {
     }
 
     /// Extracts it from the request.
-    pub fn extract(&self, request: &ResourceRequest, name: &'static str) -> Result<T, ResourceError> {
+    pub fn extract(
+        &self,
+        request: &ResourceRequest,
+        name: &'static str,
+    ) -> Result<T, ResourceError> {
         (self.extract)(request, name)
     }
 }
@@ -479,11 +483,11 @@ impl<T> UriVariable<T> {
     }
 }
 
-/// A URI variable of type `T` (the parameter named after it); the bounds are its diagnostics,
-/// one at a time: first `Deserialize`, then the schema.
-pub fn uri_variable<T: UriVariableText>() -> UriVariable<T>
+/// A URI variable of type `T` (the parameter named after it); each bound is its own
+/// diagnostic (`Deserialize`, the schema), so a type that forgot one gets one error.
+pub fn uri_variable<T>() -> UriVariable<T>
 where
-    T: UriVariableSchema,
+    T: UriVariableText + UriVariableSchema,
 {
     UriVariable {
         choices: crate::complete::enum_choices::<T>,

@@ -94,6 +94,12 @@ const FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
 )]
 pub trait ElicitForm: DeserializeOwned + JsonSchema {}
 
+/// The future of one elicitation ([`ToolContext::elicit`](crate::tool::ToolContext::elicit)):
+/// the user's answer, or why there is none.
+pub type ElicitFuture<'a, T> = std::pin::Pin<
+    Box<dyn std::future::Future<Output = Result<Elicitation<T>, AskError>> + Send + 'a>,
+>;
+
 impl<T: DeserializeOwned + JsonSchema> ElicitForm for T {}
 
 /// The `requestedSchema` of an elicitation for `T`: what MCP (2025-11-25) allows a form to

@@ -426,10 +426,7 @@ completer_with_extractors!(E1, E2);
 
 /// Boxes a completer taking extractors.
 fn extracting(
-    completer: impl Fn(&str, &CompletionContext) -> Result<Vec<String>, String>
-    + Send
-    + Sync
-    + 'static,
+    completer: impl Fn(&str, &CompletionContext) -> Result<Vec<String>, String> + Send + Sync + 'static,
 ) -> ExtractingCompleter {
     Arc::new(completer)
 }

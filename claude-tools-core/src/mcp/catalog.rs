@@ -222,7 +222,12 @@ impl McpRouter {
                 .resource_at(&uri)
                 .map(|(resource, values)| {
                     let mime_type = resource.mime_type.clone();
-                    (resource.handler.clone(), mime_type, values, server.state_map())
+                    (
+                        resource.handler.clone(),
+                        mime_type,
+                        values,
+                        server.state_map(),
+                    )
                 })
         });
         let Some((handler, mime_type, values, state)) = found else {
@@ -283,12 +288,8 @@ impl McpRouter {
             CompletionRef::Prompt { name } => server
                 .prompt(name)
                 .map(|prompt| {
-                    let context = context.in_request(
-                        request,
-                        server.state_map(),
-                        CallKind::Prompt,
-                        name,
-                    );
+                    let context =
+                        context.in_request(request, server.state_map(), CallKind::Prompt, name);
                     prompt
                         .completion(&argument.name)
                         .map(|c| c.try_complete_in(&argument.value, &context))
@@ -304,12 +305,8 @@ impl McpRouter {
                 .catalog()
                 .resource(uri)
                 .map(|resource| {
-                    let context = context.in_request(
-                        request,
-                        server.state_map(),
-                        CallKind::Resource,
-                        uri,
-                    );
+                    let context =
+                        context.in_request(request, server.state_map(), CallKind::Resource, uri);
                     resource
                         .completion(&argument.name)
                         .map(|c| c.try_complete_in(&argument.value, &context))
@@ -322,14 +319,12 @@ impl McpRouter {
                     ))
                 }),
         })?;
-        let values = values
-            .transpose()
-            .map_err(|problem| {
-                ErrorObject::internal_error(format!(
-                    "the completer of `{}` failed: {problem}",
-                    crate::jsonrpc::echo(&argument.name)
-                ))
-            })?;
+        let values = values.transpose().map_err(|problem| {
+            ErrorObject::internal_error(format!(
+                "the completer of `{}` failed: {problem}",
+                crate::jsonrpc::echo(&argument.name)
+            ))
+        })?;
         let completion = values.map_or_else(Completion::empty, Completion::from_values);
         Ok(Answer::Catalog(CatalogAnswer::Complete(CompleteResult {
             completion,

@@ -231,7 +231,11 @@ impl Prompt {
     /// Completes `argument` as `completion` says (what `complete(argument = f)` of the attribute
     /// builds). Macro support.
     #[doc(hidden)]
-    pub fn complete_by(mut self, argument: impl Into<String>, completion: ArgumentCompletion) -> Self {
+    pub fn complete_by(
+        mut self,
+        argument: impl Into<String>,
+        completion: ArgumentCompletion,
+    ) -> Self {
         self.completions.insert(argument.into(), completion);
         self
     }

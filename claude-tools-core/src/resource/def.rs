@@ -336,7 +336,11 @@ impl Resource {
     /// Completes `variable` as `completion` says (what `complete(variable = f)` of the attribute
     /// builds). Macro support.
     #[doc(hidden)]
-    pub fn complete_by(mut self, variable: impl Into<String>, completion: ArgumentCompletion) -> Self {
+    pub fn complete_by(
+        mut self,
+        variable: impl Into<String>,
+        completion: ArgumentCompletion,
+    ) -> Self {
         self.completions.insert(variable.into(), completion);
         self
     }

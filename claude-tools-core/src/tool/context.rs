@@ -8,9 +8,7 @@ use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 use super::log::{CallLogger, LogSink};
-use crate::ask::{
-    AskError, ClientPeer, CreateMessageRequest, CreateMessageResult, Elicitation, Root,
-};
+use crate::ask::{AskError, ClientPeer, CreateMessageRequest, CreateMessageResult, Root};
 pub use crate::jsonrpc::RequestId;
 use crate::jsonrpc::{LoggingLevel, ProgressToken};
 
@@ -241,11 +239,11 @@ impl ToolContext {
     ///     }
     /// }
     /// ```
-    pub async fn elicit<T: crate::ask::ElicitForm>(
-        &self,
+    pub fn elicit<'a, T: crate::ask::ElicitForm + Send + 'a>(
+        &'a self,
         message: impl Into<String>,
-    ) -> Result<Elicitation<T>, AskError> {
-        self.unnamed_question().elicit(message).await
+    ) -> crate::ask::ElicitFuture<'a, T> {
+        self.unnamed_question().elicit(message)
     }
 
     /// Asks the client's model for a message (MCP sampling), and waits for it.

@@ -363,14 +363,24 @@ impl ToolServer {
 
     /// Checks that every `State<T>` a tool, a prompt or a resource takes has been registered.
     pub fn check_state(&self) -> Result<(), MissingState> {
-        let tools = self.inner.tools.iter().map(|tool| {
-            (CallKind::Tool, &*tool.name, tool.required_state.as_slice())
-        });
+        let tools = self
+            .inner
+            .tools
+            .iter()
+            .map(|tool| (CallKind::Tool, &*tool.name, tool.required_state.as_slice()));
         let prompts = self.prompts().iter().map(|prompt| {
-            (CallKind::Prompt, prompt.name(), prompt.required_state.as_slice())
+            (
+                CallKind::Prompt,
+                prompt.name(),
+                prompt.required_state.as_slice(),
+            )
         });
         let resources = self.resources().map(|resource| {
-            (CallKind::Resource, resource.uri(), resource.required_state.as_slice())
+            (
+                CallKind::Resource,
+                resource.uri(),
+                resource.required_state.as_slice(),
+            )
         });
         for (kind, name, required) in tools.chain(prompts).chain(resources) {
             for requirement in required {

@@ -257,8 +257,10 @@ pub(super) fn validate(
     for completer in &options.completers {
         let argument = crate::tool::unraw(&completer.argument);
         if param_of(&params, &argument).is_none() {
+            // The parameters a completer may complete: those named (a pattern is an extractor).
             let known: Vec<String> = params
                 .iter()
+                .filter(|param| matches!(param.binding, Binding::Named(_)))
                 .map(|param| format!("`{}`", param.name))
                 .collect();
             errors.push(syn::Error::new(
@@ -342,11 +344,13 @@ fn check_template(uri: &LitStr, params: &[Param], errors: &mut Errors) -> Vec<St
         }
     };
     for variable in &variables {
-        let param = params.iter().find(|param| param.name == *variable);
-        match param.map(|param| &param.binding) {
-            Some(Binding::Named(_)) => {}
-            Some(Binding::Pattern) => errors.push(syn::Error::new_spanned(
-                &param.map(|param| param.ty.clone()),
+        match params.iter().find(|param| param.name == *variable) {
+            Some(Param {
+                binding: Binding::Named(_),
+                ..
+            }) => {}
+            Some(param) => errors.push(syn::Error::new_spanned(
+                &param.ty,
                 format!(
                     "the URI template's variable `{{{variable}}}` is bound by a pattern, which only \
                      an extractor may be: write `{variable}: T` (T parsed from the URI, e.g. String \

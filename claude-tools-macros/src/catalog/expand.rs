@@ -106,7 +106,9 @@ fn prompt(function: &ItemFn, item: &Item) -> (TokenStream, TokenStream) {
             Binding::Named(_) => quote_spanned!(ty.span()=> __ct_prompt_param),
             Binding::Pattern => quote_spanned!(ty.span()=> __ct_prompt_pattern),
         };
-        let slot = quote_spanned!(ty.span()=> #private::PromptSlot);
+        // Spelled out, not `#private`: the receiver must be spanned at the type, so that an
+        // inherent method's error (`State<T>` of a `T` not `Send + Sync`) points at the type.
+        let slot = quote_spanned!(ty.span()=> ::claude_tools::__private::PromptSlot);
         quote_spanned! {ty.span()=>
             fn #dispatch() -> #private::PromptParam<#ty> {
                 (&&&&#slot::<#ty>::NEW).#method()
@@ -185,7 +187,7 @@ fn resource(function: &ItemFn, item: &Item) -> (TokenStream, TokenStream) {
                 }
             }
         } else {
-            let slot = quote_spanned!(ty.span()=> #private::ResourceSlot);
+            let slot = quote_spanned!(ty.span()=> ::claude_tools::__private::ResourceSlot);
             quote_spanned! {ty.span()=>
                 fn #dispatch() -> #private::ResourceExtractor<#ty> {
                     (&&&#slot::<#ty>::NEW).__ct_resource_extractor()

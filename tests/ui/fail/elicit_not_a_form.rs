@@ -3,7 +3,8 @@ use claude_tools::prelude::*;
 #[tool_server(name = "s")]
 pub struct S;
 
-/// A form that derives neither `Deserialize` nor `JsonSchema`.
+/// A form that forgot `JsonSchema` (the case: the raw bound error came three times).
+#[derive(Deserialize)]
 pub struct Confirm {
     pub confirm: bool,
 }
