@@ -234,7 +234,7 @@ impl ToolServer {
     ///
     /// /// Draft a reply.
     /// #[prompt(server = Desk)]
-    /// fn reply(signature: State<Signature>, customer: String) -> String {
+    /// fn reply(State(signature): State<Signature>, customer: String) -> String {
     ///     format!("Write to {customer}, signed {}.", signature.0)
     /// }
     ///

@@ -205,8 +205,10 @@ impl ToolContext {
     }
 
     /// Asks the user, through the client, for a value of type `T` (MCP elicitation), and waits
-    /// for the answer: [`Elicitation::Accepted`] with the form's content read as a `T`,
-    /// [`Elicitation::Declined`] or [`Elicitation::Cancelled`].
+    /// for the answer: [`Elicitation::Accepted`](crate::ask::Elicitation::Accepted) with the
+    /// form's content read as a `T`, [`Elicitation::Declined`](crate::ask::Elicitation::Declined)
+    /// or [`Elicitation::Cancelled`](crate::ask::Elicitation::Cancelled). `T` is any
+    /// [`ElicitForm`](crate::ask::ElicitForm) (`Deserialize + JsonSchema`, and `Send`).
     ///
     /// The form (`requestedSchema`) is generated from `T`, which must be a flat struct of
     /// strings, numbers, booleans and unit enums ([`elicitation_schema`](crate::ask::elicitation_schema));
