@@ -5,8 +5,10 @@ use std::any::TypeId;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::prompt::{Prompt, PromptDef};
-use crate::resource::{Resource, ResourceDef, ResourceTemplateDef};
+use crate::prompt::{GetPromptResult, Prompt, PromptArguments, PromptDef, PromptError};
+use crate::resource::{
+    Resource, ResourceContents, ResourceDef, ResourceError, ResourceRequest, ResourceTemplateDef,
+};
 use crate::tool::{ServerBuildError, ToolServer};
 
 /// A server's prompts and resources.
@@ -215,6 +217,62 @@ impl ToolServer {
     pub fn resources(&self) -> impl Iterator<Item = &Resource> {
         let catalog = &self.inner.catalog;
         catalog.fixed.values().chain(&catalog.templates)
+    }
+
+    /// Gets prompt `name` with `arguments` (what `prompts/get` answers, with no client to ask
+    /// questions): the prompt's extractors read this server's state. An unknown prompt is an
+    /// error saying so.
+    ///
+    /// ```
+    /// use claude_tools::prelude::*;
+    /// use claude_tools::prompts::{PromptArguments, PromptMessage};
+    ///
+    /// #[tool_server(name = "desk")]
+    /// pub struct Desk;
+    ///
+    /// pub struct Signature(String);
+    ///
+    /// /// Draft a reply.
+    /// #[prompt(server = Desk)]
+    /// fn reply(State(signature): State<Signature>, customer: String) -> String {
+    ///     format!("Write to {customer}, signed {}.", signature.0)
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let server = Desk::server().with_state(Signature("Ada".into()));
+    /// let arguments = PromptArguments::from_iter([("customer", "Alan")]);
+    /// let result = server.get_prompt("reply", arguments).await.unwrap();
+    /// assert_eq!(result.messages, [PromptMessage::user("Write to Alan, signed Ada.")]);
+    /// # });
+    /// ```
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: PromptArguments,
+    ) -> Result<GetPromptResult, PromptError> {
+        let Some(prompt) = self.prompt(name) else {
+            return Err(PromptError::invalid_arguments(format!(
+                "Prompt `{name}` not found on server `{}`",
+                self.name()
+            )));
+        };
+        prompt.get(arguments.with_state_of(self)).await
+    }
+
+    /// Reads the resource at `uri` (what `resources/read` answers, with no client to ask
+    /// questions): the resource's extractors read this server's state. No resource at `uri` is
+    /// a not-found error.
+    pub async fn read_resource(&self, uri: &str) -> Result<Vec<ResourceContents>, ResourceError> {
+        let Some((resource, values)) = self.catalog().resource_at(uri) else {
+            return Err(ResourceError::not_found(format!(
+                "no resource of server `{}` is at `{uri}`",
+                self.name()
+            )));
+        };
+        let request = ResourceRequest::new(uri, values)
+            .with_mime_type(resource.mime_type.clone())
+            .with_state_of(self);
+        resource.read(request).await
     }
 
     /// The `prompts` array of a `prompts/list` result.

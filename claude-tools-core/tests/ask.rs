@@ -339,9 +339,17 @@ async fn a_transport_that_cannot_carry_requests_says_so() {
     let default = McpRouter::new(server());
     initialize(&default, json!({"elicitation": {}})).await;
     let result = default.handle_json(call(1, "confirm")).await.unwrap();
-    assert_eq!(
-        text(&result),
-        "error: this transport does not carry requests from the server to the client"
+    let refused = text(&result);
+    assert!(
+        refused.starts_with(
+            "error: this transport does not carry requests from the server to the client: a \
+             bare McpRouter answers nobody's questions;"
+        ),
+        "{refused}"
+    );
+    assert!(
+        refused.contains("McpRouter::with_local_client"),
+        "the refusal says what to do: {refused}"
     );
     assert!(wire.sent.try_recv().is_err(), "nothing was sent");
 }

@@ -38,7 +38,7 @@ pub fn expected_units_catalog() -> Value {
         "prompt_bad_arguments": {
             "code": -32602,
             "message": "Invalid params",
-            "data": "Invalid arguments for prompt `explain_conversion`: (2 problems):\n- argument `value`: invalid type: string \"hot\", expected f64\n- argument `from`: missing required argument"
+            "data": "Invalid arguments for prompt `explain_conversion` (2 problems):\n- argument `value`: invalid type: string \"hot\", expected f64\n- argument `from`: missing required argument"
         },
         "resources": listed("resources", json!([{
             "uri": "units://formulas",

@@ -195,7 +195,7 @@ async fn bad_prompt_arguments_are_named_in_one_invalid_params_error() {
     assert_eq!(got["error"]["code"], -32602);
     assert_eq!(
         got["error"]["data"],
-        "Invalid arguments for prompt `reply`: (3 problems):\n\
+        "Invalid arguments for prompt `reply` (3 problems):\n\
          - argument `customer`: missing required argument\n\
          - argument `ticket`: invalid type: string \"seven\", expected u32\n\
          - argument `tone`: unknown variant `rude`, expected one of `formal`, `friendly`, `funny`"
@@ -801,5 +801,401 @@ fn a_bad_template_is_a_server_build_error() {
     assert!(
         error.to_string().contains("only level-1 variables"),
         "{error}"
+    );
+}
+
+// Prompts, resources and completers reading the application's state (issue 29, item 1): the
+// extractors a tool takes, recognised by the same trait (`ToolParam`), in a second server so
+// that the lists above stay as they are.
+
+#[tool_server(name = "shop", version = "1.0.0")]
+pub struct Shop;
+
+/// The products, by SKU, shared with the rest of the application.
+pub struct Catalog {
+    products: Vec<(&'static str, &'static str)>,
+}
+
+impl Catalog {
+    fn name_of(&self, sku: &str) -> Option<&'static str> {
+        self.products
+            .iter()
+            .find(|(known, _)| *known == sku)
+            .map(|(_, name)| *name)
+    }
+}
+
+/// How the shop signs what it writes.
+pub struct Signature(&'static str);
+
+/// The SKUs starting with what was typed, from the catalog.
+fn skus(typed: &str, _: &CompletionContext, catalog: State<Catalog>) -> Vec<&'static str> {
+    catalog
+        .products
+        .iter()
+        .map(|(sku, _)| *sku)
+        .filter(|sku| sku.starts_with(typed))
+        .collect()
+}
+
+/// The SKUs of the catalog, given the arguments already filled in and the caller's context.
+fn skus_in_context(
+    typed: &str,
+    context: &CompletionContext,
+    catalog: State<Catalog>,
+    request: ToolContext,
+) -> Vec<String> {
+    let prefix = context.get("prefix").unwrap_or_default();
+    let asked_through = if request.client().is_some() {
+        "client"
+    } else {
+        "none"
+    };
+    catalog
+        .products
+        .iter()
+        .filter(|(sku, _)| sku.starts_with(prefix) && sku.starts_with(typed))
+        .map(|(sku, _)| format!("{sku} ({asked_through})"))
+        .collect()
+}
+
+/// Write an advert for a product.
+#[prompt(server = Shop, complete(sku = skus))]
+fn advert(
+    catalog: State<Catalog>,
+    State(signature): State<Signature>,
+    /// The product's SKU
+    sku: String,
+    /// How many words at most
+    words: Option<u32>,
+) -> Result<String, PromptError> {
+    let name = catalog
+        .name_of(&sku)
+        .ok_or_else(|| PromptError::new(format!("no product {sku}")))?;
+    let words = words.unwrap_or(12);
+    Ok(format!(
+        "Advertise {name} in {words} words, signed {}.",
+        signature.0
+    ))
+}
+
+/// A prompt with a completer taking the context and two extractors.
+#[prompt(server = Shop, complete(sku = skus_in_context))]
+async fn compare(
+    ctx: ToolContext,
+    /// Only SKUs starting with this
+    prefix: String,
+    /// The product
+    sku: String,
+) -> String {
+    let through = if ctx.client().is_some() {
+        "a client"
+    } else {
+        "no client"
+    };
+    format!("Compare {sku} with the other {prefix} products (asked through {through}).")
+}
+
+/// A product, by SKU.
+#[resource(server = Shop, uri = "shop://products/{sku}", complete(sku = skus))]
+async fn product(State(catalog): State<Catalog>, sku: String) -> Result<String, ResourceError> {
+    catalog
+        .name_of(&sku)
+        .map(str::to_string)
+        .ok_or_else(|| ResourceError::not_found(format!("no product {sku}")))
+}
+
+/// Every SKU, one a line.
+#[resource(server = Shop, uri = "shop://products")]
+fn products(catalog: State<Catalog>, _ctx: ToolContext) -> String {
+    let skus: Vec<&str> = catalog.products.iter().map(|(sku, _)| *sku).collect();
+    skus.join("\n")
+}
+
+fn shop() -> ToolServer {
+    Shop::server()
+        .with_state(Catalog {
+            products: vec![
+                ("tea-1", "green tea"),
+                ("tea-2", "black tea"),
+                ("mug-1", "a mug"),
+            ],
+        })
+        .with_state(Signature("the shop"))
+}
+
+#[tokio::test]
+async fn a_prompt_reads_the_state_and_only_its_other_parameters_are_arguments() {
+    let router = McpRouter::new(shop());
+    let list = ask(&router, "prompts/list", Value::Null).await;
+    assert_eq!(
+        list["result"]["prompts"][0],
+        json!({
+            "name": "advert",
+            "description": "Write an advert for a product.",
+            "arguments": [
+                {"name": "sku", "description": "The product's SKU", "required": true},
+                {"name": "words", "description": "How many words at most", "required": false},
+            ]
+        })
+    );
+    let got = ask(
+        &router,
+        "prompts/get",
+        json!({"name": "advert", "arguments": {"sku": "tea-2", "words": "5"}}),
+    )
+    .await;
+    assert_eq!(
+        got["result"]["messages"][0]["content"]["text"],
+        "Advertise black tea in 5 words, signed the shop."
+    );
+    let bad = ask(
+        &router,
+        "prompts/get",
+        json!({"name": "advert", "arguments": {"words": "many"}}),
+    )
+    .await;
+    assert_eq!(
+        bad["error"]["data"],
+        "Invalid arguments for prompt `advert` (2 problems):\n\
+         - argument `sku`: missing required argument\n\
+         - argument `words`: invalid type: string \"many\", expected u32"
+    );
+}
+
+#[tokio::test]
+async fn a_prompt_takes_the_request_context() {
+    let router = McpRouter::new(shop());
+    let got = ask(
+        &router,
+        "prompts/get",
+        json!({"name": "compare", "arguments": {"prefix": "tea", "sku": "tea-1"}}),
+    )
+    .await;
+    assert_eq!(
+        got["result"]["messages"][0]["content"]["text"],
+        "Compare tea-1 with the other tea products (asked through a client)."
+    );
+}
+
+#[tokio::test]
+async fn a_resource_reads_the_state_and_its_variables() {
+    let router = McpRouter::new(shop());
+    let read = ask(
+        &router,
+        "resources/read",
+        json!({"uri": "shop://products/tea-1"}),
+    )
+    .await;
+    assert_eq!(read["result"]["contents"][0]["text"], "green tea");
+    let missing = ask(
+        &router,
+        "resources/read",
+        json!({"uri": "shop://products/tea-9"}),
+    )
+    .await;
+    assert_eq!(missing["error"]["code"], -32002);
+    let fixed = ask(&router, "resources/read", json!({"uri": "shop://products"})).await;
+    assert_eq!(
+        fixed["result"]["contents"][0]["text"],
+        "tea-1\ntea-2\nmug-1"
+    );
+    // The template's only variable is its only parameter that is not an extractor.
+    let templates = ask(&router, "resources/templates/list", Value::Null).await;
+    assert_eq!(
+        templates["result"]["resourceTemplates"][0]["uriTemplate"],
+        "shop://products/{sku}"
+    );
+}
+
+#[tokio::test]
+async fn the_server_serves_its_prompts_and_resources_with_its_state_and_no_client() {
+    let server = shop();
+    let advert = server
+        .get_prompt("advert", PromptArguments::from_iter([("sku", "mug-1")]))
+        .await
+        .expect("the prompt renders");
+    assert_eq!(
+        advert.messages,
+        [PromptMessage::user(
+            "Advertise a mug in 12 words, signed the shop."
+        )]
+    );
+    let compare = server
+        .get_prompt(
+            "compare",
+            PromptArguments::from_iter([("prefix", "mug"), ("sku", "mug-1")]),
+        )
+        .await
+        .expect("the prompt renders");
+    assert_eq!(
+        compare.messages,
+        [PromptMessage::user(
+            "Compare mug-1 with the other mug products (asked through no client)."
+        )]
+    );
+    let unknown = server
+        .get_prompt("nope", PromptArguments::default())
+        .await
+        .unwrap_err();
+    assert_eq!(
+        unknown.to_string(),
+        "Prompt `nope` not found on server `shop`"
+    );
+    let read = server
+        .read_resource("shop://products/tea-2")
+        .await
+        .expect("it reads");
+    assert_eq!(
+        read,
+        [ResourceContents::text(
+            "shop://products/tea-2",
+            "black tea",
+            None
+        )]
+    );
+    let nowhere = server.read_resource("shop://nowhere").await.unwrap_err();
+    assert!(nowhere.is_not_found());
+}
+
+#[tokio::test]
+async fn a_completer_reads_the_state_the_context_and_the_request() {
+    let router = McpRouter::new(shop());
+    let complete = |reference: Value, name: &str, value: &str, context: Value| {
+        let router = router.clone();
+        let params = json!({
+            "ref": reference,
+            "argument": {"name": name, "value": value},
+            "context": {"arguments": context},
+        });
+        async move { ask(&router, "completion/complete", params).await }
+    };
+    let prompt = complete(
+        json!({"type": "ref/prompt", "name": "advert"}),
+        "sku",
+        "tea",
+        json!({}),
+    )
+    .await;
+    assert_eq!(
+        prompt["result"]["completion"]["values"],
+        json!(["tea-1", "tea-2"])
+    );
+    let resource = complete(
+        json!({"type": "ref/resource", "uri": "shop://products/{sku}"}),
+        "sku",
+        "m",
+        json!({}),
+    )
+    .await;
+    assert_eq!(resource["result"]["completion"]["values"], json!(["mug-1"]));
+    let in_context = complete(
+        json!({"type": "ref/prompt", "name": "compare"}),
+        "sku",
+        "",
+        json!({"prefix": "tea"}),
+    )
+    .await;
+    assert_eq!(
+        in_context["result"]["completion"]["values"],
+        json!(["tea-1 (client)", "tea-2 (client)"])
+    );
+}
+
+#[tokio::test]
+async fn a_missing_state_is_named_by_check_state_and_by_each_request() {
+    let bare = Shop::server().with_state(Signature("the shop"));
+    let missing = bare.check_state().expect_err("the catalog is missing");
+    assert!(
+        missing
+            .to_string()
+            .starts_with("prompt `advert` of server `shop` takes State<")
+            || missing.to_string().starts_with("resource `shop://products"),
+        "{missing}"
+    );
+    assert!(missing.to_string().contains("Catalog"), "{missing}");
+    let router = McpRouter::new(bare);
+    let got = ask(
+        &router,
+        "prompts/get",
+        json!({"name": "advert", "arguments": {"sku": "tea-1"}}),
+    )
+    .await;
+    assert_eq!(got["error"]["code"], -32603);
+    let message = got["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+        + got["error"]["data"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("prompt `advert` needs State<") && message.contains("Catalog"),
+        "{got}"
+    );
+    let read = ask(
+        &router,
+        "resources/read",
+        json!({"uri": "shop://products/tea-1"}),
+    )
+    .await;
+    assert_eq!(read["error"]["code"], -32603);
+    assert!(
+        read.to_string()
+            .contains("resource `shop://products/tea-1` needs State<"),
+        "{read}"
+    );
+    let completed = ask(
+        &router,
+        "completion/complete",
+        json!({"ref": {"type": "ref/prompt", "name": "advert"}, "argument": {"name": "sku", "value": ""}}),
+    )
+    .await;
+    assert_eq!(completed["error"]["code"], -32603);
+    assert!(
+        completed
+            .to_string()
+            .contains("the completer of `sku` failed: prompt `advert` needs State<"),
+        "{completed}"
+    );
+}
+
+/// Offer a bundle.
+#[prompt(server = Shop)]
+fn bundle(
+    /// The SKUs in it
+    skus: Vec<String>,
+    cancel: CancellationToken,
+) -> String {
+    format!(
+        "Offer {} together (withdrawn: {}).",
+        skus.join(" and "),
+        cancel.is_cancelled()
+    )
+}
+
+#[tokio::test]
+async fn a_prompt_argument_read_as_json_says_so_in_its_description() {
+    let router = McpRouter::new(shop());
+    let list = ask(&router, "prompts/list", Value::Null).await;
+    assert_eq!(
+        list["result"]["prompts"][1],
+        json!({
+            "name": "bundle",
+            "description": "Offer a bundle.",
+            "arguments": [{
+                "name": "skus",
+                "description": "The SKUs in it (JSON text: an array, e.g. [\"a\", \"b\"])",
+                "required": true
+            }]
+        })
+    );
+    let got = ask(
+        &router,
+        "prompts/get",
+        json!({"name": "bundle", "arguments": {"skus": "[\"tea-1\", \"mug-1\"]"}}),
+    )
+    .await;
+    assert_eq!(
+        got["result"]["messages"][0]["content"]["text"],
+        "Offer tea-1 and mug-1 together (withdrawn: false)."
     );
 }

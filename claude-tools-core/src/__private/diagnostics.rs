@@ -67,10 +67,10 @@ pub trait NamedParameter {}
 /// Demanded of `T` in a `State<T>` parameter that is not an extractor, which happens only when
 /// `T` is not `Send + Sync + 'static`.
 #[diagnostic::on_unimplemented(
-    message = "`State<{Self}>` cannot be a tool parameter: `{Self}` is not `Send + Sync`",
+    message = "`State<{Self}>` cannot be a parameter: `{Self}` is not `Send + Sync`",
     label = "the server shares one `{Self}` with every call, on any thread",
-    note = "use thread-safe types in the state (`Mutex<T>` or `RwLock<T>` around what the tools \
-            change, `AtomicU32` instead of `Cell<u32>`, `Arc` instead of `Rc`)"
+    note = "use thread-safe types in the state (`Mutex<T>` or `RwLock<T>` around what the tools, \
+            prompts and resources change, `AtomicU32` instead of `Cell<u32>`, `Arc` instead of `Rc`)"
 )]
 pub trait SharedState {}
 
@@ -78,8 +78,8 @@ impl<T: Send + Sync + 'static> SharedState for T {}
 
 /// Never implemented: demanded of `T` in an `Arc<T>` parameter that the model cannot send.
 #[diagnostic::on_unimplemented(
-    message = "`Arc<{Self}>` cannot be a tool parameter: take shared state as `State<{Self}>`",
-    label = "the model cannot send an `Arc<{Self}>`, and it is not an extractor",
+    message = "`Arc<{Self}>` cannot be a parameter: take shared state as `State<{Self}>`",
+    label = "no client can send an `Arc<{Self}>`, and it is not an extractor",
     note = "register the value on the server with `.with_state(value)`, or `.with_shared_state(arc)` \
             to share an `Arc` you keep, and take `State<{Self}>`, which derefs to `{Self}`"
 )]
@@ -95,3 +95,97 @@ pub trait SharedThroughState {}
     note = "remove the attribute from this parameter"
 )]
 pub trait ModelFilled {}
+
+// The compile errors of a bad `#[prompt]` or `#[resource]` parameter (see `catalog`).
+
+/// What a prompt parameter that is not an extractor must be first: deserializable (from the
+/// string the client sends).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a prompt parameter",
+    label = "neither an extractor nor an argument the client can send",
+    note = "a prompt argument is a string the client sends, parsed into the parameter's type: it must \
+            implement serde::Deserialize and schemars::JsonSchema (add #[derive(Deserialize, JsonSchema)], \
+            both in claude_tools::prelude), and own its data (`String`, not `&str`)",
+    note = "a parameter the client does not fill in is an extractor, implementing claude_tools::ToolParam \
+            as a tool's are: State<T> (the server's state), ToolContext (the request's context), \
+            Extension<T> (the caller's identity over HTTP)"
+)]
+#[doc(hidden)]
+pub trait PromptParameter: DeserializeOwned {}
+
+impl<T: DeserializeOwned> PromptParameter for T {}
+
+/// What a deserializable prompt argument must also be: described by a schema.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a prompt argument: it has no JSON Schema",
+    label = "the argument's completions and description come from its schema",
+    note = "add #[derive(JsonSchema)] (claude_tools::JsonSchema) next to #[derive(Deserialize)] on the type",
+    note = "a parameter the client does not fill in is an extractor, implementing claude_tools::ToolParam \
+            (State<T>, ToolContext, Extension<T>)"
+)]
+#[doc(hidden)]
+pub trait TextSchema: JsonSchema {}
+
+impl<T: JsonSchema> TextSchema for T {}
+
+/// Never implemented: demanded of a prompt argument written as a pattern.
+#[diagnostic::on_unimplemented(
+    message = "a prompt argument of type `{Self}` needs a plain name",
+    label = "not an extractor, so the client fills it in, and it needs a name",
+    note = "write `name: Type`; the name is the prompt argument's",
+    note = "patterns like `State(db): State<Db>` are only for extractors (types implementing \
+            claude_tools::ToolParam)"
+)]
+#[doc(hidden)]
+pub trait NamedArgument {}
+
+/// What a `#[resource]` parameter named after a variable of the URI template must be first:
+/// deserializable (from the variable's text).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be parsed from a URI variable",
+    label = "this parameter is named after a variable of the URI template, so it is parsed from the URI",
+    note = "a URI variable's type must implement serde::Deserialize and schemars::JsonSchema (add \
+            #[derive(Deserialize, JsonSchema)], both in claude_tools::prelude), and own its data \
+            (`String`, not `&str`)",
+    note = "to take an extractor (State<T>, ToolContext, Extension<T>) instead, give the parameter a \
+            name that is not a variable of `uri`"
+)]
+#[doc(hidden)]
+pub trait UriVariableText: DeserializeOwned {}
+
+impl<T: DeserializeOwned> UriVariableText for T {}
+
+/// What a deserializable URI variable must also be: described by a schema.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a URI variable: it has no JSON Schema",
+    label = "the variable's completions come from its schema",
+    note = "add #[derive(JsonSchema)] (claude_tools::JsonSchema) next to #[derive(Deserialize)] on the type"
+)]
+#[doc(hidden)]
+pub trait UriVariableSchema: JsonSchema {}
+
+impl<T: JsonSchema> UriVariableSchema for T {}
+
+/// Never implemented: demanded of a `#[resource]` parameter that is not named after a variable of
+/// the URI template and is not an extractor.
+#[diagnostic::on_unimplemented(
+    message = "this `{Self}` parameter is neither a variable of the URI template nor an extractor",
+    label = "its name is not a variable of `uri`, and `{Self}` is not an extractor",
+    note = "a #[resource] parameter is either a variable of its URI template, named as in the template \
+            (`uri = \"tickets://{{id}}\"` and `id: u32`), or an extractor the server fills in, \
+            implementing claude_tools::ToolParam as a tool's are: State<T> (the server's state), \
+            ToolContext (the request's context), Extension<T> (the caller's identity over HTTP)",
+    note = "add the variable to `uri`, name the parameter after a variable, or remove it"
+)]
+#[doc(hidden)]
+pub trait UriVariableOrExtractor {}
+
+/// Never implemented: demanded of an `Input<T>` parameter of a prompt or a resource.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is a tool's whole input: a prompt or a resource has none",
+    label = "there is no JSON input for it to read",
+    note = "a prompt's arguments are its other parameters, each a string the client sends; a resource's \
+            are the variables of its URI template: take each as its own parameter"
+)]
+#[doc(hidden)]
+pub trait WholeInputOfATool {}

@@ -84,6 +84,28 @@ const MULTI_SELECT_KEYWORDS: &[&str] = &["title", "description", "minItems", "ma
 /// checked against `T` anyway.
 const FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
 
+/// A type an elicitation asks for ([`ToolContext::elicit`](crate::tool::ToolContext::elicit)):
+/// read from the client's answer (`Deserialize`) and described as the form (`JsonSchema`), which
+/// must be a flat struct of strings, numbers, booleans and unit enums (see
+/// [`elicitation_schema`]). Every `Deserialize + JsonSchema` type is one; its name is what the
+/// compiler says of a type that is not.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be asked for in an elicitation",
+    label = "not `Deserialize + JsonSchema`",
+    note = "an elicitation's form is generated from the type and the answer read into it: add \
+            #[derive(Deserialize, JsonSchema)] (both in claude_tools::prelude) to a flat struct of \
+            strings, numbers, booleans and unit enums, e.g. `struct Confirm {{ confirm: bool }}`"
+)]
+pub trait ElicitForm: DeserializeOwned + JsonSchema {}
+
+/// The future of one elicitation ([`ToolContext::elicit`](crate::tool::ToolContext::elicit)):
+/// the user's answer, or why there is none.
+pub type ElicitFuture<'a, T> = std::pin::Pin<
+    Box<dyn std::future::Future<Output = Result<Elicitation<T>, AskError>> + Send + 'a>,
+>;
+
+impl<T: DeserializeOwned + JsonSchema> ElicitForm for T {}
+
 /// The `requestedSchema` of an elicitation for `T`: what MCP (2025-11-25) allows a form to
 /// be, a flat object whose properties are strings (with an optional `format` among `email`,
 /// `uri`, `date`, `date-time`), numbers or integers (with `minimum`/`maximum`), booleans,
@@ -182,8 +204,7 @@ const FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
 /// let error = elicitation_schema::<Nested>().unwrap_err().to_string();
 /// assert!(error.contains("`inner`"), "{error}");
 /// ```
-pub fn elicitation_schema<T: DeserializeOwned + JsonSchema>() -> Result<Map<String, Value>, AskError>
-{
+pub fn elicitation_schema<T: ElicitForm>() -> Result<Map<String, Value>, AskError> {
     let type_name = short_type_name::<T>();
     let mut builder = InputSchemaBuilder::new();
     builder.flatten::<T>().variant_order_of::<T>();

@@ -39,7 +39,7 @@ use crate::jsonrpc::{ErrorObject, RequestId};
 
 pub(crate) use elicit::cached_elicitation_schema;
 pub(crate) use elicit::read_answer;
-pub use elicit::{ElicitParams, Elicitation, elicitation_schema};
+pub use elicit::{ElicitForm, ElicitFuture, ElicitParams, Elicitation, elicitation_schema};
 pub(crate) use peer::Peer;
 pub use peer::{ClientPeer, DEFAULT_ASK_TIMEOUT, LocalAnswer, LocalClient, RequestsToClient};
 pub use roots::Root;

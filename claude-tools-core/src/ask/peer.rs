@@ -60,7 +60,11 @@ impl RequestsToClient {
 impl Default for RequestsToClient {
     fn default() -> Self {
         RequestsToClient::refused(
-            "this transport does not carry requests from the server to the client",
+            "this transport does not carry requests from the server to the client: a bare \
+             McpRouter answers nobody's questions; serve the server with a transport that does \
+             (stdio, Streamable HTTP, or an agent session, whose host answers elicitations), or, \
+             in a test, answer them in process with McpRouter::with_local_client (or declare \
+             the transport carries them with McpRouter::with_requests_to_client)",
         )
     }
 }

@@ -47,6 +47,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::tool::{CallKind, StateMap, ToolCall, ToolContext, ToolParam};
+
 /// The most values one `completion/complete` answers (MCP's limit).
 pub const MAX_COMPLETION_VALUES: usize = 100;
 
@@ -67,7 +69,14 @@ pub enum ArgumentCompletion {
     WithContext(ContextCompleter),
     /// By the names of an enum: those that start with what was typed.
     Choices(Arc<[String]>),
+    /// By a fn that also takes extractors (`State<T>`, `ToolContext`…), which may fail to be
+    /// extracted (a state the server lacks): the failure is the completion's error.
+    Extracting(ExtractingCompleter),
 }
+
+/// A completer taking extractors: the values, or why its extractors could not be extracted.
+pub type ExtractingCompleter =
+    Arc<dyn Fn(&str, &CompletionContext) -> Result<Vec<String>, String> + Send + Sync>;
 
 impl ArgumentCompletion {
     /// The values completing `partial`, no other argument being known.
@@ -77,8 +86,21 @@ impl ArgumentCompletion {
 
     /// The values completing `partial`, given the arguments already filled in (which only a
     /// [`WithContext`](Self::WithContext) completer reads).
+    ///
+    /// An [`Extracting`](Self::Extracting) completer whose extractors fail gives no values here;
+    /// [`try_complete_in`](Self::try_complete_in) says why.
     pub fn complete_in(&self, partial: &str, context: &CompletionContext) -> Vec<String> {
-        match self {
+        self.try_complete_in(partial, context).unwrap_or_default()
+    }
+
+    /// The values completing `partial`, or why the completer's extractors could not be
+    /// extracted (what `completion/complete` answers `-32603`).
+    pub fn try_complete_in(
+        &self,
+        partial: &str,
+        context: &CompletionContext,
+    ) -> Result<Vec<String>, String> {
+        Ok(match self {
             ArgumentCompletion::Completer(completer) => completer(partial),
             ArgumentCompletion::WithContext(completer) => completer(partial, context),
             ArgumentCompletion::Choices(choices) => choices
@@ -86,7 +108,8 @@ impl ArgumentCompletion {
                 .filter(|choice| choice.starts_with(partial))
                 .cloned()
                 .collect(),
-        }
+            ArgumentCompletion::Extracting(completer) => return completer(partial, context),
+        })
     }
 }
 
@@ -98,6 +121,7 @@ impl fmt::Debug for ArgumentCompletion {
             ArgumentCompletion::Choices(choices) => {
                 f.debug_tuple("Choices").field(choices).finish()
             }
+            ArgumentCompletion::Extracting(_) => f.write_str("Extracting(..)"),
         }
     }
 }
@@ -130,15 +154,70 @@ impl fmt::Debug for ArgumentCompletion {
 /// assert_eq!(context.parse::<u32>("nights"), None); // not a number
 /// assert_eq!(context.parse::<u32>("month"), None); // not filled in
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+///
+/// It also carries what a completer's extractors read (the request's context and the server's
+/// state), so that a completer may take `State<T>` as a `#[tool]` does (see [`IntoCompleter`]).
+#[derive(Debug, Clone, Default)]
 pub struct CompletionContext {
     arguments: BTreeMap<String, String>,
+    /// The request's context (its client, the caller's identity).
+    request: ToolContext,
+    /// The server's application state.
+    state: Arc<StateMap>,
+    /// What is completed: a prompt (its name) or a resource template (its URI template).
+    target: Option<(CallKind, String)>,
 }
+
+/// Contexts are equal when their arguments are (the request and the state are not compared).
+impl PartialEq for CompletionContext {
+    fn eq(&self, other: &Self) -> bool {
+        self.arguments == other.arguments
+    }
+}
+
+impl Eq for CompletionContext {}
 
 impl CompletionContext {
     /// A context of these arguments (name to the text filled in).
     pub fn new(arguments: BTreeMap<String, String>) -> Self {
-        Self { arguments }
+        Self {
+            arguments,
+            ..Self::default()
+        }
+    }
+
+    /// The same context, in the request `request` to the server `server`, completing an
+    /// argument of `kind` `name` (a prompt's name, a resource template's URI): what the
+    /// completer's extractors read. The router sets it on every `completion/complete`.
+    pub(crate) fn in_request(
+        mut self,
+        request: ToolContext,
+        state: Arc<StateMap>,
+        kind: CallKind,
+        name: &str,
+    ) -> Self {
+        self.request = request;
+        self.state = state;
+        self.target = Some((kind, name.to_string()));
+        self
+    }
+
+    /// The context of the `completion/complete` request: its client, and the value the
+    /// transport attached (over HTTP, the caller's identity; see
+    /// [`ToolContext::extension`]).
+    pub fn request(&self) -> &ToolContext {
+        &self.request
+    }
+
+    /// Extractor `E` of a completer, read as a prompt's or resource's are.
+    fn extract<E: ToolParam>(&self, name: &'static str) -> Result<E, String> {
+        let (kind, target) = match &self.target {
+            Some((kind, target)) => (*kind, target.as_str()),
+            None => (CallKind::Prompt, ""),
+        };
+        let mut call =
+            ToolCall::for_request(kind, target, self.request.clone(), self.state.clone());
+        E::extract(name, &mut call).map_err(|error| error.message().to_string())
     }
 
     /// The text of argument `name`, if the user has filled it in.
@@ -194,31 +273,44 @@ impl CompletionContext {
                 }
             }
         }
-        Ok(Self { arguments })
+        Ok(Self::new(arguments))
     }
 }
 
 impl<K: Into<String>, V: Into<String>> FromIterator<(K, V)> for CompletionContext {
     fn from_iter<I: IntoIterator<Item = (K, V)>>(arguments: I) -> Self {
-        Self {
-            arguments: arguments
+        Self::new(
+            arguments
                 .into_iter()
                 .map(|(name, text)| (name.into(), text.into()))
                 .collect(),
-        }
+        )
     }
 }
 
 /// A fn that completes an argument: what `complete(argument = f)` of `#[prompt]` and
-/// `#[resource]` accepts. Either shape:
+/// `#[resource]` accepts. One of these shapes:
 ///
 /// - `fn(typed: &str) -> Values`: what the user has typed of the argument;
 /// - `fn(typed: &str, context: &CompletionContext) -> Values`: and the other arguments already
 ///   filled in ([`CompletionContext`]);
+/// - the second followed by one or two **extractors**, as a `#[tool]` takes them (types
+///   implementing `ToolParam`): `State<T>` (the server's state), `ToolContext` (the request's
+///   context), `Extension<T>` (the caller's identity over HTTP), or your own:
+///   `fn(typed: &str, context: &CompletionContext, catalog: State<Catalog>) -> Values` (the
+///   context comes first even when the fn does not read it, `_: &CompletionContext`, so that
+///   the shapes are told apart by their number of parameters);
 ///
 /// where `Values` is any list of strings (`Vec<String>`, `Vec<&str>`, `[&str; N]`, an
-/// iterator…), which may borrow from what was typed. `Marker` tells the two shapes apart; it is
+/// iterator…), which may borrow from what was typed. `Marker` tells the shapes apart; it is
 /// inferred.
+///
+/// A completer is a plain, **sync** fn: the client calls it at every keystroke and waits for
+/// the values, so it should answer from what it has at hand (a list in the state, a cache the
+/// application refreshes), not from a slow lookup. An `async fn` is not a completer.
+///
+/// An extractor that cannot be extracted (a `State<T>` the server lacks) makes the
+/// `completion/complete` answer an error naming it (`-32603`).
 ///
 /// ```
 /// use claude_tools::complete::{CompletionContext, IntoCompleter};
@@ -245,11 +337,103 @@ impl<K: Into<String>, V: Into<String>> FromIterator<(K, V)> for CompletionContex
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a completer",
     label = "not a completer fn",
-    note = "a completer takes what the user typed, `typed: &str`, and optionally the arguments already filled in, `context: &CompletionContext`, and returns the values (`Vec<String>`, or any list of strings): `fn values(typed: &str) -> Vec<String>` or `fn values(typed: &str, context: &CompletionContext) -> Vec<String>`"
+    note = "a completer takes what the user typed, `typed: &str`, and optionally the arguments already filled in, `context: &CompletionContext`, then, after the context, optionally one or two extractors (`State<T>`, `ToolContext`, `Extension<T>`), and returns the values (`Vec<String>`, or any list of strings): `fn values(typed: &str) -> Vec<String>`, `fn values(typed: &str, context: &CompletionContext) -> Vec<String>`, `fn values(typed: &str, _: &CompletionContext, state: State<T>) -> Vec<String>`",
+    note = "a completer is a sync fn (the client waits for it at every keystroke): an `async fn` is not one; answer from data at hand, such as a list kept in the server's state"
 )]
 pub trait IntoCompleter<Marker>: Send + Sync + 'static {
-    /// The completer, boxed (a one-parameter fn ignores the context).
+    /// The completer, boxed (a one-parameter fn ignores the context; a fn whose extractors
+    /// cannot be extracted gives no values).
     fn into_completer(self) -> ContextCompleter;
+
+    /// How the argument is completed: [`ArgumentCompletion::WithContext`], or, for a fn taking
+    /// extractors, [`ArgumentCompletion::Extracting`] (whose failures are answered as errors).
+    fn into_argument_completion(self) -> ArgumentCompletion
+    where
+        Self: Sized,
+    {
+        ArgumentCompletion::WithContext(self.into_completer())
+    }
+}
+
+/// The [`IntoCompleter`] marker of a fn of what was typed, the [`CompletionContext`] and
+/// extractors `E` (a tuple).
+#[doc(hidden)]
+pub struct InContextWith<E>(std::marker::PhantomData<fn() -> E>);
+
+/// A fn of what was typed, the [`CompletionContext`] and extractors `E` (a tuple), returning a
+/// list of strings (for [`IntoCompleter`]).
+#[doc(hidden)]
+pub trait CompleteInContextWith<'a, E> {
+    /// What it returns.
+    type Values: IntoIterator<Item: Into<String>>;
+    /// Calls it.
+    fn call(&self, typed: &'a str, context: &'a CompletionContext, extractors: E) -> Self::Values;
+}
+
+/// The extractors of a completer, as a tuple, read from a [`CompletionContext`].
+#[doc(hidden)]
+pub trait Extractors: Sized {
+    /// Extracts them all, or says why one could not be.
+    fn extract(context: &CompletionContext) -> Result<Self, String>;
+}
+
+macro_rules! completer_with_extractors {
+    ($($extractor:ident),+) => {
+        impl<$($extractor: ToolParam),+> Extractors for ($($extractor,)+) {
+            fn extract(context: &CompletionContext) -> Result<Self, String> {
+                Ok(($(context.extract::<$extractor>("completer")?,)+))
+            }
+        }
+
+        impl<'a, F, R, $($extractor),+> CompleteInContextWith<'a, ($($extractor,)+)> for F
+        where
+            F: Fn(&'a str, &'a CompletionContext, $($extractor),+) -> R,
+            R: IntoIterator<Item: Into<String>>,
+        {
+            type Values = R;
+            #[allow(non_snake_case)]
+            fn call(
+                &self,
+                typed: &'a str,
+                context: &'a CompletionContext,
+                ($($extractor,)+): ($($extractor,)+),
+            ) -> R {
+                self(typed, context, $($extractor),+)
+            }
+        }
+
+        impl<F, $($extractor: ToolParam),+> IntoCompleter<InContextWith<($($extractor,)+)>> for F
+        where
+            F: for<'a> CompleteInContextWith<'a, ($($extractor,)+)> + Send + Sync + 'static,
+        {
+            fn into_completer(self) -> ContextCompleter {
+                let completer = self.into_argument_completion();
+                Arc::new(move |typed, context| completer.complete_in(typed, context))
+            }
+
+            fn into_argument_completion(self) -> ArgumentCompletion {
+                ArgumentCompletion::Extracting(extracting(move |typed, context| {
+                    let extractors = <($($extractor,)+)>::extract(context)?;
+                    Ok(collect(CompleteInContextWith::call(&self, typed, context, extractors)))
+                }))
+            }
+        }
+    };
+}
+
+completer_with_extractors!(E1);
+completer_with_extractors!(E1, E2);
+
+/// Boxes a completer taking extractors.
+fn extracting(
+    completer: impl Fn(&str, &CompletionContext) -> Result<Vec<String>, String> + Send + Sync + 'static,
+) -> ExtractingCompleter {
+    Arc::new(completer)
+}
+
+/// A completer's values as strings.
+fn collect(values: impl IntoIterator<Item: Into<String>>) -> Vec<String> {
+    values.into_iter().map(Into::into).collect()
 }
 
 /// A fn of what was typed, returning a list of strings (for [`IntoCompleter`]).

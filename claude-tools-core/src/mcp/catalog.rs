@@ -7,7 +7,7 @@
 //! | `resources/list`, `resources/templates/list` | the fixed resources, the templates, on one page; with a `cursor` `-32602` |
 //! | `resources/read {uri}` | `{"contents": [...]}` (text, or a base64 `blob`); no resource at the URI `-32002 "Resource not found"` with `{"uri": ...}` as `data`; a template variable that does not parse `-32602`; the resource's failure or panic `-32603` |
 //! | `resources/subscribe`, `resources/unsubscribe {uri}` | `{}`; where the transport cannot send `notifications/resources/updated` (stateless HTTP, in-process) `-32601` saying so; an unknown URI `-32002` |
-//! | `completion/complete {ref, argument, context?}` | `{"completion": {"values", "hasMore"}}` (at most 100 values, `total` when cut); `context.arguments` (the arguments already filled in, strings) goes to the completer as its `CompletionContext`; an unknown prompt or template, or a `context.arguments` that is not an object of strings (the argument named) `-32602`; an argument without completions has none |
+//! | `completion/complete {ref, argument, context?}` | `{"completion": {"values", "hasMore"}}` (at most 100 values, `total` when cut); `context.arguments` (the arguments already filled in, strings) goes to the completer as its `CompletionContext`; an unknown prompt or template, or a `context.arguments` that is not an object of strings (the argument named) `-32602`; a completer whose extractors cannot be extracted (a `State<T>` the server lacks) `-32603` naming it; an argument without completions has none |
 
 use serde::Deserialize;
 
@@ -23,7 +23,7 @@ use crate::jsonrpc::{
 };
 use crate::prompt::{PromptArguments, PromptError};
 use crate::resource::{ErrorKind, ReadResourceResult, ResourceError, ResourceRequest};
-use crate::tool::{PanicDetail, ToolContext};
+use crate::tool::{CallKind, PanicDetail, ToolContext};
 
 /// The code MCP gives a resource that does not exist.
 pub const RESOURCE_NOT_FOUND: ErrorCode = ErrorCode(-32002);
@@ -189,20 +189,21 @@ impl McpRouter {
         client: Option<ClientPeer>,
     ) -> Result<Answer, ErrorObject> {
         // Only the handler is taken out of the snapshot: a call costs no copy of the definition.
-        let handler = self.tools.with_active(|server| {
+        let found = self.tools.with_active(|server| {
             server
                 .prompt(&params.name)
-                .map(|prompt| prompt.handler.clone())
+                .map(|prompt| (prompt.handler.clone(), server.state_map()))
         });
-        let Some(handler) = handler else {
+        let Some((handler, state)) = found else {
             return Err(ErrorObject::invalid_params(format!(
                 "Prompt `{}` not found on server `{}`",
                 crate::jsonrpc::echo(&params.name),
                 self.tools.with_active(|server| server.name().to_string())
             )));
         };
-        let arguments =
-            PromptArguments::new(params.arguments).with_context(self.catalog_context(client));
+        let arguments = PromptArguments::new(params.arguments)
+            .with_context(self.catalog_context(client))
+            .with_state(state);
         match run_caught(|| handler(arguments)).await {
             Ok(Ok(result)) => Ok(Answer::Catalog(CatalogAnswer::Prompt(result))),
             Ok(Err(error)) => Err(prompt_error(&params.name, error)),
@@ -220,15 +221,22 @@ impl McpRouter {
                 .catalog()
                 .resource_at(&uri)
                 .map(|(resource, values)| {
-                    (resource.handler.clone(), resource.mime_type.clone(), values)
+                    let mime_type = resource.mime_type.clone();
+                    (
+                        resource.handler.clone(),
+                        mime_type,
+                        values,
+                        server.state_map(),
+                    )
                 })
         });
-        let Some((handler, mime_type, values)) = found else {
+        let Some((handler, mime_type, values, state)) = found else {
             return Err(not_found(&uri));
         };
         let request = ResourceRequest::new(uri.clone(), values)
             .with_mime_type(mime_type)
-            .with_context(self.catalog_context(client));
+            .with_context(self.catalog_context(client))
+            .with_state(state);
         match run_caught(|| handler(request)).await {
             Ok(Ok(contents)) => Ok(Answer::Catalog(CatalogAnswer::Resource(
                 ReadResourceResult { contents },
@@ -275,13 +283,16 @@ impl McpRouter {
                         crate::jsonrpc::echo(&argument.name)
                     ))
                 })?;
+        let request = self.catalog_context(None);
         let values = self.tools.with_active(|server| match &params.reference {
             CompletionRef::Prompt { name } => server
                 .prompt(name)
                 .map(|prompt| {
+                    let context =
+                        context.in_request(request, server.state_map(), CallKind::Prompt, name);
                     prompt
                         .completion(&argument.name)
-                        .map(|c| c.complete_in(&argument.value, &context))
+                        .map(|c| c.try_complete_in(&argument.value, &context))
                 })
                 .ok_or_else(|| {
                     ErrorObject::invalid_params(format!(
@@ -294,9 +305,11 @@ impl McpRouter {
                 .catalog()
                 .resource(uri)
                 .map(|resource| {
+                    let context =
+                        context.in_request(request, server.state_map(), CallKind::Resource, uri);
                     resource
                         .completion(&argument.name)
-                        .map(|c| c.complete_in(&argument.value, &context))
+                        .map(|c| c.try_complete_in(&argument.value, &context))
                 })
                 .ok_or_else(|| {
                     ErrorObject::invalid_params(format!(
@@ -305,6 +318,12 @@ impl McpRouter {
                         server.name()
                     ))
                 }),
+        })?;
+        let values = values.transpose().map_err(|problem| {
+            ErrorObject::internal_error(format!(
+                "the completer of `{}` failed: {problem}",
+                crate::jsonrpc::echo(&argument.name)
+            ))
         })?;
         let completion = values.map_or_else(Completion::empty, Completion::from_values);
         Ok(Answer::Catalog(CatalogAnswer::Complete(CompleteResult {
@@ -379,7 +398,11 @@ fn not_found(uri: &str) -> ErrorObject {
 fn prompt_error(name: &str, error: PromptError) -> ErrorObject {
     let name = crate::jsonrpc::echo(name);
     if error.is_invalid_arguments() {
-        ErrorObject::invalid_params(format!("Invalid arguments for prompt `{name}`: {error}"))
+        // Worded as a tool's: ``Invalid arguments for tool `t` (2 problems):\n- ..``.
+        let separator = if error.lists_several() { " " } else { ": " };
+        ErrorObject::invalid_params(format!(
+            "Invalid arguments for prompt `{name}`{separator}{error}"
+        ))
     } else {
         ErrorObject::internal_error(format!("prompt `{name}`: {error}"))
     }

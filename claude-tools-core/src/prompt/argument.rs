@@ -1,10 +1,12 @@
 //! [`PromptArguments`]: the string arguments of a `prompts/get`, parsed into typed values.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
 use super::{PromptError, parse_text};
+use crate::tool::StateMap;
 
 /// The arguments of one `prompts/get`, as the client sent them: MCP prompt arguments are
 /// strings. [`required`](Self::required) and [`optional`](Self::optional) parse one into any
@@ -27,6 +29,9 @@ use super::{PromptError, parse_text};
 pub struct PromptArguments {
     values: BTreeMap<String, String>,
     context: crate::tool::ToolContext,
+    /// The server's application state, for the prompt's extractors (`State<T>`); the router
+    /// sets it from the server serving the request.
+    state: Arc<StateMap>,
 }
 
 /// Arguments are equal when their values are (their contexts are not compared).
@@ -42,7 +47,34 @@ impl PromptArguments {
         Self {
             values,
             context: crate::tool::ToolContext::new(),
+            state: Arc::default(),
         }
+    }
+
+    /// The same arguments, with the application state of `server` (what a `State<T>`
+    /// parameter of a `#[prompt]` fn reads). The router sets it on every `prompts/get`;
+    /// [`ToolServer::get_prompt`](crate::tool::ToolServer::get_prompt) does too.
+    pub fn with_state_of(mut self, server: &crate::tool::ToolServer) -> Self {
+        self.state = server.state_map();
+        self
+    }
+
+    /// The same arguments, with the state `state`.
+    pub(crate) fn with_state(mut self, state: Arc<StateMap>) -> Self {
+        self.state = state;
+        self
+    }
+
+    /// The call a `#[prompt]` fn's extractors read: no arguments, this request's context and
+    /// the server's state. Macro support.
+    #[doc(hidden)]
+    pub fn extractor_call(&self, prompt: &str) -> crate::tool::ToolCall {
+        crate::tool::ToolCall::for_request(
+            crate::tool::CallKind::Prompt,
+            prompt,
+            self.context.clone(),
+            self.state.clone(),
+        )
     }
 
     /// The same arguments, in the context `context` (the router sets one with the request's

@@ -8,6 +8,22 @@ use serde::Serialize;
 
 use super::{GetPromptResult, IntoPromptResult, PromptArguments, PromptError};
 use crate::complete::{ArgumentCompletion, CompletionContext, Completions};
+use crate::tool::{StateRequirement, ToolDefBuilder, ToolParam};
+
+/// Adds the state types extractor `T` requires (what its `describe` records on a tool) to
+/// `required`: the extractor describes itself on a scratch definition, as it would on a tool's.
+pub(crate) fn record_extractor<T: ToolParam>(
+    name: &'static str,
+    required: &mut Vec<StateRequirement>,
+) {
+    let mut scratch = ToolDefBuilder::new(name);
+    T::describe(name, None, &mut scratch);
+    for requirement in scratch.required_state() {
+        if !required.contains(requirement) {
+            required.push(*requirement);
+        }
+    }
+}
 
 /// The future of one `prompts/get`.
 pub type PromptFuture = Pin<Box<dyn Future<Output = Result<GetPromptResult, PromptError>> + Send>>;
@@ -75,6 +91,8 @@ pub struct Prompt {
     pub(crate) completions: Completions,
     /// `file:line` of a `#[prompt]` fn, for the errors that name it.
     pub(crate) location: Option<String>,
+    /// The `State<T>` its extractors take, checked by [`ToolServer::check_state`](crate::tool::ToolServer::check_state).
+    pub(crate) required_state: Vec<StateRequirement>,
 }
 
 impl Prompt {
@@ -104,7 +122,16 @@ impl Prompt {
             handler,
             completions: Completions::new(),
             location: None,
+            required_state: Vec::new(),
         }
+    }
+
+    /// Records what extractor `T` of a `#[prompt]` fn needs of the server (the state types of
+    /// its `State<T>`), so that a missing state is found when the server starts. Macro support.
+    #[doc(hidden)]
+    pub fn describe_extractor<T: ToolParam>(mut self, name: &'static str) -> Self {
+        record_extractor::<T>(name, &mut self.required_state);
+        self
     }
 
     /// Sets the description.
@@ -198,6 +225,18 @@ impl Prompt {
         let choices: Arc<[String]> = choices.into_iter().map(Into::into).collect();
         self.completions
             .insert(argument.into(), ArgumentCompletion::Choices(choices));
+        self
+    }
+
+    /// Completes `argument` as `completion` says (what `complete(argument = f)` of the attribute
+    /// builds). Macro support.
+    #[doc(hidden)]
+    pub fn complete_by(
+        mut self,
+        argument: impl Into<String>,
+        completion: ArgumentCompletion,
+    ) -> Self {
+        self.completions.insert(argument.into(), completion);
         self
     }
 

@@ -20,6 +20,9 @@ use crate::tool::ToolError;
 pub struct PromptError {
     message: String,
     invalid_arguments: bool,
+    /// The message lists several argument problems (`(2 problems):\n- ..`), so that the
+    /// router words it as a tool's (``Invalid arguments for prompt `p` (2 problems):``).
+    several: bool,
 }
 
 impl PromptError {
@@ -28,6 +31,7 @@ impl PromptError {
         Self {
             message: message.into(),
             invalid_arguments: false,
+            several: false,
         }
     }
 
@@ -41,7 +45,33 @@ impl PromptError {
         Self {
             message: message.into(),
             invalid_arguments: true,
+            several: false,
         }
+    }
+
+    /// Several arguments that do not fit (`-32602`), one problem a line, as a tool's are
+    /// listed.
+    pub(crate) fn argument_problems(problems: &[String]) -> Self {
+        match problems {
+            [one] => Self::invalid_arguments(one.clone()),
+            many => {
+                let mut message = format!("({} problems):", many.len());
+                for problem in many {
+                    message.push_str("\n- ");
+                    message.push_str(problem);
+                }
+                Self {
+                    message,
+                    invalid_arguments: true,
+                    several: true,
+                }
+            }
+        }
+    }
+
+    /// Whether the message lists several problems.
+    pub(crate) fn lists_several(&self) -> bool {
+        self.several
     }
 
     /// Whether the arguments were at fault (`-32602`) rather than the prompt (`-32603`).

@@ -34,4 +34,5 @@ pub use def::{Prompt, PromptArgument, PromptDef, PromptFuture, PromptHandler};
 pub use error::PromptError;
 pub use message::{GetPromptResult, IntoPromptResult, PromptMessage, Role};
 
+pub(crate) use def::record_extractor;
 pub(crate) use text::parse_text;

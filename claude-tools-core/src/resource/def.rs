@@ -26,6 +26,9 @@ pub struct ResourceRequest {
     variables: BTreeMap<String, String>,
     mime_type: Option<String>,
     context: crate::tool::ToolContext,
+    /// The server's application state, for the resource's extractors (`State<T>`); the router
+    /// sets it from the server serving the request.
+    state: Arc<crate::tool::StateMap>,
 }
 
 /// Two reads are equal when they read the same URI with the same variables and MIME type
@@ -46,7 +49,34 @@ impl ResourceRequest {
             variables,
             mime_type: None,
             context: crate::tool::ToolContext::new(),
+            state: Arc::default(),
         }
+    }
+
+    /// The same read, with the application state of `server` (what a `State<T>` parameter of
+    /// a `#[resource]` fn reads). The router sets it on every `resources/read`;
+    /// [`ToolServer::read_resource`](crate::tool::ToolServer::read_resource) does too.
+    pub fn with_state_of(mut self, server: &crate::tool::ToolServer) -> Self {
+        self.state = server.state_map();
+        self
+    }
+
+    /// The same read, with the state `state`.
+    pub(crate) fn with_state(mut self, state: Arc<crate::tool::StateMap>) -> Self {
+        self.state = state;
+        self
+    }
+
+    /// The call a `#[resource]` fn's extractors read: no arguments, this request's context
+    /// and the server's state, the URI read as its name. Macro support.
+    #[doc(hidden)]
+    pub fn extractor_call(&self) -> crate::tool::ToolCall {
+        crate::tool::ToolCall::for_request(
+            crate::tool::CallKind::Resource,
+            &self.uri,
+            self.context.clone(),
+            self.state.clone(),
+        )
     }
 
     /// The same read, in the context `context` (the router sets one with the request's client).
@@ -169,6 +199,8 @@ pub struct Resource {
     pub(crate) handler: ResourceHandler,
     pub(crate) completions: Completions,
     pub(crate) location: Option<String>,
+    /// The `State<T>` its extractors take, checked by [`ToolServer::check_state`](crate::tool::ToolServer::check_state).
+    pub(crate) required_state: Vec<crate::tool::StateRequirement>,
 }
 
 impl Resource {
@@ -207,7 +239,17 @@ impl Resource {
             handler,
             completions: Completions::new(),
             location: None,
+            required_state: Vec::new(),
         }
+    }
+
+    /// Records what extractor `T` of a `#[resource]` fn needs of the server (the state types
+    /// of its `State<T>`), so that a missing state is found when the server starts. Macro
+    /// support.
+    #[doc(hidden)]
+    pub fn describe_extractor<T: crate::tool::ToolParam>(mut self, name: &'static str) -> Self {
+        crate::prompt::record_extractor::<T>(name, &mut self.required_state);
+        self
     }
 
     /// Sets the description.
@@ -288,6 +330,18 @@ impl Resource {
         let choices: Arc<[String]> = choices.into_iter().map(Into::into).collect();
         self.completions
             .insert(variable.into(), ArgumentCompletion::Choices(choices));
+        self
+    }
+
+    /// Completes `variable` as `completion` says (what `complete(variable = f)` of the attribute
+    /// builds). Macro support.
+    #[doc(hidden)]
+    pub fn complete_by(
+        mut self,
+        variable: impl Into<String>,
+        completion: ArgumentCompletion,
+    ) -> Self {
+        self.completions.insert(variable.into(), completion);
         self
     }
 

@@ -4,15 +4,11 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use schemars::JsonSchema;
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use tokio_util::sync::CancellationToken;
 
 use super::log::{CallLogger, LogSink};
-use crate::ask::{
-    AskError, ClientPeer, CreateMessageRequest, CreateMessageResult, Elicitation, Root,
-};
+use crate::ask::{AskError, ClientPeer, CreateMessageRequest, CreateMessageResult, Root};
 pub use crate::jsonrpc::RequestId;
 use crate::jsonrpc::{LoggingLevel, ProgressToken};
 
@@ -209,8 +205,10 @@ impl ToolContext {
     }
 
     /// Asks the user, through the client, for a value of type `T` (MCP elicitation), and waits
-    /// for the answer: [`Elicitation::Accepted`] with the form's content read as a `T`,
-    /// [`Elicitation::Declined`] or [`Elicitation::Cancelled`].
+    /// for the answer: [`Elicitation::Accepted`](crate::ask::Elicitation::Accepted) with the
+    /// form's content read as a `T`, [`Elicitation::Declined`](crate::ask::Elicitation::Declined)
+    /// or [`Elicitation::Cancelled`](crate::ask::Elicitation::Cancelled). `T` is any
+    /// [`ElicitForm`](crate::ask::ElicitForm) (`Deserialize + JsonSchema`, and `Send`).
     ///
     /// The form (`requestedSchema`) is generated from `T`, which must be a flat struct of
     /// strings, numbers, booleans and unit enums ([`elicitation_schema`](crate::ask::elicitation_schema));
@@ -243,11 +241,11 @@ impl ToolContext {
     ///     }
     /// }
     /// ```
-    pub async fn elicit<T: DeserializeOwned + JsonSchema + 'static>(
-        &self,
+    pub fn elicit<'a, T: crate::ask::ElicitForm + Send + 'static>(
+        &'a self,
         message: impl Into<String>,
-    ) -> Result<Elicitation<T>, AskError> {
-        self.unnamed_question().elicit(message).await
+    ) -> crate::ask::ElicitFuture<'a, T> {
+        self.unnamed_question().elicit(message)
     }
 
     /// Asks the client's model for a message (MCP sampling), and waits for it.

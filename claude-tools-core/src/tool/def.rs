@@ -315,6 +315,11 @@ impl ToolDefBuilder {
         self
     }
 
+    /// The state types recorded with [`requires_state`](Self::requires_state).
+    pub(crate) fn required_state(&self) -> &[StateRequirement] {
+        &self.required_state
+    }
+
     /// Finishes the definition, failing when a schema cannot be made Claude-safe.
     pub fn build(self) -> Result<ToolDef, SchemaError> {
         self.build_parts().map(|parts| parts.def)

@@ -58,7 +58,7 @@ pub use handler::{
 pub use header_params::{HeaderParam, HeaderParamKind};
 pub use log::LogSink;
 pub use names::{MAX_QUALIFIED_TOOL_NAME, ToolRef};
-pub use param::{Extension, Input, ToolCall, ToolParam};
+pub use param::{CallKind, Extension, Input, ToolCall, ToolParam};
 pub use question::Question;
 pub use registry::{ServerDefinition, ToolRegistration};
 pub use result::{Audio, Content, Image, IntoToolResult, Json, ToolResult};
@@ -66,6 +66,7 @@ pub(crate) use server::CallRefused;
 pub use server::ToolServer;
 pub use server_tool::Tool;
 pub use state::{MissingState, State};
+pub(crate) use state::{StateMap, StateRequirement};
 /// The token a tool's [`ToolContext::cancellation_token`] is: tokio-util's, re-exported so that a
 /// tool author needs no tokio-util dependency to name it.
 pub use tokio_util::sync::CancellationToken;

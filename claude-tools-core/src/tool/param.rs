@@ -14,9 +14,15 @@ use super::error::{ArgumentError, ToolError};
 use super::state::{State, StateMap};
 
 /// One call of a tool: its arguments, its context and its server's state.
+///
+/// A `#[prompt]` or `#[resource]` fn's extractors read a call too, with no arguments: the
+/// request's context and the server's state, the prompt's name or the resource's URI as its
+/// name, and its [`kind`](ToolCall::kind) saying which (so that an extractor's error names a
+/// prompt as a prompt).
 #[derive(Debug)]
 pub struct ToolCall {
     tool: Arc<str>,
+    kind: CallKind,
     /// The arguments not taken yet, read without building a `Map` (see [`Entries`]).
     arguments: Entries,
     /// The `Map` [`ToolCall::arguments`] hands out, built on the first ask and dropped when an
@@ -40,6 +46,7 @@ impl ToolCall {
     ) -> Self {
         Self {
             tool,
+            kind: CallKind::Tool,
             arguments,
             arguments_map: OnceLock::new(),
             context,
@@ -48,9 +55,35 @@ impl ToolCall {
         }
     }
 
-    /// The name of the tool being called.
+    /// The call an extractor of a `#[prompt]` or `#[resource]` fn reads: no arguments, the
+    /// request's context and the server's state; `name` is the prompt's name or the URI read.
+    pub(crate) fn for_request(
+        kind: CallKind,
+        name: &str,
+        context: ToolContext,
+        state: Arc<StateMap>,
+    ) -> Self {
+        let mut call = Self::new(Arc::from(name), Entries::default(), context, state);
+        call.kind = kind;
+        call
+    }
+
+    /// The name of the tool being called (of a prompt's extractors, the prompt's name; of a
+    /// resource's, the URI read).
     pub fn tool_name(&self) -> &str {
         &self.tool
+    }
+
+    /// What is being served: a tool call, or the `prompts/get` or `resources/read` whose
+    /// extractors read this call.
+    pub fn kind(&self) -> CallKind {
+        self.kind
+    }
+
+    /// `tool `add``, `prompt `reply``, `resource `desk://hours``: what an extractor's error
+    /// names.
+    pub fn subject(&self) -> String {
+        format!("{} `{}`", self.kind, self.tool)
     }
 
     /// The arguments the model sent (less those taken out), in the order it sent them.
@@ -130,6 +163,31 @@ impl ToolCall {
     }
 }
 
+/// What a [`ToolCall`] serves: a tool's call, or the request of a prompt or a resource whose
+/// extractors read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CallKind {
+    /// A `tools/call`.
+    Tool,
+    /// A `prompts/get`: the call has no arguments (a prompt's arguments are its other
+    /// parameters).
+    Prompt,
+    /// A `resources/read`: the call has no arguments (the URI's variables are the fn's other
+    /// parameters).
+    Resource,
+}
+
+impl std::fmt::Display for CallKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            CallKind::Tool => "tool",
+            CallKind::Prompt => "prompt",
+            CallKind::Resource => "resource",
+        })
+    }
+}
+
 /// `unknown arguments `a`, `b`: the tool accepts only `x`, `y``.
 fn unknown_arguments(unknown: &[String], properties: Option<&Map<String, Value>>) -> ArgumentError {
     let quoted = |names: &mut dyn Iterator<Item = &String>| {
@@ -196,8 +254,8 @@ impl<T: Send + Sync + 'static> ToolParam for State<T> {
     fn extract(_: &'static str, call: &mut ToolCall) -> Result<Self, ToolError> {
         call.state::<T>().map(State).ok_or_else(|| {
             ToolError::new(format!(
-                "tool `{}` needs State<{}>, which its server does not have",
-                call.tool_name(),
+                "{} needs State<{}>, which its server does not have",
+                call.subject(),
                 std::any::type_name::<T>()
             ))
         })
@@ -207,6 +265,14 @@ impl<T: Send + Sync + 'static> ToolParam for State<T> {
 impl ToolParam for ToolContext {
     fn extract(_: &'static str, call: &mut ToolCall) -> Result<Self, ToolError> {
         Ok(call.context.clone())
+    }
+}
+
+/// The call's cancellation token (the same as [`ToolContext::cancellation_token`]): it fires
+/// when the client withdraws the request, for a handler that only needs to stop early.
+impl ToolParam for tokio_util::sync::CancellationToken {
+    fn extract(_: &'static str, call: &mut ToolCall) -> Result<Self, ToolError> {
+        Ok(call.context.cancellation_token().clone())
     }
 }
 
@@ -258,9 +324,9 @@ impl<T: Send + Sync + 'static> ToolParam for Extension<T> {
             .map(Extension)
             .ok_or_else(|| {
                 ToolError::new(format!(
-                    "tool `{}` needs Extension<{}>, which this call does not carry (over HTTP, the \
+                    "{} needs Extension<{}>, which this call does not carry (over HTTP, the \
                  auth hook attaches it with AuthDecision::allow_with)",
-                    call.tool_name(),
+                    call.subject(),
                     std::any::type_name::<T>()
                 ))
             })

@@ -31,15 +31,13 @@
 
 use std::future::Future;
 
-use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
 use super::ToolContext;
 use crate::ask::{
-    AskError, CreateMessageRequest, CreateMessageResult, ElicitParams, Elicitation, Root,
-    ServerRequestParams,
+    AskError, CreateMessageRequest, CreateMessageResult, ElicitParams, Root, ServerRequestParams,
 };
 
 /// A question with a key of the handler's choosing ([`ToolContext::question`]).
@@ -143,26 +141,33 @@ impl ToolContext {
     }
 }
 
-impl Question<'_> {
+impl<'a> Question<'a> {
     /// [`ToolContext::elicit`] under this question's key.
-    pub async fn elicit<T: DeserializeOwned + JsonSchema + 'static>(
+    ///
+    /// A plain fn returning a boxed future rather than an `async fn`, so that a `T` that cannot
+    /// be a form is one error at the call (`ElicitForm`'s message), not one more at every
+    /// `.await` of the future's type.
+    pub fn elicit<T: crate::ask::ElicitForm + Send + 'static>(
         self,
         message: impl Into<String>,
-    ) -> Result<Elicitation<T>, AskError> {
-        let client = self.ctx.client().ok_or(AskError::NoClient)?;
-        let schema = crate::ask::cached_elicitation_schema::<T>()?;
-        let params = ServerRequestParams::Elicit(ElicitParams::new(message, schema));
-        let asked = client
-            .ask(
-                self.key.as_deref(),
-                "elicitation",
-                "a form (elicitation)",
-                |c| c.elicitation,
-                params,
-                self.ctx.cancellation_token(),
-            )
-            .await?;
-        client.read(asked, crate::ask::read_answer).await
+    ) -> crate::ask::ElicitFuture<'a, T> {
+        let message = message.into();
+        Box::pin(async move {
+            let client = self.ctx.client().ok_or(AskError::NoClient)?;
+            let schema = crate::ask::cached_elicitation_schema::<T>()?;
+            let params = ServerRequestParams::Elicit(ElicitParams::new(message, schema));
+            let asked = client
+                .ask(
+                    self.key.as_deref(),
+                    "elicitation",
+                    "a form (elicitation)",
+                    |c| c.elicitation,
+                    params,
+                    self.ctx.cancellation_token(),
+                )
+                .await?;
+            client.read(asked, crate::ask::read_answer).await
+        })
     }
 
     /// [`ToolContext::create_message`] under this question's key.

@@ -12,7 +12,7 @@ use super::context::ToolContext;
 use super::def::{BuiltTool, ToolDef, ToolDefBuilder};
 use super::handler::{HandlerFuture, ToolFn, ToolHandler};
 use super::names_rule;
-use super::param::ToolCall;
+use super::param::{CallKind, ToolCall};
 use super::registry::{ServerDefinition, ToolRegistration};
 use super::result::ToolResult;
 use super::server_tool::Tool;
@@ -361,20 +361,45 @@ impl ToolServer {
             .collect()
     }
 
-    /// Checks that every `State<T>` a tool takes has been registered.
+    /// Checks that every `State<T>` a tool, a prompt or a resource takes has been registered.
     pub fn check_state(&self) -> Result<(), MissingState> {
-        for tool in &self.inner.tools {
-            for requirement in &tool.required_state {
+        let tools = self
+            .inner
+            .tools
+            .iter()
+            .map(|tool| (CallKind::Tool, &*tool.name, tool.required_state.as_slice()));
+        let prompts = self.prompts().iter().map(|prompt| {
+            (
+                CallKind::Prompt,
+                prompt.name(),
+                prompt.required_state.as_slice(),
+            )
+        });
+        let resources = self.resources().map(|resource| {
+            (
+                CallKind::Resource,
+                resource.uri(),
+                resource.required_state.as_slice(),
+            )
+        });
+        for (kind, name, required) in tools.chain(prompts).chain(resources) {
+            for requirement in required {
                 if !self.inner.state.contains(requirement.type_id) {
                     return Err(MissingState {
                         server: self.inner.name.clone(),
-                        tool: tool.name.to_string(),
+                        kind,
+                        name: name.to_string(),
                         type_name: requirement.type_name,
                     });
                 }
             }
         }
         Ok(())
+    }
+
+    /// The server's application state, for the extractors of its prompts and resources.
+    pub(crate) fn state_map(&self) -> Arc<StateMap> {
+        self.inner.state.clone()
     }
 
     /// Calls a tool. Every failure is a result the model can read: an unknown tool, arguments

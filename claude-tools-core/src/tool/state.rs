@@ -87,17 +87,19 @@ impl StateRequirement {
     }
 }
 
-/// A tool takes `State<T>` but its server has no `T`.
+/// A tool, prompt or resource takes `State<T>` but its server has no `T`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "tool `{tool}` of server `{server}` takes State<{type_name}>, but the server has no such state: \
-     call .with_state(value) on the server before using it"
+    "{kind} `{name}` of server `{server}` takes State<{type_name}>, but the server has no such \
+     state: call .with_state(value) on the server before using it"
 )]
 pub struct MissingState {
     /// The server's name.
     pub server: String,
-    /// The tool that needs the state.
-    pub tool: String,
+    /// Whether a tool, a prompt or a resource needs the state.
+    pub kind: super::CallKind,
+    /// The tool's or prompt's name, or the resource's URI (template).
+    pub name: String,
     /// The state type's name.
     pub type_name: &'static str,
 }

@@ -14,13 +14,23 @@ use crate::errors::Errors;
 /// Lints rustc accepts on a parameter: left on the emitted fn.
 const LINTS: &[&str] = &["allow", "warn", "deny", "forbid", "expect"];
 
-/// One parameter: its name (the argument's or variable's: the Rust name, unless renamed), its
-/// type, its doc.
+/// One parameter: how it is bound, its name (the argument's or variable's: the Rust name,
+/// unless renamed; an extractor's, the name handed to it), its type, its doc.
 pub(super) struct Param {
-    pub(super) ident: Ident,
+    pub(super) binding: Binding,
     pub(super) name: String,
     pub(super) ty: Type,
     pub(super) doc: Doc,
+}
+
+/// How a parameter is bound. Whether it is an extractor or an argument (a variable) is decided
+/// by its type, as a `#[tool]` parameter's is (`ToolParam`), except that a resource's
+/// parameter named after a variable of its URI template is that variable.
+pub(super) enum Binding {
+    /// `name: Type`: an extractor, or an argument (a variable) of that name.
+    Named(Ident),
+    /// A pattern (`State(db): State<Db>`): only an extractor may be written so.
+    Pattern,
 }
 
 /// Everything the expansion needs.
@@ -32,6 +42,8 @@ pub(super) struct Item {
     pub(super) uri: Option<LitStr>,
     pub(super) mime_type: Option<LitStr>,
     pub(super) params: Vec<Param>,
+    /// A resource's URI template's variables (none for a prompt or a fixed resource).
+    pub(super) variables: Vec<String>,
     pub(super) completers: Vec<Completer>,
     pub(super) output: Type,
     pub(super) is_async: bool,
@@ -176,8 +188,8 @@ pub(super) fn validate(
         errors.push(syn::Error::new_spanned(
             generics,
             format!(
-                "a #[{attribute}] fn cannot be generic: each parameter is a {} parsed into one \
-                 concrete type",
+                "a #[{attribute}] fn cannot be generic: each parameter is an extractor or a {} \
+                 of one concrete type",
                 kind.parameter()
             ),
         ));
@@ -197,46 +209,58 @@ pub(super) fn validate(
                         None => (crate::tool::unraw(&pat.ident), pat.ident.span()),
                     };
                     if let Some(first) = params.iter().find(|param: &&Param| param.name == name) {
+                        let first = match &first.binding {
+                            Binding::Named(ident) => ident.to_string(),
+                            Binding::Pattern => first.name.clone(),
+                        };
                         errors.push(syn::Error::new(
                             name_span,
                             format!(
-                                "two prompt arguments are called `{name}` (`{}` and `{}`): \
+                                "two parameters are called `{name}` (`{first}` and `{}`): \
                                  rename one",
-                                first.ident, pat.ident
+                                pat.ident
                             ),
                         ));
                     }
                     params.push(Param {
-                        ident: pat.ident.clone(),
+                        binding: Binding::Named(pat.ident.clone()),
                         name,
                         ty: (*typed.ty).clone(),
                         doc,
                     });
                 }
-                pattern => errors.push(syn::Error::new_spanned(
-                    pattern,
-                    format!(
-                        "a #[{attribute}] parameter is a {} and needs a plain `name: Type`: the \
-                         name is the {}'s",
-                        kind.parameter(),
-                        kind.parameter()
-                    ),
-                )),
+                pattern => {
+                    if let Some(rename) = &rename {
+                        errors.push(syn::Error::new(
+                            rename.span(),
+                            "a parameter written as a pattern is an extractor, filled in by the \
+                             server, so it takes no rename: a rename applies only to a \
+                             `name: Type` argument the client fills in",
+                        ));
+                    }
+                    params.push(Param {
+                        binding: Binding::Pattern,
+                        name: crate::tool::extractor_name(pattern),
+                        ty: (*typed.ty).clone(),
+                        doc,
+                    });
+                }
             },
         }
     }
 
-    if kind == Kind::Resource
-        && let Some(uri) = &options.uri
-    {
-        check_template(uri, &params, errors);
-    }
+    let variables = match (kind, &options.uri) {
+        (Kind::Resource, Some(uri)) => check_template(uri, &params, errors),
+        _ => Vec::new(),
+    };
 
     for completer in &options.completers {
         let argument = crate::tool::unraw(&completer.argument);
         if param_of(&params, &argument).is_none() {
+            // The parameters a completer may complete: those named (a pattern is an extractor).
             let known: Vec<String> = params
                 .iter()
+                .filter(|param| matches!(param.binding, Binding::Named(_)))
                 .map(|param| format!("`{}`", param.name))
                 .collect();
             errors.push(syn::Error::new(
@@ -291,6 +315,7 @@ pub(super) fn validate(
         uri: options.uri,
         mime_type: options.mime_type,
         params,
+        variables,
         completers: options.completers,
         output,
         is_async: sig.asyncness.is_some(),
@@ -302,50 +327,47 @@ pub(super) fn validate(
 pub(super) fn param_of<'a>(params: &'a [Param], argument: &str) -> Option<&'a Param> {
     params
         .iter()
-        .find(|param| crate::tool::unraw(&param.ident) == argument)
+        .find(|param| matches!(&param.binding, Binding::Named(ident) if crate::tool::unraw(ident) == argument))
         .or_else(|| params.iter().find(|param| param.name == argument))
 }
 
 /// The variables of a URI template (level 1) against the fn's parameters: each variable is a
-/// parameter, each parameter a variable. A malformed template is reported at its literal.
-fn check_template(uri: &LitStr, params: &[Param], errors: &mut Errors) {
+/// `name: Type` parameter of its name. A parameter named after no variable is an extractor, which
+/// its type must say (checked by trait in the expansion). A malformed template is reported at
+/// its literal.
+fn check_template(uri: &LitStr, params: &[Param], errors: &mut Errors) -> Vec<String> {
     let variables = match template_variables(&uri.value()) {
         Ok(variables) => variables,
         Err(problem) => {
             errors.push(syn::Error::new(uri.span(), problem));
-            return;
+            return Vec::new();
         }
     };
     for variable in &variables {
-        if !params.iter().any(|param| param.name == *variable) {
-            errors.push(syn::Error::new(
+        match params.iter().find(|param| param.name == *variable) {
+            Some(Param {
+                binding: Binding::Named(_),
+                ..
+            }) => {}
+            Some(param) => errors.push(syn::Error::new_spanned(
+                &param.ty,
+                format!(
+                    "the URI template's variable `{{{variable}}}` is bound by a pattern, which only \
+                     an extractor may be: write `{variable}: T` (T parsed from the URI, e.g. String \
+                     or u32)"
+                ),
+            )),
+            None => errors.push(syn::Error::new(
                 uri.span(),
                 format!(
                     "the URI template's variable `{{{variable}}}` has no parameter: add \
-                     `{variable}: T` to the fn (T parsed from the URI, e.g. String or u32)"
+                     `{variable}: T` to the fn (T parsed from the URI, e.g. String or u32); the \
+                     fn's other parameters are extractors (State<T>, ToolContext, Extension<T>)"
                 ),
-            ));
+            )),
         }
     }
-    for param in params {
-        if !variables.contains(&param.name) {
-            let hint = if variables.is_empty() {
-                "a fixed resource's fn takes no parameters; to make it a template, add".to_string()
-            } else {
-                "add".to_string()
-            };
-            errors.push(syn::Error::new(
-                param.ident.span(),
-                format!(
-                    "parameter `{}` is not a variable of the URI template `{}`: {hint} `{{{}}}` to \
-                     `uri`, or remove the parameter",
-                    param.name,
-                    uri.value(),
-                    param.name
-                ),
-            ));
-        }
-    }
+    variables
 }
 
 /// The variables of a level-1 URI template, or why it is not one.

@@ -3,12 +3,12 @@
 //! its `inventory` registration.
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
-use syn::ItemFn;
+use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
+use syn::{Ident, ItemFn};
 
 use super::Kind;
-use super::check::Item;
+use super::check::{Binding, Item, Param};
 
 pub(super) fn registration(kind: Kind, function: &ItemFn, item: &Item) -> TokenStream {
     let private = quote!(::claude_tools::__private);
@@ -25,7 +25,11 @@ pub(super) fn registration(kind: Kind, function: &ItemFn, item: &Item) -> TokenS
     quote! {
         const _: () = {
             #[allow(unused_imports)]
-            use #private::{ViaOptionalPromptArgument as _, ViaRequiredPromptArgument as _};
+            use #private::{
+                ViaNoPromptParam as _, ViaNotAVariable as _, ViaOptionalPromptArgument as _,
+                ViaPromptExtractor as _, ViaPromptInput as _, ViaRequiredPromptArgument as _,
+                ViaResourceExtractor as _, ViaResourceInput as _,
+            };
 
             #server_check
             #handler
@@ -42,16 +46,33 @@ pub(super) fn registration(kind: Kind, function: &ItemFn, item: &Item) -> TokenS
     }
 }
 
-/// What the handler does after every parameter parsed: call the fn, convert its result with
-/// `convert` (a fn of `#private`, spanned at the return type so a bad one is reported there).
+/// The local holding parameter `index`'s value: the fn is called with these, in order, so that
+/// a parameter written as a pattern is destructured by the fn itself.
+fn value(index: usize) -> Ident {
+    format_ident!("__ct_value_{}", index)
+}
+
+/// The fn classifying parameter `index` (called by both the description and the handler, so
+/// that a bad type is reported once).
+fn dispatch(index: usize) -> Ident {
+    format_ident!("__ct_param_{}", index)
+}
+
+/// What the handler does after every parameter was extracted: call the fn, convert its result
+/// with `convert` (a fn of `#private`, spanned at the return type so a bad one is reported there).
 fn call(function: &ItemFn, item: &Item, convert: TokenStream) -> TokenStream {
     let fn_ident = &function.sig.ident;
-    let idents = item.params.iter().map(|param| &param.ident);
+    let values = (0..item.params.len()).map(value);
     let output = &item.output;
     let invoke = if item.is_async {
-        quote!(#fn_ident(#(#idents),*).await)
+        // The fn's own future is checked to be `Send` on its own, spanned at its name, as a
+        // tool's is: a value held across an `.await` that is not `Send` is reported once, at
+        // the fn, with what to do.
+        let is_send =
+            quote_spanned!(fn_ident.span()=> ::claude_tools::__private::tool_future_is_send);
+        quote_spanned!(fn_ident.span()=> #is_send(#fn_ident(#(#values),*)).await)
     } else {
-        quote!(#fn_ident(#(#idents),*))
+        quote!(#fn_ident(#(#values),*))
     };
     let convert = quote_spanned!(output.span()=> #convert::<#output>);
     quote! {
@@ -66,25 +87,40 @@ fn all_or_fail(item: &Item, failed: TokenStream) -> TokenStream {
     if item.params.is_empty() {
         return TokenStream::new();
     }
-    let idents: Vec<_> = item.params.iter().map(|param| &param.ident).collect();
+    let values: Vec<_> = (0..item.params.len()).map(value).collect();
     quote! {
-        let (#(#idents,)*) = match (#(#idents,)*) {
-            (#(::core::result::Result::Ok(#idents),)*) => (#(#idents,)*),
-            (#(#idents,)*) => return #failed([#(#idents.err()),*]),
+        let (#(#values,)*) = match (#(#values,)*) {
+            (#(::core::result::Result::Ok(#values),)*) => (#(#values,)*),
+            (#(#values,)*) => return #failed([#(#values.err()),*]),
         };
     }
 }
 
 fn prompt(function: &ItemFn, item: &Item) -> (TokenStream, TokenStream) {
     let private = quote!(::claude_tools::__private);
-    let extract = item.params.iter().map(|param| {
-        let ident = &param.ident;
-        let name = &param.name;
+    let prompt_name = &item.name;
+    let dispatchers = item.params.iter().enumerate().map(|(index, param)| {
         let ty = &param.ty;
+        let dispatch = dispatch(index);
+        let method = match param.binding {
+            Binding::Named(_) => quote_spanned!(ty.span()=> __ct_prompt_param),
+            Binding::Pattern => quote_spanned!(ty.span()=> __ct_prompt_pattern),
+        };
+        // Spelled out, not `#private`: the receiver must be spanned at the type, so that an
+        // inherent method's error (`State<T>` of a `T` not `Send + Sync`) points at the type.
+        let slot = quote_spanned!(ty.span()=> ::claude_tools::__private::PromptSlot);
         quote_spanned! {ty.span()=>
-            let #ident = (&&#private::PromptSlot::<#ty>::NEW)
-                .__ct_prompt_argument()
-                .extract(&mut __ct_arguments, #name);
+            fn #dispatch() -> #private::PromptParam<#ty> {
+                (&&&&#slot::<#ty>::NEW).#method()
+            }
+        }
+    });
+    let extract = item.params.iter().enumerate().map(|(index, param)| {
+        let value = value(index);
+        let dispatch = dispatch(index);
+        let name = &param.name;
+        quote! {
+            let #value = #dispatch().extract(&mut __ct_arguments, #prompt_name, #name);
         }
     });
     let all = all_or_fail(item, quote!(#private::prompt_arguments_failed));
@@ -98,32 +134,31 @@ fn prompt(function: &ItemFn, item: &Item) -> (TokenStream, TokenStream) {
         })
     };
     let handler = quote! {
+        #(#dispatchers)*
+
         fn __ct_handle(mut __ct_arguments: #private::PromptArguments) -> #private::PromptFuture {
             #(#extract)*
             #all
             #run
         }
     };
-    let name = &item.name;
-    let settings = settings(item, "prompt");
-    let describe = item.params.iter().map(|param| {
+    let settings = settings(item);
+    let describe = item.params.iter().enumerate().map(|(index, param)| {
         let name = &param.name;
-        let ty = &param.ty;
+        let dispatch = dispatch(index);
         let doc = match param.doc.to_expr() {
             Some(doc) => {
                 quote!(::core::option::Option::Some(#private::doc_description(#doc).as_str()))
             }
             None => quote!(::core::option::Option::None),
         };
-        quote_spanned! {ty.span()=>
-            __ct_item = (&&#private::PromptSlot::<#ty>::NEW)
-                .__ct_prompt_argument()
-                .describe(__ct_item, #name, #doc);
+        quote! {
+            __ct_item = #dispatch().describe(__ct_item, #name, #doc);
         }
     });
     let completers = completers(item);
     let entry = quote! {
-        let mut __ct_item = #private::Prompt::from_handler(#name, ::std::sync::Arc::new(__ct_handle))
+        let mut __ct_item = #private::Prompt::from_handler(#prompt_name, ::std::sync::Arc::new(__ct_handle))
             .at(__ct_location.0, __ct_location.1);
         #settings
         #(#describe)*
@@ -133,14 +168,41 @@ fn prompt(function: &ItemFn, item: &Item) -> (TokenStream, TokenStream) {
     (handler, entry)
 }
 
+/// Whether parameter `param` of a resource is a variable of its URI template (else an
+/// extractor).
+fn is_variable(item: &Item, param: &Param) -> bool {
+    matches!(param.binding, Binding::Named(_)) && item.variables.contains(&param.name)
+}
+
 fn resource(function: &ItemFn, item: &Item) -> (TokenStream, TokenStream) {
     let private = quote!(::claude_tools::__private);
-    let extract = item.params.iter().map(|param| {
-        let ident = &param.ident;
-        let name = &param.name;
+    let dispatchers = item.params.iter().enumerate().map(|(index, param)| {
         let ty = &param.ty;
-        quote_spanned! {ty.span()=>
-            let #ident = #private::uri_variable::<#ty>(&__ct_request, #name);
+        let dispatch = dispatch(index);
+        if is_variable(item, param) {
+            let variable = quote_spanned!(ty.span()=> #private::uri_variable);
+            quote_spanned! {ty.span()=>
+                fn #dispatch() -> #private::UriVariable<#ty> {
+                    #variable::<#ty>()
+                }
+            }
+        } else {
+            let slot = quote_spanned!(ty.span()=> ::claude_tools::__private::ResourceSlot);
+            quote_spanned! {ty.span()=>
+                fn #dispatch() -> #private::ResourceExtractor<#ty> {
+                    (&&&#slot::<#ty>::NEW).__ct_resource_extractor()
+                }
+            }
+        }
+    });
+    let extract = item.params.iter().enumerate().map(|(index, param)| {
+        let value = value(index);
+        let dispatch = dispatch(index);
+        let name = &param.name;
+        if is_variable(item, param) {
+            quote!(let #value = #dispatch().parse(&__ct_request, #name);)
+        } else {
+            quote!(let #value = #dispatch().extract(&__ct_request, #name);)
         }
     });
     let all = all_or_fail(item, quote!(#private::resource_variables_failed));
@@ -155,10 +217,13 @@ fn resource(function: &ItemFn, item: &Item) -> (TokenStream, TokenStream) {
         })
     };
     let handler = quote! {
+        #(#dispatchers)*
+
         fn __ct_handle(__ct_request: #private::ResourceRequest) -> #private::ResourceFuture {
             let __ct_uri = ::std::string::String::from(__ct_request.uri());
             let __ct_mime_type = __ct_request.mime_type().map(::std::string::String::from);
             #(#extract)*
+            ::core::mem::drop(__ct_request);
             #all
             #run
         }
@@ -169,18 +234,22 @@ fn resource(function: &ItemFn, item: &Item) -> (TokenStream, TokenStream) {
         .as_ref()
         .map(|uri| quote!(#uri))
         .unwrap_or_else(|| quote!(""));
-    let settings = settings(item, "resource");
+    let settings = settings(item);
     let mime_type = item
         .mime_type
         .as_ref()
         .map(|mime| quote!(__ct_item = __ct_item.mime_type(#mime);));
-    let choices = item.params.iter().map(|param| {
+    let describe = item.params.iter().enumerate().map(|(index, param)| {
         let name = &param.name;
-        let ty = &param.ty;
-        quote_spanned! {ty.span()=>
-            if let ::core::option::Option::Some(__ct_choices) = #private::variable_choices::<#ty>() {
-                __ct_item = __ct_item.complete_from(#name, __ct_choices);
+        let dispatch = dispatch(index);
+        if is_variable(item, param) {
+            quote! {
+                if let ::core::option::Option::Some(__ct_choices) = #dispatch().choices() {
+                    __ct_item = __ct_item.complete_from(#name, __ct_choices);
+                }
             }
+        } else {
+            quote!(__ct_item = #dispatch().describe(__ct_item, #name);)
         }
     });
     let completers = completers(item);
@@ -189,7 +258,7 @@ fn resource(function: &ItemFn, item: &Item) -> (TokenStream, TokenStream) {
             .at(__ct_location.0, __ct_location.1);
         #settings
         #mime_type
-        #(#choices)*
+        #(#describe)*
         #completers
         #private::CatalogEntry::Resource(__ct_item)
     };
@@ -197,7 +266,7 @@ fn resource(function: &ItemFn, item: &Item) -> (TokenStream, TokenStream) {
 }
 
 /// The title and the description.
-fn settings(item: &Item, _kind: &str) -> TokenStream {
+fn settings(item: &Item) -> TokenStream {
     let title = item
         .title
         .as_ref()
@@ -209,9 +278,9 @@ fn settings(item: &Item, _kind: &str) -> TokenStream {
     quote!(#title #description)
 }
 
-/// `complete(arg = path)`: the completer gets what was typed, and the other arguments when it
-/// takes a second parameter (`IntoCompleter` tells the two shapes apart); its values become
-/// strings.
+/// `complete(arg = path)`: the completer gets what was typed, the other arguments when it takes
+/// a `&CompletionContext`, and the extractors it takes (`IntoCompleter` tells the shapes apart);
+/// its values become strings.
 fn completers(item: &Item) -> TokenStream {
     let private = quote!(::claude_tools::__private);
     item.completers
@@ -223,15 +292,7 @@ fn completers(item: &Item) -> TokenStream {
                 .map_or(typed.clone(), |param| param.name.clone());
             let path = &completer.path;
             quote_spanned! {path.span()=>
-                {
-                    let __ct_completer = #private::completer(#path);
-                    __ct_item = __ct_item.complete_with_context(
-                        #argument,
-                        move |__ct_typed: &str, __ct_context: &#private::CompletionContext| {
-                            __ct_completer(__ct_typed, __ct_context)
-                        },
-                    );
-                }
+                __ct_item = __ct_item.complete_by(#argument, #private::completer(#path));
             }
         })
         .collect()

@@ -172,7 +172,7 @@ pub(crate) fn unraw(ident: &Ident) -> String {
 
 /// The name handed to an extractor bound by a pattern: the single binding of `Wrapper(binding)`,
 /// or `_`.
-fn extractor_name(pattern: &Pat) -> String {
+pub(crate) fn extractor_name(pattern: &Pat) -> String {
     if let Pat::TupleStruct(tuple) = pattern
         && tuple.elems.len() == 1
         && let Some(Pat::Ident(inner)) = tuple.elems.first()

@@ -17,7 +17,7 @@ use crate::errors::Errors;
 use crate::param_attrs;
 
 mod check;
-pub(crate) use check::unraw;
+pub(crate) use check::{extractor_name, unraw};
 mod expand;
 mod model;
 mod parse;
