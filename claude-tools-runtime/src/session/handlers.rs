@@ -44,6 +44,7 @@ use super::held::{self, Label};
 use super::inflight::{InFlight, Taken, Withdrawable};
 use super::{SessionCore, lock};
 use crate::elicitation::ElicitationAnswer;
+use crate::hooks::HookEvent;
 use crate::permission::PermissionDecision;
 use crate::protocol::{self, CliRequest, PermissionAnswer};
 use claude_tools_core::catch_unwind::{CatchUnwind, panic_message};
@@ -366,9 +367,17 @@ async fn answer(shared: &SessionCore, body: CliRequest<'static>) -> ControlAnswe
                     "No hook callback found for ID: {callback_id}"
                 ));
             };
-            let event = input.event_name().unwrap_or_default().to_string();
+            let event = HookEvent::from(input.event_name().unwrap_or_default());
             let output = callback.call(input).await;
-            ControlAnswer::Hook(output.to_json(&event))
+            // An answer meant for another event is not sent as it is: the CLI would act on
+            // the part it reads, or drop it, and nobody would know (issue 29).
+            match output.check(&event) {
+                Ok(()) => ControlAnswer::Hook(output.to_json(event.as_str())),
+                Err(mismatch) => {
+                    tracing::error!(%mismatch, "a hook callback's answer was refused");
+                    ControlAnswer::Error(mismatch.to_string())
+                }
+            }
         }
         CliRequest::Elicitation(request) => {
             ControlAnswer::Elicitation(match &shared.on_elicitation {
