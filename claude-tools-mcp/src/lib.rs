@@ -106,12 +106,14 @@ pub trait ServeExt: Sized {
         self,
         listener: L,
     ) -> std::future::Pending<std::io::Result<()>> {
-        match listener.unreachable() {}
+        // Never called: no type implements the bound.
+        let _ = listener;
+        std::future::pending()
     }
 }
 
-/// What [`ServeExt::serve_http`] would take with the `http` feature on; without it, nothing
-/// does, and the error names the feature.
+/// What `ServeExt::serve_http` would take with the `http` feature on; without it, nothing
+/// does (no type implements this trait), and the error names the feature.
 #[cfg(not(feature = "http"))]
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
@@ -119,10 +121,7 @@ pub trait ServeExt: Sized {
     label = "the Streamable HTTP server is not compiled in",
     note = "turn it on: `cargo add claude-tools --features http` (it brings axum and hyper)"
 )]
-pub trait HttpFeatureIsOff {
-    /// Never called: no type implements this trait.
-    fn unreachable(self) -> std::convert::Infallible;
-}
+pub trait HttpFeatureIsOff {}
 
 impl ServeExt for ToolServer {
     fn serve_stdio(self) -> stdio::Serve<tokio::io::Stdin, tokio::io::Stdout> {

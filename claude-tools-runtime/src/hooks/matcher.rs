@@ -192,7 +192,7 @@ impl HookMatcher {
     /// Adds a callback typed by `event`: its input read as `I` (else `closed`, the event's
     /// refusal, is the answer and the callback is not called), its answer `O` wrapped as the
     /// event's `hookSpecificOutput`.
-    fn typed<I, O, F, Fut>(
+    fn typed<I, O: 'static, F, Fut>(
         mut self,
         typed_for: TypedFor,
         callback: F,

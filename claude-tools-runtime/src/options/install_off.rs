@@ -4,24 +4,23 @@
 
 use super::Options;
 
-/// What [`Options::install_cli_if_missing`] would take with the `install` feature on; without
-/// it, nothing does, and the error names the feature.
+/// What `Options::install_cli_if_missing` would take with the `install` feature on; without
+/// it, nothing does (no type implements this trait), and the error names the feature.
 #[diagnostic::on_unimplemented(
     message = "`Options::install_cli_if_missing` needs claude-tools' `install` feature",
     label = "the CLI installer is not compiled in",
     note = "turn it on: `cargo add claude-tools --features install` (it brings an HTTP client \
             with TLS, to fetch the CLI from the npm registry)"
 )]
-pub trait InstallFeatureIsOff {
-    /// Never called: no type implements this trait.
-    fn unreachable(self) -> std::convert::Infallible;
-}
+pub trait InstallFeatureIsOff {}
 
 impl Options {
     /// Needs the `install` feature (`cargo add claude-tools --features install`): without it
     /// this method only exists to say so at compile time.
     #[doc(hidden)]
     pub fn install_cli_if_missing<B: InstallFeatureIsOff>(self, install: B) -> Self {
-        match install.unreachable() {}
+        // Never called: no type implements the bound.
+        let _ = install;
+        self
     }
 }
