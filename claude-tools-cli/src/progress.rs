@@ -40,7 +40,9 @@ fn describe(stage: &InstallStage<'_>) -> String {
             total_bytes: Some(total),
         } => format!("downloading {url} ({:.1} MB)", *total as f64 / 1_000_000.0),
         InstallStage::Downloading { url, .. } => format!("downloading {url}"),
-        InstallStage::Placing { dir } => format!("moving the install into place at {}", dir.display()),
+        InstallStage::Placing { dir } => {
+            format!("moving the install into place at {}", dir.display())
+        }
         _ => format!("{stage:?}"),
     }
 }

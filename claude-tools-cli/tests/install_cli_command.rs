@@ -256,7 +256,11 @@ fn off_a_terminal_each_stage_is_one_line_and_the_end_says_how_the_cli_is_found()
         stderr[3],
         format!("moving the install into place at {}", dir.display())
     );
-    assert!(stderr[4].starts_with("installed Claude Code"), "{}", stderr[4]);
+    assert!(
+        stderr[4].starts_with("installed Claude Code"),
+        "{}",
+        stderr[4]
+    );
     assert_eq!(
         stderr[5],
         format!(

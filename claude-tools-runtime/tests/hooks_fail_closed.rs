@@ -82,7 +82,10 @@ async fn a_typed_pre_tool_use_callback_answers_and_an_unreadable_input_is_denied
     cli.send(hook_request("h2", pre_tool_use("ls"))).await;
     assert_eq!(
         cli.recv().await,
-        success("h2", json!({"hookSpecificOutput": {"hookEventName": "PreToolUse"}}))
+        success(
+            "h2",
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse"}})
+        )
     );
     // The command in a field the CLI does not send: the input does not fit PreToolUse.
     let mut broken = pre_tool_use("rm -rf /");
@@ -98,7 +101,11 @@ async fn a_typed_pre_tool_use_callback_answers_and_an_unreadable_input_is_denied
                     input (invalid type: integer `7`, expected a string), so it was refused"}})
         )
     );
-    assert_eq!(calls.load(Ordering::SeqCst), 2, "the unreadable input reached the callback");
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        2,
+        "the unreadable input reached the callback"
+    );
 }
 
 #[tokio::test]

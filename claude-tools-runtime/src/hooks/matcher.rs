@@ -205,21 +205,22 @@ impl HookMatcher {
         Fut: CallbackFuture<O> + Send + 'static,
     {
         let for_event = typed_for.event.clone();
-        self.callbacks.push(HookCallback::new(move |input: HookInput| {
-            let answer = match input.event_name() {
-                Some(name) if name == for_event.as_str() => read_fields::<I>(&input),
-                name => Err(format!("its hook_event_name is {name:?}")),
-            };
-            let answer = answer
-                .map(&callback)
-                .map_err(|error| closed(&for_event, &error));
-            async move {
-                match answer {
-                    Ok(future) => HookOutput::new().specific(wrap(future.await)),
-                    Err(refusal) => refusal,
+        self.callbacks
+            .push(HookCallback::new(move |input: HookInput| {
+                let answer = match input.event_name() {
+                    Some(name) if name == for_event.as_str() => read_fields::<I>(&input),
+                    name => Err(format!("its hook_event_name is {name:?}")),
+                };
+                let answer = answer
+                    .map(&callback)
+                    .map_err(|error| closed(&for_event, &error));
+                async move {
+                    match answer {
+                        Ok(future) => HookOutput::new().specific(wrap(future.await)),
+                        Err(refusal) => refusal,
+                    }
                 }
-            }
-        }));
+            }));
         self.typed_for.push(typed_for);
         self
     }

@@ -4,7 +4,6 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{HookEvent, HookInput};
 use super::env_inputs::{
     ConfigChangeInput, CwdChangedInput, DirectoryAddedInput, ElicitationInput,
     ElicitationResultInput, FileChangedInput, InstructionsLoadedInput, TaskInput,
@@ -19,6 +18,7 @@ use super::tool_inputs::{
     PermissionDeniedInput, PermissionRequestInput, PostToolBatchInput, PostToolUseFailureInput,
     PostToolUseInput, PreSkillShellCommandInput, PreToolUseInput,
 };
+use super::{HookEvent, HookInput};
 
 /// The reasoning effort of the current turn, in [`HookBase::effort`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

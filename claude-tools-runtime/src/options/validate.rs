@@ -54,7 +54,10 @@ impl Options {
     fn validate_typed_hooks(&self) -> crate::Result<()> {
         for (event, matchers) in &self.hooks {
             let typed = matchers.iter().flat_map(|matcher| &matcher.typed_for);
-            if let Some(typed) = typed.into_iter().find(|typed| typed.event.as_str() != event) {
+            if let Some(typed) = typed
+                .into_iter()
+                .find(|typed| typed.event.as_str() != event)
+            {
                 return Err(crate::Error::InvalidOptions(format!(
                     "hook: a HookMatcher with a `{}` callback is registered for {event}: \
                      register it with `.hook(HookEvent::{}, ..)`",
@@ -273,7 +276,13 @@ mod tests {
         let ghost = ToolServer::new("ghost", "1.0.0")
             .with_typed_tool("haunt", || async { "" })
             .unwrap();
-        assert!(Options::new().mcp_server(ghost).allow::<Haunt>().validate().is_ok());
+        assert!(
+            Options::new()
+                .mcp_server(ghost)
+                .allow::<Haunt>()
+                .validate()
+                .is_ok()
+        );
         // A list set afterwards replaces the rule, and with it the check.
         let replaced = Options::new().allow::<Haunt>().allowed_tools(["Read"]);
         assert!(replaced.validate().is_ok());

@@ -404,7 +404,10 @@ async fn on_failure_continue_lets_the_tool_run_when_its_hook_fails() {
 
 /// One call of `greet` guarded by a `PreToolUse` matcher: what the tool received, and the
 /// tool results the model was sent.
-async fn guarded_greet(test: &str, guard: HookMatcher) -> Option<(Vec<String>, Vec<(String, String, bool)>)> {
+async fn guarded_greet(
+    test: &str,
+    guard: HookMatcher,
+) -> Option<(Vec<String>, Vec<(String, String, bool)>)> {
     let script = Script::new()
         .turn(Turn::tool_use(
             "toolu_mismatch",
@@ -444,7 +447,10 @@ async fn a_typed_pre_tool_use_guard_denies_through_the_real_cli() {
     };
     assert_eq!(ran, Vec::<String>::new());
     assert_eq!(results.len(), 1, "{results:?}");
-    assert!(results[0].2 && results[0].1.contains("TYPED-DENY"), "{results:?}");
+    assert!(
+        results[0].2 && results[0].1.contains("TYPED-DENY"),
+        "{results:?}"
+    );
 }
 
 /// What the CLI 2.1.332 does with a `PreToolUse` answer whose `hookSpecificOutput` names
