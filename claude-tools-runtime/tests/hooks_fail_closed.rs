@@ -142,16 +142,20 @@ async fn an_answer_for_another_event_is_refused_with_an_error_not_sent() {
     );
     let (_client, mut cli) = connect(options).await;
     cli.send(hook_request("h1", pre_tool_use("post"))).await;
+    // A guard of a call fails closed: the call is denied, the reason naming the mistake.
     assert_eq!(
         cli.recv().await,
-        error(
+        success(
             "h1",
-            "a PreToolUse hook answered with the hookSpecificOutput of PostToolUse \
-             (`HookSpecificOutput::PostToolUse`): answer with `HookSpecificOutput::PreToolUse`; \
-             the answer was not sent"
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "a PreToolUse hook answered with the \
+                    hookSpecificOutput of PostToolUse (`HookSpecificOutput::PostToolUse`): \
+                    answer with `HookSpecificOutput::PreToolUse`; the answer was not sent"}})
         )
     );
-    // The same deny, for an input that names PostToolUse: the answer is checked against it.
+    // The same deny, for an input that names PostToolUse: the answer is checked against it,
+    // and, the tool having run, refused with an error.
     let mut post = pre_tool_use("ls");
     post["hook_event_name"] = json!("PostToolUse");
     cli.send(hook_request("h2", post)).await;

@@ -156,8 +156,10 @@ impl HookOutput {
     /// whose output has it). An event this library does not know accepts anything. Fields set
     /// with [`field`](Self::field) are not checked.
     ///
-    /// The session checks every callback's answer: one that fails is not sent as it is; the
-    /// CLI gets an error answer naming the mistake (a failure of the hook, which
+    /// The session checks every callback's answer: one that fails is not sent as it is. For
+    /// `PreToolUse` and `PreSkillShellCommand` the call is denied, the reason naming the
+    /// mistake (the CLI 2.1.332 does not run the call either when an answer names another
+    /// event); any other event gets an error answer naming it (a failure of the hook, which
     /// [`HookMatcher::on_failure`](super::HookMatcher::on_failure) decides about).
     ///
     /// ```

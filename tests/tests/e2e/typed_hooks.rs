@@ -468,24 +468,38 @@ async fn the_cli_2_1_332_with_a_pre_tool_use_answer_naming_another_event() {
     let Some((ran, results)) = guarded_greet("mismatched_raw", guard).await else {
         return;
     };
-    eprintln!("PIN ran={ran:?} results={results:?}");
-    panic!("to be pinned");
+    // The CLI does not run the call, whatever `onFailure` says, and tells the model so.
+    assert_eq!(ran, Vec::<String>::new());
+    assert_eq!(
+        results,
+        [tr(
+            "toolu_mismatch",
+            "PreToolUse hook failed with an unexpected error. The tool call was not executed; \
+             other configured hooks may not have completed.",
+            true
+        )]
+    );
 }
 
-/// The session refuses a `PreToolUse` answer with a `PostToolUse` output (an error answer, a
-/// failure of the hook): with `OnFailure::Block` the call does not happen.
+/// The session refuses a `PreToolUse` answer with a `PostToolUse` output and denies the call
+/// (with the default `onFailure`, under which an error answer would let it run).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_answer_for_another_event_is_refused_and_blocks_with_on_failure_block() {
-    let guard = HookMatcher::new("mcp__e2e__.*")
-        .on_failure(OnFailure::Block)
-        .callback(|_input| async {
-            HookOutput::new().specific(HookSpecificOutput::PostToolUse(
-                PostToolUseOutput::default().additional_context("after"),
-            ))
-        });
+async fn an_answer_for_another_event_is_refused_and_the_call_denied() {
+    let guard = HookMatcher::new("mcp__e2e__.*").callback(|_input| async {
+        HookOutput::new().specific(HookSpecificOutput::PostToolUse(
+            PostToolUseOutput::default().additional_context("after"),
+        ))
+    });
     let Some((ran, results)) = guarded_greet("mismatched_refused", guard).await else {
         return;
     };
-    eprintln!("PIN2 ran={ran:?} results={results:?}");
     assert_eq!(ran, Vec::<String>::new());
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert!(
+        results[0].2
+            && results[0]
+                .1
+                .contains("a PreToolUse hook answered with the hookSpecificOutput of PostToolUse"),
+        "{results:?}"
+    );
 }
