@@ -128,7 +128,7 @@ async fn a_typed_post_tool_use_callback_blocks_an_input_of_another_event() {
 }
 
 #[tokio::test]
-async fn an_answer_for_another_event_is_refused_with_an_error_not_sent() {
+async fn an_answer_for_another_event_is_refused_not_sent() {
     let options = Options::new().hook(
         HookEvent::PreToolUse,
         HookMatcher::any().callback(|input| async move {

@@ -32,7 +32,8 @@
 //! by builder methods, and the event's `hookSpecificOutput` typed ([`HookOutput::specific`] with
 //! a [`HookSpecificOutput`]) or by the shortcuts ([`HookOutput::deny_tool`],
 //! [`HookOutput::additional_context`]…). The session checks the answer against the event
-//! ([`HookOutput::check`]): one meant for another event is not sent, the CLI gets an error.
+//! ([`HookOutput::check`]): one meant for another event is not sent (a `PreToolUse` call is
+//! denied, other events get an error answer).
 //! Match the event you guard and refuse the rest, so that an input you cannot read is refused:
 //!
 //! ```
