@@ -65,7 +65,7 @@ pub struct HookBase {
 ///
 /// A guard matches its own event and refuses everything else, so that an input it cannot
 /// read is denied rather than let through (or use a callback typed by its event,
-/// [`HookMatcher::pre_tool_use`], which does this for you):
+/// [`HookMatcher::pre_tool_use`](super::HookMatcher::pre_tool_use), which does this for you):
 ///
 /// ```
 /// use claude_tools::hooks::{HookMatcher, HookOutput, TypedHookInput};
