@@ -47,6 +47,13 @@ fn describe(stage: &InstallStage<'_>) -> String {
     }
 }
 
+/// The bar's templates (a template indicatif refuses would leave the bar blank: the tests
+/// parse each).
+const RESOLVING: &str = "{spinner} {msg}";
+const DOWNLOADING: &str =
+    "{spinner} [{bar:30}] {bytes}/{total_bytes} at {bytes_per_sec}, {eta} left";
+const DOWNLOADING_UNKNOWN_SIZE: &str = "{spinner} {bytes} at {bytes_per_sec}";
+
 /// A bar on the terminal, redrawn at most 20 times a second (indicatif's own limit).
 struct Bar(ProgressBar);
 
@@ -54,7 +61,7 @@ impl InstallProgress for Bar {
     fn stage(&self, stage: InstallStage<'_>) {
         match stage {
             InstallStage::Resolving { .. } => {
-                if let Ok(style) = ProgressStyle::with_template("{spinner} {msg}") {
+                if let Ok(style) = ProgressStyle::with_template(RESOLVING) {
                     self.0.set_style(style);
                 }
                 self.0.set_message(describe(&stage));
@@ -63,10 +70,8 @@ impl InstallProgress for Bar {
             InstallStage::Downloading { total_bytes, .. } => {
                 self.0.println(describe(&stage));
                 let template = match total_bytes {
-                    Some(_) => {
-                        "{spinner} [{bar:30}] {bytes}/{total_bytes} at {bytes_per_sec}, {eta} left"
-                    }
-                    None => "{spinner} {bytes} at {bytes_per_sec}",
+                    Some(_) => DOWNLOADING,
+                    None => DOWNLOADING_UNKNOWN_SIZE,
                 };
                 if let Ok(style) = ProgressStyle::with_template(template) {
                     self.0.set_style(style.progress_chars("=> "));
@@ -85,5 +90,17 @@ impl InstallProgress for Bar {
 
     fn downloaded(&self, bytes: u64) {
         self.0.set_position(bytes);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_template_is_one_indicatif_accepts() {
+        for template in [RESOLVING, DOWNLOADING, DOWNLOADING_UNKNOWN_SIZE] {
+            assert!(ProgressStyle::with_template(template).is_ok(), "{template}");
+        }
     }
 }
