@@ -278,9 +278,10 @@ impl Options {
     /// [`allow_tool`](Self::allow_tool). The tool's server must be in the session (an
     /// in-process [`mcp_server`](Self::mcp_server) or an external one of its name): connect
     /// refuses a rule for a server the session does not have, which would allow nothing.
-    pub fn allow<T: ToolRef>(mut self) -> Self {
-        self.allowed_by_type.push((T::SERVER, T::QUALIFIED));
-        self.allow_tool(T::QUALIFIED)
+    pub fn allow<T: ToolRef>(self) -> Self {
+        let mut options = self.allow_tool(T::QUALIFIED);
+        options.allowed_by_type.push((T::SERVER, T::QUALIFIED));
+        options
     }
 
     /// Refuses tool `T` (`--disallowedTools`), named by the type `#[tool]` emits for it (see
