@@ -2,7 +2,9 @@
 //! and says which CLI a claude-tools program would run (`claude-tools where`). See `--help`.
 
 mod args;
+mod progress;
 
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -88,9 +90,17 @@ fn install(args: InstallArgs) -> ExitCode {
         );
     }
     let started = Instant::now();
-    match installer.install() {
+    let (installer, bar) = progress::attach(installer);
+    let outcome = installer.install();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    match outcome {
         Ok(installed) => {
             eprintln!("{}", summary(&installed, started.elapsed().as_secs_f64()));
+            if installed.fresh {
+                eprintln!("{}", how_it_is_found(&installed.executable));
+            }
             println!("{}", installed.executable.display());
             ExitCode::SUCCESS
         }
@@ -98,6 +108,28 @@ fn install(args: InstallArgs) -> ExitCode {
             eprintln!("claude-tools: {error}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Where the CLI went, and whether a claude-tools program will run it: the runtime's own
+/// search, run in this environment, says which CLI it finds.
+fn how_it_is_found(executable: &Path) -> String {
+    let at = executable.display();
+    match CliSearch::from_env().find(None) {
+        Ok(found) if found == executable => format!(
+            "the CLI is at {at}; claude-tools programs run it when no CLI comes before it in \
+             their search (Options::cli_path, CLAUDE_CODE_CLI, `claude` on PATH…): \
+             `claude-tools where` shows the one they run"
+        ),
+        Ok(found) => format!(
+            "the CLI is at {at}, but claude-tools programs run {}, which their search finds \
+             first: set CLAUDE_CODE_CLI={at} (or Options::cli_path) to run this one",
+            found.display()
+        ),
+        Err(_) => format!(
+            "the CLI is at {at}, where claude-tools programs do not look (another directory \
+             or version than theirs): set CLAUDE_CODE_CLI={at} (or Options::cli_path) to run it"
+        ),
     }
 }
 

@@ -215,3 +215,102 @@ fn an_install_killed_half_way_leaves_nothing_findable_and_the_next_one_cleans_up
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(leftovers(&root), [platform().name()]);
 }
+
+/// The lines of `stderr`, trimmed.
+fn lines(stderr: &[u8]) -> Vec<String> {
+    text(stderr).lines().map(str::to_string).collect()
+}
+
+#[test]
+fn off_a_terminal_each_stage_is_one_line_and_the_end_says_how_the_cli_is_found() {
+    let registry = FakeRegistry::start(vec![package()]);
+    let home = TempDir::new("cli-home").unwrap();
+    let root = home.path().join("cache/claude-tools/cli");
+    let exe = executable(&root).display().to_string();
+    // stderr is a pipe here: no bar, no carriage returns or escape codes.
+    let out = run(claude_tools(home.path()).args(["install-cli", "--registry", registry.url()]));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stderr = lines(&out.stderr);
+    assert!(
+        !text(&out.stderr).contains(['\r', '\x1b']),
+        "{:?}",
+        text(&out.stderr)
+    );
+    assert_eq!(stderr.len(), 6, "{stderr:#?}");
+    assert_eq!(
+        stderr[1],
+        format!(
+            "resolving {}@{CLI_VERSION} at {}",
+            platform().package(),
+            registry.url()
+        )
+    );
+    assert!(
+        stderr[2].starts_with(&format!("downloading {}", registry.url()))
+            && stderr[2].ends_with(" (0.0 MB)"),
+        "{}",
+        stderr[2]
+    );
+    let dir = cache::install_dir(&root, CLI_VERSION, platform());
+    assert_eq!(
+        stderr[3],
+        format!("moving the install into place at {}", dir.display())
+    );
+    assert!(
+        stderr[4].starts_with("installed Claude Code"),
+        "{}",
+        stderr[4]
+    );
+    assert_eq!(
+        stderr[5],
+        format!(
+            "the CLI is at {exe}; claude-tools programs run it when no CLI comes before it in \
+             their search (Options::cli_path, CLAUDE_CODE_CLI, `claude` on PATH…): \
+             `claude-tools where` shows the one they run"
+        )
+    );
+}
+
+#[test]
+fn the_end_says_when_another_cli_comes_first_and_what_to_set() {
+    let registry = FakeRegistry::start(vec![package()]);
+    let home = TempDir::new("cli-home").unwrap();
+    // A `claude` on PATH, which the runtime's search finds before the cache.
+    let bin = home.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let other = bin.join("claude");
+    std::fs::write(&other, "#!/bin/sh\necho other\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&other, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let out = run(claude_tools(home.path()).args(["install-cli", "--registry", registry.url()]));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let exe = executable(&home.path().join("cache/claude-tools/cli"))
+        .display()
+        .to_string();
+    assert_eq!(
+        lines(&out.stderr).last().cloned().unwrap_or_default(),
+        format!(
+            "the CLI is at {exe}, but claude-tools programs run {}, which their search finds \
+             first: set CLAUDE_CODE_CLI={exe} (or Options::cli_path) to run this one",
+            other.display()
+        )
+    );
+    // Installed elsewhere (--dir), where the search does not look, on a machine without one.
+    let home = TempDir::new("cli-home").unwrap();
+    let elsewhere = home.path().join("elsewhere");
+    let out = run(claude_tools(home.path())
+        .args(["install-cli", "--registry", registry.url(), "--dir"])
+        .arg(&elsewhere));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let exe = executable(&elsewhere).display().to_string();
+    assert_eq!(
+        lines(&out.stderr).last().cloned().unwrap_or_default(),
+        format!(
+            "the CLI is at {exe}, where claude-tools programs do not look (another directory \
+             or version than theirs): set CLAUDE_CODE_CLI={exe} (or Options::cli_path) to run it"
+        )
+    );
+}

@@ -96,7 +96,32 @@ pub trait ServeExt: Sized {
     /// ```
     #[cfg(feature = "http")]
     fn serve_http(self, listener: tokio::net::TcpListener) -> http::HttpServe;
+
+    /// Needs the `http` feature (`cargo add claude-tools --features http`): without it this
+    /// method only exists to say so at compile time (rustc would otherwise say no more than
+    /// "no method named `serve_http` found").
+    #[cfg(not(feature = "http"))]
+    #[doc(hidden)]
+    fn serve_http<L: HttpFeatureIsOff>(
+        self,
+        listener: L,
+    ) -> std::future::Pending<std::io::Result<()>> {
+        // Never called: no type implements the bound.
+        let _ = listener;
+        std::future::pending()
+    }
 }
+
+/// What `ServeExt::serve_http` would take with the `http` feature on; without it, nothing
+/// does (no type implements this trait), and the error names the feature.
+#[cfg(not(feature = "http"))]
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`serve_http` needs claude-tools' `http` feature",
+    label = "the Streamable HTTP server is not compiled in",
+    note = "turn it on: `cargo add claude-tools --features http` (it brings axum and hyper)"
+)]
+pub trait HttpFeatureIsOff {}
 
 impl ServeExt for ToolServer {
     fn serve_stdio(self) -> stdio::Serve<tokio::io::Stdin, tokio::io::Stdout> {

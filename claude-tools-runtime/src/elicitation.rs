@@ -432,7 +432,7 @@ impl crate::options::Options {
     pub fn on_elicitation<F, Fut>(mut self, callback: F) -> Self
     where
         F: Fn(ElicitationRequest) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = ElicitationAnswer> + Send + 'static,
+        Fut: crate::callback::CallbackFuture<ElicitationAnswer> + Send + 'static,
     {
         self.on_elicitation = Some(OnElicitation::new(callback));
         self

@@ -155,6 +155,22 @@ pub enum Error {
         /// What failed.
         message: String,
     },
+    /// [`Options::resume`](crate::options::Options::resume) named a session the
+    /// [session store](crate::options::Options::session_store) has no transcript of, under the
+    /// project key it was looked up by; the CLI was not started (resuming from a local
+    /// transcript instead would quietly leave the store behind). Check the session id and the
+    /// [`project_key`](crate::options::SessionStoreOptions::project_key), or start a new session.
+    #[error(
+        "resuming session {session_id}: the session store has no transcript of it under the \
+         project key {project_key:?} (a wrong id, a session never mirrored to this store, or \
+         another project key: see SessionStoreOptions::project_key)"
+    )]
+    SessionNotInStore {
+        /// The session asked for.
+        session_id: String,
+        /// The project key it was looked up by.
+        project_key: String,
+    },
     /// No CLI was found and installing one
     /// ([`Options::install_cli_if_missing`](crate::options::Options::install_cli_if_missing))
     /// failed.
@@ -209,7 +225,8 @@ impl Error {
             | Error::Io(..)
             | Error::InvalidOptions(..)
             | Error::InitializeNotApplied { .. }
-            | Error::SessionStore { .. } => true,
+            | Error::SessionStore { .. }
+            | Error::SessionNotInStore { .. } => true,
             #[cfg(feature = "install")]
             Error::Install(..) => true,
             Error::Protocol { .. }

@@ -20,6 +20,7 @@
 
 #![warn(missing_docs)]
 
+pub mod callback;
 pub mod client;
 pub mod control;
 pub mod elicitation;

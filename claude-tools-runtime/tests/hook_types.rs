@@ -362,13 +362,20 @@ fn the_sdk_shaped_inputs_have_their_fields_typed() {
 }
 
 #[test]
-fn an_unknown_event_or_an_input_that_does_not_fit_reads_as_other_and_raw_stays() {
+fn an_unknown_event_reads_as_other_an_input_that_does_not_fit_as_malformed_and_raw_stays() {
     let unknown = input(r#"{"hook_event_name":"NewInCli9","x":1}"#);
     assert_eq!(unknown.typed(), TypedHookInput::Other);
     assert_eq!(unknown.raw["x"], 1);
-    // A PreToolUse without its tool's name.
+    // A PreToolUse without its tool's name: never another event, nor `Other`.
     let broken = input(r#"{"hook_event_name":"PreToolUse","tool_input":{},"tool_use_id":"t"}"#);
-    assert_eq!(broken.typed(), TypedHookInput::Other);
+    assert_eq!(
+        broken.typed(),
+        TypedHookInput::Malformed {
+            event: HookEvent::PreToolUse,
+            error: "missing field `tool_name`".into()
+        }
+    );
+    assert_eq!(broken.raw["tool_use_id"], "t");
     // A value a newer CLI adds to a union is kept.
     let newer = input(r#"{"hook_event_name":"SessionStart","source":"teleport"}"#);
     let TypedHookInput::SessionStart(start) = newer.typed() else {

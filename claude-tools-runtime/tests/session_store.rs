@@ -464,6 +464,30 @@ async fn continuing_resumes_the_latest_stored_session_that_is_not_a_side_chain()
     connecting.client().await;
 }
 
+#[tokio::test]
+async fn resuming_a_session_the_store_lacks_fails_the_start_with_a_typed_error() {
+    let dirs = Dirs::new("lacks");
+    let store = InMemorySessionStore::shared();
+    let options = dirs.options().session_store(store).resume(SESSION);
+    let (transport, cli) = MemoryTransport::pair();
+    let error = tokio::time::timeout(WAIT, Client::connect_with(options, transport))
+        .await
+        .expect("no hang")
+        .expect_err("the start fails");
+    match &error {
+        Error::SessionNotInStore {
+            session_id,
+            project_key,
+        } => {
+            assert_eq!(session_id, SESSION);
+            assert_eq!(*project_key, dirs.project());
+        }
+        other => panic!("expected Error::SessionNotInStore, got {other:?}"),
+    }
+    assert!(error.is_fatal());
+    assert!(cli.launch_spec().is_none(), "the CLI was started");
+}
+
 /// A store whose loads never answer.
 struct Stuck;
 

@@ -20,9 +20,35 @@ pub use claude_tools_macros::{prompt, resource, tool, tool_server};
 /// ```
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The schemars release the tools speak: a type described by a schema implements
+/// The schemars release the tools speak (every item of schemars 1), with one change: its
+/// `JsonSchema` derive is claude-tools' own ([`JsonSchema`](derive@JsonSchema)), which needs no
+/// schemars dependency in the deriving crate. A type described by a schema implements
 /// [`JsonSchema`](trait@JsonSchema) of this crate.
-pub use schemars;
+///
+/// rustc suggests `use claude_tools::schemars::JsonSchema` to a crate that derives
+/// `JsonSchema` without a schemars dependency: this module makes that the right derive
+/// (schemars' own would name a `schemars` crate the deriving crate does not have).
+///
+/// ```
+/// use claude_tools::Deserialize;
+/// use claude_tools::schemars::JsonSchema;
+///
+/// #[derive(Deserialize, JsonSchema)]
+/// struct Search {
+///     query: String,
+/// }
+///
+/// let schema = claude_tools::schemars::schema_for!(Search);
+/// assert_eq!(schema.get("type").and_then(|t| t.as_str()), Some("object"));
+/// ```
+pub mod schemars {
+    // The glob brings every item of schemars (its `JsonSchema` trait and derive among them);
+    // the named import shadows the derive alone (macro namespace) with claude-tools'.
+    #[doc(no_inline)]
+    pub use ::schemars::*;
+    #[doc(inline)]
+    pub use claude_tools_macros::JsonSchema;
+}
 /// serde's derives and traits. The derives name the `serde` crate, so a crate that uses them
 /// depends on serde 1 itself (as any serde user does).
 pub use serde::{Deserialize, Serialize};
@@ -71,14 +97,14 @@ pub mod mcp {
     #[doc(inline)]
     pub use claude_tools_mcp::{ServeExt, stdio};
 }
-pub use claude_tools_core::mcp::{LiveToolError, ToolServerHandle};
+pub use claude_tools_core::mcp::{LiveToolError, ProgressToken, ToolServerHandle};
 #[cfg(feature = "mcp")]
 pub use claude_tools_mcp::ServeExt;
 
 #[cfg(feature = "agent")]
 pub use claude_tools_runtime::{
-    Error, RequestRef, Result, control, elicitation, hooks, install, message, options, permission,
-    transport,
+    Error, RequestRef, Result, callback, control, elicitation, hooks, install, message, options,
+    permission, transport,
 };
 
 // Session history, under the name the official SDKs' users look for (`listSessions`…).
@@ -126,8 +152,8 @@ pub mod prelude {
     pub use crate::resources::{Blob, ResourceError};
     pub use crate::{
         Audio, CancellationToken, Content, Deserialize, Image, Input, Json, JsonSchema,
-        ProgressReporter, Serialize, State, ToolContext, ToolError, ToolResult, ToolServer, tool,
-        tool_server,
+        ProgressReporter, ProgressToken, Serialize, State, ToolContext, ToolError, ToolResult,
+        ToolServer, tool, tool_server,
     };
     #[cfg(feature = "agent")]
     pub use crate::{

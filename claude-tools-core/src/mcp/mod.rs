@@ -279,7 +279,8 @@ impl McpRouter {
     /// the [notifier](McpRouter::with_notifier)) and hands the client's responses back to
     /// [`handle`](McpRouter::handle): [`RequestsToClient::sent`] for stdio, HTTP with sessions
     /// and the in-process session; a transport that cannot (stateless HTTP) refuses with a
-    /// reason that says what to do. The default refuses: see [`crate::ask`].
+    /// reason that says what to do. The default refuses (with
+    /// [`AskError::Unavailable`]).
     pub fn with_requests_to_client(mut self, requests: RequestsToClient) -> Self {
         self.client.requests = requests;
         self

@@ -217,7 +217,8 @@ impl ToolContext {
     /// that cannot carry the question ([`AskError::Unavailable`]: stateless HTTP). An accepted
     /// content that is not a `T` is an [`AskError::InvalidAnswer`]. Cancelling the tool call
     /// withdraws the question (`notifications/cancelled` to the client) and returns
-    /// [`AskError::Cancelled`]; see [`crate::ask`] for the timeout and the connection's end.
+    /// [`AskError::Cancelled`]; a question also gives up after the router's timeout
+    /// ([`AskError::TimedOut`]) and when the connection ends ([`AskError::Closed`]).
     ///
     /// On an MCP 2026-07-28 request the question goes out in an `input_required` result and
     /// the handler runs again when the client answers: see [`question`](super::question) for

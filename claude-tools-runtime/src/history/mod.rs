@@ -42,8 +42,13 @@
 //! - a `limit` of 0 is no messages (the SDKs read it as no limit);
 //! - times are [`SystemTime`](std::time::SystemTime)s.
 //!
-//! Not here (yet): the SDKs' session stores, `archiveSession`/`unarchiveSession`, the
-//! TypeScript listing's `includeProgrammatic` filter; paths are not NFC-normalized first (the
+//! Session stores (the SDKs' `sessionStore`: transcripts mirrored into the application's
+//! storage and resumed from it on any host) are [`session_store`](crate::session_store), set
+//! with [`Options::session_store`](crate::options::Options::session_store); this module reads
+//! the transcripts under the config dir.
+//!
+//! Not here (yet): `archiveSession`/`unarchiveSession`, the TypeScript listing's
+//! `includeProgrammatic` filter; paths are not NFC-normalized first (the
 //! SDKs do, for macOS file systems that decompose names), and tags lose invisible characters
 //! without NFKC normalization.
 //!

@@ -1,7 +1,10 @@
 //! [`HookOutput`]: a hook's answer.
 
+use std::fmt;
+
 use serde_json::{Map, Value, json};
 
+use super::HookEvent;
 use super::specific::HookSpecificOutput;
 
 /// A hook's answer. The default (`HookOutput::new()`) has no opinion (`{}`).
@@ -145,8 +148,59 @@ impl HookOutput {
         self
     }
 
+    /// Whether this output is an answer to `event`: a typed [`specific`](Self::specific)
+    /// output must be that event's, and a shortcut must be one the event reads
+    /// ([`deny_tool`](Self::deny_tool) and its siblings: `PreToolUse`, `PreSkillShellCommand`,
+    /// `PreModelSwitch`; [`updated_input`](Self::updated_input): `PreToolUse`,
+    /// `PreSkillShellCommand`; [`additional_context`](Self::additional_context): the events
+    /// whose output has it). An event this library does not know accepts anything. Fields set
+    /// with [`field`](Self::field) are not checked.
+    ///
+    /// The session checks every callback's answer: one that fails is not sent as it is. For
+    /// `PreToolUse` and `PreSkillShellCommand` the call is denied, the reason naming the
+    /// mistake (the CLI 2.1.332 does not run the call either when an answer names another
+    /// event); any other event gets an error answer naming it (a failure of the hook, which
+    /// [`HookMatcher::on_failure`](super::HookMatcher::on_failure) decides about).
+    ///
+    /// ```
+    /// use claude_tools::hooks::{HookEvent, HookOutput};
+    ///
+    /// let deny = HookOutput::new().deny_tool("no");
+    /// assert!(deny.check(&HookEvent::PreToolUse).is_ok());
+    /// let error = deny.check(&HookEvent::PostToolUse).unwrap_err();
+    /// assert_eq!(
+    ///     error.to_string(),
+    ///     "a PostToolUse hook answered with `permissionDecision` (`HookOutput::deny_tool`, \
+    ///      `allow_tool`, `ask` or `defer_tool`), which only PreToolUse, PreSkillShellCommand \
+    ///      and PreModelSwitch read: the answer was not sent"
+    /// );
+    /// ```
+    pub fn check(&self, event: &HookEvent) -> Result<(), MismatchedHookOutput> {
+        if matches!(event, HookEvent::Other(_)) {
+            return Ok(());
+        }
+        if let Some(named) = self.specific.get("hookEventName").and_then(Value::as_str)
+            && named != event.as_str()
+        {
+            return Err(MismatchedHookOutput {
+                event: event.clone(),
+                problem: Mismatch::SpecificOf(HookEvent::from(named)),
+            });
+        }
+        for shortcut in SHORTCUTS {
+            if self.specific.contains_key(shortcut.key) && !shortcut.read_by.contains(event) {
+                return Err(MismatchedHookOutput {
+                    event: event.clone(),
+                    problem: Mismatch::Shortcut(shortcut),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// The hook output JSON for an event (`hookSpecificOutput.hookEventName` is filled in,
-    /// unless a typed [`specific`](Self::specific) output named its own).
+    /// unless a typed [`specific`](Self::specific) output named its own). It is not
+    /// [`check`](Self::check)ed.
     pub fn to_json(&self, event_name: &str) -> Value {
         let mut output = self.fields.clone();
         if !self.specific.is_empty() {
@@ -169,3 +223,111 @@ impl HookOutput {
         Value::Object(output)
     }
 }
+
+/// A field of `hookSpecificOutput` that a shortcut of [`HookOutput`] sets, and the events that
+/// read it (those whose typed output has it).
+struct Shortcut {
+    key: &'static str,
+    setters: &'static str,
+    read_by: &'static [HookEvent],
+}
+
+const PRE_TOOL_USE_FAMILY: &[HookEvent] = &[
+    HookEvent::PreToolUse,
+    HookEvent::PreSkillShellCommand,
+    HookEvent::PreModelSwitch,
+];
+
+const SHORTCUTS: &[Shortcut] = &[
+    Shortcut {
+        key: "permissionDecision",
+        setters: "`HookOutput::deny_tool`, `allow_tool`, `ask` or `defer_tool`",
+        read_by: PRE_TOOL_USE_FAMILY,
+    },
+    Shortcut {
+        key: "updatedInput",
+        setters: "`HookOutput::updated_input`",
+        read_by: &[HookEvent::PreToolUse, HookEvent::PreSkillShellCommand],
+    },
+    Shortcut {
+        key: "additionalContext",
+        setters: "`HookOutput::additional_context`",
+        read_by: &[
+            HookEvent::PreToolUse,
+            HookEvent::PreSkillShellCommand,
+            HookEvent::PreModelSwitch,
+            HookEvent::PostToolUse,
+            HookEvent::PostToolUseFailure,
+            HookEvent::PostToolBatch,
+            HookEvent::Notification,
+            HookEvent::Setup,
+            HookEvent::SubagentStart,
+            HookEvent::Stop,
+            HookEvent::SubagentStop,
+            HookEvent::PostModelSwitch,
+            HookEvent::UserPromptSubmit,
+            HookEvent::UserPromptExpansion,
+            HookEvent::SessionStart,
+        ],
+    },
+];
+
+/// A [`HookOutput`] that is not an answer to the event it was given for
+/// ([`HookOutput::check`]): a `PostToolUse` output from a `PreToolUse` callback, a
+/// [`deny_tool`](HookOutput::deny_tool) in a `PostToolUse` hook.
+#[derive(Debug)]
+pub struct MismatchedHookOutput {
+    event: HookEvent,
+    problem: Mismatch,
+}
+
+#[derive(Debug)]
+enum Mismatch {
+    /// A typed `hookSpecificOutput` of this other event.
+    SpecificOf(HookEvent),
+    /// A shortcut the event does not read.
+    Shortcut(&'static Shortcut),
+}
+
+impl fmt::Debug for Shortcut {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key)
+    }
+}
+
+impl MismatchedHookOutput {
+    /// The event the output was an answer to.
+    pub fn event(&self) -> &HookEvent {
+        &self.event
+    }
+}
+
+impl fmt::Display for MismatchedHookOutput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let event = &self.event;
+        match &self.problem {
+            Mismatch::SpecificOf(other) => write!(
+                f,
+                "a {event} hook answered with the hookSpecificOutput of {other} \
+                 (`HookSpecificOutput::{other}`): answer with `HookSpecificOutput::{event}`; \
+                 the answer was not sent"
+            ),
+            Mismatch::Shortcut(shortcut) => {
+                let readers: Vec<&str> = shortcut.read_by.iter().map(HookEvent::as_str).collect();
+                let readers = match readers.split_last() {
+                    Some((last, [])) => (*last).to_string(),
+                    Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                    None => String::new(),
+                };
+                write!(
+                    f,
+                    "a {event} hook answered with `{}` ({}), which only {readers} read: the \
+                     answer was not sent",
+                    shortcut.key, shortcut.setters
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for MismatchedHookOutput {}

@@ -4,7 +4,6 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::HookInput;
 use super::env_inputs::{
     ConfigChangeInput, CwdChangedInput, DirectoryAddedInput, ElicitationInput,
     ElicitationResultInput, FileChangedInput, InstructionsLoadedInput, TaskInput,
@@ -19,6 +18,7 @@ use super::tool_inputs::{
     PermissionDeniedInput, PermissionRequestInput, PostToolBatchInput, PostToolUseFailureInput,
     PostToolUseInput, PreSkillShellCommandInput, PreToolUseInput,
 };
+use super::{HookEvent, HookInput};
 
 /// The reasoning effort of the current turn, in [`HookBase::effort`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -58,22 +58,33 @@ pub struct HookBase {
     pub effort: Option<Effort>,
 }
 
-/// A hook's input, typed by its event ([`HookInput::typed`]). An event this library does not
-/// know, or an input whose fields do not fit, reads as [`TypedHookInput::Other`]: the raw
+/// A hook's input, typed by its event ([`HookInput::typed`]). An input of a known event whose
+/// fields do not fit that event reads as [`TypedHookInput::Malformed`], never as another
+/// event; an event this library does not know reads as [`TypedHookInput::Other`]. The raw
 /// input is still in [`HookInput::raw`].
+///
+/// A guard matches its own event and refuses everything else, so that an input it cannot
+/// read is denied rather than let through (or use a callback typed by its event,
+/// [`HookMatcher::pre_tool_use`](super::HookMatcher::pre_tool_use), which does this for you):
 ///
 /// ```
 /// use claude_tools::hooks::{HookMatcher, HookOutput, TypedHookInput};
 ///
-/// let matcher = HookMatcher::any().callback(|input| async move {
+/// let guard = HookMatcher::new("Bash").callback(|input| async move {
 ///     match input.typed() {
-///         TypedHookInput::SessionStart(start) => {
-///             HookOutput::new().additional_context(format!("started by {}", start.source))
+///         TypedHookInput::PreToolUse(call)
+///             if call.tool_input["command"].as_str().is_some_and(|c| !c.contains("rm -rf")) =>
+///         {
+///             HookOutput::new()
 ///         }
-///         _ => HookOutput::new(),
+///         TypedHookInput::PreToolUse(_) => HookOutput::new().deny_tool("not on this machine"),
+///         TypedHookInput::Malformed { event, error } => {
+///             HookOutput::new().deny_tool(format!("unreadable {event} input: {error}"))
+///         }
+///         _ => HookOutput::new().deny_tool("not a tool call"),
 ///     }
 /// });
-/// # let _ = matcher;
+/// # let _ = guard;
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -146,7 +157,18 @@ pub enum TypedHookInput {
     MessageDisplay(MessageDisplayInput),
     /// `PreSkillShellCommand`.
     PreSkillShellCommand(PreSkillShellCommandInput),
-    /// Another event, or an input whose fields did not fit: read [`HookInput::raw`].
+    /// An input of a known event whose fields do not fit that event (a required field
+    /// missing, a field of the wrong type): read [`HookInput::raw`], and treat it as the
+    /// event's worst case (a guard denies).
+    Malformed {
+        /// The event the input names (`hook_event_name`).
+        event: HookEvent,
+        /// Why its fields do not fit (serde's message, which names the field: "missing field
+        /// `tool_use_id`").
+        error: String,
+    },
+    /// An event this library does not know (from a newer CLI), or an input with no
+    /// `hook_event_name`: read [`HookInput::raw`].
     Other,
 }
 
@@ -158,12 +180,12 @@ impl HookInput {
             input: &HookInput,
             wrap: fn(T) -> TypedHookInput,
         ) -> TypedHookInput {
-            match T::deserialize(&Value::Object(input.raw.clone())) {
+            match read_fields(input) {
                 Ok(fields) => wrap(fields),
                 Err(error) => {
-                    tracing::debug!(%error, event = input.event_name().unwrap_or_default(),
-                        "a hook input did not fit its type");
-                    TypedHookInput::Other
+                    let event = HookEvent::from(input.event_name().unwrap_or_default());
+                    tracing::warn!(%error, %event, "a hook input did not fit its event");
+                    TypedHookInput::Malformed { event, error }
                 }
             }
         }
@@ -206,4 +228,10 @@ impl HookInput {
             _ => T::Other,
         }
     }
+}
+
+/// Reads an input's fields as `T`, or says which field does not fit and why (serde's message
+/// names the field: "missing field `tool_use_id`").
+pub(super) fn read_fields<T: for<'de> Deserialize<'de>>(input: &HookInput) -> Result<T, String> {
+    T::deserialize(&Value::Object(input.raw.clone())).map_err(|error| error.to_string())
 }

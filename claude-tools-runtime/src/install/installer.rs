@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use super::error::InstallError;
 use super::integrity::{HashingReader, Sha512Digest};
+use super::progress::{InstallProgress, InstallStage, Observer};
 use super::registry::{DEFAULT_REGISTRY, REGISTRY_ENV, Registry};
 use super::unpack::{UnpackError, unpack};
 use super::{Platform, cache};
@@ -51,6 +52,7 @@ pub struct Installer {
     root: Option<PathBuf>,
     platform: Option<Platform>,
     download_timeout: Duration,
+    progress: Observer,
 }
 
 /// A CLI that is installed: where, and what the install took.
@@ -93,6 +95,7 @@ impl Installer {
             root: None,
             platform: None,
             download_timeout: DEFAULT_DOWNLOAD_TIMEOUT,
+            progress: Observer::default(),
         }
     }
 
@@ -130,6 +133,13 @@ impl Installer {
         self
     }
 
+    /// Tells `progress` what the install is doing: its stages, and the download's bytes as
+    /// they arrive (the `claude-tools install-cli` command draws a progress bar with it).
+    pub fn progress(mut self, progress: impl InstallProgress + 'static) -> Self {
+        self.progress = Observer::new(progress);
+        self
+    }
+
     /// The executable this installer installs, whether it is there or not.
     pub fn executable(&self) -> Result<PathBuf, InstallError> {
         let (root, platform) = self.target()?;
@@ -152,6 +162,11 @@ impl Installer {
             return Ok(self.existing(executable, platform));
         }
         let package = platform.package();
+        self.progress.stage(InstallStage::Resolving {
+            package: &package,
+            version: &self.version,
+            registry: &self.registry,
+        });
         let registry = Registry::new(&self.registry, self.download_timeout)?;
         let release = registry.release(&package, &self.version)?;
         let expected = Sha512Digest::from_sri(&release.integrity).ok_or_else(|| {
@@ -170,7 +185,12 @@ impl Installer {
         let partial = Partial::create(&parent, platform)?;
 
         let download = registry.download(&release.tarball, &package, &self.version)?;
-        let reader = HashingReader::new(download.body, MAX_TARBALL_BYTES);
+        self.progress.stage(InstallStage::Downloading {
+            url: &release.tarball,
+            total_bytes: download.length,
+        });
+        let body = self.progress.reader(download.body);
+        let reader = HashingReader::new(body, MAX_TARBALL_BYTES);
         let (unpacked, mut reader) = unpack(
             reader,
             &partial.path,
@@ -240,6 +260,7 @@ impl Installer {
         }
 
         let target = cache::install_dir(&root, &self.version, platform);
+        self.progress.stage(InstallStage::Placing { dir: &target });
         match partial.commit(&target) {
             Ok(()) => Ok(Installed {
                 executable,

@@ -29,6 +29,8 @@ mod installer;
 #[cfg(feature = "install")]
 mod integrity;
 #[cfg(feature = "install")]
+mod progress;
+#[cfg(feature = "install")]
 mod registry;
 #[cfg(feature = "install")]
 mod unpack;
@@ -37,5 +39,7 @@ mod unpack;
 pub use error::{BoxError, InstallError};
 #[cfg(feature = "install")]
 pub use installer::{DEFAULT_DOWNLOAD_TIMEOUT, Installed, Installer};
+#[cfg(feature = "install")]
+pub use progress::{InstallProgress, InstallStage};
 #[cfg(feature = "install")]
 pub use registry::{DEFAULT_REGISTRY, REGISTRY_ENV};

@@ -18,6 +18,8 @@ mod conversation;
 mod delivery;
 #[cfg(feature = "install")]
 mod install;
+#[cfg(not(feature = "install"))]
+mod install_off;
 mod launch;
 mod limits;
 mod managed;
@@ -37,6 +39,9 @@ pub use crate::transport::DEFAULT_MAX_LINE_SIZE;
 pub use agent::{AgentDefinition, AgentEffort, AgentMcpServer, AgentMemory};
 pub(crate) use conversation::ConversationInit;
 pub use delivery::ConfigDelivery;
+#[cfg(not(feature = "install"))]
+#[doc(hidden)]
+pub use install_off::InstallFeatureIsOff;
 pub use limits::{DEFAULT_INPUT_BUFFER_LIMIT, DEFAULT_MESSAGE_QUEUE_LIMIT};
 pub(crate) use managed::ManagedInitialize;
 pub use managed::{ManagedPermissions, ManagedSettings};
@@ -122,6 +127,9 @@ pub struct Options {
     pub(crate) permissions: permissions::PermissionSettings,
     pub(crate) server_settings: servers::ServerSettings,
     pub(crate) session_store: Option<SessionStoreOptions>,
+    /// The tools allowed by type ([`Options::allow`]): `(server, qualified name)`, each of
+    /// whose server must be in the session.
+    pub(crate) allowed_by_type: Vec<(&'static str, &'static str)>,
     #[cfg(feature = "install")]
     pub(crate) install_cli: bool,
 }
@@ -267,9 +275,13 @@ impl Options {
     /// Allows tool `T` without asking (`--allowedTools`), named by the type `#[tool]` emits
     /// for it, so a misspelt tool is a compile error instead of a rule that matches nothing
     /// (see [`ToolRef`]). Adds to the list, like
-    /// [`allow_tool`](Self::allow_tool).
+    /// [`allow_tool`](Self::allow_tool). The tool's server must be in the session (an
+    /// in-process [`mcp_server`](Self::mcp_server) or an external one of its name): connect
+    /// refuses a rule for a server the session does not have, which would allow nothing.
     pub fn allow<T: ToolRef>(self) -> Self {
-        self.allow_tool(T::QUALIFIED)
+        let mut options = self.allow_tool(T::QUALIFIED);
+        options.allowed_by_type.push((T::SERVER, T::QUALIFIED));
+        options
     }
 
     /// Refuses tool `T` (`--disallowedTools`), named by the type `#[tool]` emits for it (see
@@ -507,7 +519,7 @@ impl Options {
     pub fn can_use_tool<F, Fut>(mut self, callback: F) -> Self
     where
         F: Fn(PermissionRequest) -> Fut + Send + Sync + 'static,
-        Fut: std::future::Future<Output = PermissionDecision> + Send + 'static,
+        Fut: crate::callback::CallbackFuture<PermissionDecision> + Send + 'static,
     {
         self.can_use_tool = Some(CanUseTool::new(callback));
         self

@@ -19,10 +19,53 @@ impl Options {
         }
         self.validate_server_names()?;
         self.validate_tool_rules()?;
+        self.validate_allowed_by_type()?;
+        self.validate_typed_hooks()?;
         self.validate_sandbox()?;
         self.plugins.validate(self.cwd.as_deref())?;
         self.permissions.validate(self.can_use_tool.is_some())?;
         self.validate_server_settings()
+    }
+
+    /// A tool allowed by type ([`Options::allow`]) belongs to a server of the session: its
+    /// rule would otherwise allow nothing, silently (a server left out of the session, or
+    /// renamed).
+    fn validate_allowed_by_type(&self) -> crate::Result<()> {
+        for (server, qualified) in &self.allowed_by_type {
+            if !self.allowed_tools.iter().any(|rule| rule == qualified) {
+                continue; // replaced since by `allowed_tools`
+            }
+            let in_session = self.servers.iter().any(|s| s.name() == *server)
+                || self.external_servers.iter().any(|(name, _)| name == server);
+            if !in_session {
+                return Err(crate::Error::InvalidOptions(format!(
+                    "allow: `{qualified}` is a tool of the server `{server}`, which is not in \
+                     this session: add it with `.mcp_server(..)`, or remove the rule"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// A matcher with a callback typed by its event ([`HookMatcher::pre_tool_use`]…) is
+    /// registered for that event: under another, the CLI would hand it inputs it refuses.
+    ///
+    /// [`HookMatcher::pre_tool_use`]: crate::hooks::HookMatcher::pre_tool_use
+    fn validate_typed_hooks(&self) -> crate::Result<()> {
+        for (event, matchers) in &self.hooks {
+            let typed = matchers.iter().flat_map(|matcher| &matcher.typed_for);
+            if let Some(typed) = typed
+                .into_iter()
+                .find(|typed| typed.event.as_str() != event)
+            {
+                return Err(crate::Error::InvalidOptions(format!(
+                    "hook: a HookMatcher with a `{}` callback is registered for {event}: \
+                     register it with `.hook(HookEvent::{}, ..)`",
+                    typed.method, typed.event
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// A permission rule naming a tool of one of our in-process servers must name a tool that
@@ -212,6 +255,37 @@ mod tests {
             .with_typed_tool("search", || async { "" })
             .and_then(|shop| shop.with_typed_tool("buy", || async { "" }))
             .unwrap()
+    }
+
+    /// A `#[tool]` of a server named `ghost`, as the macro names it.
+    struct Haunt;
+
+    impl claude_tools_core::tool::ToolRef for Haunt {
+        const NAME: &'static str = "haunt";
+        const SERVER: &'static str = "ghost";
+        const QUALIFIED: &'static str = "mcp__ghost__haunt";
+    }
+
+    #[test]
+    fn a_tool_allowed_by_type_whose_server_is_not_in_the_session_is_refused() {
+        assert_eq!(
+            validation_error(Options::new().mcp_server(shop()).allow::<Haunt>()),
+            "invalid options: allow: `mcp__ghost__haunt` is a tool of the server `ghost`, which \
+             is not in this session: add it with `.mcp_server(..)`, or remove the rule"
+        );
+        let ghost = ToolServer::new("ghost", "1.0.0")
+            .with_typed_tool("haunt", || async { "" })
+            .unwrap();
+        assert!(
+            Options::new()
+                .mcp_server(ghost)
+                .allow::<Haunt>()
+                .validate()
+                .is_ok()
+        );
+        // A list set afterwards replaces the rule, and with it the check.
+        let replaced = Options::new().allow::<Haunt>().allowed_tools(["Read"]);
+        assert!(replaced.validate().is_ok());
     }
 
     #[test]

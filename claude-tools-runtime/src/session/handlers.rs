@@ -44,6 +44,7 @@ use super::held::{self, Label};
 use super::inflight::{InFlight, Taken, Withdrawable};
 use super::{SessionCore, lock};
 use crate::elicitation::ElicitationAnswer;
+use crate::hooks::{HookEvent, HookOutput};
 use crate::permission::PermissionDecision;
 use crate::protocol::{self, CliRequest, PermissionAnswer};
 use claude_tools_core::catch_unwind::{CatchUnwind, panic_message};
@@ -366,9 +367,25 @@ async fn answer(shared: &SessionCore, body: CliRequest<'static>) -> ControlAnswe
                     "No hook callback found for ID: {callback_id}"
                 ));
             };
-            let event = input.event_name().unwrap_or_default().to_string();
+            let event = HookEvent::from(input.event_name().unwrap_or_default());
             let output = callback.call(input).await;
-            ControlAnswer::Hook(output.to_json(&event))
+            // An answer meant for another event is not sent as it is (issue 29). A guard of a
+            // call fails closed: the call is denied, as the CLI 2.1.332 itself does with a
+            // `PreToolUse` answer naming another event (tests/tests/e2e/typed_hooks.rs); any
+            // other event gets an error, a failure of the hook for `onFailure` to decide.
+            match output.check(&event) {
+                Ok(()) => ControlAnswer::Hook(output.to_json(event.as_str())),
+                Err(mismatch) => {
+                    tracing::error!(%mismatch, "a hook callback's answer was refused");
+                    match event {
+                        HookEvent::PreToolUse | HookEvent::PreSkillShellCommand => {
+                            let deny = HookOutput::new().deny_tool(mismatch.to_string());
+                            ControlAnswer::Hook(deny.to_json(event.as_str()))
+                        }
+                        _ => ControlAnswer::Error(mismatch.to_string()),
+                    }
+                }
+            }
         }
         CliRequest::Elicitation(request) => {
             ControlAnswer::Elicitation(match &shared.on_elicitation {

@@ -15,7 +15,9 @@
 //! the session from the store ([`SessionStore::load`], and its subagents' transcripts when the
 //! store can [list them](SessionStore::list_subkeys)) and writes it where the CLI looks for it,
 //! under the config dir the session runs with, before the CLI starts: a host that never ran
-//! the session resumes it from the store alone.
+//! the session resumes it from the store alone. A session id the store has no transcript of
+//! fails the start ([`Error::SessionNotInStore`](crate::Error::SessionNotInStore)) rather than
+//! resuming a local transcript behind the store's back.
 //!
 //! # Batches, the bound, and failures
 //!

@@ -34,7 +34,12 @@ pub(crate) async fn prepare(options: &Options) -> Result<Option<Options>> {
             let key = SessionKey::new(&project_key, id);
             match load(store, &key, timeout).await? {
                 Some(entries) => (id.clone(), entries),
-                None => return Ok(None),
+                None => {
+                    return Err(Error::SessionNotInStore {
+                        session_id: id.clone(),
+                        project_key,
+                    });
+                }
             }
         }
         (None, true) => match latest(store, &project_key, timeout).await? {

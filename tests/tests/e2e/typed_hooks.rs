@@ -401,3 +401,105 @@ async fn on_failure_continue_lets_the_tool_run_when_its_hook_fails() {
     };
     assert_eq!(ran, ["greet"]);
 }
+
+/// One call of `greet` guarded by a `PreToolUse` matcher: what the tool received, and the
+/// tool results the model was sent.
+async fn guarded_greet(
+    test: &str,
+    guard: HookMatcher,
+) -> Option<(Vec<String>, Vec<(String, String, bool)>)> {
+    let script = Script::new()
+        .turn(Turn::tool_use(
+            "toolu_mismatch",
+            "mcp__e2e__greet",
+            json!({"name": "Mallory"}),
+        ))
+        .turn(Turn::text("After: {{tool_result}}"));
+    let w = world(test, script).await?;
+    let (server, lab) = tools::server(0);
+    let options = w
+        .options()
+        .mcp_server(server)
+        .allowed_tools(["mcp__e2e__greet"])
+        .hook(HookEvent::PreToolUse, guard);
+    let messages = run_query("greet Mallory", options).await;
+    let _ = success_text(&messages);
+    let ran = lab
+        .received()
+        .into_iter()
+        .map(|(tool, _, _)| tool.to_string())
+        .collect();
+    Some((ran, w.tool_results()))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_typed_pre_tool_use_guard_denies_through_the_real_cli() {
+    let guard = HookMatcher::new("mcp__e2e__.*").pre_tool_use(|call| async move {
+        if call.tool_input["name"] == "Mallory" {
+            return PreToolUseOutput::default()
+                .permission_decision(HookPermissionDecision::Deny)
+                .permission_decision_reason("TYPED-DENY: not Mallory");
+        }
+        PreToolUseOutput::default()
+    });
+    let Some((ran, results)) = guarded_greet("typed_guard_deny", guard).await else {
+        return;
+    };
+    assert_eq!(ran, Vec::<String>::new());
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert!(
+        results[0].2 && results[0].1.contains("TYPED-DENY"),
+        "{results:?}"
+    );
+}
+
+/// What the CLI 2.1.332 does with a `PreToolUse` answer whose `hookSpecificOutput` names
+/// another event (sent raw through `HookOutput::field`, which the session does not check):
+/// pinned, as the reason the session refuses such answers instead of sending them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cli_2_1_332_with_a_pre_tool_use_answer_naming_another_event() {
+    let guard = HookMatcher::new("mcp__e2e__.*").callback(|_input| async {
+        HookOutput::new().field(
+            "hookSpecificOutput",
+            json!({"hookEventName": "PostToolUse", "permissionDecision": "deny",
+                "permissionDecisionReason": "MISMATCHED-DENY"}),
+        )
+    });
+    let Some((ran, results)) = guarded_greet("mismatched_raw", guard).await else {
+        return;
+    };
+    // The CLI does not run the call, whatever `onFailure` says, and tells the model so.
+    assert_eq!(ran, Vec::<String>::new());
+    assert_eq!(
+        results,
+        [tr(
+            "toolu_mismatch",
+            "PreToolUse hook failed with an unexpected error. The tool call was not executed; \
+             other configured hooks may not have completed.",
+            true
+        )]
+    );
+}
+
+/// The session refuses a `PreToolUse` answer with a `PostToolUse` output and denies the call
+/// (with the default `onFailure`, under which an error answer would let it run).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_for_another_event_is_refused_and_the_call_denied() {
+    let guard = HookMatcher::new("mcp__e2e__.*").callback(|_input| async {
+        HookOutput::new().specific(HookSpecificOutput::PostToolUse(
+            PostToolUseOutput::default().additional_context("after"),
+        ))
+    });
+    let Some((ran, results)) = guarded_greet("mismatched_refused", guard).await else {
+        return;
+    };
+    assert_eq!(ran, Vec::<String>::new());
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert!(
+        results[0].2
+            && results[0]
+                .1
+                .contains("a PreToolUse hook answered with the hookSpecificOutput of PostToolUse"),
+        "{results:?}"
+    );
+}

@@ -2,12 +2,13 @@
 use claude_tools::prelude::*;
 
 /// Names the types tool code handles: a permission request, a run's result message, the
-/// progress reporter and cancellation token of a call.
+/// progress reporter, its token and the cancellation token of a call.
 #[allow(dead_code)]
 fn tool_code_types(
     _: PermissionRequest,
     _: ResultMessage,
     _: ProgressReporter,
+    _: ProgressToken,
     _: CancellationToken,
 ) {
 }
