@@ -153,8 +153,7 @@ fn read_file(server: &ToolServer, uri: &str) -> Result<Answer, ErrorObject> {
             "the URI `{}` has a `.` or `..` segment: a skill's files are read by the URIs its \
              skills/get manifest lists",
             crate::jsonrpc::echo(uri)
-        ))
-        .with_data(serde_json::json!({ "uri": uri })));
+        )));
     }
     let file = skill_of(server, uri).and_then(|(skill, _)| skill.file(uri));
     let Some(file) = file else {
@@ -181,7 +180,6 @@ fn directory(server: &ToolServer, uri: &str) -> Result<Answer, ErrorObject> {
             "`{}` is not a directory of a skill of this server",
             crate::jsonrpc::echo(uri)
         ))
-        .with_data(serde_json::json!({ "uri": uri }))
     };
     if has_dot_segment(uri) {
         return Err(not_a_directory());
