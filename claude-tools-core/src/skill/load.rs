@@ -11,7 +11,7 @@ const MAX_DEPTH: usize = 32;
 
 /// The files of the skill in `dir`, by `/`-separated path (checked later by `Skill::build`,
 /// but sizes are checked here before reading, so a huge file is never read).
-pub(super) fn read_dir(dir: &Path) -> Result<Vec<(String, Cow<'static, [u8]>)>, SkillError> {
+pub(super) fn read_dir(dir: &Path) -> Result<super::RawFiles, SkillError> {
     let io = |path: &Path, error: std::io::Error| SkillError::Io {
         path: path.to_path_buf(),
         reason: error.to_string(),
@@ -37,7 +37,7 @@ pub(super) fn read_dir(dir: &Path) -> Result<Vec<(String, Cow<'static, [u8]>)>, 
 struct Walk<'a> {
     root: &'a Path,
     label: &'a str,
-    files: Vec<(String, Cow<'static, [u8]>)>,
+    files: super::RawFiles,
     total: u64,
 }
 

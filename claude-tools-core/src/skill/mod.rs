@@ -70,6 +70,9 @@ pub const MAX_SKILL_BYTES: u64 = 16 * 1024 * 1024;
 /// The most bytes a `SKILL.md` may have (the CLI refuses a `SKILL.md` "over 1 MB").
 pub const MAX_SKILL_MD_BYTES: u64 = 1_000_000;
 
+/// A skill's files before they are checked: each `/`-separated path with its bytes.
+type RawFiles = Vec<(String, Cow<'static, [u8]>)>;
+
 /// One skill, checked and ready to serve: its front matter and its files, with their digests.
 /// Cheap to clone.
 #[derive(Clone)]
@@ -222,7 +225,7 @@ impl Skill {
     }
 
     /// Checks and builds a skill from its files (`/`-separated paths in directory `dir`).
-    fn build(dir: &str, mut files: Vec<(String, Cow<'static, [u8]>)>) -> Result<Skill, SkillError> {
+    fn build(dir: &str, mut files: RawFiles) -> Result<Skill, SkillError> {
         let dir_name = dir
             .trim_end_matches(['/', '\\'])
             .rsplit(['/', '\\'])
