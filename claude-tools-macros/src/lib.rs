@@ -477,10 +477,14 @@ pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// name starts with `.` are left out. Cargo rebuilds when an embedded file changes; a file
 /// added to the directory is seen at the next build of the crate.
 ///
-/// ```ignore
+/// ```
 /// use claude_tools::{ToolServer, include_skill};
 ///
-/// let server = ToolServer::new("ops", "1.0.0").with_skill(include_skill!("skills/deploy"))?;
+/// // A path relative to this crate's Cargo.toml.
+/// let server = ToolServer::new("units", "1.0.0")
+///     .with_skill(include_skill!("../examples/skills/temperature-report"))
+///     .unwrap();
+/// assert_eq!(server.skills()[0].name(), "temperature-report");
 /// ```
 #[proc_macro]
 pub fn include_skill(input: TokenStream) -> TokenStream {
