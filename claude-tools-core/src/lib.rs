@@ -17,6 +17,8 @@
 //! - [`ndjson`]: reading one JSON value per line, with a cap on a line's size.
 //! - [`prompt`], [`resource`] and [`complete`]: prompts, resources and completions, served
 //!   beside the tools by the same router.
+//! - [`skill`]: skills a server serves (the MCP skills extension), compiled in or read from
+//!   disk.
 //! - [`request_state`]: the sealed `requestState` that carries a call across the rounds of an
 //!   MCP 2026-07-28 multi-round-trip request.
 
@@ -31,6 +33,7 @@ pub mod prompt;
 pub mod request_state;
 pub mod resource;
 pub mod schema;
+pub mod skill;
 pub mod tool;
 
 mod catalog;

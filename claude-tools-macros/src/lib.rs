@@ -17,6 +17,7 @@ mod catalog;
 mod docs;
 mod errors;
 mod feature_hints;
+mod include_skill;
 mod json_schema;
 mod names;
 mod names_rule;
@@ -465,6 +466,29 @@ pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
     catalog::expand(catalog::Kind::Resource, attr.into(), item.into()).into()
+}
+
+/// Embeds a skill directory (a `SKILL.md` and its files) in the binary at compile time, for
+/// `ToolServer::with_skill`: a single static binary then ships its skills.
+///
+/// The path is relative to the `Cargo.toml` of the crate being compiled. A missing directory or
+/// `SKILL.md`, a symbolic link leading out of the directory, or a directory past a skill's caps
+/// is a compile error; the front matter is checked when the server adds the skill. Files whose
+/// name starts with `.` are left out. Cargo rebuilds when an embedded file changes; a file
+/// added to the directory is seen at the next build of the crate.
+///
+/// ```
+/// use claude_tools::{ToolServer, include_skill};
+///
+/// // A path relative to this crate's Cargo.toml.
+/// let server = ToolServer::new("units", "1.0.0")
+///     .with_skill(include_skill!("../examples/skills/temperature-report"))
+///     .unwrap();
+/// assert_eq!(server.skills()[0].name(), "temperature-report");
+/// ```
+#[proc_macro]
+pub fn include_skill(input: TokenStream) -> TokenStream {
+    include_skill::expand(input.into()).into()
 }
 
 /// schemars' `#[derive(JsonSchema)]`, usable in a crate that does not depend on schemars:

@@ -23,6 +23,8 @@
 //! 8. [Performance](performance): what a call costs, blocking work, memory bounds.
 //! 9. [Troubleshooting](troubleshooting): the CLI not found, not logged in, a tool not
 //!    offered, timeouts, big outputs.
+//! 10. [Skills and tasks](skills_and_tasks): skills a server serves (compiled in or read at
+//!     start), checked as the CLI checks them; long-running tools as tasks.
 
 #[doc = include_str!("../guide/01-defining-tools.md")]
 pub mod defining_tools {}
@@ -50,3 +52,6 @@ pub mod performance {}
 
 #[doc = include_str!("../guide/09-troubleshooting.md")]
 pub mod troubleshooting {}
+
+#[doc = include_str!("../guide/10-skills-and-tasks.md")]
+pub mod skills_and_tasks {}

@@ -11,7 +11,7 @@
 pub mod guide;
 
 pub use claude_tools_core::tool::ToolRef;
-pub use claude_tools_macros::{prompt, resource, tool, tool_server};
+pub use claude_tools_macros::{include_skill, prompt, resource, tool, tool_server};
 
 /// The version of claude-tools, as in its `Cargo.toml` (for logs and bug reports).
 ///
@@ -71,7 +71,7 @@ pub use claude_tools_core::tool::{
     ToolResult, ToolServer,
 };
 pub use claude_tools_core::{
-    complete, prompt as prompts, resource as resources, schema, tool as tools,
+    complete, prompt as prompts, resource as resources, schema, skill as skills, tool as tools,
 };
 #[doc(inline)]
 pub use json_schema::JsonSchema;

@@ -27,7 +27,8 @@
 //!
 //! (add `"headers": {"Authorization": "Bearer …"}` with a token; from Rust:
 //! `Options::external_mcp_server("units", ExternalServer::http(url))`). The model then sees
-//! `mcp__units__to_fahrenheit`, `mcp__units__word_stats` and `mcp__units__count_to`.
+//! `mcp__units__to_fahrenheit`, `mcp__units__word_stats` and `mcp__units__count_to`, and a
+//! 2026-07-28 client that uses skills lists the skill `temperature-report` (compiled in).
 //!
 //! The server is stateless: run as many copies as you like behind a load balancer. With
 //! `--sessions` it keeps MCP sessions instead (`Mcp-Session-Id`, a `GET` stream per session,
@@ -36,7 +37,7 @@
 
 use claude_tools::mcp::http::HttpServer;
 use claude_tools_examples::run::Args;
-use claude_tools_examples::stdio_server::Units;
+use claude_tools_examples::stdio_server::server_with_skill;
 
 /// The environment variable holding the bearer token clients must send, if set.
 const TOKEN_ENV: &str = "UNITS_MCP_TOKEN";
@@ -49,7 +50,8 @@ async fn main() -> std::io::Result<()> {
         .unwrap_or_else(|| "127.0.0.1:8080".to_string());
     let listener = tokio::net::TcpListener::bind(&listen).await?;
     let sessions = args.words.iter().any(|word| word == "--sessions");
-    let mut server = HttpServer::new(Units::server()).sessions(sessions);
+    let units = server_with_skill().map_err(std::io::Error::other)?;
+    let mut server = HttpServer::new(units).sessions(sessions);
     if let Some(token) = std::env::var(TOKEN_ENV).ok().filter(|t| !t.is_empty()) {
         server = server.bearer_token(token);
     }

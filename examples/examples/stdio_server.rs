@@ -19,14 +19,18 @@
 //!
 //! (from Rust: `Options::external_mcp_server("units", ExternalServer::stdio(command, args))`).
 //! The model then sees `mcp__units__to_fahrenheit`, `mcp__units__word_stats` and
-//! `mcp__units__count_to`. The server speaks newline-delimited JSON-RPC on stdin/stdout until
+//! `mcp__units__count_to`; a 2026-07-28 client that uses skills also lists the skill
+//! `temperature-report` (`examples/skills/`, compiled in). The server speaks newline-delimited JSON-RPC on stdin/stdout until
 //! stdin closes; stdout carries nothing but the protocol. The tools are in
 //! `examples/src/stdio_server.rs`.
 
 use claude_tools::ServeExt;
-use claude_tools_examples::stdio_server::Units;
+use claude_tools_examples::stdio_server::server_with_skill;
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    Units::server().serve_stdio().await
+    server_with_skill()
+        .map_err(std::io::Error::other)?
+        .serve_stdio()
+        .await
 }

@@ -33,6 +33,20 @@ use serde::{Deserialize, Serialize};
 )]
 pub struct Units;
 
+/// [`Units::server`] with the skill `temperature-report` (`examples/skills/`), compiled into
+/// the binary with `include_skill!`: an MCP 2026-07-28 client that uses skills (the Claude Code
+/// CLI) lists it with `skills/list` and reads its `SKILL.md` and `feel.md` from the server. The
+/// `stdio_server` and `http_server` examples serve this.
+///
+/// ```
+/// let server = claude_tools_examples::stdio_server::server_with_skill().unwrap();
+/// assert_eq!(server.skills()[0].name(), "temperature-report");
+/// assert_eq!(server.skills()[0].files().len(), 2);
+/// ```
+pub fn server_with_skill() -> Result<ToolServer, claude_tools::ServerBuildError> {
+    Units::server().with_skill(claude_tools::include_skill!("skills/temperature-report"))
+}
+
 /// The tools of [`Units`], sorted by name, as `tools/list` returns them.
 pub const TOOLS: [&str; 3] = ["count_to", "to_fahrenheit", "word_stats"];
 

@@ -26,6 +26,7 @@ mod response;
 mod result_meta;
 mod results;
 mod retry;
+mod skills;
 mod tool_call_params;
 mod unreadable;
 
@@ -56,6 +57,7 @@ pub use result_meta::{CacheHint, CacheScope, CacheableMethod, ResultMeta, Result
 pub use results::{
     CompletionsCapability, DiscoverResult, Implementation, InitializeResult, InputRequiredResult,
     ListChangedCapability, LoggingCapability, ResourcesCapability, ServerCapabilities,
-    ToolsCapability, ToolsList,
+    ServerExtensions, SkillsExtension, ToolsCapability, ToolsList,
 };
+pub use skills::{DirectoryEntry, SkillsAnswer};
 pub use unreadable::Unreadable;

@@ -49,6 +49,9 @@ pub enum Answer {
     Discover(super::DiscoverResult),
     /// An MCP 2026-07-28 `input_required` result: questions for the client.
     InputRequired(super::InputRequiredResult),
+    /// A result of the skills extension (`skills/list`, `skills/get`,
+    /// `resources/directory/read`).
+    Skills(super::SkillsAnswer),
     /// Any other result.
     Json(Value),
 }
@@ -204,6 +207,7 @@ impl Serialize for Answer {
             Answer::Catalog(answer) => answer.serialize(serializer),
             Answer::Discover(result) => result.serialize(serializer),
             Answer::InputRequired(result) => result.serialize(serializer),
+            Answer::Skills(answer) => answer.serialize(serializer),
             Answer::Json(value) => value.serialize(serializer),
         }
     }

@@ -38,6 +38,46 @@ pub struct ServerCapabilities {
     /// The server sends log messages (`notifications/message`) and takes `logging/setLevel`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub logging: Option<LoggingCapability>,
+    /// The extensions the server serves, by id (MCP 2026-07-28's `capabilities.extensions`;
+    /// absent when it serves none, and never written in an `initialize` result).
+    #[serde(skip_serializing_if = "ServerExtensions::is_empty")]
+    pub extensions: ServerExtensions,
+}
+
+/// `capabilities.extensions`: each extension the server serves, with its settings, written as
+/// a map from the extension's id to its settings object. One typed field per extension.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ServerExtensions {
+    /// `io.modelcontextprotocol/skills` (SEP-2640): the server serves skills.
+    pub skills: Option<SkillsExtension>,
+}
+
+impl ServerExtensions {
+    /// Whether the server serves no extension.
+    pub fn is_empty(&self) -> bool {
+        self.skills.is_none()
+    }
+}
+
+impl Serialize for ServerExtensions {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        if let Some(skills) = &self.skills {
+            map.serialize_entry(crate::skill::SKILLS_EXTENSION, skills)?;
+        }
+        map.end()
+    }
+}
+
+/// The settings of the skills extension.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct SkillsExtension {
+    /// The server answers `resources/directory/read` for a skill's directories.
+    pub directory_read: bool,
 }
 
 /// `capabilities.logging`: `{}`.
@@ -136,6 +176,7 @@ impl InitializeResult {
                 resources: None,
                 completions: None,
                 logging: None,
+                extensions: ServerExtensions::default(),
             },
             server_info: Implementation {
                 name: name.to_string(),

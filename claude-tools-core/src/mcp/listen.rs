@@ -403,7 +403,8 @@ impl McpRouter {
         let accepted = ListenFilter {
             tools_list_changed: requested.tools_list_changed,
             prompts_list_changed: requested.prompts_list_changed && server.has_prompts(),
-            resources_list_changed: requested.resources_list_changed && server.has_resources(),
+            resources_list_changed: requested.resources_list_changed
+                && (server.has_resources() || server.has_skills()),
             resource_subscriptions: if server.has_resources() {
                 requested.resource_subscriptions
             } else {

@@ -110,6 +110,14 @@ pub enum LiveToolError {
         /// The URI or URI template asked for.
         uri: String,
     },
+    /// The server has no skill of that name.
+    #[error("server `{server}` has no skill named `{skill}`")]
+    UnknownSkill {
+        /// The server's name.
+        server: String,
+        /// The name asked for.
+        skill: String,
+    },
     /// The session already has an in-process server of that name.
     #[error("the session already has an in-process server named `{server}`")]
     DuplicateServer {

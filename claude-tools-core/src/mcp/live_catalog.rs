@@ -48,6 +48,43 @@ impl ToolServerHandle {
         self.update(|edit| edit.remove_resource(uri))
     }
 
+    /// Adds a skill (checked as [`ToolServer::with_skill`](crate::tool::ToolServer::with_skill)
+    /// does) and sends `notifications/resources/list_changed`, on which the Claude Code CLI
+    /// lists the server's skills again.
+    ///
+    /// ```
+    /// # let root = std::env::temp_dir().join(format!("add-skill-doc-{}", std::process::id()));
+    /// # let dir = root.join("greet");
+    /// # std::fs::create_dir_all(&dir).unwrap();
+    /// # std::fs::write(dir.join("SKILL.md"), "---\nname: greet\ndescription: Greet the user.\n---\nSay hello.\n").unwrap();
+    /// use std::sync::{Arc, Mutex};
+    /// use claude_tools::mcp::{McpRouter, ServerNotification};
+    /// use claude_tools::ToolServer;
+    ///
+    /// let sent = Arc::new(Mutex::new(Vec::new()));
+    /// let sink = sent.clone();
+    /// let router = McpRouter::new(ToolServer::new("demo", "1.0.0"))
+    ///     .with_notifier(Arc::new(move |notification| sink.lock().unwrap().push(notification)));
+    /// let handle = router.tool_server_handle();
+    /// handle.add_skill(dir.as_path()).unwrap();
+    /// assert_eq!(*sent.lock().unwrap(), [ServerNotification::ResourcesListChanged]);
+    /// handle.remove_skill("greet").unwrap();
+    /// assert!(handle.server().skills().is_empty());
+    /// # std::fs::remove_dir_all(&root).unwrap();
+    /// ```
+    pub fn add_skill(&self, skill: impl crate::skill::SkillSource) -> Result<(), LiveToolError> {
+        let server = self.server().name().to_string();
+        let skill = skill
+            .into_skill()
+            .map_err(|error| crate::tool::ServerBuildError::Skill { server, error })?;
+        self.update(|edit| edit.add_skill(skill))
+    }
+
+    /// Removes skill `name` and sends `notifications/resources/list_changed`.
+    pub fn remove_skill(&self, name: &str) -> Result<(), LiveToolError> {
+        self.update(|edit| edit.remove_skill(name))
+    }
+
     /// Tells the clients that subscribed to `uri` (`resources/subscribe`) that the resource
     /// changed: `notifications/resources/updated`, on the transports that can send it (stdio,
     /// HTTP with sessions). Nothing is sent when no client subscribed.
@@ -110,6 +147,25 @@ impl ToolSetEdit {
     /// [`ToolServerHandle::add_resource`], within the update.
     pub fn add_resource(&mut self, resource: Resource) -> Result<(), LiveToolError> {
         self.all.add_resource(resource)?;
+        self.catalog.resources = true;
+        Ok(())
+    }
+
+    /// [`ToolServerHandle::add_skill`], within the update.
+    pub fn add_skill(&mut self, skill: crate::skill::Skill) -> Result<(), LiveToolError> {
+        self.all.add_skill(skill)?;
+        self.catalog.resources = true;
+        Ok(())
+    }
+
+    /// [`ToolServerHandle::remove_skill`], within the update.
+    pub fn remove_skill(&mut self, name: &str) -> Result<(), LiveToolError> {
+        if !self.all.remove_skill(name) {
+            return Err(LiveToolError::UnknownSkill {
+                server: self.all.name().to_string(),
+                skill: name.to_string(),
+            });
+        }
         self.catalog.resources = true;
         Ok(())
     }

@@ -64,6 +64,7 @@ mod logging;
 pub mod modern;
 pub mod mrtr;
 pub mod revision;
+mod skills;
 mod subscriptions;
 
 pub use crate::ask::{

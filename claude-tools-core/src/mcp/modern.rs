@@ -50,6 +50,13 @@ impl McpRouter {
         }
         let server = self.tools.active();
         let cacheable = CacheableMethod::of(method);
+        if let Some(outcome) = super::skills::answer(&server, &call) {
+            let response = match outcome {
+                Ok(answer) => Response::success(id, answer),
+                Err(error) => Response::error(Some(id), error),
+            };
+            return modernize(response, &server, cacheable);
+        }
         let response = match call {
             Call::Discover => {
                 Response::success(id, Answer::Discover(self.discover_result(&server)))
@@ -75,9 +82,23 @@ impl McpRouter {
             self.listen,
             self.listen,
         );
+        let mut capabilities = result.capabilities;
+        if server.has_skills() {
+            // A skill's files are resources; `listChanged` tells the client to list the
+            // skills again.
+            capabilities
+                .resources
+                .get_or_insert(crate::jsonrpc::ResourcesCapability {
+                    subscribe: false,
+                    list_changed: self.listen,
+                });
+            capabilities.extensions.skills = Some(crate::jsonrpc::SkillsExtension {
+                directory_read: true,
+            });
+        }
         DiscoverResult {
             supported_versions: MODERN_PROTOCOL_VERSIONS.map(String::from).to_vec(),
-            capabilities: result.capabilities,
+            capabilities,
             instructions: result.instructions,
         }
     }

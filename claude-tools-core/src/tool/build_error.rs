@@ -40,6 +40,24 @@ pub enum ServerBuildError {
     /// A name the CLI or the Anthropic API would refuse.
     #[error("{0}")]
     InvalidName(String),
+    /// A skill cannot be served (see [`crate::skill`]).
+    #[error("server `{server}`: {error}")]
+    Skill {
+        /// The server's name.
+        server: String,
+        /// What is wrong with the skill.
+        error: crate::skill::SkillError,
+    },
+    /// Two skills share a name.
+    #[error(
+        "server `{server}` has two skills named `{skill}`: skill names must be unique in a server"
+    )]
+    DuplicateSkill {
+        /// The server's name.
+        server: String,
+        /// The duplicated name.
+        skill: String,
+    },
     /// Two prompts share a name.
     #[error(
         "server `{server}` has two prompts named `{prompt}`{}: prompt names must be unique in a \

@@ -69,6 +69,8 @@ pub(crate) struct ServerInner {
     /// What seals the `requestState` of its MCP 2026-07-28 questions; `None`: a per-process
     /// random key.
     request_state: Option<Arc<RequestStateCodec>>,
+    /// The skills it serves (MCP's skills extension), sorted by name.
+    pub(crate) skills: Vec<crate::skill::Skill>,
 }
 
 impl ToolServer {
@@ -86,6 +88,7 @@ impl ToolServer {
                 catalog: crate::catalog::Catalog::default(),
                 cache_hints: [CacheHint::default(); 6],
                 request_state: None,
+                skills: Vec::new(),
             }),
         }
     }

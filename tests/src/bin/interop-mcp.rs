@@ -4,7 +4,8 @@
 //! (`ttlMs` 60 000, `public`), and a tool that changes the tool list (`unlock` adds `vault`: a
 //! client listening at 2026-07-28 gets `notifications/tools/list_changed` on its listen
 //! stream). Over stdio by default, over stateless Streamable HTTP with `--http` (`--sessions`
-//! turns sessions on for 2025-11-25 clients), printing its URL on the first line.
+//! turns sessions on for 2025-11-25 clients), printing its URL on the first line. With
+//! `--skills` it serves the skill `loud-greeting` (compiled in with `include_skill!`).
 //!
 //! With `--log FILE` it appends one JSON line to `FILE` per request or notification it was sent,
 //! with its answer: the server's own view of the traffic, so that a test can say which methods a
@@ -111,13 +112,27 @@ async fn unlock(slot: State<Slot>) -> Result<String, ToolError> {
 /// tests expect the clients to read.
 const TOOLS_LIST_TTL: Duration = Duration::from_secs(60);
 
+/// Whether the server serves the `loud-greeting` skill (`--skills`), compiled in from
+/// `tests/skills/loud-greeting`: it tells the model to use `shout`.
+static SKILLS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 fn server(slot: Arc<Slot>) -> ToolServer {
-    Interop::server()
+    let server = Interop::server()
         .with_cache_hint(
             CacheableMethod::ToolsList,
             CacheHint::public(TOOLS_LIST_TTL),
         )
-        .with_shared_state(slot)
+        .with_shared_state(slot);
+    if !SKILLS.load(std::sync::atomic::Ordering::Relaxed) {
+        return server;
+    }
+    match server.with_skill(claude_tools::include_skill!("skills/loud-greeting")) {
+        Ok(server) => server,
+        Err(error) => {
+            eprintln!("interop-mcp: {error}");
+            std::process::exit(2);
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -141,6 +156,9 @@ struct Exchange {
     method: Option<String>,
     /// `params.name`, for the methods that name a tool or prompt.
     name: Option<String>,
+    /// `params.uri`, for the methods that name a resource or a skill.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri: Option<String>,
     /// The revision the message claimed: `_meta["io.modelcontextprotocol/protocolVersion"]`,
     /// else `initialize`'s `params.protocolVersion`, else the `MCP-Protocol-Version` header.
     revision: Option<String>,
@@ -172,6 +190,8 @@ struct Message {
 #[derive(Deserialize, Default)]
 struct Params {
     name: Option<String>,
+    /// `resources/read`'s, `skills/get`'s.
+    uri: Option<String>,
     /// `initialize`'s.
     #[serde(rename = "protocolVersion")]
     protocol_version: Option<String>,
@@ -244,6 +264,7 @@ impl Exchange {
             kind: message.kind(),
             method: message.method.clone(),
             name: params.name.clone(),
+            uri: params.uri.clone(),
             revision,
             input_responses: params.input_responses.is_some(),
             request_state: params.request_state.is_some(),
@@ -509,10 +530,11 @@ async fn main() -> std::io::Result<()> {
         match arg.as_str() {
             "--http" => http = true,
             "--sessions" => sessions = true,
+            "--skills" => SKILLS.store(true, std::sync::atomic::Ordering::Relaxed),
             "--log" => log_path = args.next().map(PathBuf::from),
             other => {
                 eprintln!(
-                    "interop-mcp: unknown argument {other:?} (usage: [--http [--sessions]] [--log FILE])"
+                    "interop-mcp: unknown argument {other:?} (usage: [--http [--sessions]] [--skills] [--log FILE])"
                 );
                 std::process::exit(2);
             }

@@ -37,6 +37,7 @@ mod server_settings;
 mod session_options;
 mod session_store;
 mod skill_shell;
+mod skills_cli;
 mod subagents;
 mod tools;
 mod typed;
