@@ -19,6 +19,7 @@
 //!   beside the tools by the same router.
 //! - [`request_state`]: the sealed `requestState` that carries a call across the rounds of an
 //!   MCP 2026-07-28 multi-round-trip request.
+//! - [`task`]: tools that run as tasks (the `io.modelcontextprotocol/tasks` extension).
 
 #![warn(missing_docs)]
 
@@ -31,6 +32,7 @@ pub mod prompt;
 pub mod request_state;
 pub mod resource;
 pub mod schema;
+pub mod task;
 pub mod tool;
 
 mod catalog;

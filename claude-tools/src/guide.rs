@@ -21,6 +21,8 @@
 //! 8. [Performance](performance): what a call costs, blocking work, memory bounds.
 //! 9. [Troubleshooting](troubleshooting): the CLI not found, not logged in, a tool not
 //!    offered, timeouts, big outputs.
+//! 10. [Tasks](tasks): tools that answer at once with a task the client polls (MCP's tasks
+//!     extension), their questions, cancellation, where tasks live and their limits.
 
 #[doc = include_str!("../guide/01-defining-tools.md")]
 pub mod defining_tools {}
@@ -48,3 +50,6 @@ pub mod performance {}
 
 #[doc = include_str!("../guide/09-troubleshooting.md")]
 pub mod troubleshooting {}
+
+#[doc = include_str!("../guide/10-tasks.md")]
+pub mod tasks {}

@@ -45,7 +45,7 @@ pub use claude_tools_core::tool::{
     ToolResult, ToolServer,
 };
 pub use claude_tools_core::{
-    complete, prompt as prompts, resource as resources, schema, tool as tools,
+    complete, prompt as prompts, resource as resources, schema, task as tasks, tool as tools,
 };
 #[doc(inline)]
 pub use json_schema::JsonSchema;

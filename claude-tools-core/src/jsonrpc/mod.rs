@@ -53,6 +53,7 @@ pub use request_meta::{
 };
 pub use response::{Answer, Response};
 pub use result_meta::{CacheHint, CacheScope, CacheableMethod, ResultMeta, ResultType};
+pub(crate) use results::InputRequest;
 pub use results::{
     CompletionsCapability, DiscoverResult, Implementation, InitializeResult, InputRequiredResult,
     ListChangedCapability, LoggingCapability, ResourcesCapability, ServerCapabilities,

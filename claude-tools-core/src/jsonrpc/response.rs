@@ -49,6 +49,9 @@ pub enum Answer {
     Discover(super::DiscoverResult),
     /// An MCP 2026-07-28 `input_required` result: questions for the client.
     InputRequired(super::InputRequiredResult),
+    /// A task of the tasks extension: the `CreateTaskResult` of a `tools/call`, or what
+    /// `tasks/get` answers ([`crate::task`]).
+    Task(Box<crate::task::wire::TaskAnswer>),
     /// Any other result.
     Json(Value),
 }
@@ -204,6 +207,7 @@ impl Serialize for Answer {
             Answer::Catalog(answer) => answer.serialize(serializer),
             Answer::Discover(result) => result.serialize(serializer),
             Answer::InputRequired(result) => result.serialize(serializer),
+            Answer::Task(task) => task.serialize(serializer),
             Answer::Json(value) => value.serialize(serializer),
         }
     }

@@ -38,6 +38,11 @@ pub struct ServerCapabilities {
     /// The server sends log messages (`notifications/message`) and takes `logging/setLevel`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub logging: Option<LoggingCapability>,
+    /// The extensions the server serves, by id, each with its settings (an empty object when
+    /// it has none): MCP 2026-07-28's `capabilities.extensions`, announced by `server/discover`
+    /// (empty, and absent, in an `initialize` result).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub extensions: std::collections::BTreeMap<String, serde_json::Map<String, serde_json::Value>>,
 }
 
 /// `capabilities.logging`: `{}`.
@@ -136,6 +141,7 @@ impl InitializeResult {
                 resources: None,
                 completions: None,
                 logging: None,
+                extensions: std::collections::BTreeMap::new(),
             },
             server_info: Implementation {
                 name: name.to_string(),
@@ -166,33 +172,34 @@ pub struct InputRequiredResult {
     pub request_state: Option<String>,
 }
 
+/// One input request: `{method, params}`.
+pub(crate) struct InputRequest<'a>(pub(crate) &'a crate::ask::ServerRequestParams);
+
+impl Serialize for InputRequest<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use crate::ask::ServerRequestParams as Params;
+        use serde::ser::SerializeMap;
+        let mut request = serializer.serialize_map(Some(2))?;
+        let method = match self.0 {
+            Params::Elicit(_) => "elicitation/create",
+            Params::CreateMessage(_) => "sampling/createMessage",
+            Params::ListRoots => "roots/list",
+        };
+        request.serialize_entry("method", method)?;
+        match self.0 {
+            Params::Elicit(params) => request.serialize_entry("params", params)?,
+            Params::CreateMessage(params) => request.serialize_entry("params", params)?,
+            Params::ListRoots => {
+                request.serialize_entry("params", &serde_json::Map::new())?;
+            }
+        }
+        request.end()
+    }
+}
+
 impl Serialize for InputRequiredResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-
-        /// One input request: `{method, params}`.
-        struct InputRequest<'a>(&'a crate::ask::ServerRequestParams);
-
-        impl Serialize for InputRequest<'_> {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                use crate::ask::ServerRequestParams as Params;
-                let mut request = serializer.serialize_map(Some(2))?;
-                let method = match self.0 {
-                    Params::Elicit(_) => "elicitation/create",
-                    Params::CreateMessage(_) => "sampling/createMessage",
-                    Params::ListRoots => "roots/list",
-                };
-                request.serialize_entry("method", method)?;
-                match self.0 {
-                    Params::Elicit(params) => request.serialize_entry("params", params)?,
-                    Params::CreateMessage(params) => request.serialize_entry("params", params)?,
-                    Params::ListRoots => {
-                        request.serialize_entry("params", &serde_json::Map::new())?;
-                    }
-                }
-                request.end()
-            }
-        }
 
         /// The `inputRequests` map.
         struct InputRequests<'a>(&'a [(String, crate::ask::ServerRequestParams)]);

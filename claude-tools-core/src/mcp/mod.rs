@@ -65,6 +65,7 @@ pub mod modern;
 pub mod mrtr;
 pub mod revision;
 mod subscriptions;
+mod tasks;
 
 pub use crate::ask::{
     AskError, ClientCapabilities, ClientPeer, CreateMessageRequest, CreateMessageResult,
@@ -312,6 +313,7 @@ impl McpRouter {
             assumed: self.client.assumed,
             local: self.client.local.clone(),
             round: None,
+            task: None,
             log_level: None,
         }
     }
