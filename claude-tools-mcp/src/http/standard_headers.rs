@@ -196,6 +196,35 @@ mod tests {
     }
 
     #[test]
+    fn a_tasks_requests_mcp_name_is_its_task_id() {
+        let mismatch = Some(ErrorCode::HEADER_MISMATCH);
+        for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
+            let get = request(&format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{"taskId":"t-1","inputResponses":{{}}}}}}"#
+            ));
+            let method = method.as_bytes();
+            assert_eq!(
+                code(
+                    &headers(&[("mcp-method", method), ("mcp-name", b"t-1")]),
+                    &get
+                ),
+                None
+            );
+            assert_eq!(code(&headers(&[("mcp-method", method)]), &get), mismatch);
+            assert_eq!(
+                code(
+                    &headers(&[("mcp-method", method), ("mcp-name", b"t-2")]),
+                    &get
+                ),
+                mismatch
+            );
+        }
+        // No string taskId: nothing to compare; the router answers -32602.
+        let odd = request(r#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":7}}"#);
+        assert_eq!(code(&headers(&[("mcp-method", b"tasks/get")]), &odd), None);
+    }
+
+    #[test]
     fn the_headers_must_say_what_the_body_says() {
         let call =
             request(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"añadir"}}"#);
