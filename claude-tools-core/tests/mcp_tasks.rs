@@ -40,7 +40,7 @@ fn task(name: &str, support: TaskSupport) -> ToolDefBuilder {
 }
 
 fn server(seen: Arc<Seen>) -> ToolServer {
-    let (work_seen, wait_seen) = (seen.clone(), seen.clone());
+    let (work_seen, wait_seen, once_seen) = (seen.clone(), seen.clone(), seen.clone());
     ToolServer::new("jobs", "1.0.0")
         .with_tool(ToolDefBuilder::new("plain"), |_call| async { "plain" })
         .unwrap()
@@ -60,6 +60,14 @@ fn server(seen: Arc<Seen>) -> ToolServer {
                 call.context().cancelled().await;
                 seen.cancelled.store(true, Ordering::SeqCst);
                 "stopped"
+            }
+        })
+        .unwrap()
+        .with_tool(task("once", TaskSupport::Required), move |_call| {
+            let seen = once_seen.clone();
+            async move {
+                seen.runs.fetch_add(1, Ordering::SeqCst);
+                "once"
             }
         })
         .unwrap()
@@ -218,7 +226,7 @@ async fn a_client_without_the_extension_gets_a_plain_call_or_32021() {
     assert_eq!(optional["result"]["content"][0]["text"], "worked");
     assert_eq!(seen.runs.load(Ordering::SeqCst), 1);
 
-    let required = ask(&router, "tools/call", json!({"name": "wait"}), false).await;
+    let required = ask(&router, "tools/call", json!({"name": "once"}), false).await;
     assert_eq!(required["error"]["code"], -32021);
     assert_eq!(
         required["error"]["data"]["requiredCapabilities"],
