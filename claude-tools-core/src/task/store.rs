@@ -101,7 +101,9 @@ pub trait TaskStore: Send + Sync + 'static {
 }
 
 /// The default [`TaskStore`]: tasks in this process's memory, at most
-/// [`DEFAULT_MEMORY_CAPACITY`] unexpired ones; expired ones are dropped as new ones come.
+/// [`DEFAULT_MEMORY_CAPACITY`] unexpired ones; expired ones are dropped when the store is full
+/// or a caller reaches its bound (and whenever they are read). Each call is a hash-map step:
+/// the running tasks are counted per owner as they start and finish, not by a scan.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -113,8 +115,53 @@ pub trait TaskStore: Send + Sync + 'static {
 /// ```
 #[derive(Debug)]
 pub struct MemoryTaskStore {
-    tasks: Mutex<HashMap<String, TaskRecord>>,
+    tasks: Mutex<Tasks>,
     capacity: usize,
+}
+
+/// The records, and how many of each owner's are not final.
+#[derive(Debug, Default)]
+struct Tasks {
+    by_id: HashMap<String, TaskRecord>,
+    running: HashMap<Option<String>, usize>,
+}
+
+impl Tasks {
+    /// Removes `task_id`, counting it out of its owner's running tasks if it was one.
+    fn remove(&mut self, task_id: &str) {
+        if let Some(task) = self.by_id.remove(task_id)
+            && !task.status.is_terminal()
+        {
+            self.finished(&task.owner);
+        }
+    }
+
+    /// Counts one of `owner`'s running tasks out.
+    fn finished(&mut self, owner: &Option<String>) {
+        if let Some(count) = self.running.get_mut(owner) {
+            *count -= 1;
+            if *count == 0 {
+                self.running.remove(owner);
+            }
+        }
+    }
+
+    /// Drops every record expired at `now_ms`.
+    fn sweep(&mut self, now_ms: u64) {
+        let expired: Vec<String> = self
+            .by_id
+            .values()
+            .filter(|task| task.is_expired(now_ms))
+            .map(|task| task.task_id.clone())
+            .collect();
+        for task_id in expired {
+            self.remove(&task_id);
+        }
+    }
+
+    fn running_of(&self, owner: &Option<String>) -> usize {
+        self.running.get(owner).copied().unwrap_or(0)
+    }
 }
 
 impl Default for MemoryTaskStore {
@@ -127,14 +174,14 @@ impl MemoryTaskStore {
     /// A store of at most `capacity` unexpired tasks.
     pub fn with_capacity(capacity: usize) -> Self {
         Self {
-            tasks: Mutex::new(HashMap::new()),
+            tasks: Mutex::new(Tasks::default()),
             capacity,
         }
     }
 
     /// How many tasks it holds (expired ones not yet dropped included).
     pub fn len(&self) -> usize {
-        self.lock().len()
+        self.lock().by_id.len()
     }
 
     /// Whether it holds no task.
@@ -142,7 +189,7 @@ impl MemoryTaskStore {
         self.len() == 0
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, TaskRecord>> {
+    fn lock(&self) -> MutexGuard<'_, Tasks> {
         // Every change is made whole under the lock: a poisoned one is still consistent.
         self.tasks
             .lock()
@@ -152,38 +199,54 @@ impl MemoryTaskStore {
     fn create_now(&self, record: TaskRecord, max_running: usize) -> Result<(), TaskStoreError> {
         let now = record.created_at_ms;
         let mut tasks = self.lock();
-        if tasks.len() >= self.capacity {
-            tasks.retain(|_, task| !task.is_expired(now));
-            if tasks.len() >= self.capacity {
-                return Err(TaskStoreError::Full {
-                    capacity: self.capacity,
-                });
-            }
+        if tasks.by_id.len() >= self.capacity || tasks.running_of(&record.owner) >= max_running {
+            // Expired tasks may hold the places: drop them, then count again.
+            tasks.sweep(now);
         }
-        let running = tasks
-            .values()
-            .filter(|task| {
-                task.owner == record.owner && !task.status.is_terminal() && !task.is_expired(now)
-            })
-            .count();
-        if running >= max_running {
+        if tasks.by_id.len() >= self.capacity {
+            return Err(TaskStoreError::Full {
+                capacity: self.capacity,
+            });
+        }
+        if tasks.running_of(&record.owner) >= max_running {
             return Err(TaskStoreError::TooManyRunning { limit: max_running });
         }
-        tasks.insert(record.task_id.clone(), record);
+        *tasks.running.entry(record.owner.clone()).or_insert(0) += 1;
+        let task_id = record.task_id.clone();
+        if let Some(replaced) = tasks.by_id.insert(task_id, record)
+            && !replaced.status.is_terminal()
+        {
+            // 128 random bits do not collide; were they to, the count stays right.
+            tasks.finished(&replaced.owner);
+        }
         Ok(())
     }
 
-    /// Runs `change` on the unexpired, unfinished task `task_id`, if there is one.
+    /// Runs `change` on the unfinished task `task_id`, if there is one; an expired one is
+    /// dropped instead.
     fn with_live<T: Default>(
         &self,
         task_id: &str,
         now_ms: u64,
         change: impl FnOnce(&mut TaskRecord) -> T,
     ) -> T {
-        match self.lock().get_mut(task_id) {
-            Some(task) if !task.status.is_terminal() && !task.is_expired(now_ms) => change(task),
-            _ => T::default(),
+        let mut tasks = self.lock();
+        let Some(task) = tasks.by_id.get_mut(task_id) else {
+            return T::default();
+        };
+        if task.is_expired(now_ms) {
+            tasks.remove(task_id);
+            return T::default();
         }
+        if task.status.is_terminal() {
+            return T::default();
+        }
+        let outcome = change(task);
+        if task.status.is_terminal() {
+            let owner = task.owner.clone();
+            tasks.finished(&owner);
+        }
+        outcome
     }
 }
 
@@ -195,7 +258,7 @@ impl TaskStore for MemoryTaskStore {
     fn get<'a>(&'a self, task_id: &'a str, now_ms: u64) -> StoreFuture<'a, Option<TaskRecord>> {
         Box::pin(async move {
             let mut tasks = self.lock();
-            match tasks.get(task_id) {
+            match tasks.by_id.get(task_id) {
                 Some(task) if task.is_expired(now_ms) => {
                     tasks.remove(task_id);
                     Ok(None)
@@ -244,6 +307,7 @@ impl TaskStore for MemoryTaskStore {
         Box::pin(async move {
             Ok(self
                 .lock()
+                .by_id
                 .get_mut(task_id)
                 .map(|task| std::mem::take(&mut task.answers))
                 .unwrap_or_default())
@@ -366,6 +430,25 @@ mod tests {
             assert!(matches!(refused, Err(TaskStoreError::Full { capacity: 1 })));
             // The first expires at 10 s.
             store.create(record(None, 10_000), 10).await.unwrap();
+            assert_eq!(store.len(), 1);
+        });
+    }
+
+    #[test]
+    fn an_expired_running_task_frees_its_callers_place() {
+        block_on(async {
+            let store = MemoryTaskStore::default();
+            store.create(record(Some("alice"), 0), 1).await.unwrap();
+            let refused = store.create(record(Some("alice"), 5_000), 1).await;
+            assert!(matches!(
+                refused,
+                Err(TaskStoreError::TooManyRunning { limit: 1 })
+            ));
+            // The first (never finished) expired at 10 s.
+            store
+                .create(record(Some("alice"), 10_000), 1)
+                .await
+                .unwrap();
             assert_eq!(store.len(), 1);
         });
     }
