@@ -210,8 +210,8 @@ impl McpRouter {
             return Started::Done(already_running(id));
         }
         let (mut call, cancellation) = match self.prepare_call(id.clone(), call, client, false) {
-            Ok(prepared) => prepared,
-            Err(response) => return Started::Done(response),
+            Prepared::Ready(call, cancellation) => (call, cancellation),
+            Prepared::Done(response) => return Started::Done(response),
         };
         let in_flight = &self.connection.in_flight;
         // The waker does not matter: a call still pending is polled again by `finish`, with
@@ -241,7 +241,7 @@ impl McpRouter {
         call: ToolCall,
         client: Option<ClientPeer>,
         for_task: bool,
-    ) -> Result<(CallFuture, CancellationToken), Response> {
+    ) -> Prepared {
         let ToolCall {
             name,
             arguments,
@@ -287,17 +287,25 @@ impl McpRouter {
             }
             Err(CallRefused::UnknownTool(message)) => {
                 tracing::debug!(%message, "MCP tools/call of an unknown tool");
-                return Err(Response::error(
+                return Prepared::Done(Response::error(
                     Some(id),
                     ErrorObject::invalid_params(message),
                 ));
             }
             Err(CallRefused::Result(result)) => {
-                return Err(Response::success(id, Answer::Tool(result)));
+                return Prepared::Done(Response::success(id, Answer::Tool(result)));
             }
         };
-        Ok((call, cancellation))
+        Prepared::Ready(call, cancellation)
     }
+}
+
+/// A `tools/call` made ready to run ([`McpRouter::prepare_call`]).
+pub(crate) enum Prepared {
+    /// The handler's future, not yet polled, and its cancellation token.
+    Ready(CallFuture, CancellationToken),
+    /// The answer of a call that cannot start.
+    Done(Response),
 }
 
 fn already_running(id: RequestId) -> Response {

@@ -14,7 +14,7 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::McpRouter;
-use super::calls::run_out_grace;
+use super::calls::{Prepared, run_out_grace};
 use super::mrtr::{self, Bound};
 use crate::ask::task_link::TaskLink;
 use crate::jsonrpc::{
@@ -171,8 +171,8 @@ impl McpRouter {
                 client.task = Some(link.clone());
                 let (call, cancellation) =
                     match self.prepare_call(id.clone(), tool_call, Some(client), true) {
-                        Ok(prepared) => prepared,
-                        Err(response) => return response,
+                        Prepared::Ready(call, cancellation) => (call, cancellation),
+                        Prepared::Done(response) => return response,
                     };
                 self.create_task(id, call, cancellation, link, server).await
             }
@@ -208,8 +208,8 @@ impl McpRouter {
         client.task = Some(link.clone());
         let (mut call, cancellation) =
             match self.prepare_call(id.clone(), tool_call, Some(client), true) {
-                Ok(prepared) => prepared,
-                Err(response) => return response,
+                Prepared::Ready(call, cancellation) => (call, cancellation),
+                Prepared::Done(response) => return response,
             };
         // The waker does not matter: a call still running is polled again by its runner.
         if let Poll::Ready(result) =
@@ -220,7 +220,9 @@ impl McpRouter {
         if let Some(blocked) = round.blocked() {
             // Questions before the task: the request's answer, and this run is over.
             cancellation.cancel();
-            tokio::spawn(run_out_grace(call));
+            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                runtime.spawn(run_out_grace(call));
+            }
             return mrtr::blocked_answer(
                 id,
                 blocked,

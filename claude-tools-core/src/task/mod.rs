@@ -21,6 +21,7 @@
 //! | `tasks/*` for an unknown, expired or **another caller's** task | `-32602` "unknown task" (the same answer either way: a task id says nothing of whose it is) |
 //! | `tasks/*` params that are not `{taskId: string, …}` | `-32602` |
 //! | `tasks/result`, `tasks/list` (removed by SEP-2663), or `tasks/*` on a server without task tools | `-32601` |
+//! | any request of a 2025-11-25 connection (`initialize` chose that era) | no tasks: a task tool's call runs as a plain call, `tasks/*` are `-32601` |
 //! | a `tools/call` that would start a caller's [`TaskSettings::max_running_per_caller`]+1th running task | `-32600` saying so; nothing runs |
 //!
 //! What a task's handler sees:
