@@ -21,6 +21,7 @@
 //!   disk.
 //! - [`request_state`]: the sealed `requestState` that carries a call across the rounds of an
 //!   MCP 2026-07-28 multi-round-trip request.
+//! - [`task`]: tools that run as tasks (the `io.modelcontextprotocol/tasks` extension).
 
 #![warn(missing_docs)]
 
@@ -34,6 +35,7 @@ pub mod request_state;
 pub mod resource;
 pub mod schema;
 pub mod skill;
+pub mod task;
 pub mod tool;
 
 mod catalog;

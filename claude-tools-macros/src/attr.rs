@@ -47,6 +47,8 @@ pub(crate) enum Kind {
     Int,
     /// `key = path::To::Type`.
     Path,
+    /// `key` alone (meaning `true`), `key = true|false` or `key = "text"`.
+    FlagOrStr,
 }
 
 /// A parsed option value.
@@ -61,6 +63,24 @@ pub(crate) enum Value {
 pub(crate) fn read(entry: &Entry, kind: &Kind) -> syn::Result<Value> {
     let key = &entry.key;
     match (kind, &entry.value) {
+        (Kind::FlagOrStr, None) => Ok(Value::Flag(true, key.span())),
+        (
+            Kind::FlagOrStr,
+            Some(Expr::Lit(ExprLit {
+                lit: Lit::Bool(LitBool { value, span }),
+                ..
+            })),
+        ) => Ok(Value::Flag(*value, *span)),
+        (
+            Kind::FlagOrStr,
+            Some(Expr::Lit(ExprLit {
+                lit: Lit::Str(lit), ..
+            })),
+        ) => Ok(Value::Str(lit.clone())),
+        (Kind::FlagOrStr, Some(other)) => Err(syn::Error::new(
+            other.span(),
+            format!("write `{key}`, `{key} = false` or `{key} = \"...\"`"),
+        )),
         (Kind::Flag, None) => Ok(Value::Flag(true, key.span())),
         (
             Kind::Flag,

@@ -282,6 +282,8 @@ mod tool;
 /// | `always_load`, `always_load = false` | `_meta["anthropic/alwaysLoad"]`: keep the tool out of the CLI's deferred ToolSearch (default: the server's setting) |
 /// | `search_hint = "..."` | `_meta["anthropic/searchHint"]`: words the CLI's ToolSearch matches |
 /// | `deny_unknown_arguments`, `deny_unknown_arguments = false` | reject arguments that are not parameters, and say `"additionalProperties": false` (default: the server's setting, itself lenient by default); see [Unknown arguments](#unknown-arguments) |
+/// | `task`, `task = "optional"` | the tool runs as a task of MCP's tasks extension: only so (`task`: a client that does not support tasks gets `-32021`), or when the client supports them (`"optional"`); see `claude_tools::tasks` |
+/// | `task_start = "first_wait"` | with `task`: the call becomes a task when the handler first waits on something other than a question (its questions before that are asked as a plain 2026-07-28 call's); default `"immediately"` |
 ///
 /// `read_only` matters in practice: the Claude Code CLI runs several calls to one server
 /// concurrently only for tools annotated read-only.

@@ -28,6 +28,7 @@ mod peer;
 mod roots;
 pub(crate) mod round;
 mod sampling;
+pub(crate) mod task_link;
 
 use std::borrow::Cow;
 use std::time::Duration;

@@ -171,6 +171,9 @@ pub struct ClientPeer {
     /// For an MCP 2026-07-28 request: its round, where questions are looked up and recorded
     /// instead of sent.
     pub(crate) round: Option<Arc<Round>>,
+    /// The task the call runs as, when it is one: once detached, its questions wait in the
+    /// task's `inputRequests` ([`crate::task`]).
+    pub(crate) task: Option<Arc<super::task_link::TaskLink>>,
     /// For an MCP 2026-07-28 request: the lowest level of log message it asked for
     /// (`_meta["io.modelcontextprotocol/logLevel"]`); `None`, no log message at all.
     pub(crate) log_level: Option<crate::jsonrpc::LoggingLevel>,
@@ -197,6 +200,16 @@ impl ClientPeer {
         params: ServerRequestParams,
         cancellation: &CancellationToken,
     ) -> Result<Asked, AskError> {
+        if let Some(task) = &self.task
+            && task.is_detached()
+        {
+            let key = task.key(key, &params);
+            if !announced(&self.capabilities()) {
+                return Err(AskError::NotSupported { capability, what });
+            }
+            let raw = task.ask(key, &params, cancellation).await?;
+            return Ok(Asked { raw, key: None });
+        }
         let Some(round) = &self.round else {
             self.check(capability, what, announced)?;
             let raw = self.request(params, cancellation).await?;

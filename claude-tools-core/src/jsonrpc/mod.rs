@@ -54,10 +54,11 @@ pub use request_meta::{
 };
 pub use response::{Answer, Response};
 pub use result_meta::{CacheHint, CacheScope, CacheableMethod, ResultMeta, ResultType};
+pub(crate) use results::InputRequest;
 pub use results::{
     CompletionsCapability, DiscoverResult, Implementation, InitializeResult, InputRequiredResult,
     ListChangedCapability, LoggingCapability, ResourcesCapability, ServerCapabilities,
-    ServerExtensions, SkillsExtension, ToolsCapability, ToolsList,
+    ServerExtensions, SkillsExtension, TasksExtension, ToolsCapability, ToolsList,
 };
 pub use skills::{DirectoryEntry, SkillsAnswer};
 pub use unreadable::Unreadable;

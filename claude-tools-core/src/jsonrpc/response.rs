@@ -52,6 +52,9 @@ pub enum Answer {
     /// A result of the skills extension (`skills/list`, `skills/get`,
     /// `resources/directory/read`).
     Skills(super::SkillsAnswer),
+    /// A task of the tasks extension: the `CreateTaskResult` of a `tools/call`, or what
+    /// `tasks/get` answers ([`crate::task`]).
+    Task(Box<crate::task::wire::TaskAnswer>),
     /// Any other result.
     Json(Value),
 }
@@ -208,6 +211,7 @@ impl Serialize for Answer {
             Answer::Discover(result) => result.serialize(serializer),
             Answer::InputRequired(result) => result.serialize(serializer),
             Answer::Skills(answer) => answer.serialize(serializer),
+            Answer::Task(task) => task.serialize(serializer),
             Answer::Json(value) => value.serialize(serializer),
         }
     }

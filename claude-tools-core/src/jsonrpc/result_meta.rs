@@ -19,6 +19,9 @@ pub enum ResultType {
     /// `"input_required"`: the server needs answers from the client before it can go on; the
     /// client retries the request with them.
     InputRequired,
+    /// `"task"`: the request goes on as a task of the tasks extension ([`crate::task`]); the
+    /// client polls it with `tasks/get`.
+    Task,
 }
 
 impl ResultType {
@@ -27,6 +30,7 @@ impl ResultType {
         match self {
             ResultType::Complete => "complete",
             ResultType::InputRequired => "input_required",
+            ResultType::Task => "task",
         }
     }
 }

@@ -51,12 +51,14 @@ pub struct ServerCapabilities {
 pub struct ServerExtensions {
     /// `io.modelcontextprotocol/skills` (SEP-2640): the server serves skills.
     pub skills: Option<SkillsExtension>,
+    /// `io.modelcontextprotocol/tasks` (SEP-2663): some of the server's tools run as tasks.
+    pub tasks: Option<TasksExtension>,
 }
 
 impl ServerExtensions {
     /// Whether the server serves no extension.
     pub fn is_empty(&self) -> bool {
-        self.skills.is_none()
+        self.skills.is_none() && self.tasks.is_none()
     }
 }
 
@@ -67,9 +69,17 @@ impl Serialize for ServerExtensions {
         if let Some(skills) = &self.skills {
             map.serialize_entry(crate::skill::SKILLS_EXTENSION, skills)?;
         }
+        if let Some(tasks) = &self.tasks {
+            map.serialize_entry(crate::task::TASKS_EXTENSION, tasks)?;
+        }
         map.end()
     }
 }
+
+/// The settings of the tasks extension: none yet (it is announced as `{}`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[non_exhaustive]
+pub struct TasksExtension {}
 
 /// The settings of the skills extension.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -207,33 +217,34 @@ pub struct InputRequiredResult {
     pub request_state: Option<String>,
 }
 
+/// One input request: `{method, params}`.
+pub(crate) struct InputRequest<'a>(pub(crate) &'a crate::ask::ServerRequestParams);
+
+impl Serialize for InputRequest<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use crate::ask::ServerRequestParams as Params;
+        use serde::ser::SerializeMap;
+        let mut request = serializer.serialize_map(Some(2))?;
+        let method = match self.0 {
+            Params::Elicit(_) => "elicitation/create",
+            Params::CreateMessage(_) => "sampling/createMessage",
+            Params::ListRoots => "roots/list",
+        };
+        request.serialize_entry("method", method)?;
+        match self.0 {
+            Params::Elicit(params) => request.serialize_entry("params", params)?,
+            Params::CreateMessage(params) => request.serialize_entry("params", params)?,
+            Params::ListRoots => {
+                request.serialize_entry("params", &serde_json::Map::new())?;
+            }
+        }
+        request.end()
+    }
+}
+
 impl Serialize for InputRequiredResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-
-        /// One input request: `{method, params}`.
-        struct InputRequest<'a>(&'a crate::ask::ServerRequestParams);
-
-        impl Serialize for InputRequest<'_> {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                use crate::ask::ServerRequestParams as Params;
-                let mut request = serializer.serialize_map(Some(2))?;
-                let method = match self.0 {
-                    Params::Elicit(_) => "elicitation/create",
-                    Params::CreateMessage(_) => "sampling/createMessage",
-                    Params::ListRoots => "roots/list",
-                };
-                request.serialize_entry("method", method)?;
-                match self.0 {
-                    Params::Elicit(params) => request.serialize_entry("params", params)?,
-                    Params::CreateMessage(params) => request.serialize_entry("params", params)?,
-                    Params::ListRoots => {
-                        request.serialize_entry("params", &serde_json::Map::new())?;
-                    }
-                }
-                request.end()
-            }
-        }
 
         /// The `inputRequests` map.
         struct InputRequests<'a>(&'a [(String, crate::ask::ServerRequestParams)]);

@@ -206,6 +206,42 @@ impl McpRouter {
         call: ToolCall,
         client: Option<ClientPeer>,
     ) -> Started {
+        if self.connection.in_flight.contains(&id) {
+            return Started::Done(already_running(id));
+        }
+        let (mut call, cancellation) = match self.prepare_call(id.clone(), call, client, false) {
+            Prepared::Ready(call, cancellation) => (call, cancellation),
+            Prepared::Done(response) => return Started::Done(response),
+        };
+        let in_flight = &self.connection.in_flight;
+        // The waker does not matter: a call still pending is polled again by `finish`, with
+        // the waker of the task that awaits it.
+        if let Poll::Ready(result) =
+            Pin::new(&mut call).poll(&mut Context::from_waker(Waker::noop()))
+        {
+            return Started::Done(Response::success(id, Answer::Tool(result)));
+        }
+        // Nothing can have cancelled the call before it was registered: registering only calls
+        // that outlive their first poll costs the quick ones nothing.
+        match in_flight.register(&id, &cancellation) {
+            Some(registration) => Started::Running(RunningCall::new(id, call, registration)),
+            // Another call with this id started while this one was being polled: answer as if
+            // it had been there first.
+            None => Started::Done(already_running(id)),
+        }
+    }
+
+    /// Builds the context of `call` (its client `client`, or the connection's) and resolves its
+    /// tool: the handler's future, not yet polled, and its cancellation token; or the answer
+    /// when it cannot start (an unknown tool, arguments that do not fit). `for_task`: the call
+    /// runs as a task, and gets no progress or log sink.
+    pub(crate) fn prepare_call(
+        &self,
+        id: RequestId,
+        call: ToolCall,
+        client: Option<ClientPeer>,
+        for_task: bool,
+    ) -> Prepared {
         let ToolCall {
             name,
             arguments,
@@ -213,22 +249,20 @@ impl McpRouter {
             progress_token,
             retry: _,
         } = call;
-        let in_flight = &self.connection.in_flight;
-        if in_flight.contains(&id) {
-            return Started::Done(already_running(id));
-        }
         let cancellation = CancellationToken::new();
         let mut context = ToolContext::for_call(id.clone(), cancellation.clone());
         if let Some(tool_use_id) = tool_use_id {
             context = context.with_tool_use_id(tool_use_id);
         }
-        if let Some(token) = progress_token {
+        // A task's handler outlives its request's stream: SEP-2663 sends no progress or log
+        // messages for tasks.
+        if let Some(token) = progress_token.filter(|_| !for_task) {
             context = context.with_progress(match &self.progress {
                 Some(sink) => ProgressReporter::new(token, sink.clone()),
                 None => ProgressReporter::token_only(token),
             });
         }
-        if let Some(sink) = &self.logs {
+        if let Some(sink) = self.logs.as_ref().filter(|_| !for_task) {
             // A 2025 call logs from its connection's `logging/setLevel`. A 2026-07-28 request
             // (one with a client of its own) is sent log messages only when its `_meta` names
             // a level (`io.modelcontextprotocol/logLevel`).
@@ -246,38 +280,32 @@ impl McpRouter {
         let started = self
             .tools
             .with_active(|tools| tools.start_call(&name, arguments, context));
-        let mut call = match started {
+        let call = match started {
             Ok(mut call) => {
                 call.set_panic_detail(self.panic_detail);
                 call
             }
             Err(CallRefused::UnknownTool(message)) => {
                 tracing::debug!(%message, "MCP tools/call of an unknown tool");
-                return Started::Done(Response::error(
+                return Prepared::Done(Response::error(
                     Some(id),
                     ErrorObject::invalid_params(message),
                 ));
             }
             Err(CallRefused::Result(result)) => {
-                return Started::Done(Response::success(id, Answer::Tool(result)));
+                return Prepared::Done(Response::success(id, Answer::Tool(result)));
             }
         };
-        // The waker does not matter: a call still pending is polled again by `finish`, with
-        // the waker of the task that awaits it.
-        if let Poll::Ready(result) =
-            Pin::new(&mut call).poll(&mut Context::from_waker(Waker::noop()))
-        {
-            return Started::Done(Response::success(id, Answer::Tool(result)));
-        }
-        // Nothing can have cancelled the call before it was registered: registering only calls
-        // that outlive their first poll costs the quick ones nothing.
-        match in_flight.register(&id, &cancellation) {
-            Some(registration) => Started::Running(RunningCall::new(id, call, registration)),
-            // Another call with this id started while this one was being polled: answer as if
-            // it had been there first.
-            None => Started::Done(already_running(id)),
-        }
+        Prepared::Ready(call, cancellation)
     }
+}
+
+/// A `tools/call` made ready to run ([`McpRouter::prepare_call`]).
+pub(crate) enum Prepared {
+    /// The handler's future, not yet polled, and its cancellation token.
+    Ready(CallFuture, CancellationToken),
+    /// The answer of a call that cannot start.
+    Done(Response),
 }
 
 fn already_running(id: RequestId) -> Response {

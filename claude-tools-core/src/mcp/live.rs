@@ -20,6 +20,8 @@ pub(crate) struct LiveTools {
         std::sync::OnceLock<Result<Arc<crate::request_state::RequestStateCodec>, String>>,
     /// The listen streams open on this tool set (MCP 2026-07-28), over every connection.
     pub(crate) listeners: Arc<super::listen::Listeners>,
+    /// The tasks of this tool set (the tasks extension), made when first needed.
+    pub(crate) tasks: std::sync::OnceLock<Arc<super::tasks::TaskHost>>,
 }
 
 struct LiveState {
@@ -42,6 +44,7 @@ impl LiveTools {
             subscribers: Arc::default(),
             default_codec: std::sync::OnceLock::new(),
             listeners: Arc::default(),
+            tasks: std::sync::OnceLock::new(),
         }
     }
 

@@ -66,6 +66,7 @@ pub mod mrtr;
 pub mod revision;
 mod skills;
 mod subscriptions;
+mod tasks;
 
 pub use crate::ask::{
     AskError, ClientCapabilities, ClientPeer, CreateMessageRequest, CreateMessageResult,
@@ -314,6 +315,7 @@ impl McpRouter {
             assumed: self.client.assumed,
             local: self.client.local.clone(),
             round: None,
+            task: None,
             log_level: None,
         }
     }

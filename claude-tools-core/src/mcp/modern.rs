@@ -18,6 +18,7 @@ use super::McpRouter;
 use super::lifecycle;
 use super::mrtr;
 use super::revision::MODERN_PROTOCOL_VERSIONS;
+use super::tasks::{self, TaskRoute};
 use crate::ask::round::Round;
 use crate::ask::{ClientPeer, RequestsToClient};
 use crate::jsonrpc::{
@@ -61,12 +62,23 @@ impl McpRouter {
             Call::Discover => {
                 Response::success(id, Answer::Discover(self.discover_result(&server)))
             }
-            call => match mrtr::bound(&call) {
-                Some(bound) => self.answer_in_rounds(id, call, meta, bound, &server).await,
-                None => {
-                    let client = self.modern_client(meta, None);
-                    self.answer(id, call, Some(client)).await
-                }
+            call => match McpRouter::task_route(&call, meta, &server) {
+                TaskRoute::Undeclared => Response::error(Some(id), tasks::undeclared()),
+                TaskRoute::Method => self.answer_tasks_method(id, call, &server).await,
+                TaskRoute::Run(start) => match mrtr::bound(&call) {
+                    Some(bound) => {
+                        self.answer_task_call(id, call, meta, bound, &server, start)
+                            .await
+                    }
+                    None => Response::error(Some(id), ErrorObject::internal_error("unbound call")),
+                },
+                TaskRoute::NotTask => match mrtr::bound(&call) {
+                    Some(bound) => self.answer_in_rounds(id, call, meta, bound, &server).await,
+                    None => {
+                        let client = self.modern_client(meta, None);
+                        self.answer(id, call, Some(client)).await
+                    }
+                },
             },
         };
         modernize(response, &server, cacheable)
@@ -96,6 +108,9 @@ impl McpRouter {
                 directory_read: true,
             });
         }
+        if server.has_task_tools() {
+            capabilities.extensions.tasks = Some(crate::jsonrpc::TasksExtension::default());
+        }
         DiscoverResult {
             supported_versions: MODERN_PROTOCOL_VERSIONS.map(String::from).to_vec(),
             capabilities,
@@ -120,6 +135,7 @@ impl McpRouter {
             assumed: Some(meta.client_capabilities),
             local: None,
             round,
+            task: None,
             // The decoder let through only levels MCP defines.
             log_level: meta
                 .log_level

@@ -72,7 +72,7 @@ impl Bound {
     }
 
     /// The binding of this call's states for `principal`.
-    fn binding<'a>(&'a self, principal: Option<&'a str>) -> Binding<'a> {
+    pub(super) fn binding<'a>(&'a self, principal: Option<&'a str>) -> Binding<'a> {
         Binding::new(self.method, self.digest()).with_principal(principal)
     }
 }
@@ -106,7 +106,7 @@ pub(super) fn bound(call: &Call) -> Option<Bound> {
 }
 
 /// The retry params of `call`, if it has any.
-fn retry_of(call: &Call) -> Option<&Retry> {
+pub(super) fn retry_of(call: &Call) -> Option<&Retry> {
     match call {
         Call::ToolsCall(call) => call.retry.as_deref(),
         Call::PromptsGet(Ok(get)) => get.retry.as_deref(),
@@ -151,7 +151,7 @@ impl McpRouter {
     }
 
     /// The codec that seals this server's `requestState`: its own, or a per-process one.
-    fn codec(&self, server: &ToolServer) -> Result<Arc<RequestStateCodec>, ErrorObject> {
+    pub(super) fn codec(&self, server: &ToolServer) -> Result<Arc<RequestStateCodec>, ErrorObject> {
         if let Some(codec) = server.request_state() {
             return Ok(codec.clone());
         }
@@ -176,7 +176,7 @@ impl McpRouter {
 /// The round a retry describes: its answers (the state's and `inputResponses`) and what was
 /// kept. `inputResponses` is checked before the state is opened, so a malformed request does
 /// not spend its state.
-async fn open_round(
+pub(super) async fn open_round(
     retry: Option<&Retry>,
     codec: &RequestStateCodec,
     bound: &Bound,
@@ -230,7 +230,7 @@ async fn open_round(
 }
 
 /// The answer of a run that cannot go on.
-fn blocked_answer(
+pub(super) fn blocked_answer(
     id: RequestId,
     blocked: Blocked,
     round: &Round,

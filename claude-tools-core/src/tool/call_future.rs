@@ -56,12 +56,20 @@ pub(crate) struct CallFuture {
     pub(super) tool: Arc<str>,
     pub(super) inner: CatchUnwind<dyn Future<Output = ToolResult> + Send + 'static>,
     pub(super) panic_detail: PanicDetail,
+    /// The handler panicked (its result is the `isError` result saying so): a task reports
+    /// this as `failed`, not `completed`.
+    pub(super) panicked: bool,
 }
 
 impl CallFuture {
     /// What the result of a panic says ([`PanicDetail::Shown`] unless set).
     pub(crate) fn set_panic_detail(&mut self, detail: PanicDetail) {
         self.panic_detail = detail;
+    }
+
+    /// Whether the handler panicked (once the future is ready).
+    pub(crate) fn panicked(&self) -> bool {
+        self.panicked
     }
 }
 
@@ -73,6 +81,7 @@ impl Future for CallFuture {
         match Pin::new(&mut this.inner).poll(cx) {
             Poll::Ready(Ok(result)) => Poll::Ready(result),
             Poll::Ready(Err(panic)) => {
+                this.panicked = true;
                 let incident = incident_id();
                 tracing::error!(tool = %this.tool, %incident, %panic, "a tool handler panicked");
                 let tool = &this.tool;

@@ -125,6 +125,8 @@ pub struct ToolDefBuilder {
     /// default (`true`, or its `#[tool_server(always_load = ...)]`).
     always_load: Option<bool>,
     deny_unknown_arguments: bool,
+    task_support: crate::task::TaskSupport,
+    task_start: crate::task::TaskStart,
 }
 
 impl ToolDefBuilder {
@@ -142,7 +144,26 @@ impl ToolDefBuilder {
             required_state: Vec::new(),
             always_load: None,
             deny_unknown_arguments: false,
+            task_support: crate::task::TaskSupport::Never,
+            task_start: crate::task::TaskStart::Immediately,
         }
+    }
+
+    /// Whether the tool may run as a task of the tasks extension (`#[tool(task)]` is
+    /// [`TaskSupport::Required`](crate::task::TaskSupport::Required), `#[tool(task =
+    /// "optional")]` [`TaskSupport::Optional`](crate::task::TaskSupport::Optional)); see
+    /// [`crate::task`].
+    pub fn task(&mut self, support: crate::task::TaskSupport) -> &mut Self {
+        self.task_support = support;
+        self
+    }
+
+    /// When a call of this task tool becomes a task (`#[tool(task, task_start =
+    /// "first_wait")]` is [`TaskStart::AtFirstWait`](crate::task::TaskStart::AtFirstWait));
+    /// meaningless without [`task`](Self::task).
+    pub fn task_start(&mut self, start: crate::task::TaskStart) -> &mut Self {
+        self.task_start = start;
+        self
     }
 
     /// The tool's name.
@@ -357,6 +378,8 @@ impl ToolDefBuilder {
             def,
             required_state: self.required_state,
             rust_names,
+            task_support: self.task_support,
+            task_start: self.task_start,
         })
     }
 }
@@ -367,6 +390,8 @@ pub(crate) struct BuiltTool {
     pub(crate) required_state: Vec<StateRequirement>,
     /// `(rust name, property)` of renamed arguments: a call must not send the Rust name.
     pub(crate) rust_names: Vec<(String, String)>,
+    pub(crate) task_support: crate::task::TaskSupport,
+    pub(crate) task_start: crate::task::TaskStart,
 }
 
 /// A tool with only a name, described by its arguments type and its doc-less handler.

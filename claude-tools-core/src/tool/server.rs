@@ -71,6 +71,10 @@ pub(crate) struct ServerInner {
     request_state: Option<Arc<RequestStateCodec>>,
     /// The skills it serves (MCP's skills extension), sorted by name.
     pub(crate) skills: Vec<crate::skill::Skill>,
+    /// Where its tasks are kept; `None`: a [`MemoryTaskStore`](crate::task::MemoryTaskStore)
+    /// per router's tool set.
+    task_store: Option<Arc<dyn crate::task::TaskStore>>,
+    task_settings: crate::task::TaskSettings,
 }
 
 impl ToolServer {
@@ -89,6 +93,8 @@ impl ToolServer {
                 cache_hints: [CacheHint::default(); 6],
                 request_state: None,
                 skills: Vec::new(),
+                task_store: None,
+                task_settings: crate::task::TaskSettings::default(),
             }),
         }
     }
@@ -288,6 +294,39 @@ impl ToolServer {
         self.inner.request_state.as_ref()
     }
 
+    /// Keeps this server's tasks in `store` ([`crate::task::TaskStore`]; a shared one lets
+    /// replicas answer each other's `tasks/*`) instead of a
+    /// [`MemoryTaskStore`](crate::task::MemoryTaskStore) of the router's tool set.
+    pub fn with_task_store(mut self, store: Arc<dyn crate::task::TaskStore>) -> Self {
+        Arc::make_mut(&mut self.inner).task_store = Some(store);
+        self
+    }
+
+    /// The store set with [`with_task_store`](Self::with_task_store), if any.
+    pub fn task_store(&self) -> Option<&Arc<dyn crate::task::TaskStore>> {
+        self.inner.task_store.as_ref()
+    }
+
+    /// Sets the TTL, poll interval and per-caller bound of this server's tasks
+    /// ([`crate::task::TaskSettings`]).
+    pub fn with_task_settings(mut self, settings: crate::task::TaskSettings) -> Self {
+        Arc::make_mut(&mut self.inner).task_settings = settings;
+        self
+    }
+
+    /// The settings of this server's tasks.
+    pub fn task_settings(&self) -> crate::task::TaskSettings {
+        self.inner.task_settings
+    }
+
+    /// Whether a tool of this server may run as a task ([`crate::task`]).
+    pub fn has_task_tools(&self) -> bool {
+        self.inner
+            .tools
+            .iter()
+            .any(|tool| tool.task_support != crate::task::TaskSupport::Never)
+    }
+
     /// The server's name (the CLI's `mcp__{name}__` prefix).
     pub fn name(&self) -> &str {
         &self.inner.name
@@ -460,6 +499,7 @@ impl ToolServer {
             tool: tool.name.clone(),
             inner: CatchUnwind::pinned((tool.handler)(call)),
             panic_detail: PanicDetail::default(),
+            panicked: false,
         })
     }
 }
@@ -535,6 +575,8 @@ impl ServerInner {
             def,
             required_state,
             rust_names,
+            task_support,
+            task_start,
         } = builder
             .build_parts()
             .map_err(|error| ServerBuildError::Schema {
@@ -584,6 +626,8 @@ impl ServerInner {
                         location,
                         reports_argument_errors,
                         header_params: header_params.into(),
+                        task_support,
+                        task_start,
                     },
                 );
                 Ok(())

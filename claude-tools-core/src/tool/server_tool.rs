@@ -25,9 +25,22 @@ pub struct Tool {
     pub(super) reports_argument_errors: bool,
     /// Its header-carried parameters (`x-mcp-header`), checked when the server was built.
     pub(super) header_params: Box<[super::HeaderParam]>,
+    /// Whether, and from when, its calls run as tasks ([`crate::task`]).
+    pub(super) task_support: crate::task::TaskSupport,
+    pub(super) task_start: crate::task::TaskStart,
 }
 
 impl Tool {
+    /// Whether its calls may run as tasks ([`crate::task`]).
+    pub fn task_support(&self) -> crate::task::TaskSupport {
+        self.task_support
+    }
+
+    /// When a call of it becomes a task ([`crate::task::TaskStart`]).
+    pub fn task_start(&self) -> crate::task::TaskStart {
+        self.task_start
+    }
+
     /// The tool's definition.
     pub fn def(&self) -> &ToolDef {
         &self.def

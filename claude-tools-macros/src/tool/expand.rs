@@ -56,6 +56,12 @@ pub(super) fn registration(function: &ItemFn, tool: &Tool) -> TokenStream {
         None => quote!(__CT_SERVER.deny_unknown_arguments),
     };
     settings.push(quote!(__ct_tool.deny_unknown_arguments(#deny_unknown);));
+    if let Some(support) = &tool.args.task {
+        settings.push(quote!(__ct_tool.task(::claude_tools::tasks::TaskSupport::#support);));
+    }
+    if let Some(start) = &tool.args.task_start {
+        settings.push(quote!(__ct_tool.task_start(::claude_tools::tasks::TaskStart::#start);));
+    }
 
     // Per parameter: a type alias (so an unknown type is reported once), the dispatch that
     // classifies it (so a type that fits nothing is reported once, at the type), its entry in

@@ -20,6 +20,8 @@ const OPTIONS: &[(&str, Kind)] = &[
     ("always_load", Kind::Flag),
     ("search_hint", Kind::Str),
     ("deny_unknown_arguments", Kind::Flag),
+    ("task", Kind::FlagOrStr),
+    ("task_start", Kind::Str),
 ];
 
 /// The options of one `#[tool(...)]`.
@@ -37,12 +39,18 @@ pub(super) struct ToolArgs {
     pub(super) always_load: Option<bool>,
     pub(super) search_hint: Option<LitStr>,
     pub(super) deny_unknown_arguments: Option<bool>,
+    /// `task`: the `TaskSupport` variant (`Required`, `Optional`, `Never`).
+    pub(super) task: Option<Ident>,
+    /// `task_start`: the `TaskStart` variant (`Immediately`, `AtFirstWait`).
+    pub(super) task_start: Option<Ident>,
 }
 
 /// Reads the options of `#[tool(...)]`: what they say, and the keys given.
 pub(super) fn options(args: TokenStream, errors: &mut Errors) -> (ToolArgs, Vec<String>) {
     let mut parsed = ToolArgs::default();
     let mut given = Vec::new();
+    // Values `interpret` reads as valid but the option refuses (an unknown `task` mode).
+    let mut bad_values = Vec::new();
     match attr::parse_entries(args) {
         Ok(entries) => {
             given = attr::interpret(&entries, OPTIONS, errors, |key, value| match (key, value) {
@@ -60,6 +68,38 @@ pub(super) fn options(args: TokenStream, errors: &mut Errors) -> (ToolArgs, Vec<
                 ("deny_unknown_arguments", Value::Flag(value, _)) => {
                     parsed.deny_unknown_arguments = Some(value);
                 }
+                ("task", Value::Flag(value, span)) => {
+                    let variant = if value { "Required" } else { "Never" };
+                    parsed.task = Some(Ident::new(variant, span));
+                }
+                ("task", Value::Str(lit)) => match lit.value().as_str() {
+                    "required" => parsed.task = Some(Ident::new("Required", lit.span())),
+                    "optional" => parsed.task = Some(Ident::new("Optional", lit.span())),
+                    "never" => parsed.task = Some(Ident::new("Never", lit.span())),
+                    other => bad_values.push(syn::Error::new(
+                        lit.span(),
+                        format!(
+                            "`task = \"{other}\"`: write `task` (the tool runs only as a task), \
+                             `task = \"optional\"` (a task when the client supports tasks) or \
+                             `task = \"never\"`"
+                        ),
+                    )),
+                },
+                ("task_start", Value::Str(lit)) => match lit.value().as_str() {
+                    "immediately" => {
+                        parsed.task_start = Some(Ident::new("Immediately", lit.span()));
+                    }
+                    "first_wait" => {
+                        parsed.task_start = Some(Ident::new("AtFirstWait", lit.span()));
+                    }
+                    other => bad_values.push(syn::Error::new(
+                        lit.span(),
+                        format!(
+                            "`task_start = \"{other}\"`: write `task_start = \"immediately\"` \
+                             (the default) or `task_start = \"first_wait\"`"
+                        ),
+                    )),
+                },
                 _ => {}
             })
         }
@@ -68,6 +108,9 @@ pub(super) fn options(args: TokenStream, errors: &mut Errors) -> (ToolArgs, Vec<
             given.push("server".to_string());
             errors.push(error);
         }
+    }
+    for error in bad_values {
+        errors.push(error);
     }
     (parsed, given)
 }

@@ -7,6 +7,7 @@
 //! | every request | `Mcp-Method` | `method` |
 //! | `tools/call`, `prompts/get` | `Mcp-Name` | `params.name` |
 //! | `resources/read` | `Mcp-Name` | `params.uri` |
+//! | `tasks/get`, `tasks/update`, `tasks/cancel` (the tasks extension) | `Mcp-Name` | `params.taskId` (when the params have a string one; otherwise the router answers `-32602`) |
 //! | `tools/call` of a tool with header-carried parameters ([`header_params`](claude_tools_core::tool::header_params)) | `Mcp-Param-{Name}` for each | the argument (integers compared as numbers); a header without its argument, or an argument without its header, is a mismatch |
 //!
 //! A header missing where the table needs it, sent twice, not text, or not equal to the body
@@ -28,6 +29,9 @@ use claude_tools_core::tool::ToolServer;
 pub(super) const METHOD_HEADER: HeaderName = HeaderName::from_static("mcp-method");
 /// The header naming the tool, prompt or resource the request is about.
 pub(super) const NAME_HEADER: HeaderName = HeaderName::from_static("mcp-name");
+
+/// The methods of the tasks extension, whose `Mcp-Name` is the task's id.
+const TASK_METHODS: [&str; 3] = ["tasks/get", "tasks/update", "tasks/cancel"];
 
 /// Checks `headers` against `request` (the table of the [module docs](self)); `server` says
 /// which tool parameters travel in headers.
@@ -53,10 +57,15 @@ pub(super) fn check(
         }
         Some(_) => {}
     }
+    let task_id;
     let name = match &request.call {
         Call::ToolsCall(call) => Some(call.name.as_str()),
         Call::PromptsGet(Ok(get)) => Some(get.name.as_str()),
         Call::ResourcesRead(Ok(read)) => Some(read.uri.as_str()),
+        Call::Other { method, params } if TASK_METHODS.contains(&method.as_str()) => {
+            task_id = claude_tools_core::task::task_id_of(params.as_ref());
+            task_id.as_deref()
+        }
         _ => None,
     };
     let Some(name) = name else {
@@ -184,6 +193,35 @@ mod tests {
         check(headers, request, &server)
             .err()
             .map(|error| error.code)
+    }
+
+    #[test]
+    fn a_tasks_requests_mcp_name_is_its_task_id() {
+        let mismatch = Some(ErrorCode::HEADER_MISMATCH);
+        for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
+            let get = request(&format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{"taskId":"t-1","inputResponses":{{}}}}}}"#
+            ));
+            let method = method.as_bytes();
+            assert_eq!(
+                code(
+                    &headers(&[("mcp-method", method), ("mcp-name", b"t-1")]),
+                    &get
+                ),
+                None
+            );
+            assert_eq!(code(&headers(&[("mcp-method", method)]), &get), mismatch);
+            assert_eq!(
+                code(
+                    &headers(&[("mcp-method", method), ("mcp-name", b"t-2")]),
+                    &get
+                ),
+                mismatch
+            );
+        }
+        // No string taskId: nothing to compare; the router answers -32602.
+        let odd = request(r#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":7}}"#);
+        assert_eq!(code(&headers(&[("mcp-method", b"tasks/get")]), &odd), None);
     }
 
     #[test]

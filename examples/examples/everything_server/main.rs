@@ -20,12 +20,14 @@
 //!   scenarios (server-to-client requests on the session) and the 2026-07-28 ones (the same
 //!   calls, answered through `input_required` results);
 //! - `catalog`: the resources, the resource template and the prompts;
-//! - `live`: the tools that change the tool and prompt lists while clients listen.
+//! - `live`: the tools that change the tool and prompt lists while clients listen;
+//! - `tasks`: tools that run as tasks (the tasks extension, the `tasks-*` scenarios).
 
 mod catalog;
 mod content;
 mod live;
 mod questions;
+mod tasks;
 
 use std::sync::Arc;
 
