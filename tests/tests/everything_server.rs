@@ -11,10 +11,16 @@ use std::time::Duration;
 use claude_tools_tests::ListeningServer;
 use serde_json::{Value, json};
 
-/// Every tool the suite's server scenarios call (both revisions), sorted as `tools/list`
-/// lists them.
-const TOOLS: [&str; 27] = [
+/// Every tool the suite's server scenarios call (both revisions, and the unscored `tasks-*`
+/// scenarios' task tools), sorted as `tools/list` lists them.
+const TOOLS: [&str; 34] = [
+    "confirm_delete",
+    "failing_job",
+    "greet",
     "json_schema_2020_12_tool",
+    "multi_input",
+    "protocol_error_job",
+    "slow_compute",
     "test_audio_content",
     "test_elicitation",
     "test_elicitation_sep1034_defaults",
@@ -39,6 +45,7 @@ const TOOLS: [&str; 27] = [
     "test_streaming_elicitation",
     "test_tool_with_logging",
     "test_tool_with_progress",
+    "test_tool_with_task",
     "test_trigger_prompt_change",
     "test_trigger_tool_change",
 ];
