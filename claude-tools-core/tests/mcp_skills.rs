@@ -138,7 +138,9 @@ async fn skills_list_and_get_give_the_manifest() {
     assert_eq!(
         reply,
         json!({"jsonrpc": "2.0", "id": 1, "result": {
-            "skills": [entry()], "resultType": "complete", "_meta": meta()
+            "skills": [entry()], "resultType": "complete", "_meta": meta(),
+            // The official TypeScript client refuses a listing without its cache hint.
+            "ttlMs": 0, "cacheScope": "private"
         }})
     );
     let reply = ask(
@@ -149,7 +151,8 @@ async fn skills_list_and_get_give_the_manifest() {
     assert_eq!(
         reply,
         json!({"jsonrpc": "2.0", "id": 2, "result": {
-            "skill": entry(), "resultType": "complete", "_meta": meta()
+            "skill": entry(), "resultType": "complete", "_meta": meta(),
+            "ttlMs": 0, "cacheScope": "private"
         }})
     );
     let reply = ask(

@@ -444,10 +444,15 @@ fn ts_client(test: &str) -> Option<PathBuf> {
 /// Runs tests/node/interop_client.mjs in `mode` (`auto`, `legacy`) with `args` and returns its
 /// report, failing the test when it does not finish within a minute, fails, or prints no JSON.
 fn run_ts(node_modules: &Path, mode: &str, args: &[&str]) -> Value {
+    let mut script_args = vec![mode, node_modules.to_str().expect("a UTF-8 path")];
+    script_args.extend_from_slice(args);
+    run_node("interop_client.mjs", &script_args)
+}
+
+/// Runs tests/node/`script` with `args` and returns its report (see [`run_ts`]).
+fn run_node(script: &str, args: &[&str]) -> Value {
     let mut child = Command::new("node")
-        .arg(root().join("tests/node/interop_client.mjs"))
-        .arg(mode)
-        .arg(node_modules)
+        .arg(root().join("tests/node").join(script))
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -570,4 +575,61 @@ fn the_typescript_client_speaks_2026_07_28_and_2025_11_25_to_an_http_server() {
     assert_ts_listen(&report);
     let skip = modern.len() + legacy.len();
     assert_listen_traffic(&traffic_until(&log, skip, has_listen), true);
+}
+
+/// The official TypeScript client's skills extension (`SkillsClient`) against a claude-tools
+/// server serving a compiled-in skill: it lists the skills (the client refuses a 2026-07-28
+/// listing without its cache hint), gets one, reads and verifies its `SKILL.md` (size, digest,
+/// front matter equal to the listed entry) and its other file, and reads its directory.
+fn assert_ts_skills(report: &Value) {
+    assert_eq!(report["errors"], json!({}), "{report}");
+    assert_eq!(report["protocolVersion"], "2026-07-28");
+    assert_eq!(report["supported"], true);
+    assert_eq!(report["directoryRead"], true);
+    assert_eq!(
+        report["listed"],
+        json!([{"name": "loud-greeting", "uri": "skill://loud-greeting/SKILL.md"}])
+    );
+    assert_eq!(
+        report["listCache"],
+        json!({"ttlMs": 0, "cacheScope": "private"})
+    );
+    assert_eq!(report["got"], "skill://loud-greeting/SKILL.md");
+    assert_eq!(report["skillMd"]["verified"], true);
+    assert_eq!(report["skillMd"]["frontmatter"]["name"], "loud-greeting");
+    assert_eq!(report["skillMd"]["bodyStart"], "# Loud greeting");
+    assert_eq!(report["reference"]["verified"], true);
+    assert_eq!(
+        report["directory"],
+        json!([
+            "skill://loud-greeting/SKILL.md",
+            "skill://loud-greeting/reference"
+        ])
+    );
+}
+
+#[test]
+fn the_typescript_clients_skills_extension_loads_a_skill_over_stdio() {
+    let Some(node_modules) = ts_client("interop_ts_skills_stdio") else {
+        return;
+    };
+    let modules = node_modules.display().to_string();
+    let report = run_node(
+        "skills_client.mjs",
+        &[&modules, "stdio", SERVER, "--skills"],
+    );
+    assert_ts_skills(&report);
+}
+
+#[test]
+fn the_typescript_clients_skills_extension_loads_a_skill_over_http() {
+    let Some(node_modules) = ts_client("interop_ts_skills_http") else {
+        return;
+    };
+    let mut command = Command::new(SERVER);
+    command.args(["--http", "--skills"]);
+    let server = ListeningServer::start(command);
+    let modules = node_modules.display().to_string();
+    let report = run_node("skills_client.mjs", &[&modules, "http", server.url()]);
+    assert_ts_skills(&report);
 }

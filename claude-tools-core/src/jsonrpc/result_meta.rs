@@ -99,17 +99,27 @@ pub enum CacheableMethod {
     ResourceTemplatesList,
     /// `resources/read` (every resource's; a resource's own hint, when it has one, wins).
     ResourcesRead,
+    /// `skills/list` (the skills extension; the official TypeScript client refuses a listing
+    /// without `ttlMs` and `cacheScope`).
+    SkillsList,
+    /// `skills/get` (the skills extension).
+    SkillsGet,
+    /// `resources/directory/read` (the skills extension's directory reads).
+    ResourcesDirectoryRead,
 }
 
 impl CacheableMethod {
     /// Every cacheable method.
-    pub const ALL: [CacheableMethod; 6] = [
+    pub const ALL: [CacheableMethod; 9] = [
         CacheableMethod::Discover,
         CacheableMethod::ToolsList,
         CacheableMethod::PromptsList,
         CacheableMethod::ResourcesList,
         CacheableMethod::ResourceTemplatesList,
         CacheableMethod::ResourcesRead,
+        CacheableMethod::SkillsList,
+        CacheableMethod::SkillsGet,
+        CacheableMethod::ResourcesDirectoryRead,
     ];
 
     /// The method's name.
@@ -121,6 +131,9 @@ impl CacheableMethod {
             CacheableMethod::ResourcesList => "resources/list",
             CacheableMethod::ResourceTemplatesList => "resources/templates/list",
             CacheableMethod::ResourcesRead => "resources/read",
+            CacheableMethod::SkillsList => "skills/list",
+            CacheableMethod::SkillsGet => "skills/get",
+            CacheableMethod::ResourcesDirectoryRead => "resources/directory/read",
         }
     }
 

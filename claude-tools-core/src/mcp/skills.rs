@@ -12,6 +12,10 @@
 //! | `resources/list` | the server's resources, then each skill's `SKILL.md` |
 //! | `resources/templates/list` | the server's templates (none for a server of skills alone) |
 //!
+//! Every one of these results carries its cache hint (`ttlMs`, `cacheScope`; see
+//! [`CacheableMethod`](crate::jsonrpc::CacheableMethod)): the official TypeScript client refuses
+//! a `skills/list` page without it.
+//!
 //! A server with skills declares `capabilities.extensions["io.modelcontextprotocol/skills"]:
 //! {"directoryRead": true}` and `capabilities.resources` in `server/discover`. A request at
 //! 2025-11-25 or earlier gets `-32601` for `skills/*` and `resources/directory/read`, as from a

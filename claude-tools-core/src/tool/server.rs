@@ -65,7 +65,7 @@ pub(crate) struct ServerInner {
     /// The server's prompts and resources.
     pub(crate) catalog: crate::catalog::Catalog,
     /// The cache hints of its MCP 2026-07-28 results, by [`CacheableMethod::index`].
-    cache_hints: [CacheHint; 6],
+    cache_hints: [CacheHint; CacheableMethod::ALL.len()],
     /// What seals the `requestState` of its MCP 2026-07-28 questions; `None`: a per-process
     /// random key.
     request_state: Option<Arc<RequestStateCodec>>,
@@ -90,7 +90,7 @@ impl ToolServer {
                 state: Arc::default(),
                 always_load: true,
                 catalog: crate::catalog::Catalog::default(),
-                cache_hints: [CacheHint::default(); 6],
+                cache_hints: [CacheHint::default(); CacheableMethod::ALL.len()],
                 request_state: None,
                 skills: Vec::new(),
                 task_store: None,
