@@ -59,6 +59,7 @@
 //! | records in a [`MemoryTaskStore`] | 10,000 (unexpired; full, it refuses new tasks) | [`MemoryTaskStore::with_capacity`] |
 
 pub(crate) mod record;
+mod server;
 mod settings;
 mod store;
 pub(crate) mod wire;

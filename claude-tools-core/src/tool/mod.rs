@@ -43,6 +43,7 @@ pub mod question;
 mod registry;
 mod result;
 mod server;
+mod server_modern;
 mod server_tool;
 mod state;
 

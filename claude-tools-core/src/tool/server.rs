@@ -58,23 +58,23 @@ pub(crate) struct ServerInner {
     version: String,
     instructions: Option<String>,
     /// Sorted by name, so `tools/list` is stable and lookup is a binary search.
-    tools: Vec<Tool>,
+    pub(crate) tools: Vec<Tool>,
     state: Arc<StateMap>,
     /// The `alwaysLoad` of tools that do not set it: `true`, or the `#[tool_server]`'s.
     always_load: bool,
     /// The server's prompts and resources.
     pub(crate) catalog: crate::catalog::Catalog,
     /// The cache hints of its MCP 2026-07-28 results, by [`CacheableMethod::index`].
-    cache_hints: [CacheHint; CacheableMethod::ALL.len()],
+    pub(crate) cache_hints: [CacheHint; CacheableMethod::ALL.len()],
     /// What seals the `requestState` of its MCP 2026-07-28 questions; `None`: a per-process
     /// random key.
-    request_state: Option<Arc<RequestStateCodec>>,
+    pub(crate) request_state: Option<Arc<RequestStateCodec>>,
     /// The skills it serves (MCP's skills extension), sorted by name.
     pub(crate) skills: Vec<crate::skill::Skill>,
     /// Where its tasks are kept; `None`: a [`MemoryTaskStore`](crate::task::MemoryTaskStore)
     /// per router's tool set.
-    task_store: Option<Arc<dyn crate::task::TaskStore>>,
-    task_settings: crate::task::TaskSettings,
+    pub(crate) task_store: Option<Arc<dyn crate::task::TaskStore>>,
+    pub(crate) task_settings: crate::task::TaskSettings,
 }
 
 impl ToolServer {
@@ -240,91 +240,6 @@ impl ToolServer {
     pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
         Arc::make_mut(&mut self.inner).instructions = Some(instructions.into());
         self
-    }
-
-    /// Sets the cache hint (`ttlMs`, `cacheScope`) of the MCP 2026-07-28 results of `method`:
-    /// how long a client may reuse them, and whether a shared cache may give them to other
-    /// callers. The default for each is [`CacheHint::default`], `ttlMs: 0` and `private`: a
-    /// client fetches the list again each time and nothing is shared between callers, which is
-    /// right for any server (its lists may change through a live handle, and a `resources/read`
-    /// may depend on who asks). Say `public` only for results that are the same for every
-    /// caller, and a TTL only as long as a stale answer is harmless.
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// use claude_tools::mcp::{CacheHint, CacheableMethod};
-    /// use claude_tools::ToolServer;
-    ///
-    /// let server = ToolServer::new("docs", "1.0.0")
-    ///     .with_cache_hint(CacheableMethod::ToolsList, CacheHint::public(Duration::from_secs(300)));
-    /// assert_eq!(server.cache_hint(CacheableMethod::ToolsList).ttl_ms, 300_000);
-    /// ```
-    pub fn with_cache_hint(mut self, method: CacheableMethod, hint: CacheHint) -> Self {
-        Arc::make_mut(&mut self.inner).cache_hints[method.index()] = hint;
-        self
-    }
-
-    /// The cache hint of `method`'s results (see [`ToolServer::with_cache_hint`]).
-    pub fn cache_hint(&self, method: CacheableMethod) -> CacheHint {
-        self.inner.cache_hints[method.index()]
-    }
-
-    /// Seals the `requestState` of this server's MCP 2026-07-28 questions with `codec` (see
-    /// [`crate::request_state`]): give every replica of a server the same operator key (and a
-    /// shared replay guard), so that a client's retry may land on any of them. Without it the
-    /// server draws a random key when it first needs one, and a retry that lands on another
-    /// process is refused (`-32602`), the client starting the call over.
-    ///
-    /// ```
-    /// use claude_tools::mcp::request_state::{RequestStateConfig, StateKey};
-    /// use claude_tools::ToolServer;
-    ///
-    /// let key = StateKey::new([7u8; 32]).unwrap(); // the operator's secret, from the environment
-    /// let codec = RequestStateConfig::new().key(key).build("tickets").unwrap();
-    /// let server = ToolServer::new("tickets", "1.0.0").with_request_state(codec);
-    /// # let _ = server;
-    /// ```
-    pub fn with_request_state(mut self, codec: RequestStateCodec) -> Self {
-        Arc::make_mut(&mut self.inner).request_state = Some(Arc::new(codec));
-        self
-    }
-
-    /// The codec set by [`ToolServer::with_request_state`], if any.
-    pub fn request_state(&self) -> Option<&Arc<RequestStateCodec>> {
-        self.inner.request_state.as_ref()
-    }
-
-    /// Keeps this server's tasks in `store` ([`crate::task::TaskStore`]; a shared one lets
-    /// replicas answer each other's `tasks/*`) instead of a
-    /// [`MemoryTaskStore`](crate::task::MemoryTaskStore) of the router's tool set.
-    pub fn with_task_store(mut self, store: Arc<dyn crate::task::TaskStore>) -> Self {
-        Arc::make_mut(&mut self.inner).task_store = Some(store);
-        self
-    }
-
-    /// The store set with [`with_task_store`](Self::with_task_store), if any.
-    pub fn task_store(&self) -> Option<&Arc<dyn crate::task::TaskStore>> {
-        self.inner.task_store.as_ref()
-    }
-
-    /// Sets the TTL, poll interval and per-caller bound of this server's tasks
-    /// ([`crate::task::TaskSettings`]).
-    pub fn with_task_settings(mut self, settings: crate::task::TaskSettings) -> Self {
-        Arc::make_mut(&mut self.inner).task_settings = settings;
-        self
-    }
-
-    /// The settings of this server's tasks.
-    pub fn task_settings(&self) -> crate::task::TaskSettings {
-        self.inner.task_settings
-    }
-
-    /// Whether a tool of this server may run as a task ([`crate::task`]).
-    pub fn has_task_tools(&self) -> bool {
-        self.inner
-            .tools
-            .iter()
-            .any(|tool| tool.task_support != crate::task::TaskSupport::Never)
     }
 
     /// The server's name (the CLI's `mcp__{name}__` prefix).
