@@ -15,8 +15,7 @@ pub mod stdio_mcp;
 mod util;
 
 pub use client::{
-    ClientRoot, CompletionRequest, Progress, ProtocolRevision, SampledMessage, TestClient,
-    TestClientError, ToolOutcome,
+    CompletionRequest, Progress, ProtocolRevision, TestClient, TestClientError, ToolOutcome,
 };
 pub use util::{TempDir, random_u64, uuid_v4};
 

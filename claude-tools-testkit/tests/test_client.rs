@@ -3,13 +3,14 @@
 //! completed variable, a tool that asks the user, one that reports progress, one that logs,
 //! and one that reads the caller's identity; at MCP 2025-11-25 and 2026-07-28.
 
-use claude_tools::mcp::{ElicitParams, Elicitation, ErrorCode, LoggingLevel, ServerRequestParams};
+use claude_tools::mcp::{
+    CreateMessageResult, ElicitParams, Elicitation, ErrorCode, LoggingLevel, Root,
+    ServerRequestParams,
+};
 use claude_tools::prelude::*;
 use claude_tools::resources::ResourceContents;
 use claude_tools::tools::Extension;
-use claude_tools_testkit::{
-    ClientRoot, CompletionRequest, ProtocolRevision, SampledMessage, TestClient, TestClientError,
-};
+use claude_tools_testkit::{CompletionRequest, ProtocolRevision, TestClient, TestClientError};
 use serde_json::json;
 
 #[tool_server(name = "shop", version = "1.0.0")]
@@ -532,10 +533,10 @@ async fn sampling_and_roots_are_answered_as_given() {
         let client = client(revision)
             .on_create_message(|request| {
                 let asked = request.messages[0].content.as_text().unwrap_or_default();
-                SampledMessage::text("test-model", format!("Atlas ({asked})"))
-                    .stop_reason("endTurn")
+                CreateMessageResult::from_text("test-model", format!("Atlas ({asked})"))
+                    .with_stop_reason("endTurn")
             })
-            .roots([ClientRoot::new("file:///work/atlas").named("atlas")]);
+            .roots([Root::new("file:///work/atlas").named("atlas")]);
         let outcome = client.call_tool("name_project", json!({})).await.unwrap();
         assert_eq!(
             outcome.text(),

@@ -229,8 +229,16 @@ impl CreateMessageRequest {
     }
 }
 
-/// The client's answer to `sampling/createMessage`: the model's message.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// The client's answer to `sampling/createMessage`: the model's message. A client (a test's,
+/// say) writes one with [`CreateMessageResult::from_text`] or [`CreateMessageResult::new`].
+///
+/// ```
+/// use claude_tools::mcp::CreateMessageResult;
+///
+/// let answer = CreateMessageResult::from_text("test-model", "Paris").with_stop_reason("endTurn");
+/// assert_eq!(answer.text(), Some("Paris"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CreateMessageResult {
@@ -241,11 +249,32 @@ pub struct CreateMessageResult {
     /// The model that answered.
     pub model: String,
     /// Why it stopped (`endTurn`, `stopSequence`, `maxTokens`, or the client's own word).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_reason: Option<String>,
 }
 
 impl CreateMessageResult {
+    /// The model `model` answered `content` (text, an image, audio), as the assistant.
+    pub fn new(model: impl Into<String>, content: SamplingContent) -> Self {
+        Self {
+            role: Role::Assistant,
+            content,
+            model: model.into(),
+            stop_reason: None,
+        }
+    }
+
+    /// The model `model` answered `text`.
+    pub fn from_text(model: impl Into<String>, text: impl Into<String>) -> Self {
+        Self::new(model, SamplingContent::text(text))
+    }
+
+    /// The same answer, saying why the model stopped (`endTurn`, `maxTokens`…).
+    pub fn with_stop_reason(mut self, reason: impl Into<String>) -> Self {
+        self.stop_reason = Some(reason.into());
+        self
+    }
+
     /// The text of the answer, when it is text.
     pub fn text(&self) -> Option<&str> {
         self.content.as_text()

@@ -20,8 +20,8 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use claude_tools_core::ask::{
-    ClientCapabilities, CreateMessageRequest, ElicitParams, Elicitation, RequestsToClient,
-    ServerRequest, ServerRequestParams,
+    ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitParams, Elicitation,
+    RequestsToClient, Root, ServerRequest, ServerRequestParams,
 };
 use claude_tools_core::complete::Completion;
 use claude_tools_core::jsonrpc::{
@@ -37,7 +37,6 @@ use serde_json::Value;
 use tokio::sync::OnceCell;
 
 use answers::Answers;
-pub use answers::{ClientRoot, SampledMessage};
 pub use completion::CompletionRequest;
 use inbox::Inbox;
 pub use outcome::{Progress, TestClientError, ToolOutcome};
@@ -208,17 +207,18 @@ impl TestClient {
     ///
     /// ```
     /// use claude_tools::ToolServer;
-    /// use claude_tools_testkit::{SampledMessage, TestClient};
+    /// use claude_tools::mcp::CreateMessageResult;
+    /// use claude_tools_testkit::TestClient;
     ///
     /// let client = TestClient::new(ToolServer::new("demo", "1.0.0"))
     ///     .on_create_message(|request| {
-    ///         SampledMessage::text("test-model", format!("{} messages read", request.messages.len()))
+    ///         CreateMessageResult::from_text("test-model", format!("{} messages read", request.messages.len()))
     ///     });
     /// # let _ = client;
     /// ```
     pub fn on_create_message<F>(mut self, answer: F) -> Self
     where
-        F: Fn(&CreateMessageRequest) -> SampledMessage + Send + Sync + 'static,
+        F: Fn(&CreateMessageRequest) -> CreateMessageResult + Send + Sync + 'static,
     {
         self.answers.sampling = Some(Arc::new(answer));
         self
@@ -229,13 +229,14 @@ impl TestClient {
     ///
     /// ```
     /// use claude_tools::ToolServer;
-    /// use claude_tools_testkit::{ClientRoot, TestClient};
+    /// use claude_tools::mcp::Root;
+    /// use claude_tools_testkit::TestClient;
     ///
     /// let client = TestClient::new(ToolServer::new("demo", "1.0.0"))
-    ///     .roots([ClientRoot::new("file:///work/repo").named("repo")]);
+    ///     .roots([Root::new("file:///work/repo").named("repo")]);
     /// # let _ = client;
     /// ```
-    pub fn roots(mut self, roots: impl IntoIterator<Item = ClientRoot>) -> Self {
+    pub fn roots(mut self, roots: impl IntoIterator<Item = Root>) -> Self {
         self.answers.roots = Some(roots.into_iter().collect());
         self
     }

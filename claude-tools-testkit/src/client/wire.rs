@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use claude_tools_core::ask::{ClientCapabilities, Elicitation, SamplingContent};
+use claude_tools_core::ask::{ClientCapabilities, CreateMessageResult, Elicitation, Root};
 use claude_tools_core::jsonrpc::LoggingLevel;
 use serde::Serialize;
 use serde_json::Value;
@@ -172,35 +172,15 @@ pub(super) enum QuestionAnswer {
     /// `elicitation/create`.
     Elicit(ElicitResult),
     /// `sampling/createMessage`.
-    Sampled(SampledResult),
+    Sampled(CreateMessageResult),
     /// `roots/list`.
     Roots(RootsResult),
-}
-
-/// The result of `sampling/createMessage`: the model's message.
-#[derive(Serialize, Debug, Clone, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct SampledResult {
-    /// Always the model.
-    pub(super) role: &'static str,
-    pub(super) content: SamplingContent,
-    pub(super) model: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) stop_reason: Option<String>,
 }
 
 /// The result of `roots/list`.
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub(super) struct RootsResult {
-    pub(super) roots: Vec<RootEntry>,
-}
-
-/// One root.
-#[derive(Serialize, Debug, Clone, PartialEq)]
-pub(super) struct RootEntry {
-    pub(super) uri: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) name: Option<String>,
+    pub(super) roots: Vec<Root>,
 }
 
 /// The result of an `elicitation/create`, as a client writes it (the same shape answers an MCP
