@@ -257,12 +257,12 @@ impl McpRouter {
         // A task's handler outlives its request's stream: SEP-2663 sends no progress or log
         // messages for tasks.
         if let Some(token) = progress_token.filter(|_| !for_task) {
-            context = context.with_progress(match &self.progress {
-                Some(sink) => ProgressReporter::new(token, sink.clone()),
+            context = context.with_progress(match &self.notifier {
+                Some(notifier) => ProgressReporter::to_notifier(token, notifier.clone()),
                 None => ProgressReporter::token_only(token),
             });
         }
-        if let Some(sink) = self.logs.as_ref().filter(|_| !for_task) {
+        if let Some(notifier) = self.notifier.as_ref().filter(|_| !for_task) {
             // A 2025 call logs from its connection's `logging/setLevel`. A 2026-07-28 request
             // (one with a client of its own) is sent log messages only when its `_meta` names
             // a level (`io.modelcontextprotocol/logLevel`).
@@ -270,7 +270,9 @@ impl McpRouter {
                 None => Some(self.connection.log_level.get()),
                 Some(client) => client.log_level,
             };
-            context = context.with_log_sink(sink.clone()).with_log_level(level);
+            context = context
+                .with_log_notifier(notifier.clone())
+                .with_log_level(level);
         }
         if let Some(extension) = &self.extension {
             context = context.with_extension(extension.clone());

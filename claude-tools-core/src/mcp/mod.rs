@@ -98,7 +98,7 @@ use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 
 use serde_json::Value;
 
-use crate::tool::{LogSink, ProgressSink, ToolServer};
+use crate::tool::ToolServer;
 use calls::InFlight;
 use revision::Era;
 
@@ -138,10 +138,8 @@ pub struct McpRouter {
     /// The tool set, which [`ToolServerHandle`]s may change while the router serves it.
     tools: Arc<live::LiveTools>,
     connection: Arc<Connection>,
+    /// Where server→client notifications go, the calls' progress and log messages included.
     notifier: Option<Notifier>,
-    progress: Option<Arc<ProgressSink>>,
-    /// Where the calls' log messages go (the notifier, as `notifications/message`).
-    logs: Option<Arc<LogSink>>,
     /// Attached to the context of every call this router starts (the HTTP caller's identity).
     extension: Option<Arc<dyn std::any::Any + Send + Sync>>,
     /// What `initialize` says of `capabilities.tools.listChanged`.
@@ -203,8 +201,6 @@ impl McpRouter {
             connection: Connection::new(&tools),
             tools,
             notifier: None,
-            progress: None,
-            logs: None,
             extension: None,
             list_changed: false,
             panic_detail: PanicDetail::Shown,
@@ -224,8 +220,6 @@ impl McpRouter {
             tools: self.tools.clone(),
             connection: Connection::new(&self.tools),
             notifier: None,
-            progress: None,
-            logs: None,
             extension: None,
             list_changed: false,
             panic_detail: self.panic_detail,
@@ -524,7 +518,7 @@ impl std::fmt::Debug for McpRouter {
             .field("server", &self.server())
             .field("protocol_version", &self.protocol_version())
             .field("in_flight_calls", &self.in_flight_calls())
-            .field("notifier", &self.progress.is_some())
+            .field("notifier", &self.notifier.is_some())
             .finish()
     }
 }

@@ -90,21 +90,9 @@ impl McpRouter {
     /// The same callback gets `notifications/tools/list_changed` when a [`ToolServerHandle`]
     /// changes the tool set.
     pub fn with_notifier(mut self, notifier: Notifier) -> Self {
-        self.notifier = Some(notifier.clone());
-        let logs = notifier.clone();
-        self.logs = Some(Arc::new(move |message| {
-            logs(ServerNotification::Message(message));
-        }));
-        self.progress = Some(Arc::new(
-            move |token: &ProgressToken, progress, total, message: Option<&str>| {
-                notifier(ServerNotification::Progress {
-                    token: token.clone(),
-                    progress,
-                    total,
-                    message: message.map(String::from),
-                });
-            },
-        ));
+        // The calls' log and progress messages go to the same callback: each call's context
+        // holds a clone of it rather than a closure of its own.
+        self.notifier = Some(notifier);
         self
     }
 }

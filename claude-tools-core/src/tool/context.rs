@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
-use super::log::{CallLogger, LogSink};
+use super::log::{CallLogger, LogSink, LogTarget};
 use crate::ask::{AskError, ClientPeer, CreateMessageRequest, CreateMessageResult, Root};
 pub use crate::jsonrpc::RequestId;
 use crate::jsonrpc::{LoggingLevel, ProgressToken};
@@ -95,7 +95,13 @@ impl ToolContext {
     /// sets from its notifier (as `notifications/message`). Without a sink, messages are
     /// dropped.
     pub fn with_log_sink(mut self, sink: Arc<LogSink>) -> Self {
-        self.logger.sink = Some(sink);
+        self.logger.sink = Some(LogTarget::Sink(sink));
+        self
+    }
+
+    /// Sends this call's log messages to `notifier`, as `notifications/message`.
+    pub(crate) fn with_log_notifier(mut self, notifier: crate::mcp::Notifier) -> Self {
+        self.logger.sink = Some(LogTarget::Notifier(notifier));
         self
     }
 
@@ -382,7 +388,15 @@ pub type ProgressSink = dyn Fn(&ProgressToken, f64, Option<f64>, Option<&str>) +
 #[derive(Clone, Default)]
 pub struct ProgressReporter {
     token: Option<ProgressToken>,
-    sink: Option<Arc<ProgressSink>>,
+    sink: Option<ProgressTarget>,
+}
+
+/// Where a [`ProgressReporter`] sends: a sink of the caller's, or the router's notifier itself
+/// (no closure allocated per connection or per call for it).
+#[derive(Clone)]
+enum ProgressTarget {
+    Sink(Arc<ProgressSink>),
+    Notifier(crate::mcp::Notifier),
 }
 
 impl ProgressReporter {
@@ -390,7 +404,15 @@ impl ProgressReporter {
     pub fn new(token: ProgressToken, sink: Arc<ProgressSink>) -> Self {
         Self {
             token: Some(token),
-            sink: Some(sink),
+            sink: Some(ProgressTarget::Sink(sink)),
+        }
+    }
+
+    /// A reporter that sends every report to `notifier` as `notifications/progress`.
+    pub(crate) fn to_notifier(token: ProgressToken, notifier: crate::mcp::Notifier) -> Self {
+        Self {
+            token: Some(token),
+            sink: Some(ProgressTarget::Notifier(notifier)),
         }
     }
 
@@ -415,8 +437,19 @@ impl ProgressReporter {
 
     /// Sends one report (or drops it when there is nowhere to send it).
     pub fn report(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
-        if let (Some(token), Some(sink)) = (&self.token, &self.sink) {
-            sink(token, progress, total, message);
+        match (&self.token, &self.sink) {
+            (Some(token), Some(ProgressTarget::Sink(sink))) => {
+                sink(token, progress, total, message);
+            }
+            (Some(token), Some(ProgressTarget::Notifier(notifier))) => {
+                notifier(crate::jsonrpc::ServerNotification::Progress {
+                    token: token.clone(),
+                    progress,
+                    total,
+                    message: message.map(String::from),
+                });
+            }
+            _ => {}
         }
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::jsonrpc::{LogMessage, LoggingLevel};
+use crate::jsonrpc::{LogMessage, LoggingLevel, ServerNotification};
 
 /// Receives the log messages of a call (`notifications/message`), for the transport to send.
 pub type LogSink = dyn Fn(LogMessage) + Send + Sync;
@@ -15,7 +15,15 @@ pub type LogSink = dyn Fn(LogMessage) + Send + Sync;
 #[derive(Clone, Default)]
 pub(crate) struct CallLogger {
     pub(crate) threshold: Option<LoggingLevel>,
-    pub(crate) sink: Option<Arc<LogSink>>,
+    pub(crate) sink: Option<LogTarget>,
+}
+
+/// Where a call's log messages go: a sink of the caller's, or the router's notifier itself (as
+/// `notifications/message`; no closure allocated per connection or per call for it).
+#[derive(Clone)]
+pub(crate) enum LogTarget {
+    Sink(Arc<LogSink>),
+    Notifier(crate::mcp::Notifier),
 }
 
 impl CallLogger {
@@ -40,7 +48,10 @@ impl CallLogger {
             Ok(data) => {
                 let mut message = LogMessage::new(level, data);
                 message.logger = logger.map(String::from);
-                sink(message);
+                match sink {
+                    LogTarget::Sink(sink) => sink(message),
+                    LogTarget::Notifier(notifier) => notifier(ServerNotification::Message(message)),
+                }
             }
             Err(error) => {
                 tracing::warn!(%error, %level, "a tool's log message is not JSON; not sent");
@@ -59,7 +70,9 @@ mod tests {
         let sink = sent.clone();
         let logger = CallLogger {
             threshold,
-            sink: Some(Arc::new(move |message| sink.lock().unwrap().push(message))),
+            sink: Some(LogTarget::Sink(Arc::new(move |message| {
+                sink.lock().unwrap().push(message)
+            }))),
         };
         (logger, sent)
     }

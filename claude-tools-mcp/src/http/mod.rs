@@ -258,6 +258,7 @@ mod limits;
 mod listen;
 mod modern;
 mod origin;
+mod outbox;
 mod peer;
 mod post;
 mod reply;

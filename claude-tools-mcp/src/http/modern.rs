@@ -16,12 +16,11 @@
 
 use std::net::IpAddr;
 use std::pin::Pin;
-use std::sync::Arc;
 
+use super::outbox::Outbox;
 use axum::body::Body;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::Shared;
@@ -99,20 +98,15 @@ pub(super) async fn answer(
         ResultType::Complete,
         Implementation::new(server.name(), server.version()),
     );
-    let (sender, mut queued) = mpsc::unbounded_channel();
-    let sent = Arc::new(tokio::sync::Notify::new());
-    let ring = sent.clone();
-    let router = router.with_notifier(Arc::new(move |message: ServerNotification| {
-        // Only what belongs on the request's own stream (progress, log messages); a
-        // 2026-07-28 request is never sent a request of the server's, nor a list change.
-        if matches!(
+    // Only what belongs on the request's own stream (progress, log messages); a 2026-07-28
+    // request is never sent a request of the server's, nor a list change.
+    let (queued, notifier) = Outbox::keeping(|message| {
+        matches!(
             message,
             ServerNotification::Progress { .. } | ServerNotification::Message(_)
-        ) {
-            let _ = sender.send(message);
-            ring.notify_one();
-        }
-    }));
+        )
+    });
+    let router = router.with_notifier(notifier);
     let mut finishing: Pin<Box<dyn Future<Output = RpcResponse> + Send>> = Box::pin(async move {
         let id = request.id.clone();
         match router.handle(Message::Request(request)).await {
@@ -142,7 +136,7 @@ pub(super) async fn answer(
             }
             CallState::Done(reply)
         }
-        () = sent.notified(), if streams => CallState::Running(finishing),
+        () = queued.queued(), if streams => CallState::Running(finishing),
         () = tokio::time::sleep_until(deadline) => {
             span.record("outcome", "timeout");
             return reply_response(timed_out(shared), &accepts);
@@ -160,10 +154,7 @@ pub(super) async fn answer(
             return reply_response(reply, &accepts);
         }
     };
-    // Not streaming: whatever was queued is dropped (nothing asked for it).
-    if !streams {
-        queued.close();
-    }
+    // Here the answer streams: every other way out of the `select!` has returned.
     let body = SseBody {
         queued,
         state,

@@ -12,12 +12,12 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
+use super::outbox::Outbox;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use http_body::Frame;
-use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tracing::Instrument;
 
@@ -35,8 +35,8 @@ use super::session::table::SessionUse;
 use super::sse::{CallState, Limits, SseBody, sse_event, sse_response};
 use claude_tools_core::mcp::{
     Call, ErrorCode, ErrorObject, Invalid, MODERN_PROTOCOL_VERSIONS, McpRouter, Message,
-    Request as RpcRequest, RequestId, RequestsToClient, ServerNotification, Started, ToolCall,
-    Transport, all_protocol_versions, decide_revision,
+    Request as RpcRequest, RequestId, RequestsToClient, Started, ToolCall, Transport,
+    all_protocol_versions, decide_revision,
 };
 
 pub(super) async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response {
@@ -368,14 +368,8 @@ async fn tool_call_streamed_on_demand(
     span: &tracing::Span,
 ) -> Response {
     let tool = call.name.clone();
-    let (sender, queued) = mpsc::unbounded_channel();
-    // Rings once something is queued, without taking it off the queue (the SSE body does).
-    let sent = Arc::new(tokio::sync::Notify::new());
-    let ring = sent.clone();
-    let router = router.with_notifier(Arc::new(move |message: ServerNotification| {
-        let _ = sender.send(message);
-        ring.notify_one();
-    }));
+    let (queued, notifier) = Outbox::new();
+    let router = router.with_notifier(notifier);
     let running = match router.start_call(id.clone(), call) {
         Started::Done(reply) if queued.is_empty() && form.accepts.json => {
             record_outcome(span, &reply);
@@ -395,7 +389,7 @@ async fn tool_call_streamed_on_demand(
                         }
                         CallState::Done(reply)
                     }
-                    () = sent.notified() => CallState::Running(finishing),
+                    () = queued.queued() => CallState::Running(finishing),
                     () = tokio::time::sleep_until(deadline) => {
                         span.record("outcome", "timeout");
                         return reply_response(timed_out(id, &tool, shared.request_timeout), &form);
@@ -508,10 +502,8 @@ async fn tool_call(
         return reply_response(reply, &form);
     }
 
-    let (progress, queued) = mpsc::unbounded_channel();
-    let router = router.with_notifier(Arc::new(move |notification: ServerNotification| {
-        let _ = progress.send(notification);
-    }));
+    let (queued, notifier) = Outbox::new();
+    let router = router.with_notifier(notifier);
     let state = match router.start_call(id.clone(), call) {
         // Answered at once: as plain JSON unless it reported progress on the way.
         Started::Done(reply) if queued.is_empty() && form.accepts.json => {

@@ -12,10 +12,11 @@ use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, header};
 use axum::response::Response;
 use http_body::Frame;
-use tokio::sync::mpsc;
+use std::sync::Arc;
 
+use super::outbox::Outbox;
 use super::reply::{RpcResponse, record_outcome, reply_bytes, shut_down, timed_out};
-use claude_tools_core::mcp::{RequestId, ResultMeta, ServerNotification};
+use claude_tools_core::mcp::{RequestId, ResultMeta};
 
 pub(super) fn sse_response(body: Body) -> Response {
     let mut response = Response::new(body);
@@ -52,7 +53,7 @@ pub(super) enum CallState {
 /// runs exactly as long as the client reads (the body dropped on a disconnect drops the call,
 /// which cancels it). Each progress notification is an event; the reply is the last one.
 pub(super) struct SseBody {
-    pub(super) queued: mpsc::UnboundedReceiver<ServerNotification>,
+    pub(super) queued: Arc<Outbox>,
     pub(super) state: CallState,
     pub(super) limits: Limits,
 }
@@ -143,7 +144,7 @@ impl http_body::Body for SseBody {
                 return Poll::Ready(None);
             }
             // Progress first: what the call reported before its reply goes out before it.
-            if let Poll::Ready(Some(notification)) = this.queued.poll_recv(cx) {
+            if let Poll::Ready(notification) = this.queued.poll_next(cx) {
                 let json = serde_json::to_vec(&notification).unwrap_or_default();
                 return Poll::Ready(Some(Ok(Frame::data(sse_event(&json)))));
             }
@@ -184,13 +185,14 @@ impl Drop for SseBody {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use claude_tools_core::mcp::ServerNotification;
     use tokio_util::sync::CancellationToken;
 
     #[tokio::test]
     async fn an_sse_body_sends_queued_progress_then_the_reply_then_nothing() {
         use http_body::Body as _;
 
-        let (progress, queued) = mpsc::unbounded_channel();
+        let (queued, progress) = Outbox::new();
         let mut body = SseBody {
             queued,
             state: CallState::Done(RpcResponse::success(
@@ -216,7 +218,7 @@ mod tests {
                 Poll::Pending => panic!("pending"),
             }
         };
-        progress.send(ServerNotification::ToolsListChanged).unwrap();
+        progress(ServerNotification::ToolsListChanged);
         assert_eq!(
             next().unwrap(),
             "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n"
@@ -226,7 +228,7 @@ mod tests {
             "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n"
         );
         // A cancelled handler reporting in its grace: too late, the stream has ended.
-        progress.send(ServerNotification::ToolsListChanged).unwrap();
+        progress(ServerNotification::ToolsListChanged);
         assert_eq!(next(), None);
     }
 }
