@@ -8,7 +8,6 @@
 //! connection instead (idle, reading a head, answering requests) and the connection's task
 //! closes it when the phase's deadline passes.
 
-use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
@@ -17,14 +16,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use axum::body::Body;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::sync::{OwnedSemaphorePermit, watch};
 use tokio::time::{Instant, Sleep};
 
 use super::endpoint::Endpoint;
-use super::limits::{Holding, Limits};
+use super::limits::Limits;
 use super::reply::seconds;
 
 /// Serves one connection until it ends, its idle or header deadline passes, or the shutdown
@@ -52,13 +50,8 @@ pub(super) async fn serve_connection(
     };
     let tracker = activity.clone();
     let service = hyper::service::service_fn(move |request| {
-        let request_guard = tracker.begin();
-        let answer = endpoint.answer(request, peer);
-        async move {
-            let response = answer.await?;
-            // The request is in progress until its answer is sent or dropped.
-            Ok::<_, Infallible>(response.map(|body| Body::new(Holding::new(body, request_guard))))
-        }
+        // The request is in progress until its answer is sent or dropped.
+        endpoint.answer(request, peer, tracker.begin())
     });
     let connection = hyper::server::conn::http1::Builder::new()
         .timer(hyper_util::rt::TokioTimer::new())

@@ -14,13 +14,14 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::{ConnectInfo, State};
+use axum::extract::ConnectInfo;
 use axum::http::Method;
 use axum::response::Response;
 use hyper::body::Incoming;
 
 use super::Shared;
 use super::cors::Mark;
+use super::limits::Holding;
 
 /// A connection's service (see the [module docs](self)).
 #[derive(Clone)]
@@ -40,12 +41,19 @@ impl Endpoint {
     }
 
     /// The answer to `request`, which came from `peer` (attached as axum's [`ConnectInfo`], as
-    /// `axum::serve`'s `into_make_service_with_connect_info` would).
-    pub(super) fn answer(
+    /// `axum::serve`'s `into_make_service_with_connect_info` would); its body holds `held`
+    /// until it is sent or dropped.
+    ///
+    /// The caller awaits this future as it is: wrapping it in a future of its own would keep
+    /// two copies of its kilobytes of state in the wrapper (rustc does not overlap a future
+    /// with the one it was moved into), and every request's future is copied on its way into
+    /// hyper's slot.
+    pub(super) fn answer<H: Send + Unpin + 'static>(
         &self,
         mut request: hyper::Request<Incoming>,
         peer: SocketAddr,
-    ) -> impl Future<Output = Result<Response, Infallible>> + Send + use<> {
+        held: H,
+    ) -> impl Future<Output = Result<Response, Infallible>> + Send + use<H> {
         request.extensions_mut().insert(ConnectInfo(peer));
         let route = if request.method() == Method::POST && request.uri().path() == self.shared.path
         {
@@ -57,11 +65,14 @@ impl Endpoint {
         async move {
             match route {
                 Route::Post(shared, mark, request) => {
-                    let mut response = super::post::handle(State(shared), request).await;
+                    let mut response = super::post::answer_holding(shared, request, held).await;
                     mark.apply(&mut response);
                     Ok(response)
                 }
-                Route::Router(answer) => answer.await,
+                Route::Router(answer) => {
+                    let response = answer.await?;
+                    Ok(response.map(|body| Body::new(Holding::new(body, held))))
+                }
             }
         }
     }

@@ -40,6 +40,16 @@ use claude_tools_core::mcp::{
 };
 
 pub(super) async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    answer_holding(shared, request, ()).await
+}
+
+/// The answer to `request`, its body holding `held` (and the request's place among those in
+/// flight) until it is sent or dropped: one body wrapper for both.
+pub(super) async fn answer_holding<H: Send + Unpin + 'static>(
+    shared: Arc<Shared>,
+    request: Request,
+    held: H,
+) -> Response {
     // Held until the answer is sent or dropped.
     let permit = match shared.in_flight.admit() {
         Ok(permit) => permit,
@@ -54,9 +64,7 @@ pub(super) async fn handle(State(shared): State<Arc<Shared>>, request: Request) 
         outcome = tracing::field::Empty,
     );
     let watch = DisconnectWatch::new(span.clone());
-    let response = answer(&shared, request, &span)
-        .instrument(span.clone())
-        .await;
+    let response = instrumented_answer(&shared, request, &span).await;
     watch.answered();
     span.record("status", response.status().as_u16());
     tracing::debug!(parent: &span, "MCP HTTP: answered");
@@ -67,9 +75,9 @@ pub(super) async fn handle(State(shared): State<Arc<Shared>>, request: Request) 
     {
         // Bounded by the listen streams' own limits instead.
         drop(permit);
-        return response;
+        return response.map(|body| Body::new(Holding::new(body, held)));
     }
-    response.map(|body| Body::new(Holding::new(body, permit)))
+    response.map(|body| Body::new(Holding::new(body, (permit, held))))
 }
 
 /// Notes in the request's span that the client went away while its request ran (the handler's
@@ -97,6 +105,17 @@ impl Drop for DisconnectWatch {
     }
 }
 
+/// [`answer`] in `span`. Built in a plain function: moving a future into its `Instrumented`
+/// inside `handle`'s own state would keep both copies there (rustc does not overlap them),
+/// doubling the kilobytes every request's future is copied with.
+fn instrumented_answer<'a>(
+    shared: &'a Shared,
+    request: Request,
+    span: &'a tracing::Span,
+) -> tracing::instrument::Instrumented<impl Future<Output = Response> + use<'a>> {
+    answer(shared, request, span).instrument(span.clone())
+}
+
 async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Response {
     let deadline = Instant::now() + shared.request_timeout;
     let (parts, body) = request.into_parts();
@@ -116,14 +135,16 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             return refusal.into_response();
         }
     };
-    let read = read_body(
+    // Awaited where it is made: a future kept in a variable first is stored twice in this one.
+    let body = match read_body(
         body,
         &parts.headers,
         shared.max_body_size,
         &shared.limits,
         deadline,
-    );
-    let body = match read.await {
+    )
+    .await
+    {
         Ok(body) => body,
         Err(refusal) => {
             span.record("outcome", "rejected");
