@@ -6,7 +6,9 @@
 //! `POST /mcp` only. A `tools/call` of `add` is answered `200`, `content-type:
 //! application/json`, with the bytes the claude-tools and rmcp servers answer:
 //! `{"jsonrpc":"2.0","id":<id>,"result":{"content":[{"type":"text","text":"<a+b>"}],"isError":false}}`
-//! (the id as the request wrote it). Everything else gets the least the bench's load generator
+//! (the id as the request wrote it); one whose `_meta` names MCP 2026-07-28 gets that result
+//! with `"resultType":"complete"` and the `serverInfo` in its `_meta`, as those servers answer at
+//! that revision (no header checked: the bare cost of the revision's bytes). Everything else gets the least the bench's load generator
 //! accepts in its handshake: `initialize` a result with the protocol version asked for,
 //! `tools/list` the `add` tool with integer `a` and `b`, a notification (no id) `202` with no
 //! body, another method a JSON-RPC error, and a body that is not such a request `400`. No header
@@ -56,6 +58,17 @@ struct Params<'a> {
     arguments: Option<AddArgs>,
     /// The protocol version an `initialize` asks for.
     #[serde(rename = "protocolVersion", borrow, default)]
+    protocol_version: Option<Cow<'a, str>>,
+    /// An MCP 2026-07-28 request's envelope.
+    #[serde(rename = "_meta", borrow, default)]
+    meta: Option<Meta<'a>>,
+}
+
+/// What the floor reads of a 2026-07-28 request's `_meta`: its revision, which decides the
+/// result's form (`resultType` and the `serverInfo`, as the MCP servers of the bench write them).
+#[derive(Deserialize)]
+struct Meta<'a> {
+    #[serde(rename = "io.modelcontextprotocol/protocolVersion", borrow, default)]
     protocol_version: Option<Cow<'a, str>>,
 }
 
@@ -118,13 +131,25 @@ async fn mcp(body: Bytes) -> Response {
             Some(Params {
                 name: Some(name),
                 arguments: Some(AddArgs { a, b }),
+                meta,
                 ..
             }) if name == "add" => reply(id, |out| {
-                let _ = write!(
-                    out,
-                    r#""result":{{"content":[{{"type":"text","text":"{}"}}],"isError":false}}}}"#,
-                    a.wrapping_add(b)
-                );
+                let modern = meta
+                    .and_then(|meta| meta.protocol_version)
+                    .is_some_and(|version| version == "2026-07-28");
+                let _ = if modern {
+                    write!(
+                        out,
+                        r#""result":{{"content":[{{"type":"text","text":"{}"}}],"isError":false,"resultType":"complete","_meta":{{"io.modelcontextprotocol/serverInfo":{{"name":"bench","version":"1.0.0"}}}}}}}}"#,
+                        a.wrapping_add(b)
+                    )
+                } else {
+                    write!(
+                        out,
+                        r#""result":{{"content":[{{"type":"text","text":"{}"}}],"isError":false}}}}"#,
+                        a.wrapping_add(b)
+                    )
+                };
             }),
             _ => error(StatusCode::OK, Some(id), -32602, "Invalid params"),
         },
