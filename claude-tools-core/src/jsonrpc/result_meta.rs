@@ -3,6 +3,7 @@
 //! result carries none of them; the router decides which a response gets, and
 //! [`Response::write_to`](super::Response::write_to) writes them into the result object.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -160,17 +161,18 @@ pub struct ResultMeta {
     /// `ttlMs` and `cacheScope`, on the results that are cacheable (discover, the lists,
     /// `resources/read`) when complete.
     pub cache: Option<CacheHint>,
-    /// `_meta["io.modelcontextprotocol/serverInfo"]`.
-    pub server_info: Implementation,
+    /// `_meta["io.modelcontextprotocol/serverInfo"]` (shared: every result of a server carries
+    /// the same).
+    pub server_info: Arc<Implementation>,
 }
 
 impl ResultMeta {
     /// The fields of a result of `result_type` from the server `server_info`.
-    pub fn new(result_type: ResultType, server_info: Implementation) -> Self {
+    pub fn new(result_type: ResultType, server_info: impl Into<Arc<Implementation>>) -> Self {
         Self {
             result_type,
             cache: None,
-            server_info,
+            server_info: server_info.into(),
         }
     }
 
@@ -200,7 +202,7 @@ impl ResultMeta {
         out.extend_from_slice(br#","_meta":{""#);
         out.extend_from_slice(super::SERVER_INFO_META.as_bytes());
         out.extend_from_slice(br#"":"#);
-        serde_json::to_writer(&mut *out, &self.server_info)?;
+        serde_json::to_writer(&mut *out, &*self.server_info)?;
         out.push(b'}');
         Ok(())
     }
@@ -223,7 +225,7 @@ impl ResultMeta {
             );
         }
         let server_info =
-            serde_json::to_value(&self.server_info).unwrap_or(serde_json::Value::Null);
+            serde_json::to_value(&*self.server_info).unwrap_or(serde_json::Value::Null);
         match result.get_mut("_meta") {
             Some(serde_json::Value::Object(meta)) => {
                 meta.insert(super::SERVER_INFO_META.into(), server_info);

@@ -255,6 +255,12 @@ impl McpRouter {
         self.tools.active()
     }
 
+    /// The name and version of the server behind this router (what each 2026-07-28 result's
+    /// `serverInfo` says), without a snapshot of its tools.
+    pub fn server_info(&self) -> Arc<crate::jsonrpc::Implementation> {
+        self.tools.with_active(|server| server.info().clone())
+    }
+
     /// A handle to change the tools this router serves while it runs; each change is sent to
     /// the client as `notifications/tools/list_changed` through the
     /// [notifier](McpRouter::with_notifier) (set the notifier first).

@@ -22,8 +22,8 @@ use super::tasks::{self, TaskRoute};
 use crate::ask::round::Round;
 use crate::ask::{ClientPeer, RequestsToClient};
 use crate::jsonrpc::{
-    Answer, CacheableMethod, Call, DiscoverResult, ErrorCode, ErrorObject, Implementation,
-    RequestId, RequestMeta, Response, ResultMeta, ResultType,
+    Answer, CacheableMethod, Call, DiscoverResult, ErrorCode, ErrorObject, RequestId, RequestMeta,
+    Response, ResultMeta, ResultType,
 };
 use crate::tool::ToolServer;
 
@@ -171,8 +171,7 @@ fn modernize(
         // Made whole already (an `input_required` result).
         return response;
     }
-    let server_info = Implementation::new(server.name(), server.version());
-    let meta = ResultMeta::new(ResultType::Complete, server_info)
+    let meta = ResultMeta::new(ResultType::Complete, server.info().clone())
         .with_cache(cacheable.map(|method| server.cache_hint(method)));
     response.with_result_meta(meta)
 }

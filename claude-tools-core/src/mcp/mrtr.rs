@@ -25,8 +25,8 @@ use serde_json::value::RawValue;
 use super::McpRouter;
 use crate::ask::round::{Blocked, Carried, Round};
 use crate::jsonrpc::{
-    Answer, Call, ErrorObject, Implementation, InputRequiredResult, RequestId, RequestMeta,
-    Response, ResultMeta, ResultType, Retry,
+    Answer, Call, ErrorObject, InputRequiredResult, RequestId, RequestMeta, Response, ResultMeta,
+    ResultType, Retry,
 };
 use crate::request_state::{Binding, ParamsDigest, RequestStateCodec};
 use crate::tool::ToolServer;
@@ -261,7 +261,7 @@ pub(super) fn blocked_answer(
             )
             .with_result_meta(ResultMeta::new(
                 ResultType::InputRequired,
-                Implementation::new(server.name(), server.version()),
+                server.info().clone(),
             ))
         }
         Blocked::MissingCapability(capability) => Response::error(

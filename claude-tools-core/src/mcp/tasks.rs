@@ -18,8 +18,8 @@ use super::calls::{Prepared, run_out_grace};
 use super::mrtr::{self, Bound};
 use crate::ask::task_link::TaskLink;
 use crate::jsonrpc::{
-    Answer, Call, ErrorObject, Implementation, RawParams, RequestId, RequestMeta, Response,
-    ResultMeta, ResultType, ToolCall,
+    Answer, Call, ErrorObject, RawParams, RequestId, RequestMeta, Response, ResultMeta, ResultType,
+    ToolCall,
 };
 use crate::task::wire::{self, TaskAnswer};
 use crate::task::{
@@ -289,7 +289,7 @@ impl McpRouter {
             cancellation,
         };
         runtime.spawn(runner.run(call));
-        let info = Implementation::new(server.name(), server.version());
+        let info = server.info().clone();
         Response::success(
             id,
             Answer::Task(Box::new(TaskAnswer {

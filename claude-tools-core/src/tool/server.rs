@@ -18,7 +18,7 @@ use super::result::ToolResult;
 use super::server_tool::Tool;
 use super::state::{MissingState, StateMap};
 use crate::catch_unwind::CatchUnwind;
-use crate::jsonrpc::{CacheHint, CacheableMethod};
+use crate::jsonrpc::{CacheHint, CacheableMethod, Implementation};
 use crate::request_state::RequestStateCodec;
 
 /// An MCP server of in-process tools, with the application state its tools share.
@@ -54,8 +54,8 @@ pub struct ToolServer {
 
 #[derive(Clone)]
 pub(crate) struct ServerInner {
-    name: String,
-    version: String,
+    /// The name and version, shared with every 2026-07-28 result's `serverInfo`.
+    info: Arc<Implementation>,
     instructions: Option<String>,
     /// Sorted by name, so `tools/list` is stable and lookup is a binary search.
     pub(crate) tools: Vec<Tool>,
@@ -83,8 +83,7 @@ impl ToolServer {
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
         Self {
             inner: Arc::new(ServerInner {
-                name: name.into(),
-                version: version.into(),
+                info: Arc::new(Implementation::new(name, version)),
                 instructions: None,
                 tools: Vec::new(),
                 state: Arc::default(),
@@ -148,7 +147,7 @@ impl ToolServer {
             Box::pin(async move { future.await.into_tool_result() })
         });
         let def = def.into();
-        def.warn_if_undescribed(&self.inner.name);
+        def.warn_if_undescribed(&self.inner.info.name);
         Arc::make_mut(&mut self.inner).add(def, handler)?;
         Ok(self)
     }
@@ -215,7 +214,7 @@ impl ToolServer {
         handler: H,
     ) -> Result<Self, ServerBuildError> {
         let mut def = def.into();
-        def.warn_if_undescribed(&self.inner.name);
+        def.warn_if_undescribed(&self.inner.info.name);
         H::describe(&mut def);
         let handler: ToolHandler = Arc::new(move |call| handler.clone().call(call));
         // The handler extracts every parameter and reports their problems together with those
@@ -244,12 +243,18 @@ impl ToolServer {
 
     /// The server's name (the CLI's `mcp__{name}__` prefix).
     pub fn name(&self) -> &str {
-        &self.inner.name
+        &self.inner.info.name
     }
 
     /// The server's version.
     pub fn version(&self) -> &str {
-        &self.inner.version
+        &self.inner.info.version
+    }
+
+    /// The server's name and version as MCP's `Implementation`, shared by every 2026-07-28
+    /// result's `serverInfo` (clone the `Arc`, not the strings).
+    pub fn info(&self) -> &Arc<Implementation> {
+        &self.inner.info
     }
 
     /// The server's instructions, if any.
@@ -284,7 +289,7 @@ impl ToolServer {
     /// ```
     pub fn qualified_name(&self, tool: &str) -> Option<String> {
         self.tool(tool)
-            .map(|tool| qualify(&self.inner.name, &tool.name))
+            .map(|tool| qualify(&self.inner.info.name, &tool.name))
     }
 
     /// The qualified names (`mcp__{server}__{tool}`) of every tool of the server, sorted: what
@@ -305,7 +310,7 @@ impl ToolServer {
             .tools
             .iter()
             .filter(|tool| keep(&tool.def))
-            .map(|tool| qualify(&self.inner.name, &tool.name))
+            .map(|tool| qualify(&self.inner.info.name, &tool.name))
             .collect()
     }
 
@@ -343,7 +348,7 @@ impl ToolServer {
             for requirement in required {
                 if !self.inner.state.contains(requirement.type_id) {
                     return Err(MissingState {
-                        server: self.inner.name.clone(),
+                        server: self.inner.info.name.clone(),
                         kind,
                         name: name.to_string(),
                         type_name: requirement.type_name,
@@ -379,7 +384,7 @@ impl ToolServer {
             return Err(CallRefused::UnknownTool(format!(
                 "Tool `{}` not found on server `{}`",
                 crate::jsonrpc::echo(name),
-                self.inner.name
+                self.inner.info.name
             )));
         };
         let arguments = match arguments.into_entries() {
@@ -451,8 +456,8 @@ impl ToolServer {
 impl std::fmt::Debug for ToolServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ToolServer")
-            .field("name", &self.inner.name)
-            .field("version", &self.inner.version)
+            .field("name", &self.inner.info.name)
+            .field("version", &self.inner.info.version)
             .field(
                 "tools",
                 &self
@@ -485,7 +490,7 @@ impl ServerInner {
     ) -> Result<(), ServerBuildError> {
         builder.default_always_load(self.always_load);
         let tool = builder.name().to_string();
-        check_names(&self.name, &tool)?;
+        check_names(&self.info.name, &tool)?;
         let BuiltTool {
             def,
             required_state,
@@ -495,14 +500,14 @@ impl ServerInner {
         } = builder
             .build_parts()
             .map_err(|error| ServerBuildError::Schema {
-                server: self.name.clone(),
+                server: self.info.name.clone(),
                 tool: tool.clone(),
                 error,
             })?;
         let header_params =
             super::header_params::header_params(&def.input_schema).map_err(|message| {
                 ServerBuildError::Schema {
-                    server: self.name.clone(),
+                    server: self.info.name.clone(),
                     tool: tool.clone(),
                     error: crate::schema::SchemaError::new(message),
                 }
@@ -517,7 +522,7 @@ impl ServerInner {
                 locations.sort();
                 let [first, second] = locations;
                 Err(ServerBuildError::DuplicateTool {
-                    server: self.name.clone(),
+                    server: self.info.name.clone(),
                     tool,
                     first,
                     second,

@@ -31,8 +31,7 @@ use super::session::client_of;
 use super::sse::{CallState, Limits, SseBody, sse_event, sse_response};
 use super::standard_headers;
 use claude_tools_core::mcp::{
-    Call, ErrorCode, ErrorObject, Implementation, Message, Request, ResultMeta, ResultType,
-    ServerNotification,
+    Call, ErrorCode, ErrorObject, Message, Request, ResultMeta, ResultType, ServerNotification,
 };
 
 /// The HTTP status of a 2026-07-28 answer (the table of the [module docs](self)).
@@ -93,11 +92,7 @@ pub(super) async fn answer(
         }
         _ => None,
     };
-    let server = router.server();
-    let result_meta = ResultMeta::new(
-        ResultType::Complete,
-        Implementation::new(server.name(), server.version()),
-    );
+    let result_meta = ResultMeta::new(ResultType::Complete, router.server_info());
     // Only what belongs on the request's own stream (progress, log messages); a 2026-07-28
     // request is never sent a request of the server's, nor a list change.
     let (queued, notifier) = Outbox::keeping(|message| {
