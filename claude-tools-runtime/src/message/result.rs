@@ -295,6 +295,22 @@ pub struct PermissionDenial {
     pub extra: Map<String, Value>,
 }
 
+impl PermissionDenial {
+    /// The refusal of call `tool_use_id` to `tool_name` with `tool_input`.
+    pub fn new(
+        tool_name: impl Into<String>,
+        tool_use_id: impl Into<String>,
+        tool_input: Map<String, Value>,
+    ) -> Self {
+        PermissionDenial {
+            tool_name: tool_name.into(),
+            tool_use_id: tool_use_id.into(),
+            tool_input,
+            extra: Map::new(),
+        }
+    }
+}
+
 /// A tool call a `PreToolUse` hook deferred (`deferred_tool_use`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
