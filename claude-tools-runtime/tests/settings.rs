@@ -41,16 +41,29 @@ fn settings_round_trip_with_unknown_keys_kept() {
     assert_eq!(settings.model.as_deref(), Some("claude-sonnet-4-5"));
     let permissions = settings.permissions.as_ref().unwrap();
     assert_eq!(permissions.default_mode, Some(DefaultMode::AcceptEdits));
-    assert_eq!(permissions.default_mode.as_ref().unwrap().permission_mode(), Some(PermissionMode::AcceptEdits));
+    assert_eq!(
+        permissions.default_mode.as_ref().unwrap().permission_mode(),
+        Some(PermissionMode::AcceptEdits)
+    );
     assert_eq!(permissions.extra["someFutureRule"], json!({"x": 1}));
     let hooks = &settings.hooks.as_ref().unwrap()["PreToolUse"][0].hooks;
-    let SettingsHook::Command(command) = &hooks[0] else { panic!("{hooks:?}") };
-    assert_eq!((command.command.as_str(), command.timeout), ("./audit.sh", Some(30.0)));
+    let SettingsHook::Command(command) = &hooks[0] else {
+        panic!("{hooks:?}")
+    };
+    assert_eq!(
+        (command.command.as_str(), command.timeout),
+        ("./audit.sh", Some(30.0))
+    );
     assert_eq!(command.extra["shell"], "bash");
     assert!(matches!(&hooks[1], SettingsHook::Http(http) if http.url == "http://127.0.0.1:9/hook"));
     assert!(matches!(&hooks[2], SettingsHook::Other(other) if other["channel"] == 7));
     assert_eq!(settings.sandbox.as_ref().unwrap().enabled, Some(true));
-    assert_eq!(settings.denied_mcp_servers.as_ref().unwrap()[1].server_url.as_deref(), Some("https://*.evil.com/*"));
+    assert_eq!(
+        settings.denied_mcp_servers.as_ref().unwrap()[1]
+            .server_url
+            .as_deref(),
+        Some("https://*.evil.com/*")
+    );
     assert_eq!(settings.extra["spinnerTipsEnabled"], false);
     assert_eq!(settings.extra["statusLine"]["command"], "status.sh");
     // Written back: the same JSON (numbers as JSON compares them).
@@ -66,10 +79,16 @@ fn settings_round_trip_with_unknown_keys_kept() {
 fn a_wrong_type_is_an_error_naming_the_field() {
     for (wire, path) in [
         (json!({"model": 5}), "model"),
-        (json!({"permissions": {"allow": "Bash"}}), "permissions.allow"),
+        (
+            json!({"permissions": {"allow": "Bash"}}),
+            "permissions.allow",
+        ),
         (json!({"env": {"A": 1}}), "env.A"),
         (json!({"cleanupPeriodDays": "soon"}), "cleanupPeriodDays"),
-        (json!({"hooks": {"Stop": [{"hooks": [{"type": "command"}]}]}}), "hooks.Stop[0].hooks[0]"),
+        (
+            json!({"hooks": {"Stop": [{"hooks": [{"type": "command"}]}]}}),
+            "hooks.Stop[0].hooks[0]",
+        ),
     ] {
         let error = Settings::from_value(&wire).unwrap_err();
         assert_eq!(error.path, path, "{wire}: {error}");
@@ -88,8 +107,15 @@ fn a_wrong_type_is_an_error_naming_the_field() {
 fn typed_settings_reach_the_cli_as_the_raw_ones_do() {
     let settings = Settings::new()
         .model("claude-sonnet-4-5")
-        .permissions(Permissions::new().allow(["Read"]).default_mode(PermissionMode::Plan))
-        .hook(HookEvent::Stop, SettingsHookMatcher::always().command(CommandHook::new("./done.sh")))
+        .permissions(
+            Permissions::new()
+                .allow(["Read"])
+                .default_mode(PermissionMode::Plan),
+        )
+        .hook(
+            HookEvent::Stop,
+            SettingsHookMatcher::always().command(CommandHook::new("./done.sh")),
+        )
         .setting("language", json!("french"));
     let typed = Options::new()
         .typed_settings(settings.clone())
@@ -137,13 +163,25 @@ fn escalating_modes_from_the_repository_are_filtered_as_the_cli_does() {
     use ResolvedSettingSource as Tier;
     assert_eq!(resolve(vec![(Tier::Project, BypassPermissions)]), None);
     assert_eq!(resolve(vec![(Tier::Local, Auto)]), None);
-    assert_eq!(resolve(vec![(Tier::Local, AcceptEdits)]), Some(DefaultMode::AcceptEdits));
+    assert_eq!(
+        resolve(vec![(Tier::Local, AcceptEdits)]),
+        Some(DefaultMode::AcceptEdits)
+    );
     assert_eq!(resolve(vec![(Tier::Project, AcceptEdits)]), None);
-    assert_eq!(resolve(vec![(Tier::User, BypassPermissions)]), Some(DefaultMode::BypassPermissions));
-    assert_eq!(resolve(vec![(Tier::Project, Plan)]), Some(DefaultMode::Plan));
+    assert_eq!(
+        resolve(vec![(Tier::User, BypassPermissions)]),
+        Some(DefaultMode::BypassPermissions)
+    );
+    assert_eq!(
+        resolve(vec![(Tier::Project, Plan)]),
+        Some(DefaultMode::Plan)
+    );
     // The highest tier that sets the mode decides.
     assert_eq!(
-        resolve(vec![(Tier::Project, BypassPermissions), (Tier::Flag, BypassPermissions)]),
+        resolve(vec![
+            (Tier::Project, BypassPermissions),
+            (Tier::Flag, BypassPermissions)
+        ]),
         Some(DefaultMode::BypassPermissions)
     );
 }
@@ -151,7 +189,15 @@ fn escalating_modes_from_the_repository_are_filtered_as_the_cli_does() {
 #[test]
 fn tool_name_constants_hold_the_sdks_values() {
     assert_eq!(BUILTIN_TOOL_NAMES.len(), 54);
-    for name in ["Agent", "Bash", "Edit", "Read", "Write", "WebFetch", "propose_skills"] {
+    for name in [
+        "Agent",
+        "Bash",
+        "Edit",
+        "Read",
+        "Write",
+        "WebFetch",
+        "propose_skills",
+    ] {
         assert!(BUILTIN_TOOL_NAMES.contains(&name), "{name}");
     }
     // Every alias points at a listed tool.

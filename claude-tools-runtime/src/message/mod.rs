@@ -40,6 +40,7 @@ pub use events::{
     AuthStatus, ConversationReset, PromptSuggestion, RateLimitEvent, RateLimitInfo,
     RateLimitStatus, RateLimitType, ResetTrigger, ToolProgress, ToolUseSummary,
 };
+pub use field::FieldError;
 pub use hook_notices::{HookOutcome, HookProgress, HookResponse, HookStarted};
 pub use input::UserInput;
 pub use notices::{
@@ -49,7 +50,6 @@ pub use notices::{
     Notification, NotificationPriority, PermissionDenied, PersistedFile, PreservedMessages,
     RefusalDirection, Trigger, UnpersistedFile,
 };
-pub use field::FieldError;
 pub use result::{
     DeferredToolUse, FastModeDisabledReason, FastModeState, InvalidConfigFile, PermissionDenial,
     ResultMessage, ResultSubtype, StartupFailureReason, TerminalReason,

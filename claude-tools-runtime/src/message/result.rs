@@ -157,7 +157,7 @@ pub struct ResultMessage {
     /// The tool call a `PreToolUse` hook deferred (with [`TerminalReason::ToolDeferred`]):
     /// resume the session to run it.
     #[serde(default, skip_deserializing, skip_serializing_if = "Option::is_none")]
-    pub deferred_tool_use: Option<DeferredToolUse>,
+    pub deferred_tool_use: Option<Box<DeferredToolUse>>,
     /// Why the CLI could not start, on the zeroed `error_during_execution` result it writes
     /// before exiting on a known startup failure (`errors` has the message): offer the fix
     /// rather than a retry.
@@ -166,7 +166,7 @@ pub struct ResultMessage {
     /// With [`StartupFailureReason::ConfigFileInvalid`]: the file that did not parse and its
     /// backup (read paths from here, never from the text of `errors`).
     #[serde(default, skip_deserializing, skip_serializing_if = "Option::is_none")]
-    pub invalid_config_file: Option<InvalidConfigFile>,
+    pub invalid_config_file: Option<Box<InvalidConfigFile>>,
     /// User sends still queued when the result was written: more than 0 means another turn
     /// (and result) follows without further input.
     #[serde(default, skip_deserializing, skip_serializing_if = "Option::is_none")]
@@ -180,6 +180,7 @@ pub struct ResultMessage {
     /// The message uuid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uuid: Option<String>,
+    // (The two rare blocks above are boxed: they would make every `Message` larger.)
     /// Every other field (`api_error_type`, `result_index`, timings…), and any typed field
     /// whose value did not fit (see [`field_errors`](Self::field_errors)).
     #[serde(flatten)]

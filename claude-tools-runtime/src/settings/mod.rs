@@ -26,7 +26,9 @@ use crate::hooks::HookEvent;
 use crate::options::SandboxSettings;
 use crate::wire_enum::wire_enum;
 
-pub use hooks::{CommandHook, HttpHook, McpToolHook, PromptHook, SettingsHook, SettingsHookMatcher};
+pub use hooks::{
+    CommandHook, HttpHook, McpToolHook, PromptHook, SettingsHook, SettingsHookMatcher,
+};
 pub use mcp::McpServerRule;
 pub use permissions::{DefaultMode, Permissions};
 pub use policy::{

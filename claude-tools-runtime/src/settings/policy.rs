@@ -165,7 +165,9 @@ pub fn match_denied_models(models: &[&str], denied_models: Option<&[String]>) ->
         .iter()
         .filter_map(|entry| match Entry::parse(entry) {
             Entry::Ignored(reason) => {
-                warnings.push(format!("deniedModels entry {entry:?} was ignored: {reason}"));
+                warnings.push(format!(
+                    "deniedModels entry {entry:?} was ignored: {reason}"
+                ));
                 None
             }
             parsed => Some(parsed),
@@ -334,12 +336,20 @@ mod tests {
         assert_eq!(
             denied(
                 &["claude-opus-5"],
-                &["claude-opus-5", "claude-opus-5-5", "claude-opus-4-7", "claude-sonnet-5"]
+                &[
+                    "claude-opus-5",
+                    "claude-opus-5-5",
+                    "claude-opus-4-7",
+                    "claude-sonnet-5"
+                ]
             ),
             [true, true, false, false]
         );
         assert_eq!(
-            denied(&["sonnet"], &["claude-3-5-sonnet-20241022", "claude-sonnet-4-6", "sonnet"]),
+            denied(
+                &["sonnet"],
+                &["claude-3-5-sonnet-20241022", "claude-sonnet-4-6", "sonnet"]
+            ),
             [true, true, true]
         );
     }
@@ -350,6 +360,9 @@ mod tests {
         let answer = match_denied_models(&["claude-opus-4-7", "not a model"], Some(&entries));
         assert_eq!(answer.denied, [false, false]);
         assert_eq!(answer.warnings.len(), 3, "{:?}", answer.warnings);
-        assert_eq!(match_denied_models(&["claude-opus-4-7"], None).denied, [false]);
+        assert_eq!(
+            match_denied_models(&["claude-opus-4-7"], None).denied,
+            [false]
+        );
     }
 }
