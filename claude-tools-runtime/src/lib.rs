@@ -14,6 +14,7 @@
 //! - [`history`]: the sessions the CLI recorded — listed, read as typed messages, renamed,
 //!   tagged, forked, deleted; [`session_store`]: their transcripts mirrored into storage of the
 //!   application's and resumed from it on any host.
+//! - [`settings`]: the settings the CLI reads, typed, and the policy helpers around them.
 //! - [`install`]: installing the Claude Code CLI without npm (feature `install`), and where
 //!   such installs live.
 //! - [`error`]: the one error type (and [`history::HistoryError`] for session history).
@@ -33,6 +34,7 @@ pub mod options;
 pub mod permission;
 pub mod query;
 pub mod session_store;
+pub mod settings;
 pub mod stream;
 pub mod transport;
 

@@ -1,7 +1,8 @@
 //! Typed messages against the shapes the CLI streams (protocol.md §D, wire-observed.md).
 
 use claude_tools_runtime::message::{
-    ContentBlock, Message, MessageContent, ResultSubtype, SessionState, UserInput,
+    AssistantError, ContentBlock, FastModeState, Message, MessageContent, PermissionDenial,
+    ResultSubtype, SessionState, TerminalReason, UserInput,
 };
 use serde_json::{Map, Value, json};
 
@@ -121,10 +122,8 @@ fn assistant_text_and_tool_use_frames() {
     assert_eq!(assistant.text(), "Let me greet Alice.");
     assert_eq!(assistant.message.id.as_deref(), Some("msg_01"));
     assert_eq!(assistant.message.role.as_deref(), Some("assistant"));
-    assert_eq!(
-        assistant.message.usage,
-        Some(json!({"input_tokens": 10, "output_tokens": 3}))
-    );
+    let usage = assistant.usage().unwrap();
+    assert_eq!((usage.input_tokens, usage.output_tokens), (10, 3));
     assert_eq!(assistant.message.extra["type"], "message");
     assert_eq!(assistant.tool_uses().count(), 0);
 
@@ -180,7 +179,7 @@ fn assistant_text_and_tool_use_frames() {
         assistant.parent_tool_use_id.as_deref(),
         Some("toolu_parent")
     );
-    assert_eq!(assistant.error.as_deref(), Some("rate_limit"));
+    assert_eq!(assistant.error, Some(AssistantError::RateLimit));
 }
 
 #[test]
@@ -269,13 +268,11 @@ fn result_success_and_errors() {
         Some("The greet tool answered: Hello, Alice!")
     );
     assert_eq!(result.total_cost_usd, Some(0.0123));
-    assert_eq!(
-        result.model_usage,
-        Some(json!({"claude-opus-5-5": {"inputTokens": 5}}))
-    );
-    assert_eq!(result.permission_denials, [json!({"tool_name": "Bash"})]);
-    assert_eq!(result.terminal_reason.as_deref(), Some("completed"));
-    assert_eq!(result.extra["fast_mode_state"], "off");
+    assert_eq!(result.model_usage["claude-opus-5-5"].input_tokens, 5);
+    assert_eq!(result.permission_denials[0].tool_name, "Bash");
+    assert_eq!(result.terminal_reason, Some(TerminalReason::Completed));
+    assert_eq!(result.fast_mode_state, Some(FastModeState::Off));
+    assert!(result.field_errors().is_empty());
     assert_eq!(success.session_id(), Some("s"));
 
     let interrupted = round_trip(
@@ -286,7 +283,7 @@ fn result_success_and_errors() {
     let result = interrupted.as_result().unwrap();
     assert!(!result.is_success());
     assert_eq!(result.subtype, ResultSubtype::ErrorDuringExecution);
-    assert_eq!(result.errors, [json!("[ede_diagnostic] aborted")]);
+    assert_eq!(result.errors, ["[ede_diagnostic] aborted"]);
 
     // An API error is a `success` subtype with `is_error`.
     let api_error = parse(
@@ -528,7 +525,11 @@ fn the_fields_the_cli_writes_as_null_or_empty_come_back() {
                 .cloned()
         })
         .unwrap();
-    assert_eq!(denied.permission_denials[0]["tool_name"], "Write");
+    assert_eq!(denied.permission_denials[0].tool_name, "Write");
+    assert_eq!(
+        denied.permission_denials[0].tool_input["file_path"],
+        "/tmp/surface-wire/work/new.txt"
+    );
 
     // The shell call's result: `is_error: false` written out, and still typed.
     let user = CLI_STDOUT
@@ -615,11 +616,14 @@ fn a_changed_field_is_written_from_its_typed_value_and_the_rest_as_it_came() {
         panic!("{message:?}")
     };
     result.api_error_status = Some(503);
-    result.permission_denials.push(json!({"tool_name": "Bash"}));
+    result
+        .permission_denials
+        .push(PermissionDenial::new("Bash", "toolu_1", Map::new()));
     result.is_error = true;
     let mut expected = wire;
     expected["api_error_status"] = json!(503);
-    expected["permission_denials"] = json!([{"tool_name": "Bash"}]);
+    expected["permission_denials"] =
+        json!([{"tool_name": "Bash", "tool_use_id": "toolu_1", "tool_input": {}}]);
     expected["is_error"] = json!(true);
     assert_eq!(message.to_value(), expected);
 

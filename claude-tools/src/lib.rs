@@ -105,7 +105,7 @@ pub use claude_tools_mcp::ServeExt;
 #[cfg(feature = "agent")]
 pub use claude_tools_runtime::{
     Error, RequestRef, Result, callback, control, elicitation, hooks, install, message, options,
-    permission, transport,
+    permission, settings, transport,
 };
 
 // Session history, under the name the official SDKs' users look for (`listSessions`…).

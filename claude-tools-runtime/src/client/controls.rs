@@ -118,6 +118,25 @@ impl Client {
             .await
     }
 
+    /// [`apply_flag_settings`](Self::apply_flag_settings) with typed
+    /// [`Settings`](crate::settings::Settings): a misspelt key is a compile error rather than
+    /// a setting the CLI ignores.
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// use claude_tools::settings::Settings;
+    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
+    /// client.apply_typed_flag_settings(&Settings::new().model("claude-sonnet-4-5")).await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn apply_typed_flag_settings(
+        &self,
+        settings: &crate::settings::Settings,
+    ) -> Result<()> {
+        self.apply_flag_settings(settings.to_value()).await
+    }
+
     /// The status of every MCP server (no in-process server is listed before the first turn).
     ///
     /// ```no_run

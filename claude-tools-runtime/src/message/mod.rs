@@ -16,6 +16,7 @@
 mod assistant;
 mod content;
 mod events;
+mod field;
 mod hook_notices;
 mod input;
 mod notices;
@@ -24,6 +25,8 @@ mod stream_event;
 mod system;
 mod system_event;
 mod tasks;
+mod usage;
+mod usage_limit;
 mod user;
 mod web;
 mod wire;
@@ -31,12 +34,13 @@ mod wire;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-pub use assistant::{AssistantBody, AssistantMessage};
+pub use assistant::{AssistantBody, AssistantError, AssistantMessage};
 pub use content::{ContentBlock, MessageContent, UserContent};
 pub use events::{
     AuthStatus, ConversationReset, PromptSuggestion, RateLimitEvent, RateLimitInfo,
     RateLimitStatus, RateLimitType, ResetTrigger, ToolProgress, ToolUseSummary,
 };
+pub use field::FieldError;
 pub use hook_notices::{HookOutcome, HookProgress, HookResponse, HookStarted};
 pub use input::UserInput;
 pub use notices::{
@@ -46,7 +50,10 @@ pub use notices::{
     Notification, NotificationPriority, PermissionDenied, PersistedFile, PreservedMessages,
     RefusalDirection, Trigger, UnpersistedFile,
 };
-pub use result::{ResultMessage, ResultSubtype};
+pub use result::{
+    DeferredToolUse, FastModeDisabledReason, FastModeState, InvalidConfigFile, PermissionDenial,
+    ResultMessage, ResultSubtype, StartupFailureReason, TerminalReason,
+};
 pub use stream_event::StreamEvent;
 pub use system::{
     McpServerInfo, McpServerStatus, McpToolAnnotations, McpToolInfo, SessionState, SystemInit,
@@ -56,6 +63,14 @@ pub use system_event::SystemEvent;
 pub use tasks::{
     BackgroundTask, BackgroundTasksChanged, TaskEndStatus, TaskNotification, TaskPatch,
     TaskProgress, TaskStarted, TaskStatus, TaskUpdated, TaskUsage,
+};
+pub use usage::{
+    CacheCreation, CostBasis, ModelUsage, OutputTokensDetails, ServerToolUse, ServiceTier, Speed,
+    Usage,
+};
+pub use usage_limit::{
+    ORG_POLICY_LIMIT_PREFIXES, USAGE_LIMIT_ERROR_PREFIXES, USAGE_TRANSITION_PREFIXES,
+    USAGE_WARNING_PREFIXES, UsageNotice,
 };
 pub use user::{UserBody, UserMessage};
 pub use web::{WebFetchContent, WebFetchResult, WebSearchContent, WebSearchResult, WebToolError};

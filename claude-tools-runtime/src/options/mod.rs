@@ -422,6 +422,25 @@ impl Options {
         self
     }
 
+    /// Typed settings ([`Settings`](crate::settings::Settings)): the same as
+    /// [`settings`](Self::settings) with their JSON, which they replace; a misspelt key is a
+    /// compile error rather than a setting the CLI ignores.
+    ///
+    /// ```
+    /// use claude_tools::options::{ConfigDelivery, Options};
+    /// use claude_tools::settings::{Permissions, Settings};
+    ///
+    /// let options = Options::new()
+    ///     .typed_settings(Settings::new().permissions(Permissions::new().deny(["WebFetch"])))
+    ///     .config_delivery(ConfigDelivery::Argv);
+    /// let args = options.launch_spec().args;
+    /// let at = args.iter().position(|arg| arg == "--settings").unwrap();
+    /// assert_eq!(args[at + 1], r#"{"permissions":{"deny":["WebFetch"]}}"#);
+    /// ```
+    pub fn typed_settings(self, settings: crate::settings::Settings) -> Self {
+        self.settings(settings.to_json())
+    }
+
     /// A subagent.
     pub fn agent(mut self, name: impl Into<String>, agent: AgentDefinition) -> Self {
         self.agents.insert(name.into(), agent);

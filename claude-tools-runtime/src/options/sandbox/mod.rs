@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 mod merge;
@@ -33,7 +33,7 @@ mod merge;
 /// // Merged into the settings JSON, which reaches the CLI over stdin by default.
 /// assert!(!options.launch_spec().args.iter().any(|arg| arg.contains("sandbox")));
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SandboxSettings {
@@ -93,7 +93,7 @@ pub struct SandboxSettings {
 }
 
 /// The sandbox's network restrictions ([`SandboxSettings::network`]).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SandboxNetwork {
@@ -136,7 +136,7 @@ pub struct SandboxNetwork {
 }
 
 /// The CA the sandbox's proxy terminates TLS with ([`SandboxNetwork::tls_terminate`]).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SandboxTlsTerminate {
@@ -149,7 +149,7 @@ pub struct SandboxTlsTerminate {
 }
 
 /// The sandbox's filesystem restrictions ([`SandboxSettings::filesystem`]).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SandboxFilesystem {
@@ -177,7 +177,7 @@ pub struct SandboxFilesystem {
 }
 
 /// The `ripgrep` the sandbox runs ([`SandboxSettings::ripgrep`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct SandboxRipgrep {
     /// The executable.
