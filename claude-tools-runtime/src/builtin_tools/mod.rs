@@ -135,6 +135,9 @@ macro_rules! tool_enum {
         }
 
         impl $enum {
+            /// The tools with a variant of their own (their current names).
+            pub const TYPED_TOOLS: &'static [&'static str] = &[$($name),*];
+
             /// Reads `value` as what `tool_name` takes or answers. A tool this library does not
             /// know is [`Other`](Self::Other) (never an error); a known tool whose JSON does not
             /// fit its type is an error naming the field. Legacy names (`Task`, `KillShell`…)
