@@ -1,7 +1,7 @@
 //! `Agent` (formerly `Task`): starting a subagent, and what it answers.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 use crate::wire_enum::wire_enum;
 
@@ -96,7 +96,7 @@ pub struct AgentCompleted {
     pub total_tool_use_count: u64,
     /// How long it ran, in milliseconds.
     #[serde(rename = "totalDurationMs")]
-    pub total_duration_ms: f64,
+    pub total_duration_ms: Number,
     /// How many tokens it used.
     #[serde(rename = "totalTokens")]
     pub total_tokens: u64,
@@ -129,14 +129,14 @@ pub struct AgentUsage {
     pub input_tokens: u64,
     /// Output tokens.
     pub output_tokens: u64,
-    /// Input tokens written to the cache.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Input tokens written to the cache (`null` when not reported).
+    #[serde(default)]
     pub cache_creation_input_tokens: Option<u64>,
     /// Input tokens read from the cache.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub cache_read_input_tokens: Option<u64>,
     /// The service tier.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub service_tier: Option<String>,
     /// The other fields (`server_tool_use`, `cache_creation`, `speed`…), as they came.
     #[serde(flatten)]

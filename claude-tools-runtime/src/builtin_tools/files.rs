@@ -285,9 +285,13 @@ pub struct GitDiff {
     pub changes: u64,
     /// The patch.
     pub patch: String,
-    /// The GitHub `owner/repo`, when known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub repository: Option<String>,
+    /// The GitHub `owner/repo`: absent, `Some(None)` when the CLI sent `null` (not known).
+    #[serde(
+        default,
+        deserialize_with = "super::present_or_null",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub repository: Option<Option<String>>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

@@ -16,8 +16,10 @@
 //! struct keeps the fields it does not know in `extra`, so a field a newer CLI adds survives a
 //! read and a write back (an input rewritten by a permission callback keeps it). A field of the
 //! wrong type is an error naming the tool and the field ([`ToolInputError`]); the JSON it came
-//! from stays where it was. Numbers the CLI reads as counts are integers; durations are `f64`.
-//! An optional field sent as `null` reads as absent (and is not written back).
+//! from stays where it was. Counts, sizes and line numbers are integers; durations and
+//! timestamps, which the CLI writes with or without a fraction, are `serde_json::Number`s kept
+//! as written (`as_f64()` reads them). An optional field sent as `null` reads as absent (and is
+//! not written back), except where the schema allows `null` (then `Some(None)`).
 //!
 //! ```
 //! use claude_tools::builtin_tools::{BashInput, BuiltinToolInput};
@@ -392,8 +394,12 @@ tool_enum! {
     }
 }
 
-/// Serde's `skip_serializing_if` for `bool` fields the wire leaves out when false.
-#[allow(clippy::trivially_copy_pass_by_ref)]
-fn is_false(value: &bool) -> bool {
-    !*value
+/// Reads a field that may be absent (`None`) or `null` (`Some(None)`), so that each writes
+/// back as it came (serde alone reads both as `None`).
+fn present_or_null<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    <Option<T> as serde::Deserialize>::deserialize(deserializer).map(Some)
 }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 use crate::wire_enum::wire_enum;
 
@@ -239,7 +239,7 @@ pub struct AskUserQuestionOutput {
     pub annotations: Option<BTreeMap<String, QuestionAnnotation>>,
     /// The dialog answered itself after this many idle milliseconds.
     #[serde(rename = "afkTimeoutMs", default, skip_serializing_if = "Option::is_none")]
-    pub afk_timeout_ms: Option<f64>,
+    pub afk_timeout_ms: Option<Number>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

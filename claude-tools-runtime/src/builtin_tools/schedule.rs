@@ -3,7 +3,7 @@
 //! notifications (`PushNotification`, `ReadNotifications`).
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 /// `CronCreate`'s input: a prompt to run on a schedule.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -39,10 +39,10 @@ pub struct CronCreateOutput {
     pub durable: Option<bool>,
     /// When it next runs (epoch milliseconds).
     #[serde(rename = "nextFireAt", default, skip_serializing_if = "Option::is_none")]
-    pub next_fire_at: Option<f64>,
+    pub next_fire_at: Option<Number>,
     /// The age at which a recurring job ends (0: never).
     #[serde(rename = "maxAgeMs", default, skip_serializing_if = "Option::is_none")]
-    pub max_age_ms: Option<f64>,
+    pub max_age_ms: Option<Number>,
     /// The session's other one-shot jobs yet to run (`id`, `humanSchedule`, `prompt`).
     #[serde(rename = "otherOneShots", default, skip_serializing_if = "Option::is_none")]
     pub other_one_shots: Option<Vec<Map<String, Value>>>,
@@ -115,7 +115,7 @@ pub struct CronJob {
     pub durable: Option<bool>,
     /// When it next runs (epoch milliseconds).
     #[serde(rename = "nextFireAt", default, skip_serializing_if = "Option::is_none")]
-    pub next_fire_at: Option<f64>,
+    pub next_fire_at: Option<Number>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -126,7 +126,7 @@ pub struct CronJob {
 pub struct ScheduleWakeupInput {
     /// Seconds from now (clamped to 60–3600).
     #[serde(rename = "delaySeconds", default, skip_serializing_if = "Option::is_none")]
-    pub delay_seconds: Option<f64>,
+    pub delay_seconds: Option<Number>,
     /// Why that delay, for the user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -150,10 +150,10 @@ pub struct ScheduleWakeupInput {
 pub struct ScheduleWakeupOutput {
     /// When the wake-up fires (epoch milliseconds).
     #[serde(rename = "scheduledFor")]
-    pub scheduled_for: f64,
+    pub scheduled_for: Number,
     /// The delay used, in seconds.
     #[serde(rename = "clampedDelaySeconds")]
-    pub clamped_delay_seconds: f64,
+    pub clamped_delay_seconds: Number,
     /// The delay asked for was out of bounds.
     #[serde(rename = "wasClamped")]
     pub was_clamped: bool,

@@ -1,7 +1,7 @@
 //! Search tools: `Glob` (files by name) and `Grep` (file contents, through ripgrep).
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 use crate::wire_enum::wire_enum;
 
@@ -24,7 +24,7 @@ pub struct GlobInput {
 pub struct GlobOutput {
     /// How long the search took, in milliseconds.
     #[serde(rename = "durationMs")]
-    pub duration_ms: f64,
+    pub duration_ms: Number,
     /// How many paths `filenames` has.
     #[serde(rename = "numFiles")]
     pub num_files: u64,

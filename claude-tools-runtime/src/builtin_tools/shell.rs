@@ -1,7 +1,7 @@
 //! Shell tools: `Bash`, `Monitor` and `TaskStop` (which stops a background command).
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 /// `Bash`'s input: a shell command.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -54,7 +54,7 @@ pub struct BashOutput {
     pub backgrounded_by_user: Option<bool>,
     /// The time limit, in milliseconds, after which it was sent to the background.
     #[serde(rename = "timedOutAfterMs", default, skip_serializing_if = "Option::is_none")]
-    pub timed_out_after_ms: Option<f64>,
+    pub timed_out_after_ms: Option<Number>,
     /// A note for the model: a backgrounded `cd` did not change the session's directory.
     #[serde(rename = "backgroundCwdHint", default, skip_serializing_if = "Option::is_none")]
     pub background_cwd_hint: Option<String>,
@@ -260,7 +260,7 @@ pub struct MonitorOutput {
     pub task_id: String,
     /// Its deadline in milliseconds (0 when it has none).
     #[serde(rename = "timeoutMs")]
-    pub timeout_ms: f64,
+    pub timeout_ms: Number,
     /// It runs until stopped or the session ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persistent: Option<bool>,

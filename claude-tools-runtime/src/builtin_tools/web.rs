@@ -3,7 +3,7 @@
 //! and [`ContentBlock::WebSearchToolResult`](crate::message::ContentBlock::WebSearchToolResult)).
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 /// `WebFetch`'s input: a URL, and what to ask of its page.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -35,7 +35,7 @@ pub struct WebFetchOutput {
     pub result: String,
     /// How long it took, in milliseconds.
     #[serde(rename = "durationMs")]
-    pub duration_ms: f64,
+    pub duration_ms: Number,
     /// The URL fetched.
     pub url: String,
     /// The Artifact this fetch read, when it read one (`slug`, `ver`, `seeded`).
@@ -72,7 +72,7 @@ pub struct WebSearchOutput {
     pub results: Vec<WebSearchResultItem>,
     /// How long it took, in seconds.
     #[serde(rename = "durationSeconds")]
-    pub duration_seconds: f64,
+    pub duration_seconds: Number,
     /// How many searches ran.
     #[serde(rename = "searchCount", default, skip_serializing_if = "Option::is_none")]
     pub search_count: Option<u64>,

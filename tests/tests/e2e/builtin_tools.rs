@@ -94,7 +94,7 @@ async fn a_permission_callback_reads_typed_inputs_and_rewrites_a_command() {
         })
         .hook(
             HookEvent::PreToolUse,
-            HookMatcher::new("*").callback(move |input| {
+            HookMatcher::any().callback(move |input| {
                 if let TypedHookInput::PreToolUse(call) = input.typed() {
                     pre_in_hook
                         .lock()
@@ -106,7 +106,7 @@ async fn a_permission_callback_reads_typed_inputs_and_rewrites_a_command() {
         )
         .hook(
             HookEvent::PostToolUse,
-            HookMatcher::new("*").callback(move |input| {
+            HookMatcher::any().callback(move |input| {
                 if let TypedHookInput::PostToolUse(call) = input.typed() {
                     post_in_hook
                         .lock()
