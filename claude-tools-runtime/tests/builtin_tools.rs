@@ -84,7 +84,8 @@ fn the_fixtures_cover_every_typed_tool() {
 
 #[test]
 fn typed_fields_read_the_wire_names() {
-    let grep = json!({"pattern": "TODO", "-i": true, "-C": 2, "type": "rust", "output_mode": "count"});
+    let grep =
+        json!({"pattern": "TODO", "-i": true, "-C": 2, "type": "rust", "output_mode": "count"});
     let Ok(BuiltinToolInput::Grep(grep)) = BuiltinToolInput::parse("Grep", &grep) else {
         panic!()
     };
@@ -109,12 +110,17 @@ fn typed_fields_read_the_wire_names() {
     };
     assert_eq!(text.file.content, "hello\n");
     assert_eq!(text.file.total_lines, 1);
-    let (_, search) = outputs.iter().find(|(tool, _)| tool == "WebSearch").unwrap();
+    let (_, search) = outputs
+        .iter()
+        .find(|(tool, _)| tool == "WebSearch")
+        .unwrap();
     let Ok(BuiltinToolOutput::WebSearch(search)) = BuiltinToolOutput::parse("WebSearch", search)
     else {
         panic!()
     };
-    assert!(matches!(&search.results[0], WebSearchResultItem::Hits(hits) if hits.content[0].url == "https://serde.rs/attr-flatten.html"));
+    assert!(
+        matches!(&search.results[0], WebSearchResultItem::Hits(hits) if hits.content[0].url == "https://serde.rs/attr-flatten.html")
+    );
     assert!(
         matches!(&search.results[1], WebSearchResultItem::Text(text) if text.starts_with("The first"))
     );
@@ -134,7 +140,10 @@ fn fields_a_newer_cli_adds_are_kept_through_a_read_and_a_write() {
     assert_eq!(todos.todos[0].extra["priority"], "high");
     // A status value this library does not know is kept too.
     assert_eq!(todos.todos[0].status, TodoStatus::Other("blocked".into()));
-    assert_eq!(BuiltinToolInput::TodoWrite(todos).to_value().unwrap(), input);
+    assert_eq!(
+        BuiltinToolInput::TodoWrite(todos).to_value().unwrap(),
+        input
+    );
 
     let output = json!({"stdout": "", "stderr": "", "interrupted": false, "exitSignal": "SIGTERM"});
     let Ok(BuiltinToolOutput::Bash(bash)) = BuiltinToolOutput::parse("Bash", &output) else {
@@ -178,7 +187,11 @@ fn a_field_of_the_wrong_type_is_an_error_naming_the_tool_and_the_field() {
     // A required field missing is named too, at its own path.
     assert_eq!(input_error("Bash", json!({"timeout": 5})).field, "command");
     assert_eq!(
-        input_error("TodoWrite", json!({"todos": [{"content": "a", "status": "pending"}]})).field,
+        input_error(
+            "TodoWrite",
+            json!({"todos": [{"content": "a", "status": "pending"}]})
+        )
+        .field,
         "todos[0].activeForm"
     );
     // Not an object at all.
@@ -233,12 +246,18 @@ fn a_permission_request_reads_its_input_typed_and_keeps_the_raw_input() {
     let bad = json!({"file_path": ["/w/a"], "content": "x"});
     let request = PermissionRequest::new("Write", bad.clone());
     let error = request.builtin_input().expect_err("file_path is a list");
-    assert_eq!((error.tool.as_str(), error.field.as_str()), ("Write", "file_path"));
+    assert_eq!(
+        (error.tool.as_str(), error.field.as_str()),
+        ("Write", "file_path")
+    );
     assert_eq!(request.input, bad, "the raw input stays as it came");
 
     assert!(request.input_as::<BashInput>().is_none());
     let request = PermissionRequest::new("Bash", json!({"command": "ls"}));
-    assert_eq!(request.input_as::<BashInput>().unwrap().unwrap().command, "ls");
+    assert_eq!(
+        request.input_as::<BashInput>().unwrap().unwrap().command,
+        "ls"
+    );
     assert_eq!(BashInput::TOOL_NAME, "Bash");
 }
 
@@ -320,11 +339,69 @@ fn a_tool_use_block_and_a_tool_use_result_read_typed() {
     assert_eq!(glob.pattern, "*.rs");
     assert!(ContentBlock::text("hi").builtin_tool_input().is_none());
 
-    let failed = Message::from_value(json!({"type": "user", "message": {"role": "user", "content": [
+    let failed = Message::from_value(
+        json!({"type": "user", "message": {"role": "user", "content": [
         {"type": "tool_result", "tool_use_id": "toolu_1", "content": "Error: no such file", "is_error": true}]},
-        "tool_use_result": "Error: no such file", "parent_tool_use_id": null, "session_id": "s"}));
+        "tool_use_result": "Error: no such file", "parent_tool_use_id": null, "session_id": "s"}),
+    );
     let Message::User(failed) = failed else {
         panic!()
     };
     assert!(failed.builtin_tool_output("Read").is_none());
+}
+
+/// A real session (`cli-2.1.332-builtin-tools.ndjson`, recorded by the end-to-end test
+/// `a_permission_callback_reads_typed_inputs_and_rewrites_a_command`): the CLI writing, editing,
+/// reading, finding, searching and running a command.
+const CLI_SESSION: &str = include_str!("fixtures/cli-2.1.332-builtin-tools.ndjson");
+
+#[test]
+fn a_real_sessions_tool_calls_and_results_read_typed_and_write_back_unchanged() {
+    let mut names = std::collections::HashMap::new();
+    let mut inputs = BTreeSet::new();
+    let mut outputs = BTreeSet::new();
+    for line in CLI_SESSION.lines() {
+        let value: Value = serde_json::from_str(line).expect("a JSON line");
+        match Message::from_value(value.clone()) {
+            Message::Assistant(assistant) => {
+                for block in &assistant.message.content {
+                    let ContentBlock::ToolUse {
+                        id, name, input, ..
+                    } = block
+                    else {
+                        continue;
+                    };
+                    let typed = block
+                        .builtin_tool_input()
+                        .expect("a tool_use")
+                        .unwrap_or_else(|e| panic!("{e}"));
+                    assert!(!matches!(typed, BuiltinToolInput::Other { .. }), "{name}");
+                    assert_eq!(&typed.to_value().unwrap(), input);
+                    names.insert(id.clone(), name.clone());
+                    inputs.insert(name.clone());
+                }
+            }
+            Message::User(user) => {
+                for (id, _, _) in user.tool_results() {
+                    let name = &names[id];
+                    let typed = user
+                        .builtin_tool_output(name)
+                        .expect("a structured tool_use_result")
+                        .unwrap_or_else(|e| panic!("{e}"));
+                    assert!(!matches!(typed, BuiltinToolOutput::Other { .. }), "{name}");
+                    assert_eq!(
+                        typed.to_value().unwrap(),
+                        value["tool_use_result"],
+                        "{name}"
+                    );
+                    outputs.insert(name.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    let six: BTreeSet<String> = ["Bash", "Edit", "Glob", "Grep", "Read", "Write"]
+        .map(String::from)
+        .into();
+    assert_eq!((inputs, outputs), (six.clone(), six));
 }

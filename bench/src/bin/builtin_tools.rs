@@ -166,7 +166,8 @@ fn type_value_tools(value: &Value, names: &HashMap<String, String>) {
                 }
                 Some("tool_result") => {
                     let id = block["tool_use_id"].as_str().unwrap_or_default();
-                    if let (Some(name), Some(result)) = (names.get(id), value.get("tool_use_result"))
+                    if let (Some(name), Some(result)) =
+                        (names.get(id), value.get("tool_use_result"))
                     {
                         black_box(BuiltinToolOutput::parse(name, result).ok());
                     }

@@ -86,10 +86,18 @@ pub struct AgentCompleted {
     /// Its final answer: text blocks (`type`, `text`, `citations`).
     pub content: Vec<Value>,
     /// The model it ran on.
-    #[serde(rename = "resolvedModel", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "resolvedModel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub resolved_model: Option<String>,
     /// The models it used, in order.
-    #[serde(rename = "modelsUsed", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "modelsUsed",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub models_used: Option<Vec<String>>,
     /// How many tool calls it made.
     #[serde(rename = "totalToolUseCount")]
@@ -111,10 +119,18 @@ pub struct AgentCompleted {
     /// The task it was given.
     pub prompt: String,
     /// The worktree it ran in, with `isolation: "worktree"`.
-    #[serde(rename = "worktreePath", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "worktreePath",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub worktree_path: Option<String>,
     /// That worktree's branch.
-    #[serde(rename = "worktreeBranch", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "worktreeBranch",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub worktree_branch: Option<String>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]
@@ -161,13 +177,25 @@ pub struct AgentLaunched {
     #[serde(rename = "isAsync", default, skip_serializing_if = "Option::is_none")]
     pub is_async: Option<bool>,
     /// The model it runs on.
-    #[serde(rename = "resolvedModel", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "resolvedModel",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub resolved_model: Option<String>,
     /// The models it used before it went to the background.
-    #[serde(rename = "modelsUsed", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "modelsUsed",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub models_used: Option<Vec<String>>,
     /// Whether the caller can read the output file.
-    #[serde(rename = "canReadOutputFile", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "canReadOutputFile",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub can_read_output_file: Option<bool>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]

@@ -51,7 +51,11 @@ pub struct ReadText {
     /// The text read.
     pub file: TextFile,
     /// The Artifact source file this read completed, when it did (`slug`, `ver`).
-    #[serde(rename = "artifactRead", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "artifactRead",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub artifact_read: Option<Map<String, Value>>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]
@@ -77,7 +81,11 @@ pub struct TextFile {
     #[serde(rename = "totalLines")]
     pub total_lines: u64,
     /// The file was too large for one read: `content` is its first page.
-    #[serde(rename = "truncatedByTokenCap", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "truncatedByTokenCap",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub truncated_by_token_cap: Option<bool>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]
@@ -236,7 +244,11 @@ pub struct FileWriteOutput {
     #[serde(rename = "gitDiff", default, skip_serializing_if = "Option::is_none")]
     pub git_diff: Option<GitDiff>,
     /// The user edited the content before accepting it.
-    #[serde(rename = "userModified", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "userModified",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub user_modified: Option<bool>,
     /// The write was held for review; the file is unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -154,7 +154,11 @@ pub struct McpResourceContent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     /// Where a binary content was saved.
-    #[serde(rename = "blobSavedTo", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "blobSavedTo",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub blob_saved_to: Option<String>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]

@@ -32,7 +32,11 @@ pub struct EnterPlanModeOutput {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ExitPlanModeInput {
     /// Deprecated, no longer used: prompts to allow (`tool`, `prompt`).
-    #[serde(rename = "allowedPrompts", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "allowedPrompts",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub allowed_prompts: Option<Vec<Map<String, Value>>>,
     /// Every other field (`plan`…), as it came.
     #[serde(flatten)]
@@ -52,13 +56,25 @@ pub struct ExitPlanModeOutput {
     #[serde(rename = "filePath", default, skip_serializing_if = "Option::is_none")]
     pub file_path: Option<String>,
     /// Whether the `Agent` tool is available.
-    #[serde(rename = "hasTaskTool", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "hasTaskTool",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub has_task_tool: Option<bool>,
     /// The user edited the plan.
-    #[serde(rename = "planWasEdited", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "planWasEdited",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub plan_was_edited: Option<bool>,
     /// A teammate asked its team leader to approve the plan.
-    #[serde(rename = "awaitingLeaderApproval", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "awaitingLeaderApproval",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub awaiting_leader_approval: Option<bool>,
     /// That approval request.
     #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
@@ -90,7 +106,11 @@ pub struct EnterWorktreeOutput {
     #[serde(rename = "worktreePath")]
     pub worktree_path: String,
     /// Its branch.
-    #[serde(rename = "worktreeBranch", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "worktreeBranch",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub worktree_branch: Option<String>,
     /// What happened.
     pub message: String,
@@ -135,16 +155,32 @@ pub struct ExitWorktreeOutput {
     #[serde(rename = "worktreePath")]
     pub worktree_path: String,
     /// Its branch.
-    #[serde(rename = "worktreeBranch", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "worktreeBranch",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub worktree_branch: Option<String>,
     /// The tmux session it had.
-    #[serde(rename = "tmuxSessionName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "tmuxSessionName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub tmux_session_name: Option<String>,
     /// Uncommitted files discarded.
-    #[serde(rename = "discardedFiles", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "discardedFiles",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub discarded_files: Option<u64>,
     /// Unmerged commits discarded.
-    #[serde(rename = "discardedCommits", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "discardedCommits",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub discarded_commits: Option<u64>,
     /// What happened.
     pub message: String,
@@ -238,7 +274,11 @@ pub struct AskUserQuestionOutput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<BTreeMap<String, QuestionAnnotation>>,
     /// The dialog answered itself after this many idle milliseconds.
-    #[serde(rename = "afkTimeoutMs", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "afkTimeoutMs",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub afk_timeout_ms: Option<Number>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]

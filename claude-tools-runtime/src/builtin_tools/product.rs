@@ -204,10 +204,18 @@ pub struct WorkflowInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub args: Option<Value>,
     /// A script file on disk (takes precedence over `script` and `name`).
-    #[serde(rename = "scriptPath", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "scriptPath",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub script_path: Option<String>,
     /// A prior run to resume from.
-    #[serde(rename = "resumeFromRunId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "resumeFromRunId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub resume_from_run_id: Option<String>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]
@@ -227,7 +235,11 @@ pub struct WorkflowOutput {
     #[serde(rename = "taskType", default, skip_serializing_if = "Option::is_none")]
     pub task_type: Option<String>,
     /// The script's `meta.name`.
-    #[serde(rename = "workflowName", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "workflowName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub workflow_name: Option<String>,
     /// The run, to resume from.
     #[serde(rename = "runId", default, skip_serializing_if = "Option::is_none")]
@@ -236,13 +248,25 @@ pub struct WorkflowOutput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
     /// Where subagent transcripts go.
-    #[serde(rename = "transcriptDir", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "transcriptDir",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub transcript_dir: Option<String>,
     /// The script saved for this run.
-    #[serde(rename = "scriptPath", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "scriptPath",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub script_path: Option<String>,
     /// The cloud session, when remote.
-    #[serde(rename = "sessionUrl", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "sessionUrl",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub session_url: Option<String>,
     /// A heads-up.
     #[serde(default, skip_serializing_if = "Option::is_none")]

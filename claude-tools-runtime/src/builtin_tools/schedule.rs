@@ -38,13 +38,21 @@ pub struct CronCreateOutput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub durable: Option<bool>,
     /// When it next runs (epoch milliseconds).
-    #[serde(rename = "nextFireAt", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "nextFireAt",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub next_fire_at: Option<Number>,
     /// The age at which a recurring job ends (0: never).
     #[serde(rename = "maxAgeMs", default, skip_serializing_if = "Option::is_none")]
     pub max_age_ms: Option<Number>,
     /// The session's other one-shot jobs yet to run (`id`, `humanSchedule`, `prompt`).
-    #[serde(rename = "otherOneShots", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "otherOneShots",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub other_one_shots: Option<Vec<Map<String, Value>>>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]
@@ -68,7 +76,11 @@ pub struct CronDeleteOutput {
     /// The job deleted.
     pub id: String,
     /// Deleting it also ended a `/loop`'s pending wake-up.
-    #[serde(rename = "endedLoopWakeup", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "endedLoopWakeup",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub ended_loop_wakeup: Option<bool>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]
@@ -114,7 +126,11 @@ pub struct CronJob {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub durable: Option<bool>,
     /// When it next runs (epoch milliseconds).
-    #[serde(rename = "nextFireAt", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "nextFireAt",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub next_fire_at: Option<Number>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]
@@ -125,7 +141,11 @@ pub struct CronJob {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ScheduleWakeupInput {
     /// Seconds from now (clamped to 60–3600).
-    #[serde(rename = "delaySeconds", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "delaySeconds",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub delay_seconds: Option<Number>,
     /// Why that delay, for the user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -161,7 +181,11 @@ pub struct ScheduleWakeupOutput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped: Option<bool>,
     /// How many pending wake-ups the stop cancelled.
-    #[serde(rename = "cancelledWakeups", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "cancelledWakeups",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub cancelled_wakeups: Option<u64>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]
@@ -233,7 +257,11 @@ pub struct PushNotificationOutput {
     #[serde(rename = "localSent", default, skip_serializing_if = "Option::is_none")]
     pub local_sent: Option<bool>,
     /// Why it was not sent: `config_off`, `user_present` or `no_transport`.
-    #[serde(rename = "disabledReason", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "disabledReason",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub disabled_reason: Option<String>,
     /// When it was sent (ISO 8601).
     #[serde(rename = "sentAt", default, skip_serializing_if = "Option::is_none")]

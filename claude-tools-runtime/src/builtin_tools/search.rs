@@ -33,10 +33,18 @@ pub struct GlobOutput {
     /// Whether the list was cut (at 100 paths).
     pub truncated: bool,
     /// How many paths matched before the cut.
-    #[serde(rename = "totalMatches", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "totalMatches",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub total_matches: Option<u64>,
     /// Whether `total_matches` is exact (or a lower bound).
-    #[serde(rename = "countIsComplete", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "countIsComplete",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub count_is_complete: Option<bool>,
     /// The time limit stopped the search.
     #[serde(rename = "timedOut", default, skip_serializing_if = "Option::is_none")]
@@ -129,19 +137,39 @@ pub struct GrepOutput {
     #[serde(rename = "numLines", default, skip_serializing_if = "Option::is_none")]
     pub num_lines: Option<u64>,
     /// How many matches (`count` mode).
-    #[serde(rename = "numMatches", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "numMatches",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub num_matches: Option<u64>,
     /// Files before the limit.
-    #[serde(rename = "totalFiles", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "totalFiles",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub total_files: Option<u64>,
     /// Lines before the limit.
-    #[serde(rename = "totalLines", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "totalLines",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub total_lines: Option<u64>,
     /// The limit applied.
-    #[serde(rename = "appliedLimit", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "appliedLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub applied_limit: Option<u64>,
     /// The offset applied.
-    #[serde(rename = "appliedOffset", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "appliedOffset",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub applied_offset: Option<u64>,
     /// The time limit stopped the search.
     #[serde(rename = "timedOut", default, skip_serializing_if = "Option::is_none")]

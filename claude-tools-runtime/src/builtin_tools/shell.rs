@@ -41,22 +41,42 @@ pub struct BashOutput {
     /// Whether it was interrupted.
     pub interrupted: bool,
     /// The raw output file of a large output.
-    #[serde(rename = "rawOutputPath", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "rawOutputPath",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub raw_output_path: Option<String>,
     /// Whether `stdout` holds image data.
     #[serde(rename = "isImage", default, skip_serializing_if = "Option::is_none")]
     pub is_image: Option<bool>,
     /// The background task running the command, when it runs in the background.
-    #[serde(rename = "backgroundTaskId", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "backgroundTaskId",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub background_task_id: Option<String>,
     /// Whether the user sent it to the background (Ctrl+B).
-    #[serde(rename = "backgroundedByUser", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "backgroundedByUser",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub backgrounded_by_user: Option<bool>,
     /// The time limit, in milliseconds, after which it was sent to the background.
-    #[serde(rename = "timedOutAfterMs", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "timedOutAfterMs",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub timed_out_after_ms: Option<Number>,
     /// A note for the model: a backgrounded `cd` did not change the session's directory.
-    #[serde(rename = "backgroundCwdHint", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "backgroundCwdHint",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub background_cwd_hint: Option<String>,
     /// The backgrounded command ends with its caller's final answer.
     #[serde(
@@ -66,7 +86,11 @@ pub struct BashOutput {
     )]
     pub background_ends_with_final_response: Option<bool>,
     /// The subagent owning the backgrounded command waits for its end.
-    #[serde(rename = "backgroundWakesOwner", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "backgroundWakesOwner",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub background_wakes_owner: Option<bool>,
     /// Whether the sandbox was overridden.
     #[serde(
@@ -83,25 +107,53 @@ pub struct BashOutput {
     )]
     pub return_code_interpretation: Option<String>,
     /// Whether the command is expected to print nothing on success.
-    #[serde(rename = "noOutputExpected", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "noOutputExpected",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub no_output_expected: Option<bool>,
     /// Structured content blocks.
-    #[serde(rename = "structuredContent", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "structuredContent",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub structured_content: Option<Vec<Value>>,
     /// Where the full output was saved, when it was too large to give inline.
-    #[serde(rename = "persistedOutputPath", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "persistedOutputPath",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub persisted_output_path: Option<String>,
     /// The size in bytes of that output.
-    #[serde(rename = "persistedOutputSize", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "persistedOutputSize",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub persisted_output_size: Option<u64>,
     /// A note for the model listing files the command changed after they were read.
-    #[serde(rename = "staleReadFileStateHint", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "staleReadFileStateHint",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub stale_read_file_state_hint: Option<String>,
     /// A note for the model about a GitHub rate limit.
-    #[serde(rename = "ghRateLimitHint", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "ghRateLimitHint",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub gh_rate_limit_hint: Option<String>,
     /// The git or GitHub operations the command did (commit, push, merge, pull request).
-    #[serde(rename = "gitOperation", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "gitOperation",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub git_operation: Option<GitOperation>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]
@@ -265,7 +317,11 @@ pub struct MonitorOutput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persistent: Option<bool>,
     /// The command runs in the sandbox only because its permission check relied on it.
-    #[serde(rename = "keptInSandboxByCheck", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "keptInSandboxByCheck",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub kept_in_sandbox_by_check: Option<bool>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]

@@ -68,7 +68,11 @@ pub struct TaskCreateInput {
     /// What to do.
     pub description: String,
     /// The present continuous form shown while it runs.
-    #[serde(rename = "activeForm", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "activeForm",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub active_form: Option<String>,
     /// Metadata to attach.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -162,7 +166,11 @@ pub struct TaskUpdateInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// A new present continuous form.
-    #[serde(rename = "activeForm", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "activeForm",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub active_form: Option<String>,
     /// A new status (`deleted` deletes it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -171,7 +179,11 @@ pub struct TaskUpdateInput {
     #[serde(rename = "addBlocks", default, skip_serializing_if = "Option::is_none")]
     pub add_blocks: Option<Vec<String>>,
     /// Tasks that now block it.
-    #[serde(rename = "addBlockedBy", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "addBlockedBy",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub add_blocked_by: Option<Vec<String>>,
     /// A new owner.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -200,7 +212,11 @@ pub struct TaskUpdateOutput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// The status change (`from`, `to`), when the status changed.
-    #[serde(rename = "statusChange", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "statusChange",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub status_change: Option<Map<String, Value>>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]

@@ -39,7 +39,11 @@ pub struct WebFetchOutput {
     /// The URL fetched.
     pub url: String,
     /// The Artifact this fetch read, when it read one (`slug`, `ver`, `seeded`).
-    #[serde(rename = "artifactRead", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "artifactRead",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub artifact_read: Option<Map<String, Value>>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]
@@ -74,7 +78,11 @@ pub struct WebSearchOutput {
     #[serde(rename = "durationSeconds")]
     pub duration_seconds: Number,
     /// How many searches ran.
-    #[serde(rename = "searchCount", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "searchCount",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub search_count: Option<u64>,
     /// Fields this library does not know, kept as they came.
     #[serde(flatten)]

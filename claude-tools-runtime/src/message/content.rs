@@ -148,9 +148,9 @@ impl ContentBlock {
     ) -> Option<Result<crate::builtin_tools::BuiltinToolInput, crate::builtin_tools::ToolInputError>>
     {
         match self {
-            ContentBlock::ToolUse { name, input, .. } => Some(
-                crate::builtin_tools::BuiltinToolInput::parse(name, input),
-            ),
+            ContentBlock::ToolUse { name, input, .. } => {
+                Some(crate::builtin_tools::BuiltinToolInput::parse(name, input))
+            }
             _ => None,
         }
     }

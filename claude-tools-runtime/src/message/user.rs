@@ -66,9 +66,8 @@ impl UserMessage {
     pub fn builtin_tool_output(
         &self,
         tool_name: &str,
-    ) -> Option<
-        Result<crate::builtin_tools::BuiltinToolOutput, crate::builtin_tools::ToolInputError>,
-    > {
+    ) -> Option<Result<crate::builtin_tools::BuiltinToolOutput, crate::builtin_tools::ToolInputError>>
+    {
         match self.tool_use_result.as_ref()? {
             Value::String(_) => None,
             result => Some(crate::builtin_tools::BuiltinToolOutput::parse(

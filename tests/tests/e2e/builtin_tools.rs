@@ -61,7 +61,7 @@ async fn a_permission_callback_reads_typed_inputs_and_rewrites_a_command() {
         .turn(Turn::tool_use(
             "toolu_bt_bash",
             "Bash",
-            json!({"command": "echo original", "description": "Say a word"}),
+            json!({"command": "echo original | tee said.txt", "description": "Say a word"}),
         ))
         .turn(Turn::text("Bash said: {{tool_result}}"));
     let Some(w) = world("builtin_tools_typed", script).await else {
@@ -76,6 +76,7 @@ async fn a_permission_callback_reads_typed_inputs_and_rewrites_a_command() {
     let post_in_hook = post.clone();
     let options = w
         .options()
+        .tools(["Write", "Edit", "Read", "Glob", "Grep", "Bash"])
         .can_use_tool(move |request| {
             let typed = request.builtin_input();
             let decision = match &typed {
@@ -125,6 +126,10 @@ async fn a_permission_callback_reads_typed_inputs_and_rewrites_a_command() {
     // The CLI ran the rewritten command.
     assert_eq!(success_text(&messages), "Bash said: rewritten");
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "alpha\ngamma\n");
+    assert_eq!(
+        std::fs::read_to_string(w.cwd.join("said.txt")).unwrap(),
+        "rewritten\n"
+    );
 
     // The callback was asked about each tool, and read each input typed.
     let asked = asked.lock().unwrap().clone();
@@ -159,7 +164,7 @@ async fn a_permission_callback_reads_typed_inputs_and_rewrites_a_command() {
                 assert_eq!(grep.output_mode, Some(GrepOutputMode::Content));
             }
             BuiltinToolInput::Bash(bash) => {
-                assert_eq!(bash.command, "echo original");
+                assert_eq!(bash.command, "echo original | tee said.txt");
                 assert_eq!(bash.description.as_deref(), Some("Say a word"));
             }
             other => panic!("{other:?}"),
@@ -171,8 +176,8 @@ async fn a_permission_callback_reads_typed_inputs_and_rewrites_a_command() {
     assert_eq!(pre.len(), 6, "{pre:#?}");
     assert!(
         pre.iter()
-            .any(|typed| matches!(typed, BuiltinToolInput::Bash(bash) if bash.command == "echo rewritten")),
-        "PreToolUse sees the rewritten command: {pre:#?}"
+            .any(|typed| matches!(typed, BuiltinToolInput::Bash(bash) if bash.command == "echo original | tee said.txt")),
+        "PreToolUse runs before the permission question, on the model's command: {pre:#?}"
     );
     let post = post.lock().unwrap().clone();
     let bash = post
@@ -205,7 +210,9 @@ async fn a_permission_callback_reads_typed_inputs_and_rewrites_a_command() {
                         let input = input.expect("a typed tool_use input");
                         assert!(!matches!(input, BuiltinToolInput::Other { .. }));
                         if let claude_tools_runtime::message::ContentBlock::ToolUse {
-                            id, name, ..
+                            id,
+                            name,
+                            ..
                         } = block
                         {
                             names.insert(id.clone(), name.clone());
@@ -217,8 +224,8 @@ async fn a_permission_callback_reads_typed_inputs_and_rewrites_a_command() {
                 for (id, _, _) in user.tool_results() {
                     let name = names.get(id).expect("a result answers a tool_use");
                     if let Some(output) = user.builtin_tool_output(name) {
-                        let output = output
-                            .unwrap_or_else(|e| panic!("{name}: {e}\n{:#}", raw(message)));
+                        let output =
+                            output.unwrap_or_else(|e| panic!("{name}: {e}\n{:#}", raw(message)));
                         assert!(!matches!(output, BuiltinToolOutput::Other { .. }));
                         typed_results += 1;
                     }
