@@ -17,9 +17,10 @@
 //! - `tools`: the built-in tool inputs and outputs alone, typed from the `Value`s of the lines
 //!   that carry one, per such line.
 //!
-//! For instruction counts that repeat on a shared machine, run it twice under
+//! `ct-bench-builtin-tools <passes> <rounds> <way>` runs one of the four ways only: for
+//! instruction counts that repeat on a shared machine, run it twice under
 //! `valgrind --tool=callgrind` with one round and divide the difference by the difference of
-//! `<passes>`, as for `ct-bench-hot-path`.
+//! `<passes>` times the lines (start-up cancels out), as for `ct-bench-hot-path`.
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -37,7 +38,7 @@ const SESSION: &str =
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let Some(passes) = args.next().and_then(|n| n.parse::<usize>().ok()) else {
-        eprintln!("usage: ct-bench-builtin-tools <passes> [rounds]");
+        eprintln!("usage: ct-bench-builtin-tools <passes> [rounds] [value|message|message+tools|tools]");
         return ExitCode::from(2);
     };
     let rounds = match args.next().map(|n| n.parse::<usize>()) {
@@ -48,6 +49,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    const WAYS: [&str; 4] = ["value", "message", "message+tools", "tools"];
+    let only = args.next();
+    if only.as_deref().is_some_and(|way| !WAYS.contains(&way)) {
+        eprintln!("ct-bench-builtin-tools: the way is one of {WAYS:?}");
+        return ExitCode::from(2);
+    }
+    let runs = |way: &str| only.as_deref().is_none_or(|only| only == way);
     let lines: Vec<&str> = SESSION.lines().filter(|l| !l.trim().is_empty()).collect();
     let tool_names = tool_names(&lines);
     let tool_lines: Vec<&str> = lines
@@ -67,27 +75,36 @@ fn main() -> ExitCode {
             }
             started.elapsed().as_nanos() as f64 / (passes * lines.len()) as f64
         };
-        results
-            .entry("value")
-            .or_default()
-            .push(time(&lines, &|line| {
-                black_box(serde_json::from_str::<Value>(line).ok());
-            }));
-        results
-            .entry("message")
-            .or_default()
-            .push(time(&lines, &|line| {
-                black_box(read_message(line));
-            }));
-        results
-            .entry("message+tools")
-            .or_default()
-            .push(time(&lines, &|line| {
-                if let Some(message) = read_message(line) {
-                    type_tools(&message, &tool_names);
-                    black_box(message);
-                }
-            }));
+        if runs("value") {
+            results
+                .entry("value")
+                .or_default()
+                .push(time(&lines, &|line| {
+                    black_box(serde_json::from_str::<Value>(line).ok());
+                }));
+        }
+        if runs("message") {
+            results
+                .entry("message")
+                .or_default()
+                .push(time(&lines, &|line| {
+                    black_box(read_message(line));
+                }));
+        }
+        if runs("message+tools") {
+            results
+                .entry("message+tools")
+                .or_default()
+                .push(time(&lines, &|line| {
+                    if let Some(message) = read_message(line) {
+                        type_tools(&message, &tool_names);
+                        black_box(message);
+                    }
+                }));
+        }
+        if !runs("tools") {
+            continue;
+        }
         let values: Vec<Value> = tool_lines
             .iter()
             .filter_map(|line| serde_json::from_str(line).ok())
@@ -108,7 +125,7 @@ fn main() -> ExitCode {
         lines.len(),
         tool_lines.len()
     );
-    for name in ["value", "message", "message+tools", "tools"] {
+    for name in WAYS.into_iter().filter(|way| runs(way)) {
         let mut figures = results.remove(name).unwrap_or_default();
         figures.sort_by(f64::total_cmp);
         let median = figures.get(figures.len() / 2).copied().unwrap_or_default();
