@@ -38,7 +38,9 @@ const SESSION: &str =
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let Some(passes) = args.next().and_then(|n| n.parse::<usize>().ok()) else {
-        eprintln!("usage: ct-bench-builtin-tools <passes> [rounds] [value|message|message+tools|tools]");
+        eprintln!(
+            "usage: ct-bench-builtin-tools <passes> [rounds] [value|message|message+tools|tools]"
+        );
         return ExitCode::from(2);
     };
     let rounds = match args.next().map(|n| n.parse::<usize>()) {

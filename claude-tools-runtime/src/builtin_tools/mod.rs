@@ -119,6 +119,9 @@ macro_rules! tool_enum {
         }
     ) => {
         $(#[$meta])*
+        // Not boxed: one value is read per tool call and matched by policy code, which binds
+        // the struct itself (`Bash(bash)` then `BashInput { command, ..bash }`).
+        #[allow(clippy::large_enum_variant)]
         #[derive(Debug, Clone, PartialEq)]
         #[non_exhaustive]
         pub enum $enum {
