@@ -8,7 +8,8 @@
 //! - [`transport`]: reaching the CLI (spawned process or an in-memory pipe).
 //! - [`options`], [`client`], [`query`]: launching the CLI and talking to it — a persistent
 //!   [`client::Client`] or a one-shot [`query::query`], with [`permission`] callbacks and
-//!   [`hooks`].
+//!   [`hooks`]; [`builtin_tools`]: the CLI's own tools' inputs and outputs, typed, for those
+//!   callbacks and hooks.
 //! - [`message`]: what the CLI streams, typed; [`control`]: what it answers the client's
 //!   session controls, typed.
 //! - [`history`]: the sessions the CLI recorded — listed, read as typed messages, renamed,
@@ -21,6 +22,7 @@
 
 #![warn(missing_docs)]
 
+pub mod builtin_tools;
 pub mod callback;
 pub mod client;
 pub mod control;

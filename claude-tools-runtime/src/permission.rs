@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
+use crate::builtin_tools::{BuiltinInput, BuiltinToolInput, ToolInputError};
+
 /// What the CLI asks: may this tool run with this input?
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -128,6 +130,39 @@ impl PermissionRequest {
     pub fn cancellation_token(&self) -> &CancellationToken {
         &self.cancellation
     }
+
+    /// The input, typed by the tool's name: [`BuiltinToolInput::Bash`] for `Bash`…, and
+    /// [`BuiltinToolInput::Other`] for an `mcp__…` tool or a tool this library does not know.
+    /// An input that does not fit its tool's type is an error naming the field; [`input`](Self::input)
+    /// still holds it as it came. See [`builtin_tools`](crate::builtin_tools) for a policy.
+    ///
+    /// ```
+    /// use claude_tools::PermissionRequest;
+    /// use claude_tools::builtin_tools::BuiltinToolInput;
+    ///
+    /// let request = PermissionRequest::new("Edit", serde_json::json!({
+    ///     "file_path": "/etc/passwd", "old_string": "root", "new_string": "toor",
+    /// }));
+    /// let Ok(BuiltinToolInput::Edit(edit)) = request.builtin_input() else { panic!() };
+    /// assert_eq!(edit.file_path, "/etc/passwd");
+    /// ```
+    pub fn builtin_input(&self) -> Result<BuiltinToolInput, ToolInputError> {
+        BuiltinToolInput::parse(&self.tool_name, &self.input)
+    }
+
+    /// The input as `T`, when this request is about `T`'s tool (`None` for another tool).
+    ///
+    /// ```
+    /// use claude_tools::PermissionRequest;
+    /// use claude_tools::builtin_tools::{BashInput, WebFetchInput};
+    ///
+    /// let request = PermissionRequest::new("Bash", serde_json::json!({"command": "ls"}));
+    /// assert_eq!(request.input_as::<BashInput>().unwrap().unwrap().command, "ls");
+    /// assert!(request.input_as::<WebFetchInput>().is_none());
+    /// ```
+    pub fn input_as<T: BuiltinInput>(&self) -> Option<Result<T, ToolInputError>> {
+        T::read_if(&self.tool_name, &self.input)
+    }
 }
 
 /// The MCP server of an `mcp__*` tool a [`PermissionRequest`] is about.
@@ -197,6 +232,35 @@ impl PermissionDecision {
             updated_input: Some(input),
             updated_permissions: Vec::new(),
             classification: None,
+        }
+    }
+
+    /// Allow, running the tool with a typed built-in input instead: usually the request's own,
+    /// changed (`BashInput { command, ..bash }`), which keeps every field the model sent,
+    /// those this library has no type for included.
+    ///
+    /// ```
+    /// use claude_tools::PermissionDecision;
+    /// use claude_tools::builtin_tools::BashInput;
+    ///
+    /// let decision = PermissionDecision::allow_with(BashInput {
+    ///     command: "cargo test --offline".into(),
+    ///     ..Default::default()
+    /// });
+    /// # let _ = decision;
+    /// ```
+    ///
+    /// Should the input fail to serialize (the types here cannot, unless a value was put in
+    /// `extra` that JSON cannot hold), the decision is a deny saying so: a rewrite that cannot
+    /// be sent never lets the model's original input run.
+    pub fn allow_with(input: impl Into<BuiltinToolInput>) -> Self {
+        let input = input.into();
+        match input.to_value() {
+            Ok(value) => Self::allow_with_input(value),
+            Err(error) => Self::deny(format!(
+                "the {} input the host rewrote could not be serialized: {error}",
+                input.tool_name()
+            )),
         }
     }
 

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::typed_input::HookBase;
+use crate::builtin_tools::{BuiltinToolInput, BuiltinToolOutput, ToolInputError};
 use crate::permission::{McpServerRef, PermissionUpdate};
 use crate::wire_enum::wire_enum;
 
@@ -182,4 +183,54 @@ pub struct PreSkillShellCommandInput {
     pub command_source: Option<String>,
     /// Who started the load.
     pub invoked_by: InvokedBy,
+}
+
+/// `builtin_input()` on each tool event's input: its `tool_input`, typed by its `tool_name`.
+macro_rules! typed_tool_input {
+    ($($input:ty),* $(,)?) => {
+        $(
+            impl $input {
+                /// The `tool_input`, typed by the tool's name ([`BuiltinToolInput::parse`]):
+                /// [`BuiltinToolInput::Other`] for an `mcp__…` tool or one this library does
+                /// not know, an error naming the field for an input that does not fit its
+                /// tool's type (`tool_input` still holds it as it came).
+                pub fn builtin_input(&self) -> Result<BuiltinToolInput, ToolInputError> {
+                    BuiltinToolInput::parse(&self.tool_name, &self.tool_input)
+                }
+            }
+        )*
+    };
+}
+
+typed_tool_input!(
+    PreToolUseInput,
+    PostToolUseInput,
+    PostToolUseFailureInput,
+    BatchToolCall,
+    PermissionRequestInput,
+    PermissionDeniedInput,
+);
+
+impl PostToolUseInput {
+    /// The `tool_response`, typed by the tool's name ([`BuiltinToolOutput::parse`]):
+    /// [`BuiltinToolOutput::Other`] for an MCP tool's content blocks or a tool this library
+    /// does not know.
+    ///
+    /// ```
+    /// use claude_tools::builtin_tools::BuiltinToolOutput;
+    /// use claude_tools::hooks::{HookInput, TypedHookInput};
+    ///
+    /// let raw = serde_json::json!({
+    ///     "hook_event_name": "PostToolUse", "session_id": "s", "transcript_path": "/t", "cwd": "/w",
+    ///     "tool_name": "Bash", "tool_use_id": "toolu_1", "tool_input": {"command": "ls"},
+    ///     "tool_response": {"stdout": "a.rs", "stderr": "", "interrupted": false, "isImage": false},
+    /// });
+    /// let input = HookInput::from_raw(raw.as_object().unwrap().clone());
+    /// let TypedHookInput::PostToolUse(post) = input.typed() else { panic!() };
+    /// let Ok(BuiltinToolOutput::Bash(bash)) = post.builtin_output() else { panic!() };
+    /// assert_eq!(bash.stdout, "a.rs");
+    /// ```
+    pub fn builtin_output(&self) -> Result<BuiltinToolOutput, ToolInputError> {
+        BuiltinToolOutput::parse(&self.tool_name, &self.tool_response)
+    }
 }

@@ -129,6 +129,32 @@ impl ContentBlock {
         }
     }
 
+    /// A `tool_use` block's input, typed by its tool's name (`None` for any other block): see
+    /// [`BuiltinToolInput::parse`](crate::builtin_tools::BuiltinToolInput::parse).
+    ///
+    /// ```
+    /// use claude_tools::ContentBlock;
+    /// use claude_tools::builtin_tools::BuiltinToolInput;
+    ///
+    /// let block = ContentBlock::from_value(serde_json::json!({
+    ///     "type": "tool_use", "id": "toolu_1", "name": "WebFetch",
+    ///     "input": {"url": "https://example.com", "prompt": "Summarise"},
+    /// }));
+    /// let Some(Ok(BuiltinToolInput::WebFetch(fetch))) = block.builtin_tool_input() else { panic!() };
+    /// assert_eq!(fetch.url, "https://example.com");
+    /// ```
+    pub fn builtin_tool_input(
+        &self,
+    ) -> Option<Result<crate::builtin_tools::BuiltinToolInput, crate::builtin_tools::ToolInputError>>
+    {
+        match self {
+            ContentBlock::ToolUse { name, input, .. } => {
+                Some(crate::builtin_tools::BuiltinToolInput::parse(name, input))
+            }
+            _ => None,
+        }
+    }
+
     /// Types a block; a known type whose fields do not fit is kept as [`ContentBlock::Other`].
     pub fn from_value(value: Value) -> ContentBlock {
         let Value::Object(mut map) = value else {

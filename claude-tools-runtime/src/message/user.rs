@@ -46,6 +46,36 @@ impl UserMessage {
         self.message.content.text()
     }
 
+    /// The `tool_use_result`, typed as what `tool_name` answers (the name is the `tool_use`'s
+    /// the result answers, which the assistant message before had: see
+    /// [`ContentBlock::builtin_tool_input`]). `None` when there is no `tool_use_result`, or
+    /// when it is a string: the text of a tool that failed (`"Error: …"`).
+    ///
+    /// ```
+    /// use claude_tools::Message;
+    /// use claude_tools::builtin_tools::BuiltinToolOutput;
+    ///
+    /// let line = serde_json::json!({"type": "user", "message": {"role": "user", "content": [
+    ///     {"type": "tool_result", "tool_use_id": "toolu_1", "content": "a.rs"}]},
+    ///     "tool_use_result": {"durationMs": 3, "numFiles": 1, "filenames": ["a.rs"], "truncated": false},
+    ///     "parent_tool_use_id": null, "session_id": "s"});
+    /// let Message::User(user) = Message::from_value(line) else { panic!() };
+    /// let Some(Ok(BuiltinToolOutput::Glob(glob))) = user.builtin_tool_output("Glob") else { panic!() };
+    /// assert_eq!(glob.filenames, ["a.rs"]);
+    /// ```
+    pub fn builtin_tool_output(
+        &self,
+        tool_name: &str,
+    ) -> Option<Result<crate::builtin_tools::BuiltinToolOutput, crate::builtin_tools::ToolInputError>>
+    {
+        match self.tool_use_result.as_ref()? {
+            Value::String(_) => None,
+            result => Some(crate::builtin_tools::BuiltinToolOutput::parse(
+                tool_name, result,
+            )),
+        }
+    }
+
     /// The tool_result blocks: `(tool_use_id, content, is_error)`.
     pub fn tool_results(&self) -> impl Iterator<Item = (&str, Option<&MessageContent>, bool)> {
         self.message

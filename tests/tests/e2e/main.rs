@@ -7,6 +7,7 @@
 
 mod agent_options;
 mod arguments;
+mod builtin_tools;
 mod controls;
 mod elicitation;
 mod examples_agent;
