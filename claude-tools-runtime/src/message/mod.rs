@@ -20,6 +20,7 @@ mod hook_notices;
 mod input;
 mod notices;
 mod result;
+mod status_notices;
 mod stream_event;
 mod system;
 mod system_event;
@@ -38,7 +39,7 @@ pub use events::{
     RateLimitStatus, RateLimitType, ResetTrigger, ToolProgress, ToolUseSummary,
 };
 pub use hook_notices::{HookOutcome, HookProgress, HookResponse, HookStarted};
-pub use input::UserInput;
+pub use input::{Paste, QueuePriority, UserInput};
 pub use notices::{
     ApiErrorKind, ApiRetry, CommandsChanged, CompactBoundary, CompactMetadata, ElicitationComplete,
     FilesPersisted, Informational, InformationalLevel, Memory, MemoryRecall, MemoryRecallMode,
@@ -47,6 +48,11 @@ pub use notices::{
     RefusalDirection, Trigger, UnpersistedFile,
 };
 pub use result::{ResultMessage, ResultSubtype};
+pub use status_notices::{
+    ActiveGoal, CliStatus, CompactResult, ControlProgressStatus, ControlRequestProgress, Goal,
+    LocalCommandOutput, LostWrite, PluginInstall, PluginInstallStatus, SessionWritesLost,
+    StatusUpdate, ThinkingTokens, WorkerShuttingDown, WriteErrorCode,
+};
 pub use stream_event::StreamEvent;
 pub use system::{
     McpServerInfo, McpServerStatus, McpToolAnnotations, McpToolInfo, SessionState, SystemInit,
@@ -87,6 +93,8 @@ pub enum Message {
     PromptSuggestion(PromptSuggestion),
     /// `conversation_reset`: the conversation was replaced by a new one.
     ConversationReset(ConversationReset),
+    /// `active_goal`: the `/goal` condition was checked (met, or not yet).
+    ActiveGoal(ActiveGoal),
     /// Anything else (`keep_alive`, a future type…), or a known type whose fields did not
     /// fit, kept as it came.
     Other(Value),
@@ -123,6 +131,7 @@ impl Message {
             Some("tool_use_summary") => typed(&value, Message::ToolUseSummary),
             Some("prompt_suggestion") => typed(&value, Message::PromptSuggestion),
             Some("conversation_reset") => typed(&value, Message::ConversationReset),
+            Some("active_goal") => typed(&value, Message::ActiveGoal),
             _ => None,
         };
         parsed.unwrap_or(Message::Other(value))
@@ -143,6 +152,7 @@ impl Message {
             Message::ToolUseSummary(m) => m.wire().apply(m),
             Message::PromptSuggestion(m) => m.wire().apply(m),
             Message::ConversationReset(m) => m.wire().apply(m),
+            Message::ActiveGoal(m) => m.wire().apply(m),
             Message::Other(value) => return value.clone(),
         };
         if let Value::Object(map) = &mut value {
@@ -166,6 +176,7 @@ impl Message {
             Message::ToolUseSummary(_) => "tool_use_summary",
             Message::PromptSuggestion(_) => "prompt_suggestion",
             Message::ConversationReset(_) => "conversation_reset",
+            Message::ActiveGoal(_) => "active_goal",
             Message::Other(value) => value
                 .get("type")
                 .and_then(Value::as_str)
@@ -187,6 +198,7 @@ impl Message {
             Message::ToolUseSummary(m) => m.session_id.as_deref(),
             Message::PromptSuggestion(m) => m.session_id.as_deref(),
             Message::ConversationReset(m) => m.session_id.as_deref(),
+            Message::ActiveGoal(m) => m.session_id.as_deref(),
             Message::Other(v) => v.get("session_id").and_then(Value::as_str),
         };
         id.filter(|id| !id.is_empty())
@@ -206,6 +218,7 @@ impl Message {
             Message::ToolUseSummary(m) => m.uuid.as_deref(),
             Message::PromptSuggestion(m) => m.uuid.as_deref(),
             Message::ConversationReset(m) => m.uuid.as_deref(),
+            Message::ActiveGoal(m) => m.uuid.as_deref(),
             Message::Other(v) => v.get("uuid").and_then(Value::as_str),
         }
     }

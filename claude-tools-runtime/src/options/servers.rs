@@ -35,11 +35,29 @@ pub enum ToolPermissionPolicy {
     AlwaysDeny,
 }
 
+/// An organization administrator's ceiling for one tool of a server
+/// ([`McpServerSettings::org_max_permission`]): in auto mode an `Ask` ceiling still makes the
+/// CLI ask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum OrgMaxPermission {
+    /// The tool may be allowed.
+    Allow,
+    /// At most asked for.
+    Ask,
+    /// Never allowed.
+    Blocked,
+}
+
 /// One entry of a server's `tools` list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 struct ToolPolicy {
     name: String,
-    permission_policy: ToolPermissionPolicy,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    permission_policy: Option<ToolPermissionPolicy>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    org_max_permission: Option<OrgMaxPermission>,
 }
 
 /// Settings of one MCP server ([`Options::mcp_server_settings`]).
@@ -58,8 +76,8 @@ struct ToolPolicy {
 /// External servers were observed over stdio and Streamable HTTP (SSE ones are configured
 /// alike). The CLI takes an external server's tool policies only for servers set with
 /// `mcp_set_servers` (scope `dynamic`), not for those it starts with, from `--mcp-config` and
-/// `initialize` alike; [`Client::set_mcp_servers`](crate::client::Client::set_mcp_servers)
-/// carries no settings.
+/// `initialize` alike: give such a server its settings with an [`McpServerEntry`] to
+/// [`Client::set_mcp_servers`](crate::client::Client::set_mcp_servers).
 ///
 /// ```
 /// use std::time::Duration;
@@ -127,11 +145,34 @@ impl McpServerSettings {
     /// (`sdkMcpServerConfigs`), not from its `--mcp-config` entry, so a server with policies is
     /// also named there (`sdkMcpServers`), as the TypeScript SDK names every in-process server.
     pub fn tool_policy(mut self, tool: impl Into<String>, policy: ToolPermissionPolicy) -> Self {
-        self.tools.push(ToolPolicy {
-            name: tool.into(),
-            permission_policy: policy,
-        });
+        self.tool_entry(tool.into()).permission_policy = Some(policy);
         self
+    }
+
+    /// Declares the organization's ceiling for the server's tool `tool`
+    /// (`org_max_permission`). The CLI applies it only to a remote (HTTP, SSE) server set while
+    /// the session runs ([`McpServerEntry`], with
+    /// [`Client::set_mcp_servers`](crate::client::Client::set_mcp_servers)); for a server given
+    /// at the start it is refused when the session starts, as the CLI would ignore it.
+    pub fn org_max_permission(mut self, tool: impl Into<String>, ceiling: OrgMaxPermission) -> Self {
+        self.tool_entry(tool.into()).org_max_permission = Some(ceiling);
+        self
+    }
+
+    /// The `tools` entry of `name`, added when there is none.
+    fn tool_entry(&mut self, name: String) -> &mut ToolPolicy {
+        let at = match self.tools.iter().position(|tool| tool.name == name) {
+            Some(at) => at,
+            None => {
+                self.tools.push(ToolPolicy {
+                    name,
+                    permission_policy: None,
+                    org_max_permission: None,
+                });
+                self.tools.len() - 1
+            }
+        };
+        &mut self.tools[at]
     }
 
     /// The settings as the keys of the server's configuration, added to `config`.
@@ -162,6 +203,77 @@ impl McpServerSettings {
                 .map(|tool| serde_json::to_value(tool).unwrap_or(Value::Null));
             config.insert("tools".into(), Value::Array(tools.collect()));
         }
+    }
+}
+
+/// An MCP server set while the session runs, with its settings
+/// ([`Client::set_mcp_servers`](crate::client::Client::set_mcp_servers)); an [`ExternalServer`]
+/// converts into one without settings.
+///
+/// Unlike a server given at the start, a remote (HTTP, SSE) server set so has its tool
+/// policies applied, [`AlwaysAllow`](ToolPermissionPolicy::AlwaysAllow) and
+/// [`org_max_permission`](McpServerSettings::org_max_permission) included. A timeout under one
+/// second is refused (as [`Error::InvalidOptions`](crate::Error::InvalidOptions)) before
+/// anything is sent.
+///
+/// ```
+/// use std::time::Duration;
+/// use claude_tools::options::{
+///     ExternalServer, McpServerEntry, McpServerSettings, OrgMaxPermission, ToolPermissionPolicy,
+/// };
+///
+/// let docs = McpServerEntry::new(ExternalServer::http("https://mcp.example.com/mcp")).settings(
+///     McpServerSettings::new()
+///         .timeout(Duration::from_secs(20))
+///         .tool_policy("delete_page", ToolPermissionPolicy::AlwaysAsk)
+///         .org_max_permission("publish", OrgMaxPermission::Ask),
+/// );
+/// # let _ = docs;
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpServerEntry {
+    server: ExternalServer,
+    settings: McpServerSettings,
+}
+
+impl McpServerEntry {
+    /// The server, with no setting.
+    pub fn new(server: ExternalServer) -> Self {
+        Self {
+            server,
+            settings: McpServerSettings::new(),
+        }
+    }
+
+    /// With these settings.
+    pub fn settings(mut self, settings: McpServerSettings) -> Self {
+        self.settings = settings;
+        self
+    }
+
+    /// The configuration `mcp_set_servers` carries for the server `name`: the server's with
+    /// its settings' keys; refused when the CLI would ignore a setting.
+    pub(crate) fn to_json(&self, name: &str) -> crate::Result<Value> {
+        if self
+            .settings
+            .timeout
+            .is_some_and(|t| t < Duration::from_secs(1))
+        {
+            return Err(crate::Error::InvalidOptions(format!(
+                "set_mcp_servers(\"{name}\"): the CLI ignores a timeout under one second"
+            )));
+        }
+        let mut config = self.server.to_json();
+        if let Value::Object(config) = &mut config {
+            self.settings.write_into(config);
+        }
+        Ok(config)
+    }
+}
+
+impl From<ExternalServer> for McpServerEntry {
+    fn from(server: ExternalServer) -> Self {
+        Self::new(server)
     }
 }
 
@@ -332,10 +444,15 @@ impl Options {
                              only from the server's --mcp-config entry",
                         );
                     }
+                    if settings.tools.iter().any(|t| t.org_max_permission.is_some()) {
+                        return invalid(
+                            "the CLI ignores org_max_permission for an in-process server",
+                        );
+                    }
                     if settings
                         .tools
                         .iter()
-                        .any(|t| t.permission_policy == ToolPermissionPolicy::AlwaysAllow)
+                        .any(|t| t.permission_policy == Some(ToolPermissionPolicy::AlwaysAllow))
                     {
                         return invalid(
                             "an in-process server's tools cannot be AlwaysAllow (the CLI ignores \
@@ -494,6 +611,34 @@ mod tests {
     }
 
     #[test]
+    fn a_server_set_at_run_time_carries_every_setting_and_an_org_ceiling() {
+        let entry = McpServerEntry::new(ExternalServer::sse("https://mcp.example.com/sse")).settings(
+            McpServerSettings::new()
+                .timeout(Duration::from_secs(3))
+                .always_load(false)
+                .tool_policy("read", ToolPermissionPolicy::AlwaysAllow)
+                .org_max_permission("read", OrgMaxPermission::Ask)
+                .org_max_permission("wipe", OrgMaxPermission::Blocked),
+        );
+        assert_eq!(
+            serde_json::to_string(&entry.to_json("docs").unwrap()).unwrap(),
+            r#"{"type":"sse","url":"https://mcp.example.com/sse","timeout":3000,"alwaysLoad":false,"tools":[{"name":"read","permission_policy":"always_allow","org_max_permission":"ask"},{"name":"wipe","org_max_permission":"blocked"}]}"#
+        );
+        // Without settings: the configuration alone.
+        let plain = McpServerEntry::from(ExternalServer::http("https://h.example/mcp"));
+        assert_eq!(
+            plain.to_json("h").unwrap(),
+            json!({"type": "http", "url": "https://h.example/mcp"})
+        );
+        let error = McpServerEntry::new(ExternalServer::http("https://h.example/mcp"))
+            .settings(McpServerSettings::new().timeout(Duration::from_millis(10)))
+            .to_json("h")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("set_mcp_servers(\"h\"): the CLI ignores a timeout under one second"), "{error}");
+    }
+
+    #[test]
     fn settings_the_cli_would_ignore_are_refused_by_name() {
         let in_process = || Options::new().mcp_server(ToolServer::new("p", "1.0.0"));
         let ask = || McpServerSettings::new().tool_policy("t", ToolPermissionPolicy::AlwaysAsk);
@@ -540,6 +685,22 @@ mod tests {
                     McpServerSettings::new().tool_policy("t", ToolPermissionPolicy::AlwaysAllow),
                 ),
                 "cannot be AlwaysAllow",
+            ),
+            (
+                in_process().mcp_server_settings(
+                    "p",
+                    McpServerSettings::new().org_max_permission("t", OrgMaxPermission::Ask),
+                ),
+                "the CLI ignores org_max_permission for an in-process server",
+            ),
+            (
+                Options::new()
+                    .external_mcp_server("h", ExternalServer::http("http://127.0.0.1:1"))
+                    .mcp_server_settings(
+                        "h",
+                        McpServerSettings::new().org_max_permission("t", OrgMaxPermission::Ask),
+                    ),
+                "the CLI ignores the tool policies of an external server",
             ),
             (
                 in_process()
