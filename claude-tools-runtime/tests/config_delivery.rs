@@ -126,7 +126,10 @@ async fn plugins_in_initialize_start_the_session_only_when_the_cli_confirms_them
         panic!("connected although the CLI did not load the plugins");
     };
     let message = error.to_string();
-    assert!(matches!(error, Error::InitializeNotApplied { .. }), "{error:?}");
+    assert!(
+        matches!(error, Error::InitializeNotApplied { .. }),
+        "{error:?}"
+    );
     assert!(message.contains("did not confirm the plugins"), "{message}");
     assert!(message.contains("PluginDelivery::Argv"), "{message}");
 }

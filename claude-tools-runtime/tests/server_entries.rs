@@ -27,10 +27,7 @@ async fn a_server_entry_carries_its_settings_in_mcp_set_servers() {
     let plain = ExternalServer::stdio("/bin/false", Vec::<String>::new());
     let setting = tokio::spawn(async move {
         client
-            .set_mcp_servers([
-                ("docs", docs),
-                ("plain", McpServerEntry::from(plain)),
-            ])
+            .set_mcp_servers([("docs", docs), ("plain", McpServerEntry::from(plain))])
             .await
     });
     let line = tokio::time::timeout(WAIT, cli.recv_line()).await.unwrap();

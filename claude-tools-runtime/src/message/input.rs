@@ -317,6 +317,11 @@ mod tests {
     fn only_a_message_without_turn_is_left_unanswered() {
         assert!(UserInput::text("x").starts_turn());
         assert!(!UserInput::text("x").without_turn().starts_turn());
-        assert!(UserInput::text("x").to_message("").get("shouldQuery").is_none());
+        assert!(
+            UserInput::text("x")
+                .to_message("")
+                .get("shouldQuery")
+                .is_none()
+        );
     }
 }

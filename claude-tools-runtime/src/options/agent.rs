@@ -445,12 +445,21 @@ mod tests {
     fn observers_and_extra_fields_the_cli_would_not_take_are_refused_by_name() {
         let base = || AgentDefinition::new("d", "p");
         assert_eq!(base().observers(["a", "b", "c", "d"]).problem("x"), None);
-        assert_eq!(base().field("observeToolResults", json!(true)).problem("x"), None);
+        assert_eq!(
+            base().field("observeToolResults", json!(true)).problem("x"),
+            None
+        );
         // A key of an unset typed field is no clash: it is written once.
         assert_eq!(base().field("model", json!("haiku")).problem("x"), None);
         for (agent, expected) in [
-            (base().observers(["a", "b", "c", "d", "e"]), "must name one to four agents"),
-            (base().observers(["a,b", "c", "d", "e"]), "must name one to four agents"),
+            (
+                base().observers(["a", "b", "c", "d", "e"]),
+                "must name one to four agents",
+            ),
+            (
+                base().observers(["a,b", "c", "d", "e"]),
+                "must name one to four agents",
+            ),
             (base().observers(["a", ""]), "must name one to four agents"),
             (
                 base().model("opus").field("model", json!("haiku")),

@@ -172,7 +172,10 @@ mod tests {
             .tool_config(ToolConfig::new().question_preview_format(PreviewFormat::Html))
             .launch_spec();
         let args = spec.args;
-        assert!(args.windows(2).any(|w| w == ["--project-config-root", "/srv/repo"]));
+        assert!(
+            args.windows(2)
+                .any(|w| w == ["--project-config-root", "/srv/repo"])
+        );
         assert!(args.contains(&"--debug".to_string()));
         assert!(
             spec.env
@@ -184,13 +187,25 @@ mod tests {
             .debug_file("-odd.log")
             .launch_spec()
             .args;
-        assert!(args.contains(&"--debug-file=-odd.log".to_string()), "{args:?}");
+        assert!(
+            args.contains(&"--debug-file=-odd.log".to_string()),
+            "{args:?}"
+        );
         assert!(!args.contains(&"--debug".to_string()));
         // Nothing set, nothing written.
         let spec = Options::new().launch_spec();
-        assert!(!spec.args.iter().any(|arg| arg.starts_with("--debug")
-            || arg.starts_with("--project-config-root")));
-        assert!(!spec.env.iter().any(|(k, _)| k == "CLAUDE_CODE_QUESTION_PREVIEW_FORMAT"));
+        assert!(
+            !spec
+                .args
+                .iter()
+                .any(|arg| arg.starts_with("--debug") || arg.starts_with("--project-config-root"))
+        );
+        assert!(
+            !spec
+                .env
+                .iter()
+                .any(|(k, _)| k == "CLAUDE_CODE_QUESTION_PREVIEW_FORMAT")
+        );
         // The user's own variable wins.
         let spec = Options::new()
             .env("CLAUDE_CODE_QUESTION_PREVIEW_FORMAT", "markdown")
@@ -201,7 +216,13 @@ mod tests {
             .iter()
             .filter(|(k, _)| k == "CLAUDE_CODE_QUESTION_PREVIEW_FORMAT")
             .collect();
-        assert_eq!(values, [&("CLAUDE_CODE_QUESTION_PREVIEW_FORMAT".into(), "markdown".into())]);
+        assert_eq!(
+            values,
+            [&(
+                "CLAUDE_CODE_QUESTION_PREVIEW_FORMAT".into(),
+                "markdown".into()
+            )]
+        );
     }
 
     #[test]
@@ -215,6 +236,9 @@ mod tests {
             error.contains("Options::project_config_root: repo is not an absolute path"),
             "{error}"
         );
-        Options::new().project_config_root("/srv/repo").validate().unwrap();
+        Options::new()
+            .project_config_root("/srv/repo")
+            .validate()
+            .unwrap();
     }
 }

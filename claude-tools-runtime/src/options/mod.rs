@@ -43,13 +43,13 @@ pub use delivery::ConfigDelivery;
 #[cfg(not(feature = "install"))]
 #[doc(hidden)]
 pub use install_off::InstallFeatureIsOff;
+pub use launch_extras::{PreviewFormat, ToolConfig};
 pub use limits::{DEFAULT_INPUT_BUFFER_LIMIT, DEFAULT_MESSAGE_QUEUE_LIMIT};
 pub(crate) use managed::ManagedInitialize;
 pub use managed::{ManagedPermissions, ManagedSettings};
 pub use model::{Effort, Thinking, ThinkingDisplay};
 pub use permissions::PermissionPrompts;
 pub(crate) use plugins::PluginsInitialize;
-pub use launch_extras::{PreviewFormat, ToolConfig};
 pub use plugins::{PluginDelivery, Skills};
 pub(crate) use prompt::PromptInit;
 pub use prompt::{SYSTEM_PROMPT_DYNAMIC_BOUNDARY, SystemPrompt};

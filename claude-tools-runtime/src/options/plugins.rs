@@ -51,7 +51,10 @@ struct Plugin {
     kind: &'static str,
     path: PathBuf,
     /// Load its skills, hooks, agents and commands but not its MCP servers.
-    #[serde(rename = "skipMcpDiscovery", skip_serializing_if = "std::ops::Not::not")]
+    #[serde(
+        rename = "skipMcpDiscovery",
+        skip_serializing_if = "std::ops::Not::not"
+    )]
     skip_mcp_discovery: bool,
 }
 
@@ -309,7 +312,10 @@ mod tests {
             .plugin_without_mcp("/abs/no-mcp")
             .plugin_delivery(PluginDelivery::Initialize);
         let args = options.launch_spec().args;
-        assert!(!args.iter().any(|arg| arg.starts_with("--plugin-dir")), "{args:?}");
+        assert!(
+            !args.iter().any(|arg| arg.starts_with("--plugin-dir")),
+            "{args:?}"
+        );
         assert!(args.contains(&"--await-initialize".to_string()), "{args:?}");
         assert_eq!(
             serde_json::to_string(&options.plugins.initialize()).unwrap(),
@@ -318,11 +324,22 @@ mod tests {
         assert!(options.plugins.initialize().has_plugins());
         // Without plugins nothing changes.
         let none = Options::new().plugin_delivery(PluginDelivery::Initialize);
-        assert!(!none.launch_spec().args.contains(&"--await-initialize".to_string()));
-        assert_eq!(serde_json::to_string(&none.plugins.initialize()).unwrap(), "{}");
+        assert!(
+            !none
+                .launch_spec()
+                .args
+                .contains(&"--await-initialize".to_string())
+        );
+        assert_eq!(
+            serde_json::to_string(&none.plugins.initialize()).unwrap(),
+            "{}"
+        );
         // On the command line (the default), none in `initialize`.
         let argv = Options::new().plugin("./local");
-        assert_eq!(serde_json::to_string(&argv.plugins.initialize()).unwrap(), "{}");
+        assert_eq!(
+            serde_json::to_string(&argv.plugins.initialize()).unwrap(),
+            "{}"
+        );
     }
 
     #[test]

@@ -154,7 +154,11 @@ impl McpServerSettings {
     /// the session runs ([`McpServerEntry`], with
     /// [`Client::set_mcp_servers`](crate::client::Client::set_mcp_servers)); for a server given
     /// at the start it is refused when the session starts, as the CLI would ignore it.
-    pub fn org_max_permission(mut self, tool: impl Into<String>, ceiling: OrgMaxPermission) -> Self {
+    pub fn org_max_permission(
+        mut self,
+        tool: impl Into<String>,
+        ceiling: OrgMaxPermission,
+    ) -> Self {
         self.tool_entry(tool.into()).org_max_permission = Some(ceiling);
         self
     }
@@ -444,7 +448,11 @@ impl Options {
                              only from the server's --mcp-config entry",
                         );
                     }
-                    if settings.tools.iter().any(|t| t.org_max_permission.is_some()) {
+                    if settings
+                        .tools
+                        .iter()
+                        .any(|t| t.org_max_permission.is_some())
+                    {
                         return invalid(
                             "the CLI ignores org_max_permission for an in-process server",
                         );
@@ -612,14 +620,15 @@ mod tests {
 
     #[test]
     fn a_server_set_at_run_time_carries_every_setting_and_an_org_ceiling() {
-        let entry = McpServerEntry::new(ExternalServer::sse("https://mcp.example.com/sse")).settings(
-            McpServerSettings::new()
-                .timeout(Duration::from_secs(3))
-                .always_load(false)
-                .tool_policy("read", ToolPermissionPolicy::AlwaysAllow)
-                .org_max_permission("read", OrgMaxPermission::Ask)
-                .org_max_permission("wipe", OrgMaxPermission::Blocked),
-        );
+        let entry = McpServerEntry::new(ExternalServer::sse("https://mcp.example.com/sse"))
+            .settings(
+                McpServerSettings::new()
+                    .timeout(Duration::from_secs(3))
+                    .always_load(false)
+                    .tool_policy("read", ToolPermissionPolicy::AlwaysAllow)
+                    .org_max_permission("read", OrgMaxPermission::Ask)
+                    .org_max_permission("wipe", OrgMaxPermission::Blocked),
+            );
         assert_eq!(
             serde_json::to_string(&entry.to_json("docs").unwrap()).unwrap(),
             r#"{"type":"sse","url":"https://mcp.example.com/sse","timeout":3000,"alwaysLoad":false,"tools":[{"name":"read","permission_policy":"always_allow","org_max_permission":"ask"},{"name":"wipe","org_max_permission":"blocked"}]}"#
@@ -635,7 +644,10 @@ mod tests {
             .to_json("h")
             .unwrap_err()
             .to_string();
-        assert!(error.contains("set_mcp_servers(\"h\"): the CLI ignores a timeout under one second"), "{error}");
+        assert!(
+            error.contains("set_mcp_servers(\"h\"): the CLI ignores a timeout under one second"),
+            "{error}"
+        );
     }
 
     #[test]

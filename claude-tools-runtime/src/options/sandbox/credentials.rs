@@ -173,7 +173,10 @@ pub struct AwsCredentialPair {
 
 impl AwsCredentialPair {
     /// The pair of these two variables.
-    pub fn new(access_key_id_var: impl Into<String>, secret_access_key_var: impl Into<String>) -> Self {
+    pub fn new(
+        access_key_id_var: impl Into<String>,
+        secret_access_key_var: impl Into<String>,
+    ) -> Self {
         Self {
             access_key_id_var: access_key_id_var.into(),
             secret_access_key_var: secret_access_key_var.into(),
@@ -315,14 +318,19 @@ mod tests {
                     .mask_duplicates(true)
                     .inject_hosts(["api.github.com"]),
             )
-            .env_var(ProtectedCredential::env_var("NPM_TOKEN", CredentialMode::Deny))
+            .env_var(ProtectedCredential::env_var(
+                "NPM_TOKEN",
+                CredentialMode::Deny,
+            ))
             .env_var(
                 ProtectedCredential::env_var("DATABASE_URL", CredentialMode::Mask)
                     .extract("://[^:]+:([^@]+)@")
                     .on_extract_no_match(OnExtractNoMatch::Warn),
             )
             .allow_plaintext_inject(false)
-            .aws_pair(AwsCredentialPair::new("MY_KEY_ID", "MY_SECRET").session_token_var("MY_TOKEN"))
+            .aws_pair(
+                AwsCredentialPair::new("MY_KEY_ID", "MY_SECRET").session_token_var("MY_TOKEN"),
+            )
             .sigv4(SigV4Policies {
                 streaming: Some(SigV4Policy::Deny),
                 presigned: Some(SigV4Policy::Passthrough),
@@ -348,6 +356,9 @@ mod tests {
                 "sigv4": {"streaming": "deny", "presigned": "passthrough"},
             })
         );
-        assert_eq!(serde_json::to_value(SandboxCredentials::new()).unwrap(), json!({}));
+        assert_eq!(
+            serde_json::to_value(SandboxCredentials::new()).unwrap(),
+            json!({})
+        );
     }
 }
