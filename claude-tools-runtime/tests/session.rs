@@ -1003,7 +1003,7 @@ async fn a_streamed_prompt_writes_each_message_and_ends_after_the_last_answer() 
 }
 
 #[tokio::test]
-async fn a_message_that_starts_no_turn_is_sent_but_not_waited_for() {
+async fn a_message_that_starts_no_turn_is_sent_with_its_fields_and_waited_for_like_any() {
     use claude_tools_runtime::message::{QueuePriority, UserInput};
     use claude_tools_runtime::query::Prompt;
     let (feed, messages) = tokio::sync::mpsc::unbounded_channel();
@@ -1033,7 +1033,10 @@ async fn a_message_that_starts_no_turn_is_sent_but_not_waited_for() {
     feed.send(UserInput::text("Deploy it.")).unwrap();
     assert_eq!(cli.recv().await["message"]["content"], "Deploy it.");
     drop(feed);
-    // One turn, one result: the run ends on it (the context note is answered by none).
+    // The CLI 2.1.332 answers the note with a result of its own (no turn), then the prompt:
+    // the run ends on the second.
+    cli.send(result_frame()).await;
+    cli.silent_for(200).await;
     cli.send(result_frame()).await;
     cli.expect_eof().await;
 }

@@ -139,8 +139,10 @@ impl UserInput {
     }
 
     /// Appends the message to the conversation without starting a turn (`shouldQuery:
-    /// false`): context for later. The CLI folds it into the next user message that does start
-    /// one, and answers it with no `result`, so the session does not wait for one.
+    /// false`): context for later, which the model reads with the next user message that does
+    /// start one. The CLI 2.1.332 still answers it with a `result` of its own, at once and with
+    /// no model call (`num_turns` 0, an empty text), so
+    /// [`Client::receive_response`](crate::client::Client::receive_response) returns for it.
     ///
     /// ```
     /// use claude_tools::message::UserInput;
@@ -154,8 +156,7 @@ impl UserInput {
         self
     }
 
-    /// Whether the CLI starts a turn for it (and so answers it with a `result`): `false` after
-    /// [`without_turn`](Self::without_turn).
+    /// Whether the CLI starts a turn for it: `false` after [`without_turn`](Self::without_turn).
     pub fn starts_turn(&self) -> bool {
         self.starts_turn
     }
@@ -314,7 +315,7 @@ mod tests {
     }
 
     #[test]
-    fn only_a_message_without_turn_is_left_unanswered() {
+    fn only_a_message_without_turn_says_it_starts_no_turn() {
         assert!(UserInput::text("x").starts_turn());
         assert!(!UserInput::text("x").without_turn().starts_turn());
         assert!(

@@ -216,8 +216,9 @@ impl SessionCore {
         self.out.send(&protocol::line(frame));
     }
 
-    /// Writes a user message (one prompt) and counts it, so the run stays open for its result;
-    /// one that starts no turn ([`UserInput::without_turn`]) gets no result, and is not counted.
+    /// Writes a user message (one prompt) and counts it, so the run stays open for its result
+    /// (one that starts no turn, [`UserInput::without_turn`], gets a result too from the CLI
+    /// 2.1.332: empty, with no turn).
     /// `false` (nothing written) when the line cannot reach the CLI; a caller that reports it
     /// fails with [`SessionCore::unreachable_error`].
     ///
@@ -229,9 +230,7 @@ impl SessionCore {
         if !self.accepts_input() {
             return false;
         }
-        if input.starts_turn() {
-            self.progress.send_modify(|p| p.prompts += 1);
-        }
+        self.progress.send_modify(|p| p.prompts += 1);
         let composed = self.verbatim_prompts || input.is_client_composed();
         self.write(&input.to_frame(session_id, composed));
         true
