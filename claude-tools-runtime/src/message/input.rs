@@ -21,15 +21,12 @@ wire_enum! {
     }
 }
 
-/// One entry of [`UserInput::with_pasted_text`] / [`UserInput::with_pasted_blocks`]
-/// (`pasted_content` on the wire): what the user pasted, apart from what they typed.
+/// One entry of `pasted_content` ([`UserInput::with_pasted_text`],
+/// [`UserInput::with_pasted_blocks`]): what the user pasted, apart from what they typed.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
-#[non_exhaustive]
-pub enum Paste {
-    /// Pasted text.
+enum Paste {
     Text(String),
-    /// Pasted content blocks (Anthropic API shapes; the CLI reads their text blocks only).
     Blocks(Vec<Value>),
 }
 

@@ -39,7 +39,7 @@ pub use events::{
     RateLimitStatus, RateLimitType, ResetTrigger, ToolProgress, ToolUseSummary,
 };
 pub use hook_notices::{HookOutcome, HookProgress, HookResponse, HookStarted};
-pub use input::{Paste, QueuePriority, UserInput};
+pub use input::{QueuePriority, UserInput};
 pub use notices::{
     ApiErrorKind, ApiRetry, CommandsChanged, CompactBoundary, CompactMetadata, ElicitationComplete,
     FilesPersisted, Informational, InformationalLevel, Memory, MemoryRecall, MemoryRecallMode,
