@@ -127,7 +127,8 @@ pub enum Error {
         not_applied_remedy(fields)
     )]
     InitializeNotApplied {
-        /// The fields not confirmed (`mcpServers`, `settings`, `onFailure`).
+        /// The fields not confirmed (`mcpServers`, `settings`, `managedSettings`, `plugins`,
+        /// `onFailure`).
         fields: Vec<&'static str>,
         /// The CLI's version, as it reported it.
         cli_version: Option<String>,
@@ -183,6 +184,9 @@ pub enum Error {
 fn not_applied_remedy(fields: &[&str]) -> &'static str {
     if fields.iter().all(|field| *field == "onFailure") {
         "Update the CLI, or remove `OnFailure::Block` from the hook matchers"
+    } else if fields.iter().all(|field| *field == "plugins") {
+        "Update the CLI, or set Options::plugin_delivery(PluginDelivery::Argv), which puts \
+         them on the command line"
     } else {
         "Update the CLI, or set Options::config_delivery(ConfigDelivery::Argv), which puts \
          them on the command line where other local users can read them"

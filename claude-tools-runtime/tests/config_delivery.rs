@@ -96,3 +96,40 @@ async fn on_the_command_line_nothing_is_asked_in_initialize() {
     assert!(request.get("settings").is_none(), "{request}");
     assert!(connected.is_ok());
 }
+
+#[tokio::test]
+async fn plugins_in_initialize_start_the_session_only_when_the_cli_confirms_them() {
+    use claude_tools::options::PluginDelivery;
+    let dir = std::env::temp_dir();
+    let plugins = || {
+        Options::new()
+            .plugin(&dir)
+            .plugin_delivery(PluginDelivery::Initialize)
+    };
+    let (request, connected) = connect(
+        plugins(),
+        json!({"claude_code_version": "2.1.332", "plugins_applied": true}),
+    )
+    .await;
+    assert_eq!(
+        request["plugins"],
+        json!([{"type": "local", "path": dir.display().to_string()}])
+    );
+    assert!(connected.is_ok());
+
+    let (_, connected) = connect(
+        plugins(),
+        json!({"claude_code_version": "2.1.332", "plugins_applied": false}),
+    )
+    .await;
+    let Err(error) = connected else {
+        panic!("connected although the CLI did not load the plugins");
+    };
+    let message = error.to_string();
+    assert!(
+        matches!(error, Error::InitializeNotApplied { .. }),
+        "{error:?}"
+    );
+    assert!(message.contains("did not confirm the plugins"), "{message}");
+    assert!(message.contains("PluginDelivery::Argv"), "{message}");
+}

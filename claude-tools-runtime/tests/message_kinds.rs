@@ -6,9 +6,9 @@
 use std::collections::BTreeMap;
 
 use claude_tools_runtime::message::{
-    ApiErrorKind, ContentBlock, HookOutcome, InformationalLevel, MemoryScope, Message,
-    NotificationPriority, RateLimitStatus, RateLimitType, RefusalDirection, ResetTrigger,
-    SessionState, SystemEvent, TaskEndStatus, TaskStatus, Trigger, WebFetchContent,
+    ApiErrorKind, CliStatus, CompactResult, ContentBlock, HookOutcome, InformationalLevel,
+    MemoryScope, Message, NotificationPriority, RateLimitStatus, RateLimitType, RefusalDirection,
+    ResetTrigger, SessionState, SystemEvent, TaskEndStatus, TaskStatus, Trigger, WebFetchContent,
     WebSearchContent,
 };
 use serde_json::{Value, json};
@@ -73,6 +73,13 @@ fn kind(event: &SystemEvent) -> &'static str {
         SystemEvent::MirrorError(_) => "mirror_error",
         SystemEvent::Init(_) => "init",
         SystemEvent::SessionStateChanged(_) => "session_state_changed",
+        SystemEvent::ThinkingTokens(_) => "thinking_tokens",
+        SystemEvent::ControlRequestProgress(_) => "control_request_progress",
+        SystemEvent::PluginInstall(_) => "plugin_install",
+        SystemEvent::LocalCommandOutput(_) => "local_command_output",
+        SystemEvent::SessionWritesLost(_) => "session_writes_lost",
+        SystemEvent::WorkerShuttingDown(_) => "worker_shutting_down",
+        SystemEvent::Malformed { .. } => "malformed",
         SystemEvent::Other => "other",
         _ => "unknown variant",
     }
@@ -202,7 +209,26 @@ fn the_captured_notices_have_their_fields_typed() {
     let SystemEvent::Status(status) = captured("status") else {
         panic!()
     };
-    assert_eq!(status.as_deref(), Some("compacting"));
+    assert_eq!(status.status, Some(CliStatus::Compacting));
+    // The second one the CLI wrote ends the compaction.
+    let ended = CLI_NOTICES
+        .lines()
+        .find(|line| line.contains(r#""compact_result""#))
+        .unwrap();
+    let SystemEvent::Status(ended) = event(&exact(ended)) else {
+        panic!()
+    };
+    assert_eq!(
+        (ended.status, ended.compact_result),
+        (None, Some(CompactResult::Success))
+    );
+    // Every field typed (`type` is the message's own).
+    assert_eq!(
+        ended.extra.keys().collect::<Vec<_>>(),
+        ["type"],
+        "{:?}",
+        ended.extra
+    );
 }
 
 #[test]
@@ -396,13 +422,17 @@ fn a_known_kind_whose_fields_do_not_fit_stays_whole() {
     let message = Message::from_value(line.clone());
     assert!(matches!(message, Message::Other(_)), "{message:?}");
     assert_eq!(message.to_value(), line);
-    // A notice whose fields do not fit its type reads as `SystemEvent::Other`, and the message
-    // itself is untouched.
+    // A notice whose fields do not fit its type reads as `SystemEvent::Malformed`, naming
+    // the field, and the message itself is untouched.
     let line = json!({"type": "system", "subtype": "api_retry", "attempt": "first"});
     let message = exact(&line.to_string());
-    assert_eq!(event(&message), SystemEvent::Other);
-    // A subtype this library does not know, too.
-    let line = json!({"type": "system", "subtype": "thinking_tokens", "estimated_tokens": 3});
+    let SystemEvent::Malformed { subtype, error } = event(&message) else {
+        panic!("{:?}", event(&message))
+    };
+    assert_eq!(subtype, "api_retry");
+    assert!(error.contains("invalid type: string \"first\""), "{error}");
+    // A subtype this library does not know reads as `Other`.
+    let line = json!({"type": "system", "subtype": "a_future_notice", "estimated_tokens": 3});
     assert_eq!(event(&exact(&line.to_string())), SystemEvent::Other);
     // `session_state_changed` and `init` read through the same door.
     let line = json!({"type": "system", "subtype": "session_state_changed", "state": "idle"});

@@ -1001,3 +1001,42 @@ async fn a_streamed_prompt_writes_each_message_and_ends_after_the_last_answer() 
     cli.send(result_frame()).await;
     cli.expect_eof().await;
 }
+
+#[tokio::test]
+async fn a_message_that_starts_no_turn_is_sent_with_its_fields_and_waited_for_like_any() {
+    use claude_tools_runtime::message::{QueuePriority, UserInput};
+    use claude_tools_runtime::query::Prompt;
+    let (feed, messages) = tokio::sync::mpsc::unbounded_channel();
+    let (transport, cli) = MemoryTransport::pair();
+    let mut cli = Cli(cli);
+    let options = Options::new().mcp_server(calc_server(Arc::default()));
+    let stream = tokio::spawn(query_with(
+        Prompt::stream(Feed(messages)),
+        options,
+        transport,
+    ));
+    cli.startup().await;
+    let _stream = stream.await.unwrap().unwrap();
+
+    feed.send(
+        UserInput::text("The user is on the staging branch.")
+            .without_turn()
+            .with_priority(QueuePriority::Later),
+    )
+    .unwrap();
+    assert_eq!(
+        cli.recv().await,
+        json!({"type": "user", "session_id": "", "parent_tool_use_id": null,
+            "message": {"role": "user", "content": "The user is on the staging branch."},
+            "priority": "later", "shouldQuery": false})
+    );
+    feed.send(UserInput::text("Deploy it.")).unwrap();
+    assert_eq!(cli.recv().await["message"]["content"], "Deploy it.");
+    drop(feed);
+    // The CLI 2.1.332 answers the note with a result of its own (no turn), then the prompt:
+    // the run ends on the second.
+    cli.send(result_frame()).await;
+    cli.silent_for(200).await;
+    cli.send(result_frame()).await;
+    cli.expect_eof().await;
+}

@@ -11,7 +11,7 @@ use crate::control::{
     RewindFilesResult, receipt,
 };
 use crate::error::Result;
-use crate::options::{ExternalServer, PermissionMode};
+use crate::options::PermissionMode;
 use crate::protocol::HostRequest;
 
 impl Client {
@@ -248,15 +248,23 @@ impl Client {
     /// # }
     /// ```
     ///
+    /// A server given as an [`McpServerEntry`](crate::options::McpServerEntry) carries its
+    /// settings (timeout, `alwaysLoad`, tool policies and the organization's ceilings), which
+    /// the CLI applies to a server set this way.
+    ///
     /// [`Options::external_mcp_server`]: crate::options::Options::external_mcp_server
-    pub async fn set_mcp_servers<N: Into<String>>(
+    pub async fn set_mcp_servers<N: Into<String>, S: Into<crate::options::McpServerEntry>>(
         &self,
-        servers: impl IntoIterator<Item = (N, ExternalServer)>,
+        servers: impl IntoIterator<Item = (N, S)>,
     ) -> Result<McpSetServersResult> {
         let servers = servers
             .into_iter()
-            .map(|(name, server)| (name.into(), server.to_json()))
-            .collect();
+            .map(|(name, server)| {
+                let name = name.into();
+                let config = server.into().to_json(&name)?;
+                Ok((name, config))
+            })
+            .collect::<Result<_>>()?;
         let answer = self.shared.set_mcp_servers(servers).await?;
         receipt("mcp_set_servers", answer)
     }

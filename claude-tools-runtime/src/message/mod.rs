@@ -21,6 +21,7 @@ mod hook_notices;
 mod input;
 mod notices;
 mod result;
+mod status_notices;
 mod stream_event;
 mod system;
 mod system_event;
@@ -42,7 +43,7 @@ pub use events::{
 };
 pub use field::FieldError;
 pub use hook_notices::{HookOutcome, HookProgress, HookResponse, HookStarted};
-pub use input::UserInput;
+pub use input::{QueuePriority, UserInput};
 pub use notices::{
     ApiErrorKind, ApiRetry, CommandsChanged, CompactBoundary, CompactMetadata, ElicitationComplete,
     FilesPersisted, Informational, InformationalLevel, Memory, MemoryRecall, MemoryRecallMode,
@@ -53,6 +54,11 @@ pub use notices::{
 pub use result::{
     DeferredToolUse, FastModeDisabledReason, FastModeState, InvalidConfigFile, PermissionDenial,
     ResultMessage, ResultSubtype, StartupFailureReason, TerminalReason,
+};
+pub use status_notices::{
+    ActiveGoal, CliStatus, CompactResult, ControlProgressStatus, ControlRequestProgress, Goal,
+    LocalCommandOutput, LostWrite, PluginInstall, PluginInstallStatus, SessionWritesLost,
+    StatusUpdate, ThinkingTokens, WorkerShuttingDown, WriteErrorCode,
 };
 pub use stream_event::StreamEvent;
 pub use system::{
@@ -102,6 +108,8 @@ pub enum Message {
     PromptSuggestion(PromptSuggestion),
     /// `conversation_reset`: the conversation was replaced by a new one.
     ConversationReset(ConversationReset),
+    /// `active_goal`: the `/goal` condition was checked (met, or not yet).
+    ActiveGoal(ActiveGoal),
     /// Anything else (`keep_alive`, a future type…), or a known type whose fields did not
     /// fit, kept as it came.
     Other(Value),
@@ -138,6 +146,7 @@ impl Message {
             Some("tool_use_summary") => typed(&value, Message::ToolUseSummary),
             Some("prompt_suggestion") => typed(&value, Message::PromptSuggestion),
             Some("conversation_reset") => typed(&value, Message::ConversationReset),
+            Some("active_goal") => typed(&value, Message::ActiveGoal),
             _ => None,
         };
         parsed.unwrap_or(Message::Other(value))
@@ -158,6 +167,7 @@ impl Message {
             Message::ToolUseSummary(m) => m.wire().apply(m),
             Message::PromptSuggestion(m) => m.wire().apply(m),
             Message::ConversationReset(m) => m.wire().apply(m),
+            Message::ActiveGoal(m) => m.wire().apply(m),
             Message::Other(value) => return value.clone(),
         };
         if let Value::Object(map) = &mut value {
@@ -181,6 +191,7 @@ impl Message {
             Message::ToolUseSummary(_) => "tool_use_summary",
             Message::PromptSuggestion(_) => "prompt_suggestion",
             Message::ConversationReset(_) => "conversation_reset",
+            Message::ActiveGoal(_) => "active_goal",
             Message::Other(value) => value
                 .get("type")
                 .and_then(Value::as_str)
@@ -202,6 +213,7 @@ impl Message {
             Message::ToolUseSummary(m) => m.session_id.as_deref(),
             Message::PromptSuggestion(m) => m.session_id.as_deref(),
             Message::ConversationReset(m) => m.session_id.as_deref(),
+            Message::ActiveGoal(m) => m.session_id.as_deref(),
             Message::Other(v) => v.get("session_id").and_then(Value::as_str),
         };
         id.filter(|id| !id.is_empty())
@@ -221,6 +233,7 @@ impl Message {
             Message::ToolUseSummary(m) => m.uuid.as_deref(),
             Message::PromptSuggestion(m) => m.uuid.as_deref(),
             Message::ConversationReset(m) => m.uuid.as_deref(),
+            Message::ActiveGoal(m) => m.uuid.as_deref(),
             Message::Other(v) => v.get("uuid").and_then(Value::as_str),
         }
     }

@@ -10,6 +10,10 @@ use super::notices::{
     MemoryRecall, MirrorError, ModelRefusalFallback, ModelRefusalNoFallback, Notification,
     PermissionDenied,
 };
+use super::status_notices::{
+    ControlRequestProgress, LocalCommandOutput, PluginInstall, SessionWritesLost, StatusUpdate,
+    ThinkingTokens, WorkerShuttingDown,
+};
 use super::system::{SessionState, SystemInit, SystemMessage};
 use super::tasks::{
     BackgroundTasksChanged, TaskNotification, TaskProgress, TaskStarted, TaskUpdated,
@@ -17,8 +21,9 @@ use super::tasks::{
 
 /// A `system` message's typed fields, by its `subtype` ([`SystemMessage::event`]). Each
 /// struct keeps the fields it does not know in its `extra`; a subtype this library does not
-/// know, or one whose fields do not fit, reads as [`SystemEvent::Other`] (the message itself is
-/// untouched either way: this is a view).
+/// know reads as [`SystemEvent::Other`], and a known one whose fields do not fit (a required
+/// field missing, a value of the wrong type) as [`SystemEvent::Malformed`], with the error (the
+/// message itself is untouched either way: this is a view).
 ///
 /// ```
 /// use claude_tools::message::{Message, SystemEvent};
@@ -39,8 +44,9 @@ use super::tasks::{
 pub enum SystemEvent {
     /// `init`: what the session starts with.
     Init(SystemInit),
-    /// `status`: the CLI's status (`compacting`…; `None` when cleared).
-    Status(Option<String>),
+    /// `status`: the CLI's status (`compacting`…; `None` when cleared), a new permission
+    /// mode, or how a compaction ended.
+    Status(StatusUpdate),
     /// `session_state_changed`.
     SessionStateChanged(SessionState),
     /// `task_started`.
@@ -83,7 +89,27 @@ pub enum SystemEvent {
     ElicitationComplete(ElicitationComplete),
     /// `mirror_error`.
     MirrorError(MirrorError),
-    /// Any other subtype, or one whose fields did not fit: read the message's `data`.
+    /// `thinking_tokens`.
+    ThinkingTokens(ThinkingTokens),
+    /// `control_request_progress`.
+    ControlRequestProgress(ControlRequestProgress),
+    /// `plugin_install`.
+    PluginInstall(PluginInstall),
+    /// `local_command_output`.
+    LocalCommandOutput(LocalCommandOutput),
+    /// `session_writes_lost`: the transcript (or config) could not be saved.
+    SessionWritesLost(SessionWritesLost),
+    /// `worker_shutting_down`.
+    WorkerShuttingDown(WorkerShuttingDown),
+    /// A subtype this library knows whose fields did not fit its type: read the message's
+    /// `data`, as it came.
+    Malformed {
+        /// The subtype.
+        subtype: String,
+        /// What did not fit (`missing field `attempt``…).
+        error: String,
+    },
+    /// A subtype this library does not know: read the message's `data`.
     Other,
 }
 
@@ -101,19 +127,22 @@ impl SystemMessage {
                 Err(error) => {
                     tracing::debug!(%error, subtype = %message.subtype,
                         "a system message did not fit its type");
-                    SystemEvent::Other
+                    SystemEvent::Malformed {
+                        subtype: message.subtype.clone(),
+                        error: error.to_string(),
+                    }
                 }
             }
         }
         match self.subtype.as_str() {
             "init" => read(self, SystemEvent::Init),
-            "status" => match self.status() {
-                Some(status) => SystemEvent::Status(status.map(str::to_owned)),
-                None => SystemEvent::Other,
-            },
+            "status" => read(self, SystemEvent::Status),
             "session_state_changed" => match self.session_state() {
                 Some(state) => SystemEvent::SessionStateChanged(state),
-                None => SystemEvent::Other,
+                None => SystemEvent::Malformed {
+                    subtype: self.subtype.clone(),
+                    error: "missing or non-string field `state`".into(),
+                },
             },
             "task_started" => read(self, SystemEvent::TaskStarted),
             "task_progress" => read(self, SystemEvent::TaskProgress),
@@ -135,6 +164,12 @@ impl SystemMessage {
             "memory_recall" => read(self, SystemEvent::MemoryRecall),
             "elicitation_complete" => read(self, SystemEvent::ElicitationComplete),
             "mirror_error" => read(self, SystemEvent::MirrorError),
+            "thinking_tokens" => read(self, SystemEvent::ThinkingTokens),
+            "control_request_progress" => read(self, SystemEvent::ControlRequestProgress),
+            "plugin_install" => read(self, SystemEvent::PluginInstall),
+            "local_command_output" => read(self, SystemEvent::LocalCommandOutput),
+            "session_writes_lost" => read(self, SystemEvent::SessionWritesLost),
+            "worker_shutting_down" => read(self, SystemEvent::WorkerShuttingDown),
             _ => SystemEvent::Other,
         }
     }

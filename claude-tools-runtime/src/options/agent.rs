@@ -1,5 +1,6 @@
 //! [`AgentDefinition`]: a subagent the session defines, sent in `initialize` with every field
-//! the CLI 2.1.332 accepts (those of the TypeScript SDK's `AgentDefinition`).
+//! of the TypeScript SDK 0.3.332's `AgentDefinition` (all of which the CLI 2.1.332 reads), and
+//! an [`extra`](AgentDefinition::extra) map for a field a newer CLI adds.
 
 use serde::Serialize;
 use serde::ser::Serializer;
@@ -79,6 +80,25 @@ pub struct AgentDefinition {
         serialize_with = "permission_mode"
     )]
     pub permission_mode: Option<PermissionMode>,
+    /// The agent types started as background observers whenever this agent runs (at most
+    /// four, joined with commas on the wire): each gets read-only digests of its activity and
+    /// reports with the `ObserverReport` tool, never taking part in the task.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observer: Option<String>,
+    /// Text appended to each activity digest sent to the observers (after the CLI's own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observer_message: Option<String>,
+    /// A critical reminder added to its system prompt (experimental in the CLI).
+    #[serde(
+        rename = "criticalSystemReminder_EXPERIMENTAL",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub critical_system_reminder: Option<String>,
+    /// Fields this type does not have, sent as they are: for a field a newer CLI reads before
+    /// this library types it ([`field`](Self::field)). A key a typed field above also sets is
+    /// refused when the session starts.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
 }
 
 /// A permission mode by its wire name.
@@ -188,6 +208,10 @@ impl AgentDefinition {
             memory: None,
             effort: None,
             permission_mode: None,
+            observer: None,
+            observer_message: None,
+            critical_system_reminder: None,
+            extra: Map::new(),
         }
     }
 
@@ -279,6 +303,82 @@ impl AgentDefinition {
         self.permission_mode = Some(mode);
         self
     }
+
+    /// Starts these agent types (at most four, none with a comma in its name) as background
+    /// observers whenever this agent runs; see [`observer`](Self::observer) (field). Refused
+    /// when the session starts otherwise.
+    ///
+    /// ```
+    /// use claude_tools::AgentDefinition;
+    ///
+    /// let coder = AgentDefinition::new("Writes code", "You write code.")
+    ///     .observers(["security-reviewer", "style-checker"])
+    ///     .observer_message("Flag any secret written to disk.");
+    /// let wire = serde_json::to_value(&coder).unwrap();
+    /// assert_eq!(wire["observer"], "security-reviewer,style-checker");
+    /// assert_eq!(wire["observerMessage"], "Flag any secret written to disk.");
+    /// ```
+    pub fn observers<I, S>(mut self, agents: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let agents: Vec<String> = agents.into_iter().map(Into::into).collect();
+        self.observer = Some(agents.join(","));
+        self
+    }
+
+    /// Appends this text to each activity digest its observers get.
+    pub fn observer_message(mut self, message: impl Into<String>) -> Self {
+        self.observer_message = Some(message.into());
+        self
+    }
+
+    /// Adds this critical reminder to its system prompt (`criticalSystemReminder_EXPERIMENTAL`:
+    /// experimental in the CLI, and may change).
+    pub fn critical_system_reminder(mut self, reminder: impl Into<String>) -> Self {
+        self.critical_system_reminder = Some(reminder.into());
+        self
+    }
+
+    /// Sends a field this type does not have, as it is (a newer CLI's): see
+    /// [`extra`](Self::extra).
+    ///
+    /// ```
+    /// use claude_tools::AgentDefinition;
+    /// use serde_json::json;
+    ///
+    /// let observer = AgentDefinition::new("Watches", "You watch.").field("observeToolResults", json!(false));
+    /// assert_eq!(serde_json::to_value(&observer).unwrap()["observeToolResults"], false);
+    /// ```
+    pub fn field(mut self, key: impl Into<String>, value: Value) -> Self {
+        self.extra.insert(key.into(), value);
+        self
+    }
+
+    /// Why the definition of the agent `name` cannot be sent, if it cannot: an observer list
+    /// the CLI refuses, or an extra field that a typed one also sets.
+    pub(crate) fn problem(&self, name: &str) -> Option<String> {
+        if let Some(observer) = &self.observer {
+            let agents: Vec<&str> = observer.split(',').collect();
+            if agents.len() > 4 || agents.iter().any(|agent| agent.trim().is_empty()) {
+                return Some(format!(
+                    "Options::agent(\"{name}\"): observer {observer:?} must name one to four \
+                     agents, none of whose names is empty or has a comma"
+                ));
+            }
+        }
+        let mut typed = self.clone();
+        typed.extra = Map::new();
+        let Ok(Value::Object(typed)) = serde_json::to_value(&typed) else {
+            return None;
+        };
+        let clash = self.extra.keys().find(|key| typed.contains_key(*key))?;
+        Some(format!(
+            "Options::agent(\"{name}\"): the extra field {clash:?} is also set by a typed \
+             field of AgentDefinition: set one of them"
+        ))
+    }
 }
 
 #[cfg(test)]
@@ -303,7 +403,11 @@ mod tests {
             .omit_claude_md(true)
             .memory(AgentMemory::Local)
             .effort(AgentEffort::XHigh)
-            .permission_mode(PermissionMode::AcceptEdits);
+            .permission_mode(PermissionMode::AcceptEdits)
+            .observers(["auditor"])
+            .observer_message("Note every file written.")
+            .critical_system_reminder("Never push.")
+            .field("observeSubagents", json!(false));
         assert_eq!(
             serde_json::to_string(&agent).unwrap(),
             json!({
@@ -322,6 +426,10 @@ mod tests {
                 "memory": "local",
                 "effort": "xhigh",
                 "permissionMode": "acceptEdits",
+                "observer": "auditor",
+                "observerMessage": "Note every file written.",
+                "criticalSystemReminder_EXPERIMENTAL": "Never push.",
+                "observeSubagents": false,
             })
             .to_string()
         );
@@ -331,5 +439,36 @@ mod tests {
                 .unwrap(),
             json!({"description": "d", "prompt": "p", "effort": 12})
         );
+    }
+
+    #[test]
+    fn observers_and_extra_fields_the_cli_would_not_take_are_refused_by_name() {
+        let base = || AgentDefinition::new("d", "p");
+        assert_eq!(base().observers(["a", "b", "c", "d"]).problem("x"), None);
+        assert_eq!(
+            base().field("observeToolResults", json!(true)).problem("x"),
+            None
+        );
+        // A key of an unset typed field is no clash: it is written once.
+        assert_eq!(base().field("model", json!("haiku")).problem("x"), None);
+        for (agent, expected) in [
+            (
+                base().observers(["a", "b", "c", "d", "e"]),
+                "must name one to four agents",
+            ),
+            (
+                base().observers(["a,b", "c", "d", "e"]),
+                "must name one to four agents",
+            ),
+            (base().observers(["a", ""]), "must name one to four agents"),
+            (
+                base().model("opus").field("model", json!("haiku")),
+                "the extra field \"model\" is also set by a typed field",
+            ),
+        ] {
+            let problem = agent.problem("x").unwrap();
+            assert!(problem.starts_with("Options::agent(\"x\"): "), "{problem}");
+            assert!(problem.contains(expected), "{problem}");
+        }
     }
 }

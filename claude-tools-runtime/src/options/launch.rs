@@ -82,6 +82,7 @@ impl Options {
         if settings_in_initialize
             || self.mcp_servers_in_initialize()
             || self.managed_settings_in_initialize()
+            || self.plugins.in_initialize()
         {
             flag("--await-initialize", None);
         }
@@ -95,6 +96,7 @@ impl Options {
             flag("--add-dir", Some(dir.display().to_string()));
         }
         self.plugins.flags(|name, value| flag(&name, value));
+        self.launch_extras.flags(|name, value| flag(&name, value));
         if let Some(config) = self.mcp_config() {
             flag("--mcp-config", Some(config.to_string()));
         }
@@ -137,6 +139,7 @@ impl Options {
         let mut env = self.host_identity_env();
         env.extend(self.env.iter().cloned());
         self.checkpointing_env(&mut env);
+        self.launch_extras.env(&self.env, &mut env);
         let reads_state_set = self
             .env
             .iter()

@@ -21,6 +21,7 @@ mod install;
 #[cfg(not(feature = "install"))]
 mod install_off;
 mod launch;
+mod launch_extras;
 mod limits;
 mod managed;
 mod model;
@@ -42,20 +43,23 @@ pub use delivery::ConfigDelivery;
 #[cfg(not(feature = "install"))]
 #[doc(hidden)]
 pub use install_off::InstallFeatureIsOff;
+pub use launch_extras::{PreviewFormat, ToolConfig};
 pub use limits::{DEFAULT_INPUT_BUFFER_LIMIT, DEFAULT_MESSAGE_QUEUE_LIMIT};
 pub(crate) use managed::ManagedInitialize;
 pub use managed::{ManagedPermissions, ManagedSettings};
 pub use model::{Effort, Thinking, ThinkingDisplay};
 pub use permissions::PermissionPrompts;
 pub(crate) use plugins::PluginsInitialize;
-pub use plugins::Skills;
+pub use plugins::{PluginDelivery, Skills};
 pub(crate) use prompt::PromptInit;
 pub use prompt::{SYSTEM_PROMPT_DYNAMIC_BOUNDARY, SystemPrompt};
 pub use sandbox::{
+    AwsCredentialPair, CredentialMode, OnExtractNoMatch, ProtectedCredential, SandboxCredentials,
     SandboxFilesystem, SandboxNetwork, SandboxRipgrep, SandboxSettings, SandboxTlsTerminate,
+    SigV4Policies, SigV4Policy,
 };
 pub(crate) use servers::ServersInitialize;
-pub use servers::{McpServerSettings, ToolPermissionPolicy};
+pub use servers::{McpServerEntry, McpServerSettings, OrgMaxPermission, ToolPermissionPolicy};
 pub use store::{SessionStoreFlush, SessionStoreOptions};
 pub(crate) use stream::StreamInit;
 pub use types::{ExternalServer, PermissionMode, SettingSource, StderrCallback, ToolNames};
@@ -127,6 +131,7 @@ pub struct Options {
     pub(crate) permissions: permissions::PermissionSettings,
     pub(crate) server_settings: servers::ServerSettings,
     pub(crate) session_store: Option<SessionStoreOptions>,
+    pub(crate) launch_extras: launch_extras::LaunchExtras,
     /// The tools allowed by type ([`Options::allow`]): `(server, qualified name)`, each of
     /// whose server must be in the session.
     pub(crate) allowed_by_type: Vec<(&'static str, &'static str)>,

@@ -1,5 +1,5 @@
-//! Plugins (local directories, `--plugin-dir`) and the skills the main session may use
-//! ([`Skills`]), as the TypeScript SDK 0.3.332 sends them.
+//! Plugins (local directories, on the command line or in `initialize`: [`PluginDelivery`]) and
+//! the skills the main session may use ([`Skills`]), as the TypeScript SDK 0.3.332 sends them.
 
 use std::path::{Path, PathBuf};
 
@@ -29,11 +29,32 @@ impl Skills {
     }
 }
 
-/// A plugin directory to load ([`Options::plugin`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// How the plugins reach the CLI ([`Options::plugin_delivery`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum PluginDelivery {
+    /// One `--plugin-dir` flag per plugin: the command line grows with the plugin count
+    /// (Windows refuses one over 32,767 characters). The default, as in the TypeScript SDK.
+    #[default]
+    Argv,
+    /// The list goes in the `initialize` request, over stdin (the CLI is launched with
+    /// `--await-initialize`), so the command line does not depend on it; loading is otherwise
+    /// the same. The CLI confirms it (`plugins_applied`); when it does not, connecting fails
+    /// with [`Error::InitializeNotApplied`](crate::Error::InitializeNotApplied).
+    Initialize,
+}
+
+/// A plugin directory to load ([`Options::plugin`]), as `initialize` lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 struct Plugin {
+    #[serde(rename = "type")]
+    kind: &'static str,
     path: PathBuf,
     /// Load its skills, hooks, agents and commands but not its MCP servers.
+    #[serde(
+        rename = "skipMcpDiscovery",
+        skip_serializing_if = "std::ops::Not::not"
+    )]
     skip_mcp_discovery: bool,
 }
 
@@ -42,19 +63,33 @@ struct Plugin {
 pub(crate) struct PluginSettings {
     plugins: Vec<Plugin>,
     skills: Option<Skills>,
+    delivery: PluginDelivery,
 }
 
-/// What the plugins room adds to the `initialize` request: the skills, when they are a list.
+/// What the plugins room adds to the `initialize` request: the skills, when they are a list,
+/// and the plugins, when they go there.
 #[derive(Debug, Serialize)]
 pub(crate) struct PluginsInitialize<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     skills: Option<&'a [String]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plugins: Option<&'a [Plugin]>,
+}
+
+impl PluginsInitialize<'_> {
+    /// Whether the plugins are in it (and the CLI must confirm it took them).
+    pub(crate) fn has_plugins(&self) -> bool {
+        self.plugins.is_some()
+    }
 }
 
 impl PluginSettings {
     /// `--plugin-dir <path>` (or `--plugin-dir-no-mcp`) per plugin, in order; the `=` form for
     /// a path starting with `-`, as the TypeScript SDK writes it.
     pub(crate) fn flags(&self, mut flag: impl FnMut(String, Option<String>)) {
+        if self.in_initialize() {
+            return;
+        }
         for plugin in &self.plugins {
             let name = if plugin.skip_mcp_discovery {
                 "--plugin-dir-no-mcp"
@@ -89,13 +124,19 @@ impl PluginSettings {
         rules
     }
 
+    /// Whether the plugins go in `initialize` (so the CLI must await it).
+    pub(crate) fn in_initialize(&self) -> bool {
+        self.delivery == PluginDelivery::Initialize && !self.plugins.is_empty()
+    }
+
     /// The `initialize` fields.
     pub(crate) fn initialize(&self) -> PluginsInitialize<'_> {
         let skills = match &self.skills {
             Some(Skills::Only(names)) => Some(names.as_slice()),
             _ => None,
         };
-        PluginsInitialize { skills }
+        let plugins = self.in_initialize().then_some(self.plugins.as_slice());
+        PluginsInitialize { skills, plugins }
     }
 
     /// Every plugin directory must exist (relative paths are taken from `cwd`, where the CLI
@@ -170,6 +211,7 @@ impl Options {
     /// ```
     pub fn plugin(mut self, dir: impl Into<PathBuf>) -> Self {
         self.plugins.plugins.push(Plugin {
+            kind: "local",
             path: dir.into(),
             skip_mcp_discovery: false,
         });
@@ -181,9 +223,30 @@ impl Options {
     /// [`plugin`](Self::plugin).
     pub fn plugin_without_mcp(mut self, dir: impl Into<PathBuf>) -> Self {
         self.plugins.plugins.push(Plugin {
+            kind: "local",
             path: dir.into(),
             skip_mcp_discovery: true,
         });
+        self
+    }
+
+    /// How the plugins reach the CLI (default [`PluginDelivery::Argv`]): with
+    /// [`PluginDelivery::Initialize`] they go in the `initialize` request instead of one
+    /// `--plugin-dir` flag each, for a host with many plugins.
+    ///
+    /// ```
+    /// use claude_tools::options::{Options, PluginDelivery};
+    ///
+    /// let args = Options::new()
+    ///     .plugin("/opt/plugins/review")
+    ///     .plugin_delivery(PluginDelivery::Initialize)
+    ///     .launch_spec()
+    ///     .args;
+    /// assert!(!args.contains(&"--plugin-dir".to_string()));
+    /// assert!(args.contains(&"--await-initialize".to_string()));
+    /// ```
+    pub fn plugin_delivery(mut self, delivery: PluginDelivery) -> Self {
+        self.plugins.delivery = delivery;
         self
     }
 
@@ -239,6 +302,43 @@ mod tests {
                 "/abs/no-mcp",
                 "--plugin-dir=-odd"
             ]
+        );
+    }
+
+    #[test]
+    fn plugins_delivered_in_initialize_leave_the_command_line_and_are_listed_there() {
+        let options = Options::new()
+            .plugin("./local")
+            .plugin_without_mcp("/abs/no-mcp")
+            .plugin_delivery(PluginDelivery::Initialize);
+        let args = options.launch_spec().args;
+        assert!(
+            !args.iter().any(|arg| arg.starts_with("--plugin-dir")),
+            "{args:?}"
+        );
+        assert!(args.contains(&"--await-initialize".to_string()), "{args:?}");
+        assert_eq!(
+            serde_json::to_string(&options.plugins.initialize()).unwrap(),
+            r#"{"plugins":[{"type":"local","path":"./local"},{"type":"local","path":"/abs/no-mcp","skipMcpDiscovery":true}]}"#
+        );
+        assert!(options.plugins.initialize().has_plugins());
+        // Without plugins nothing changes.
+        let none = Options::new().plugin_delivery(PluginDelivery::Initialize);
+        assert!(
+            !none
+                .launch_spec()
+                .args
+                .contains(&"--await-initialize".to_string())
+        );
+        assert_eq!(
+            serde_json::to_string(&none.plugins.initialize()).unwrap(),
+            "{}"
+        );
+        // On the command line (the default), none in `initialize`.
+        let argv = Options::new().plugin("./local");
+        assert_eq!(
+            serde_json::to_string(&argv.plugins.initialize()).unwrap(),
+            "{}"
         );
     }
 

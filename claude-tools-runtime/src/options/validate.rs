@@ -23,7 +23,11 @@ impl Options {
         self.validate_typed_hooks()?;
         self.validate_sandbox()?;
         self.plugins.validate(self.cwd.as_deref())?;
+        self.validate_launch_extras()?;
         self.permissions.validate(self.can_use_tool.is_some())?;
+        if let Some(problem) = self.agents.iter().find_map(|(name, a)| a.problem(name)) {
+            return Err(crate::Error::InvalidOptions(problem));
+        }
         self.validate_server_settings()
     }
 

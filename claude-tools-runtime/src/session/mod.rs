@@ -216,7 +216,9 @@ impl SessionCore {
         self.out.send(&protocol::line(frame));
     }
 
-    /// Writes a user message (one prompt) and counts it, so the run stays open for its result.
+    /// Writes a user message (one prompt) and counts it, so the run stays open for its result
+    /// (one that starts no turn, [`UserInput::without_turn`], gets a result too from the CLI
+    /// 2.1.332: empty, with no turn).
     /// `false` (nothing written) when the line cannot reach the CLI; a caller that reports it
     /// fails with [`SessionCore::unreachable_error`].
     ///

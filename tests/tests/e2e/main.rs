@@ -44,6 +44,7 @@ mod tools;
 mod typed;
 mod typed_hook_families;
 mod typed_hooks;
+mod user_input;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! Plugins (`Options::plugin`, `Options::plugin_without_mcp`) and skills (`Options::skills`)
 //! through the real CLI: a local plugin directory with one skill is loaded for the session.
 
-use claude_tools_runtime::options::Skills;
+use claude_tools_runtime::options::{PluginDelivery, Skills};
 use claude_tools_testkit::model_server::{Script, Turn};
 
 use crate::harness::{raw, success_text, world};
@@ -80,4 +80,37 @@ async fn a_skills_list_limits_what_the_model_is_shown() {
     assert_eq!(all, (true, true), "every skill is listed");
     let only = shown(Skills::only(["review:check"])).await.expect("world");
     assert_eq!(only, (true, false), "only the listed skill");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plugins_delivered_in_initialize_are_loaded_as_from_the_command_line() {
+    let Some(w) = world("plugin_delivery", Script::new().turn(Turn::text("ok"))).await else {
+        return;
+    };
+    let dir = w.path("review-plugin");
+    write_plugin(&dir);
+    let options = w
+        .options()
+        .skills(Skills::All)
+        .plugin(&dir)
+        .plugin_delivery(PluginDelivery::Initialize);
+    assert!(
+        !options
+            .launch_spec()
+            .args
+            .iter()
+            .any(|arg| arg.starts_with("--plugin-dir"))
+    );
+    // The session starts only if the CLI says it loaded them (`plugins_applied`).
+    let messages = run_query("hello", options).await;
+    assert_eq!(success_text(&messages), "ok");
+    let init = messages
+        .iter()
+        .map(raw)
+        .find(|m| m["type"] == "system" && m["subtype"] == "init")
+        .expect("system/init");
+    let plugins = init["plugins"].as_array().cloned().unwrap_or_default();
+    assert!(plugins.iter().any(|p| p["name"] == "review"), "{init:#}");
+    let skills = init["skills"].as_array().cloned().unwrap_or_default();
+    assert!(skills.iter().any(|s| s == "review:check"), "{init:#}");
 }

@@ -10,9 +10,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use claude_tools::{ToolCall, ToolDefBuilder, ToolServer};
+use claude_tools_runtime::client::Client;
 use claude_tools_runtime::elicitation::ElicitationAnswer;
 use claude_tools_runtime::options::{
-    ConfigDelivery, ExternalServer, McpServerSettings, Options, PermissionMode,
+    ConfigDelivery, ExternalServer, McpServerEntry, McpServerSettings, Options, PermissionMode,
     ToolPermissionPolicy,
 };
 use claude_tools_runtime::permission::PermissionDecision;
@@ -863,4 +864,52 @@ async fn tool_policies_for_an_external_server_are_refused_before_the_cli_starts(
     }
     assert!(w.turns().is_empty());
     assert_eq!(gate.seen(), []);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_server_set_at_run_time_has_its_tool_policy_applied() {
+    // Unlike at the start, the CLI applies the policy of a server `mcp_set_servers` sets: with
+    // `AlwaysDeny` the tool is left out of the model's tools and a call of it runs nothing;
+    // without it, the same call runs.
+    for deny in [true, false] {
+        let Some(w) = world("dynamic_policy", ping("remote")).await else {
+            return;
+        };
+        let (server, gate) = Gate::server("remote", true);
+        let url = serve_http(server).await;
+        let settings = if deny {
+            McpServerSettings::new().tool_policy("ping", ToolPermissionPolicy::AlwaysDeny)
+        } else {
+            McpServerSettings::new()
+        };
+        let entry = McpServerEntry::new(ExternalServer::http(url)).settings(settings);
+        let options = w.options().allowed_tools(["mcp__remote__ping"]);
+        within("a policy set at run time", async {
+            let mut client = Client::connect(options).await.expect("connect");
+            let receipt = client
+                .set_mcp_servers([("remote", entry)])
+                .await
+                .expect("set servers");
+            assert!(receipt.errors.is_empty(), "{receipt:?}");
+            client.query("ping").await.unwrap();
+            let messages = client.receive_response().await.expect("the response");
+            assert_eq!(success_text(&messages), "done");
+            client.disconnect().await.expect("disconnect");
+        })
+        .await;
+        let offered = w.server.tools_offered(0).expect("a first turn");
+        assert_eq!(
+            offered.contains(&"mcp__remote__ping".to_string()),
+            !deny,
+            "deny: {deny}: {offered:?}"
+        );
+        let (text, is_error) = result_for(&w, "toolu_ping");
+        if deny {
+            assert!(is_error, "{text}");
+            assert_eq!(gate.seen(), []);
+        } else {
+            assert!(!is_error, "{text}");
+            assert_eq!(gate.seen(), [Seen::Ping]);
+        }
+    }
 }

@@ -355,6 +355,34 @@ mod tests {
     }
 
     #[test]
+    fn typed_credentials_combine_with_those_of_the_settings_and_drop_a_disabled_filesystem() {
+        let settings = json!({"sandbox": {
+            "filesystem": {"disabled": true},
+            "credentials": {"files": [{"path": "~/.netrc", "mode": "deny"}],
+                "envVars": [{"name": "A", "mode": "deny"}], "allowPlaintextInject": true},
+        }})
+        .to_string();
+        let sandbox = SandboxSettings::new().credentials(
+            SandboxCredentials::new()
+                .file(ProtectedCredential::file("~/.aws", CredentialMode::Deny))
+                .env_var(ProtectedCredential::env_var("B", CredentialMode::Mask))
+                .allow_plaintext_inject(false),
+        );
+        assert_eq!(
+            merged(Some(&settings), sandbox),
+            json!({"sandbox": {
+                // A deny entry needs the filesystem layer: `disabled: true` is dropped.
+                "filesystem": {},
+                "credentials": {
+                    "files": [{"path": "~/.netrc", "mode": "deny"}, {"path": "~/.aws", "mode": "deny"}],
+                    "envVars": [{"name": "A", "mode": "deny"}, {"name": "B", "mode": "mask"}],
+                    "allowPlaintextInject": false,
+                },
+            }})
+        );
+    }
+
+    #[test]
     fn fail_if_unavailable_is_left_to_either_side_that_sets_it() {
         let settings = r#"{"sandbox":{"failIfUnavailable":false}}"#;
         assert_eq!(

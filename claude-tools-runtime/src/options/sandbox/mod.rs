@@ -8,14 +8,20 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+mod credentials;
 mod merge;
+
+pub use credentials::{
+    AwsCredentialPair, CredentialMode, OnExtractNoMatch, ProtectedCredential, SandboxCredentials,
+    SigV4Policies, SigV4Policy,
+};
 
 /// How the CLI sandboxes the commands the agent runs
 /// ([`Options::sandbox`](crate::options::Options::sandbox)): the `sandbox` block of Claude
 /// Code's settings. Every field is optional; the ones left `None` are not sent, so the CLI's
 /// defaults (or the `sandbox` block of the inline
 /// [`settings`](crate::options::Options::settings)) apply to them. Keys this type does not name
-/// (e.g. `credentials`) go in [`extra`](Self::extra) and are sent as given.
+/// go in [`extra`](Self::extra) and are sent as given.
 ///
 /// ```
 /// use claude_tools::options::{Options, SandboxNetwork, SandboxSettings};
@@ -57,6 +63,9 @@ pub struct SandboxSettings {
     /// Filesystem restrictions.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub filesystem: Option<SandboxFilesystem>,
+    /// Credential files and variables hidden from sandboxed commands, or masked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub credentials: Option<SandboxCredentials>,
     /// Violations to ignore, by command pattern (`"*"` for all): the paths or hosts whose
     /// violations are not reported.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -85,8 +94,7 @@ pub struct SandboxSettings {
     /// The path of `socat` (Linux).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub socat_path: Option<String>,
-    /// Keys this type does not name, sent as given (e.g. `credentials`, whose rules are
-    /// many and still changing). A key here that a field above also sets is sent twice; the
+    /// Keys this type does not name, sent as given. A key here that a field above also sets is sent twice; the
     /// CLI keeps the last one.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -296,6 +304,12 @@ impl SandboxSettings {
         S: Into<String>,
     {
         self.excluded_commands = strings(commands);
+        self
+    }
+
+    /// Sets [`credentials`](Self::credentials).
+    pub fn credentials(mut self, credentials: SandboxCredentials) -> Self {
+        self.credentials = Some(credentials);
         self
     }
 

@@ -206,6 +206,9 @@ impl<'a> InitializeRequest<'a> {
         if self.managed.is_sent() {
             fields.push(("managedSettings", "managed_settings_applied"));
         }
+        if self.plugins.has_plugins() {
+            fields.push(("plugins", "plugins_applied"));
+        }
         fields
     }
 

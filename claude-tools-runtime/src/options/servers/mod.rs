@@ -35,11 +35,29 @@ pub enum ToolPermissionPolicy {
     AlwaysDeny,
 }
 
+/// An organization administrator's ceiling for one tool of a server
+/// ([`McpServerSettings::org_max_permission`]): in auto mode an `Ask` ceiling still makes the
+/// CLI ask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum OrgMaxPermission {
+    /// The tool may be allowed.
+    Allow,
+    /// At most asked for.
+    Ask,
+    /// Never allowed.
+    Blocked,
+}
+
 /// One entry of a server's `tools` list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 struct ToolPolicy {
     name: String,
-    permission_policy: ToolPermissionPolicy,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    permission_policy: Option<ToolPermissionPolicy>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    org_max_permission: Option<OrgMaxPermission>,
 }
 
 /// Settings of one MCP server ([`Options::mcp_server_settings`]).
@@ -58,8 +76,8 @@ struct ToolPolicy {
 /// External servers were observed over stdio and Streamable HTTP (SSE ones are configured
 /// alike). The CLI takes an external server's tool policies only for servers set with
 /// `mcp_set_servers` (scope `dynamic`), not for those it starts with, from `--mcp-config` and
-/// `initialize` alike; [`Client::set_mcp_servers`](crate::client::Client::set_mcp_servers)
-/// carries no settings.
+/// `initialize` alike: give such a server its settings with an [`McpServerEntry`] to
+/// [`Client::set_mcp_servers`](crate::client::Client::set_mcp_servers).
 ///
 /// ```
 /// use std::time::Duration;
@@ -127,11 +145,38 @@ impl McpServerSettings {
     /// (`sdkMcpServerConfigs`), not from its `--mcp-config` entry, so a server with policies is
     /// also named there (`sdkMcpServers`), as the TypeScript SDK names every in-process server.
     pub fn tool_policy(mut self, tool: impl Into<String>, policy: ToolPermissionPolicy) -> Self {
-        self.tools.push(ToolPolicy {
-            name: tool.into(),
-            permission_policy: policy,
-        });
+        self.tool_entry(tool.into()).permission_policy = Some(policy);
         self
+    }
+
+    /// Declares the organization's ceiling for the server's tool `tool`
+    /// (`org_max_permission`). The CLI applies it only to a remote (HTTP, SSE) server set while
+    /// the session runs ([`McpServerEntry`], with
+    /// [`Client::set_mcp_servers`](crate::client::Client::set_mcp_servers)); for a server given
+    /// at the start it is refused when the session starts, as the CLI would ignore it.
+    pub fn org_max_permission(
+        mut self,
+        tool: impl Into<String>,
+        ceiling: OrgMaxPermission,
+    ) -> Self {
+        self.tool_entry(tool.into()).org_max_permission = Some(ceiling);
+        self
+    }
+
+    /// The `tools` entry of `name`, added when there is none.
+    fn tool_entry(&mut self, name: String) -> &mut ToolPolicy {
+        let at = match self.tools.iter().position(|tool| tool.name == name) {
+            Some(at) => at,
+            None => {
+                self.tools.push(ToolPolicy {
+                    name,
+                    permission_policy: None,
+                    org_max_permission: None,
+                });
+                self.tools.len() - 1
+            }
+        };
+        &mut self.tools[at]
     }
 
     /// The settings as the keys of the server's configuration, added to `config`.
@@ -162,6 +207,77 @@ impl McpServerSettings {
                 .map(|tool| serde_json::to_value(tool).unwrap_or(Value::Null));
             config.insert("tools".into(), Value::Array(tools.collect()));
         }
+    }
+}
+
+/// An MCP server set while the session runs, with its settings
+/// ([`Client::set_mcp_servers`](crate::client::Client::set_mcp_servers)); an [`ExternalServer`]
+/// converts into one without settings.
+///
+/// Unlike a server given at the start, a remote (HTTP, SSE) server set so has its tool
+/// policies applied, [`AlwaysAllow`](ToolPermissionPolicy::AlwaysAllow) and
+/// [`org_max_permission`](McpServerSettings::org_max_permission) included. A timeout under one
+/// second is refused (as [`Error::InvalidOptions`](crate::Error::InvalidOptions)) before
+/// anything is sent.
+///
+/// ```
+/// use std::time::Duration;
+/// use claude_tools::options::{
+///     ExternalServer, McpServerEntry, McpServerSettings, OrgMaxPermission, ToolPermissionPolicy,
+/// };
+///
+/// let docs = McpServerEntry::new(ExternalServer::http("https://mcp.example.com/mcp")).settings(
+///     McpServerSettings::new()
+///         .timeout(Duration::from_secs(20))
+///         .tool_policy("delete_page", ToolPermissionPolicy::AlwaysAsk)
+///         .org_max_permission("publish", OrgMaxPermission::Ask),
+/// );
+/// # let _ = docs;
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpServerEntry {
+    server: ExternalServer,
+    settings: McpServerSettings,
+}
+
+impl McpServerEntry {
+    /// The server, with no setting.
+    pub fn new(server: ExternalServer) -> Self {
+        Self {
+            server,
+            settings: McpServerSettings::new(),
+        }
+    }
+
+    /// With these settings.
+    pub fn settings(mut self, settings: McpServerSettings) -> Self {
+        self.settings = settings;
+        self
+    }
+
+    /// The configuration `mcp_set_servers` carries for the server `name`: the server's with
+    /// its settings' keys; refused when the CLI would ignore a setting.
+    pub(crate) fn to_json(&self, name: &str) -> crate::Result<Value> {
+        if self
+            .settings
+            .timeout
+            .is_some_and(|t| t < Duration::from_secs(1))
+        {
+            return Err(crate::Error::InvalidOptions(format!(
+                "set_mcp_servers(\"{name}\"): the CLI ignores a timeout under one second"
+            )));
+        }
+        let mut config = self.server.to_json();
+        if let Value::Object(config) = &mut config {
+            self.settings.write_into(config);
+        }
+        Ok(config)
+    }
+}
+
+impl From<ExternalServer> for McpServerEntry {
+    fn from(server: ExternalServer) -> Self {
+        Self::new(server)
     }
 }
 
@@ -335,7 +451,16 @@ impl Options {
                     if settings
                         .tools
                         .iter()
-                        .any(|t| t.permission_policy == ToolPermissionPolicy::AlwaysAllow)
+                        .any(|t| t.org_max_permission.is_some())
+                    {
+                        return invalid(
+                            "the CLI ignores org_max_permission for an in-process server",
+                        );
+                    }
+                    if settings
+                        .tools
+                        .iter()
+                        .any(|t| t.permission_policy == Some(ToolPermissionPolicy::AlwaysAllow))
                     {
                         return invalid(
                             "an in-process server's tools cannot be AlwaysAllow (the CLI ignores \
@@ -360,207 +485,4 @@ impl Options {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::time::Duration;
-
-    use serde_json::json;
-
-    use crate::options::*;
-    use claude_tools_core::tool::ToolServer;
-
-    #[test]
-    fn external_servers_carry_their_settings_in_the_sdk_types_shape() {
-        let options = Options::new()
-            .external_mcp_server(
-                "remote",
-                ExternalServer::http("https://mcp.example.com/mcp").header("A", "b"),
-            )
-            .external_mcp_server("local", ExternalServer::stdio("local-mcp", ["-q"]))
-            .mcp_server_settings(
-                "remote",
-                McpServerSettings::new()
-                    .timeout(Duration::from_millis(2500))
-                    .always_load(true),
-            )
-            .mcp_server_settings(
-                "local",
-                McpServerSettings::new()
-                    .timeout(Duration::from_secs(60))
-                    .always_load(false),
-            );
-        options.validate().unwrap();
-        assert_eq!(
-            options
-                .initialize_mcp_servers()
-                .map(serde_json::Value::Object),
-            Some(json!({
-                "remote": {"type": "http", "url": "https://mcp.example.com/mcp",
-                    "headers": {"A": "b"}, "timeout": 2500, "alwaysLoad": true},
-                "local": {"type": "stdio", "command": "local-mcp", "args": ["-q"],
-                    "timeout": 60000, "alwaysLoad": false},
-            }))
-        );
-        // On the command line the same.
-        let args = options
-            .config_delivery(ConfigDelivery::Argv)
-            .launch_spec()
-            .args;
-        let at = args.iter().position(|arg| arg == "--mcp-config").unwrap();
-        assert_eq!(
-            args[at + 1],
-            r#"{"mcpServers":{"remote":{"type":"http","url":"https://mcp.example.com/mcp","headers":{"A":"b"},"timeout":2500,"alwaysLoad":true},"local":{"type":"stdio","command":"local-mcp","args":["-q"],"timeout":60000,"alwaysLoad":false}}}"#
-        );
-    }
-
-    #[test]
-    fn in_process_settings_go_where_the_cli_reads_each() {
-        let options = Options::new()
-            .mcp_server(ToolServer::new("shop", "1.0.0"))
-            .mcp_server(ToolServer::new("plain", "1.0.0"))
-            .mcp_server(ToolServer::new("quick", "1.0.0"))
-            .mcp_server_settings(
-                "shop",
-                McpServerSettings::new()
-                    .timeout(Duration::from_secs(5))
-                    .tool_policy("buy", ToolPermissionPolicy::AlwaysAsk)
-                    .tool_policy("refund", ToolPermissionPolicy::AlwaysDeny),
-            )
-            .mcp_server_settings(
-                "quick",
-                McpServerSettings::new()
-                    .timeout(Duration::from_secs(2))
-                    .always_load(true),
-            );
-        options.validate().unwrap();
-        // Every server in `--mcp-config`, with its timeout and alwaysLoad, not its policies…
-        let args = options.launch_spec().args;
-        let at = args.iter().position(|arg| arg == "--mcp-config").unwrap();
-        assert_eq!(
-            args[at + 1],
-            r#"{"mcpServers":{"shop":{"type":"sdk","name":"shop","timeout":5000},"plain":{"type":"sdk","name":"plain"},"quick":{"type":"sdk","name":"quick","timeout":2000,"alwaysLoad":true}}}"#
-        );
-        // …and the one with policies named in `initialize` too, with them.
-        assert_eq!(options.sdk_servers_named_in_initialize(), ["shop"]);
-        assert_eq!(
-            serde_json::to_string(&options.servers_initialize()).unwrap(),
-            r#"{"sdkMcpServerConfigs":{"shop":{"timeout":5000,"tools":[{"name":"buy","permission_policy":"always_ask"},{"name":"refund","permission_policy":"always_deny"}]}}}"#
-        );
-        // mcp_set_servers re-sends every setting.
-        assert_eq!(
-            serde_json::to_value(options.sdk_server_settings()).unwrap(),
-            json!({
-                "shop": {"timeout": 5000, "tools": [
-                    {"name": "buy", "permission_policy": "always_ask"},
-                    {"name": "refund", "permission_policy": "always_deny"}]},
-                "quick": {"timeout": 2000, "alwaysLoad": true},
-            })
-        );
-
-        // Without policies nothing is named in `initialize`.
-        let no_policies = Options::new()
-            .mcp_server(ToolServer::new("quick", "1.0.0"))
-            .mcp_server_settings("quick", McpServerSettings::new().always_load(false));
-        assert!(no_policies.sdk_servers_named_in_initialize().is_empty());
-        assert_eq!(
-            serde_json::to_string(&no_policies.servers_initialize()).unwrap(),
-            "{}"
-        );
-    }
-
-    #[test]
-    fn with_manifests_every_in_process_server_and_its_settings_are_in_initialize() {
-        let options = Options::new()
-            .mcp_server(ToolServer::new("shop", "1.0.0"))
-            .mcp_server(ToolServer::new("plain", "1.0.0"))
-            .mcp_server_settings(
-                "shop",
-                McpServerSettings::new()
-                    .timeout(Duration::from_secs(5))
-                    .tool_policy("buy", ToolPermissionPolicy::AlwaysAsk),
-            )
-            .handshake_manifests(true);
-        options.validate().unwrap();
-        assert!(
-            !options
-                .launch_spec()
-                .args
-                .contains(&"--mcp-config".to_string())
-        );
-        assert_eq!(options.sdk_servers_named_in_initialize(), ["shop", "plain"]);
-        assert_eq!(
-            serde_json::to_string(&options.servers_initialize()).unwrap(),
-            r#"{"sdkMcpServerConfigs":{"shop":{"timeout":5000,"tools":[{"name":"buy","permission_policy":"always_ask"}]}}}"#
-        );
-    }
-
-    #[test]
-    fn settings_the_cli_would_ignore_are_refused_by_name() {
-        let in_process = || Options::new().mcp_server(ToolServer::new("p", "1.0.0"));
-        let ask = || McpServerSettings::new().tool_policy("t", ToolPermissionPolicy::AlwaysAsk);
-        let cases = [
-            (
-                Options::new().mcp_server_settings("ghost", McpServerSettings::new()),
-                "(\"ghost\"): no MCP server of that name",
-            ),
-            (
-                Options::new()
-                    .external_mcp_server("e", ExternalServer::http("http://127.0.0.1:1"))
-                    .mcp_server_settings(
-                        "e",
-                        McpServerSettings::new().timeout(Duration::from_millis(500)),
-                    ),
-                "timeout under one second",
-            ),
-            (
-                Options::new()
-                    .external_mcp_server("s", ExternalServer::stdio("x", ["y"]))
-                    .mcp_server_settings("s", ask()),
-                "(\"s\"): the CLI ignores the tool policies of an external server",
-            ),
-            (
-                Options::new()
-                    .external_mcp_server("h", ExternalServer::http("http://127.0.0.1:1"))
-                    .mcp_server_settings("h", ask()),
-                "(\"h\"): the CLI ignores the tool policies of an external server",
-            ),
-            (
-                Options::new()
-                    .external_mcp_server("h", ExternalServer::sse("http://127.0.0.1:1"))
-                    .config_delivery(ConfigDelivery::Argv)
-                    .mcp_server_settings(
-                        "h",
-                        McpServerSettings::new()
-                            .tool_policy("t", ToolPermissionPolicy::AlwaysAllow),
-                    ),
-                "the CLI ignores the tool policies of an external server",
-            ),
-            (
-                in_process().mcp_server_settings(
-                    "p",
-                    McpServerSettings::new().tool_policy("t", ToolPermissionPolicy::AlwaysAllow),
-                ),
-                "cannot be AlwaysAllow",
-            ),
-            (
-                in_process()
-                    .handshake_manifests(true)
-                    .mcp_server_settings("p", McpServerSettings::new().always_load(true)),
-                "the CLI ignores always_load for an in-process server named in initialize",
-            ),
-        ];
-        for (options, expected) in cases {
-            let error = options.validate().unwrap_err().to_string();
-            assert!(error.contains(expected), "{expected}: {error}");
-        }
-        // What the CLI applies passes.
-        in_process()
-            .mcp_server_settings("p", McpServerSettings::new().always_load(false))
-            .validate()
-            .unwrap();
-        in_process()
-            .handshake_manifests(true)
-            .mcp_server_settings("p", ask().timeout(Duration::from_secs(1)))
-            .validate()
-            .unwrap();
-    }
-}
+mod tests;
