@@ -73,7 +73,7 @@ impl std::fmt::Debug for Prompt {
 ///
 /// The CLI's stdin is kept open until the run is over — the last `result` and the CLI reporting
 /// `idle` — so a slow tool, a hook or the permission callback never meets a closed stream, and
-/// the stream's controls ([`MessageStream::interrupt`], [`MessageStream::abort_handle`]…) reach
+/// the stream's controls ([`Controls::interrupt`](crate::control::Controls::interrupt), [`Controls::abort_handle`](crate::control::Controls::abort_handle)…, which [`MessageStream`] dereferences to) reach
 /// the CLI whatever the options. (The official SDKs close it after a text prompt when nothing
 /// of the host's can be asked, which leaves such a run without controls.)
 ///

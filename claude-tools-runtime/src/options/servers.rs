@@ -58,7 +58,7 @@ struct ToolPolicy {
 /// External servers were observed over stdio and Streamable HTTP (SSE ones are configured
 /// alike). The CLI takes an external server's tool policies only for servers set with
 /// `mcp_set_servers` (scope `dynamic`), not for those it starts with, from `--mcp-config` and
-/// `initialize` alike; [`Client::set_mcp_servers`](crate::client::Client::set_mcp_servers)
+/// `initialize` alike; [`Controls::set_mcp_servers`](crate::control::Controls::set_mcp_servers)
 /// carries no settings.
 ///
 /// ```

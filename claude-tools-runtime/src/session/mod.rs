@@ -273,7 +273,7 @@ impl SessionCore {
     }
 
     /// Sends `body` as a request of `subtype` (a [`HostRequest`], or the JSON of
-    /// `Client::control_request`) and waits for the CLI's answer.
+    /// `Controls::control_request`) and waits for the CLI's answer.
     pub(crate) async fn request_as<B: Serialize + Sync + ?Sized>(
         &self,
         subtype: &str,
