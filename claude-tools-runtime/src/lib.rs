@@ -23,6 +23,7 @@
 pub mod callback;
 pub mod client;
 pub mod control;
+pub mod dialog;
 pub mod elicitation;
 pub mod error;
 pub mod history;

@@ -96,11 +96,12 @@ impl MessageStream {
     pub(crate) fn new(
         receiver: MessageReceiver,
         session: Arc<SessionCore>,
+        controls: Controls,
         info: InitializeInfo,
     ) -> Self {
         Self {
             receiver,
-            controls: Controls::new(session.clone()),
+            controls,
             session,
             info,
         }

@@ -22,9 +22,10 @@ use common::{Cli, WAIT, connect_answering_initialize, result_frame};
 
 /// The real CLI's answer to `request` (the body of its control_response, without the id).
 fn recorded(request: Value) -> Value {
-    let fixture: Value =
-        serde_json::from_str(include_str!("fixtures/cli-2.1.332-more-control-answers.json"))
-            .expect("the fixture is JSON");
+    let fixture: Value = serde_json::from_str(include_str!(
+        "fixtures/cli-2.1.332-more-control-answers.json"
+    ))
+    .expect("the fixture is JSON");
     fixture["exchanges"]
         .as_array()
         .expect("exchanges")
@@ -223,8 +224,9 @@ async fn arguments_the_cli_was_not_recorded_with_are_written_as_the_typescript_s
     done.unwrap();
 
     // Every option of a reload, in the TypeScript SDK's order; a held answer typed.
-    let (reloaded, ()) = within!(async {
-        tokio::join!(
+    let (reloaded, ()) =
+        within!(async {
+            tokio::join!(
             client.reload_plugins_with(
                 ReloadPlugins::new()
                     .refuse_if_busy()
@@ -245,7 +247,7 @@ async fn arguments_the_cli_was_not_recorded_with_are_written_as_the_typescript_s
                         "lsp_tool_change": "may-add"}}))
             )
         )
-    });
+        });
     let reloaded = reloaded.unwrap();
     assert_eq!(reloaded.held, Some(true));
     let impact = reloaded.cache_impact.unwrap();

@@ -104,8 +104,8 @@ pub use claude_tools_mcp::ServeExt;
 
 #[cfg(feature = "agent")]
 pub use claude_tools_runtime::{
-    Error, RequestRef, Result, callback, control, elicitation, hooks, install, message, options,
-    permission, transport,
+    Error, RequestRef, Result, callback, control, dialog, elicitation, hooks, install, message,
+    options, permission, transport,
 };
 
 // Session history, under the name the official SDKs' users look for (`listSessions`…).

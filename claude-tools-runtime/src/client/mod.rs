@@ -8,8 +8,8 @@ use serde_json::Value;
 use crate::cli::{CLI_VERSION, CliVersionSupport, OLDEST_CLI_VERSION};
 use crate::control::abort::{EXIT_GRACE, end_gracefully};
 use crate::control::{
-    AccountInfo, AgentInfo, Controls, InitializeInfo, McpSetServersResult, ModelInfo,
-    SlashCommand, receipt,
+    AccountInfo, AgentInfo, Controls, InitializeInfo, McpSetServersResult, ModelInfo, SlashCommand,
+    receipt,
 };
 use crate::error::{Error, Result};
 use crate::message::{Message, UserInput};
@@ -38,7 +38,13 @@ pub(crate) fn process_transport(options: &Options) -> ProcessTransport {
 pub(crate) async fn open(
     options: &Options,
     transport: Box<dyn Transport>,
-) -> Result<(Arc<SessionCore>, MessageReceiver, Value, InitializeInfo)> {
+) -> Result<(
+    Arc<SessionCore>,
+    MessageReceiver,
+    Value,
+    InitializeInfo,
+    Controls,
+)> {
     options.validate()?;
     // Resuming from a session store: the transcript is written where the CLI will look.
     let resumed = crate::session_store::resume::prepare(options).await?;
@@ -47,11 +53,11 @@ pub(crate) async fn open(
     // The hook callbacks are registered under the ids the initialize request names.
     let (initialize, hooks) = InitializeRequest::new(options);
     let to_confirm = initialize.fields_to_confirm();
+    let initialize = HostRequest::Initialize(Box::new(initialize));
+    // Kept for `Controls::reinitialize`, which sends it again.
+    let again = crate::control::reinitialize_body(&initialize);
     let (shared, messages) = SessionCore::start(options, hooks, connection);
-    match shared
-        .request(&HostRequest::Initialize(Box::new(initialize)))
-        .await
-    {
+    match shared.request(&initialize).await {
         Ok(info) => {
             let cli_version = info.get("claude_code_version").and_then(Value::as_str);
             warn_on_untested_cli(cli_version);
@@ -78,7 +84,10 @@ pub(crate) async fn open(
                 info => receipt("initialize", info.clone()),
             };
             match typed {
-                Ok(typed) => Ok((shared, messages, info, typed)),
+                Ok(typed) => {
+                    let controls = Controls::new(shared.clone(), again);
+                    Ok((shared, messages, info, typed, controls))
+                }
                 Err(error) => {
                     shared.shutdown();
                     Err(error)
@@ -199,9 +208,10 @@ impl Client {
         options: Options,
         transport: impl Transport + 'static,
     ) -> Result<Self> {
-        let (shared, messages, server_info, info) = open(&options, Box::new(transport)).await?;
+        let (shared, messages, server_info, info, controls) =
+            open(&options, Box::new(transport)).await?;
         Ok(Self {
-            controls: Controls::new(shared.clone()),
+            controls,
             shared,
             messages,
             server_info,

@@ -14,12 +14,15 @@ use super::arguments::{
 use super::files::{FileContents, McpPermissionOverrideReceipt, OutputStyles};
 use super::usage::UsageReport;
 use crate::control::{
-    AbortHandle, BackgroundTasksReceipt, ContextUsage, InterruptReceipt, McpResource,
-    McpSetServersResult, McpStatus, ModelReceipt, PermissionModeReceipt, ReloadPluginsResult,
-    ReloadSkillsResult, RewindFilesResult, receipt,
+    AbortHandle, BackgroundTasksReceipt, ContextUsage, InitializeInfo, InterruptReceipt,
+    McpResource, McpSetServersResult, McpStatus, ModelReceipt, PermissionModeReceipt,
+    ReloadPluginsResult, ReloadSkillsResult, RewindFilesResult, receipt,
 };
+use crate::dialog::UserDialogAnswer;
+use crate::elicitation::ElicitationAnswer;
 use crate::error::Result;
 use crate::options::{ExternalServer, PermissionMode};
+use crate::permission::PermissionDecision;
 use crate::protocol::HostRequest;
 use crate::session::SessionCore;
 
@@ -54,6 +57,21 @@ use crate::session::SessionCore;
 #[derive(Clone)]
 pub struct Controls {
     shared: Arc<SessionCore>,
+    /// The session's `initialize` body, as [`Controls::reinitialize`] sends it again.
+    initialize: Arc<Value>,
+}
+
+/// The `initialize` body `request` makes, as [`Controls::reinitialize`] sends it again: the same
+/// hooks (under the same callback ids), agents, servers and settings, without the in-process
+/// servers' handshake manifests (only the first `initialize` carries them, as in the TypeScript
+/// SDK).
+pub(crate) fn reinitialize_body(request: &HostRequest<'_>) -> Arc<Value> {
+    // Serialising the typed request cannot fail: every map in it has string keys.
+    let mut body = serde_json::to_value(request).unwrap_or_default();
+    if let Some(body) = body.as_object_mut() {
+        body.remove("sdkMcpServerManifests");
+    }
+    Arc::new(body)
 }
 
 impl std::fmt::Debug for Controls {
@@ -63,13 +81,40 @@ impl std::fmt::Debug for Controls {
 }
 
 impl Controls {
-    pub(crate) fn new(shared: Arc<SessionCore>) -> Self {
-        Self { shared }
+    pub(crate) fn new(shared: Arc<SessionCore>, initialize: Arc<Value>) -> Self {
+        Self { shared, initialize }
     }
 
-    /// The session these controls reach.
-    pub(crate) fn session(&self) -> &Arc<SessionCore> {
-        &self.shared
+    /// Sends the session's `initialize` again, to a CLI already running, and returns its fresh
+    /// answer (TypeScript's `reinitialize()`): after a gap in the transport, when answers may
+    /// have been lost. The CLI's answer lists the permission questions and dialogs it still
+    /// waits on, and each is served again (by the `can_use_tool` and `on_user_dialog`
+    /// callbacks) unless it is being answered or was deferred already: a callback should be
+    /// idempotent per [`request_id`](crate::permission::PermissionRequest::request_id), since a
+    /// question whose answer the gap lost is asked again.
+    ///
+    /// The CLI 2.1.332 also registers the session's hooks again (`hooks_applied` in the
+    /// answer's [`extra`](InitializeInfo::extra)) and settles a hook callback it was still
+    /// waiting on itself. [`Client::initialize_info`](crate::client::Client::initialize_info)
+    /// keeps the first answer.
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
+    /// let fresh = client.reinitialize().await?;
+    /// println!("the CLI {:?} is still there", fresh.claude_code_version);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn reinitialize(&self) -> Result<InitializeInfo> {
+        let answer = self
+            .shared
+            .request_as("initialize", &*self.initialize)
+            .await?;
+        match answer {
+            Value::Null => Ok(InitializeInfo::default()),
+            answer => receipt("initialize", answer),
+        }
     }
 
     /// A handle that ends the session from another task, gracefully: see [`AbortHandle`].
@@ -695,5 +740,42 @@ impl Controls {
             .and_then(Value::as_str)
             .unwrap_or_default();
         self.shared.request_as(subtype, &body).await
+    }
+
+    /// Answers a permission question the [`can_use_tool`](crate::options::Options::can_use_tool)
+    /// callback deferred ([`PermissionDecision::Later`]), by its
+    /// [`request_id`](crate::permission::PermissionRequest::request_id). Returns whether the
+    /// answer was sent: `false` (nothing sent) when no deferred permission question has that id
+    /// (answered already, withdrawn by the CLI, never deferred), when the session has ended, or
+    /// when `decision` is `Later` itself.
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// use claude_tools::PermissionDecision;
+    /// # fn run(client: &Client, request_id: &str) {
+    /// // The reviewer approved, over another channel.
+    /// if !client.answer_permission(request_id, PermissionDecision::allow()) {
+    ///     eprintln!("the question is gone (withdrawn or answered)");
+    /// }
+    /// # }
+    /// ```
+    pub fn answer_permission(&self, request_id: &str, decision: PermissionDecision) -> bool {
+        self.shared.answer_permission(request_id, &decision)
+    }
+
+    /// Answers an elicitation the [`on_elicitation`](crate::options::Options::on_elicitation)
+    /// callback deferred ([`ElicitationAnswer::later`]), by its
+    /// [`request_id`](crate::elicitation::ElicitationRequest::request_id); `false` as
+    /// [`Controls::answer_permission`](Self::answer_permission).
+    pub fn answer_elicitation(&self, request_id: &str, answer: ElicitationAnswer) -> bool {
+        self.shared.answer_elicitation(request_id, &answer)
+    }
+
+    /// Answers a dialog the [`on_user_dialog`](crate::options::Options::on_user_dialog)
+    /// callback deferred ([`UserDialogAnswer::Later`]), by its
+    /// [`request_id`](crate::dialog::UserDialogRequest::request_id); `false` as
+    /// [`Controls::answer_permission`](Self::answer_permission).
+    pub fn answer_user_dialog(&self, request_id: &str, answer: UserDialogAnswer) -> bool {
+        self.shared.answer_user_dialog(request_id, &answer)
     }
 }

@@ -38,6 +38,7 @@ pub use arguments::{
 };
 pub use files::{FileContents, McpPermissionOverrideReceipt, OutputStyles};
 pub use handle::Controls;
+pub(crate) use handle::reinitialize_body;
 pub use init::{AccountInfo, AgentInfo, InitializeInfo, ModelInfo, SlashCommand};
 pub(crate) use reload::BackgroundTasksReceipt;
 pub use reload::{

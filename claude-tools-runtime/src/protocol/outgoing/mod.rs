@@ -207,6 +207,12 @@ pub(crate) struct InitializeRequest<'a> {
     /// What the stream carries.
     #[serde(flatten)]
     stream: crate::options::StreamInit,
+    /// The dialog kinds the host shows ([`Options::on_user_dialog`]); the CLI sends no other.
+    #[serde(
+        rename = "supportedDialogKinds",
+        skip_serializing_if = "Option::is_none"
+    )]
+    supported_dialog_kinds: Option<Vec<&'a str>>,
     /// The skills the main session may use.
     #[serde(flatten)]
     plugins: crate::options::PluginsInitialize<'a>,
@@ -314,6 +320,11 @@ impl<'a> InitializeRequest<'a> {
             prompt: options.prompt_init(),
             conversation: options.conversation_init(),
             stream: options.stream_init(),
+            supported_dialog_kinds: options
+                .on_user_dialog
+                .as_ref()
+                .filter(|dialogs| !dialogs.kinds.is_empty())
+                .map(|dialogs| dialogs.kinds.iter().map(|kind| kind.as_str()).collect()),
             plugins: options.plugins.initialize(),
             managed: options.managed_initialize(),
             servers: options.servers_initialize(),
@@ -452,9 +463,10 @@ fn is_false(value: &bool) -> bool {
 }
 
 impl<'a> PermissionAnswer<'a> {
-    /// The answer carrying `decision` about a request whose input was `original_input`.
-    pub(crate) fn new(decision: &'a PermissionDecision, original_input: &'a Value) -> Self {
-        match decision {
+    /// The answer carrying `decision` about a request whose input was `original_input`; `None`
+    /// for [`PermissionDecision::Later`], which is answered later or not at all.
+    pub(crate) fn new(decision: &'a PermissionDecision, original_input: &'a Value) -> Option<Self> {
+        Some(match decision {
             PermissionDecision::Allow {
                 updated_input,
                 updated_permissions,
@@ -473,8 +485,18 @@ impl<'a> PermissionAnswer<'a> {
                 interrupt: *interrupt,
                 classification: *classification,
             },
-        }
+            PermissionDecision::Later => return None,
+        })
     }
+}
+
+/// The answer to `request_user_dialog`: `{"behavior":"completed","result":…}` or
+/// `{"behavior":"cancelled"}`.
+#[derive(Debug, Serialize)]
+#[serde(tag = "behavior", rename_all = "lowercase")]
+pub(crate) enum DialogAnswer<'a> {
+    Completed { result: &'a Value },
+    Cancelled,
 }
 
 #[cfg(test)]

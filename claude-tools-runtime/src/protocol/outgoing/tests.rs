@@ -478,7 +478,9 @@ fn payload<P: Serialize>(payload: &P) -> String {
 #[test]
 fn permission_answers_are_written_as_the_python_sdk_writes_them() {
     let input = json!({"name": "Mallory"});
-    let answer = |decision: &PermissionDecision| payload(&PermissionAnswer::new(decision, &input));
+    let answer = |decision: &PermissionDecision| {
+        payload(&PermissionAnswer::new(decision, &input).expect("an answer now"))
+    };
     assert_eq!(
         answer(&PermissionDecision::allow()),
         r#"{"behavior":"allow","updatedInput":{"name":"Mallory"}}"#
@@ -529,5 +531,17 @@ fn permission_answers_are_written_as_the_python_sdk_writes_them() {
     assert_eq!(
         answer(&PermissionDecision::allow().classified(DecisionClassification::UserTemporary)),
         r#"{"behavior":"allow","updatedInput":{"name":"Mallory"},"decisionClassification":"user_temporary"}"#
+    );
+    // A decision deferred to later has no answer now.
+    assert!(PermissionAnswer::new(&PermissionDecision::later(), &input).is_none());
+    assert_eq!(
+        payload(&DialogAnswer::Completed {
+            result: &json!({"choice": "retry"})
+        }),
+        r#"{"behavior":"completed","result":{"choice":"retry"}}"#
+    );
+    assert_eq!(
+        payload(&DialogAnswer::Cancelled),
+        r#"{"behavior":"cancelled"}"#
     );
 }
