@@ -276,7 +276,7 @@ async fn reinitialize_sends_initialize_again_and_serves_the_requests_the_cli_sti
     assert_eq!(info.extra["hooks_applied"], true);
     // The question lost in the gap and the dialog are served again; the deferred one is not
     // asked twice, and a request of another kind in the lists is left alone.
-    let mut answers = vec![cli.recv_line().await, cli.recv_line().await];
+    let mut answers = [cli.recv_line().await, cli.recv_line().await];
     answers.sort();
     assert_eq!(
         answers

@@ -8,6 +8,7 @@
 mod agent_options;
 mod arguments;
 mod controls;
+mod controls_typed;
 mod elicitation;
 mod examples_agent;
 mod examples_api_key;
