@@ -11,7 +11,7 @@ use claude_tools_runtime::control::{
     ContextDetail, McpPermissionMode, ReadFile, ReloadPlugins, SettingsUpdate, ThinkingChange,
     UsageQuery,
 };
-use claude_tools_runtime::options::{SettingSource, ThinkingDisplay};
+use claude_tools_runtime::options::{Effort, SettingSource, ThinkingDisplay};
 use claude_tools_runtime::query::query;
 use claude_tools_testkit::model_server::{Script, Turn};
 
@@ -51,7 +51,10 @@ async fn the_cli_answers_the_new_controls_offline() {
 
         let styles = client.reload_output_styles().await.expect("output styles");
         assert!(
-            styles.available_output_styles.iter().any(|s| s == "default"),
+            styles
+                .available_output_styles
+                .iter()
+                .any(|s| s == "default"),
             "{styles:?}"
         );
 
@@ -74,7 +77,10 @@ async fn the_cli_answers_the_new_controls_offline() {
             .await
             .expect("override");
         assert!(
-            receipt.warning.as_deref().is_some_and(|w| w.contains("nope")),
+            receipt
+                .warning
+                .as_deref()
+                .is_some_and(|w| w.contains("nope")),
             "{receipt:?}"
         );
 
@@ -84,13 +90,20 @@ async fn the_cli_answers_the_new_controls_offline() {
             .expect("update_settings");
         let written = std::fs::read_to_string(w.cwd.join(".claude/settings.local.json"))
             .expect("the local settings file");
-        assert!(written.contains("\"outputStyle\": \"Explanatory\""), "{written}");
+        assert!(
+            written.contains("\"outputStyle\": \"Explanatory\""),
+            "{written}"
+        );
+        // A file outside the session's setting sources is refused.
         match client
-            .update_settings(SettingsUpdate::user().set("model", "x"))
+            .update_settings(SettingsUpdate::user().effort_level(Effort::High))
             .await
         {
             Err(Error::Control { message, .. }) => {
-                assert!(message.contains("not allowed"), "{message}")
+                assert!(
+                    message.contains("userSettings source is disabled"),
+                    "{message}"
+                )
             }
             other => panic!("expected the CLI's refusal, got {other:?}"),
         }
