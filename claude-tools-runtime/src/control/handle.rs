@@ -44,9 +44,9 @@ use crate::session::SessionCore;
 /// let mut messages = claude_tools::query("Refactor the parser", Options::new()).await?;
 /// let controls = Controls::clone(&messages);
 /// tokio::spawn(async move {
-///     let usage = controls.context_usage().await?;
-///     println!("{} of {} tokens", usage.total_tokens, usage.max_tokens);
-///     claude_tools::Result::Ok(())
+///     if let Ok(usage) = controls.context_usage().await {
+///         println!("{} of {} tokens", usage.total_tokens, usage.max_tokens);
+///     }
 /// });
 /// while let Some(item) = messages.next().await {
 ///     println!("{item:?}");
