@@ -43,6 +43,12 @@ pub struct ElicitationRequest {
     pub description: Option<String>,
     /// Every field of the request.
     pub raw: Map<String, Value>,
+    /// The control request's id (TypeScript's `requestId`), for a question the CLI forwards:
+    /// what an answer given later through
+    /// [`Controls::answer_elicitation`](crate::control::Controls::answer_elicitation) names,
+    /// after the callback returned [`ElicitationAnswer::later`]. `None` for a question of an
+    /// in-process server's tool, which the session answers itself and which cannot wait.
+    pub request_id: Option<String>,
     cancellation: CancellationToken,
 }
 
@@ -80,6 +86,7 @@ impl ElicitationRequest {
             display_name: None,
             description: None,
             raw: Map::new(),
+            request_id: None,
             cancellation: CancellationToken::new(),
         }
     }
@@ -88,6 +95,12 @@ impl ElicitationRequest {
     /// withdrawn when its call is cancelled).
     pub(crate) fn with_cancellation(mut self, token: CancellationToken) -> Self {
         self.cancellation = token;
+        self
+    }
+
+    /// The same request, under the control request's id.
+    pub(crate) fn with_request_id(mut self, request_id: &str) -> Self {
+        self.request_id = Some(request_id.to_string());
         self
     }
 
@@ -120,6 +133,7 @@ impl ElicitationRequest {
             display_name: text("display_name"),
             description: text("description"),
             raw: request,
+            request_id: None,
             cancellation: CancellationToken::new(),
         }
     }
@@ -162,6 +176,7 @@ enum Answer {
     Accept(Option<Map<String, Value>>),
     Decline,
     Cancel,
+    Later,
 }
 
 impl ElicitationAnswer {
@@ -200,6 +215,20 @@ impl ElicitationAnswer {
         Self(Answer::Cancel)
     }
 
+    /// No answer now: the host answers later, by the request's
+    /// [`request_id`](ElicitationRequest::request_id), through
+    /// [`Controls::answer_elicitation`](crate::control::Controls::answer_elicitation)
+    /// (TypeScript's `null` result). A question with no request id (one of an in-process
+    /// server's tools) cannot wait: for it this is [`cancel`](Self::cancel).
+    pub fn later() -> Self {
+        Self(Answer::Later)
+    }
+
+    /// Whether this is [`later`](Self::later).
+    pub fn is_later(&self) -> bool {
+        self.0 == Answer::Later
+    }
+
     /// The accepted content, for an accepted form.
     pub fn content(&self) -> Option<&Map<String, Value>> {
         match &self.0 {
@@ -208,12 +237,13 @@ impl ElicitationAnswer {
         }
     }
 
-    /// `accept`, `decline` or `cancel`: the answer's MCP `action`.
+    /// `accept`, `decline` or `cancel`: the answer's MCP `action` ([`later`](Self::later),
+    /// where it cannot wait, is `cancel`).
     pub fn action(&self) -> &'static str {
         match self.0 {
             Answer::Accept(_) => "accept",
             Answer::Decline => "decline",
-            Answer::Cancel => "cancel",
+            Answer::Cancel | Answer::Later => "cancel",
         }
     }
 }

@@ -26,6 +26,7 @@ pub mod builtin_tools;
 pub mod callback;
 pub mod client;
 pub mod control;
+pub mod dialog;
 pub mod elicitation;
 pub mod error;
 pub mod history;

@@ -44,6 +44,11 @@ pub struct PermissionRequest {
     pub suppress_always_allow_rule: bool,
     /// Every field of the request, including those not typed here.
     pub raw: Map<String, Value>,
+    /// The control request's id (TypeScript's `requestId`): what an answer given later through
+    /// [`Controls::answer_permission`](crate::control::Controls::answer_permission) names, after
+    /// the callback returned [`PermissionDecision::Later`]. `None` in a request built by
+    /// [`PermissionRequest::new`].
+    pub request_id: Option<String>,
     cancellation: CancellationToken,
 }
 
@@ -73,8 +78,15 @@ impl PermissionRequest {
             default_to_no: false,
             suppress_always_allow_rule: false,
             raw: Map::new(),
+            request_id: None,
             cancellation: CancellationToken::new(),
         }
+    }
+
+    /// The same request, under the control request's id.
+    pub(crate) fn with_request_id(mut self, request_id: &str) -> Self {
+        self.request_id = Some(request_id.to_string());
+        self
     }
 
     pub(crate) fn from_request(
@@ -119,6 +131,7 @@ impl PermissionRequest {
             default_to_no: flag("default_to_no"),
             suppress_always_allow_rule: flag("suppress_always_allow_rule"),
             raw: request,
+            request_id: None,
             cancellation,
         }
     }
@@ -214,6 +227,13 @@ pub enum PermissionDecision {
         /// What kind of answer a person gave, when one did.
         classification: Option<DecisionClassification>,
     },
+    /// No answer now: the host answers later, by the request's
+    /// [`request_id`](PermissionRequest::request_id), through
+    /// [`Controls::answer_permission`](crate::control::Controls::answer_permission) (TypeScript's
+    /// `null` result, for hosts that relay the question over another channel). Until then the
+    /// tool call waits; the CLI may withdraw the question meanwhile (an interrupt), and then no
+    /// answer is taken.
+    Later,
 }
 
 impl PermissionDecision {
@@ -264,6 +284,25 @@ impl PermissionDecision {
         }
     }
 
+    /// Answer later, through [`Controls::answer_permission`](crate::control::Controls::answer_permission)
+    /// ([`PermissionDecision::Later`]).
+    ///
+    /// ```no_run
+    /// use claude_tools::PermissionDecision;
+    /// use claude_tools::options::Options;
+    ///
+    /// let (to_reviewer, _reviewer) = tokio::sync::mpsc::unbounded_channel();
+    /// let options = Options::new().can_use_tool(move |request| {
+    ///     // The reviewer's service answers with `answer_permission(request_id, …)`.
+    ///     let _ = to_reviewer.send((request.request_id.clone(), request.tool_name.clone()));
+    ///     async { PermissionDecision::later() }
+    /// });
+    /// # let _ = options;
+    /// ```
+    pub fn later() -> Self {
+        PermissionDecision::Later
+    }
+
     /// Deny with a message for the model.
     pub fn deny(message: impl Into<String>) -> Self {
         PermissionDecision::Deny {
@@ -301,6 +340,8 @@ impl PermissionDecision {
                 classification: slot,
                 ..
             } => *slot = Some(classification),
+            // Nothing is sent now; the answer given later says it.
+            PermissionDecision::Later => {}
         }
         self
     }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use futures_core::Stream;
 
 use crate::client::{open, process_transport};
-use crate::control::InitializeInfo;
+use crate::control::{Controls, InitializeInfo};
 use crate::error::Result;
 use crate::message::UserInput;
 use crate::options::{DEFAULT_RUN_END_CEILING, Options};
@@ -73,7 +73,7 @@ impl std::fmt::Debug for Prompt {
 ///
 /// The CLI's stdin is kept open until the run is over — the last `result` and the CLI reporting
 /// `idle` — so a slow tool, a hook or the permission callback never meets a closed stream, and
-/// the stream's controls ([`MessageStream::interrupt`], [`MessageStream::abort_handle`]…) reach
+/// the stream's controls ([`Controls::interrupt`](crate::control::Controls::interrupt), [`Controls::abort_handle`](crate::control::Controls::abort_handle)…, which [`MessageStream`] dereferences to) reach
 /// the CLI whatever the options. (The official SDKs close it after a text prompt when nothing
 /// of the host's can be asked, which leaves such a run without controls.)
 ///
@@ -149,9 +149,9 @@ pub async fn startup_with(
     options: Options,
     transport: impl Transport + 'static,
 ) -> Result<WarmQuery> {
-    let (shared, messages, _, info) = open(&options, Box::new(transport)).await?;
+    let (shared, messages, _, info, controls) = open(&options, Box::new(transport)).await?;
     Ok(WarmQuery {
-        session: Some((shared, messages, info)),
+        session: Some((shared, messages, info, controls)),
         ceiling: options.run_end_ceiling.unwrap_or(DEFAULT_RUN_END_CEILING),
     })
 }
@@ -159,19 +159,19 @@ pub async fn startup_with(
 /// A CLI started and initialized by [`startup`], waiting for its one prompt. Dropping it (or
 /// [`WarmQuery::close`]) ends the CLI without a prompt.
 pub struct WarmQuery {
-    session: Option<(Arc<SessionCore>, MessageReceiver, InitializeInfo)>,
+    session: Option<(Arc<SessionCore>, MessageReceiver, InitializeInfo, Controls)>,
     ceiling: Duration,
 }
 
 impl WarmQuery {
     /// The CLI's answer to `initialize`, typed.
     pub fn initialize_info(&self) -> Option<&InitializeInfo> {
-        self.session.as_ref().map(|(_, _, info)| info)
+        self.session.as_ref().map(|(_, _, info, _)| info)
     }
 
     /// Sends the prompt and streams the CLI's messages until it exits, as [`query`] does.
     pub fn query(mut self, prompt: impl Into<Prompt>) -> MessageStream {
-        let (shared, messages, info) = self
+        let (shared, messages, info, controls) = self
             .session
             .take()
             .expect("a WarmQuery holds its session until query or drop");
@@ -185,14 +185,14 @@ impl WarmQuery {
             }
             driver.close_input();
         });
-        MessageStream::new(messages, shared, info)
+        MessageStream::new(messages, shared, controls, info)
     }
 
     /// Ends the CLI without sending a prompt: its stdin is closed, and this waits for it to
     /// exit.
     pub async fn close(mut self) -> ExitInfo {
         match self.session.take() {
-            Some((shared, _, _)) => {
+            Some((shared, _, _, _)) => {
                 shared.close_input();
                 shared.wait_exit().await
             }
@@ -203,7 +203,7 @@ impl WarmQuery {
 
 impl Drop for WarmQuery {
     fn drop(&mut self) {
-        if let Some((shared, _, _)) = &self.session {
+        if let Some((shared, _, _, _)) = &self.session {
             shared.shutdown();
         }
     }

@@ -1,17 +1,13 @@
 //! [`MessageStream`]: the typed messages of a session, as a `Stream`.
 
+use std::ops::Deref;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use crate::control::{
-    AbortHandle, BackgroundTasksReceipt, ContextUsage, InitializeInfo, InterruptReceipt, McpStatus,
-    ModelReceipt, PermissionModeReceipt,
-};
+use crate::control::{Controls, InitializeInfo};
 use crate::error::Result;
 use crate::message::Message;
-use crate::options::PermissionMode;
-use crate::protocol::HostRequest;
 use crate::session::{MessageReceiver, SessionCore};
 use crate::transport::ExitInfo;
 
@@ -61,14 +57,15 @@ use crate::transport::ExitInfo;
 ///
 /// # Controlling the run
 ///
-/// The session's controls that make sense for one run are here too, as on
-/// [`Client`](crate::client::Client): [`interrupt`](Self::interrupt) the turn, switch the model
-/// or permission mode, read the MCP servers' status or the context usage, stop or background a
-/// task, and [`abort_handle`](Self::abort_handle) to end the run from another task. They need
-/// the CLI's stdin open: a one-shot query keeps it open while the CLI may ask the host something
-/// (with in-process tools, hooks or a permission callback) until the run has ended; without
-/// those, stdin is closed once the prompt is sent, and a control fails with
-/// [`Error::Closed`](crate::Error::Closed) (or the CLI's exit).
+/// Every control of [`Client`](crate::client::Client) is here too: the stream dereferences to
+/// [`Controls`], as a client does. [`interrupt`](Controls::interrupt) the turn, switch the model
+/// or permission mode, change settings, toggle, reconnect or set MCP servers, rewind files, read
+/// the context usage, reload plugins, stop or background a task, send any other control with
+/// [`control_request`](Controls::control_request), and end the run from another task with
+/// [`abort_handle`](Controls::abort_handle). The CLI's stdin stays open until the run has
+/// ended (its last `result`, the CLI idle), whatever the options, so they reach the CLI for as
+/// long as the run lasts; after that a control fails with [`Error::Closed`](crate::Error::Closed)
+/// (or the CLI's exit).
 ///
 /// ```no_run
 /// use claude_tools::options::Options;
@@ -91,6 +88,7 @@ use crate::transport::ExitInfo;
 pub struct MessageStream {
     receiver: MessageReceiver,
     session: Arc<SessionCore>,
+    controls: Controls,
     info: InitializeInfo,
 }
 
@@ -98,10 +96,12 @@ impl MessageStream {
     pub(crate) fn new(
         receiver: MessageReceiver,
         session: Arc<SessionCore>,
+        controls: Controls,
         info: InitializeInfo,
     ) -> Self {
         Self {
             receiver,
+            controls,
             session,
             info,
         }
@@ -111,75 +111,6 @@ impl MessageStream {
     /// version ([`Client::initialize_info`](crate::client::Client::initialize_info)).
     pub fn initialize_info(&self) -> &InitializeInfo {
         &self.info
-    }
-
-    /// A handle that ends this run from another task, gracefully (interrupt, end the CLI's
-    /// input, wait for it to exit): see [`AbortHandle`].
-    pub fn abort_handle(&self) -> AbortHandle {
-        AbortHandle::new(self.session.clone())
-    }
-
-    /// Interrupts the current turn ([`Client::interrupt`](crate::client::Client::interrupt)):
-    /// the turn ends with an `error_during_execution` result, and in-process tools running are
-    /// told the call was cancelled. The run then ends as it would have after that result.
-    pub async fn interrupt(&self) -> Result<InterruptReceipt> {
-        self.session
-            .control(HostRequest::Interrupt {
-                cancel_queued: false,
-            })
-            .await
-    }
-
-    /// Switches the model for the next turns of the run
-    /// ([`Client::set_model`](crate::client::Client::set_model)).
-    pub async fn set_model(&self, model: Option<&str>) -> Result<ModelReceipt> {
-        self.session.control(HostRequest::SetModel { model }).await
-    }
-
-    /// Switches the permission mode
-    /// ([`Client::set_permission_mode`](crate::client::Client::set_permission_mode)).
-    pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<PermissionModeReceipt> {
-        self.session
-            .control(HostRequest::SetPermissionMode { mode })
-            .await
-    }
-
-    /// Limits the model's thinking tokens
-    /// ([`Client::set_max_thinking_tokens`](crate::client::Client::set_max_thinking_tokens)).
-    pub async fn set_max_thinking_tokens(&self, max_thinking_tokens: Option<u32>) -> Result<()> {
-        self.session
-            .control_ack(HostRequest::SetMaxThinkingTokens {
-                max_thinking_tokens,
-            })
-            .await
-    }
-
-    /// The status of every MCP server ([`Client::mcp_status`](crate::client::Client::mcp_status)).
-    pub async fn mcp_status(&self) -> Result<McpStatus> {
-        self.session.control(HostRequest::McpStatus).await
-    }
-
-    /// How the context window is used
-    /// ([`Client::context_usage`](crate::client::Client::context_usage)).
-    pub async fn context_usage(&self) -> Result<ContextUsage> {
-        self.session.control(HostRequest::GetContextUsage).await
-    }
-
-    /// Stops a running task ([`Client::stop_task`](crate::client::Client::stop_task)).
-    pub async fn stop_task(&self, task_id: &str) -> Result<()> {
-        self.session
-            .control_ack(HostRequest::StopTask { task_id })
-            .await
-    }
-
-    /// Sends foreground tasks to the background
-    /// ([`Client::background_tasks`](crate::client::Client::background_tasks)).
-    pub async fn background_tasks(&self, tool_use_id: Option<&str>) -> Result<bool> {
-        let receipt: BackgroundTasksReceipt = self
-            .session
-            .control(HostRequest::BackgroundTasks { tool_use_id })
-            .await?;
-        Ok(receipt.backgrounded.unwrap_or(true))
     }
 
     /// The next message or error (fatal or survivable: see [the type's docs](Self)), or `None`
@@ -211,6 +142,14 @@ impl MessageStream {
             messages.push(message?);
         }
         Ok(messages)
+    }
+}
+
+impl Deref for MessageStream {
+    type Target = Controls;
+
+    fn deref(&self) -> &Controls {
+        &self.controls
     }
 }
 

@@ -863,20 +863,20 @@ async fn an_answer_that_does_not_fit_its_receipt_is_a_protocol_error_naming_the_
             json!({"mcpServers": 7}),
             Box::new(|c| tokio::spawn(async move { c.mcp_status().await.map(drop) })),
             "protocol error: the CLI's answer to `mcp_status` does not fit McpStatus: invalid \
-             type: integer `7`, expected a sequence (Client::control_request returns any answer \
+             type: integer `7`, expected a sequence (Controls::control_request returns any answer \
              as JSON)",
         ),
         (
             json!({}),
             Box::new(|c| tokio::spawn(async move { c.rewind_files("u-1").await.map(drop) })),
             "protocol error: the CLI's answer to `rewind_files` does not fit RewindFilesResult: \
-             missing field `canRewind` (Client::control_request returns any answer as JSON)",
+             missing field `canRewind` (Controls::control_request returns any answer as JSON)",
         ),
         (
             json!({"totalTokens": "many", "maxTokens": 1}),
             Box::new(|c| tokio::spawn(async move { c.context_usage().await.map(drop) })),
             "protocol error: the CLI's answer to `get_context_usage` does not fit ContextUsage: \
-             invalid type: string \"many\", expected u64 (Client::control_request returns any \
+             invalid type: string \"many\", expected u64 (Controls::control_request returns any \
              answer as JSON)",
         ),
     ];

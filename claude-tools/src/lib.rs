@@ -104,8 +104,8 @@ pub use claude_tools_mcp::ServeExt;
 
 #[cfg(feature = "agent")]
 pub use claude_tools_runtime::{
-    Error, RequestRef, Result, builtin_tools, callback, control, elicitation, hooks, install,
-    message, options, permission, settings, transport,
+    Error, RequestRef, Result, builtin_tools, callback, control, dialog, elicitation, hooks,
+    install, message, options, permission, settings, transport,
 };
 
 // Session history, under the name the official SDKs' users look for (`listSessions`…).

@@ -1,7 +1,6 @@
 //! [`Client`]: a persistent, multi-prompt session with the CLI.
 
-mod controls;
-
+use std::ops::Deref;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -9,8 +8,8 @@ use serde_json::Value;
 use crate::cli::{CLI_VERSION, CliVersionSupport, OLDEST_CLI_VERSION};
 use crate::control::abort::{EXIT_GRACE, end_gracefully};
 use crate::control::{
-    AbortHandle, AccountInfo, AgentInfo, InitializeInfo, McpSetServersResult, ModelInfo,
-    SlashCommand, receipt,
+    AccountInfo, AgentInfo, Controls, InitializeInfo, McpSetServersResult, ModelInfo, SlashCommand,
+    receipt,
 };
 use crate::error::{Error, Result};
 use crate::message::{Message, UserInput};
@@ -39,7 +38,13 @@ pub(crate) fn process_transport(options: &Options) -> ProcessTransport {
 pub(crate) async fn open(
     options: &Options,
     transport: Box<dyn Transport>,
-) -> Result<(Arc<SessionCore>, MessageReceiver, Value, InitializeInfo)> {
+) -> Result<(
+    Arc<SessionCore>,
+    MessageReceiver,
+    Value,
+    InitializeInfo,
+    Controls,
+)> {
     options.validate()?;
     // Resuming from a session store: the transcript is written where the CLI will look.
     let resumed = crate::session_store::resume::prepare(options).await?;
@@ -48,11 +53,11 @@ pub(crate) async fn open(
     // The hook callbacks are registered under the ids the initialize request names.
     let (initialize, hooks) = InitializeRequest::new(options);
     let to_confirm = initialize.fields_to_confirm();
+    let initialize = HostRequest::Initialize(Box::new(initialize));
+    // Kept for `Controls::reinitialize`, which sends it again.
+    let again = crate::control::reinitialize_body(&initialize);
     let (shared, messages) = SessionCore::start(options, hooks, connection);
-    match shared
-        .request(&HostRequest::Initialize(Box::new(initialize)))
-        .await
-    {
+    match shared.request(&initialize).await {
         Ok(info) => {
             let cli_version = info.get("claude_code_version").and_then(Value::as_str);
             warn_on_untested_cli(cli_version);
@@ -79,7 +84,10 @@ pub(crate) async fn open(
                 info => receipt("initialize", info.clone()),
             };
             match typed {
-                Ok(typed) => Ok((shared, messages, info, typed)),
+                Ok(typed) => {
+                    let controls = Controls::new(shared.clone(), again);
+                    Ok((shared, messages, info, typed, controls))
+                }
                 Err(error) => {
                     shared.shutdown();
                     Err(error)
@@ -172,12 +180,17 @@ fn log_manifest_outcomes(options: &Options, info: &Value) {
 /// whatever it started), so tools, hooks and the permission callback are served for as long as
 /// the client lives.
 ///
+/// The session's controls (interrupt, model, permission mode, settings, MCP servers, files,
+/// reloads…) are the methods of [`Controls`], which a client dereferences to:
+/// `client.interrupt()`, `client.set_model(…)`.
+///
 /// A CLI that exits on its own is reported with its code or signal and stderr tail
 /// ([`Error::ProcessExited`]): by [`Client::connect`] when it exits before answering
 /// `initialize`, as an item of the message stream when it cuts a turn short, and by every
 /// request or prompt sent after it (at once, not after the control timeout).
 pub struct Client {
     shared: Arc<SessionCore>,
+    controls: Controls,
     messages: MessageReceiver,
     server_info: Value,
     info: InitializeInfo,
@@ -195,8 +208,10 @@ impl Client {
         options: Options,
         transport: impl Transport + 'static,
     ) -> Result<Self> {
-        let (shared, messages, server_info, info) = open(&options, Box::new(transport)).await?;
+        let (shared, messages, server_info, info, controls) =
+            open(&options, Box::new(transport)).await?;
         Ok(Self {
+            controls,
             shared,
             messages,
             server_info,
@@ -219,7 +234,7 @@ impl Client {
     }
 
     /// The slash commands and skills the session offers, from the `initialize` answer (as at
-    /// connect: [`Client::reload_plugins`] and [`Client::reload_skills`] return the lists as they
+    /// connect: [`Controls::reload_plugins`] and [`Controls::reload_skills`] return the lists as they
     /// are after a reload).
     ///
     /// ```no_run
@@ -234,7 +249,7 @@ impl Client {
         &self.info.commands
     }
 
-    /// The models the session can switch to with [`Client::set_model`] (by their
+    /// The models the session can switch to with [`Controls::set_model`] (by their
     /// [`value`](ModelInfo::value)), from the `initialize` answer.
     ///
     /// ```no_run
@@ -270,27 +285,6 @@ impl Client {
     /// ```
     pub fn account_info(&self) -> Option<&AccountInfo> {
         self.info.account.as_ref()
-    }
-
-    /// A handle that ends this session from another task, gracefully: see [`AbortHandle`].
-    ///
-    /// ```no_run
-    /// # use claude_tools::Client;
-    /// # async fn run(mut client: Client) -> claude_tools::Result<()> {
-    /// let abort = client.abort_handle();
-    /// tokio::spawn(async move {
-    ///     tokio::time::sleep(std::time::Duration::from_secs(600)).await;
-    ///     abort.abort().await;
-    /// });
-    /// client.query("Work through the backlog").await?;
-    /// while let Some(message) = client.next_message().await {
-    ///     println!("{message:?}");
-    /// }
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub fn abort_handle(&self) -> AbortHandle {
-        AbortHandle::new(self.shared.clone())
     }
 
     /// The CLI's version, as its `initialize` answer gives it (`claude_code_version`); compare it
@@ -393,7 +387,7 @@ impl Client {
     ///
     /// A name already in use is [`LiveToolError::DuplicateServer`] (as [`Error::Live`]).
     /// Permission rules were checked at connect time: allow the new tools with
-    /// [`Client::set_permission_mode`] or a `can_use_tool` callback, or name them in
+    /// [`Controls::set_permission_mode`] or a `can_use_tool` callback, or name them in
     /// [`Options::allowed_tools`](crate::options::Options::allowed_tools) as `mcp__{server}`.
     pub async fn add_server(
         &self,
@@ -410,35 +404,20 @@ impl Client {
         receipt("mcp_set_servers", answer)
     }
 
-    /// Sends any other control request and returns the CLI's answer as JSON: the escape hatch
-    /// for the controls this client has no method for yet. `body` is the request's body,
-    /// `{"subtype": …, …}`, sent as it is inside the `control_request` envelope; the answer is
-    /// the `response` of the CLI's success, and a refusal is
-    /// [`Error::Control`].
-    ///
-    /// ```no_run
-    /// # use claude_tools::Client;
-    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
-    /// let answer = client
-    ///     .control_request(serde_json::json!({"subtype": "get_settings"}))
-    ///     .await?;
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub async fn control_request(&self, body: Value) -> Result<Value> {
-        let subtype = body
-            .get("subtype")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        self.shared.request_as(subtype, &body).await
-    }
-
     /// Closes the CLI's stdin and waits for it to exit (ending it after 10 s), then returns how
     /// it ended: at once when it has exited already. Check [`ExitInfo::success`]: a CLI that
     /// failed (not logged in, a crash) exits with a non-zero code or by a signal, and its
     /// [`ExitInfo::stderr_tail`] says why.
     pub async fn disconnect(self) -> Result<ExitInfo> {
         Ok(end_gracefully(&self.shared, EXIT_GRACE).await)
+    }
+}
+
+impl Deref for Client {
+    type Target = Controls;
+
+    fn deref(&self) -> &Controls {
+        &self.controls
     }
 }
 

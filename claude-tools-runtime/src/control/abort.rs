@@ -18,8 +18,8 @@ pub(crate) const EXIT_GRACE: Duration = Duration::from_secs(10);
 /// another task, gracefully: [`abort`](Self::abort) interrupts the turn, ends the CLI's input and
 /// waits for it to exit (killing it only if it does not within 10 s).
 ///
-/// Get one from [`Client::abort_handle`](crate::client::Client::abort_handle) or
-/// [`MessageStream::abort_handle`](crate::stream::MessageStream::abort_handle). It is `Clone`,
+/// Get one from [`Controls::abort_handle`](crate::control::Controls::abort_handle), on a
+/// [`Client`](crate::client::Client) or a [`MessageStream`](crate::stream::MessageStream). It is `Clone`,
 /// `Send` and `Sync`, and may outlive the session: once the session has ended, `abort` returns
 /// at once. Dropping the client or stream still ends the session too, abruptly (the CLI is
 /// killed).
@@ -63,9 +63,8 @@ impl AbortHandle {
     /// stream still delivers, and the stream ends after it. In-process tools running are told
     /// the call was cancelled
     /// ([`ToolContext::cancelled`](claude_tools_core::tool::ToolContext::cancelled)). A session
-    /// whose stdin was already closed (a one-shot [`query`](crate::query::query) without
-    /// in-process tools, hooks or a permission callback, once its prompt is sent) cannot be
-    /// interrupted: it is given the same 10 s to finish, then killed.
+    /// whose stdin was already closed (a one-shot [`query`](crate::query::query) whose run has
+    /// ended) cannot be interrupted: it is given the same 10 s to finish, then killed.
     pub async fn abort(&self) -> ExitInfo {
         if self.session.accepts_input() {
             let interrupt = HostRequest::Interrupt {

@@ -106,7 +106,7 @@ pub struct SlashCommand {
     pub extra: Map<String, Value>,
 }
 
-/// A model the session can use ([`Client::set_model`](crate::client::Client::set_model) takes
+/// A model the session can use ([`Controls::set_model`](crate::control::Controls::set_model) takes
 /// its [`value`](Self::value)).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -1,14 +1,15 @@
-//! What the CLI answers the host's control requests, typed: the results of
-//! [`Client`](crate::client::Client)'s session controls (most of which
-//! [`MessageStream`](crate::stream::MessageStream) has too), the CLI's answer to `initialize`
-//! ([`InitializeInfo`]), and the [`AbortHandle`] that ends a session from another task.
+//! The session controls and what the CLI answers them, typed: [`Controls`] (which
+//! [`Client`](crate::client::Client) and the one-shot
+//! [`MessageStream`](crate::stream::MessageStream) both dereference to), the arguments of its
+//! methods, their results, the CLI's answer to `initialize` ([`InitializeInfo`]), and the
+//! [`AbortHandle`] that ends a session from another task.
 //!
 //! Each receipt types the fields the CLI is known to send and keeps every other field in its
 //! `extra` map (as the messages do), so a field a later CLI adds is never lost. A field the CLI
 //! leaves out is `None` or empty, except where the answer means nothing without it
 //! ([`ContextUsage::total_tokens`], [`RewindFilesResult::can_rewind`]). An answer that does not
 //! fit its type fails the call with [`Error::Protocol`] naming the
-//! request; [`Client::control_request`](crate::client::Client::control_request) returns any
+//! request; [`Controls::control_request`](crate::control::Controls::control_request) returns any
 //! answer as JSON.
 
 use std::collections::BTreeMap;
@@ -22,15 +23,29 @@ pub use crate::message::{McpServerInfo, McpServerStatus, McpToolAnnotations, Mcp
 use crate::options::PermissionMode;
 
 pub(crate) mod abort;
+mod arguments;
+mod files;
+mod handle;
 mod init;
 mod reload;
+mod usage;
 
 pub use abort::AbortHandle;
+pub(crate) use arguments::PluginToAdd;
+pub use arguments::{
+    ContextDetail, McpPermissionMode, ReadFile, ReloadPlugins, SettingsSource, SettingsUpdate,
+    ThinkingChange, UsageQuery,
+};
+pub use files::{FileContents, McpPermissionOverrideReceipt, OutputStyles};
+pub use handle::Controls;
+pub(crate) use handle::reinitialize_body;
 pub use init::{AccountInfo, AgentInfo, InitializeInfo, ModelInfo, SlashCommand};
 pub(crate) use reload::BackgroundTasksReceipt;
 pub use reload::{
-    McpResource, McpResourceContent, PluginInfo, ReloadPluginsResult, ReloadSkillsResult,
+    CacheImpact, McpResource, McpResourceContent, PluginInfo, ReloadPluginsResult,
+    ReloadSkillsResult,
 };
+pub use usage::{RateLimitWindow, RateLimits, SessionUsage, UsageReport};
 
 /// The answer to `interrupt` (`{"still_queued": […]}`, and `"cancelled": […]` when the interrupt
 /// also cancelled the queued prompts).
@@ -160,7 +175,7 @@ pub struct ContextCategory {
 }
 
 /// The answer to `rewind_files`. Rewinding needs file checkpointing
-/// (`CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true` in the CLI's environment).
+/// ([`Options::enable_file_checkpointing`](crate::options::Options::enable_file_checkpointing)).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
@@ -185,11 +200,11 @@ pub struct RewindFilesResult {
     pub extra: Map<String, Value>,
 }
 
-/// The answer to `mcp_set_servers`, which [`Client::set_mcp_servers`] and
+/// The answer to `mcp_set_servers`, which [`Controls::set_mcp_servers`] and
 /// [`Client::remove_server`] send: the servers the CLI added and removed, and the ones it could
 /// not connect (`{"errors": {"ext": "Connection closed"}}`).
 ///
-/// [`Client::set_mcp_servers`]: crate::client::Client::set_mcp_servers
+/// [`Controls::set_mcp_servers`]: crate::control::Controls::set_mcp_servers
 /// [`Client::remove_server`]: crate::client::Client::remove_server
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -201,7 +216,7 @@ pub struct McpSetServersResult {
     #[serde(default, deserialize_with = "null_default")]
     pub removed: Vec<String>,
     /// Why a server could not be connected, by name (it is added all the same, and
-    /// [`Client::mcp_status`](crate::client::Client::mcp_status) lists it as `failed`).
+    /// [`Controls::mcp_status`](crate::control::Controls::mcp_status) lists it as `failed`).
     #[serde(default, deserialize_with = "null_default")]
     pub errors: BTreeMap<String, String>,
     /// Every other field.
@@ -224,7 +239,7 @@ pub(crate) fn receipt<T: DeserializeOwned>(subtype: &str, answer: Value) -> Resu
     serde_json::from_value(answer).map_err(|error| Error::Protocol {
         message: format!(
             "the CLI's answer to `{subtype}` does not fit {}: {error} \
-             (Client::control_request returns any answer as JSON)",
+             (Controls::control_request returns any answer as JSON)",
             short_type_name::<T>()
         ),
         request: None,

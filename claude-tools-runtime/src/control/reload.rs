@@ -22,12 +22,44 @@ pub struct ReloadPluginsResult {
     #[serde(default, deserialize_with = "null_default")]
     pub plugins: Vec<PluginInfo>,
     /// Every MCP server and its state (`mcpServers`), as
-    /// [`Client::mcp_status`](crate::client::Client::mcp_status) lists them.
+    /// [`Controls::mcp_status`](crate::control::Controls::mcp_status) lists them.
     #[serde(rename = "mcpServers", default, deserialize_with = "null_default")]
     pub mcp_servers: Vec<McpServerStatus>,
     /// How many plugins failed to load.
     #[serde(default)]
     pub error_count: u64,
+    /// Only when the reload was asked to
+    /// [hold on cache impact](crate::control::ReloadPlugins::hold_on_cache_impact):
+    /// `Some(true)` when nothing was applied (the lists above are the session as it still is,
+    /// and [`cache_impact`](Self::cache_impact) says what applying would change), `Some(false)`
+    /// when the check found no impact and the reload was applied. `None` from a CLI that
+    /// predates the option (it applied the reload unchecked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held: Option<bool>,
+    /// What applying a held reload would change in the session's tools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_impact: Option<CacheImpact>,
+    /// Every other field.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// What a held reload ([`ReloadPluginsResult::held`]) would change in the session's tools.
+/// The names are the plugins' own (`plugin:<plugin>:<server>`): validate them before showing
+/// them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct CacheImpact {
+    /// The plugin MCP servers it would register.
+    #[serde(default, deserialize_with = "null_default")]
+    pub mcp_servers_added: Vec<String>,
+    /// The plugin MCP servers it would drop.
+    #[serde(default, deserialize_with = "null_default")]
+    pub mcp_servers_removed: Vec<String>,
+    /// Whether it would add or remove the LSP tool (`adds`, `may-add`, `removes`,
+    /// `may-remove`; the `may-` forms when the preview could not see every pending plugin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lsp_tool_change: Option<String>,
     /// Every other field.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

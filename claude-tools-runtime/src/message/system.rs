@@ -155,7 +155,7 @@ impl SystemInit {
 }
 
 /// One MCP server and its state, in `system/init` and in the answer to `mcp_status`
-/// ([`Client::mcp_status`](crate::client::Client::mcp_status)).
+/// ([`Controls::mcp_status`](crate::control::Controls::mcp_status)).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct McpServerStatus {

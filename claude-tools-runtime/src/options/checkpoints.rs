@@ -1,6 +1,6 @@
 //! File checkpointing ([`Options::enable_file_checkpointing`]): the CLI backs up each file
 //! before the agent changes it, so that
-//! [`Client::rewind_files`](crate::client::Client::rewind_files) can restore the files as they
+//! [`Controls::rewind_files`](crate::control::Controls::rewind_files) can restore the files as they
 //! were at a user message.
 
 use super::Options;
@@ -10,9 +10,9 @@ const CHECKPOINTING_VAR: &str = "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING";
 
 impl Options {
     /// Tracks file changes during the session (off by default), so that
-    /// [`Client::rewind_files`](crate::client::Client::rewind_files) can restore the files to
+    /// [`Controls::rewind_files`](crate::control::Controls::rewind_files) can restore the files to
     /// their state at any user message, and
-    /// [`Client::rewind_files_dry_run`](crate::client::Client::rewind_files_dry_run) can say
+    /// [`Controls::rewind_files_dry_run`](crate::control::Controls::rewind_files_dry_run) can say
     /// what that would change. Sets `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true` in the
     /// CLI's environment, over any value given with [`Options::env`], as the TypeScript SDK
     /// does. An administrator's managed `fileCheckpointingEnabled: false` keeps it off.

@@ -15,7 +15,7 @@ impl Options {
     /// At the limit the session stops reading the CLI's stdout until the application reads a
     /// message; the CLI is then paused by its own full pipe. Nothing is dropped, but nothing
     /// else from the CLI is read meanwhile either: its tool calls, hooks and permission requests
-    /// wait too, and a host request ([`Client::interrupt`](crate::client::Client::interrupt),
+    /// wait too, and a host request ([`Controls::interrupt`](crate::control::Controls::interrupt),
     /// `set_model`…) fails with [`Error::Timeout`](crate::Error::Timeout) after the control
     /// timeout instead of hanging. Read the messages (or drop the stream) to go on.
     pub fn message_queue_limit(mut self, messages: usize) -> Self {

@@ -111,6 +111,7 @@ pub struct Options {
     pub(crate) handshake_manifests: bool,
     pub(crate) can_use_tool: Option<CanUseTool>,
     pub(crate) on_elicitation: Option<crate::elicitation::OnElicitation>,
+    pub(crate) on_user_dialog: Option<crate::dialog::OnUserDialog>,
     pub(crate) hooks: BTreeMap<String, Vec<HookMatcher>>,
     pub(crate) control_timeout: Option<Duration>,
     pub(crate) run_end_ceiling: Option<Duration>,
@@ -153,6 +154,10 @@ impl std::fmt::Debug for Options {
             .field("external_servers", &self.external_servers)
             .field("can_use_tool", &self.can_use_tool.is_some())
             .field("on_elicitation", &self.on_elicitation.is_some())
+            .field(
+                "on_user_dialog",
+                &self.on_user_dialog.as_ref().map(|dialogs| &dialogs.kinds),
+            )
             .field("hooks", &self.hooks.keys().collect::<Vec<_>>())
             .finish_non_exhaustive()
     }

@@ -25,6 +25,20 @@ pub enum ThinkingDisplay {
     Summarized,
     /// None of it.
     Omitted,
+    /// One short title per stretch of thinking: offered by the API only to sessions Anthropic
+    /// hosts (elsewhere the CLI refuses it).
+    Highlights,
+}
+
+impl ThinkingDisplay {
+    /// The display's wire name (`summarized`, `omitted`, `highlights`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ThinkingDisplay::Summarized => "summarized",
+            ThinkingDisplay::Omitted => "omitted",
+            ThinkingDisplay::Highlights => "highlights",
+        }
+    }
 }
 
 /// A reasoning effort level ([`Options::effort`] takes one, or any text the CLI accepts).
@@ -85,11 +99,7 @@ impl ModelSettings {
         if let Some(display) = self.display
             && self.thinking != Some(Thinking::Disabled)
         {
-            let display = match display {
-                ThinkingDisplay::Summarized => "summarized",
-                ThinkingDisplay::Omitted => "omitted",
-            };
-            flag("--thinking-display".into(), Some(display.into()));
+            flag("--thinking-display".into(), Some(display.as_str().into()));
         }
         if !self.betas.is_empty() {
             flag("--betas".into(), Some(self.betas.join(",")));

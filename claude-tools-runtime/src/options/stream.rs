@@ -79,7 +79,7 @@ impl Options {
     }
 
     /// Declares that the host stops background tasks one at a time itself
-    /// ([`Client::stop_task`](crate::client::Client::stop_task)): an interrupt then aborts only the
+    /// ([`Controls::stop_task`](crate::control::Controls::stop_task)): an interrupt then aborts only the
     /// current turn and leaves them running (`perTaskStopAffordance` in `initialize`).
     /// Without it, an interrupt also kills them.
     pub fn per_task_stop_affordance(mut self, declared: bool) -> Self {

@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::{Fault, HookCallbackId};
+use crate::dialog::UserDialogRequest;
 use crate::elicitation::ElicitationRequest;
 use crate::hooks::HookInput;
 use crate::permission::PermissionRequest;
@@ -42,6 +43,10 @@ pub(crate) enum Incoming<'a> {
     Response {
         request_id: String,
         outcome: Result<Value, ControlFailure>,
+        /// The CLI's requests still waiting for an answer that an `initialize` answer carries
+        /// (`pending_permission_requests`, `pending_user_dialog_requests`), to be served again
+        /// after a transport gap: `(request_id, request)`.
+        redeliver: Vec<(String, CliRequest<'static>)>,
     },
     /// The CLI withdraws a request it sent; nothing is written back.
     Cancel { request_id: Cow<'a, str> },
@@ -80,6 +85,9 @@ pub(crate) enum CliRequest<'a> {
     /// `elicitation`: an MCP server asks the user for input. Withdrawing the request fires the
     /// request's token.
     Elicitation(Box<ElicitationRequest>),
+    /// `request_user_dialog`: the CLI asks the host to show a dialog. Withdrawing the request
+    /// fires the request's token.
+    UserDialog(Box<UserDialogRequest>),
     /// Any other subtype, with all its fields.
     Other {
         subtype: String,
@@ -88,13 +96,18 @@ pub(crate) enum CliRequest<'a> {
 }
 
 impl CliRequest<'_> {
-    /// The request of `subtype` with these fields (an `mcp_message` is read on its own path).
-    fn classify(subtype: String, mut fields: Map<String, Value>) -> CliRequest<'static> {
+    /// The request of `subtype` with these fields (an `mcp_message` is read on its own path),
+    /// sent under `request_id`.
+    pub(crate) fn classify(
+        request_id: &str,
+        subtype: String,
+        mut fields: Map<String, Value>,
+    ) -> CliRequest<'static> {
         match subtype.as_str() {
-            "can_use_tool" => CliRequest::CanUseTool(Box::new(PermissionRequest::from_request(
-                fields,
-                CancellationToken::new(),
-            ))),
+            "can_use_tool" => CliRequest::CanUseTool(Box::new(
+                PermissionRequest::from_request(fields, CancellationToken::new())
+                    .with_request_id(request_id),
+            )),
             "hook_callback" => {
                 let callback_id = fields
                     .get("callback_id")
@@ -115,9 +128,12 @@ impl CliRequest<'_> {
                     input: HookInput::new(input, tool_use_id, CancellationToken::new()),
                 }
             }
-            "elicitation" => {
-                CliRequest::Elicitation(Box::new(ElicitationRequest::from_request(fields)))
-            }
+            "elicitation" => CliRequest::Elicitation(Box::new(
+                ElicitationRequest::from_request(fields).with_request_id(request_id),
+            )),
+            "request_user_dialog" => CliRequest::UserDialog(Box::new(
+                UserDialogRequest::from_request(fields).with_request_id(request_id),
+            )),
             _ => CliRequest::Other { subtype, fields },
         }
     }
@@ -130,6 +146,7 @@ impl CliRequest<'_> {
             CliRequest::CanUseTool(_) => "can_use_tool",
             CliRequest::HookCallback { .. } => "hook_callback",
             CliRequest::Elicitation(_) => "elicitation",
+            CliRequest::UserDialog(_) => "request_user_dialog",
             CliRequest::Other { subtype, .. } => return Cow::Owned(subtype.clone()),
         })
     }
@@ -142,6 +159,7 @@ impl CliRequest<'_> {
             CliRequest::CanUseTool(request) => Some(request.cancellation_token().clone()),
             CliRequest::HookCallback { input, .. } => Some(input.cancellation_token().clone()),
             CliRequest::Elicitation(request) => Some(request.cancellation_token().clone()),
+            CliRequest::UserDialog(request) => Some(request.cancellation_token().clone()),
             CliRequest::Mcp { .. } | CliRequest::Other { .. } => None,
         }
     }
@@ -164,6 +182,7 @@ impl CliRequest<'_> {
                 input,
             },
             CliRequest::Elicitation(request) => CliRequest::Elicitation(request),
+            CliRequest::UserDialog(request) => CliRequest::UserDialog(request),
             CliRequest::Other { subtype, fields } => CliRequest::Other { subtype, fields },
         }
     }
@@ -311,7 +330,7 @@ impl<'a> Incoming<'a> {
                         if let Some(message) = message {
                             fields.insert("message".into(), message);
                         }
-                        CliRequest::classify(subtype, fields)
+                        CliRequest::classify(&request_id, subtype, fields)
                     }
                 };
                 Ok(Incoming::Request {
@@ -339,6 +358,10 @@ impl<'a> Incoming<'a> {
                 };
                 let request_id = take_string(&mut response, "request_id")
                     .ok_or("control_response without a string request_id")?;
+                let redeliver = match response.get("subtype").and_then(Value::as_str) {
+                    Some("error") => Vec::new(),
+                    _ => pending_requests(&mut response),
+                };
                 let outcome = match response.get("subtype").and_then(Value::as_str) {
                     Some("error") => Err(ControlFailure {
                         message: take_string(&mut response, "error")
@@ -352,6 +375,7 @@ impl<'a> Incoming<'a> {
                 Ok(Incoming::Response {
                     request_id,
                     outcome,
+                    redeliver,
                 })
             }
             _ if frame.get("sdk_host_only") == Some(&Value::Bool(true)) => {
@@ -380,6 +404,42 @@ impl ParseError {
             ParseError::Protocol(problem) => Fault::Protocol(problem),
         }
     }
+}
+
+/// The requests an `initialize` answer says the CLI still waits on, as the TypeScript SDK
+/// serves them again: the `can_use_tool`s of `pending_permission_requests` (without
+/// `server_policy_ask_only`, which only holds for the first delivery) and the
+/// `request_user_dialog`s of `pending_user_dialog_requests`; anything else in those lists is
+/// left alone.
+fn pending_requests(response: &mut Map<String, Value>) -> Vec<(String, CliRequest<'static>)> {
+    let lists = [
+        ("pending_permission_requests", "can_use_tool"),
+        ("pending_user_dialog_requests", "request_user_dialog"),
+    ];
+    let mut pending = Vec::new();
+    for (list, wanted) in lists {
+        let Some(Value::Array(frames)) = response.remove(list) else {
+            continue;
+        };
+        for frame in frames {
+            let Value::Object(mut frame) = frame else {
+                continue;
+            };
+            let (Some(request_id), Some(Value::Object(mut fields))) = (
+                take_string(&mut frame, "request_id"),
+                frame.remove("request"),
+            ) else {
+                continue;
+            };
+            if fields.get("subtype").and_then(Value::as_str) != Some(wanted) {
+                continue;
+            }
+            fields.remove("server_policy_ask_only");
+            let request = CliRequest::classify(&request_id, wanted.to_string(), fields);
+            pending.push((request_id, request));
+        }
+    }
+    pending
 }
 
 fn take_string(map: &mut Map<String, Value>, key: &str) -> Option<String> {
@@ -643,10 +703,15 @@ mod tests {
             matches!(elicitation, CliRequest::Elicitation(ref request) if request.message == "Your name?"),
             "{elicitation:?}"
         );
-        let other = request_of(json!({"subtype": "request_user_dialog", "dialog_kind": "x"}));
+        let dialog = request_of(json!({"subtype": "request_user_dialog", "dialog_kind": "x"}));
         assert!(
-            matches!(other, CliRequest::Other { ref subtype, ref fields }
-                if subtype == "request_user_dialog" && fields["dialog_kind"] == "x"),
+            matches!(dialog, CliRequest::UserDialog(ref request)
+                if request.kind == crate::dialog::DialogKind::Other("x".into())),
+            "{dialog:?}"
+        );
+        let other = request_of(json!({"subtype": "oauth_token_refresh"}));
+        assert!(
+            matches!(other, CliRequest::Other { ref subtype, .. } if subtype == "oauth_token_refresh"),
             "{other:?}"
         );
         // An `mcp_message` without a message is no JSON-RPC: another request, answered as such.

@@ -40,13 +40,15 @@ use std::task::{Context, Poll, Waker};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use super::deferred::Deferred;
 use super::held::{self, Label};
 use super::inflight::{InFlight, Taken, Withdrawable};
 use super::{SessionCore, lock};
+use crate::dialog::UserDialogAnswer;
 use crate::elicitation::ElicitationAnswer;
 use crate::hooks::{HookEvent, HookOutput};
 use crate::permission::PermissionDecision;
-use crate::protocol::{self, CliRequest, PermissionAnswer};
+use crate::protocol::{self, CliRequest, DialogAnswer, PermissionAnswer};
 use claude_tools_core::catch_unwind::{CatchUnwind, panic_message};
 use claude_tools_core::mcp::{
     Call, ErrorCode, ErrorObject, McpRouter, Message, MetaClaim, Request, RequestId, Response,
@@ -65,6 +67,10 @@ enum ControlAnswer {
     /// A hook's output.
     Hook(Value),
     Elicitation(ElicitationAnswer),
+    /// The answer to a `request_user_dialog`.
+    Dialog(UserDialogAnswer),
+    /// Nothing now: the host answers later ([`super::deferred`]).
+    Deferred(Deferred),
     Error(String),
 }
 
@@ -262,6 +268,25 @@ fn spawn_answer(
     }
 }
 
+/// Serves again a request the CLI still waits on, as an `initialize` answer listed it (after a
+/// transport gap, [`Controls::reinitialize`](crate::control::Controls::reinitialize)): in its
+/// own task, unless a request of that id is being answered or deferred already (the answer the
+/// gap lost is the one this gives again; the host's callbacks should be idempotent per
+/// request id, as in the TypeScript SDK).
+pub(super) fn redeliver(shared: &Arc<SessionCore>, request_id: String, body: CliRequest<'static>) {
+    let running = lock(&shared.inflight).contains_key(&request_id);
+    if running || lock(&shared.deferred).contains_key(&request_id) {
+        return;
+    }
+    let label = Label::of(&body);
+    let cancellation = body.cancellation_token();
+    let answer = respond(shared.clone(), body);
+    let to = Recipient {
+        request_id: Cow::Owned(request_id),
+    };
+    spawn_answer(shared, to, cancellation, &label, answer);
+}
+
 /// `answer`, unless `token` fires first: then `answer` is polled on for up to the grace (the
 /// callback sees its token and runs its cancellation branch), its outcome discarded, and dropped
 /// ([`run_out_grace`]).
@@ -317,20 +342,36 @@ fn panicked(subtype: &str, panic: &str) -> String {
     format!("the host's `{subtype}` handler panicked: {panic}")
 }
 
-/// Writes the answer line straight into the outbox's buffer.
+/// Writes the answer line straight into the outbox's buffer (or, for an answer deferred,
+/// holds the request for the host's later one).
 fn send_answer(shared: &SessionCore, to: &Recipient<'_>, answer: ControlAnswer) {
     let request_id = &*to.request_id;
+    if let ControlAnswer::Deferred(deferred) = answer {
+        shared.defer(request_id, deferred);
+        return;
+    }
     shared.out.send_with(|out| match &answer {
         ControlAnswer::Mcp(response) => {
             protocol::mcp_success_line(out, request_id, response.as_ref());
         }
         ControlAnswer::Permission { decision, input } => {
-            let payload = PermissionAnswer::new(decision, input);
-            protocol::success_line(out, request_id, &payload);
+            match PermissionAnswer::new(decision, input) {
+                Some(payload) => protocol::success_line(out, request_id, &payload),
+                // `answer` turns a deferred decision into `Deferred`: none gets here.
+                None => protocol::error_line(out, request_id, "no permission decision"),
+            }
         }
         ControlAnswer::Hook(output) => protocol::success_line(out, request_id, output),
         ControlAnswer::Elicitation(payload) => protocol::success_line(out, request_id, payload),
+        ControlAnswer::Dialog(UserDialogAnswer::Completed(result)) => {
+            protocol::success_line(out, request_id, &DialogAnswer::Completed { result });
+        }
+        // `answer` turns `Later` into `Deferred`.
+        ControlAnswer::Dialog(_) => {
+            protocol::success_line(out, request_id, &DialogAnswer::Cancelled);
+        }
         ControlAnswer::Error(message) => protocol::error_line(out, request_id, message),
+        ControlAnswer::Deferred(_) => {}
     });
 }
 
@@ -355,7 +396,12 @@ async fn answer(shared: &SessionCore, body: CliRequest<'static>) -> ControlAnswe
             };
             let input = request.input.clone();
             let decision = callback.call(*request).await;
-            ControlAnswer::Permission { decision, input }
+            match decision {
+                PermissionDecision::Later => {
+                    ControlAnswer::Deferred(Deferred::Permission { input })
+                }
+                decision => ControlAnswer::Permission { decision, input },
+            }
         }
         CliRequest::HookCallback {
             callback_id,
@@ -388,11 +434,29 @@ async fn answer(shared: &SessionCore, body: CliRequest<'static>) -> ControlAnswe
             }
         }
         CliRequest::Elicitation(request) => {
-            ControlAnswer::Elicitation(match &shared.on_elicitation {
+            let answer = match &shared.on_elicitation {
                 Some(callback) => callback.call(*request).await,
                 // The official SDKs' answer when the host has no elicitation handler.
                 None => ElicitationAnswer::decline(),
-            })
+            };
+            if answer.is_later() {
+                ControlAnswer::Deferred(Deferred::Elicitation)
+            } else {
+                ControlAnswer::Elicitation(answer)
+            }
+        }
+        CliRequest::UserDialog(request) => {
+            // The CLI sends only the kinds `initialize` declared, which needs the callback; an
+            // error answer to any other is discarded by the CLI (the dialog stays up).
+            let Some(callback) = &shared.on_user_dialog else {
+                return ControlAnswer::Error(
+                    "the host shows no user dialogs (Options::on_user_dialog)".into(),
+                );
+            };
+            match callback.call(*request).await {
+                UserDialogAnswer::Later => ControlAnswer::Deferred(Deferred::Dialog),
+                answer => ControlAnswer::Dialog(answer),
+            }
         }
         CliRequest::Other { subtype, .. } => {
             ControlAnswer::Error(format!("Unsupported control request subtype: {subtype}"))

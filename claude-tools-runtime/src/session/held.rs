@@ -69,6 +69,7 @@ impl Label {
             ),
             CliRequest::HookCallback { callback_id, .. } => Self::new("hook", callback_id),
             CliRequest::Elicitation(_) => Self::new("elicitation callback", ""),
+            CliRequest::UserDialog(_) => Self::new("user dialog callback", ""),
             CliRequest::Other { .. } => Self::new("control request", ""),
         }
     }

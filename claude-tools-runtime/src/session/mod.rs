@@ -25,6 +25,7 @@
 //! runtime (`MemoryTransport`) is read in a task of that runtime, beside it.
 //! - [`run_end`] decides when a run has ended, so stdin is closed neither too early nor never.
 
+mod deferred;
 mod ending;
 mod handlers;
 mod held;
@@ -71,6 +72,8 @@ pub(crate) struct SessionCore {
     pending: Mutex<HashMap<String, oneshot::Sender<Result<Value, ControlFailure>>>>,
     /// The CLI's requests being handled, by request id.
     inflight: Mutex<HashMap<String, InFlight>>,
+    /// The CLI's requests whose answer the host deferred, by request id ([`deferred`]).
+    deferred: Mutex<HashMap<String, deferred::Deferred>>,
     /// The in-process servers given at the start, by name: looked up for every tool call.
     routers: HashMap<String, McpRouter, ServerNames>,
     /// The in-process servers added while the session runs ([`SessionCore::add_server`]), and the
@@ -86,6 +89,7 @@ pub(crate) struct SessionCore {
     notifications: Arc<AtomicU64>,
     can_use_tool: Option<CanUseTool>,
     on_elicitation: Option<OnElicitation>,
+    on_user_dialog: Option<crate::dialog::OnUserDialog>,
     /// Every prompt goes out marked `client_composed` ([`Options::verbatim_prompts`]).
     verbatim_prompts: bool,
     hooks: Vec<HookCallback>,
@@ -167,6 +171,7 @@ impl SessionCore {
             out,
             pending: Mutex::default(),
             inflight: Mutex::default(),
+            deferred: Mutex::default(),
             live_servers: Mutex::new(LiveServers {
                 added: HashMap::new(),
                 served: routers.keys().cloned().collect(),
@@ -178,6 +183,7 @@ impl SessionCore {
             routers,
             can_use_tool: options.can_use_tool.clone(),
             on_elicitation: options.on_elicitation.clone(),
+            on_user_dialog: options.on_user_dialog.clone(),
             verbatim_prompts: options.stream.verbatim_prompts,
             hooks,
             next_request: AtomicU64::new(1),
@@ -275,7 +281,7 @@ impl SessionCore {
     }
 
     /// Sends `body` as a request of `subtype` (a [`HostRequest`], or the JSON of
-    /// `Client::control_request`) and waits for the CLI's answer.
+    /// `Controls::control_request`) and waits for the CLI's answer.
     pub(crate) async fn request_as<B: Serialize + Sync + ?Sized>(
         &self,
         subtype: &str,

@@ -306,14 +306,20 @@ fn handle_line<'s, 'l>(
         Ok(Incoming::Response {
             request_id,
             outcome,
-        }) => match lock(&shared.pending).remove(&request_id) {
-            Some(waiter) => {
-                let _ = waiter.send(outcome);
+            redeliver,
+        }) => {
+            match lock(&shared.pending).remove(&request_id) {
+                Some(waiter) => {
+                    let _ = waiter.send(outcome);
+                }
+                None => {
+                    tracing::debug!(%request_id, "an answer to no pending request (cancelled or acknowledged)")
+                }
             }
-            None => {
-                tracing::debug!(%request_id, "an answer to no pending request (cancelled or acknowledged)")
+            for (request_id, body) in redeliver {
+                handlers::redeliver(shared, request_id, body);
             }
-        },
+        }
         Ok(Incoming::Cancel { request_id }) => {
             // Withdrawn requests get no answer at all; their handlers get the cancellation
             // contract (token, grace, drop). Unknown or finished ids: nothing to do.
@@ -321,6 +327,8 @@ fn handle_line<'s, 'l>(
             if let Some(inflight) = withdrawn {
                 inflight.withdraw();
             }
+            // A request the host deferred takes no answer once withdrawn.
+            shared.withdraw_deferred(&request_id);
         }
         Ok(Incoming::KeepAlive) => {}
         Ok(Incoming::HostOnly(frame)) => {

@@ -9,7 +9,7 @@
 //! land in `extra` (nothing is dropped) and a value of the wrong type is a [`SettingsError`]
 //! naming its path. Give them to a session with
 //! [`Options::typed_settings`](crate::options::Options::typed_settings), or while it runs with
-//! [`Client::apply_typed_flag_settings`](crate::client::Client::apply_typed_flag_settings).
+//! [`Controls::apply_typed_flag_settings`](crate::control::Controls::apply_typed_flag_settings).
 
 mod hooks;
 mod mcp;

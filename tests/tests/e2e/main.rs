@@ -9,6 +9,7 @@ mod agent_options;
 mod arguments;
 mod builtin_tools;
 mod controls;
+mod controls_typed;
 mod elicitation;
 mod examples_agent;
 mod examples_api_key;

@@ -77,7 +77,7 @@ struct ToolPolicy {
 /// alike). The CLI takes an external server's tool policies only for servers set with
 /// `mcp_set_servers` (scope `dynamic`), not for those it starts with, from `--mcp-config` and
 /// `initialize` alike: give such a server its settings with an [`McpServerEntry`] to
-/// [`Client::set_mcp_servers`](crate::client::Client::set_mcp_servers).
+/// [`Controls::set_mcp_servers`](crate::control::Controls::set_mcp_servers).
 ///
 /// ```
 /// use std::time::Duration;
@@ -152,7 +152,7 @@ impl McpServerSettings {
     /// Declares the organization's ceiling for the server's tool `tool`
     /// (`org_max_permission`). The CLI applies it only to a remote (HTTP, SSE) server set while
     /// the session runs ([`McpServerEntry`], with
-    /// [`Client::set_mcp_servers`](crate::client::Client::set_mcp_servers)); for a server given
+    /// [`Controls::set_mcp_servers`](crate::control::Controls::set_mcp_servers)); for a server given
     /// at the start it is refused when the session starts, as the CLI would ignore it.
     pub fn org_max_permission(
         mut self,
@@ -211,7 +211,7 @@ impl McpServerSettings {
 }
 
 /// An MCP server set while the session runs, with its settings
-/// ([`Client::set_mcp_servers`](crate::client::Client::set_mcp_servers)); an [`ExternalServer`]
+/// ([`Controls::set_mcp_servers`](crate::control::Controls::set_mcp_servers)); an [`ExternalServer`]
 /// converts into one without settings.
 ///
 /// Unlike a server given at the start, a remote (HTTP, SSE) server set so has its tool

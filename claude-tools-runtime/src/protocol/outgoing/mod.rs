@@ -10,6 +10,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 use super::hook_id::HookCallbackId;
+use crate::control::PluginToAdd;
 use crate::hooks::{HookCallback, OnFailure};
 use crate::options::{AgentDefinition, Options, PermissionMode};
 use crate::permission::{DecisionClassification, PermissionDecision, PermissionUpdate};
@@ -35,8 +36,14 @@ pub(crate) enum HostRequest<'a> {
         #[serde(serialize_with = "permission_mode")]
         mode: PermissionMode,
     },
-    /// Limit the model's thinking (`null`: the CLI's default).
-    SetMaxThinkingTokens { max_thinking_tokens: Option<u32> },
+    /// Limit the model's thinking and set its display. Each field is left out when it is not to
+    /// change (`None`), `null` to go back to the default (`Some(None)`).
+    SetMaxThinkingTokens {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        max_thinking_tokens: Option<Option<u32>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        thinking_display: Option<Option<&'static str>>,
+    },
     /// The status of every MCP server.
     McpStatus,
     /// Reconnect an MCP server the CLI runs.
@@ -56,8 +63,11 @@ pub(crate) enum HostRequest<'a> {
         server_name: &'a str,
         uri: &'a str,
     },
-    /// How the context window is used.
-    GetContextUsage,
+    /// How the context window is used; `detail` (written only when given) `full` or `summary`.
+    GetContextUsage {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        detail: Option<&'static str>,
+    },
     /// Rewind files to their state at a user message; `dry_run` (written only when set) only
     /// says what would change.
     RewindFiles {
@@ -72,10 +82,46 @@ pub(crate) enum HostRequest<'a> {
         #[serde(skip_serializing_if = "Option::is_none")]
         tool_use_id: Option<&'a str>,
     },
-    /// Read the plugins again.
-    ReloadPlugins,
+    /// Read the plugins again; each option is written only when it says something, in the
+    /// TypeScript SDK's order.
+    ReloadPlugins {
+        #[serde(skip_serializing_if = "is_false")]
+        hold_on_cache_impact: bool,
+        #[serde(skip_serializing_if = "<[_]>::is_empty")]
+        add_plugins: &'a [PluginToAdd],
+        #[serde(skip_serializing_if = "is_false")]
+        refuse_if_busy: bool,
+    },
     /// Read the skills again.
     ReloadSkills,
+    /// Read the output styles again.
+    ReloadOutputStyles,
+    /// Write keys into a settings file through the CLI's own writer.
+    UpdateSettings {
+        source: &'static str,
+        settings: &'a Map<String, Value>,
+    },
+    /// Hold an MCP server's tool calls to a permission mode (`null`: clear the override).
+    SetMcpPermissionModeOverride {
+        #[serde(rename = "serverName")]
+        server_name: &'a str,
+        mode: Option<&'static str>,
+    },
+    /// Read a file of the session's filesystem.
+    ReadFile {
+        path: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        max_bytes: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        encoding: Option<&'static str>,
+    },
+    /// Tell the CLI a file was read at this mtime (floored milliseconds).
+    SeedReadState { path: &'a str, mtime: u64 },
+    /// What `/usage` shows.
+    GetUsage {
+        #[serde(skip_serializing_if = "is_false")]
+        skip_behaviors: bool,
+    },
     /// Settings for the session's flag layer, as `--settings` would give them.
     ApplyFlagSettings { settings: &'a Value },
     /// The MCP servers the CLI is to serve on top of its configuration: the whole set,
@@ -102,12 +148,18 @@ impl HostRequest<'_> {
             HostRequest::McpReconnect { .. } => "mcp_reconnect",
             HostRequest::McpToggle { .. } => "mcp_toggle",
             HostRequest::McpReadResource { .. } => "mcp_read_resource",
-            HostRequest::GetContextUsage => "get_context_usage",
+            HostRequest::GetContextUsage { .. } => "get_context_usage",
             HostRequest::RewindFiles { .. } => "rewind_files",
             HostRequest::StopTask { .. } => "stop_task",
             HostRequest::BackgroundTasks { .. } => "background_tasks",
-            HostRequest::ReloadPlugins => "reload_plugins",
+            HostRequest::ReloadPlugins { .. } => "reload_plugins",
             HostRequest::ReloadSkills => "reload_skills",
+            HostRequest::ReloadOutputStyles => "reload_output_styles",
+            HostRequest::UpdateSettings { .. } => "update_settings",
+            HostRequest::SetMcpPermissionModeOverride { .. } => "set_mcp_permission_mode_override",
+            HostRequest::ReadFile { .. } => "read_file",
+            HostRequest::SeedReadState { .. } => "seed_read_state",
+            HostRequest::GetUsage { .. } => "get_usage",
             HostRequest::ApplyFlagSettings { .. } => "apply_flag_settings",
             HostRequest::McpSetServers { .. } => "mcp_set_servers",
             HostRequest::McpMessage { .. } => "mcp_message",
@@ -155,6 +207,12 @@ pub(crate) struct InitializeRequest<'a> {
     /// What the stream carries.
     #[serde(flatten)]
     stream: crate::options::StreamInit,
+    /// The dialog kinds the host shows ([`Options::on_user_dialog`]); the CLI sends no other.
+    #[serde(
+        rename = "supportedDialogKinds",
+        skip_serializing_if = "Option::is_none"
+    )]
+    supported_dialog_kinds: Option<Vec<&'a str>>,
     /// The skills the main session may use.
     #[serde(flatten)]
     plugins: crate::options::PluginsInitialize<'a>,
@@ -265,6 +323,11 @@ impl<'a> InitializeRequest<'a> {
             prompt: options.prompt_init(),
             conversation: options.conversation_init(),
             stream: options.stream_init(),
+            supported_dialog_kinds: options
+                .on_user_dialog
+                .as_ref()
+                .filter(|dialogs| !dialogs.kinds.is_empty())
+                .map(|dialogs| dialogs.kinds.iter().map(|kind| kind.as_str()).collect()),
             plugins: options.plugins.initialize(),
             managed: options.managed_initialize(),
             servers: options.servers_initialize(),
@@ -343,7 +406,7 @@ struct ControlCancelRequest<'a> {
 }
 
 /// Appends the line `{"type":"control_request","request_id":…,"request":<body>}`: `body` is a
-/// [`HostRequest`], or the JSON of `Client::control_request`.
+/// [`HostRequest`], or the JSON of `Controls::control_request`.
 pub(crate) fn request_line<B: Serialize + ?Sized>(out: &mut Vec<u8>, request_id: &str, body: &B) {
     let frame = ControlRequest {
         kind: "control_request",
@@ -403,9 +466,10 @@ fn is_false(value: &bool) -> bool {
 }
 
 impl<'a> PermissionAnswer<'a> {
-    /// The answer carrying `decision` about a request whose input was `original_input`.
-    pub(crate) fn new(decision: &'a PermissionDecision, original_input: &'a Value) -> Self {
-        match decision {
+    /// The answer carrying `decision` about a request whose input was `original_input`; `None`
+    /// for [`PermissionDecision::Later`], which is answered later or not at all.
+    pub(crate) fn new(decision: &'a PermissionDecision, original_input: &'a Value) -> Option<Self> {
+        Some(match decision {
             PermissionDecision::Allow {
                 updated_input,
                 updated_permissions,
@@ -424,8 +488,18 @@ impl<'a> PermissionAnswer<'a> {
                 interrupt: *interrupt,
                 classification: *classification,
             },
-        }
+            PermissionDecision::Later => return None,
+        })
     }
+}
+
+/// The answer to `request_user_dialog`: `{"behavior":"completed","result":…}` or
+/// `{"behavior":"cancelled"}`.
+#[derive(Debug, Serialize)]
+#[serde(tag = "behavior", rename_all = "lowercase")]
+pub(crate) enum DialogAnswer<'a> {
+    Completed { result: &'a Value },
+    Cancelled,
 }
 
 #[cfg(test)]

@@ -79,7 +79,7 @@ fn every_host_request_is_written_byte_for_byte_as_before() {
         ),
         (HostRequest::McpStatus, r#"{"subtype":"mcp_status"}"#),
         (
-            HostRequest::GetContextUsage,
+            HostRequest::GetContextUsage { detail: None },
             r#"{"subtype":"get_context_usage"}"#,
         ),
         (
@@ -98,13 +98,15 @@ fn every_host_request_is_written_byte_for_byte_as_before() {
         ),
         (
             HostRequest::SetMaxThinkingTokens {
-                max_thinking_tokens: Some(1024),
+                max_thinking_tokens: Some(Some(1024)),
+                thinking_display: None,
             },
             r#"{"subtype":"set_max_thinking_tokens","max_thinking_tokens":1024}"#,
         ),
         (
             HostRequest::SetMaxThinkingTokens {
-                max_thinking_tokens: None,
+                max_thinking_tokens: Some(None),
+                thinking_display: None,
             },
             r#"{"subtype":"set_max_thinking_tokens","max_thinking_tokens":null}"#,
         ),
@@ -150,7 +152,11 @@ fn every_host_request_is_written_byte_for_byte_as_before() {
             r#"{"subtype":"background_tasks","tool_use_id":"toolu_01"}"#,
         ),
         (
-            HostRequest::ReloadPlugins,
+            HostRequest::ReloadPlugins {
+                hold_on_cache_impact: false,
+                add_plugins: &[],
+                refuse_if_busy: false,
+            },
             r#"{"subtype":"reload_plugins"}"#,
         ),
         (HostRequest::ReloadSkills, r#"{"subtype":"reload_skills"}"#),
@@ -472,7 +478,9 @@ fn payload<P: Serialize>(payload: &P) -> String {
 #[test]
 fn permission_answers_are_written_as_the_python_sdk_writes_them() {
     let input = json!({"name": "Mallory"});
-    let answer = |decision: &PermissionDecision| payload(&PermissionAnswer::new(decision, &input));
+    let answer = |decision: &PermissionDecision| {
+        payload(&PermissionAnswer::new(decision, &input).expect("an answer now"))
+    };
     assert_eq!(
         answer(&PermissionDecision::allow()),
         r#"{"behavior":"allow","updatedInput":{"name":"Mallory"}}"#
@@ -523,5 +531,17 @@ fn permission_answers_are_written_as_the_python_sdk_writes_them() {
     assert_eq!(
         answer(&PermissionDecision::allow().classified(DecisionClassification::UserTemporary)),
         r#"{"behavior":"allow","updatedInput":{"name":"Mallory"},"decisionClassification":"user_temporary"}"#
+    );
+    // A decision deferred to later has no answer now.
+    assert!(PermissionAnswer::new(&PermissionDecision::later(), &input).is_none());
+    assert_eq!(
+        payload(&DialogAnswer::Completed {
+            result: &json!({"choice": "retry"})
+        }),
+        r#"{"behavior":"completed","result":{"choice":"retry"}}"#
+    );
+    assert_eq!(
+        payload(&DialogAnswer::Cancelled),
+        r#"{"behavior":"cancelled"}"#
     );
 }
