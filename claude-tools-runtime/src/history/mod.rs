@@ -99,14 +99,14 @@
 //! ```
 
 mod error;
-mod fork;
+pub(crate) mod fork;
 pub(crate) mod ids;
 mod info;
-mod lite;
-mod mutate;
+pub(crate) mod lite;
+pub(crate) mod mutate;
 mod options;
 pub(crate) mod paths;
-mod subagents;
+pub(crate) mod subagents;
 mod transcript;
 
 pub use error::HistoryError;
@@ -169,11 +169,16 @@ pub fn session_messages(
         }
         Err(error) => return Err(HistoryError::io("reading", path, error)),
     };
-    let entries = linked(&content);
+    Ok(messages_of(&content, options))
+}
+
+/// The page of the conversation in `content` (a transcript's bytes) that `options` asks for.
+pub(crate) fn messages_of(content: &[u8], options: &ReadMessages) -> Vec<Message> {
+    let entries = linked(content);
     let messages: Vec<Message> = conversation(&entries)
         .into_iter()
         .filter(|&i| is_visible(&entries[i], options.include_system_messages))
         .map(|i| to_message(entries[i].clone(), None, None))
         .collect();
-    Ok(options::page(messages, options.offset, options.limit))
+    options::page(messages, options.offset, options.limit)
 }
