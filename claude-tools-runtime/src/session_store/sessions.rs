@@ -10,7 +10,7 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 
-use super::{SessionKey, SessionStore, StoreError, TranscriptEntry};
+use super::{SessionKey, SessionStore, SessionSummaryEntry, StoreError, TranscriptEntry};
 use crate::history::fork::fork_lines;
 use crate::history::ids::{is_uuid, parse_timestamp};
 use crate::history::lite::{Ends, WINDOW, info};
@@ -110,8 +110,8 @@ impl ListPage {
 
 /// A listed session before its summary is known to be complete.
 enum Summary {
-    /// Known from the store's running summary (`None`: nothing to show).
-    Known(Option<SessionInfo>),
+    /// Known from the store's running summary (read into an info for the page only).
+    Known(Box<SessionSummaryEntry>),
     /// To be read from the transcript (no summary, or a stale one).
     Load,
 }
@@ -249,12 +249,8 @@ impl StoreSessions {
                             sessions.push((summary.session_id, written, Summary::Load));
                         }
                         _ => {
-                            let info = summary.info(self.cwd.as_deref());
-                            sessions.push((
-                                summary.session_id,
-                                summary.mtime,
-                                Summary::Known(info),
-                            ));
+                            let (id, mtime) = (summary.session_id.clone(), summary.mtime);
+                            sessions.push((id, mtime, Summary::Known(Box::new(summary))));
                         }
                     }
                 }
@@ -279,7 +275,7 @@ impl StoreSessions {
         let mut infos = Vec::with_capacity(page.len());
         for (id, written, summary) in page {
             let info = match summary {
-                Summary::Known(info) => info,
+                Summary::Known(summary) => summary.info(self.cwd.as_deref()),
                 Summary::Load => {
                     let key = SessionKey::new(&self.project_key, &id);
                     match self.call("load", self.store.load(&key)).await? {
