@@ -398,6 +398,12 @@ async fn resuming_writes_the_stored_session_where_the_cli_looks_before_it_starts
     store.append(&key, &lines).await.unwrap();
     let agent = key.clone().with_subpath("subagents/agent-a1");
     store.append(&agent, &lines[..1]).await.unwrap();
+    // The subagent's `.meta.json`, as `import_session` (and the official SDKs) store it.
+    let meta = r#"{"type":"agent_metadata","agentType":"general-purpose","toolUseId":"toolu_1"}"#;
+    store
+        .append(&agent, &[TranscriptEntry::from_json(meta).unwrap()])
+        .await
+        .unwrap();
     assert!(!dirs.config().exists());
 
     let options = dirs.options().session_store(store.clone()).resume(SESSION);
@@ -420,7 +426,19 @@ async fn resuming_writes_the_stored_session_where_the_cli_looks_before_it_starts
     );
     let sub =
         std::fs::read_to_string(dirs.transcript(SESSION, Some("subagents/agent-a1"))).unwrap();
-    assert_eq!(sub, format!("{}\n", lines[0].json()));
+    assert_eq!(
+        sub,
+        format!("{}\n", lines[0].json()),
+        "no agent_metadata line"
+    );
+    let meta_file = dirs
+        .transcript(SESSION, Some("subagents/agent-a1"))
+        .with_extension("meta.json");
+    let written: Value = serde_json::from_slice(&std::fs::read(meta_file).unwrap()).unwrap();
+    assert_eq!(
+        written,
+        json!({"agentType": "general-purpose", "toolUseId": "toolu_1"})
+    );
     let initialize = cli.recv().await;
     cli.answer(&initialize, json!({})).await;
     tokio::time::timeout(WAIT, connecting)

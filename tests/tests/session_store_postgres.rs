@@ -5,6 +5,7 @@
 
 use claude_tools::session_store::{
     PostgresSessionStore, SessionKey, SessionStore, StoreError, TranscriptEntry,
+    fold_session_summary,
 };
 use claude_tools_tests::services::{Postgres, postgres_or_skip};
 
@@ -141,4 +142,84 @@ async fn a_bad_table_name_and_an_unreachable_database_are_errors() {
     let failed = store.append(&key, &[entry(r#"{"type":"user"}"#)]).await;
     assert!(matches!(failed, Err(StoreError::Backend(_))), "{failed:?}");
     assert!(PostgresSessionStore::connect(&url).await.is_err());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_running_summary_is_the_fold_of_every_batch() {
+    if !postgres_or_skip("the_running_summary_is_the_fold_of_every_batch") {
+        return;
+    }
+    let postgres = Postgres::start().expect("a throwaway PostgreSQL cluster");
+    let store = PostgresSessionStore::connect(&postgres.url())
+        .await
+        .expect("connects");
+    let key = SessionKey::new("proj", A);
+    // Set-once fields in the first batch and again later, last-wins fields moving, a tag set
+    // and cleared, a command before the first prompt, a relocation.
+    let batches: [&[&str]; 4] = [
+        &[
+            r#"{"type":"user","uuid":"c","cwd":"/w/one","gitBranch":"a","timestamp":"2026-01-02T03:04:05.006Z","message":{"content":"<command-name>/init</command-name>"}}"#,
+            r#"{"type":"tag","tag":"red"}"#,
+        ],
+        &[
+            r#"{"type":"user","uuid":"p","cwd":"/w/two","gitBranch":"b","timestamp":"2026-01-03T00:00:00.000Z","message":{"content":"fix the build"}}"#,
+            r#"{"type":"ai-title","aiTitle":"Build"}"#,
+        ],
+        &[
+            r#"{"type":"user","uuid":"q","message":{"content":"and the tests"}}"#,
+            r#"{"type":"tag","tag":""}"#,
+            r#"{"type":"custom-title","customTitle":"Build fix"}"#,
+        ],
+        &[r#"{"type":"relocated","relocatedCwd":"/w/moved"}"#],
+    ];
+    let mut folded = None;
+    for batch in batches {
+        let entries: Vec<TranscriptEntry> = batch.iter().map(|l| entry(l)).collect();
+        store.append(&key, &entries).await.expect("appends");
+        folded = Some(fold_session_summary(folded, &key, &entries, None));
+        let stored = store
+            .list_session_summaries("proj")
+            .await
+            .expect("summaries");
+        assert_eq!(stored.len(), 1);
+        assert_eq!(stored[0].data, folded.as_ref().expect("folded").data);
+    }
+    let stored = store
+        .list_session_summaries("proj")
+        .await
+        .expect("summaries");
+    let info = stored[0].info(None).expect("an info");
+    assert_eq!(info.summary, "Build fix");
+    assert_eq!(info.first_prompt.as_deref(), Some("fix the build"));
+    assert_eq!(info.tag, None);
+    assert_eq!(info.cwd.as_deref(), Some(std::path::Path::new("/w/moved")));
+    assert_eq!(info.git_branch.as_deref(), Some("b"));
+    // The summary's time is the listing's.
+    let listed = store.list_sessions("proj").await.expect("lists");
+    assert_eq!(listed[0].modified, stored[0].mtime);
+    // Subagents' appends leave it alone; deleting the session removes it.
+    store
+        .append(
+            &key.clone().with_subpath("subagents/agent-1"),
+            &[entry(r#"{"type":"user","isSidechain":true,"uuid":"s"}"#)],
+        )
+        .await
+        .expect("appends");
+    assert_eq!(
+        store
+            .list_session_summaries("proj")
+            .await
+            .expect("summaries")[0]
+            .data,
+        stored[0].data
+    );
+    store.delete(&key).await.expect("deletes");
+    assert!(
+        store
+            .list_session_summaries("proj")
+            .await
+            .expect("summaries")
+            .is_empty()
+    );
+    assert!(store.list_sessions("proj").await.expect("lists").is_empty());
 }

@@ -60,6 +60,32 @@ pub enum HistoryError {
         "cannot find the Claude config dir: CLAUDE_CONFIG_DIR and HOME are unset (give one with `config_dir`)"
     )]
     NoConfigDir,
+    /// The session store holds no transcript of the session (store-backed helpers,
+    /// [`StoreSessions`](crate::session_store::StoreSessions)).
+    #[error("session {session_id} not found in the session store (project {project_key})")]
+    NotInStore {
+        /// The session looked for.
+        session_id: String,
+        /// The project it was looked for in.
+        project_key: String,
+    },
+    /// The session store failed: nothing of the answer is given.
+    #[error("the session store failed to {operation}: {source}")]
+    Store {
+        /// The store operation (`load`, `list_sessions`…).
+        operation: &'static str,
+        /// Why.
+        #[source]
+        source: crate::session_store::StoreError,
+    },
+    /// The session store did not answer in time: nothing of the answer is given.
+    #[error("the session store did not {operation} within {after:?}")]
+    StoreTimeout {
+        /// The store operation (`load`, `list_sessions`…).
+        operation: &'static str,
+        /// How long it was given.
+        after: std::time::Duration,
+    },
     /// The file system refused an operation.
     #[error("{action} {}: {source}", path.display())]
     Io {

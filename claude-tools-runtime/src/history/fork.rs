@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::io::Write;
+use std::path::Path;
 use std::time::SystemTime;
 
 use serde_json::{Map, Value, json};
@@ -52,11 +53,41 @@ pub fn fork_session(session_id: &str, options: &ForkSession) -> Result<String, H
     let (path, project) = find_session(&options.lookup, session_id)?;
     let content =
         std::fs::read(&path).map_err(|error| HistoryError::io("reading", &path, error))?;
+    let (fork_id, out) = fork_lines(&content, session_id, options, &path)?;
+    let mut text = String::new();
+    for line in &out {
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    let fork_path = project.join(format!("{fork_id}.jsonl"));
+    let mut file = std::fs::OpenOptions::new();
+    file.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut file, 0o600);
+    file.open(&fork_path)
+        .and_then(|mut file| file.write_all(text.as_bytes()))
+        .map_err(|error| HistoryError::io("writing", &fork_path, error))?;
+    Ok(fork_id)
+}
+
+/// The fork of the transcript `content` of `session_id`: its new id and its lines (`origin`
+/// names the transcript in errors). Checks `options.up_to_message_id`; reads no file.
+pub(crate) fn fork_lines(
+    content: &[u8],
+    session_id: &str,
+    options: &ForkSession,
+    origin: &Path,
+) -> Result<(String, Vec<Value>), HistoryError> {
+    let path = origin.to_path_buf();
+    let up_to = options.up_to_message_id.as_deref();
+    if let Some(id) = up_to.filter(|id| !is_uuid(id)) {
+        return Err(HistoryError::InvalidMessageId(id.to_string()));
+    }
     let nothing = || HistoryError::NothingToFork(session_id.to_string());
 
     let mut transcript: Vec<Entry> = Vec::new();
     let mut replacements: Vec<Value> = Vec::new();
-    for entry in lines(&content) {
+    for entry in lines(content) {
         let kind = str_field(&entry, "type").unwrap_or_default();
         if COPIED_TYPES.contains(&kind) && str_field(&entry, "uuid").is_some() {
             if !is_set(&entry, "isSidechain") {
@@ -185,18 +216,5 @@ pub fn fork_session(session_id: &str, options: &ForkSession) -> Result<String, H
         "timestamp": now,
     }));
 
-    let mut text = String::new();
-    for line in &out {
-        text.push_str(&line.to_string());
-        text.push('\n');
-    }
-    let fork_path = project.join(format!("{fork_id}.jsonl"));
-    let mut file = std::fs::OpenOptions::new();
-    file.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut file, 0o600);
-    file.open(&fork_path)
-        .and_then(|mut file| file.write_all(text.as_bytes()))
-        .map_err(|error| HistoryError::io("writing", &fork_path, error))?;
-    Ok(fork_id)
+    Ok((fork_id, out))
 }

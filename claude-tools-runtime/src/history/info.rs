@@ -26,8 +26,9 @@ pub struct SessionInfo {
     pub summary: String,
     /// When its transcript last changed.
     pub last_modified: SystemTime,
-    /// Its transcript's size in bytes.
-    pub file_size: u64,
+    /// Its transcript's size in bytes; `None` when read from a store's running summary
+    /// ([`StoreSessions::list`](crate::session_store::StoreSessions::list)), which has no size.
+    pub file_size: Option<u64>,
     /// Its title: the last one set with [`rename_session`](super::rename_session) (or the
     /// CLI's `/rename`), else one the CLI generated.
     pub custom_title: Option<String>,

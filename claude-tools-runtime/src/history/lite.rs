@@ -132,9 +132,74 @@ fn is_generated(prompt: &str) -> bool {
         || wrapped("ide_selection")
 }
 
-/// The first prompt the user typed, from the start of a transcript: user lines that are not
-/// tool results, meta or compaction summaries; text on one line, trimmed; slash commands and
-/// generated prompts skipped (the first command's name is the answer if nothing else is).
+/// What one transcript line offers as the session's first prompt: the text the user typed,
+/// and the first slash command's name met on the way (the answer if no prompt ever comes).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct PromptOf {
+    pub(crate) prompt: Option<String>,
+    pub(crate) command: Option<String>,
+}
+
+/// The first prompt a line holds: a user line that is not tool results, meta or a compaction
+/// summary; its text on one line, trimmed; slash commands and generated prompts skipped.
+pub(crate) fn prompt_of(entry: &serde_json::Map<String, Value>) -> PromptOf {
+    let mut found = PromptOf::default();
+    let flag = |key: &str| entry.get(key).and_then(Value::as_bool).unwrap_or(false);
+    if entry.get("type").and_then(Value::as_str) != Some("user")
+        || flag("isMeta")
+        || flag("isCompactSummary")
+    {
+        return found;
+    }
+    let texts: Vec<&str> = match entry.get("message").and_then(|m| m.get("content")) {
+        Some(Value::String(text)) => vec![text],
+        Some(Value::Array(blocks)) => {
+            let kind = |b: &Value| b.get("type").and_then(Value::as_str).map(str::to_owned);
+            if blocks
+                .iter()
+                .any(|b| kind(b).as_deref() == Some("tool_result"))
+            {
+                return found;
+            }
+            blocks
+                .iter()
+                .filter(|b| kind(b).as_deref() == Some("text"))
+                .filter_map(|b| b.get("text").and_then(Value::as_str))
+                .collect()
+        }
+        _ => return found,
+    };
+    for text in texts {
+        let text = text.replace('\n', " ");
+        let text = text.trim();
+        if text.is_empty() {
+            continue;
+        }
+        if let Some(start) = text.find("<command-name>") {
+            let name = &text[start + "<command-name>".len()..];
+            if let Some(end) = name.find("</command-name>") {
+                if found.command.is_none() && end > 0 {
+                    found.command = Some(name[..end].to_string());
+                }
+                continue;
+            }
+        }
+        if is_generated(text) {
+            continue;
+        }
+        found.prompt = Some(if text.chars().count() <= FIRST_PROMPT_CHARS {
+            text.to_string()
+        } else {
+            let cut: String = text.chars().take(FIRST_PROMPT_CHARS).collect();
+            format!("{}…", cut.trim_end())
+        });
+        return found;
+    }
+    found
+}
+
+/// The first prompt the user typed, from the start of a transcript (see [`prompt_of`]); the
+/// first command's name is the answer if nothing else is.
 pub(crate) fn first_prompt(head: &str) -> Option<String> {
     let mut command = None;
     for line in head.split('\n') {
@@ -146,46 +211,15 @@ pub(crate) fn first_prompt(head: &str) -> Option<String> {
         let Ok(Value::Object(entry)) = serde_json::from_str::<Value>(line) else {
             continue;
         };
-        let flag = |key: &str| entry.get(key).and_then(Value::as_bool).unwrap_or(false);
-        if entry.get("type").and_then(Value::as_str) != Some("user")
-            || flag("isMeta")
-            || flag("isCompactSummary")
-        {
-            continue;
+        let found = prompt_of(&entry);
+        if found.prompt.is_some() {
+            return found.prompt;
         }
-        let texts: Vec<&str> = match entry.get("message").and_then(|m| m.get("content")) {
-            Some(Value::String(text)) => vec![text],
-            Some(Value::Array(blocks)) => blocks
-                .iter()
-                .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-                .filter_map(|b| b.get("text").and_then(Value::as_str))
-                .collect(),
-            _ => continue,
-        };
-        for text in texts {
-            let text = text.replace('\n', " ");
-            let text = text.trim();
-            if text.is_empty() {
-                continue;
-            }
-            if let Some(start) = text.find("<command-name>") {
-                let name = &text[start + "<command-name>".len()..];
-                if let Some(end) = name.find("</command-name>") {
-                    command.get_or_insert_with(|| name[..end].to_string());
-                    continue;
-                }
-            }
-            if is_generated(text) {
-                continue;
-            }
-            if text.chars().count() <= FIRST_PROMPT_CHARS {
-                return Some(text.to_string());
-            }
-            let cut: String = text.chars().take(FIRST_PROMPT_CHARS).collect();
-            return Some(format!("{}…", cut.trim_end()));
+        if command.is_none() {
+            command = found.command;
         }
     }
-    command.filter(|c| !c.is_empty())
+    command
 }
 
 /// The session's tag: the last `{"type":"tag",…}` line of the tail (an empty tag clears it).
@@ -216,7 +250,7 @@ pub(crate) fn info(session_id: &str, ends: &Ends, project: Option<&Path>) -> Opt
         session_id: session_id.to_string(),
         summary,
         last_modified: ends.modified,
-        file_size: ends.size,
+        file_size: Some(ends.size),
         custom_title,
         first_prompt,
         git_branch: last_field(&ends.tail, "gitBranch")

@@ -42,15 +42,18 @@
 //! - a `limit` of 0 is no messages (the SDKs read it as no limit);
 //! - times are [`SystemTime`](std::time::SystemTime)s.
 //!
-//! Session stores (the SDKs' `sessionStore`: transcripts mirrored into the application's
-//! storage and resumed from it on any host) are [`session_store`](crate::session_store), set
-//! with [`Options::session_store`](crate::options::Options::session_store); this module reads
-//! the transcripts under the config dir.
+//! Sessions held in a session store (the SDKs' `sessionStore`: transcripts mirrored into the
+//! application's storage, set with
+//! [`Options::session_store`](crate::options::Options::session_store)) are listed, read,
+//! renamed, tagged, forked and deleted the same way, from any host, with
+//! [`StoreSessions`](crate::session_store::StoreSessions);
+//! [`import_session`](crate::session_store::import_session) copies a local session (and its
+//! subagents) into a store. This module reads the transcripts under the config dir.
 //!
-//! Not here (yet): `archiveSession`/`unarchiveSession`, the TypeScript listing's
-//! `includeProgrammatic` filter; paths are not NFC-normalized first (the
-//! SDKs do, for macOS file systems that decompose names), and tags lose invisible characters
-//! without NFKC normalization.
+//! Not here (yet): `archiveSession`/`unarchiveSession` and the `archived` field, the TypeScript
+//! listing's `includeProgrammatic` filter; paths are not NFC-normalized first (the SDKs do, for
+//! macOS file systems that decompose names), and tags lose invisible characters without NFKC
+//! normalization.
 //!
 //! # Sync, on purpose
 //!
@@ -99,14 +102,14 @@
 //! ```
 
 mod error;
-mod fork;
+pub(crate) mod fork;
 pub(crate) mod ids;
 mod info;
-mod lite;
-mod mutate;
+pub(crate) mod lite;
+pub(crate) mod mutate;
 mod options;
 pub(crate) mod paths;
-mod subagents;
+pub(crate) mod subagents;
 mod transcript;
 
 pub use error::HistoryError;
@@ -169,11 +172,16 @@ pub fn session_messages(
         }
         Err(error) => return Err(HistoryError::io("reading", path, error)),
     };
-    let entries = linked(&content);
+    Ok(messages_of(&content, options))
+}
+
+/// The page of the conversation in `content` (a transcript's bytes) that `options` asks for.
+pub(crate) fn messages_of(content: &[u8], options: &ReadMessages) -> Vec<Message> {
+    let entries = linked(content);
     let messages: Vec<Message> = conversation(&entries)
         .into_iter()
         .filter(|&i| is_visible(&entries[i], options.include_system_messages))
         .map(|i| to_message(entries[i].clone(), None, None))
         .collect();
-    Ok(options::page(messages, options.offset, options.limit))
+    options::page(messages, options.offset, options.limit)
 }

@@ -72,6 +72,14 @@ fn append(session_id: &str, lookup: &Lookup, line: Map<String, Value>) -> Result
 /// ```
 pub fn rename_session(session_id: &str, title: &str, lookup: &Lookup) -> Result<(), HistoryError> {
     check(session_id)?;
+    append(session_id, lookup, title_line(session_id, title)?)
+}
+
+/// The `custom-title` line that renames a session (the title trimmed, not empty).
+pub(crate) fn title_line(
+    session_id: &str,
+    title: &str,
+) -> Result<Map<String, Value>, HistoryError> {
     let title = title.trim();
     if title.is_empty() {
         return Err(HistoryError::EmptyTitle);
@@ -80,7 +88,7 @@ pub fn rename_session(session_id: &str, title: &str, lookup: &Lookup) -> Result<
     line.insert("type".into(), "custom-title".into());
     line.insert("customTitle".into(), title.into());
     line.insert("sessionId".into(), session_id.into());
-    append(session_id, lookup, line)
+    Ok(line)
 }
 
 /// Whether a character is invisible or steers text direction: format characters (zero-width
@@ -119,6 +127,14 @@ pub fn tag_session(
     lookup: &Lookup,
 ) -> Result<(), HistoryError> {
     check(session_id)?;
+    append(session_id, lookup, tag_line(session_id, tag)?)
+}
+
+/// The `tag` line that tags a session (`Some`) or clears its tag (`None`, an empty tag).
+pub(crate) fn tag_line(
+    session_id: &str,
+    tag: Option<&str>,
+) -> Result<Map<String, Value>, HistoryError> {
     let tag = match tag {
         None => String::new(),
         Some(tag) => {
@@ -134,7 +150,7 @@ pub fn tag_session(
     line.insert("type".into(), "tag".into());
     line.insert("tag".into(), tag.into());
     line.insert("sessionId".into(), session_id.into());
-    append(session_id, lookup, line)
+    Ok(line)
 }
 
 /// Deletes a session for good: its transcript, and the folder of its subagents' transcripts

@@ -102,13 +102,19 @@ pub fn subagent_messages(
     let meta = std::fs::read(path.with_extension("meta.json"))
         .ok()
         .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok());
-    let meta_field = |key: &str| {
-        meta.as_ref()
-            .and_then(|m| m.get(key))
-            .and_then(Value::as_str)
-    };
+    Ok(subagent_messages_of(&content, meta.as_ref(), options))
+}
+
+/// The page of a subagent's conversation in `content` (its transcript's bytes) that `options`
+/// asks for; `meta` is its `.meta.json`, naming the Agent call that started it.
+pub(crate) fn subagent_messages_of(
+    content: &[u8],
+    meta: Option<&Value>,
+    options: &ReadMessages,
+) -> Vec<Message> {
+    let meta_field = |key: &str| meta.and_then(|m| m.get(key)).and_then(Value::as_str);
     let (tool_use_id, parent_agent) = (meta_field("toolUseId"), meta_field("parentAgentId"));
-    let entries = linked(&content);
+    let entries = linked(content);
     let messages: Vec<Message> = subagent_conversation(&entries)
         .into_iter()
         .map(|i| entries[i].clone())
@@ -120,5 +126,5 @@ pub fn subagent_messages(
         })
         .map(|entry| to_message(entry, tool_use_id, parent_agent))
         .collect();
-    Ok(page(messages, options.offset, options.limit))
+    page(messages, options.offset, options.limit)
 }

@@ -4,13 +4,17 @@ use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
 
-use super::{SessionKey, SessionStore, StoreFuture, StoredSession, TranscriptEntry};
+use super::{
+    SessionKey, SessionStore, SessionSummaryEntry, StoreFuture, StoredSession, TranscriptEntry,
+    fold_session_summary,
+};
 
 /// A [`SessionStore`] in memory: for tests, development, and sharing sessions between clients
 /// of one process. Lost when the process exits.
 ///
 /// Lines with a [`uuid`](TranscriptEntry::uuid) already in a transcript are not appended again
-/// (a batch sent twice stays once); all the optional operations are implemented.
+/// (a batch sent twice stays once); all the optional operations are implemented, summaries
+/// ([`fold_session_summary`]) included.
 ///
 /// ```
 /// use claude_tools::session_store::{InMemorySessionStore, SessionKey, SessionStore, TranscriptEntry};
@@ -34,6 +38,8 @@ pub struct InMemorySessionStore {
 #[derive(Debug, Default)]
 struct State {
     transcripts: BTreeMap<SessionKey, Transcript>,
+    /// The running summary of each main transcript, folded as it is appended to.
+    summaries: BTreeMap<SessionKey, SessionSummaryEntry>,
     last_write: Option<SystemTime>,
 }
 
@@ -101,6 +107,11 @@ impl SessionStore for InMemorySessionStore {
             }
             let mut state = self.lock();
             let modified = state.next_write_time();
+            if key.subpath.is_none() {
+                let prev = state.summaries.remove(key);
+                let folded = fold_session_summary(prev, key, entries, Some(modified));
+                state.summaries.insert(key.clone(), folded);
+            }
             let transcript = state
                 .transcripts
                 .entry(key.clone())
@@ -138,6 +149,21 @@ impl SessionStore for InMemorySessionStore {
         })
     }
 
+    fn list_session_summaries<'a>(
+        &'a self,
+        project_key: &'a str,
+    ) -> StoreFuture<'a, Vec<SessionSummaryEntry>> {
+        Box::pin(async move {
+            Ok(self
+                .lock()
+                .summaries
+                .iter()
+                .filter(|(key, _)| key.project_key == project_key)
+                .map(|(_, summary)| summary.clone())
+                .collect())
+        })
+    }
+
     fn delete<'a>(&'a self, key: &'a SessionKey) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             let mut state = self.lock();
@@ -145,7 +171,10 @@ impl SessionStore for InMemorySessionStore {
                 Some(_) => {
                     state.transcripts.remove(key);
                 }
-                None => state.transcripts.retain(|k, _| k.session() != *key),
+                None => {
+                    state.transcripts.retain(|k, _| k.session() != *key);
+                    state.summaries.remove(key);
+                }
             }
             Ok(())
         })
@@ -180,6 +209,12 @@ impl<S: SessionStore + ?Sized> SessionStore for Arc<S> {
     }
     fn list_sessions<'a>(&'a self, project_key: &'a str) -> StoreFuture<'a, Vec<StoredSession>> {
         (**self).list_sessions(project_key)
+    }
+    fn list_session_summaries<'a>(
+        &'a self,
+        project_key: &'a str,
+    ) -> StoreFuture<'a, Vec<SessionSummaryEntry>> {
+        (**self).list_session_summaries(project_key)
     }
     fn delete<'a>(&'a self, key: &'a SessionKey) -> StoreFuture<'a, ()> {
         (**self).delete(key)

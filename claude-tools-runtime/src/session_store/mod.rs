@@ -41,6 +41,11 @@
 //! `mirror_error` message naming the local transcript it is in (which
 //! [`import_transcript`] can copy into the store later).
 //!
+//! # Past conversations
+//!
+//! [`StoreSessions`] lists, reads, renames, tags, forks and deletes the sessions a store holds,
+//! on any host; [`import_session`] copies a session run without a store (and its subagents) in.
+//!
 //! A store should treat an entry's [`uuid`](TranscriptEntry::uuid) as an idempotency key (a
 //! batch that timed out may have landed, and is sent again); both stores here do.
 //!
@@ -55,13 +60,15 @@ mod mirror_error;
 #[cfg(feature = "postgres")]
 mod postgres;
 pub(crate) mod resume;
+mod sessions;
+mod summary;
 
 use std::future::Future;
 use std::pin::Pin;
 use std::time::SystemTime;
 
 pub use entry::{EntryKind, TranscriptEntry};
-pub use import::import_transcript;
+pub use import::{ImportSession, import_session, import_transcript};
 pub use key::SessionKey;
 pub use memory::InMemorySessionStore;
 pub use mirror::{DEFAULT_APPEND_TIMEOUT, DEFAULT_BUFFER_LIMIT, FLUSH_BYTES, FLUSH_ENTRIES};
@@ -69,6 +76,8 @@ pub use mirror_error::MirrorError;
 #[cfg(feature = "postgres")]
 pub use postgres::{DEFAULT_TABLE, PostgresSessionStore};
 pub use resume::DEFAULT_LOAD_TIMEOUT;
+pub use sessions::{DEFAULT_STORE_TIMEOUT, ListPage, StoreSessions};
+pub use summary::{SessionSummaryEntry, SummaryData, fold_session_summary};
 
 /// What a [`SessionStore`] method returns: a boxed future, so that stores can be used as
 /// `Arc<dyn SessionStore>`.
@@ -166,6 +175,17 @@ pub trait SessionStore: Send + Sync {
     fn list_sessions<'a>(&'a self, project_key: &'a str) -> StoreFuture<'a, Vec<StoredSession>> {
         let _ = project_key;
         Box::pin(async { Err(StoreError::Unsupported("list_sessions")) })
+    }
+
+    /// The running summary of every session of a project (main transcripts only), in any
+    /// order, which the store keeps with [`fold_session_summary`] as it appends: a listing
+    /// ([`StoreSessions::list`]) then needs this one call instead of a load per session.
+    fn list_session_summaries<'a>(
+        &'a self,
+        project_key: &'a str,
+    ) -> StoreFuture<'a, Vec<SessionSummaryEntry>> {
+        let _ = project_key;
+        Box::pin(async { Err(StoreError::Unsupported("list_session_summaries")) })
     }
 
     /// Deletes a transcript; deleting a main transcript (no subpath) deletes its subagents'

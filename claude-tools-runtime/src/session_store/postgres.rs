@@ -6,7 +6,11 @@ use std::time::SystemTime;
 use tokio::sync::Mutex;
 use tokio_postgres::{Client, NoTls};
 
-use super::{SessionKey, SessionStore, StoreError, StoreFuture, StoredSession, TranscriptEntry};
+use super::summary::{SummaryData, SummaryDelta};
+use super::{
+    SessionKey, SessionStore, SessionSummaryEntry, StoreError, StoreFuture, StoredSession,
+    TranscriptEntry,
+};
 
 /// The table, unless another is named.
 pub const DEFAULT_TABLE: &str = "claude_session_entries";
@@ -29,7 +33,21 @@ pub const DEFAULT_TABLE: &str = "claude_session_entries";
 /// );
 /// -- plus an index on (project_key, session_id, subpath, seq), and a unique one on
 /// -- (project_key, session_id, subpath, uuid) for the lines that have a uuid
+///
+/// CREATE TABLE claude_session_entries_sessions ( -- one row per session: listings read only this
+///     project_key text NOT NULL,
+///     session_id  text NOT NULL,
+///     modified    timestamptz NOT NULL,     -- the last append to the main transcript
+///     summary     jsonb,                    -- its running summary (NULL: read the transcript)
+///     PRIMARY KEY (project_key, session_id)
+/// );
 /// ```
+///
+/// An append to a main transcript updates its session's row in the same statement as it
+/// inserts the lines, so the summary ([`fold_session_summary`](super::fold_session_summary))
+/// and the time always match the lines, whichever host appends. Sessions written before the
+/// sessions table existed are entered in it when it is created, without a summary (a listing
+/// reads them from their transcripts).
 ///
 /// A batch is one `INSERT` (one transaction: all its lines or none), in order; a line whose
 /// uuid the transcript already has is skipped, so a batch sent again is stored once. Lines are
@@ -102,7 +120,21 @@ impl PostgresSessionStore {
             CREATE INDEX IF NOT EXISTS {index}_transcript
                 ON {table} (project_key, session_id, subpath, seq);
             CREATE UNIQUE INDEX IF NOT EXISTS {index}_uuid
-                ON {table} (project_key, session_id, subpath, uuid) WHERE uuid IS NOT NULL;"
+                ON {table} (project_key, session_id, subpath, uuid) WHERE uuid IS NOT NULL;
+            DO $$ BEGIN
+                IF to_regclass('{table}_sessions') IS NULL THEN
+                    CREATE TABLE {table}_sessions (
+                        project_key text NOT NULL,
+                        session_id text NOT NULL,
+                        modified timestamptz NOT NULL,
+                        summary jsonb,
+                        PRIMARY KEY (project_key, session_id)
+                    );
+                    INSERT INTO {table}_sessions (project_key, session_id, modified)
+                        SELECT project_key, session_id, max(written_at) FROM {table}
+                        WHERE subpath = '' GROUP BY project_key, session_id;
+                END IF;
+            END $$;"
         )
     }
 
@@ -139,6 +171,13 @@ impl std::fmt::Debug for PostgresSessionStore {
     }
 }
 
+/// A `timestamptz` column as milliseconds since the epoch (a float: no chrono conversion).
+const MILLIS: &str = "(extract(epoch FROM modified) * 1000)::float8";
+
+fn time(millis: f64) -> SystemTime {
+    SystemTime::UNIX_EPOCH + std::time::Duration::from_millis(millis.max(0.0) as u64)
+}
+
 fn subpath(key: &SessionKey) -> &str {
     key.subpath.as_deref().unwrap_or("")
 }
@@ -156,7 +195,7 @@ impl SessionStore for PostgresSessionStore {
             let uuids: Vec<Option<&str>> = entries.iter().map(TranscriptEntry::uuid).collect();
             let lines: Vec<&str> = entries.iter().map(TranscriptEntry::json).collect();
             // One statement: one transaction. Rows are numbered in the arrays' order.
-            let sql = format!(
+            let insert = format!(
                 "INSERT INTO {} (project_key, session_id, subpath, uuid, entry)
                  SELECT $1, $2, $3, u, e
                  FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS lines(u, e, n)
@@ -165,21 +204,63 @@ impl SessionStore for PostgresSessionStore {
                  DO NOTHING",
                 self.table
             );
-            self.client()
-                .await?
-                .execute(
-                    &sql,
-                    &[
-                        &key.project_key,
-                        &key.session_id,
-                        &subpath(key),
-                        &uuids,
-                        &lines,
-                    ],
-                )
-                .await
-                .map_err(StoreError::backend)?;
-            Ok(())
+            let client = self.client().await?;
+            let result = if key.subpath.is_some() {
+                client
+                    .execute(
+                        &insert,
+                        &[
+                            &key.project_key,
+                            &key.session_id,
+                            &subpath(key),
+                            &uuids,
+                            &lines,
+                        ],
+                    )
+                    .await
+            } else {
+                // The lines and the session's row in one statement (one transaction): the
+                // summary is folded into the row's under its lock, so appends from several
+                // hosts serialize. What the batch sets only where unset is merged under the
+                // row's summary, what it overwrites over it (see `SummaryDelta`).
+                let delta = SummaryDelta::of(entries);
+                let json =
+                    |data: &SummaryData| serde_json::to_string(data).map_err(StoreError::backend);
+                let (set_once, last_wins) = (json(&delta.set_once)?, json(&delta.last_wins)?);
+                let cleared: Vec<&str> = if delta.clears_tag {
+                    vec!["tag"]
+                } else {
+                    vec![]
+                };
+                let sql = format!(
+                    "WITH lines AS ({insert} RETURNING 1)
+                     INSERT INTO {table}_sessions AS s (project_key, session_id, modified, summary)
+                     VALUES ($1, $2, clock_timestamp(),
+                             (($6::text::jsonb || $7::text::jsonb) - $8::text[]))
+                     ON CONFLICT (project_key, session_id) DO UPDATE SET
+                         modified = clock_timestamp(),
+                         summary = CASE WHEN s.summary IS NULL THEN NULL
+                             ELSE ((($6::text::jsonb || s.summary) || $7::text::jsonb) - $8::text[])
+                         END",
+                    table = self.table
+                );
+                client
+                    .execute(
+                        &sql,
+                        &[
+                            &key.project_key,
+                            &key.session_id,
+                            &"",
+                            &uuids,
+                            &lines,
+                            &set_once,
+                            &last_wins,
+                            &cleared,
+                        ],
+                    )
+                    .await
+            };
+            result.map(drop).map_err(StoreError::backend)
         })
     }
 
@@ -211,10 +292,8 @@ impl SessionStore for PostgresSessionStore {
 
     fn list_sessions<'a>(&'a self, project_key: &'a str) -> StoreFuture<'a, Vec<StoredSession>> {
         Box::pin(async move {
-            // Milliseconds since the epoch, as a float: no chrono conversion needed.
             let sql = format!(
-                "SELECT session_id, (extract(epoch FROM max(written_at)) * 1000)::float8
-                 FROM {} WHERE project_key = $1 AND subpath = '' GROUP BY session_id",
+                "SELECT session_id, {MILLIS} FROM {}_sessions WHERE project_key = $1",
                 self.table
             );
             let rows = self
@@ -226,10 +305,42 @@ impl SessionStore for PostgresSessionStore {
             rows.iter()
                 .map(|row| {
                     let id: String = row.try_get(0).map_err(StoreError::backend)?;
-                    let millis: f64 = row.try_get(1).map_err(StoreError::backend)?;
-                    let modified = SystemTime::UNIX_EPOCH
-                        + std::time::Duration::from_millis(millis.max(0.0) as u64);
-                    Ok(StoredSession::new(id, modified))
+                    Ok(StoredSession::new(
+                        id,
+                        time(row.try_get(1).map_err(StoreError::backend)?),
+                    ))
+                })
+                .collect()
+        })
+    }
+
+    fn list_session_summaries<'a>(
+        &'a self,
+        project_key: &'a str,
+    ) -> StoreFuture<'a, Vec<SessionSummaryEntry>> {
+        Box::pin(async move {
+            let sql = format!(
+                "SELECT session_id, {MILLIS}, summary::text FROM {}_sessions
+                 WHERE project_key = $1 AND summary IS NOT NULL",
+                self.table
+            );
+            let rows = self
+                .client()
+                .await?
+                .query(&sql, &[&project_key])
+                .await
+                .map_err(StoreError::backend)?;
+            rows.iter()
+                .map(|row| {
+                    let id: String = row.try_get(0).map_err(StoreError::backend)?;
+                    let mtime = time(row.try_get(1).map_err(StoreError::backend)?);
+                    let json: String = row.try_get(2).map_err(StoreError::backend)?;
+                    let data: SummaryData = serde_json::from_str(&json).map_err(|error| {
+                        StoreError::InvalidEntry(format!(
+                            "the summary of session {id} cannot be read: {error}"
+                        ))
+                    })?;
+                    Ok(SessionSummaryEntry::new(id, mtime, data))
                 })
                 .collect()
         })
@@ -249,8 +360,11 @@ impl SessionStore for PostgresSessionStore {
                         .await
                 }
                 None => {
+                    // The lines and the session's row, in one statement.
                     let sql = format!(
-                        "DELETE FROM {} WHERE project_key = $1 AND session_id = $2",
+                        "WITH row AS (DELETE FROM {0}_sessions WHERE project_key = $1
+                             AND session_id = $2 RETURNING 1)
+                         DELETE FROM {0} WHERE project_key = $1 AND session_id = $2",
                         self.table
                     );
                     client

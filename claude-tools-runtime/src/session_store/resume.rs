@@ -78,8 +78,24 @@ pub(crate) async fn prepare(options: &Options) -> Result<Option<Options>> {
         let file = project_dir
             .join(&session_id)
             .join(format!("{subpath}.jsonl"));
+        // A subagent's `.meta.json` is stored as an `agent_metadata` line (as `import_session`
+        // and the official SDKs store it): written back as the file the CLI reads.
+        let (meta, entries): (Vec<_>, Vec<_>) = entries
+            .into_iter()
+            .partition(|e| e.entry_type() == super::sessions::AGENT_METADATA);
         write_transcript(&file, &entries)
             .map_err(|e| fail(format!("writing {}: {e}", file.display())))?;
+        if let Some(serde_json::Value::Object(mut meta)) =
+            meta.last().map(TranscriptEntry::to_value)
+        {
+            meta.remove("type");
+            let meta_file = file.with_extension("meta.json");
+            write_whole(
+                &meta_file,
+                serde_json::Value::Object(meta).to_string().as_bytes(),
+            )
+            .map_err(|e| fail(format!("writing {}: {e}", meta_file.display())))?;
+        }
     }
     let mut resumed = options.clone();
     resumed.resume = Some(session_id);
@@ -156,13 +172,18 @@ async fn with_timeout<T>(
 /// its owner only: the store's copy replaces any local one, so a host resumes the session as
 /// the store has it, whichever host ran it last.
 fn write_transcript(file: &Path, entries: &[TranscriptEntry]) -> std::io::Result<()> {
-    let dir = file.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
     let mut content = String::with_capacity(entries.iter().map(|e| e.len() + 1).sum());
     for entry in entries {
         content.push_str(entry.json());
         content.push('\n');
     }
+    write_whole(file, content.as_bytes())
+}
+
+/// Writes `content` to `file` whole or not at all, readable by its owner only.
+fn write_whole(file: &Path, content: &[u8]) -> std::io::Result<()> {
+    let dir = file.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
     let name = file
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -175,7 +196,7 @@ fn write_transcript(file: &Path, entries: &[TranscriptEntry]) -> std::io::Result
     let written = (|| {
         use std::io::Write;
         let mut out = options.open(&temp)?;
-        out.write_all(content.as_bytes())?;
+        out.write_all(content)?;
         out.sync_all()?;
         std::fs::rename(&temp, file)
     })();

@@ -8,6 +8,7 @@
 mod changing;
 mod damaged;
 mod reading;
+mod store;
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;

@@ -31,7 +31,7 @@ fn a_real_transcript_is_listed_with_its_summary() {
     assert_eq!(info.tag, None);
     assert_eq!(info.git_branch.as_deref(), Some("HEAD"));
     assert_eq!(info.cwd.as_deref(), Some(Path::new(PROJECT)));
-    assert_eq!(info.file_size, fixture().len() as u64);
+    assert_eq!(info.file_size, Some(fixture().len() as u64));
     assert_eq!(
         info.created_at.map(|t| t
             .duration_since(UNIX_EPOCH)

@@ -120,7 +120,10 @@ async fn sessions_are_listed_read_renamed_tagged_forked_resumed_and_deleted() {
         info.cwd.as_deref(),
         Some(std::fs::canonicalize(&w.cwd).expect("cwd").as_path())
     );
-    assert!(info.file_size > 0 && info.created_at.is_some(), "{info:#?}");
+    assert!(
+        info.file_size.is_some_and(|size| size > 0) && info.created_at.is_some(),
+        "{info:#?}"
+    );
     // Also found without a project dir (every project searched).
     let anywhere = Lookup::new().config_dir(w.path(".claude"));
     assert_eq!(
