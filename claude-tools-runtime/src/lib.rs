@@ -34,6 +34,7 @@ pub mod permission;
 pub mod query;
 pub mod session_store;
 pub mod stream;
+pub mod telemetry;
 pub mod transport;
 
 mod cli;

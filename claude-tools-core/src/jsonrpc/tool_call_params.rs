@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::message::ToolCall;
+use super::message::{ToolCall, TraceContext};
 use super::request_meta::{MetaClaim, MetaKeys, ReadMeta};
 use super::retry::RetryKeys;
 use super::{ErrorObject, ProgressToken, RequestId};
@@ -99,8 +99,13 @@ impl<'de> Visitor<'de> for ToolCallVisitor {
         let MetaKeys {
             tool_use_id,
             progress_token,
+            traceparent,
+            tracestate,
             ..
         } = meta;
+        let trace_context = traceparent
+            .and_then(|parent| TraceContext::new(&parent, tracestate.as_deref()))
+            .map(Box::new);
         let tool_use_id = tool_use_id.map(|id| Arc::from(&*id));
         let progress_token = progress_token
             .and_then(|raw| RequestId::from_json(raw.get()).ok())
@@ -112,6 +117,7 @@ impl<'de> Visitor<'de> for ToolCallVisitor {
                 tool_use_id,
                 progress_token,
                 retry: retry.into_retry(),
+                trace_context,
             }),
             claim,
         ))
