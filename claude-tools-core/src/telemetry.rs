@@ -142,6 +142,7 @@ impl std::fmt::Display for SpanName<'_> {
 /// the trace context is not read).
 #[cfg(feature = "opentelemetry")]
 fn continue_trace(span: &Span, trace: &TraceContext) {
+    use opentelemetry::trace::TraceContextExt;
     use tracing_opentelemetry::OpenTelemetrySpanExt;
     let Some(remote) = w3c::span_context(&trace.traceparent, trace.tracestate.as_deref()) else {
         tracing::debug!(target: TARGET, "ignoring a malformed traceparent in a tools/call's _meta");

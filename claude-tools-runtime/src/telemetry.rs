@@ -55,11 +55,6 @@ impl SessionSpans {
         }
     }
 
-    /// The session's span.
-    pub(crate) fn session(&self) -> &Span {
-        &self.session
-    }
-
     /// A prompt went to the CLI: its turn begins.
     pub(crate) fn turn_started(&self) {
         if self.session.is_disabled() {

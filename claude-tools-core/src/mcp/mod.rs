@@ -522,7 +522,7 @@ impl McpRouter {
     /// The span of a request other than a `tools/call` (see [`crate::telemetry`]).
     fn request_span(&self, call: &Call, id: &RequestId, version: Option<&str>) -> tracing::Span {
         let name = match call {
-            Call::PromptsGet(get) => Some(get.name.as_str()),
+            Call::PromptsGet(Ok(get)) => Some(get.name.as_str()),
             _ => None,
         };
         telemetry::request_span(modern::call_method(call), name, id, version)

@@ -147,6 +147,7 @@ impl Options {
         if let Some(cwd) = &self.cwd {
             env.push(("PWD".into(), cwd.display().to_string()));
         }
+        #[cfg_attr(not(feature = "opentelemetry"), allow(unused_mut))]
         let mut env_remove = self.env_remove.clone();
         // The host's trace reaches the CLI (feature `opentelemetry`).
         #[cfg(feature = "opentelemetry")]
