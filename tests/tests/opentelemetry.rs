@@ -126,12 +126,12 @@ fn assert_tool_work_beneath(traced: &Traced, call: &SpanData) {
     assert_eq!(work.span_context.trace_id(), call.span_context.trace_id());
 }
 
-/// A session on a scripted CLI, past its `initialize`.
-async fn session() -> (Client, MemoryCli) {
+/// A session on a scripted CLI, past its `initialize`, connected in `span`.
+async fn session(span: tracing::Span) -> (Client, MemoryCli) {
     let (transport, mut cli) = MemoryTransport::pair();
-    let connecting = tokio::spawn(Client::connect_with(
-        Options::new().mcp_server(server()),
-        transport,
+    let connecting = tokio::spawn(tracing::Instrument::instrument(
+        Client::connect_with(Options::new().mcp_server(server()), transport),
+        span,
     ));
     let initialize = tokio::time::timeout(WAIT, cli.next_json())
         .await
@@ -167,7 +167,7 @@ async fn mcp_message(cli: &mut MemoryCli, message: &str) -> Value {
 #[tokio::test(flavor = "current_thread")]
 async fn a_traceparent_in_meta_parents_the_tool_span_in_process() {
     let traced = Traced::start();
-    let (_client, mut cli) = session().await;
+    let (_client, mut cli) = session(tracing::Span::none()).await;
     let answer = mcp_message(&mut cli, &tools_call(1, &valid_traceparent())).await;
     assert!(answer.to_string().contains("echoed"), "{answer}");
     let call = traced.span("tools/call echo").await;
@@ -333,7 +333,7 @@ async fn the_hosts_span_reaches_the_cli_as_traceparent_and_only_then() {
 async fn a_sessions_spans_nest_from_the_session_to_the_tool() {
     let traced = Traced::start();
     let host = tracing::info_span!("host");
-    let (mut client, mut cli) = tracing::Instrument::instrument(session(), host.clone()).await;
+    let (mut client, mut cli) = session(host.clone()).await;
     client.query("use the echo tool").await.unwrap();
     let _prompt = tokio::time::timeout(WAIT, cli.next_json()).await.unwrap();
     let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
