@@ -77,7 +77,11 @@ impl Recorder {
     }
 
     fn only(&self, name: &str) -> Recorded {
-        let spans: Vec<_> = self.spans().into_iter().filter(|s| s.name == name).collect();
+        let spans: Vec<_> = self
+            .spans()
+            .into_iter()
+            .filter(|s| s.name == name)
+            .collect();
         assert_eq!(spans.len(), 1, "one `{name}` span: {:#?}", self.spans());
         spans.into_iter().next().unwrap()
     }
@@ -85,11 +89,14 @@ impl Recorder {
 
 fn server() -> ToolServer {
     ToolServer::new("shop", "1.0.0")
-        .with_tool(ToolDefBuilder::new("search"), |mut call: ToolCall| async move {
-            let query = call.take_argument("query").unwrap_or_default();
-            tracing::info!("searching the catalogue");
-            format!("found {}", query.as_str().unwrap_or_default())
-        })
+        .with_tool(
+            ToolDefBuilder::new("search"),
+            |mut call: ToolCall| async move {
+                let query = call.take_argument("query").unwrap_or_default();
+                tracing::info!("searching the catalogue");
+                format!("found {}", query.as_str().unwrap_or_default())
+            },
+        )
         .unwrap()
         .with_tool(ToolDefBuilder::new("fail"), |_| async {
             Err::<String, _>(ToolError::new("disk on fire"))
@@ -101,10 +108,13 @@ fn server() -> ToolServer {
             ""
         })
         .unwrap()
-        .with_tool(ToolDefBuilder::new("forever"), |call: ToolCall| async move {
-            call.context().cancelled().await;
-            ""
-        })
+        .with_tool(
+            ToolDefBuilder::new("forever"),
+            |call: ToolCall| async move {
+                call.context().cancelled().await;
+                ""
+            },
+        )
         .unwrap()
 }
 
@@ -136,7 +146,12 @@ const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","param
 fn a_tool_call_is_one_span_with_the_mcp_and_gen_ai_attributes() {
     let call = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search","arguments":{"query":"secret-sku-4711"},"_meta":{"claudecode/toolUseId":"toolu_01"}}}"#;
     let (recorder, answers) = traced(&[INITIALIZE, call]);
-    assert!(answers[1].as_deref().unwrap().contains("found secret-sku-4711"));
+    assert!(
+        answers[1]
+            .as_deref()
+            .unwrap()
+            .contains("found secret-sku-4711")
+    );
     let span = recorder.only("tools/call");
     assert_eq!(span.target, "claude_tools::mcp");
     let expected = [
@@ -150,7 +165,11 @@ fn a_tool_call_is_one_span_with_the_mcp_and_gen_ai_attributes() {
         ("mcp.protocol.version", "2025-11-25"),
     ];
     for (key, value) in expected {
-        assert_eq!(span.fields.get(key).map(String::as_str), Some(value), "{key}: {span:#?}");
+        assert_eq!(
+            span.fields.get(key).map(String::as_str),
+            Some(value),
+            "{key}: {span:#?}"
+        );
     }
     assert!(!span.fields.contains_key("error.type"), "{span:#?}");
     // Neither the arguments nor the result reach any span.
@@ -208,8 +227,10 @@ fn a_cancelled_call_is_error_type_32800() {
             .unwrap();
         runtime.block_on(async {
             let router = McpRouter::new(server());
-            let call = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"forever"}}"#;
-            let cancel = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}"#;
+            let call =
+                r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"forever"}}"#;
+            let cancel =
+                r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}"#;
             let running = router.handle(Message::decode(call.as_bytes()));
             let cancelling = async {
                 tokio::task::yield_now().await;
@@ -281,7 +302,14 @@ fn a_malformed_traceparent_changes_nothing_and_the_span_keeps_its_local_parent()
                 .await
             })
         });
-        assert!(answer.unwrap().to_json().contains("found q"), "{traceparent}");
-        assert_eq!(recorder.only("tools/call").parent, Some("host"), "{traceparent}");
+        assert!(
+            answer.unwrap().to_json().contains("found q"),
+            "{traceparent}"
+        );
+        assert_eq!(
+            recorder.only("tools/call").parent,
+            Some("host"),
+            "{traceparent}"
+        );
     }
 }

@@ -96,7 +96,10 @@ impl SessionSpans {
             ("gen_ai.usage.input_tokens", "input_tokens"),
             ("gen_ai.usage.output_tokens", "output_tokens"),
         ] {
-            if let Some(tokens) = usage.and_then(|usage| usage.get(key)).and_then(Value::as_u64) {
+            if let Some(tokens) = usage
+                .and_then(|usage| usage.get(key))
+                .and_then(Value::as_u64)
+            {
                 turn.record(field, tokens);
             }
         }
@@ -166,7 +169,11 @@ pub(crate) fn inject_trace_context(
     env: &mut Vec<(String, String)>,
     env_remove: &mut Vec<String>,
 ) {
-    let named = |wanted: &str| set_by_user.iter().any(|(name, _)| name.eq_ignore_ascii_case(wanted));
+    let named = |wanted: &str| {
+        set_by_user
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case(wanted))
+    };
     if named("TRACEPARENT") || named("TRACESTATE") {
         return;
     }

@@ -40,7 +40,8 @@ impl Traced {
         let provider = SdkTracerProvider::builder()
             .with_simple_exporter(exporter.clone())
             .build();
-        let layer = tracing_opentelemetry::layer().with_tracer(provider.tracer("claude-tools-tests"));
+        let layer =
+            tracing_opentelemetry::layer().with_tracer(provider.tracer("claude-tools-tests"));
         let guard = tracing::subscriber::set_default(tracing_subscriber::registry().with(layer));
         Traced {
             exporter,
@@ -57,7 +58,11 @@ impl Traced {
     async fn span(&self, name: &str) -> SpanData {
         let deadline = tokio::time::Instant::now() + WAIT;
         loop {
-            let found: Vec<_> = self.spans().into_iter().filter(|s| s.name == name).collect();
+            let found: Vec<_> = self
+                .spans()
+                .into_iter()
+                .filter(|s| s.name == name)
+                .collect();
             match found.len() {
                 1 => return found.into_iter().next().unwrap(),
                 0 if tokio::time::Instant::now() < deadline => {
@@ -107,11 +112,18 @@ fn assert_continues_the_callers_trace(span: &SpanData, transport: &str) {
         TraceId::from_hex(TRACE_ID).unwrap(),
         "{transport}"
     );
-    assert_eq!(span.parent_span_id, SpanId::from_hex(PARENT_ID).unwrap(), "{transport}");
+    assert_eq!(
+        span.parent_span_id,
+        SpanId::from_hex(PARENT_ID).unwrap(),
+        "{transport}"
+    );
     assert!(span.parent_span_is_remote, "{transport}");
     assert_eq!(span.span_context.trace_state().get("vendor"), Some("abc"));
     assert_eq!(attribute(span, "gen_ai.tool.name").as_deref(), Some("echo"));
-    assert_eq!(attribute(span, "mcp.method.name").as_deref(), Some("tools/call"));
+    assert_eq!(
+        attribute(span, "mcp.method.name").as_deref(),
+        Some("tools/call")
+    );
     assert_eq!(span.span_kind, opentelemetry::trace::SpanKind::Server);
 }
 
@@ -138,10 +150,12 @@ async fn session(span: tracing::Span) -> (Client, MemoryCli) {
         .unwrap()
         .unwrap()
         .unwrap();
-    cli.write_json(&json!({"type": "control_response", "response": {"subtype": "success",
-        "request_id": initialize["request_id"], "response": {}}}))
-        .await
-        .unwrap();
+    cli.write_json(
+        &json!({"type": "control_response", "response": {"subtype": "success",
+        "request_id": initialize["request_id"], "response": {}}}),
+    )
+    .await
+    .unwrap();
     let client = tokio::time::timeout(WAIT, connecting)
         .await
         .unwrap()
@@ -272,7 +286,10 @@ async fn a_malformed_traceparent_leaves_the_call_in_the_local_trace() {
         .collect();
     assert_eq!(calls.len(), hostile.len());
     for call in calls {
-        assert_ne!(call.span_context.trace_id(), TraceId::from_hex(TRACE_ID).unwrap());
+        assert_ne!(
+            call.span_context.trace_id(),
+            TraceId::from_hex(TRACE_ID).unwrap()
+        );
         assert!(!call.parent_span_is_remote);
         assert!(call.span_context.is_valid());
         assert_ne!(call.span_context.trace_id(), host_context.trace_id());
@@ -306,7 +323,10 @@ async fn the_hosts_span_reaches_the_cli_as_traceparent_and_only_then() {
     // The application's own value wins.
     let launch = host.in_scope(|| {
         Options::new()
-            .env("TRACEPARENT", "00-11111111111111111111111111111111-2222222222222222-01")
+            .env(
+                "TRACEPARENT",
+                "00-11111111111111111111111111111111-2222222222222222-01",
+            )
             .launch_spec()
     });
     let set: Vec<_> = launch
@@ -324,7 +344,12 @@ async fn the_hosts_span_reaches_the_cli_as_traceparent_and_only_then() {
         host.clone(),
     ));
     let launch = cli.connected().await;
-    assert!(launch.env.iter().any(|(name, value)| name == "TRACEPARENT" && value == &traceparent));
+    assert!(
+        launch
+            .env
+            .iter()
+            .any(|(name, value)| name == "TRACEPARENT" && value == &traceparent)
+    );
     connecting.abort();
     drop(traced);
 }
@@ -341,15 +366,26 @@ async fn a_sessions_spans_nest_from_the_session_to_the_tool() {
     .to_string();
     let answer = mcp_message(&mut cli, &call).await;
     assert!(answer.to_string().contains("echoed"));
-    cli.write_json(&json!({"type": "result", "subtype": "success", "is_error": false,
+    cli.write_json(
+        &json!({"type": "result", "subtype": "success", "is_error": false,
         "duration_ms": 1, "duration_api_ms": 1, "num_turns": 1, "result": "done",
-        "session_id": "s-1", "usage": {"input_tokens": 12, "output_tokens": 3}}))
-        .await
-        .unwrap();
+        "session_id": "s-1", "usage": {"input_tokens": 12, "output_tokens": 3}}),
+    )
+    .await
+    .unwrap();
     let turn = traced.span("turn").await;
-    assert_eq!(attribute(&turn, "gen_ai.conversation.id").as_deref(), Some("s-1"));
-    assert_eq!(attribute(&turn, "gen_ai.usage.input_tokens").as_deref(), Some("12"));
-    assert_eq!(attribute(&turn, "gen_ai.usage.output_tokens").as_deref(), Some("3"));
+    assert_eq!(
+        attribute(&turn, "gen_ai.conversation.id").as_deref(),
+        Some("s-1")
+    );
+    assert_eq!(
+        attribute(&turn, "gen_ai.usage.input_tokens").as_deref(),
+        Some("12")
+    );
+    assert_eq!(
+        attribute(&turn, "gen_ai.usage.output_tokens").as_deref(),
+        Some("3")
+    );
     let control = traced.span("mcp_message").await;
     let tool = traced.span("tools/call echo").await;
     assert_eq!(tool.parent_span_id, control.span_context.span_id());

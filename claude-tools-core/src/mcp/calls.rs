@@ -149,10 +149,7 @@ impl RunningCall {
             }
             None => {
                 if let Some(call) = &self.call {
-                    telemetry::record_error_code(
-                        call.span(),
-                        ErrorCode::REQUEST_CANCELLED.0,
-                    );
+                    telemetry::record_error_code(call.span(), ErrorCode::REQUEST_CANCELLED.0);
                 }
                 Response::error(Some(self.id.clone()), ErrorObject::request_cancelled())
             }
