@@ -22,11 +22,14 @@ struct Recorded {
     parent: Option<&'static str>,
 }
 
+/// An event's message and the name of the span it was in.
+type Event = (String, Option<&'static str>);
+
 /// Every span, by id, and every event with the span it was in.
 #[derive(Clone, Default)]
 struct Recorder {
     spans: Arc<Mutex<BTreeMap<u64, Recorded>>>,
-    events: Arc<Mutex<Vec<(String, Option<&'static str>)>>>,
+    events: Arc<Mutex<Vec<Event>>>,
 }
 
 struct Fields<'a>(&'a mut BTreeMap<String, String>);

@@ -107,7 +107,8 @@ pub struct ToolCall {
     /// `input_required` (MCP 2026-07-28).
     pub retry: Option<Box<Retry>>,
     /// `params._meta.traceparent` / `tracestate`: the caller's W3C trace context, which the
-    /// call's span continues (with the `opentelemetry` feature; see [`crate::telemetry`]).
+    /// call's span continues (see [`crate::telemetry`]). The decoder keeps it only with the
+    /// `opentelemetry` feature and a subscriber listening at `INFO`; else `None`.
     pub trace_context: Option<Box<TraceContext>>,
 }
 

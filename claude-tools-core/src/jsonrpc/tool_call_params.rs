@@ -103,7 +103,13 @@ impl<'de> Visitor<'de> for ToolCallVisitor {
             tracestate,
             ..
         } = meta;
+        // Kept only where it can be used: with the `opentelemetry` feature, and a subscriber
+        // listening at `INFO` (the call's span is at `INFO`); otherwise a call pays nothing
+        // for carrying it.
         let trace_context = traceparent
+            .filter(|_| {
+                cfg!(feature = "opentelemetry") && tracing::level_enabled!(tracing::Level::INFO)
+            })
             .and_then(|parent| TraceContext::new(&parent, tracestate.as_deref()))
             .map(Box::new);
         let tool_use_id = tool_use_id.map(|id| Arc::from(&*id));
