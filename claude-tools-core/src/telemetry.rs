@@ -22,7 +22,8 @@
 //!
 //! **Cost**: when no subscriber wants these spans (no subscriber at all, or one whose filter
 //! leaves out `claude_tools::mcp` at `INFO`), creating one is a check of the callsite's cached
-//! interest and nothing of its attributes is computed (BENCHMARKS.md, "Cost of tracing spans").
+//! interest and nothing of its attributes is computed: +2.2% instructions on an in-process
+//! tool call (BENCHMARKS.md, "Cost of tracing spans").
 //!
 //! **Context propagation** (cargo feature `opentelemetry`): a `tools/call` whose `params._meta`
 //! carries a W3C `traceparent` (and `tracestate`) continues that trace: its span's parent is the
