@@ -36,6 +36,7 @@ pub mod resource;
 pub mod schema;
 pub mod skill;
 pub mod task;
+pub mod telemetry;
 pub mod tool;
 
 mod catalog;

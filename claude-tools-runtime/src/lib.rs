@@ -39,6 +39,7 @@ pub mod query;
 pub mod session_store;
 pub mod settings;
 pub mod stream;
+pub mod telemetry;
 pub mod transport;
 
 mod cli;

@@ -25,6 +25,8 @@
 //!    offered, timeouts, big outputs.
 //! 10. [Skills and tasks](skills_and_tasks): skills a server serves (compiled in or read at
 //!     start), checked as the CLI checks them; long-running tools as tasks.
+//! 11. [Running in production](running_in_production): tracing spans, and one OpenTelemetry
+//!     trace from the host through the CLI to the tool.
 
 #[doc = include_str!("../guide/01-defining-tools.md")]
 pub mod defining_tools {}
@@ -55,3 +57,6 @@ pub mod troubleshooting {}
 
 #[doc = include_str!("../guide/10-skills-and-tasks.md")]
 pub mod skills_and_tasks {}
+
+#[doc = include_str!("../guide/11-running-in-production.md")]
+pub mod running_in_production {}

@@ -106,6 +106,59 @@ pub struct ToolCall {
     /// `params.inputResponses` / `params.requestState`: a retry of a call that was answered
     /// `input_required` (MCP 2026-07-28).
     pub retry: Option<Box<Retry>>,
+    /// `params._meta.traceparent` / `tracestate`: the caller's W3C trace context, which the
+    /// call's span continues (see [`crate::telemetry`]). The decoder keeps it only with the
+    /// `opentelemetry` feature and a subscriber listening at `INFO`; else `None`.
+    pub trace_context: Option<Box<TraceContext>>,
+}
+
+/// The W3C trace context a request carries in `params._meta` (`traceparent`, `tracestate`), as
+/// the OpenTelemetry semantic conventions for MCP propagate it. Kept as sent, only bounded in
+/// length ([`TraceContext::MAX_TRACEPARENT`], [`TraceContext::MAX_TRACESTATE`]); whether it is
+/// well formed is decided where it is used ([`crate::telemetry`]), and one that is not is
+/// ignored.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct TraceContext {
+    /// `traceparent`: `00-<trace id>-<parent id>-<flags>`.
+    pub traceparent: String,
+    /// `tracestate`: vendors' entries, when sent.
+    pub tracestate: Option<String>,
+}
+
+impl TraceContext {
+    /// The longest `traceparent` kept: a version-00 one is 55 characters; a later version may
+    /// append fields, which are read past (W3C Trace Context §3.2.4), up to this.
+    pub const MAX_TRACEPARENT: usize = 256;
+    /// The longest `tracestate` kept: 32 entries of at most 256 characters would be more, but
+    /// W3C Trace Context §3.3.1.5 lets a vendor cut it to 512 characters.
+    pub const MAX_TRACESTATE: usize = 512;
+
+    /// A trace context of `traceparent` and, when sent, `tracestate`; `None` when either is
+    /// longer than it may be kept (a `tracestate` too long is dropped alone).
+    ///
+    /// ```
+    /// use claude_tools::mcp::TraceContext;
+    ///
+    /// let context = TraceContext::new(
+    ///     "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+    ///     Some("vendor=value"),
+    /// )
+    /// .unwrap();
+    /// assert_eq!(context.tracestate.as_deref(), Some("vendor=value"));
+    /// assert!(TraceContext::new(&"0".repeat(300), None).is_none());
+    /// ```
+    pub fn new(traceparent: &str, tracestate: Option<&str>) -> Option<Self> {
+        if traceparent.len() > Self::MAX_TRACEPARENT {
+            return None;
+        }
+        Some(Self {
+            traceparent: traceparent.to_owned(),
+            tracestate: tracestate
+                .filter(|state| state.len() <= Self::MAX_TRACESTATE)
+                .map(str::to_owned),
+        })
+    }
 }
 
 /// The params of a `prompts/get`.

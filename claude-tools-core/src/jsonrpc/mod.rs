@@ -42,7 +42,7 @@ pub(crate) use logging::SetLevelParams;
 pub use logging::{LOG_MESSAGE, LOGGING_SET_LEVEL, LogMessage, LoggingLevel, UnknownLoggingLevel};
 pub use message::{
     Call, ClientResponse, GetPrompt, InitializeParams, Invalid, Message, Notification, RawParams,
-    ReadResource, Request, Retry, TOOL_USE_ID_META, ToolCall,
+    ReadResource, Request, Retry, TOOL_USE_ID_META, ToolCall, TraceContext,
 };
 pub use notification::{
     PROMPTS_LIST_CHANGED, RESOURCE_UPDATED, RESOURCES_LIST_CHANGED, ServerNotification,

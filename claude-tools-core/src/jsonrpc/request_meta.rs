@@ -121,6 +121,10 @@ pub(super) struct MetaKeys<'de> {
     pub(super) tool_use_id: Option<JsonStr<'de>>,
     /// `progressToken`, as written.
     pub(super) progress_token: Option<&'de RawValue>,
+    /// `traceparent` and `tracestate`, when they are strings (W3C trace context, as the
+    /// OpenTelemetry conventions for MCP carry it).
+    pub(super) traceparent: Option<JsonStr<'de>>,
+    pub(super) tracestate: Option<JsonStr<'de>>,
     protocol_version: Option<&'de RawValue>,
     client_capabilities: Option<&'de RawValue>,
     client_info: Option<&'de RawValue>,
@@ -208,7 +212,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for MetaKeys<'a> {
 }
 
 /// Reads a `_meta` into the keys it points at, in place: a `tools/call` pays for reading
-/// `_meta` on every call, and the keys (six borrowed slices) are not moved through the
+/// `_meta` on every call, and the keys (eight borrowed slices) are not moved through the
 /// deserializer's results that way. A `_meta` of another shape leaves them as they were.
 pub(super) struct ReadMeta<'a, 'de>(pub(super) &'a mut MetaKeys<'de>);
 
@@ -236,6 +240,14 @@ impl<'de> Visitor<'de> for ReadMeta<'_, 'de> {
                     continue;
                 }
                 "progressToken" => &mut meta.progress_token,
+                "traceparent" => {
+                    meta.traceparent = map.next_value::<StrOrOther<'de>>()?.0;
+                    continue;
+                }
+                "tracestate" => {
+                    meta.tracestate = map.next_value::<StrOrOther<'de>>()?.0;
+                    continue;
+                }
                 PROTOCOL_VERSION_META => &mut meta.protocol_version,
                 CLIENT_CAPABILITIES_META => &mut meta.client_capabilities,
                 CLIENT_INFO_META => &mut meta.client_info,

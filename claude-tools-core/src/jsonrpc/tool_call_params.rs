@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::message::ToolCall;
+use super::message::{ToolCall, TraceContext};
 use super::request_meta::{MetaClaim, MetaKeys, ReadMeta};
 use super::retry::RetryKeys;
 use super::{ErrorObject, ProgressToken, RequestId};
@@ -99,8 +99,19 @@ impl<'de> Visitor<'de> for ToolCallVisitor {
         let MetaKeys {
             tool_use_id,
             progress_token,
+            traceparent,
+            tracestate,
             ..
         } = meta;
+        // Kept only where it can be used: with the `opentelemetry` feature, and a subscriber
+        // listening at `INFO` (the call's span is at `INFO`); otherwise a call pays nothing
+        // for carrying it.
+        let trace_context = traceparent
+            .filter(|_| {
+                cfg!(feature = "opentelemetry") && tracing::level_enabled!(tracing::Level::INFO)
+            })
+            .and_then(|parent| TraceContext::new(&parent, tracestate.as_deref()))
+            .map(Box::new);
         let tool_use_id = tool_use_id.map(|id| Arc::from(&*id));
         let progress_token = progress_token
             .and_then(|raw| RequestId::from_json(raw.get()).ok())
@@ -112,6 +123,7 @@ impl<'de> Visitor<'de> for ToolCallVisitor {
                 tool_use_id,
                 progress_token,
                 retry: retry.into_retry(),
+                trace_context,
             }),
             claim,
         ))

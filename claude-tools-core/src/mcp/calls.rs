@@ -12,7 +12,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::McpRouter;
 use crate::ask::ClientPeer;
-use crate::jsonrpc::{Answer, ErrorObject, RequestId, Response, ToolCall};
+use crate::jsonrpc::{Answer, ErrorCode, ErrorObject, RequestId, Response, ToolCall};
+use crate::telemetry;
 use crate::tool::{CallFuture, CallRefused, ProgressReporter, ToolContext};
 
 /// How long a cancelled handler may run on after its token fires, before it is dropped.
@@ -146,7 +147,12 @@ impl RunningCall {
                 self.call = None;
                 Response::success(self.id.clone(), Answer::Tool(result))
             }
-            None => Response::error(Some(self.id.clone()), ErrorObject::request_cancelled()),
+            None => {
+                if let Some(call) = &self.call {
+                    telemetry::record_error_code(call.span(), ErrorCode::REQUEST_CANCELLED.0);
+                }
+                Response::error(Some(self.id.clone()), ErrorObject::request_cancelled())
+            }
         }
     }
 }
@@ -248,7 +254,22 @@ impl McpRouter {
             tool_use_id,
             progress_token,
             retry: _,
+            trace_context,
         } = call;
+        // A 2026-07-28 request (one with a client of its own) speaks the one modern revision.
+        let protocol_version = match &client {
+            Some(_) => Some(super::NEWEST_PROTOCOL_VERSION),
+            None => self.protocol_version(),
+        };
+        let span = telemetry::tool_call_span(
+            telemetry::ToolSpan {
+                tool: &name,
+                id: &id,
+                tool_use_id: tool_use_id.as_deref(),
+                protocol_version,
+            },
+            trace_context.as_deref(),
+        );
         let cancellation = CancellationToken::new();
         let mut context = ToolContext::for_call(id.clone(), cancellation.clone());
         if let Some(tool_use_id) = tool_use_id {
@@ -279,22 +300,29 @@ impl McpRouter {
         }
         context = context.with_client(client.unwrap_or_else(|| self.client()));
         // The call resolves its tool in this snapshot and keeps it, whatever changes later.
-        let started = self
-            .tools
-            .with_active(|tools| tools.start_call(&name, arguments, context));
+        // Entered while the handler's future is made (a handler's synchronous part runs here).
+        let started = span.in_scope(|| {
+            self.tools
+                .with_active(|tools| tools.start_call(&name, arguments, context))
+        });
         let call = match started {
             Ok(mut call) => {
                 call.set_panic_detail(self.panic_detail);
+                call.set_span(span);
                 call
             }
             Err(CallRefused::UnknownTool(message)) => {
-                tracing::debug!(%message, "MCP tools/call of an unknown tool");
+                telemetry::record_error_code(&span, ErrorCode::INVALID_PARAMS.0);
+                span.in_scope(|| tracing::debug!(%message, "MCP tools/call of an unknown tool"));
                 return Prepared::Done(Response::error(
                     Some(id),
                     ErrorObject::invalid_params(message),
                 ));
             }
             Err(CallRefused::Result(result)) => {
+                if result.is_error {
+                    telemetry::record_error(&span, telemetry::TOOL_ERROR);
+                }
                 return Prepared::Done(Response::success(id, Answer::Tool(result)));
             }
         };

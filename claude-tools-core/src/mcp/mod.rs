@@ -97,7 +97,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 
 use serde_json::Value;
+use tracing::Instrument;
 
+use crate::telemetry;
 use crate::tool::ToolServer;
 use calls::InFlight;
 use revision::Era;
@@ -380,7 +382,13 @@ impl McpRouter {
                             {
                                 Response::error(Some(id), modern::legacy_on_modern(&call))
                             }
-                            call => self.answer(id, call, None).await,
+                            call => {
+                                let span = self.request_span(&call, &id, self.protocol_version());
+                                let response =
+                                    self.answer(id, call, None).instrument(span.clone()).await;
+                                telemetry::record_response(&span, &response);
+                                response
+                            }
                         }
                     }
                     Revision::Modern(meta) => {
@@ -395,7 +403,17 @@ impl McpRouter {
                                 modern::modern_on_legacy(self.protocol_version()),
                             ));
                         }
-                        self.answer_modern(id, call, meta).await
+                        // A `tools/call` has its own span (see `calls`).
+                        let span = match &call {
+                            Call::ToolsCall(_) => tracing::Span::none(),
+                            call => self.request_span(call, &id, Some(NEWEST_PROTOCOL_VERSION)),
+                        };
+                        let response = self
+                            .answer_modern(id, call, meta)
+                            .instrument(span.clone())
+                            .await;
+                        telemetry::record_response(&span, &response);
+                        response
                     }
                 })
             }
@@ -499,6 +517,15 @@ impl McpRouter {
         {
             self.connection.in_flight.cancel(&id);
         }
+    }
+
+    /// The span of a request other than a `tools/call` (see [`crate::telemetry`]).
+    fn request_span(&self, call: &Call, id: &RequestId, version: Option<&str>) -> tracing::Span {
+        let name = match call {
+            Call::PromptsGet(Ok(get)) => Some(get.name.as_str()),
+            _ => None,
+        };
+        telemetry::request_span(modern::call_method(call), name, id, version)
     }
 
     fn initialize(&self, id: RequestId, params: InitializeParams) -> Response {

@@ -146,7 +146,7 @@ impl McpRouter {
 }
 
 /// The method of `call`, as the client named it.
-fn call_method(call: &Call) -> &str {
+pub(super) fn call_method(call: &Call) -> &str {
     match call {
         Call::Other { method, .. } => method,
         Call::InvalidParams(_) => "tools/call",

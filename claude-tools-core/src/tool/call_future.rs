@@ -9,8 +9,11 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::task::{Context, Poll};
 
+use tracing::Span;
+
 use super::result::ToolResult;
 use crate::catch_unwind::CatchUnwind;
+use crate::telemetry;
 
 /// What the client reads of a tool handler's panic. Either way the call gets one `isError`
 /// result (the model reads it and goes on), and the panic's message is logged (`tracing`, level
@@ -59,6 +62,9 @@ pub(crate) struct CallFuture {
     /// The handler panicked (its result is the `isError` result saying so): a task reports
     /// this as `failed`, not `completed`.
     pub(super) panicked: bool,
+    /// The call's span ([`crate::telemetry`]), entered whenever the handler is polled;
+    /// [`Span::none`] when no subscriber wants it.
+    pub(super) span: Span,
 }
 
 impl CallFuture {
@@ -71,6 +77,16 @@ impl CallFuture {
     pub(crate) fn panicked(&self) -> bool {
         self.panicked
     }
+
+    /// Runs the handler in `span` (see [`crate::telemetry`]).
+    pub(crate) fn set_span(&mut self, span: Span) {
+        self.span = span;
+    }
+
+    /// The call's span.
+    pub(crate) fn span(&self) -> &Span {
+        &self.span
+    }
 }
 
 impl Future for CallFuture {
@@ -78,10 +94,17 @@ impl Future for CallFuture {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
         let this = &mut *self;
+        let _entered = this.span.enter();
         match Pin::new(&mut this.inner).poll(cx) {
-            Poll::Ready(Ok(result)) => Poll::Ready(result),
+            Poll::Ready(Ok(result)) => {
+                if result.is_error {
+                    telemetry::record_error(&this.span, telemetry::TOOL_ERROR);
+                }
+                Poll::Ready(result)
+            }
             Poll::Ready(Err(panic)) => {
                 this.panicked = true;
+                telemetry::record_error(&this.span, telemetry::PANIC);
                 let incident = incident_id();
                 tracing::error!(tool = %this.tool, %incident, %panic, "a tool handler panicked");
                 let tool = &this.tool;

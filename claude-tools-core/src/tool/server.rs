@@ -420,6 +420,7 @@ impl ToolServer {
             inner: CatchUnwind::pinned((tool.handler)(call)),
             panic_detail: PanicDetail::default(),
             panicked: false,
+            span: tracing::Span::none(),
         })
     }
 }

@@ -150,11 +150,16 @@ impl Options {
         if let Some(cwd) = &self.cwd {
             env.push(("PWD".into(), cwd.display().to_string()));
         }
+        #[cfg_attr(not(feature = "opentelemetry"), allow(unused_mut))]
+        let mut env_remove = self.env_remove.clone();
+        // The host's trace reaches the CLI (feature `opentelemetry`).
+        #[cfg(feature = "opentelemetry")]
+        crate::telemetry::inject_trace_context(&self.env, &mut env, &mut env_remove);
         LaunchSpec {
             cli_path: self.cli_path.clone(),
             args,
             env,
-            env_remove: self.env_remove.clone(),
+            env_remove,
             cwd: self.cwd.clone(),
         }
     }

@@ -39,6 +39,7 @@ use std::task::{Context, Poll, Waker};
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
+use tracing::{Instrument, Span};
 
 use super::deferred::Deferred;
 use super::held::{self, Label};
@@ -80,6 +81,9 @@ enum ControlAnswer {
 pub(super) struct FirstPoll<'s, 'l> {
     request_id: Cow<'l, str>,
     work: Work<'s>,
+    /// The request's span ([`crate::telemetry`]), entered for its first poll and around its
+    /// task.
+    span: Span,
 }
 
 enum Work<'s> {
@@ -97,6 +101,7 @@ pub(super) fn prepare<'s, 'l>(
     request_id: Cow<'l, str>,
     body: CliRequest<'_>,
 ) -> FirstPoll<'s, 'l> {
+    let span = shared.spans.control_request(&body.subtype(), &request_id);
     let work = match body {
         // A 2025-era call (the CLI speaks 2025-11-25 to in-process servers) takes the fast
         // path; one with MCP 2026-07-28 `_meta` goes through the router like any request.
@@ -121,7 +126,11 @@ pub(super) fn prepare<'s, 'l>(
         },
         body => Work::Other(body.into_owned()),
     };
-    FirstPoll { request_id, work }
+    FirstPoll {
+        request_id,
+        work,
+        span,
+    }
 }
 
 impl<'s> FirstPoll<'s, '_> {
@@ -130,6 +139,7 @@ impl<'s> FirstPoll<'s, '_> {
         FirstPoll {
             request_id: Cow::Owned(self.request_id.into_owned()),
             work: self.work,
+            span: self.span,
         }
     }
 
@@ -144,13 +154,18 @@ impl<'s> FirstPoll<'s, '_> {
     /// Polls the request once and answers it, or moves it into its own task on the
     /// application's runtime. `label` is [`FirstPoll::label`].
     pub(super) fn run(self, shared: &Arc<SessionCore>, label: &Label) {
-        let FirstPoll { request_id, work } = self;
+        let FirstPoll {
+            request_id,
+            work,
+            span,
+        } = self;
         let to = Recipient { request_id };
+        let _entered = span.enter();
         match work {
             Work::ToolCall(router, id, call) => {
-                serve_tool_call(shared, to, router, id, call, label)
+                serve_tool_call(shared, to, router, id, call, label, &span)
             }
-            Work::Other(body) => serve(shared, to, body, label),
+            Work::Other(body) => serve(shared, to, body, label, &span),
         }
     }
 }
@@ -168,7 +183,13 @@ impl Recipient<'_> {
     }
 }
 
-fn serve(shared: &Arc<SessionCore>, to: Recipient<'_>, body: CliRequest<'static>, label: &Label) {
+fn serve(
+    shared: &Arc<SessionCore>,
+    to: Recipient<'_>,
+    body: CliRequest<'static>,
+    label: &Label,
+    span: &Span,
+) {
     // Callbacks get a token that `control_cancel_request` fires (the one their request carries).
     // An `mcp_message` needs none: the CLI cancels tool calls with `notifications/cancelled`,
     // and aborting the request's task drops the router's future, which cancels the call's own
@@ -184,7 +205,13 @@ fn serve(shared: &Arc<SessionCore>, to: Recipient<'_>, body: CliRequest<'static>
         send_answer(shared, &to, answer);
         return;
     }
-    spawn_answer(shared, to.into_owned(), cancellation, label, pending);
+    spawn_answer(
+        shared,
+        to.into_owned(),
+        cancellation,
+        label,
+        pending.instrument(span.clone()),
+    );
 }
 
 /// The hot path: a `tools/call` for a server of this session, started and polled once with no
@@ -197,6 +224,7 @@ fn serve_tool_call(
     id: RequestId,
     call: ToolCall,
     label: &Label,
+    span: &Span,
 ) {
     // The handler's panics are caught in its call; this catches the router's own, so the
     // request still gets its one answer.
@@ -209,7 +237,13 @@ fn serve_tool_call(
             let answer = caught("mcp_message".into(), async move {
                 ControlAnswer::Mcp(Some(call.finish().await))
             });
-            spawn_answer(shared, to.into_owned(), None, label, answer);
+            spawn_answer(
+                shared,
+                to.into_owned(),
+                None,
+                label,
+                answer.instrument(span.clone()),
+            );
         }
         Err(panic) => send_answer(
             shared,

@@ -115,6 +115,8 @@ pub(crate) struct SessionCore {
     process_exit: Option<CancellationToken>,
     /// The CLI was found alive after its stdin broke: it closed its stdin and lives on.
     stdin_closed_by_cli: AtomicBool,
+    /// The session's spans: its own, its turns' ([`crate::telemetry`]).
+    spans: crate::telemetry::SessionSpans,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -199,6 +201,7 @@ impl SessionCore {
             host: tokio::runtime::Handle::current(),
             process_exit,
             stdin_closed_by_cli: AtomicBool::new(false),
+            spans: crate::telemetry::SessionSpans::start(options.model.as_deref()),
         });
         // The drain waits on the CLI's stdin: on the I/O thread for a real process (see
         // `transport::io_thread`), beside the CLI's side for one played on this runtime.
@@ -237,6 +240,7 @@ impl SessionCore {
             return false;
         }
         self.progress.send_modify(|p| p.prompts += 1);
+        self.spans.turn_started();
         let composed = self.verbatim_prompts || input.is_client_composed();
         self.write(&input.to_frame(session_id, composed));
         true

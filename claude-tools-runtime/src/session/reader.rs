@@ -351,6 +351,9 @@ fn handle_line<'s, 'l>(
         },
         Ok(Incoming::Message(value)) => {
             let is_result = value.get("type").and_then(Value::as_str) == Some("result");
+            if is_result {
+                shared.spans.turn_ended(&value);
+            }
             let _ = messages.send(Ok(Message::from_value(value)));
             if is_result {
                 shared.progress.send_modify(|p| p.results += 1);
