@@ -25,6 +25,8 @@
 //!    offered, timeouts, big outputs.
 //! 10. [Skills and tasks](skills_and_tasks): skills a server serves (compiled in or read at
 //!     start), checked as the CLI checks them; long-running tools as tasks.
+//! 11. [Layers around calls](layers): tower middleware around tool calls and MCP requests
+//!     (limits per caller, timeouts, load shedding, policies).
 
 #[doc = include_str!("../guide/01-defining-tools.md")]
 pub mod defining_tools {}
@@ -55,3 +57,6 @@ pub mod troubleshooting {}
 
 #[doc = include_str!("../guide/10-skills-and-tasks.md")]
 pub mod skills_and_tasks {}
+
+#[doc = include_str!("../guide/11-layers.md")]
+pub mod layers {}
