@@ -303,7 +303,13 @@ async fn load_shedding_over_a_concurrency_limit_answers_busy_not_a_lost_call() {
     while router.in_flight_calls() == 0 {
         tokio::task::yield_now().await;
     }
-    let shed = answer(&router, call(2, "held", json!({}))).await;
+    // Bounded: without the layer, the call would wait for the release.
+    let shed = tokio::time::timeout(
+        Duration::from_secs(10),
+        answer(&router, call(2, "held", json!({}))),
+    )
+    .await
+    .expect("answered at once, not queued");
     assert_eq!(
         result_text(&shed),
         (
@@ -334,7 +340,9 @@ async fn load_shedding_around_requests_answers_server_overloaded() {
         tokio::task::yield_now().await;
     }
     let ping = Message::decode(br#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#);
-    let shed = answer(&router, ping).await;
+    let shed = tokio::time::timeout(Duration::from_secs(10), answer(&router, ping))
+        .await
+        .expect("answered at once, not queued");
     assert_eq!(shed["id"], "p");
     assert_eq!(shed["error"]["code"], -32603);
     assert_eq!(shed["error"]["message"], "Server overloaded");
