@@ -22,12 +22,15 @@
 //! - [`request_state`]: the sealed `requestState` that carries a call across the rounds of an
 //!   MCP 2026-07-28 multi-round-trip request.
 //! - [`task`]: tools that run as tasks (the `io.modelcontextprotocol/tasks` extension).
+//! - [`layer`]: tower middleware around tool calls and MCP requests (limits, timeouts,
+//!   policies).
 
 #![warn(missing_docs)]
 
 pub mod ask;
 pub mod complete;
 pub mod jsonrpc;
+pub mod layer;
 pub mod mcp;
 pub mod ndjson;
 pub mod prompt;

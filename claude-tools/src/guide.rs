@@ -27,6 +27,8 @@
 //!     start), checked as the CLI checks them; long-running tools as tasks.
 //! 11. [Running in production](running_in_production): tracing spans, and one OpenTelemetry
 //!     trace from the host through the CLI to the tool.
+//! 12. [Layers around calls](layers): tower middleware around tool calls and MCP requests
+//!     (limits per caller, timeouts, load shedding, policies).
 
 #[doc = include_str!("../guide/01-defining-tools.md")]
 pub mod defining_tools {}
@@ -60,3 +62,5 @@ pub mod skills_and_tasks {}
 
 #[doc = include_str!("../guide/11-running-in-production.md")]
 pub mod running_in_production {}
+#[doc = include_str!("../guide/12-layers.md")]
+pub mod layers {}

@@ -71,8 +71,8 @@ pub use claude_tools_core::tool::{
     ToolResult, ToolServer,
 };
 pub use claude_tools_core::{
-    complete, prompt as prompts, resource as resources, schema, skill as skills, task as tasks,
-    tool as tools,
+    complete, layer, prompt as prompts, resource as resources, schema, skill as skills,
+    task as tasks, tool as tools,
 };
 #[doc(inline)]
 pub use json_schema::JsonSchema;

@@ -114,18 +114,38 @@ pub enum Started {
 /// finished cancels the call: its token fires and its handler gets its [`CANCEL_GRACE`].
 #[doc(hidden)]
 pub struct RunningCall {
-    id: RequestId,
-    /// `None` once the call has finished.
-    call: Option<CallFuture>,
-    registration: Registration,
+    run: Run,
+}
+
+/// How a running call goes on.
+enum Run {
+    /// Its handler's future, run here.
+    Direct {
+        id: RequestId,
+        /// `None` once the call has finished.
+        call: Option<CallFuture>,
+        registration: Registration,
+    },
+    /// Its answer through the server's request layers, whose innermost service runs the call
+    /// (and keeps its contract when dropped).
+    Layered(Pin<Box<dyn Future<Output = Response> + Send>>),
 }
 
 impl RunningCall {
     pub(crate) fn new(id: RequestId, call: CallFuture, registration: Registration) -> Self {
         Self {
-            id,
-            call: Some(call),
-            registration,
+            run: Run::Direct {
+                id,
+                call: Some(call),
+                registration,
+            },
+        }
+    }
+
+    /// A call answered through the request layers.
+    pub(crate) fn layered(answer: Pin<Box<dyn Future<Output = Response> + Send>>) -> Self {
+        Self {
+            run: Run::Layered(answer),
         }
     }
 
@@ -133,25 +153,33 @@ impl RunningCall {
     /// A cancelled handler is not waited for: dropping `self` moves it into its grace.
     #[doc(hidden)]
     pub async fn finish(mut self) -> Response {
-        let outcome = match &mut self.call {
-            Some(call) => tokio::select! {
+        let (id, call, registration) = match &mut self.run {
+            Run::Direct {
+                id,
+                call,
+                registration,
+            } => (id, call, registration),
+            Run::Layered(answer) => return answer.await,
+        };
+        let outcome = match call {
+            Some(running) => tokio::select! {
                 biased;
-                () = self.registration.cancellation.cancelled() => None,
-                result = call => Some(result),
+                () = registration.cancellation.cancelled() => None,
+                result = running => Some(result),
             },
             None => None,
         };
-        self.registration.finish();
+        registration.finish();
         match outcome {
             Some(result) => {
-                self.call = None;
-                Response::success(self.id.clone(), Answer::Tool(result))
+                *call = None;
+                Response::success(id.clone(), Answer::Tool(result))
             }
             None => {
-                if let Some(call) = &self.call {
+                if let Some(call) = call {
                     telemetry::record_error_code(call.span(), ErrorCode::REQUEST_CANCELLED.0);
                 }
-                Response::error(Some(self.id.clone()), ErrorObject::request_cancelled())
+                Response::error(Some(id.clone()), ErrorObject::request_cancelled())
             }
         }
     }
@@ -159,8 +187,12 @@ impl RunningCall {
 
 impl Drop for RunningCall {
     fn drop(&mut self) {
-        if let Some(call) = self.call.take() {
-            self.registration.cancellation.cancel();
+        if let Run::Direct {
+            call, registration, ..
+        } = &mut self.run
+            && let Some(call) = call.take()
+        {
+            registration.cancellation.cancel();
             // A drop cannot wait: the grace runs in a task of its own. Outside a tokio runtime
             // (or one shutting down) the handler is dropped now.
             if let Ok(runtime) = tokio::runtime::Handle::try_current() {
@@ -201,6 +233,11 @@ impl McpRouter {
     /// right there, and the session answers them with no task and no registration.
     #[doc(hidden)]
     pub fn start_call(&self, id: RequestId, call: ToolCall) -> Started {
+        if let Some(layers) = &self.request_layers {
+            let call = crate::jsonrpc::Call::ToolsCall(call);
+            let meta = crate::jsonrpc::MetaClaim::Absent;
+            return self.start_layered(layers, crate::jsonrpc::Request { id, call, meta });
+        }
         self.start_call_at(id, call, None)
     }
 
@@ -297,6 +334,9 @@ impl McpRouter {
         }
         if let Some(extension) = &self.extension {
             context = context.with_extension(extension.clone());
+        }
+        if let Some(principal) = &self.principal {
+            context = context.with_principal(principal.clone());
         }
         context = context.with_client(client.unwrap_or_else(|| self.client()));
         // The call resolves its tool in this snapshot and keeps it, whatever changes later.

@@ -180,6 +180,9 @@ impl McpRouter {
         if let Some(extension) = &self.extension {
             context = context.with_extension(extension.clone());
         }
+        if let Some(principal) = &self.principal {
+            context = context.with_principal(principal.clone());
+        }
         context
     }
 

@@ -56,6 +56,7 @@
 
 mod calls;
 mod catalog;
+mod layered;
 mod lifecycle;
 pub mod listen;
 mod live;
@@ -155,6 +156,9 @@ pub struct McpRouter {
     principal: Option<Arc<str>>,
     /// Whether the transport holds listen streams (MCP 2026-07-28's `subscriptions/listen`).
     listen: bool,
+    /// The layers around every request ([`ToolServer::request_layer`]), from the server the
+    /// router was made for; `None`: requests are answered with nothing around them.
+    request_layers: Option<Arc<crate::layer::McpService>>,
 }
 
 /// How a router's tools ask the client questions (see [`crate::ask`]).
@@ -198,6 +202,7 @@ impl Connection {
 impl McpRouter {
     /// A router for one connection (one CLI session) to `server`.
     pub fn new(server: ToolServer) -> Self {
+        let request_layers = layered::of(&server);
         let tools = Arc::new(live::LiveTools::new(server));
         Self {
             connection: Connection::new(&tools),
@@ -209,6 +214,7 @@ impl McpRouter {
             client: ClientSettings::default(),
             principal: None,
             listen: false,
+            request_layers,
         }
     }
 
@@ -229,6 +235,8 @@ impl McpRouter {
             principal: None,
             // A property of the transport, not of the connection.
             listen: self.listen,
+            // A property of the server.
+            request_layers: self.request_layers.clone(),
         }
     }
 
@@ -348,6 +356,11 @@ impl McpRouter {
     /// for a notification or a client's response (see the [module docs](self)).
     pub async fn handle(&self, message: Message) -> Option<Response> {
         match message {
+            // With request layers, they answer it (their innermost service through this
+            // router without them, on the arm below).
+            Message::Request(request) if let Some(layers) = &self.request_layers => {
+                Some(self.layered(layers, request).await)
+            }
             // A request is answered at the revision it speaks (see the `revision` module). This
             // is written out here rather than in a function of its own: each `async fn` a
             // request goes through moves it (and its answer) once more, and every call pays

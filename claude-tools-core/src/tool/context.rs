@@ -41,6 +41,9 @@ pub struct ToolContext {
     /// A value the transport attached to the call (over HTTP, the caller's identity from the
     /// auth hook); `None`, and free, when nothing did.
     extension: Option<Arc<dyn Any + Send + Sync>>,
+    /// Who is calling, as the transport's auth found out (over HTTP, the auth hook's
+    /// principal); `None` for an anonymous caller.
+    principal: Option<Arc<str>>,
     /// The client of the connection the call came through, to ask it questions; `None` in a
     /// unit test's context.
     client: Option<ClientPeer>,
@@ -63,6 +66,7 @@ impl ToolContext {
             progress: ProgressReporter::default(),
             logger: CallLogger::default(),
             extension: None,
+            principal: None,
             client: None,
         }
     }
@@ -195,6 +199,30 @@ impl ToolContext {
     pub fn with_extension(mut self, value: Arc<dyn Any + Send + Sync>) -> Self {
         self.extension = Some(value);
         self
+    }
+
+    /// Says who is calling: the key a server tells its callers apart by (a user or tenant id).
+    /// The router sets it on every call from what the transport's auth found out (over HTTP,
+    /// the principal of `AuthDecision::principal`, cargo feature `http`); set it yourself in a
+    /// unit test of a tool or layer that reads it.
+    pub fn with_principal(mut self, principal: impl Into<Arc<str>>) -> Self {
+        self.principal = Some(principal.into());
+        self
+    }
+
+    /// Who is calling, as the transport's auth found out ([`with_principal`](Self::with_principal)):
+    /// over HTTP, the principal the auth hook named; `None` for an anonymous caller, in-process
+    /// and over stdio. Unlike the [`extension`](Self::extension) (whatever value the auth hook
+    /// attached), it is a plain key, what a per-caller limit or policy compares.
+    ///
+    /// ```
+    /// use claude_tools::tools::ToolContext;
+    ///
+    /// assert_eq!(ToolContext::new().with_principal("user:42").principal(), Some("user:42"));
+    /// assert_eq!(ToolContext::new().principal(), None);
+    /// ```
+    pub fn principal(&self) -> Option<&str> {
+        self.principal.as_deref()
     }
 
     /// Lets the call ask `client` questions ([`elicit`](ToolContext::elicit),
@@ -377,6 +405,7 @@ impl fmt::Debug for ToolContext {
             .field("progress_token", &self.progress_token())
             .field("log_level", &self.log_level())
             .field("extension", &self.extension.is_some())
+            .field("principal", &self.principal)
             .finish_non_exhaustive()
     }
 }

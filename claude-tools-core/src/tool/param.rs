@@ -74,6 +74,11 @@ impl ToolCall {
         &self.tool
     }
 
+    /// [`tool_name`](ToolCall::tool_name) as the shared string the call holds.
+    pub(crate) fn tool_arc(&self) -> Arc<str> {
+        self.tool.clone()
+    }
+
     /// What is being served: a tool call, or the `prompts/get` or `resources/read` whose
     /// extractors read this call.
     pub fn kind(&self) -> CallKind {

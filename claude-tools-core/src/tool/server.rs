@@ -19,6 +19,7 @@ use super::server_tool::Tool;
 use super::state::{MissingState, StateMap};
 use crate::catch_unwind::CatchUnwind;
 use crate::jsonrpc::{CacheHint, CacheableMethod, Implementation};
+use crate::layer::ToolRequest;
 use crate::request_state::RequestStateCodec;
 
 /// An MCP server of in-process tools, with the application state its tools share.
@@ -75,6 +76,11 @@ pub(crate) struct ServerInner {
     /// per router's tool set.
     pub(crate) task_store: Option<Arc<dyn crate::task::TaskStore>>,
     pub(crate) task_settings: crate::task::TaskSettings,
+    /// The layers around its tool calls ([`ToolServer::layer`]); `None`: the handler is called
+    /// directly, with nothing around it.
+    pub(crate) tool_layers: Option<crate::layer::ToolService>,
+    /// The layers around every MCP request of its routers ([`ToolServer::request_layer`]).
+    pub(crate) request_layers: Option<Arc<crate::layer::McpService>>,
 }
 
 impl ToolServer {
@@ -94,6 +100,8 @@ impl ToolServer {
                 skills: Vec::new(),
                 task_store: None,
                 task_settings: crate::task::TaskSettings::default(),
+                tool_layers: None,
+                request_layers: None,
             }),
         }
     }
@@ -415,9 +423,17 @@ impl ToolServer {
                 super::render_argument_errors(name, &errors),
             )));
         }
+        let handler = match &self.inner.tool_layers {
+            None => (tool.handler)(call),
+            Some(layers) => layers.run(ToolRequest::new(
+                call,
+                tool.def.clone(),
+                tool.handler.clone(),
+            )),
+        };
         Ok(CallFuture {
             tool: tool.name.clone(),
-            inner: CatchUnwind::pinned((tool.handler)(call)),
+            inner: CatchUnwind::pinned(handler),
             panic_detail: PanicDetail::default(),
             panicked: false,
             span: tracing::Span::none(),
@@ -541,7 +557,7 @@ impl ServerInner {
                             .into_iter()
                             .map(|(rust, property)| (rust.into(), property.into()))
                             .collect(),
-                        def,
+                        def: Arc::new(def),
                         handler,
                         required_state,
                         location,

@@ -10,7 +10,8 @@ use super::state::StateRequirement;
 #[derive(Clone)]
 pub struct Tool {
     pub(super) name: Arc<str>,
-    pub(super) def: ToolDef,
+    /// Shared, so that a call run through layers hands it to them without a copy.
+    pub(super) def: Arc<ToolDef>,
     pub(super) handler: ToolHandler,
     pub(super) required_state: Vec<StateRequirement>,
     /// `file:line` of a `#[tool]` fn; `None` for a tool added by hand.

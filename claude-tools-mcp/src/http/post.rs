@@ -227,6 +227,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
     // A session has a stream to send `notifications/tools/list_changed` on, so its `initialize`
     // says `listChanged: true`.
     let router = router
+        .with_principal(caller.principal)
         .with_extension(caller.identity)
         .with_list_changed(in_session)
         .with_requests_to_client(requests_to_client(in_session, &form.accepts));
