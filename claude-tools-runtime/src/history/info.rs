@@ -166,7 +166,7 @@ fn project_sessions(projects: &Path, dir: &Path, include_worktrees: bool) -> Vec
 /// # fn main() -> Result<(), claude_tools::sessions::HistoryError> {
 /// let id = "550e8400-e29b-41d4-a716-446655440000";
 /// if let Some(info) = session_info(id, &Lookup::new().dir("/home/me/repo"))? {
-///     println!("{}: {} ({} bytes)", info.session_id, info.summary, info.file_size);
+///     println!("{}: {} ({} bytes)", info.session_id, info.summary, info.file_size.unwrap_or(0));
 /// }
 /// # Ok(())
 /// # }
