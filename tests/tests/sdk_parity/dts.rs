@@ -265,10 +265,9 @@ impl Dts {
             } else if depth == 1
                 && ident(Some(token)) == Some(key)
                 && self.tokens.get(i + 1) == Some(&Token::Punct(":"))
+                && let Some(Token::Str(value)) = self.tokens.get(i + 2)
             {
-                if let Some(Token::Str(value)) = self.tokens.get(i + 2) {
-                    return Ok(Some(value.clone()));
-                }
+                return Ok(Some(value.clone()));
             }
         }
         Err(format!("{name}: its body is never closed"))

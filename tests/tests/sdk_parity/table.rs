@@ -218,10 +218,10 @@ pub fn workspace_sources(root: &Path) -> Vec<String> {
             let path = entry.path();
             if path.is_dir() {
                 walk(&path, out);
-            } else if path.extension().is_some_and(|ext| ext == "rs") {
-                if let Ok(text) = std::fs::read_to_string(&path) {
-                    out.push(text);
-                }
+            } else if path.extension().is_some_and(|ext| ext == "rs")
+                && let Ok(text) = std::fs::read_to_string(&path)
+            {
+                out.push(text);
             }
         }
     }
