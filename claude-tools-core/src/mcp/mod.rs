@@ -397,8 +397,7 @@ impl McpRouter {
                             }
                             call => {
                                 let span = self.request_span(&call, &id, self.protocol_version());
-                                let response =
-                                    self.answer(id, call, None).instrument(span.clone()).await;
+                                let response = self.answer_in(&span, id, call).await;
                                 telemetry::record_response(&span, &response);
                                 response
                             }
@@ -421,10 +420,7 @@ impl McpRouter {
                             Call::ToolsCall(_) => tracing::Span::none(),
                             call => self.request_span(call, &id, Some(NEWEST_PROTOCOL_VERSION)),
                         };
-                        let response = self
-                            .answer_modern(id, call, meta)
-                            .instrument(span.clone())
-                            .await;
+                        let response = self.answer_modern_in(&span, id, call, meta).await;
                         telemetry::record_response(&span, &response);
                         response
                     }
@@ -474,6 +470,30 @@ impl McpRouter {
         self.handle(Message::decode(&bytes))
             .await
             .map(|response| response.to_value())
+    }
+
+    /// [`answer`](Self::answer) of a 2025-era request in `span`. Made in a plain function: a
+    /// future moved into its `Instrumented` inside `handle` would be kept twice in `handle`'s
+    /// state (rustc does not overlap the two), and every request's future is copied with it.
+    fn answer_in<'a>(
+        &'a self,
+        span: &tracing::Span,
+        id: RequestId,
+        call: Call,
+    ) -> tracing::instrument::Instrumented<impl Future<Output = Response> + 'a> {
+        self.answer(id, call, None).instrument(span.clone())
+    }
+
+    /// [`answer_modern`](Self::answer_modern) in `span`, made as [`answer_in`](Self::answer_in)
+    /// is and for the same reason.
+    fn answer_modern_in<'a>(
+        &'a self,
+        span: &tracing::Span,
+        id: RequestId,
+        call: Call,
+        meta: &'a RequestMeta,
+    ) -> tracing::instrument::Instrumented<impl Future<Output = Response> + 'a> {
+        self.answer_modern(id, call, meta).instrument(span.clone())
     }
 
     /// Answers `call`; `client` is the client its handlers see when it is not the connection's

@@ -18,11 +18,14 @@
 //! replicas share). The run that asked is dropped (its cancellation token fires first).
 
 use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
 use super::McpRouter;
+use super::calls::Started;
 use crate::ask::round::{Blocked, Carried, Round};
 use crate::jsonrpc::{
     Answer, Call, ErrorObject, InputRequiredResult, RequestId, RequestMeta, Response, ResultMeta,
@@ -136,7 +139,17 @@ impl McpRouter {
             Err(error) => return Response::error(Some(id), error),
         };
         let client = self.modern_client(meta, Some(round.clone()));
-        let answering = self.answer(id.clone(), call, Some(client));
+        // A `tools/call` is started and polled once right here, as a 2025 one is in `handle`:
+        // most finish on that poll (a question blocks it, so a finished call asked none). The
+        // other methods' answers go through `answer`, boxed: its future holds every method's
+        // state, and this one's would hold it too, to be copied into each call's future.
+        let answering: Pin<Box<dyn Future<Output = Response> + Send + '_>> = match call {
+            Call::ToolsCall(call) => match self.start_call_at(id.clone(), call, Some(client)) {
+                Started::Done(response) => return response,
+                Started::Running(running) => Box::pin(running.finish()),
+            },
+            call => Box::pin(self.answer(id.clone(), call, Some(client))),
+        };
         tokio::select! {
             biased;
             response = answering => response,
