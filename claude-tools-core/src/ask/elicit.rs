@@ -131,8 +131,12 @@ impl<T: DeserializeOwned + JsonSchema> ElicitForm for T {}
 /// Keywords the form cannot carry (`pattern`, a `uuid` format) are left out: the answer is read
 /// as a `T`, which checks them anyway.
 ///
-/// The check runs when the tool asks (the type is a parameter of the call, not of the server),
-/// before anything is sent.
+/// The check runs when the tool asks, before anything is sent, and earlier where the type is
+/// known: `#[tool]` records the `T` of every `elicit::<T>()` in its body
+/// ([`ToolDefBuilder::elicits`](crate::tool::ToolDefBuilder::elicits)) so that building the
+/// server runs it ([`ServerBuildError::ElicitationForm`](crate::tool::ServerBuildError)), and
+/// refuses at compile time a `T` that is syntactically not a struct (`String`, `Vec<..>`,
+/// `Option<..>`, a map, a tuple).
 ///
 /// ```
 /// use claude_tools::prelude::*;
