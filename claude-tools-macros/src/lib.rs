@@ -15,6 +15,7 @@ use proc_macro::TokenStream;
 mod attr;
 mod catalog;
 mod docs;
+mod elicit_forms;
 mod errors;
 mod feature_hints;
 mod include_skill;

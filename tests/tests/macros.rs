@@ -397,3 +397,85 @@ async fn missing_state_is_reported_by_check_state_and_by_the_call() {
     assert_eq!(call(&fixed, "add", json!({})).await, text("7"));
     assert!(calc().check_state().is_ok());
 }
+
+// ---------------------------------------------------------------------------------------------
+// The forms a tool asks for (`elicit::<T>()`) are checked when the server is built.
+
+#[tool_server(name = "shop")]
+pub struct Shop;
+
+#[derive(Deserialize, JsonSchema)]
+pub struct Address {
+    pub street: String,
+}
+
+/// Not a form: its field is a struct.
+#[derive(Deserialize, JsonSchema)]
+pub struct Shipping {
+    pub address: Address,
+}
+
+/// Ships the order where the user says.
+#[tool(server = Shop)]
+async fn ship(ctx: ToolContext) -> Result<String, ToolError> {
+    let answer = ctx.elicit::<Shipping>("Where to?").await?;
+    Ok(answer
+        .accepted()
+        .map(|form| form.address.street)
+        .unwrap_or_default())
+}
+
+#[tool_server(name = "kiosk")]
+pub struct Kiosk;
+
+/// A flat form.
+#[derive(Deserialize, JsonSchema)]
+pub struct Confirm {
+    pub confirm: bool,
+}
+
+/// Asks a flat form, and one of a type declared in its body (which the registration cannot
+/// name, so it is checked when asked, as before).
+#[tool(server = Kiosk)]
+async fn confirm(ctx: ToolContext) -> Result<String, ToolError> {
+    #[derive(Deserialize, JsonSchema)]
+    struct Note {
+        note: String,
+    }
+    let confirmed = ctx.elicit::<Confirm>("Sure?").await?.accepted();
+    let note = ctx.elicit::<Note>("Why?").await?.accepted();
+    Ok(format!(
+        "{} {}",
+        confirmed.is_some_and(|form| form.confirm),
+        note.map(|form| form.note).unwrap_or_default()
+    ))
+}
+
+#[test]
+fn a_tool_asking_for_a_nested_form_is_a_server_build_error() {
+    let error = Shop::try_server().unwrap_err();
+    match &error {
+        claude_tools::tools::ServerBuildError::ElicitationForm {
+            server,
+            tool,
+            form,
+            reason,
+        } => {
+            assert_eq!((server.as_str(), tool.as_str()), ("shop", "ship"));
+            assert_eq!(form, "Shipping");
+            assert!(
+                reason.contains("its field `address` is an object"),
+                "{reason}"
+            );
+        }
+        other => panic!("expected an elicitation form error, got {other:?}"),
+    }
+    assert!(
+        error.to_string().starts_with(
+            "tool `ship` of server `shop` asks for an elicitation form it cannot send: \
+             `Shipping` cannot be an elicitation form"
+        ),
+        "{error}"
+    );
+    assert!(Kiosk::try_server().is_ok());
+}

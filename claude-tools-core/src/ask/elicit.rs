@@ -131,8 +131,12 @@ impl<T: DeserializeOwned + JsonSchema> ElicitForm for T {}
 /// Keywords the form cannot carry (`pattern`, a `uuid` format) are left out: the answer is read
 /// as a `T`, which checks them anyway.
 ///
-/// The check runs when the tool asks (the type is a parameter of the call, not of the server),
-/// before anything is sent.
+/// The check runs when the tool asks, before anything is sent, and earlier where the type is
+/// known: `#[tool]` records the `T` of every `elicit::<T>()` in its body
+/// ([`ToolDefBuilder::elicits`](crate::tool::ToolDefBuilder::elicits)) so that building the
+/// server runs it ([`ServerBuildError::ElicitationForm`](crate::tool::ServerBuildError)), and
+/// refuses at compile time a `T` that is syntactically not a struct (`String`, `Vec<..>`,
+/// `Option<..>`, a map, a tuple).
 ///
 /// ```
 /// use claude_tools::prelude::*;
@@ -206,6 +210,18 @@ impl<T: DeserializeOwned + JsonSchema> ElicitForm for T {}
 /// ```
 pub fn elicitation_schema<T: ElicitForm>() -> Result<Map<String, Value>, AskError> {
     let type_name = short_type_name::<T>();
+    // A map's keys are the user's to choose, a form's fields are fixed: the builder, which
+    // keeps only the named properties, would make a map an empty form.
+    let root = Value::from(schemars::SchemaGenerator::default().into_root_schema_for::<T>());
+    if root
+        .get("additionalProperties")
+        .is_some_and(|extra| *extra != Value::Bool(false))
+    {
+        return Err(AskError::Schema(format!(
+            "`{type_name}` cannot be an elicitation form: it is a map (or flattens one), whose \
+             keys a form cannot list; ask for a flat struct with one field per value"
+        )));
+    }
     let mut builder = InputSchemaBuilder::new();
     builder.flatten::<T>().variant_order_of::<T>();
     let schema = builder.finish().map_err(|error| {
@@ -714,6 +730,19 @@ mod tests {
         assert!(shape.contains("`shape`"), "{shape}");
         let string = elicitation_schema::<String>().unwrap_err();
         assert!(matches!(string, AskError::Schema(_)), "{string:?}");
+        // What `#[tool]` refuses at compile time is refused here too: the macro's check is
+        // only earlier, never stricter.
+        #[derive(Deserialize, JsonSchema)]
+        #[allow(dead_code)]
+        struct Flat {
+            ok: bool,
+        }
+        assert!(elicitation_schema::<Option<Flat>>().is_err());
+        assert!(elicitation_schema::<Vec<Flat>>().is_err());
+        let map = elicitation_schema::<HashMap<String, String>>();
+        assert!(map.is_err(), "{map:?}");
+        assert!(elicitation_schema::<(bool, u8)>().is_err());
+        assert!(elicitation_schema::<serde_json::Value>().is_err());
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -37,6 +37,24 @@ pub enum ServerBuildError {
         /// `file:line` of the other, when known.
         second: Option<String>,
     },
+    /// A tool asks for an elicitation form ([`ToolContext::elicit::<T>`](crate::tool::ToolContext::elicit))
+    /// whose type cannot be one: a nested struct, a list of anything but a unit enum, a map,
+    /// an enum with data, a non-struct. `#[tool]` records the forms its body asks for
+    /// ([`ToolDefBuilder::elicits`](crate::tool::ToolDefBuilder::elicits)), so this is found
+    /// when the server is built, not when the tool first asks.
+    #[error(
+        "tool `{tool}` of server `{server}` asks for an elicitation form it cannot send: {reason}"
+    )]
+    ElicitationForm {
+        /// The server's name.
+        server: String,
+        /// The tool's name.
+        tool: String,
+        /// The form's type, as written in `elicit::<T>()` (its last path segment).
+        form: String,
+        /// Why it cannot be a form: the field, what it is, what a form holds.
+        reason: String,
+    },
     /// A name the CLI or the Anthropic API would refuse.
     #[error("{0}")]
     InvalidName(String),

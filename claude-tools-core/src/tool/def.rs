@@ -127,6 +127,32 @@ pub struct ToolDefBuilder {
     deny_unknown_arguments: bool,
     task_support: crate::task::TaskSupport,
     task_start: crate::task::TaskStart,
+    /// The forms the handler asks for ([`elicits`](Self::elicits)), checked when the server is
+    /// built.
+    elicited_forms: Vec<ElicitedForm>,
+}
+
+/// A form type a tool's handler asks for: its name, and the check that it can be a form.
+#[derive(Clone, Copy)]
+pub(crate) struct ElicitedForm {
+    /// The type, so that one asked for twice is checked once.
+    type_id: std::any::TypeId,
+    /// The type's name as the errors give it (`Confirm`, not its full path).
+    pub(crate) name: fn() -> String,
+    /// Builds the form (and keeps it, for the first question), or says why it cannot be one.
+    pub(crate) check: fn() -> Result<(), crate::ask::AskError>,
+}
+
+impl std::fmt::Debug for ElicitedForm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&(self.name)())
+    }
+}
+
+/// [`ElicitedForm::check`] for `T`: the form built through the question's own cache, so a type
+/// checked when the server is built costs nothing when the tool asks.
+fn check_form<T: crate::ask::ElicitForm + 'static>() -> Result<(), crate::ask::AskError> {
+    crate::ask::cached_elicitation_schema::<T>().map(drop)
 }
 
 impl ToolDefBuilder {
@@ -146,6 +172,7 @@ impl ToolDefBuilder {
             deny_unknown_arguments: false,
             task_support: crate::task::TaskSupport::Never,
             task_start: crate::task::TaskStart::Immediately,
+            elicited_forms: Vec::new(),
         }
     }
 
@@ -334,6 +361,52 @@ impl ToolDefBuilder {
             self.required_state.push(requirement);
         }
         self
+    }
+
+    /// Records that the tool's handler asks for a `T` form
+    /// ([`ToolContext::elicit::<T>`](crate::tool::ToolContext::elicit)), so that a `T` that
+    /// cannot be a form (a nested struct, a list of structs, a map) is a
+    /// [`ServerBuildError::ElicitationForm`](crate::tool::ServerBuildError::ElicitationForm) when
+    /// the server is built instead of an error when the tool first asks. `#[tool]` records every
+    /// `elicit::<T>()` of its body; a tool added by hand records its own.
+    ///
+    /// ```
+    /// use claude_tools::prelude::*;
+    /// use claude_tools::tools::{ServerBuildError, ToolDefBuilder};
+    ///
+    /// #[derive(Deserialize, JsonSchema)]
+    /// struct Address { street: String }
+    ///
+    /// #[derive(Deserialize, JsonSchema)]
+    /// struct Shipping { address: Address }
+    ///
+    /// let mut def = ToolDefBuilder::new("ship");
+    /// def.description("Ships the order").elicits::<Shipping>();
+    /// let error = ToolServer::new("shop", "1.0.0")
+    ///     .with_typed_tool(def, || async { "shipped" })
+    ///     .unwrap_err();
+    /// assert!(matches!(error, ServerBuildError::ElicitationForm { .. }));
+    /// assert!(error.to_string().contains("field `address` is an object"), "{error}");
+    /// ```
+    pub fn elicits<T: crate::ask::ElicitForm + 'static>(&mut self) -> &mut Self {
+        let form = ElicitedForm {
+            type_id: std::any::TypeId::of::<T>(),
+            name: crate::schema::short_type_name::<T>,
+            check: check_form::<T>,
+        };
+        if !self
+            .elicited_forms
+            .iter()
+            .any(|known| known.type_id == form.type_id)
+        {
+            self.elicited_forms.push(form);
+        }
+        self
+    }
+
+    /// The forms recorded with [`elicits`](Self::elicits).
+    pub(crate) fn elicited_forms(&self) -> &[ElicitedForm] {
+        &self.elicited_forms
     }
 
     /// The state types recorded with [`requires_state`](Self::requires_state).

@@ -306,6 +306,10 @@ pub(super) fn validate(
         &Doc::from_attrs(&function.attrs),
         false,
     );
+    // A `T` of `elicit::<T>()` that is syntactically not a form is a compile error here; a
+    // struct's shape is checked when the prompt or resource asks (prompts and resources do not
+    // record their forms for the server build yet).
+    crate::elicit_forms::find(&function.block, errors);
 
     Some(Item {
         server: options.server?,

@@ -149,6 +149,8 @@ pub(super) fn validate(
         args.full_doc,
     );
 
+    let elicited = crate::elicit_forms::find(&function.block, errors);
+
     Some(Tool {
         server: server?,
         name,
@@ -158,6 +160,7 @@ pub(super) fn validate(
         output,
         is_async: sig.asyncness.is_some(),
         args,
+        elicited,
     })
 }
 

@@ -62,6 +62,11 @@ pub(super) fn registration(function: &ItemFn, tool: &Tool) -> TokenStream {
     if let Some(start) = &tool.args.task_start {
         settings.push(quote!(__ct_tool.task_start(::claude_tools::tasks::TaskStart::#start);));
     }
+    for form in &tool.elicited {
+        settings.push(quote! {
+            (&&#private::ElicitedForm::<#form>::NEW).__ct_elicits(&mut __ct_tool);
+        });
+    }
 
     // Per parameter: a type alias (so an unknown type is reported once), the dispatch that
     // classifies it (so a type that fits nothing is reported once, at the type), its entry in
@@ -223,6 +228,8 @@ pub(super) fn registration(function: &ItemFn, tool: &Tool) -> TokenStream {
             use #private::ViaDeserializeOnly as _;
             #[allow(unused_imports)]
             use #private::NotTheServerCrate as _;
+            #[allow(unused_imports)]
+            use #private::{ViaElicitForm as _, ViaNotAnElicitForm as _};
 
             #server_info
             #output_fns

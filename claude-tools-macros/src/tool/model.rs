@@ -44,4 +44,7 @@ pub(crate) struct Tool {
     /// The declared return type (`()` when there is none).
     pub(super) output: Type,
     pub(super) is_async: bool,
+    /// The `T`s of the body's `elicit::<T>()` calls, recorded on the definition so that
+    /// building the server checks they are forms (see `elicit_forms`).
+    pub(super) elicited: Vec<Type>,
 }
