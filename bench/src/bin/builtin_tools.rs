@@ -32,8 +32,12 @@ use claude_tools::builtin_tools::{BuiltinToolInput, BuiltinToolOutput};
 use claude_tools::message::ContentBlock;
 use serde_json::Value;
 
-const SESSION: &str =
-    include_str!("../../../claude-tools-runtime/tests/fixtures/cli-2.1.332-builtin-tools.ndjson");
+/// The recorded session, read from the checkout when the bench runs (not built in: the fixture
+/// belongs to claude-tools-runtime's tests, outside this crate's package).
+const SESSION_PATH: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../claude-tools-runtime/tests/fixtures/cli-2.1.332-builtin-tools.ndjson"
+);
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
@@ -58,7 +62,14 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let runs = |way: &str| only.as_deref().is_none_or(|only| only == way);
-    let lines: Vec<&str> = SESSION.lines().filter(|l| !l.trim().is_empty()).collect();
+    let session = match std::fs::read_to_string(SESSION_PATH) {
+        Ok(session) => session,
+        Err(error) => {
+            eprintln!("ct-bench-builtin-tools: cannot read {SESSION_PATH}: {error}");
+            return ExitCode::from(1);
+        }
+    };
+    let lines: Vec<&str> = session.lines().filter(|l| !l.trim().is_empty()).collect();
     let tool_names = tool_names(&lines);
     let tool_lines: Vec<&str> = lines
         .iter()

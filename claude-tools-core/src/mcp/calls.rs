@@ -341,14 +341,23 @@ impl McpRouter {
         context = context.with_client(client.unwrap_or_else(|| self.client()));
         // The call resolves its tool in this snapshot and keeps it, whatever changes later.
         // Entered while the handler's future is made (a handler's synchronous part runs here).
-        let started = span.in_scope(|| {
+        // No subscriber wants the span (the usual case): no scope to enter, nothing to keep.
+        let traced = !span.is_disabled();
+        let start = || {
             self.tools
                 .with_active(|tools| tools.start_call(&name, arguments, context))
-        });
+        };
+        let started = if traced {
+            span.in_scope(start)
+        } else {
+            start()
+        };
         let call = match started {
             Ok(mut call) => {
                 call.set_panic_detail(self.panic_detail);
-                call.set_span(span);
+                if traced {
+                    call.set_span(span);
+                }
                 call
             }
             Err(CallRefused::UnknownTool(message)) => {
