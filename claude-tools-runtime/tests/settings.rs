@@ -201,7 +201,7 @@ fn tool_name_constants_hold_the_sdks_values() {
         assert!(BUILTIN_TOOL_NAMES.contains(&name), "{name}");
     }
     // Every alias points at a listed tool.
-    for (old, current) in LEGACY_TOOL_NAME_ALIASES {
+    for &(old, current) in LEGACY_TOOL_NAME_ALIASES {
         assert!(BUILTIN_TOOL_NAMES.contains(&current), "{old} -> {current}");
         assert_eq!(canonical_tool_name(old), current);
     }

@@ -15,7 +15,6 @@ mod hooks;
 mod mcp;
 mod permissions;
 mod policy;
-mod tool_names;
 
 use std::collections::BTreeMap;
 
@@ -35,7 +34,9 @@ pub use policy::{
     DeniedModelsMatch, ResolvedSettingSource, ResolvedSettings, SourcedSettings,
     filter_escalating_default_mode, match_denied_models,
 };
-pub use tool_names::{BUILTIN_TOOL_NAMES, LEGACY_TOOL_NAME_ALIASES, canonical_tool_name};
+// One list of the built-in tools' names, kept with their types; here too, where rules and
+// matchers name tools.
+pub use crate::builtin_tools::{BUILTIN_TOOL_NAMES, LEGACY_TOOL_NAME_ALIASES, canonical_tool_name};
 
 /// Claude Code settings: the keys of `settings.json` (and of `--settings`), as the TypeScript
 /// SDK 0.3.332's `Settings` names them. Typed fields for the keys most hosts set; every other
