@@ -7,16 +7,12 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::arguments::{
-    ContextDetail, McpPermissionMode, ReadFile, ReloadPlugins, SettingsUpdate, ThinkingChange,
-    UsageQuery,
-};
-use super::files::{FileContents, McpPermissionOverrideReceipt, OutputStyles};
+use super::arguments::{ContextDetail, ReadFile, SettingsUpdate, ThinkingChange, UsageQuery};
+use super::files::FileContents;
 use super::usage::UsageReport;
 use crate::control::{
     AbortHandle, BackgroundTasksReceipt, ContextUsage, InitializeInfo, InterruptReceipt,
-    McpResource, McpSetServersResult, McpStatus, ModelReceipt, PermissionModeReceipt,
-    ReloadPluginsResult, ReloadSkillsResult, RewindFilesResult, receipt,
+    ModelReceipt, PermissionModeReceipt, RewindFilesResult, receipt,
 };
 use crate::dialog::UserDialogAnswer;
 use crate::elicitation::ElicitationAnswer;
@@ -56,7 +52,7 @@ use crate::session::SessionCore;
 /// ```
 #[derive(Clone)]
 pub struct Controls {
-    shared: Arc<SessionCore>,
+    pub(super) shared: Arc<SessionCore>,
     /// The session's `initialize` body, as [`Controls::reinitialize`] sends it again.
     initialize: Arc<Value>,
 }
@@ -284,138 +280,6 @@ impl Controls {
         self.apply_flag_settings(settings.to_value()).await
     }
 
-    /// The status of every MCP server (no in-process server is listed before the first turn).
-    ///
-    /// ```no_run
-    /// # use claude_tools::Client;
-    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
-    /// let status = client.mcp_status().await?;
-    /// for server in &status.servers {
-    ///     println!("{}: {}", server.name, server.status);
-    /// }
-    /// assert!(status.server("calc").is_some_and(|calc| calc.is_connected()));
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub async fn mcp_status(&self) -> Result<McpStatus> {
-        self.shared.control(HostRequest::McpStatus).await
-    }
-
-    /// Turns MCP server `name` off (`enabled: false`: its tools are no longer offered, and
-    /// [`Controls::mcp_status`](Self::mcp_status) lists it as `disabled`) or on again. Works for in-process servers
-    /// and those the CLI runs; an unknown name is [`Error::Control`](crate::Error::Control)
-    /// (`Server not found: …`).
-    ///
-    /// ```no_run
-    /// # use claude_tools::Client;
-    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
-    /// client.toggle_mcp_server("calc", false).await?;
-    /// // … turns without calc's tools …
-    /// client.toggle_mcp_server("calc", true).await?;
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub async fn toggle_mcp_server(&self, name: &str, enabled: bool) -> Result<()> {
-        self.shared
-            .control_ack(HostRequest::McpToggle {
-                server_name: name,
-                enabled,
-            })
-            .await
-    }
-
-    /// Reconnects MCP server `name`, one the CLI runs (a failed or disconnected stdio, HTTP or
-    /// SSE server). The CLI refuses an in-process server
-    /// ([`Error::Control`](crate::Error::Control): `SDK servers should be handled in
-    /// print.ts`), whose connection is this session itself, and an unknown name (`Server not
-    /// found: …`).
-    ///
-    /// ```no_run
-    /// # use claude_tools::Client;
-    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
-    /// let status = client.mcp_status().await?;
-    /// if status.server("docs").is_some_and(|docs| docs.status == "failed") {
-    ///     client.reconnect_mcp_server("docs").await?;
-    /// }
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub async fn reconnect_mcp_server(&self, name: &str) -> Result<()> {
-        self.shared
-            .control_ack(HostRequest::McpReconnect { server_name: name })
-            .await
-    }
-
-    /// Reads resource `uri` of MCP server `name`, one the CLI runs: an MCP Apps widget
-    /// (`ui://…`; the CLI refuses other schemes and in-process servers, whose resources the
-    /// host reads itself). The contents are the server's, untrusted: render them sandboxed.
-    ///
-    /// ```no_run
-    /// # use claude_tools::Client;
-    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
-    /// let resource = client.read_mcp_resource("charts", "ui://charts/bar").await?;
-    /// for item in &resource.contents {
-    ///     println!("{} ({:?}): {:?}", item.uri, item.mime_type, item.text);
-    /// }
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub async fn read_mcp_resource(&self, name: &str, uri: &str) -> Result<McpResource> {
-        self.shared
-            .control(HostRequest::McpReadResource {
-                server_name: name,
-                uri,
-            })
-            .await
-    }
-
-    /// Sets the MCP servers the CLI runs on top of its configuration (stdio, HTTP, SSE), while
-    /// the session runs: the servers of an earlier call that are not named again are removed,
-    /// the in-process servers stay. Returns the CLI's receipt: the servers it
-    /// [`added`](McpSetServersResult::added) and [`removed`](McpSetServersResult::removed), and
-    /// those it could not connect ([`errors`](McpSetServersResult::errors); they stay listed as
-    /// `failed`). A name of an in-process server is
-    /// [`LiveToolError::DuplicateServer`](claude_tools_core::mcp::LiveToolError::DuplicateServer) (as [`Error::Live`](crate::Error::Live)).
-    ///
-    /// The servers given to [`Options::external_mcp_server`] are not changed by this (the CLI
-    /// keeps them whatever the call names), as in the TypeScript SDK: to be able to remove a
-    /// server, add it here.
-    ///
-    /// ```no_run
-    /// # use claude_tools::Client;
-    /// # use claude_tools::options::ExternalServer;
-    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
-    /// let receipt = client
-    ///     .set_mcp_servers([("docs", ExternalServer::http("https://mcp.example.com/mcp"))])
-    ///     .await?;
-    /// assert_eq!(receipt.added, ["docs"]);
-    /// // Later: remove it again.
-    /// client.set_mcp_servers(Vec::<(String, ExternalServer)>::new()).await?;
-    /// # Ok(())
-    /// # }
-    /// ```
-    ///
-    /// A server given as an [`McpServerEntry`](crate::options::McpServerEntry) carries its
-    /// settings (timeout, `alwaysLoad`, tool policies and the organization's ceilings), which
-    /// the CLI applies to a server set this way.
-    ///
-    /// [`Options::external_mcp_server`]: crate::options::Options::external_mcp_server
-    pub async fn set_mcp_servers<N: Into<String>, S: Into<crate::options::McpServerEntry>>(
-        &self,
-        servers: impl IntoIterator<Item = (N, S)>,
-    ) -> Result<McpSetServersResult> {
-        let servers = servers
-            .into_iter()
-            .map(|(name, server)| {
-                let name = name.into();
-                let config = server.into().to_json(&name)?;
-                Ok((name, config))
-            })
-            .collect::<Result<_>>()?;
-        let answer = self.shared.set_mcp_servers(servers).await?;
-        receipt("mcp_set_servers", answer)
-    }
-
     /// How the context window is used (tokens in it, its size, by category).
     ///
     /// ```no_run
@@ -543,79 +407,6 @@ impl Controls {
         Ok(receipt.backgrounded.unwrap_or(true))
     }
 
-    /// Reads the plugins again from disk and returns what the session now offers: commands,
-    /// subagents, plugins and MCP servers.
-    ///
-    /// ```no_run
-    /// # use claude_tools::Client;
-    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
-    /// let reloaded = client.reload_plugins().await?;
-    /// for plugin in &reloaded.plugins {
-    ///     println!("{} from {}", plugin.name, plugin.path);
-    /// }
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub async fn reload_plugins(&self) -> Result<ReloadPluginsResult> {
-        self.reload_plugins_with(ReloadPlugins::new()).await
-    }
-
-    /// Reads the plugins again as [`Controls::reload_plugins`](Self::reload_plugins) does, with
-    /// options: hold the reload when it would change the tools the prompt cache depends on, load
-    /// more plugins, or refuse while the session is busy ([`ReloadPlugins`]).
-    ///
-    /// ```no_run
-    /// # use claude_tools::Client;
-    /// use claude_tools::control::ReloadPlugins;
-    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
-    /// let reloaded = client
-    ///     .reload_plugins_with(ReloadPlugins::new().hold_on_cache_impact())
-    ///     .await?;
-    /// if reloaded.held == Some(true) {
-    ///     println!("held: it would change {:?}", reloaded.cache_impact);
-    /// }
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub async fn reload_plugins_with(&self, reload: ReloadPlugins) -> Result<ReloadPluginsResult> {
-        self.shared
-            .control(HostRequest::ReloadPlugins {
-                hold_on_cache_impact: reload.hold_on_cache_impact,
-                add_plugins: &reload.add_plugins,
-                refuse_if_busy: reload.refuse_if_busy,
-            })
-            .await
-    }
-
-    /// Reads the skills again from disk and returns them.
-    ///
-    /// ```no_run
-    /// # use claude_tools::Client;
-    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
-    /// let skills = client.reload_skills().await?;
-    /// println!("{} skills", skills.skills.len());
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub async fn reload_skills(&self) -> Result<ReloadSkillsResult> {
-        self.shared.control(HostRequest::ReloadSkills).await
-    }
-
-    /// Reads the output-style directories again (a style written while the session runs is
-    /// otherwise unseen until the next session) and returns the styles' names.
-    ///
-    /// ```no_run
-    /// # use claude_tools::Client;
-    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
-    /// let styles = client.reload_output_styles().await?;
-    /// println!("{:?}", styles.available_output_styles);
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub async fn reload_output_styles(&self) -> Result<OutputStyles> {
-        self.shared.control(HostRequest::ReloadOutputStyles).await
-    }
-
     /// Writes keys into a settings file through the CLI's own writer (as `/config` does) and
     /// applies them to the session; unlike
     /// [`Controls::apply_flag_settings`](Self::apply_flag_settings), the change outlives it. The
@@ -637,37 +428,6 @@ impl Controls {
             .control_ack(HostRequest::UpdateSettings {
                 source: update.source.as_str(),
                 settings: &update.settings,
-            })
-            .await
-    }
-
-    /// Holds the tool calls of MCP server `server_name` to a permission mode, whatever the
-    /// session's (`None` clears the override). A name no server has is stored all the same
-    /// (it applies once such a server connects), with a
-    /// [`warning`](McpPermissionOverrideReceipt::warning).
-    ///
-    /// ```no_run
-    /// # use claude_tools::Client;
-    /// use claude_tools::control::McpPermissionMode;
-    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
-    /// let receipt = client
-    ///     .set_mcp_permission_mode_override("payments", Some(McpPermissionMode::Default))
-    ///     .await?;
-    /// if let Some(warning) = receipt.warning {
-    ///     eprintln!("{warning}");
-    /// }
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub async fn set_mcp_permission_mode_override(
-        &self,
-        server_name: &str,
-        mode: Option<McpPermissionMode>,
-    ) -> Result<McpPermissionOverrideReceipt> {
-        self.shared
-            .control(HostRequest::SetMcpPermissionModeOverride {
-                server_name,
-                mode: mode.map(McpPermissionMode::as_str),
             })
             .await
     }

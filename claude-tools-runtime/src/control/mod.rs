@@ -27,6 +27,7 @@ mod arguments;
 mod files;
 mod handle;
 mod init;
+mod mcp_servers;
 mod reload;
 mod usage;
 

@@ -1,12 +1,16 @@
-//! The answers of the controls that reload what the session offers (plugins, skills), read an
-//! MCP resource, and background tasks.
+//! The controls that reload what the session offers (plugins, skills, output styles), and the
+//! answers of those controls, of reading an MCP resource and of background tasks.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::arguments::ReloadPlugins;
+use super::files::OutputStyles;
 use super::init::{AgentInfo, SlashCommand};
 use super::null_default;
+use crate::error::Result;
 use crate::message::McpServerStatus;
+use crate::protocol::HostRequest;
 
 /// The answer to `reload_plugins`: what the session offers after the plugins were read again.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -139,4 +143,79 @@ pub struct McpResourceContent {
 pub(crate) struct BackgroundTasksReceipt {
     #[serde(default)]
     pub(crate) backgrounded: Option<bool>,
+}
+
+impl super::handle::Controls {
+    /// Reads the plugins again from disk and returns what the session now offers: commands,
+    /// subagents, plugins and MCP servers.
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
+    /// let reloaded = client.reload_plugins().await?;
+    /// for plugin in &reloaded.plugins {
+    ///     println!("{} from {}", plugin.name, plugin.path);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn reload_plugins(&self) -> Result<ReloadPluginsResult> {
+        self.reload_plugins_with(ReloadPlugins::new()).await
+    }
+
+    /// Reads the plugins again as [`Controls::reload_plugins`](Self::reload_plugins) does, with
+    /// options: hold the reload when it would change the tools the prompt cache depends on, load
+    /// more plugins, or refuse while the session is busy ([`ReloadPlugins`]).
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// use claude_tools::control::ReloadPlugins;
+    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
+    /// let reloaded = client
+    ///     .reload_plugins_with(ReloadPlugins::new().hold_on_cache_impact())
+    ///     .await?;
+    /// if reloaded.held == Some(true) {
+    ///     println!("held: it would change {:?}", reloaded.cache_impact);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn reload_plugins_with(&self, reload: ReloadPlugins) -> Result<ReloadPluginsResult> {
+        self.shared
+            .control(HostRequest::ReloadPlugins {
+                hold_on_cache_impact: reload.hold_on_cache_impact,
+                add_plugins: &reload.add_plugins,
+                refuse_if_busy: reload.refuse_if_busy,
+            })
+            .await
+    }
+
+    /// Reads the skills again from disk and returns them.
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
+    /// let skills = client.reload_skills().await?;
+    /// println!("{} skills", skills.skills.len());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn reload_skills(&self) -> Result<ReloadSkillsResult> {
+        self.shared.control(HostRequest::ReloadSkills).await
+    }
+
+    /// Reads the output-style directories again (a style written while the session runs is
+    /// otherwise unseen until the next session) and returns the styles' names.
+    ///
+    /// ```no_run
+    /// # use claude_tools::Client;
+    /// # async fn run(client: &Client) -> claude_tools::Result<()> {
+    /// let styles = client.reload_output_styles().await?;
+    /// println!("{:?}", styles.available_output_styles);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn reload_output_styles(&self) -> Result<OutputStyles> {
+        self.shared.control(HostRequest::ReloadOutputStyles).await
+    }
 }
