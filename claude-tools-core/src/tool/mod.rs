@@ -39,6 +39,7 @@ mod log;
 pub(crate) mod names;
 pub(crate) mod names_rule;
 mod param;
+mod qualified_names;
 pub mod question;
 mod registry;
 mod result;

@@ -9,9 +9,8 @@ use super::arguments::Arguments;
 use super::build_error::{ServerBuildError, check_names};
 use super::call_future::{CallFuture, PanicDetail};
 use super::context::ToolContext;
-use super::def::{BuiltTool, ToolDef, ToolDefBuilder};
+use super::def::{BuiltTool, ToolDefBuilder};
 use super::handler::{HandlerFuture, ToolFn, ToolHandler};
-use super::names_rule;
 use super::param::{CallKind, ToolCall};
 use super::registry::{ServerDefinition, ToolRegistration};
 use super::result::ToolResult;
@@ -284,44 +283,6 @@ impl ToolServer {
             .map(|index| &tools[index])
     }
 
-    /// The name the CLI and the model know tool `tool` by, `mcp__{server}__{tool}`, or `None`
-    /// when the server has no such tool: a typo is found here, not in a permission rule that
-    /// silently matches nothing.
-    ///
-    /// ```
-    /// use claude_tools::ToolServer;
-    ///
-    /// let server = ToolServer::new("shop", "1.0.0").with_typed_tool("search", || async { "" }).unwrap();
-    /// assert_eq!(server.qualified_name("search").as_deref(), Some("mcp__shop__search"));
-    /// assert_eq!(server.qualified_name("serch"), None);
-    /// ```
-    pub fn qualified_name(&self, tool: &str) -> Option<String> {
-        self.tool(tool)
-            .map(|tool| qualify(&self.inner.info.name, &tool.name))
-    }
-
-    /// The qualified names (`mcp__{server}__{tool}`) of every tool of the server, sorted: what
-    /// `claude_tools::Options::allowed_tools` takes.
-    pub fn qualified_names(&self) -> Vec<String> {
-        self.qualified_names_where(|_| true)
-    }
-
-    /// The qualified names of the tools annotated read-only (`#[tool(read_only)]`,
-    /// [`ToolDefBuilder::read_only`]`(true)`), sorted.
-    pub fn read_only_qualified_names(&self) -> Vec<String> {
-        self.qualified_names_where(|def| def.annotations.read_only == Some(true))
-    }
-
-    /// The qualified names of the tools whose definition passes `keep`, sorted.
-    pub fn qualified_names_where(&self, keep: impl Fn(&ToolDef) -> bool) -> Vec<String> {
-        self.inner
-            .tools
-            .iter()
-            .filter(|tool| keep(&tool.def))
-            .map(|tool| qualify(&self.inner.info.name, &tool.name))
-            .collect()
-    }
-
     /// The `tools` array of a `tools/list` result.
     pub fn list_tools(&self) -> Vec<Value> {
         self.inner
@@ -582,15 +543,6 @@ impl ServerInner {
             }
         }
     }
-}
-
-/// `mcp__{server}__{tool}`.
-fn qualify(server: &str, tool: &str) -> String {
-    format!(
-        "{}{server}{}{tool}",
-        names_rule::PREFIX,
-        names_rule::SEPARATOR
-    )
 }
 
 fn json_kind(value: &Value) -> &'static str {
