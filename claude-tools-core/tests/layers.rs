@@ -403,6 +403,41 @@ async fn a_handler_panic_under_layers_is_still_one_is_error_answer() {
     );
 }
 
+#[tokio::test]
+async fn a_panic_before_the_handlers_future_is_one_is_error_answer_too() {
+    // The synchronous part of a handler (a `#[tool]` fn's extractors run there) panics before
+    // there is a future to catch it in: with layers and without, the call is answered as a
+    // panicked handler's, and the router goes on.
+    #[allow(unreachable_code)]
+    fn boom(_call: claude_tools_core::tool::ToolCall) -> std::future::Ready<&'static str> {
+        panic!("kaboom before the future");
+        std::future::ready("")
+    }
+    for layered in [false, true] {
+        let server = ToolServer::new("demo", "1.0.0")
+            .with_tool(ToolDefBuilder::new("boom"), boom)
+            .unwrap();
+        let server = if layered {
+            server.layer(tower::timeout::TimeoutLayer::new(Duration::from_secs(5)))
+        } else {
+            server
+        };
+        let router = McpRouter::new(server);
+        for id in [1, 2] {
+            let answer = answer(&router, call(id, "boom", json!({}))).await;
+            assert_eq!(
+                result_text(&answer),
+                (
+                    "tool `boom` panicked: kaboom before the future".to_string(),
+                    true
+                ),
+                "layered: {layered}"
+            );
+        }
+        assert_eq!(router.in_flight_calls(), 0);
+    }
+}
+
 // ---- order, and what the layers see -------------------------------------------------------
 
 /// Records `name` and what it saw, then passes the request on.

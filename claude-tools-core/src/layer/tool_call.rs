@@ -183,7 +183,7 @@ impl Service<ToolRequest> for RunHandler {
         let ToolRequest { call, handler, .. } = request;
         let cancellation = call.context().cancellation_token().clone();
         HandlerRun {
-            handler: Some(handler(call)),
+            handler: Some(crate::tool::start_handler(&*handler, call)),
             cancellation,
         }
     }

@@ -14,7 +14,7 @@ use super::McpRouter;
 use crate::ask::ClientPeer;
 use crate::jsonrpc::{Answer, ErrorCode, ErrorObject, RequestId, Response, ToolCall};
 use crate::telemetry;
-use crate::tool::{CallFuture, CallRefused, ProgressReporter, ToolContext};
+use crate::tool::{CallFuture, CallOrigin, CallRefused, ProgressReporter, ToolContext};
 
 /// How long a cancelled handler may run on after its token fires, before it is dropped.
 ///
@@ -308,37 +308,33 @@ impl McpRouter {
             trace_context.as_deref(),
         );
         let cancellation = CancellationToken::new();
-        let mut context = ToolContext::for_call(id.clone(), cancellation.clone());
-        if let Some(tool_use_id) = tool_use_id {
-            context = context.with_tool_use_id(tool_use_id);
-        }
         // A task's handler outlives its request's stream: SEP-2663 sends no progress or log
         // messages for tasks.
-        if let Some(token) = progress_token.filter(|_| !for_task) {
-            context = context.with_progress(match &self.notifier {
-                Some(notifier) => ProgressReporter::to_notifier(token, notifier.clone()),
-                None => ProgressReporter::token_only(token),
-            });
-        }
-        if let Some(notifier) = self.notifier.as_ref().filter(|_| !for_task) {
-            // A 2025 call logs from its connection's `logging/setLevel`. A 2026-07-28 request
-            // (one with a client of its own) is sent log messages only when its `_meta` names
-            // a level (`io.modelcontextprotocol/logLevel`).
-            let level = match &client {
-                None => Some(self.connection.log_level.get()),
-                Some(client) => client.log_level,
-            };
-            context = context
-                .with_log_notifier(notifier.clone())
-                .with_log_level(level);
-        }
-        if let Some(extension) = &self.extension {
-            context = context.with_extension(extension.clone());
-        }
-        if let Some(principal) = &self.principal {
-            context = context.with_principal(principal.clone());
-        }
-        context = context.with_client(client.unwrap_or_else(|| self.client()));
+        let notifier = self.notifier.as_ref().filter(|_| !for_task);
+        let progress = match (progress_token.filter(|_| !for_task), notifier) {
+            (Some(token), Some(notifier)) => ProgressReporter::to_notifier(token, notifier.clone()),
+            (Some(token), None) => ProgressReporter::token_only(token),
+            (None, _) => ProgressReporter::default(),
+        };
+        // A 2025 call logs from its connection's `logging/setLevel`. A 2026-07-28 request (one
+        // with a client of its own) is sent log messages only when its `_meta` names a level
+        // (`io.modelcontextprotocol/logLevel`).
+        let log_level = match (notifier, &client) {
+            (None, _) => None,
+            (Some(_), None) => Some(self.connection.log_level.get()),
+            (Some(_), Some(client)) => client.log_level,
+        };
+        let context = ToolContext::for_call(CallOrigin {
+            request_id: id.clone(),
+            cancellation: cancellation.clone(),
+            tool_use_id,
+            progress,
+            log_sink: notifier.cloned(),
+            log_level,
+            extension: self.extension.clone(),
+            principal: self.principal.clone(),
+            client: client.unwrap_or_else(|| self.client()),
+        });
         // The call resolves its tool in this snapshot and keeps it, whatever changes later.
         // Entered while the handler's future is made (a handler's synchronous part runs here).
         // No subscriber wants the span (the usual case): no scope to enter, nothing to keep.

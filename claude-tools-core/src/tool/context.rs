@@ -49,6 +49,21 @@ pub struct ToolContext {
     client: Option<ClientPeer>,
 }
 
+/// What the router knows of one `tools/call` as it starts it: the pieces of the call's
+/// [`ToolContext`] ([`ToolContext::for_call`]).
+pub(crate) struct CallOrigin {
+    pub(crate) request_id: RequestId,
+    pub(crate) cancellation: CancellationToken,
+    pub(crate) tool_use_id: Option<Arc<str>>,
+    pub(crate) progress: ProgressReporter,
+    /// Where log messages go (the router's notifier), and from which level.
+    pub(crate) log_sink: Option<crate::mcp::Notifier>,
+    pub(crate) log_level: Option<LoggingLevel>,
+    pub(crate) extension: Option<Arc<dyn Any + Send + Sync>>,
+    pub(crate) principal: Option<Arc<str>>,
+    pub(crate) client: ClientPeer,
+}
+
 impl ToolContext {
     /// A context with no ids, a fresh cancellation token and a no-op progress reporter: what a
     /// unit test of a tool usually wants.
@@ -56,18 +71,33 @@ impl ToolContext {
         Self::default()
     }
 
-    /// The context of one `tools/call`: its JSON-RPC id and cancellation token (built whole, so
-    /// no default token is made just to be replaced).
-    pub(crate) fn for_call(request_id: RequestId, cancellation: CancellationToken) -> Self {
+    /// The context of one `tools/call`, built whole from what the router knows of it: a
+    /// context is some 200 bytes, and each `with_*` setter would move it once more on every
+    /// call.
+    pub(crate) fn for_call(origin: CallOrigin) -> Self {
+        let CallOrigin {
+            request_id,
+            cancellation,
+            tool_use_id,
+            progress,
+            log_sink,
+            log_level,
+            extension,
+            principal,
+            client,
+        } = origin;
         Self {
-            tool_use_id: None,
+            tool_use_id,
             request_id: Some(request_id),
             cancellation,
-            progress: ProgressReporter::default(),
-            logger: CallLogger::default(),
-            extension: None,
-            principal: None,
-            client: None,
+            progress,
+            logger: CallLogger {
+                threshold: log_level,
+                sink: log_sink.map(LogTarget::Notifier),
+            },
+            extension,
+            principal,
+            client: Some(client),
         }
     }
 
@@ -100,12 +130,6 @@ impl ToolContext {
     /// dropped.
     pub fn with_log_sink(mut self, sink: Arc<LogSink>) -> Self {
         self.logger.sink = Some(LogTarget::Sink(sink));
-        self
-    }
-
-    /// Sends this call's log messages to `notifier`, as `notifications/message`.
-    pub(crate) fn with_log_notifier(mut self, notifier: crate::mcp::Notifier) -> Self {
-        self.logger.sink = Some(LogTarget::Notifier(notifier));
         self
     }
 

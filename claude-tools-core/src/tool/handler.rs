@@ -251,3 +251,17 @@ impl_arity!(P1 M1, P2 M2, P3 M3, P4 M4, P5 M5, P6 M6, P7 M7, P8 M8, P9 M9, P10 M
 impl_arity!(
     P1 M1, P2 M2, P3 M3, P4 M4, P5 M5, P6 M6, P7 M7, P8 M8, P9 M9, P10 M10, P11 M11, P12 M12
 );
+
+/// Calls `handler`, catching a panic of its synchronous part (a `#[tool]` fn's parameters are
+/// extracted there, and a run-time tool's closure runs there): the panic is raised again when
+/// the returned future is first polled, where the call's panic catcher answers for it as for
+/// any panic of the handler, instead of unwinding through the router.
+pub(crate) fn start_handler(
+    handler: &(dyn Fn(ToolCall) -> ToolFuture + Send + Sync),
+    call: ToolCall,
+) -> ToolFuture {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(call))) {
+        Ok(future) => future,
+        Err(panic) => Box::pin(async move { std::panic::resume_unwind(panic) }),
+    }
+}

@@ -50,9 +50,11 @@ mod state;
 
 pub use arguments::Arguments;
 pub use build_error::ServerBuildError;
+pub(crate) use context::CallOrigin;
 pub use context::{ProgressReporter, ProgressSink, RequestId, ToolContext};
 pub use def::{ToolAnnotations, ToolDef, ToolDefBuilder};
 pub use error::{ArgumentError, ToolError};
+pub(crate) use handler::start_handler;
 pub use handler::{
     HandlerFuture, ToolFn, ToolFnArity, ToolFnParam, ToolFnParams, ToolFuture, ToolHandler,
     ViaArguments, ViaExtractor,

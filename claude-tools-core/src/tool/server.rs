@@ -385,7 +385,7 @@ impl ToolServer {
             )));
         }
         let handler = match &self.inner.tool_layers {
-            None => (tool.handler)(call),
+            None => super::handler::start_handler(&*tool.handler, call),
             Some(layers) => layers.run(ToolRequest::new(
                 call,
                 tool.def.clone(),

@@ -175,19 +175,22 @@ pub(super) fn registration(function: &ItemFn, tool: &Tool) -> TokenStream {
     };
     // Every parameter is extracted before any error is reported, so that the model learns of
     // all its mistakes at once; the good path moves the values out, allocating nothing. The
-    // block ends the `Result`s' scope before the handler runs, so that the call's future does
-    // not keep room for them across the handler's `.await`.
-    let call_or_fail = quote! {
+    // parameters are extracted when the handler is called, before its future is made, so that
+    // the future holds the values the fn takes, not the whole call (which every move of the
+    // future, and the box, would copy). The server catches a panic of an extractor as it
+    // catches one of the fn.
+    let extract_or_fail = quote! {
         let (#(#args,)*) = {
             #(#extract_params)*
             match (#(#args,)*) {
                 (#(::core::result::Result::Ok(#args),)*)
                     if #private::call_is_clean(&__ct_call) => (#(#args,)*),
-                (#(#args,)*) => return #private::failed_call(__ct_call, [#(#args.err()),*]),
+                (#(#args,)*) => return #private::ready(
+                    #private::failed_call(__ct_call, [#(#args.err()),*])
+                ),
             }
         };
         ::core::mem::drop(__ct_call);
-        __CT_OUTPUT.convert(#invoke)
     };
 
     // `file!()` and `line!()` of the fn's name: where a build error about the tool points.
@@ -246,9 +249,8 @@ pub(super) fn registration(function: &ItemFn, tool: &Tool) -> TokenStream {
             }
 
             fn __ct_handle(mut __ct_call: #private::ToolCall) -> #private::ToolFuture {
-                #private::call_future(async move {
-                    #call_or_fail
-                })
+                #extract_or_fail
+                #private::call_future(async move { __CT_OUTPUT.convert(#invoke) })
             }
 
             #private::inventory::submit! {
