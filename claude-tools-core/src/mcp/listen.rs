@@ -4,7 +4,7 @@
 //!
 //! | message | what happens |
 //! |---|---|
-//! | `subscriptions/listen {notifications: {toolsListChanged?, promptsListChanged?, resourcesListChanged?, resourceSubscriptions?: [uri]}}` | a stream opens ([`McpRouter::listen`](super::McpRouter::listen)); its first message is `notifications/subscriptions/acknowledged` with the subset the server honours (prompts and resources only on a server that has them; at most [`MAX_RESOURCE_SUBSCRIPTIONS`] URIs) |
+//! | `subscriptions/listen {notifications: {toolsListChanged?, promptsListChanged?, resourcesListChanged?, resourceSubscriptions?: [uri]}}` | a stream opens ([`McpRouter::listen`](super::McpRouter::listen)); its first message is `notifications/subscriptions/acknowledged` with the subset the server honours (`promptsListChanged` only on a server that has prompts, `resourceSubscriptions` only on one that has resources, at most [`MAX_RESOURCE_SUBSCRIPTIONS`] URIs; `resourcesListChanged` always, as the live handle may add the first skill or resource later) |
 //! | a change through a [`ToolServerHandle`](super::ToolServerHandle) | `notifications/{tools,prompts,resources}/list_changed` on each stream that asked for that kind, `notifications/resources/updated {uri}` on each that listed the URI; each with `_meta["io.modelcontextprotocol/subscriptionId"]`, the listen request's id. Nothing a stream did not ask for |
 //! | changes faster than a stream is read | merged: a stream owes at most one notice of each kind, and one update per URI, whatever the number of changes (bounded memory, nothing lost that matters) |
 //! | no `notifications` object, or not an object | `-32602` |
@@ -403,8 +403,9 @@ impl McpRouter {
         let accepted = ListenFilter {
             tools_list_changed: requested.tools_list_changed,
             prompts_list_changed: requested.prompts_list_changed && server.has_prompts(),
-            resources_list_changed: requested.resources_list_changed
-                && (server.has_resources() || server.has_skills()),
+            // Honoured whatever the server has now: its live handle may add the first skill
+            // (or resource) later, and a stream opened before must hear of it.
+            resources_list_changed: requested.resources_list_changed,
             resource_subscriptions: if server.has_resources() {
                 requested.resource_subscriptions
             } else {
