@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use claude_tools_core::ask::Elicitation;
 use claude_tools_core::mcp::McpRouter;
-use claude_tools_core::task::{TaskSettings, TaskStart, TaskSupport};
+use claude_tools_core::task::{MemoryTaskStore, TaskSettings, TaskStart, TaskSupport};
 use claude_tools_core::tool::{ToolDefBuilder, ToolError, ToolServer};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -434,6 +434,64 @@ async fn a_task_past_its_ttl_is_gone_and_its_handler_cancelled() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(get(&router, &id).await["error"]["code"], -32602);
     assert!(seen.cancelled.load(Ordering::SeqCst), "the token fired");
+}
+
+/// A runtime of its own, for a replica: dropping it drops the task runners it spawned, as a
+/// replica's death does.
+fn replica_runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
+
+#[test]
+fn a_task_whose_runner_is_gone_fails_once_its_lease_lapses() {
+    let store = Arc::new(MemoryTaskStore::default());
+    let server = server(Arc::default())
+        .with_task_store(store)
+        .with_task_settings(TaskSettings::default().lease(Duration::from_millis(300)));
+    let replica_a = McpRouter::new(server.clone());
+    let replica_b = McpRouter::new(server);
+    let runtime_a = replica_runtime();
+    let id = runtime_a.block_on(async { task_id(&call(&replica_a, "wait", json!({})).await) });
+    // Replica A dies: its runner (and the handler) are dropped mid-run.
+    drop(runtime_a);
+    replica_runtime().block_on(async {
+        // Within the lease, B cannot tell: still working.
+        assert_eq!(get(&replica_b, &id).await["result"]["status"], "working");
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        let task = get(&replica_b, &id).await["result"].clone();
+        assert_eq!(task["status"], "failed", "{task}");
+        assert_eq!(task["error"]["code"], -32603);
+        assert!(
+            task["error"]["data"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("abandoned"),
+            "{task}"
+        );
+        // Final now: a second poll says the same, and a cancel changes nothing.
+        ask(&replica_b, "tasks/cancel", json!({"taskId": id}), true).await;
+        assert_eq!(get(&replica_b, &id).await["result"]["status"], "failed");
+    });
+}
+
+#[tokio::test]
+async fn a_running_task_renews_its_lease_for_as_long_as_it_runs() {
+    let seen = Arc::new(Seen::default());
+    let server = server(seen.clone())
+        .with_task_settings(TaskSettings::default().lease(Duration::from_millis(60)));
+    let router = McpRouter::new(server);
+    let id = task_id(&call(&router, "wait", json!({})).await);
+    // Five leases later the runner still vouches for it.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(get(&router, &id).await["result"]["status"], "working");
+    ask(&router, "tasks/cancel", json!({"taskId": id}), true).await;
+    assert_eq!(
+        until(&router, &id, "cancelled").await["status"],
+        "cancelled"
+    );
 }
 
 #[tokio::test]

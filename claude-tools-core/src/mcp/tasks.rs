@@ -108,6 +108,11 @@ fn store_error(error: TaskStoreError) -> ErrorObject {
     }
 }
 
+/// The end of a lease taken or renewed at `now`.
+fn lease_end(now: u64, settings: &TaskSettings) -> u64 {
+    now.saturating_add(crate::task::record::millis(settings.lease))
+}
+
 fn now_ms() -> u64 {
     crate::task::record::unix_ms(SystemTime::now())
 }
@@ -256,8 +261,12 @@ impl McpRouter {
         };
         let settings = server.task_settings();
         let owner = self.principal.as_deref().map(String::from);
-        let record = match TaskRecord::new(owner, now_ms(), settings.ttl, settings.poll_interval) {
-            Ok(record) => record,
+        let now = now_ms();
+        let record = match TaskRecord::new(owner, now, settings.ttl, settings.poll_interval) {
+            Ok(mut record) => {
+                record.lease_expires_at_ms = Some(lease_end(now, &settings));
+                record
+            }
             Err(error) => {
                 tracing::error!(%error, "MCP tasks: no random task id");
                 return refuse(ErrorObject::internal_error(
@@ -323,14 +332,37 @@ impl McpRouter {
         }
     }
 
-    /// The task `task_id`, if this caller owns it.
+    /// The task `task_id`, if this caller owns it; `failed` first if its runner is gone.
     async fn owned_task(&self, host: &TaskHost, task_id: &str) -> Result<TaskRecord, ErrorObject> {
-        let record = host
+        let now = now_ms();
+        let mut record = host
             .store
-            .get(task_id, now_ms())
+            .get(task_id, now)
             .await
             .map_err(store_error)?
             .ok_or_else(unknown_task)?;
+        if record.is_abandoned(now) {
+            // The store applies this only if the lease is still lapsed: a runner that renewed
+            // meanwhile keeps its task.
+            tracing::warn!(
+                task = task_id,
+                "MCP tasks: a task's runner stopped renewing"
+            );
+            let error = ErrorObject::internal_error(
+                "the task was abandoned: the server running it stopped (its lease lapsed) \
+                 before it finished; call the tool again",
+            );
+            host.store
+                .change(task_id, TaskChange::Abandoned(error_json(&error)), now)
+                .await
+                .map_err(store_error)?;
+            record = host
+                .store
+                .get(task_id, now)
+                .await
+                .map_err(store_error)?
+                .ok_or_else(unknown_task)?;
+        }
         if record.owner.as_deref() != self.principal.as_deref() {
             tracing::info!(
                 task = task_id,
@@ -418,6 +450,9 @@ impl Runner {
         let mut poll = tokio::time::interval(self.settings.poll_interval);
         poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         poll.reset();
+        let mut renew = tokio::time::interval(self.settings.renew_interval());
+        renew.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        renew.reset();
         let ending = loop {
             tokio::select! {
                 biased;
@@ -429,6 +464,10 @@ impl Runner {
                 () = tokio::time::sleep_until(self.expires_at) => break Ending::Expired,
                 () = self.link.changed() => self.publish_questions().await,
                 () = self.running.answered.notified() => self.read_answers().await,
+                _ = renew.tick() => {
+                    let until_ms = lease_end(now_ms(), &self.settings);
+                    self.change(TaskChange::Renew { until_ms }).await;
+                }
                 _ = poll.tick() => {
                     // What reached another replica: answers, and a cancellation.
                     self.read_answers().await;
@@ -500,7 +539,8 @@ impl Runner {
 
     async fn cancel_requested(&self) -> bool {
         match self.host.store.get(&self.task_id, now_ms()).await {
-            Ok(Some(record)) => record.cancel_requested,
+            // Final already (another replica found the lease lapsed): nobody reads the rest.
+            Ok(Some(record)) => record.cancel_requested || record.status.is_terminal(),
             // Expired or gone: nobody waits for it any more.
             Ok(None) => true,
             Err(_) => false,
