@@ -15,11 +15,12 @@ use tokio_util::sync::CancellationToken;
 
 use super::McpRouter;
 use super::calls::{Prepared, run_out_grace};
+use super::listen::Listeners;
 use super::mrtr::{self, Bound};
 use crate::ask::task_link::TaskLink;
 use crate::jsonrpc::{
     Answer, Call, ErrorObject, RawParams, RequestId, RequestMeta, Response, ResultMeta, ResultType,
-    ToolCall,
+    ServerNotification, ToolCall,
 };
 use crate::task::wire::{self, TaskAnswer};
 use crate::task::{
@@ -45,6 +46,8 @@ pub(super) enum TaskRoute {
 /// process runs.
 pub(crate) struct TaskHost {
     store: Arc<dyn TaskStore>,
+    /// The tool set's listen streams, told of the changes of the tasks they follow.
+    listeners: Arc<Listeners>,
     /// The running tasks of this process, by id.
     running: Mutex<HashMap<String, Running>>,
 }
@@ -59,12 +62,13 @@ struct Running {
 }
 
 impl TaskHost {
-    pub(crate) fn new(server: &ToolServer) -> Self {
+    pub(crate) fn new(server: &ToolServer, listeners: Arc<Listeners>) -> Self {
         Self {
             store: server
                 .task_store()
                 .cloned()
                 .unwrap_or_else(|| Arc::new(MemoryTaskStore::default())),
+            listeners,
             running: Mutex::new(HashMap::new()),
         }
     }
@@ -78,6 +82,27 @@ impl TaskHost {
 
     fn running(&self, task_id: &str) -> Option<Running> {
         self.lock().get(task_id).cloned()
+    }
+
+    /// Tells the listen streams that follow `task_id` its state now (`notifications/tasks`),
+    /// read back from the store; nothing is read when no stream follows it. Only the streams
+    /// of this process hear it: a change made on another replica is told there.
+    async fn announce(&self, task_id: &str) {
+        if !self.listeners.follow_task(task_id) {
+            return;
+        }
+        match self.store.get(task_id, now_ms()).await {
+            Ok(Some(record)) => {
+                self.listeners
+                    .publish(&ServerNotification::Task(Box::new(TaskAnswer::detailed(
+                        record,
+                    ))))
+            }
+            Ok(None) => {}
+            Err(error) => {
+                tracing::warn!(%error, task = task_id, "MCP tasks: a change could not be told");
+            }
+        }
     }
 }
 
@@ -149,7 +174,7 @@ impl McpRouter {
     fn task_host(&self, server: &ToolServer) -> Arc<TaskHost> {
         self.tools
             .tasks
-            .get_or_init(|| Arc::new(TaskHost::new(server)))
+            .get_or_init(|| Arc::new(TaskHost::new(server, self.tools.listeners.clone())))
             .clone()
     }
 
@@ -362,6 +387,7 @@ impl McpRouter {
                 .await
                 .map_err(store_error)?
                 .ok_or_else(unknown_task)?;
+            host.announce(task_id).await;
         }
         if record.owner.as_deref() != self.principal.as_deref() {
             tracing::info!(
@@ -398,10 +424,11 @@ impl McpRouter {
             .answer(&task_id, responses, now_ms())
             .await
             .map_err(store_error)?;
-        if !taken.is_empty()
-            && let Some(running) = host.running(&task_id)
-        {
-            running.answered.notify_one();
+        if !taken.is_empty() {
+            if let Some(running) = host.running(&task_id) {
+                running.answered.notify_one();
+            }
+            host.announce(&task_id).await;
         }
         Ok(Answer::Empty)
     }
@@ -512,6 +539,8 @@ impl Runner {
     }
 
     async fn change(&self, change: TaskChange) {
+        // A renewal is no change a client sees.
+        let told = !matches!(change, TaskChange::Renew { .. });
         if let Err(error) = self
             .host
             .store
@@ -519,6 +548,10 @@ impl Runner {
             .await
         {
             tracing::error!(%error, task = %self.task_id, "MCP tasks: a task's change was lost");
+            return;
+        }
+        if told {
+            self.host.announce(&self.task_id).await;
         }
     }
 
