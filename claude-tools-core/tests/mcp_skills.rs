@@ -372,6 +372,44 @@ async fn the_live_handle_adds_and_removes_skills_with_list_changed() {
     assert_eq!(reply["error"]["code"], -32601);
 }
 
+/// A 2026-07-28 `subscriptions/listen` request with `notifications` as its filter.
+fn listen_request(id: u64, notifications: Value) -> claude_tools_core::mcp::Request {
+    let message = modern(
+        id,
+        "subscriptions/listen",
+        json!({"notifications": notifications}),
+    );
+    match claude_tools_core::mcp::Message::decode(message.to_string().as_bytes()) {
+        claude_tools_core::mcp::Message::Request(request) => request,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_listen_stream_opened_before_the_first_skill_hears_of_it() {
+    let scratch = Scratch::new("listen-first");
+    let dir = deploy(&scratch);
+    // No skill and no resource yet.
+    let router = McpRouter::new(ToolServer::new("ops", "1.0.0")).with_listen(true);
+    let handle = router.tool_server_handle();
+    let mut stream = router
+        .listen(listen_request(3, json!({"resourcesListChanged": true})))
+        .expect("a stream");
+    assert_eq!(
+        serde_json::to_value(stream.acknowledgement()).unwrap()["params"]["notifications"],
+        json!({"resourcesListChanged": true})
+    );
+    handle.add_skill(dir.as_path()).unwrap();
+    let heard = tokio::time::timeout(std::time::Duration::from_secs(5), stream.next())
+        .await
+        .expect("the first skill is announced");
+    assert_eq!(
+        serde_json::to_value(stream.message(&heard)).unwrap(),
+        json!({"jsonrpc": "2.0", "method": "notifications/resources/list_changed",
+               "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": 3}}})
+    );
+}
+
 fn refused(dir: &Path) -> SkillError {
     match ToolServer::new("ops", "1.0.0").with_skill(dir) {
         Err(ServerBuildError::Skill { error, .. }) => error,

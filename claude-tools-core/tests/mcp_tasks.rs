@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use claude_tools_core::ask::Elicitation;
 use claude_tools_core::mcp::McpRouter;
-use claude_tools_core::task::{TaskSettings, TaskStart, TaskSupport};
+use claude_tools_core::task::{MemoryTaskStore, TaskSettings, TaskStart, TaskSupport};
 use claude_tools_core::tool::{ToolDefBuilder, ToolError, ToolServer};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -31,6 +31,8 @@ struct Name {
 struct Seen {
     runs: AtomicUsize,
     cancelled: AtomicBool,
+    /// Opened by the test: the `later` tool waits on it before its question.
+    gate: tokio::sync::Notify,
 }
 
 fn task(name: &str, support: TaskSupport) -> ToolDefBuilder {
@@ -41,6 +43,7 @@ fn task(name: &str, support: TaskSupport) -> ToolDefBuilder {
 
 fn server(seen: Arc<Seen>) -> ToolServer {
     let (work_seen, wait_seen, once_seen) = (seen.clone(), seen.clone(), seen.clone());
+    let later_seen = seen.clone();
     ToolServer::new("jobs", "1.0.0")
         .with_tool(ToolDefBuilder::new("plain"), |_call| async { "plain" })
         .unwrap()
@@ -75,6 +78,17 @@ fn server(seen: Arc<Seen>) -> ToolServer {
             match call.context().elicit::<Confirm>("Sure?").await? {
                 Elicitation::Accepted(Confirm { confirm: true }) => Ok::<_, ToolError>("done"),
                 _ => Ok("not done"),
+            }
+        })
+        .unwrap()
+        .with_tool(task("later", TaskSupport::Required), move |call| {
+            let seen = later_seen.clone();
+            async move {
+                seen.gate.notified().await;
+                match call.context().elicit::<Confirm>("Sure?").await? {
+                    Elicitation::Accepted(Confirm { confirm: true }) => Ok::<_, ToolError>("done"),
+                    _ => Ok("not done"),
+                }
             }
         })
         .unwrap()
@@ -436,6 +450,64 @@ async fn a_task_past_its_ttl_is_gone_and_its_handler_cancelled() {
     assert!(seen.cancelled.load(Ordering::SeqCst), "the token fired");
 }
 
+/// A runtime of its own, for a replica: dropping it drops the task runners it spawned, as a
+/// replica's death does.
+fn replica_runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
+
+#[test]
+fn a_task_whose_runner_is_gone_fails_once_its_lease_lapses() {
+    let store = Arc::new(MemoryTaskStore::default());
+    let server = server(Arc::default())
+        .with_task_store(store)
+        .with_task_settings(TaskSettings::default().lease(Duration::from_millis(300)));
+    let replica_a = McpRouter::new(server.clone());
+    let replica_b = McpRouter::new(server);
+    let runtime_a = replica_runtime();
+    let id = runtime_a.block_on(async { task_id(&call(&replica_a, "wait", json!({})).await) });
+    // Replica A dies: its runner (and the handler) are dropped mid-run.
+    drop(runtime_a);
+    replica_runtime().block_on(async {
+        // Within the lease, B cannot tell: still working.
+        assert_eq!(get(&replica_b, &id).await["result"]["status"], "working");
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        let task = get(&replica_b, &id).await["result"].clone();
+        assert_eq!(task["status"], "failed", "{task}");
+        assert_eq!(task["error"]["code"], -32603);
+        assert!(
+            task["error"]["data"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("abandoned"),
+            "{task}"
+        );
+        // Final now: a second poll says the same, and a cancel changes nothing.
+        ask(&replica_b, "tasks/cancel", json!({"taskId": id}), true).await;
+        assert_eq!(get(&replica_b, &id).await["result"]["status"], "failed");
+    });
+}
+
+#[tokio::test]
+async fn a_running_task_renews_its_lease_for_as_long_as_it_runs() {
+    let seen = Arc::new(Seen::default());
+    let server = server(seen.clone())
+        .with_task_settings(TaskSettings::default().lease(Duration::from_millis(60)));
+    let router = McpRouter::new(server);
+    let id = task_id(&call(&router, "wait", json!({})).await);
+    // Five leases later the runner still vouches for it.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(get(&router, &id).await["result"]["status"], "working");
+    ask(&router, "tasks/cancel", json!({"taskId": id}), true).await;
+    assert_eq!(
+        until(&router, &id, "cancelled").await["status"],
+        "cancelled"
+    );
+}
+
 #[tokio::test]
 async fn at_first_wait_questions_go_through_mrtr_then_the_call_becomes_a_task() {
     let router = McpRouter::new(server(Arc::default()));
@@ -454,4 +526,107 @@ async fn at_first_wait_questions_go_through_mrtr_then_the_call_becomes_a_task() 
     assert!(created.get("requestState").is_none());
     let done = until(&router, &id, "completed").await;
     assert_eq!(done["result"]["content"][0]["text"], "Hello, Alice!");
+}
+
+/// A 2026-07-28 `subscriptions/listen` with `notifications` as its filter; `tasks`: whether it
+/// declares the extension.
+fn listen_request(id: u64, notifications: Value, tasks: bool) -> claude_tools_core::mcp::Request {
+    let message = request(
+        id,
+        "subscriptions/listen",
+        json!({"notifications": notifications}),
+        tasks,
+    );
+    match claude_tools_core::mcp::Message::decode(message.to_string().as_bytes()) {
+        claude_tools_core::mcp::Message::Request(request) => request,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The next message of `stream` as it is written, within 5 s.
+async fn heard(stream: &mut claude_tools_core::mcp::ListenStream) -> Value {
+    let notification = tokio::time::timeout(Duration::from_secs(5), stream.next())
+        .await
+        .expect("a notification");
+    serde_json::to_value(stream.message(&notification)).unwrap()
+}
+
+#[tokio::test]
+async fn a_listen_stream_hears_each_change_of_the_tasks_it_follows() {
+    let seen = Arc::new(Seen::default());
+    let alice = McpRouter::new(server(seen.clone()))
+        .with_listen(true)
+        .with_principal(Some("alice".into()));
+    let bob = alice.new_connection().with_principal(Some("bob".into()));
+    let id = task_id(&call(&alice, "later", json!({})).await);
+    let other = task_id(&call(&alice, "wait", json!({})).await);
+
+    // Without the extension declared: -32021.
+    let refused = alice
+        .listen(listen_request(5, json!({"taskIds": [id]}), false))
+        .expect_err("refused");
+    assert_eq!(refused.to_value()["error"]["code"], -32021);
+    // Bob names alice's task: acknowledged (a task id says nothing of whose it is), never told.
+    let mut bobs = bob
+        .listen(listen_request(6, json!({"taskIds": [id]}), true))
+        .expect("a stream");
+    let mut stream = alice
+        .listen(listen_request(
+            7,
+            json!({"taskIds": [id, "no-such-task"]}),
+            true,
+        ))
+        .expect("a stream");
+    assert_eq!(
+        serde_json::to_value(stream.acknowledgement()).unwrap()["params"]["notifications"],
+        json!({"taskIds": [id, "no-such-task"]})
+    );
+
+    // The task asks its question: `input_required`, the question inlined.
+    seen.gate.notify_one();
+    let asked = heard(&mut stream).await;
+    assert_eq!(asked["method"], "notifications/tasks", "{asked}");
+    let params = &asked["params"];
+    assert_eq!(params["_meta"]["io.modelcontextprotocol/subscriptionId"], 7);
+    assert_eq!(params["taskId"], id.as_str());
+    assert_eq!(params["status"], "input_required");
+    assert_eq!(
+        params["inputRequests"]["elicitation-1"]["method"],
+        "elicitation/create"
+    );
+    for field in ["createdAt", "lastUpdatedAt", "ttlMs", "pollIntervalMs"] {
+        assert!(params.get(field).is_some(), "{field}: {asked}");
+    }
+
+    // Answered: it goes on, then completes, the result inlined as `tasks/get` has it.
+    let answer = json!({"taskId": id, "inputResponses": {"elicitation-1": {"action": "accept", "content": {"confirm": true}}}});
+    ask(&alice, "tasks/update", answer, true).await;
+    let mut last = heard(&mut stream).await;
+    while last["params"]["status"] != "completed" {
+        assert_eq!(last["params"]["status"], "working", "{last}");
+        last = heard(&mut stream).await;
+    }
+    let polled = get(&alice, &id).await["result"].clone();
+    assert_eq!(last["params"]["result"], polled["result"]);
+    assert_eq!(last["params"]["result"]["content"][0]["text"], "done");
+
+    // A task the stream does not follow is not told, and bob heard nothing of alice's.
+    ask(&alice, "tasks/cancel", json!({"taskId": other}), true).await;
+    until(&alice, &other, "cancelled").await;
+    let nothing = tokio::time::timeout(Duration::from_millis(100), stream.next()).await;
+    assert!(nothing.is_err(), "{nothing:?}");
+    let nothing = tokio::time::timeout(Duration::from_millis(50), bobs.next()).await;
+    assert!(nothing.is_err(), "{nothing:?}");
+}
+
+#[test]
+fn a_listen_stream_follows_a_bounded_number_of_tasks() {
+    let router = McpRouter::new(server(Arc::default())).with_listen(true);
+    let ids: Vec<String> = (0..=claude_tools_core::mcp::MAX_TASK_SUBSCRIPTIONS)
+        .map(|n| format!("task-{n}"))
+        .collect();
+    let refused = router
+        .listen(listen_request(1, json!({"taskIds": ids}), true))
+        .expect_err("refused");
+    assert_eq!(refused.to_value()["error"]["code"], -32602);
 }

@@ -12,6 +12,8 @@
 #[cfg(feature = "http")]
 pub mod http;
 pub mod stdio;
+#[cfg(feature = "postgres")]
+pub mod tasks;
 
 use claude_tools_core::tool::ToolServer;
 

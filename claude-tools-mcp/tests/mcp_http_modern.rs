@@ -523,3 +523,80 @@ async fn a_huge_meta_or_input_responses_is_bounded_like_any_body() {
     let reply = post(addr, &headers("tools/call", Some("echo")), &small).await;
     assert_eq!(reply.json()["result"]["content"][0]["text"], "ECHO:x");
 }
+
+/// A 2026-07-28 body whose `_meta` declares the tasks extension.
+fn tasks_body(id: u64, method: &str, mut params: Value) -> String {
+    params["_meta"] = meta();
+    params["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
+        json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+}
+
+#[tokio::test]
+async fn a_listen_stream_over_http_hears_the_tasks_it_follows() {
+    let mut wait = ToolDefBuilder::new("wait");
+    wait.task(claude_tools::tasks::TaskSupport::Required);
+    let server = ToolServer::new("tasks-http", "1.0.0")
+        .with_tool(wait, |call| async move {
+            call.context().cancelled().await;
+            "stopped"
+        })
+        .unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(HttpServer::new(server).serve(listener).into_future());
+    let created = post(
+        addr,
+        &headers("tools/call", Some("wait")),
+        &tasks_body(1, "tools/call", json!({"name": "wait", "arguments": {}})),
+    )
+    .await
+    .json();
+    let id = created["result"]["taskId"]
+        .as_str()
+        .expect("a task")
+        .to_string();
+
+    use tokio::io::AsyncWriteExt;
+    let listen = tasks_body(
+        2,
+        "subscriptions/listen",
+        json!({"notifications": {"taskIds": [id]}}),
+    );
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream
+        .write_all(&request(
+            "POST",
+            "/mcp",
+            &headers("subscriptions/listen", None),
+            &listen,
+        ))
+        .await
+        .unwrap();
+    let (status, _headers, mut buffered) = common::read_head(&mut stream).await;
+    assert_eq!(status, 200);
+    let ack = next_event(&mut stream, &mut buffered).await.unwrap();
+    assert_eq!(ack["params"]["notifications"], json!({"taskIds": [id]}));
+
+    let cancel = post(
+        addr,
+        &headers("tasks/cancel", Some(&id)),
+        &tasks_body(3, "tasks/cancel", json!({"taskId": id})),
+    )
+    .await;
+    assert_eq!(cancel.status, 200, "{cancel:?}");
+    let told = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        next_event(&mut stream, &mut buffered),
+    )
+    .await
+    .expect("a notification")
+    .unwrap();
+    assert_eq!(told["method"], "notifications/tasks", "{told}");
+    assert_eq!(told["params"]["taskId"], id.as_str());
+    assert_eq!(told["params"]["status"], "cancelled");
+    assert_eq!(
+        told["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        2
+    );
+}

@@ -94,6 +94,9 @@ pub mod mcp {
     #[cfg(feature = "mcp")]
     #[doc(inline)]
     pub use claude_tools_mcp::stdio::{Serve, serve};
+    #[cfg(all(feature = "mcp", feature = "postgres"))]
+    #[doc(inline)]
+    pub use claude_tools_mcp::tasks::PostgresTaskStore;
     #[cfg(feature = "mcp")]
     #[doc(inline)]
     pub use claude_tools_mcp::{ServeExt, stdio};

@@ -46,7 +46,7 @@ pub use message::{
 };
 pub use notification::{
     PROMPTS_LIST_CHANGED, RESOURCE_UPDATED, RESOURCES_LIST_CHANGED, ServerNotification,
-    TOOLS_LIST_CHANGED,
+    TASK_STATUS, TOOLS_LIST_CHANGED,
 };
 pub use request_meta::{
     CLIENT_CAPABILITIES_META, CLIENT_INFO_META, ClientInfo, LOG_LEVEL_META, MetaClaim,

@@ -20,6 +20,10 @@ pub const RESOURCES_LIST_CHANGED: &str = "notifications/resources/list_changed";
 /// changes.
 pub const RESOURCE_UPDATED: &str = "notifications/resources/updated";
 
+/// The method of the notification a server sends on a listen stream when a task it follows
+/// changes (the tasks extension, SEP-2663).
+pub const TASK_STATUS: &str = "notifications/tasks";
+
 /// A notification from the server to the client.
 ///
 /// ```
@@ -72,6 +76,9 @@ pub enum ServerNotification {
     /// `notifications/message`: a log message, sent by a tool with
     /// [`ToolContext::log`](crate::tool::ToolContext::log).
     Message(LogMessage),
+    /// `notifications/tasks`: a task's state, as `tasks/get` would answer it now (the tasks
+    /// extension; only on a listen stream that named the task in `taskIds`).
+    Task(Box<crate::task::TaskAnswer>),
 }
 
 impl ServerNotification {
@@ -86,6 +93,7 @@ impl ServerNotification {
             ServerNotification::ResourcesListChanged => RESOURCES_LIST_CHANGED,
             ServerNotification::ResourceUpdated { .. } => RESOURCE_UPDATED,
             ServerNotification::Message(_) => LOG_MESSAGE,
+            ServerNotification::Task(_) => TASK_STATUS,
         }
     }
 
@@ -152,6 +160,7 @@ impl Serialize for ServerNotification {
             ServerNotification::Message(message) => {
                 notification.serialize_entry("params", message)?;
             }
+            ServerNotification::Task(task) => notification.serialize_entry("params", task)?,
             _ => {}
         }
         if let ServerNotification::Cancelled { request_id, reason } = self {

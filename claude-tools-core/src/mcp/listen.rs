@@ -4,9 +4,10 @@
 //!
 //! | message | what happens |
 //! |---|---|
-//! | `subscriptions/listen {notifications: {toolsListChanged?, promptsListChanged?, resourcesListChanged?, resourceSubscriptions?: [uri]}}` | a stream opens ([`McpRouter::listen`](super::McpRouter::listen)); its first message is `notifications/subscriptions/acknowledged` with the subset the server honours (prompts and resources only on a server that has them; at most [`MAX_RESOURCE_SUBSCRIPTIONS`] URIs) |
+//! | `subscriptions/listen {notifications: {toolsListChanged?, promptsListChanged?, resourcesListChanged?, resourceSubscriptions?: [uri]}}` | a stream opens ([`McpRouter::listen`](super::McpRouter::listen)); its first message is `notifications/subscriptions/acknowledged` with the subset the server honours (`promptsListChanged` only on a server that has prompts, `resourceSubscriptions` only on one that has resources, at most [`MAX_RESOURCE_SUBSCRIPTIONS`] URIs; `resourcesListChanged` always, as the live handle may add the first skill or resource later) |
 //! | a change through a [`ToolServerHandle`](super::ToolServerHandle) | `notifications/{tools,prompts,resources}/list_changed` on each stream that asked for that kind, `notifications/resources/updated {uri}` on each that listed the URI; each with `_meta["io.modelcontextprotocol/subscriptionId"]`, the listen request's id. Nothing a stream did not ask for |
-//! | changes faster than a stream is read | merged: a stream owes at most one notice of each kind, and one update per URI, whatever the number of changes (bounded memory, nothing lost that matters) |
+//! | `taskIds: [id]` in the filter (the tasks extension, SEP-2663) | `notifications/tasks` with the task's state as `tasks/get` would answer it (`DetailedTask`: `inputRequests`, `result` or `error` inlined) each time one of those tasks of **this caller** changes status, questions or outcome on this server process; at most [`MAX_TASK_SUBSCRIPTIONS`] ids. Acknowledged only on a server with task tools; `-32021` when the listen request does not declare the extension. An id of no task, or of another caller's, is acknowledged and never heard of (the same answer either way, as for `tasks/get`) |
+//! | changes faster than a stream is read | merged: a stream owes at most one notice of each kind, one update per URI, and a task's latest state, whatever the number of changes (bounded memory, nothing lost that matters) |
 //! | no `notifications` object, or not an object | `-32602` |
 //! | the stream's end by the server (shutdown) | the listen request's result, `{resultType: "complete", _meta: {subscriptionId, serverInfo}}` ([`ListenStream::ended`]) |
 //! | the client's end (HTTP: closing the response; stdio: `notifications/cancelled` naming the listen id) | the stream is dropped; nothing more is sent for it |
@@ -15,7 +16,7 @@
 //! `notifications/progress` and `notifications/message` never travel on a listen stream: they go
 //! on their request's own response.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -30,9 +31,13 @@ use crate::jsonrpc::{
     Call, ErrorObject, Implementation, PROMPTS_LIST_CHANGED, RESOURCE_UPDATED,
     RESOURCES_LIST_CHANGED, Request, RequestId, Response, ServerNotification, TOOLS_LIST_CHANGED,
 };
+use crate::task::TaskAnswer;
 
 /// The most resource URIs one listen stream may follow.
 pub const MAX_RESOURCE_SUBSCRIPTIONS: usize = 1024;
+
+/// The most tasks one listen stream may follow (`taskIds`).
+pub const MAX_TASK_SUBSCRIPTIONS: usize = 1024;
 
 /// The `params._meta` key of a notification sent on a listen stream: the listen request's id.
 pub const SUBSCRIPTION_ID_META: &str = "io.modelcontextprotocol/subscriptionId";
@@ -58,6 +63,9 @@ pub struct ListenFilter {
     /// `notifications/resources/updated` for these URIs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resource_subscriptions: Vec<String>,
+    /// `notifications/tasks` for these tasks (the tasks extension).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub task_ids: Vec<String>,
 }
 
 fn is_false(value: &bool) -> bool {
@@ -65,6 +73,10 @@ fn is_false(value: &bool) -> bool {
 }
 
 impl ListenFilter {
+    fn follows_task(&self, task_id: &str) -> bool {
+        self.task_ids.iter().any(|wanted| wanted == task_id)
+    }
+
     fn wants(&self, notification: &ServerNotification) -> bool {
         match notification {
             ServerNotification::ToolsListChanged => self.tools_list_changed,
@@ -74,6 +86,7 @@ impl ListenFilter {
                 .resource_subscriptions
                 .iter()
                 .any(|wanted| wanted == uri),
+            ServerNotification::Task(task) => self.follows_task(&task.record.task_id),
             _ => false,
         }
     }
@@ -90,6 +103,8 @@ pub(crate) struct Listeners {
 /// One stream's filter and what it owes its client.
 struct Listener {
     filter: ListenFilter,
+    /// The caller that opened it (the transport's principal): only its tasks are told.
+    owner: Option<String>,
     owed: Mutex<Owed>,
     ready: tokio::sync::Notify,
 }
@@ -101,6 +116,8 @@ struct Owed {
     prompts: bool,
     resources: bool,
     updated: BTreeSet<String>,
+    /// Each followed task's latest state, by id.
+    tasks: BTreeMap<String, Box<TaskAnswer>>,
 }
 
 impl Listeners {
@@ -115,10 +132,17 @@ impl Listeners {
     pub(crate) fn publish(&self, notification: &ServerNotification) {
         let listeners: Vec<Arc<Listener>> = self.lock().values().cloned().collect();
         for listener in listeners {
-            if listener.filter.wants(notification) {
+            if listener.wants(notification) {
                 listener.owe(notification);
             }
         }
+    }
+
+    /// Whether a stream follows task `task_id` (so that its changes are worth reading back).
+    pub(crate) fn follow_task(&self, task_id: &str) -> bool {
+        self.lock()
+            .values()
+            .any(|listener| listener.filter.follows_task(task_id))
     }
 
     /// How many streams are open.
@@ -126,10 +150,11 @@ impl Listeners {
         self.lock().len()
     }
 
-    fn add(&self, filter: ListenFilter) -> (u64, Arc<Listener>) {
+    fn add(&self, filter: ListenFilter, owner: Option<String>) -> (u64, Arc<Listener>) {
         let key = self.next.fetch_add(1, Ordering::Relaxed);
         let listener = Arc::new(Listener {
             filter,
+            owner,
             owed: Mutex::default(),
             ready: tokio::sync::Notify::new(),
         });
@@ -149,6 +174,15 @@ impl Listener {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    fn wants(&self, notification: &ServerNotification) -> bool {
+        if let ServerNotification::Task(task) = notification
+            && task.record.owner != self.owner
+        {
+            return false;
+        }
+        self.filter.wants(notification)
+    }
+
     fn owe(&self, notification: &ServerNotification) {
         {
             let mut owed = self.lock();
@@ -158,6 +192,10 @@ impl Listener {
                 ServerNotification::ResourcesListChanged => owed.resources = true,
                 ServerNotification::ResourceUpdated { uri } => {
                     owed.updated.insert(uri.clone());
+                }
+                ServerNotification::Task(task) => {
+                    // A later state replaces one not sent yet: the client wants the latest.
+                    owed.tasks.insert(task.record.task_id.clone(), task.clone());
                 }
                 _ => return,
             }
@@ -177,9 +215,12 @@ impl Listener {
         if std::mem::take(&mut owed.resources) {
             return Some(ServerNotification::ResourcesListChanged);
         }
-        owed.updated
+        if let Some(uri) = owed.updated.pop_first() {
+            return Some(ServerNotification::ResourceUpdated { uri });
+        }
+        owed.tasks
             .pop_first()
-            .map(|uri| ServerNotification::ResourceUpdated { uri })
+            .map(|(_, task)| ServerNotification::Task(task))
     }
 }
 
@@ -198,10 +239,11 @@ impl ListenStream {
     pub(crate) fn open(
         id: RequestId,
         accepted: ListenFilter,
+        owner: Option<String>,
         listeners: Arc<Listeners>,
         server_info: Implementation,
     ) -> Self {
-        let (key, listener) = listeners.add(accepted.clone());
+        let (key, listener) = listeners.add(accepted.clone(), owner);
         Self {
             id,
             accepted,
@@ -306,6 +348,7 @@ impl Serialize for ListenMessage<'_> {
             id: &'a RequestId,
             accepted: Option<&'a ListenFilter>,
             uri: Option<&'a str>,
+            task: Option<&'a TaskAnswer>,
         }
 
         impl Serialize for Params<'_> {
@@ -316,6 +359,9 @@ impl Serialize for ListenMessage<'_> {
                 }
                 if let Some(uri) = self.uri {
                     params.serialize_entry("uri", uri)?;
+                }
+                if let Some(task) = self.task {
+                    task.write_fields(&mut params)?;
                 }
                 params.serialize_entry("_meta", &Meta(self.id))?;
                 params.end()
@@ -330,6 +376,7 @@ impl Serialize for ListenMessage<'_> {
                     id,
                     accepted: Some(&self.stream.accepted),
                     uri: None,
+                    task: None,
                 },
             ),
             Some(notification) => {
@@ -344,12 +391,17 @@ impl Serialize for ListenMessage<'_> {
                     ServerNotification::ResourceUpdated { uri } => Some(uri.as_str()),
                     _ => None,
                 };
+                let task = match notification {
+                    ServerNotification::Task(task) => Some(&**task),
+                    _ => None,
+                };
                 (
                     method,
                     Params {
                         id,
                         accepted: None,
                         uri,
+                        task,
                     },
                 )
             }
@@ -379,13 +431,16 @@ impl McpRouter {
                 )));
             }
         };
-        match decide(&meta, Transport::Plain) {
+        let declares_tasks = match decide(&meta, Transport::Plain) {
             Err(error) => return refuse(error),
             Ok(Revision::Legacy) => {
                 return refuse(ErrorObject::method_not_found("subscriptions/listen"));
             }
-            Ok(Revision::Modern(_)) => {}
-        }
+            Ok(Revision::Modern(meta)) => meta
+                .extensions
+                .iter()
+                .any(|extension| extension == crate::task::TASKS_EXTENSION),
+        };
         if !self.listen {
             return refuse(
                 ErrorObject::method_not_found("subscriptions/listen")
@@ -400,13 +455,23 @@ impl McpRouter {
             Err(error) => return refuse(error),
         };
         let server = self.tools.active();
+        if !requested.task_ids.is_empty() && server.has_task_tools() && !declares_tasks {
+            // SEP-2663: task notifications only for a client that declares the extension.
+            return refuse(super::tasks::undeclared());
+        }
         let accepted = ListenFilter {
             tools_list_changed: requested.tools_list_changed,
             prompts_list_changed: requested.prompts_list_changed && server.has_prompts(),
-            resources_list_changed: requested.resources_list_changed
-                && (server.has_resources() || server.has_skills()),
+            // Honoured whatever the server has now: its live handle may add the first skill
+            // (or resource) later, and a stream opened before must hear of it.
+            resources_list_changed: requested.resources_list_changed,
             resource_subscriptions: if server.has_resources() {
                 requested.resource_subscriptions
+            } else {
+                Vec::new()
+            },
+            task_ids: if server.has_task_tools() {
+                requested.task_ids
             } else {
                 Vec::new()
             },
@@ -414,6 +479,7 @@ impl McpRouter {
         Ok(ListenStream::open(
             id,
             accepted,
+            self.principal.as_deref().map(String::from),
             self.tools.listeners.clone(),
             Implementation::new(server.name(), server.version()),
         ))
@@ -433,7 +499,7 @@ pub(crate) fn read_filter(
         ErrorObject::invalid_params(
             "subscriptions/listen needs `params.notifications`: an object with \
              `toolsListChanged`, `promptsListChanged`, `resourcesListChanged` (booleans) and \
-             `resourceSubscriptions` (an array of URIs)",
+             `resourceSubscriptions` (an array of URIs) and `taskIds` (an array of task ids)",
         )
     };
     let params = params.ok_or_else(refused)?;
@@ -441,6 +507,12 @@ pub(crate) fn read_filter(
         .parse::<Params>()
         .map_err(|_| refused())?
         .notifications;
+    if filter.task_ids.len() > MAX_TASK_SUBSCRIPTIONS {
+        return Err(ErrorObject::invalid_params(format!(
+            "a listen stream follows at most {MAX_TASK_SUBSCRIPTIONS} tasks; open several \
+             streams for more"
+        )));
+    }
     if filter.resource_subscriptions.len() > MAX_RESOURCE_SUBSCRIPTIONS {
         return Err(ErrorObject::invalid_params(format!(
             "a listen stream follows at most {MAX_RESOURCE_SUBSCRIPTIONS} resources; open \

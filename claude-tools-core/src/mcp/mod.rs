@@ -84,8 +84,8 @@ pub use catalog::RESOURCE_NOT_FOUND;
 pub use lifecycle::{HandshakeManifest, handshake_manifest};
 pub use lifecycle::{LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS};
 pub use listen::{
-    ListenFilter, ListenMessage, ListenStream, MAX_RESOURCE_SUBSCRIPTIONS, SUBSCRIPTION_ID_META,
-    SUBSCRIPTIONS_ACKNOWLEDGED,
+    ListenFilter, ListenMessage, ListenStream, MAX_RESOURCE_SUBSCRIPTIONS, MAX_TASK_SUBSCRIPTIONS,
+    SUBSCRIPTION_ID_META, SUBSCRIPTIONS_ACKNOWLEDGED,
 };
 pub use live::{LiveToolError, ToolServerHandle, ToolSetEdit};
 pub use logging::DEFAULT_LOG_LEVEL;

@@ -15,11 +15,12 @@ use tokio_util::sync::CancellationToken;
 
 use super::McpRouter;
 use super::calls::{Prepared, run_out_grace};
+use super::listen::Listeners;
 use super::mrtr::{self, Bound};
 use crate::ask::task_link::TaskLink;
 use crate::jsonrpc::{
     Answer, Call, ErrorObject, RawParams, RequestId, RequestMeta, Response, ResultMeta, ResultType,
-    ToolCall,
+    ServerNotification, ToolCall,
 };
 use crate::task::wire::{self, TaskAnswer};
 use crate::task::{
@@ -45,6 +46,8 @@ pub(super) enum TaskRoute {
 /// process runs.
 pub(crate) struct TaskHost {
     store: Arc<dyn TaskStore>,
+    /// The tool set's listen streams, told of the changes of the tasks they follow.
+    listeners: Arc<Listeners>,
     /// The running tasks of this process, by id.
     running: Mutex<HashMap<String, Running>>,
 }
@@ -59,12 +62,13 @@ struct Running {
 }
 
 impl TaskHost {
-    pub(crate) fn new(server: &ToolServer) -> Self {
+    pub(crate) fn new(server: &ToolServer, listeners: Arc<Listeners>) -> Self {
         Self {
             store: server
                 .task_store()
                 .cloned()
                 .unwrap_or_else(|| Arc::new(MemoryTaskStore::default())),
+            listeners,
             running: Mutex::new(HashMap::new()),
         }
     }
@@ -78,6 +82,27 @@ impl TaskHost {
 
     fn running(&self, task_id: &str) -> Option<Running> {
         self.lock().get(task_id).cloned()
+    }
+
+    /// Tells the listen streams that follow `task_id` its state now (`notifications/tasks`),
+    /// read back from the store; nothing is read when no stream follows it. Only the streams
+    /// of this process hear it: a change made on another replica is told there.
+    async fn announce(&self, task_id: &str) {
+        if !self.listeners.follow_task(task_id) {
+            return;
+        }
+        match self.store.get(task_id, now_ms()).await {
+            Ok(Some(record)) => {
+                self.listeners
+                    .publish(&ServerNotification::Task(Box::new(TaskAnswer::detailed(
+                        record,
+                    ))))
+            }
+            Ok(None) => {}
+            Err(error) => {
+                tracing::warn!(%error, task = task_id, "MCP tasks: a change could not be told");
+            }
+        }
     }
 }
 
@@ -106,6 +131,11 @@ fn store_error(error: TaskStoreError) -> ErrorObject {
             ErrorObject::internal_error("the server could not reach its task store")
         }
     }
+}
+
+/// The end of a lease taken or renewed at `now`.
+fn lease_end(now: u64, settings: &TaskSettings) -> u64 {
+    now.saturating_add(crate::task::record::millis(settings.lease))
 }
 
 fn now_ms() -> u64 {
@@ -144,7 +174,7 @@ impl McpRouter {
     fn task_host(&self, server: &ToolServer) -> Arc<TaskHost> {
         self.tools
             .tasks
-            .get_or_init(|| Arc::new(TaskHost::new(server)))
+            .get_or_init(|| Arc::new(TaskHost::new(server, self.tools.listeners.clone())))
             .clone()
     }
 
@@ -256,8 +286,12 @@ impl McpRouter {
         };
         let settings = server.task_settings();
         let owner = self.principal.as_deref().map(String::from);
-        let record = match TaskRecord::new(owner, now_ms(), settings.ttl, settings.poll_interval) {
-            Ok(record) => record,
+        let now = now_ms();
+        let record = match TaskRecord::new(owner, now, settings.ttl, settings.poll_interval) {
+            Ok(mut record) => {
+                record.lease_expires_at_ms = Some(lease_end(now, &settings));
+                record
+            }
             Err(error) => {
                 tracing::error!(%error, "MCP tasks: no random task id");
                 return refuse(ErrorObject::internal_error(
@@ -323,14 +357,38 @@ impl McpRouter {
         }
     }
 
-    /// The task `task_id`, if this caller owns it.
+    /// The task `task_id`, if this caller owns it; `failed` first if its runner is gone.
     async fn owned_task(&self, host: &TaskHost, task_id: &str) -> Result<TaskRecord, ErrorObject> {
-        let record = host
+        let now = now_ms();
+        let mut record = host
             .store
-            .get(task_id, now_ms())
+            .get(task_id, now)
             .await
             .map_err(store_error)?
             .ok_or_else(unknown_task)?;
+        if record.is_abandoned(now) {
+            // The store applies this only if the lease is still lapsed: a runner that renewed
+            // meanwhile keeps its task.
+            tracing::warn!(
+                task = task_id,
+                "MCP tasks: a task's runner stopped renewing"
+            );
+            let error = ErrorObject::internal_error(
+                "the task was abandoned: the server running it stopped (its lease lapsed) \
+                 before it finished; call the tool again",
+            );
+            host.store
+                .change(task_id, TaskChange::Abandoned(error_json(&error)), now)
+                .await
+                .map_err(store_error)?;
+            record = host
+                .store
+                .get(task_id, now)
+                .await
+                .map_err(store_error)?
+                .ok_or_else(unknown_task)?;
+            host.announce(task_id).await;
+        }
         if record.owner.as_deref() != self.principal.as_deref() {
             tracing::info!(
                 task = task_id,
@@ -366,10 +424,11 @@ impl McpRouter {
             .answer(&task_id, responses, now_ms())
             .await
             .map_err(store_error)?;
-        if !taken.is_empty()
-            && let Some(running) = host.running(&task_id)
-        {
-            running.answered.notify_one();
+        if !taken.is_empty() {
+            if let Some(running) = host.running(&task_id) {
+                running.answered.notify_one();
+            }
+            host.announce(&task_id).await;
         }
         Ok(Answer::Empty)
     }
@@ -418,6 +477,9 @@ impl Runner {
         let mut poll = tokio::time::interval(self.settings.poll_interval);
         poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         poll.reset();
+        let mut renew = tokio::time::interval(self.settings.renew_interval());
+        renew.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        renew.reset();
         let ending = loop {
             tokio::select! {
                 biased;
@@ -429,6 +491,10 @@ impl Runner {
                 () = tokio::time::sleep_until(self.expires_at) => break Ending::Expired,
                 () = self.link.changed() => self.publish_questions().await,
                 () = self.running.answered.notified() => self.read_answers().await,
+                _ = renew.tick() => {
+                    let until_ms = lease_end(now_ms(), &self.settings);
+                    self.change(TaskChange::Renew { until_ms }).await;
+                }
                 _ = poll.tick() => {
                     // What reached another replica: answers, and a cancellation.
                     self.read_answers().await;
@@ -473,6 +539,8 @@ impl Runner {
     }
 
     async fn change(&self, change: TaskChange) {
+        // A renewal is no change a client sees.
+        let told = !matches!(change, TaskChange::Renew { .. });
         if let Err(error) = self
             .host
             .store
@@ -480,6 +548,10 @@ impl Runner {
             .await
         {
             tracing::error!(%error, task = %self.task_id, "MCP tasks: a task's change was lost");
+            return;
+        }
+        if told {
+            self.host.announce(&self.task_id).await;
         }
     }
 
@@ -500,7 +572,8 @@ impl Runner {
 
     async fn cancel_requested(&self) -> bool {
         match self.host.store.get(&self.task_id, now_ms()).await {
-            Ok(Some(record)) => record.cancel_requested,
+            // Final already (another replica found the lease lapsed): nobody reads the rest.
+            Ok(Some(record)) => record.cancel_requested || record.status.is_terminal(),
             // Expired or gone: nobody waits for it any more.
             Ok(None) => true,
             Err(_) => false,

@@ -45,9 +45,17 @@
 //! while it runs, a handler in this process. Polls, answers and cancellations go through the
 //! store, so with a shared store any replica can answer them: the replica running the handler
 //! reads answers and cancellations from the store at the task's poll interval (at once when they
-//! reach it directly). A task whose replica dies stays `working` until its TTL; route `tasks/*`
-//! to the replica that created the task (`Mcp-Name` carries the `taskId` on Streamable HTTP for
-//! that) to avoid the wait.
+//! reach it directly): a `tasks/cancel` that reached replica B fires the handler's token on
+//! replica A within one poll interval. Routing `tasks/*` to the replica that created the task
+//! (`Mcp-Name` carries the `taskId` on Streamable HTTP for that) avoids even that wait.
+//!
+//! The replica running a task holds a **lease** on its record
+//! ([`TaskRecord::lease_expires_at_ms`]), renewed every third of [`TaskSettings::lease`] while
+//! the handler runs. A task whose lease lapsed (its replica died, or lost the store) is marked
+//! `failed` by the next `tasks/*` request for it, on any replica, with `-32603` "the task was
+//! abandoned"; the store applies that only if the lease is still lapsed
+//! ([`TaskChange::Abandoned`]), so a runner that renewed meanwhile keeps its task. Replicas
+//! compare the lease with their own clocks: keep the lease well above their skew.
 //!
 //! # Limits
 //!
@@ -55,6 +63,7 @@
 //! |---|---|---|
 //! | TTL (the record is kept, and the handler may run, this long after creation) | 1 hour | [`TaskSettings::ttl`] |
 //! | poll interval suggested to clients | 1 second | [`TaskSettings::poll_interval`] |
+//! | a runner's lease (a task not renewed this long is `failed`) | 30 seconds, renewed every 10 | [`TaskSettings::lease`] |
 //! | running tasks per caller (the HTTP principal; every caller is one when there is no auth) | 32 | [`TaskSettings::max_running_per_caller`] |
 //! | records in a [`MemoryTaskStore`] | 10,000 (unexpired; full, it refuses new tasks) | [`MemoryTaskStore::with_capacity`] |
 

@@ -7,6 +7,8 @@ use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
+use super::TaskChange;
+
 /// Where a task is in its life (`status`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -67,6 +69,13 @@ pub struct TaskRecord {
     pub error: Option<Box<RawValue>>,
     /// The client asked to cancel it (for the replica running it to read).
     pub cancel_requested: bool,
+    /// Until when the replica running it vouches for it, Unix milliseconds: the runner renews
+    /// it while the handler runs ([`TaskSettings::lease`](super::TaskSettings::lease)). A task
+    /// not final past it has lost its runner (its replica died): the next `tasks/*` request
+    /// marks it `failed` ([`TaskChange::Abandoned`](super::TaskChange::Abandoned)). `None`
+    /// (a record written before leases existed) never lapses.
+    #[serde(default)]
+    pub lease_expires_at_ms: Option<u64>,
 }
 
 impl TaskRecord {
@@ -91,6 +100,7 @@ impl TaskRecord {
             result: None,
             error: None,
             cancel_requested: false,
+            lease_expires_at_ms: None,
         })
     }
 
@@ -102,6 +112,92 @@ impl TaskRecord {
     /// Whether the record is past its TTL at `now_ms`.
     pub fn is_expired(&self, now_ms: u64) -> bool {
         now_ms >= self.expires_at_ms()
+    }
+
+    /// Whether the task has lost its runner at `now_ms`: not final, and its lease lapsed.
+    pub fn is_abandoned(&self, now_ms: u64) -> bool {
+        !self.status.is_terminal()
+            && self
+                .lease_expires_at_ms
+                .is_some_and(|lease| now_ms >= lease)
+    }
+
+    /// Applies `change` at `now_ms`, as every [`TaskStore`](super::TaskStore) does: nothing
+    /// for a final task, nor for [`TaskChange::Abandoned`] while the lease holds. A store
+    /// shared by replicas reads the record, applies this and writes it back, atomically (in
+    /// one transaction, say).
+    pub fn apply(&mut self, change: TaskChange, now_ms: u64) {
+        if self.status.is_terminal() {
+            return;
+        }
+        match change {
+            TaskChange::Questions(mut questions) => {
+                questions.retain(|key, _| !self.answers.contains_key(key));
+                self.status = if questions.is_empty() {
+                    TaskStatus::Working
+                } else {
+                    TaskStatus::InputRequired
+                };
+                self.input_requests = questions;
+            }
+            TaskChange::Completed(result) => {
+                self.status = TaskStatus::Completed;
+                self.result = Some(result);
+                self.input_requests.clear();
+            }
+            TaskChange::Failed(error) => self.fail(error),
+            TaskChange::Cancelled => {
+                self.status = TaskStatus::Cancelled;
+                self.input_requests.clear();
+            }
+            TaskChange::Renew { until_ms } => {
+                // Not a change the client sees: `lastUpdatedAt` stays.
+                self.lease_expires_at_ms = Some(until_ms);
+                return;
+            }
+            TaskChange::Abandoned(error) => {
+                if !self.is_abandoned(now_ms) {
+                    // Renewed since the caller looked: the runner is alive.
+                    return;
+                }
+                self.fail(error);
+            }
+        }
+        self.last_updated_at_ms = now_ms;
+    }
+
+    fn fail(&mut self, error: Box<RawValue>) {
+        self.status = TaskStatus::Failed;
+        self.error = Some(error);
+        self.input_requests.clear();
+    }
+
+    /// Takes the client's `responses` at `now_ms`, as every [`TaskStore`](super::TaskStore)'s
+    /// [`answer`](super::TaskStore::answer) does: each under a key in `input_requests` moves to
+    /// `answers`, the others are ignored (the status becomes `working` when no question is
+    /// left). Returns the keys taken; nothing for a final task.
+    pub fn take_responses(
+        &mut self,
+        responses: BTreeMap<String, Box<RawValue>>,
+        now_ms: u64,
+    ) -> Vec<String> {
+        if self.status.is_terminal() {
+            return Vec::new();
+        }
+        let mut taken = Vec::new();
+        for (key, answer) in responses {
+            if self.input_requests.remove(&key).is_some() {
+                self.answers.insert(key.clone(), answer);
+                taken.push(key);
+            }
+        }
+        if !taken.is_empty() {
+            if self.input_requests.is_empty() {
+                self.status = TaskStatus::Working;
+            }
+            self.last_updated_at_ms = now_ms;
+        }
+        taken
     }
 }
 

@@ -66,6 +66,11 @@ pub struct TaskSettings {
     pub poll_interval: Duration,
     /// How many tasks one caller may have running at once.
     pub max_running_per_caller: usize,
+    /// How long a running task's record is vouched for by the replica running it: the runner
+    /// renews the lease every third of it, and a task whose lease lapsed (its replica died, or
+    /// lost its store) becomes `failed` on the next `tasks/*` request for it. Longer than the
+    /// clock skew between replicas, and than a store's slowest write.
+    pub lease: Duration,
 }
 
 impl Default for TaskSettings {
@@ -74,6 +79,7 @@ impl Default for TaskSettings {
             ttl: Duration::from_secs(60 * 60),
             poll_interval: Duration::from_secs(1),
             max_running_per_caller: 32,
+            lease: Duration::from_secs(30),
         }
     }
 }
@@ -95,5 +101,17 @@ impl TaskSettings {
     pub fn max_running_per_caller(mut self, max: usize) -> Self {
         self.max_running_per_caller = max.max(1);
         self
+    }
+
+    /// These settings with a runner's lease of `lease` (at least 3 milliseconds, so that a
+    /// third of it is a renewal interval).
+    pub fn lease(mut self, lease: Duration) -> Self {
+        self.lease = lease.max(Duration::from_millis(3));
+        self
+    }
+
+    /// How often a running task renews its lease: a third of it.
+    pub(crate) fn renew_interval(&self) -> Duration {
+        self.lease / 3
     }
 }

@@ -7,7 +7,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use serde_json::value::RawValue;
 
-use super::record::{TaskRecord, TaskStatus};
+use super::record::TaskRecord;
 
 /// How many unexpired tasks a [`MemoryTaskStore`] holds at most unless told otherwise.
 pub const DEFAULT_MEMORY_CAPACITY: usize = 10_000;
@@ -37,7 +37,7 @@ pub enum TaskStoreError {
 }
 
 /// A change a running task makes to its record. A record whose status is final
-/// ([`TaskStatus::is_terminal`]) takes none.
+/// ([`TaskStatus::is_terminal`](super::TaskStatus::is_terminal)) takes none.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum TaskChange {
@@ -51,6 +51,16 @@ pub enum TaskChange {
     Failed(Box<RawValue>),
     /// `cancelled`.
     Cancelled,
+    /// The runner is alive until `until_ms` (Unix milliseconds): the record's lease, renewed
+    /// while the handler runs. Not a change of status (`lastUpdatedAt` stays).
+    Renew {
+        /// The lease's new end.
+        until_ms: u64,
+    },
+    /// `failed` with this JSON-RPC error, **only if** the lease has lapsed when the store
+    /// applies it ([`TaskRecord::is_abandoned`]): what a replica asks when it finds a task
+    /// whose runner stopped renewing, safe against a runner that renewed meanwhile.
+    Abandoned(Box<RawValue>),
 }
 
 /// Keeps tasks for the router: a task's record outlives the request that created it, and every
@@ -275,10 +285,7 @@ impl TaskStore for MemoryTaskStore {
         now_ms: u64,
     ) -> StoreFuture<'a, ()> {
         Box::pin(async move {
-            self.with_live(task_id, now_ms, |task| {
-                apply(task, change);
-                task.last_updated_at_ms = now_ms;
-            });
+            self.with_live(task_id, now_ms, |task| task.apply(change, now_ms));
             Ok(())
         })
     }
@@ -291,11 +298,7 @@ impl TaskStore for MemoryTaskStore {
     ) -> StoreFuture<'a, Vec<String>> {
         Box::pin(async move {
             Ok(self.with_live(task_id, now_ms, |task| {
-                let taken = take_responses(task, responses);
-                if !taken.is_empty() {
-                    task.last_updated_at_ms = now_ms;
-                }
-                taken
+                task.take_responses(responses, now_ms)
             }))
         })
     }
@@ -322,59 +325,12 @@ impl TaskStore for MemoryTaskStore {
     }
 }
 
-/// `change` applied to an unfinished `task` (what every store does; public to stores through
-/// [`TaskRecord`]'s fields, here for the memory one).
-fn apply(task: &mut TaskRecord, change: TaskChange) {
-    match change {
-        TaskChange::Questions(mut questions) => {
-            questions.retain(|key, _| !task.answers.contains_key(key));
-            task.status = if questions.is_empty() {
-                TaskStatus::Working
-            } else {
-                TaskStatus::InputRequired
-            };
-            task.input_requests = questions;
-        }
-        TaskChange::Completed(result) => {
-            task.status = TaskStatus::Completed;
-            task.result = Some(result);
-            task.input_requests.clear();
-        }
-        TaskChange::Failed(error) => {
-            task.status = TaskStatus::Failed;
-            task.error = Some(error);
-            task.input_requests.clear();
-        }
-        TaskChange::Cancelled => {
-            task.status = TaskStatus::Cancelled;
-            task.input_requests.clear();
-        }
-    }
-}
-
-/// Moves the `responses` to questions `task` is waiting on into its answers; the keys moved.
-fn take_responses(
-    task: &mut TaskRecord,
-    responses: BTreeMap<String, Box<RawValue>>,
-) -> Vec<String> {
-    let mut taken = Vec::new();
-    for (key, answer) in responses {
-        if task.input_requests.remove(&key).is_some() {
-            task.answers.insert(key.clone(), answer);
-            taken.push(key);
-        }
-    }
-    if !taken.is_empty() && task.input_requests.is_empty() {
-        task.status = TaskStatus::Working;
-    }
-    taken
-}
-
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::task::TaskStatus;
 
     fn raw(json: &str) -> Box<RawValue> {
         RawValue::from_string(json.to_string()).unwrap()
@@ -501,6 +457,40 @@ mod tests {
             let answers = store.take_answers(&id).await.unwrap();
             assert_eq!(answers.keys().collect::<Vec<_>>(), ["a"]);
             assert!(store.take_answers(&id).await.unwrap().is_empty());
+        });
+    }
+
+    #[test]
+    fn an_abandoned_task_fails_only_while_its_lease_is_lapsed() {
+        block_on(async {
+            let store = MemoryTaskStore::default();
+            let mut task = record(Some("alice"), 0);
+            task.lease_expires_at_ms = Some(100);
+            let id = task.task_id.clone();
+            store.create(task, 1).await.unwrap();
+            // Renewed at 50 until 200: not abandoned at 150, and `lastUpdatedAt` stays.
+            store
+                .change(&id, TaskChange::Renew { until_ms: 200 }, 50)
+                .await
+                .unwrap();
+            store
+                .change(&id, TaskChange::Abandoned(raw(r#"{"code":-32603}"#)), 150)
+                .await
+                .unwrap();
+            let task = store.get(&id, 150).await.unwrap().unwrap();
+            assert_eq!(task.status, TaskStatus::Working);
+            assert_eq!(task.last_updated_at_ms, 0);
+            assert!(!task.is_abandoned(199) && task.is_abandoned(200));
+            store
+                .change(&id, TaskChange::Abandoned(raw(r#"{"code":-32603}"#)), 250)
+                .await
+                .unwrap();
+            let task = store.get(&id, 250).await.unwrap().unwrap();
+            assert_eq!(task.status, TaskStatus::Failed);
+            assert_eq!(task.error.as_ref().unwrap().get(), r#"{"code":-32603}"#);
+            assert!(!task.is_abandoned(1_000), "a final task is not abandoned");
+            // It no longer counts among alice's running tasks.
+            store.create(record(Some("alice"), 300), 1).await.unwrap();
         });
     }
 

@@ -78,8 +78,35 @@ impl PartialEq for TaskAnswer {
 
 impl Serialize for TaskAnswer {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let task = &self.record;
         let mut map = serializer.serialize_map(None)?;
+        self.write_fields(&mut map)?;
+        map.end()
+    }
+}
+
+impl TaskAnswer {
+    /// The task's state as `notifications/tasks` carries it: the `DetailedTask` of `tasks/get`.
+    pub(crate) fn detailed(record: TaskRecord) -> Self {
+        Self {
+            record,
+            detailed: true,
+        }
+    }
+
+    /// The task's id.
+    pub fn task_id(&self) -> &str {
+        &self.record.task_id
+    }
+
+    /// The task's status.
+    pub fn status(&self) -> TaskStatus {
+        self.record.status
+    }
+
+    /// Writes the task's fields into `map` (a result's, or a notification's params beside
+    /// their `_meta`).
+    pub(crate) fn write_fields<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+        let task = &self.record;
         map.serialize_entry("taskId", &task.task_id)?;
         map.serialize_entry("status", &task.status)?;
         if let Some(message) = &task.status_message {
@@ -107,6 +134,6 @@ impl Serialize for TaskAnswer {
                 TaskStatus::Working | TaskStatus::Cancelled => {}
             }
         }
-        map.end()
+        Ok(())
     }
 }
