@@ -94,7 +94,10 @@ fn the_tiers_merge_in_the_cli_order_and_each_key_names_its_tier() {
         permissions.allow.as_deref(),
         Some(&["Read".to_owned(), "Bash(ls)".to_owned(), "Edit".to_owned()][..])
     );
-    assert_eq!(permissions.deny.as_deref(), Some(&["WebFetch".to_owned()][..]));
+    assert_eq!(
+        permissions.deny.as_deref(),
+        Some(&["WebFetch".to_owned()][..])
+    );
     let env = effective.env.as_ref().unwrap();
     assert_eq!(
         env.iter()
@@ -124,7 +127,10 @@ fn the_tiers_merge_in_the_cli_order_and_each_key_names_its_tier() {
     assert_eq!(provenance["model"].path, None);
     assert_eq!(provenance["env"].source, ResolvedSettingSource::Local);
     assert_eq!(provenance["spinnerTipsEnabled"].path, shown(&user));
-    assert_eq!(provenance["permissions"].source, ResolvedSettingSource::Managed);
+    assert_eq!(
+        provenance["permissions"].source,
+        ResolvedSettingSource::Managed
+    );
     assert_eq!(provenance["permissions"].path, shown(&managed));
     assert_eq!(
         provenance["permissions"].policy_origin,
@@ -144,9 +150,15 @@ fn the_managed_tier_is_the_file_with_its_drop_ins_or_server_managed_settings() {
         "etc/managed-settings.d/20-later.json",
         &json!({"model": "twenty", "permissions": {"deny": ["Bash(curl *)"]}}),
     );
-    place.write("etc/managed-settings.d/10-first.json", &json!({"model": "ten"}));
+    place.write(
+        "etc/managed-settings.d/10-first.json",
+        &json!({"model": "ten"}),
+    );
     // Hidden files and other extensions are not drop-ins.
-    place.write("etc/managed-settings.d/.30-hidden.json", &json!({"model": "hidden"}));
+    place.write(
+        "etc/managed-settings.d/.30-hidden.json",
+        &json!({"model": "hidden"}),
+    );
     place.write_text("etc/managed-settings.d/40-notes.txt", "not json");
 
     let resolved = resolve_settings(&place.options()).unwrap();
@@ -172,11 +184,17 @@ fn setting_sources_leave_out_the_file_tiers_but_not_the_managed_one() {
     let place = Place::new("sources");
     place.write("home/.claude/settings.json", &json!({"model": "user"}));
     place.write("work/.claude/settings.json", &json!({"model": "project"}));
-    place.write("etc/managed-settings.json", &json!({"apiKeyHelper": "/bin/key"}));
+    place.write(
+        "etc/managed-settings.json",
+        &json!({"apiKeyHelper": "/bin/key"}),
+    );
 
     let resolved = resolve_settings(&place.options().setting_sources([])).unwrap();
     assert_eq!(resolved.effective.model, None);
-    assert_eq!(resolved.effective.api_key_helper.as_deref(), Some("/bin/key"));
+    assert_eq!(
+        resolved.effective.api_key_helper.as_deref(),
+        Some("/bin/key")
+    );
 
     let resolved =
         resolve_settings(&place.options().setting_sources([SettingSource::User])).unwrap();

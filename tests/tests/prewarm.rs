@@ -89,8 +89,15 @@ async fn a_claimed_spare_moves_to_its_folder_then_answers_the_prompt() {
                    "include_initialize": true, "model": "$absent"}),
         ))
         .send(claim_answer("claim"))
-        .then(expect_request("set_model", "model", json!({"model": "no-such-model"})))
-        .send(canned::error_response("model", "unknown model no-such-model"))
+        .then(expect_request(
+            "set_model",
+            "model",
+            json!({"model": "no-such-model"}),
+        ))
+        .send(canned::error_response(
+            "model",
+            "unknown model no-such-model",
+        ))
         .then(answer_prompt("hello"));
     let fake = Fake::new(script);
     let spare = within("prewarm", prewarm(options(&fake, home.path())))
@@ -246,9 +253,12 @@ async fn what_a_claim_cannot_carry_is_refused_before_anything_is_sent() {
     );
     let spare = error.into_spare().expect("the spare is handed back");
 
-    let claimed = within("claim", spare.claim("hello", ClaimOptions::new("/srv/claimed")))
-        .await
-        .expect("the spare is still parked");
+    let claimed = within(
+        "claim",
+        spare.claim("hello", ClaimOptions::new("/srv/claimed")),
+    )
+    .await
+    .expect("the spare is still parked");
     within("the session", claimed.messages.collect())
         .await
         .unwrap();
@@ -271,7 +281,10 @@ async fn the_overlay_goes_around_the_claim_and_a_refused_overlay_stops_the_promp
             "behind",
             json!({"settings": {"fastMode": true, "enabledPlugins": "$absent"}}),
         ))
-        .send(canned::error_response("behind", "fastMode is not available"))
+        .send(canned::error_response(
+            "behind",
+            "fastMode is not available",
+        ))
         .expect_eof(Duration::from_secs(10));
     let fake = Fake::new(script);
     let spare = within("prewarm", prewarm(options(&fake, home.path())))

@@ -173,7 +173,10 @@ fn main() -> ExitCode {
         }
         let mut samples = [Vec::new(), Vec::new(), Vec::new()];
         for _ in 0..runs {
-            for (at, kind) in [Kind::Cold, Kind::Warm, Kind::Spare].into_iter().enumerate() {
+            for (at, kind) in [Kind::Cold, Kind::Warm, Kind::Spare]
+                .into_iter()
+                .enumerate()
+            {
                 samples[at].push(one_session(kind).await?);
             }
         }
@@ -195,7 +198,10 @@ fn main() -> ExitCode {
                 println!("{label} → first tool call {}", spread(calls));
             }
             let startups = warm.iter().filter_map(|s| s.startup).map(ms).collect();
-            println!("startup() itself, before the prompt      {}", spread(startups));
+            println!(
+                "startup() itself, before the prompt      {}",
+                spread(startups)
+            );
             let parks = spare.iter().filter_map(|s| s.startup).map(ms).collect();
             println!("prewarm() itself, before the folder      {}", spread(parks));
             ExitCode::SUCCESS

@@ -472,8 +472,10 @@ mod tests {
                 if watches[0].rail.as_deref() == Some("durable_wake")
         ));
         assert!(matches!(
-            read(json!({"asset_upload": {"id": "a1", "url": "u", "size_bytes": 3,
-                        "content_type": "image/png", "file_name": "x.png"}, "owned": true})),
+            read(
+                json!({"asset_upload": {"id": "a1", "url": "u", "size_bytes": 3,
+                        "content_type": "image/png", "file_name": "x.png"}, "owned": true})
+            ),
             ArtifactOutput::AssetUpload(_)
         ));
         assert!(matches!(
@@ -488,13 +490,18 @@ mod tests {
             ArtifactOutput::AssetList(_)
         ));
         assert!(matches!(
-            read(json!({"asset_read": {"id": "a", "path": "/o/a", "size_bytes": 1,
-                        "content_type": "text/plain", "sha256": "ab"}})),
+            read(
+                json!({"asset_read": {"id": "a", "path": "/o/a", "size_bytes": 1,
+                        "content_type": "text/plain", "sha256": "ab"}})
+            ),
             ArtifactOutput::AssetRead(_)
         ));
         assert!(matches!(
             read(json!({"asset_delete": {"id": "a", "deleted": true}})),
-            ArtifactOutput::AssetDelete(ArtifactAssetDeleteOutput { asset_delete: ArtifactAssetDelete { deleted: true, .. }, .. })
+            ArtifactOutput::AssetDelete(ArtifactAssetDeleteOutput {
+                asset_delete: ArtifactAssetDelete { deleted: true, .. },
+                ..
+            })
         ));
         assert!(matches!(
             read(json!({"pin": {"action": "unpin", "url": "u", "pinned": false}})),

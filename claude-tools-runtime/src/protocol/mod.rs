@@ -24,8 +24,7 @@ pub(crate) use hook_id::HookCallbackId;
 pub(crate) use incoming::{CliRequest, ControlFailure, Incoming, ParseError};
 pub(crate) use outgoing::{
     ClaimSessionBody, DialogAnswer, HostRequest, InitializeRequest, PermissionAnswer, SdkServers,
-    cancel_line,
-    request_line,
+    cancel_line, request_line,
 };
 pub(crate) use recover::{Fault, Found, scan, write_answer};
 

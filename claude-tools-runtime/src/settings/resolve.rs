@@ -194,7 +194,12 @@ pub fn resolve_settings(
             push(tier, read(&path)?, Some(&path), None);
         }
     }
-    push(ResolvedSettingSource::Flag, options.flag.clone(), None, None);
+    push(
+        ResolvedSettingSource::Flag,
+        options.flag.clone(),
+        None,
+        None,
+    );
     match &options.server_managed {
         Some(remote) => push(
             ResolvedSettingSource::Managed,
@@ -222,16 +227,17 @@ pub fn resolve_settings(
         merge(&mut merged, tier.settings.to_value());
     }
     // Each tier read as `Settings`; their merge is one too.
-    let effective = Settings::from_value(&merged).map_err(|error| ResolveSettingsError::Malformed {
-        path: PathBuf::from("(the merged settings)"),
-        error,
-    })?;
+    let effective =
+        Settings::from_value(&merged).map_err(|error| ResolveSettingsError::Malformed {
+            path: PathBuf::from("(the merged settings)"),
+            error,
+        })?;
     let mut resolved = ResolvedSettings::new(effective, Vec::new());
     if let Value::Object(keys) = &merged {
         for key in keys.keys() {
-            let from = tiers.iter().rev().find(|tier| {
-                matches!(tier.settings.to_value().get(key), Some(value) if !value.is_null())
-            });
+            let from = tiers.iter().rev().find(
+                |tier| matches!(tier.settings.to_value().get(key), Some(value) if !value.is_null()),
+            );
             if let Some(tier) = from {
                 resolved.provenance.insert(
                     key.clone(),
@@ -261,7 +267,11 @@ fn config_home(options: &ResolveSettings) -> Result<PathBuf, ResolveSettingsErro
     options
         .home
         .clone()
-        .or_else(|| std::env::var_os("HOME").filter(|home| !home.is_empty()).map(PathBuf::from))
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|home| !home.is_empty())
+                .map(PathBuf::from)
+        })
         .map(|home| home.join(".claude"))
         .ok_or(ResolveSettingsError::NoConfigHome)
 }

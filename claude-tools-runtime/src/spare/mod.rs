@@ -320,9 +320,7 @@ async fn let_go(shared: &SessionCore, error: Error, claim: Option<ClaimInfo>) ->
     }
     let died = matches!(error, Error::ProcessExited { .. } | Error::Closed)
         || shared.exit_info().is_some();
-    if died
-        && let Ok(exit) = tokio::time::timeout(EXIT_REPORT_WAIT, shared.wait_exit()).await
-    {
+    if died && let Ok(exit) = tokio::time::timeout(EXIT_REPORT_WAIT, shared.wait_exit()).await {
         return ClaimError::SpareExited(exit);
     }
     ClaimError::Session(error)

@@ -85,13 +85,15 @@ fn config_home(options: &Options) -> Result<PathBuf> {
     };
     let home = match var("CLAUDE_CONFIG_DIR") {
         Some(dir) => PathBuf::from(dir),
-        None => var("HOME").map(|home| PathBuf::from(home).join(".claude")).ok_or_else(|| {
-            Error::InvalidOptions(
-                "prewarm: neither CLAUDE_CONFIG_DIR nor HOME is set to park the spare under; \
+        None => var("HOME")
+            .map(|home| PathBuf::from(home).join(".claude"))
+            .ok_or_else(|| {
+                Error::InvalidOptions(
+                    "prewarm: neither CLAUDE_CONFIG_DIR nor HOME is set to park the spare under; \
                  pass Options::cwd"
-                    .into(),
-            )
-        })?,
+                        .into(),
+                )
+            })?,
     };
     if !home.is_absolute() {
         return Err(Error::InvalidOptions(format!(

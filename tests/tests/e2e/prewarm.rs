@@ -11,7 +11,11 @@ use crate::harness::{success_text, within, world};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_claimed_spare_answers_the_query_in_its_folder() {
-    let Some(w) = world("prewarm", Script::new().turn(Turn::text("warm spare answers"))).await
+    let Some(w) = world(
+        "prewarm",
+        Script::new().turn(Turn::text("warm spare answers")),
+    )
+    .await
     else {
         return;
     };
