@@ -1,7 +1,8 @@
 //! Session history: the sessions the Claude Code CLI has recorded, listed, read as typed
 //! [`Message`]s, renamed, tagged, forked and deleted — the official SDKs' `listSessions`,
 //! `getSessionInfo`, `getSessionMessages`, `listSubagents`, `getSubagentMessages`,
-//! `renameSession`, `tagSession`, `deleteSession` and `forkSession`, reading and writing the
+//! `renameSession`, `tagSession`, `deleteSession`, `forkSession`, `archiveSession` and
+//! `unarchiveSession`, reading and writing the
 //! same files.
 //!
 //! # Where sessions are
@@ -101,6 +102,7 @@
 //! # }
 //! ```
 
+mod archive;
 mod error;
 pub(crate) mod fork;
 pub(crate) mod ids;
@@ -112,6 +114,7 @@ pub(crate) mod paths;
 pub(crate) mod subagents;
 mod transcript;
 
+pub use archive::{archive_session, unarchive_session};
 pub use error::HistoryError;
 pub use fork::fork_session;
 pub use info::{SessionInfo, list_sessions, session_info};
