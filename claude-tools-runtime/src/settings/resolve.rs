@@ -123,9 +123,25 @@ pub enum ResolveSettingsError {
     NoConfigHome,
 }
 
-/// Reads the settings tiers the CLI reads and merges them in the CLI's precedence (see the
-/// [module](self)); the TypeScript SDK's `resolveSettings`, without its macOS and Windows MDM
-/// sources (not applicable on Linux). It reads a handful of small files with blocking I/O.
+/// Reads the settings tiers the CLI reads and merges them in the CLI's precedence: the
+/// TypeScript SDK's `resolveSettings`. It reads a handful of small files with blocking I/O.
+///
+/// The tiers, lowest precedence first (the CLI 2.1.332's order): user
+/// (`$CLAUDE_CONFIG_DIR/settings.json`, else `~/.claude/settings.json`), project
+/// (`<cwd>/.claude/settings.json`), local (`<cwd>/.claude/settings.local.json`), flag and
+/// managed. Objects merge key by key, lists are concatenated without duplicates, anything else
+/// is replaced by the higher tier. [`ResolvedSettings::provenance`] names the tier (and file)
+/// each top-level key came from.
+///
+/// The managed tier is one source, not a merge of several: server-managed settings when given
+/// ([`ResolveSettings::server_managed_settings`]), else `managed-settings.json` of the managed
+/// directory (`/etc/claude-code` on Linux) with the drop-ins of `managed-settings.d/`
+/// (`*.json`, in name order) merged over it. Not read here: macOS configuration profiles and
+/// the Windows registry (MDM, not applicable on Linux), the CLI's cached server-managed settings
+/// (`remote-settings.json`, which the CLI takes only with a verified signature: pass a fresh
+/// copy instead), an administrator's `policyHelper` (a program this does not run), and the
+/// host's own [`Options::managed_settings`](crate::options::Options::managed_settings), which
+/// the CLI filters to its restrictive keys.
 ///
 /// ```
 /// use claude_tools::settings::{ResolveSettings, ResolvedSettingSource, resolve_settings};
