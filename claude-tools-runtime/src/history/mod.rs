@@ -51,10 +51,12 @@
 //! [`import_session`](crate::session_store::import_session) copies a local session (and its
 //! subagents) into a store. This module reads the transcripts under the config dir.
 //!
-//! Not here (yet): `archiveSession`/`unarchiveSession` and the `archived` field, the TypeScript
-//! listing's `includeProgrammatic` filter; paths are not NFC-normalized first (the SDKs do, for
-//! macOS file systems that decompose names), and tags lose invisible characters without NFKC
-//! normalization.
+//! Archiving ([`archive_session`], [`unarchive_session`], [`SessionInfo::archived`]) keeps the
+//! CLI's mark beside the transcript, and [`ListSessions::include_programmatic`] leaves out the
+//! SDKs' and daemons' sessions, as the TypeScript SDK does for local transcripts.
+//!
+//! Not here (yet): paths are not NFC-normalized first (the SDKs do, for macOS file systems that
+//! decompose names), and tags lose invisible characters without NFKC normalization.
 //!
 //! # Sync, on purpose
 //!
