@@ -7,7 +7,8 @@
 //!
 //! - [`transport`]: reaching the CLI (spawned process or an in-memory pipe).
 //! - [`options`], [`client`], [`query`]: launching the CLI and talking to it — a persistent
-//!   [`client::Client`] or a one-shot [`query::query`], with [`permission`] callbacks and
+//!   [`client::Client`] or a one-shot [`query::query`] ([`spare`]: a CLI started before its
+//!   session is known, claimed later), with [`permission`] callbacks and
 //!   [`hooks`]; [`builtin_tools`]: the CLI's own tools' inputs and outputs, typed, for those
 //!   callbacks and hooks.
 //! - [`message`]: what the CLI streams, typed; [`control`]: what it answers the client's
@@ -38,6 +39,7 @@ pub mod permission;
 pub mod query;
 pub mod session_store;
 pub mod settings;
+pub mod spare;
 pub mod stream;
 pub mod telemetry;
 pub mod transport;

@@ -150,10 +150,13 @@ pub async fn startup_with(
     transport: impl Transport + 'static,
 ) -> Result<WarmQuery> {
     let (shared, messages, _, info, controls) = open(&options, Box::new(transport)).await?;
-    Ok(WarmQuery {
-        session: Some((shared, messages, info, controls)),
-        ceiling: options.run_end_ceiling.unwrap_or(DEFAULT_RUN_END_CEILING),
-    })
+    Ok(WarmQuery::from_parts(
+        shared,
+        messages,
+        info,
+        controls,
+        options.run_end_ceiling.unwrap_or(DEFAULT_RUN_END_CEILING),
+    ))
 }
 
 /// A CLI started and initialized by [`startup`], waiting for its one prompt. Dropping it (or
@@ -164,6 +167,20 @@ pub struct WarmQuery {
 }
 
 impl WarmQuery {
+    /// A started session waiting for its prompt (a claimed spare's, for one).
+    pub(crate) fn from_parts(
+        shared: Arc<SessionCore>,
+        messages: MessageReceiver,
+        info: InitializeInfo,
+        controls: Controls,
+        ceiling: Duration,
+    ) -> Self {
+        WarmQuery {
+            session: Some((shared, messages, info, controls)),
+            ceiling,
+        }
+    }
+
     /// The CLI's answer to `initialize`, typed.
     pub fn initialize_info(&self) -> Option<&InitializeInfo> {
         self.session.as_ref().map(|(_, _, info, _)| info)

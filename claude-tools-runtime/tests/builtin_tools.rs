@@ -77,9 +77,9 @@ fn the_fixtures_cover_every_typed_tool() {
         typed(BuiltinToolOutput::TYPED_TOOLS)
     );
     // 43 of sdk-tools.d.ts's 44 inputs (`McpInput` is an MCP tool's own, read as `Other`),
-    // 42 of its 44 outputs (`McpOutput` likewise; `ArtifactOutput` is not typed yet).
+    // 43 of its 44 outputs (`McpOutput` likewise).
     assert_eq!(BuiltinToolInput::TYPED_TOOLS.len(), 43);
-    assert_eq!(BuiltinToolOutput::TYPED_TOOLS.len(), 42);
+    assert_eq!(BuiltinToolOutput::TYPED_TOOLS.len(), 43);
 }
 
 #[test]

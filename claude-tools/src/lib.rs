@@ -108,7 +108,7 @@ pub use claude_tools_mcp::ServeExt;
 #[cfg(feature = "agent")]
 pub use claude_tools_runtime::{
     Error, RequestRef, Result, builtin_tools, callback, control, dialog, elicitation, hooks,
-    install, message, options, permission, settings, transport,
+    install, message, options, permission, settings, spare, transport,
 };
 
 // Session history, under the name the official SDKs' users look for (`listSessions`…).
@@ -142,6 +142,8 @@ pub use claude_tools_runtime::permission::{
 pub use claude_tools_runtime::query::{
     Prompt, WarmQuery, query, query_with, startup, startup_with,
 };
+#[cfg(feature = "agent")]
+pub use claude_tools_runtime::spare::{SpareProcess, prewarm, prewarm_with};
 #[cfg(feature = "agent")]
 pub use claude_tools_runtime::stream::MessageStream;
 

@@ -1,12 +1,15 @@
-//! `ct-bench-prewarm`: how long the first tool call of a one-shot query waits, with the real
-//! CLI, when the CLI is started only once the prompt is known (`query`) and when it was started
-//! and initialized beforehand (`startup`, then `WarmQuery::query`), on demand.
+//! `ct-bench-prewarm`: how long the first message and the first tool call of a one-shot query
+//! wait, with the real CLI, when the CLI is started only once the prompt is known (`query`),
+//! when it was started and initialized beforehand with every option (`startup`, then
+//! `WarmQuery::query`), and when a spare was started before the session's folder was known
+//! (`prewarm`, then `SpareProcess::claim`).
 //!
 //! `ct-bench-prewarm [--runs N]` runs N sessions of each kind (default 10), alternating, each
 //! against the scripted model server on 127.0.0.1 and an isolated HOME: the model's first turn
-//! calls an in-process tool, which notes when it runs. Cold: from calling `query` to the tool
-//! call. Warm: `startup` first (its own time is reported too), a pause standing for the user
-//! typing, then from `WarmQuery::query` to the tool call. Needs the real CLI
+//! calls an in-process tool, which notes when it runs. Cold: from calling `query`. Warm:
+//! `startup` first (its own time is reported too), a pause standing for the user typing, then
+//! from `WarmQuery::query`. Spare: `prewarm` (parked under the config home, its time reported
+//! too), the pause, then from `claim` with the session's folder. Needs the real CLI
 //! (`CLAUDE_CODE_CLI`).
 
 use std::process::ExitCode;
@@ -16,6 +19,7 @@ use std::time::{Duration, Instant};
 use claude_tools::tools::{ToolDefBuilder, ToolServer};
 use claude_tools_runtime::options::Options;
 use claude_tools_runtime::query::{query, startup};
+use claude_tools_runtime::spare::{ClaimOptions, prewarm};
 use claude_tools_testkit::model_server::{ModelServer, Script, Turn, inherited_env_to_remove};
 use claude_tools_testkit::{TempDir, claude_cli_path};
 use serde_json::json;
@@ -23,8 +27,20 @@ use serde_json::json;
 /// When the tool ran, once it has.
 type Called = Arc<Mutex<Option<Instant>>>;
 
+/// How the CLI is started.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    /// `query`: started once the prompt is known.
+    Cold,
+    /// `startup`: started with every option before the prompt.
+    Warm,
+    /// `prewarm`: started before the session's folder is known, claimed with it.
+    Spare,
+}
+
 struct Sample {
     startup: Option<Duration>,
+    to_first_message: Duration,
     to_tool_call: Duration,
 }
 
@@ -43,7 +59,7 @@ fn server(called: Called) -> Result<ToolServer, String> {
         .map_err(|e| e.to_string())
 }
 
-async fn one_session(warm: bool) -> Result<Sample, String> {
+async fn one_session(kind: Kind) -> Result<Sample, String> {
     let cli = claude_cli_path().ok_or("no CLI: set CLAUDE_CODE_CLI")?;
     let script = Script::new()
         .turn(Turn::tool_use("toolu_mark", "mcp__bench__mark", json!({})))
@@ -55,7 +71,6 @@ async fn one_session(warm: bool) -> Result<Sample, String> {
     let called = Called::default();
     let mut options = Options::new()
         .cli_path(cli)
-        .cwd(&cwd)
         .setting_sources([])
         .strict_mcp_config()
         .max_turns(2)
@@ -67,26 +82,53 @@ async fn one_session(warm: bool) -> Result<Sample, String> {
     for (name, value) in model.cli_env(home.path()) {
         options = options.env(name, value);
     }
-    let (start, startup_took, stream) = if warm {
-        let begun = Instant::now();
-        let warm = startup(options).await.map_err(|e| e.to_string())?;
-        let took = begun.elapsed();
-        // The user is still typing.
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        let start = Instant::now();
-        (start, Some(took), warm.query("mark it"))
-    } else {
-        let start = Instant::now();
-        let stream = query("mark it", options).await.map_err(|e| e.to_string())?;
-        (start, None, stream)
+    let (start, startup_took, mut stream) = match kind {
+        Kind::Warm => {
+            let begun = Instant::now();
+            let warm = startup(options.cwd(&cwd))
+                .await
+                .map_err(|e| e.to_string())?;
+            let took = begun.elapsed();
+            // The user is still typing.
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let start = Instant::now();
+            (start, Some(took), warm.query("mark it"))
+        }
+        Kind::Spare => {
+            // No cwd: parked under the config home until the folder is known.
+            let begun = Instant::now();
+            let spare = prewarm(options).await.map_err(|e| e.to_string())?;
+            let took = begun.elapsed();
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let start = Instant::now();
+            let claimed = spare
+                .claim("mark it", ClaimOptions::new(&cwd))
+                .await
+                .map_err(|e| e.to_string())?;
+            (start, Some(took), claimed.messages)
+        }
+        Kind::Cold => {
+            let start = Instant::now();
+            let stream = query("mark it", options.cwd(&cwd))
+                .await
+                .map_err(|e| e.to_string())?;
+            (start, None, stream)
+        }
     };
-    let messages = stream.collect().await.map_err(|e| e.to_string())?;
+    let mut first_message = None;
+    let mut messages = Vec::new();
+    while let Some(message) = stream.next().await {
+        first_message.get_or_insert_with(Instant::now);
+        messages.push(message.map_err(|e| e.to_string())?);
+    }
+    let first_message = first_message.ok_or("the session sent no message")?;
     let at = called
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .ok_or_else(|| format!("the tool was never called: {messages:?}"))?;
     Ok(Sample {
         startup: startup_took,
+        to_first_message: first_message.duration_since(start),
         to_tool_call: at.duration_since(start),
     })
 }
@@ -126,34 +168,42 @@ fn main() -> ExitCode {
     };
     let result = runtime.block_on(async {
         // One warm-up session of each kind: the first spawn of a cold binary is slower.
-        one_session(false).await?;
-        one_session(true).await?;
-        let (mut cold, mut warm) = (Vec::new(), Vec::new());
-        for _ in 0..runs {
-            cold.push(one_session(false).await?);
-            warm.push(one_session(true).await?);
+        for kind in [Kind::Cold, Kind::Warm, Kind::Spare] {
+            one_session(kind).await?;
         }
-        Ok::<_, String>((cold, warm))
+        let mut samples = [Vec::new(), Vec::new(), Vec::new()];
+        for _ in 0..runs {
+            for (at, kind) in [Kind::Cold, Kind::Warm, Kind::Spare]
+                .into_iter()
+                .enumerate()
+            {
+                samples[at].push(one_session(kind).await?);
+            }
+        }
+        Ok::<_, String>(samples)
     });
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     match result {
-        Ok((cold, warm)) => {
+        Ok([cold, warm, spare]) => {
             println!("real CLI, scripted model on 127.0.0.1, {runs} runs of each");
-            let cold_calls = cold.iter().map(|s| ms(s.to_tool_call)).collect();
-            println!(
-                "query (cold):      query → first tool call   {}",
-                spread(cold_calls)
-            );
-            let warm_calls = warm.iter().map(|s| ms(s.to_tool_call)).collect();
-            println!(
-                "startup (warm):    prompt → first tool call  {}",
-                spread(warm_calls)
-            );
+            let rows = [
+                ("query (cold):      query", &cold),
+                ("startup (warm):    prompt", &warm),
+                ("prewarm (spare):   claim", &spare),
+            ];
+            for (label, samples) in rows {
+                let first = samples.iter().map(|s| ms(s.to_first_message)).collect();
+                println!("{label} → first message   {}", spread(first));
+                let calls = samples.iter().map(|s| ms(s.to_tool_call)).collect();
+                println!("{label} → first tool call {}", spread(calls));
+            }
             let startups = warm.iter().filter_map(|s| s.startup).map(ms).collect();
             println!(
-                "                   startup() itself          {}",
+                "startup() itself, before the prompt      {}",
                 spread(startups)
             );
+            let parks = spare.iter().filter_map(|s| s.startup).map(ms).collect();
+            println!("prewarm() itself, before the folder      {}", spread(parks));
             ExitCode::SUCCESS
         }
         Err(error) => {

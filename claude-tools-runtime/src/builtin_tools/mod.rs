@@ -52,6 +52,7 @@
 //! ```
 
 mod agent;
+mod artifact;
 mod error;
 mod files;
 mod mcp;
@@ -68,6 +69,7 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 pub use agent::*;
+pub use artifact::*;
 pub use error::{ToolInputError, ToolPart};
 pub use files::*;
 pub use mcp::*;
@@ -306,9 +308,6 @@ tool_enum! {
     /// What a built-in tool answered (`tool_use_result`, a `PostToolUse` hook's
     /// `tool_response`), typed by its tool's name ([`BuiltinToolOutput::parse`]). Serializes
     /// as the output itself, every field it came with included.
-    ///
-    /// `Artifact`'s answer (a dozen shapes, one per action) has no type here yet and reads as
-    /// [`Other`](Self::Other).
     pub enum BuiltinToolOutput (Output, output) {
         /// `Agent`.
         Agent(AgentOutput) = "Agent",
@@ -352,6 +351,8 @@ tool_enum! {
         SendFeedback(SendFeedbackOutput) = "SendFeedback",
         /// `ClaudeDesign`.
         ClaudeDesign(ClaudeDesignOutput) = "ClaudeDesign",
+        /// `Artifact` (one shape per action).
+        Artifact(ArtifactOutput) = "Artifact",
         /// `Projects`.
         Projects(ProjectsOutput) = "Projects",
         /// `EnterPlanMode`.

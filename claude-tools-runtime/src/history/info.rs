@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use super::archive::{archived, is_programmatic};
 use super::error::HistoryError;
 use super::ids::is_uuid;
 use super::lite::{info, read_ends};
@@ -42,10 +43,15 @@ pub struct SessionInfo {
     pub tag: Option<String>,
     /// When it started (its first timestamp).
     pub created_at: Option<SystemTime>,
+    /// Whether it is archived ([`archive_session`](super::archive_session)): `None` when it
+    /// never was (and for a session read from a store), `Some(false)` once unarchived or
+    /// prompted again.
+    pub archived: Option<bool>,
 }
 
-/// The sessions of one project folder, each read from its transcript's ends.
-fn sessions_in(project: &Path, cwd: Option<&Path>) -> Vec<SessionInfo> {
+/// The sessions of one project folder, each read from its transcript's ends (the SDKs' and
+/// daemons' only when `programmatic`).
+fn sessions_in(project: &Path, cwd: Option<&Path>, programmatic: bool) -> Vec<SessionInfo> {
     let Ok(entries) = std::fs::read_dir(project) else {
         return Vec::new();
     };
@@ -57,7 +63,14 @@ fn sessions_in(project: &Path, cwd: Option<&Path>) -> Vec<SessionInfo> {
             if !is_uuid(id) {
                 return None;
             }
-            info(id, &read_ends(&entry.path())?, cwd)
+            let path = entry.path();
+            let ends = read_ends(&path)?;
+            if !programmatic && is_programmatic(&ends) {
+                return None;
+            }
+            let mut info = info(id, &ends, cwd)?;
+            info.archived = archived(&path, id, &ends);
+            Some(info)
         })
         .collect()
 }
@@ -86,9 +99,9 @@ pub fn list_sessions(options: &ListSessions) -> Result<Vec<SessionInfo>, History
     let mut sessions = match options.lookup.dir_path() {
         None => all_project_dirs(&projects)
             .iter()
-            .flat_map(|project| sessions_in(project, None))
+            .flat_map(|project| sessions_in(project, None, options.include_programmatic))
             .collect(),
-        Some(dir) => project_sessions(&projects, &canonical(dir), options.include_worktrees),
+        Some(dir) => project_sessions(&projects, &canonical(dir), options),
     };
     // One entry per id, the newest.
     let mut newest: HashMap<String, SessionInfo> = HashMap::new();
@@ -110,14 +123,15 @@ pub fn list_sessions(options: &ListSessions) -> Result<Vec<SessionInfo>, History
 }
 
 /// The sessions of the project that ran in `dir`, with its worktrees' when asked.
-fn project_sessions(projects: &Path, dir: &Path, include_worktrees: bool) -> Vec<SessionInfo> {
+fn project_sessions(projects: &Path, dir: &Path, options: &ListSessions) -> Vec<SessionInfo> {
+    let programmatic = options.include_programmatic;
     let mut sessions = Vec::new();
     let mut seen = Vec::new();
     if let Some(project) = project_dir(projects, dir) {
-        sessions.extend(sessions_in(&project, Some(dir)));
+        sessions.extend(sessions_in(&project, Some(dir), programmatic));
         seen.push(project);
     }
-    let worktrees = if include_worktrees {
+    let worktrees = if options.include_worktrees {
         worktrees(dir)
     } else {
         Vec::new()
@@ -147,7 +161,7 @@ fn project_sessions(projects: &Path, dir: &Path, include_worktrees: bool) -> Vec
                 || (name.len() > 200 && folder.starts_with(&format!("{}-", &name[..200])))
         });
         if let Some((worktree, _)) = matched {
-            sessions.extend(sessions_in(&project, Some(worktree)));
+            sessions.extend(sessions_in(&project, Some(worktree), programmatic));
         }
     }
     sessions
@@ -187,5 +201,8 @@ pub fn session_info(
         });
     };
     let cwd = lookup.dir_path().map(canonical);
-    Ok(info(session_id, &ends, cwd.as_deref()))
+    Ok(info(session_id, &ends, cwd.as_deref()).map(|mut info| {
+        info.archived = archived(&path, session_id, &ends);
+        info
+    }))
 }

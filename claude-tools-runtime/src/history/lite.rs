@@ -260,6 +260,8 @@ pub(crate) fn info(session_id: &str, ends: &Ends, project: Option<&Path>) -> Opt
             .or_else(|| project.map(Path::to_path_buf)),
         tag: tag(&ends.tail),
         created_at: first_field(&ends.head, "timestamp").and_then(|t| parse_timestamp(&t)),
+        // Read beside the transcript by the caller, which knows where it is.
+        archived: None,
     })
 }
 

@@ -1,7 +1,8 @@
 //! Session history: the sessions the Claude Code CLI has recorded, listed, read as typed
 //! [`Message`]s, renamed, tagged, forked and deleted — the official SDKs' `listSessions`,
 //! `getSessionInfo`, `getSessionMessages`, `listSubagents`, `getSubagentMessages`,
-//! `renameSession`, `tagSession`, `deleteSession` and `forkSession`, reading and writing the
+//! `renameSession`, `tagSession`, `deleteSession`, `forkSession`, `archiveSession` and
+//! `unarchiveSession`, reading and writing the
 //! same files.
 //!
 //! # Where sessions are
@@ -50,10 +51,12 @@
 //! [`import_session`](crate::session_store::import_session) copies a local session (and its
 //! subagents) into a store. This module reads the transcripts under the config dir.
 //!
-//! Not here (yet): `archiveSession`/`unarchiveSession` and the `archived` field, the TypeScript
-//! listing's `includeProgrammatic` filter; paths are not NFC-normalized first (the SDKs do, for
-//! macOS file systems that decompose names), and tags lose invisible characters without NFKC
-//! normalization.
+//! Archiving ([`archive_session`], [`unarchive_session`], [`SessionInfo::archived`]) keeps the
+//! CLI's mark beside the transcript, and [`ListSessions::include_programmatic`] leaves out the
+//! SDKs' and daemons' sessions, as the TypeScript SDK does for local transcripts.
+//!
+//! Not here (yet): paths are not NFC-normalized first (the SDKs do, for macOS file systems that
+//! decompose names), and tags lose invisible characters without NFKC normalization.
 //!
 //! # Sync, on purpose
 //!
@@ -101,6 +104,7 @@
 //! # }
 //! ```
 
+mod archive;
 mod error;
 pub(crate) mod fork;
 pub(crate) mod ids;
@@ -112,6 +116,7 @@ pub(crate) mod paths;
 pub(crate) mod subagents;
 mod transcript;
 
+pub use archive::{archive_session, unarchive_session};
 pub use error::HistoryError;
 pub use fork::fork_session;
 pub use info::{SessionInfo, list_sessions, session_info};

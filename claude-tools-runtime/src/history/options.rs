@@ -159,6 +159,10 @@ pub struct ListSessions {
     /// With a `dir` inside a git repository: the sessions of every worktree of the repository
     /// too (`git worktree list`). On by default, as in the official SDKs.
     pub include_worktrees: bool,
+    /// Whether sessions started by an SDK (`entrypoint` `sdk-cli`, `sdk-ts`, `sdk-py`, as every
+    /// session of this library is) or by a daemon are listed. On by default, as in the
+    /// TypeScript SDK; a picker of the user's own sessions (as the CLI's `/resume`) turns it off.
+    pub include_programmatic: bool,
 }
 
 impl Default for ListSessions {
@@ -168,6 +172,7 @@ impl Default for ListSessions {
             limit: None,
             offset: 0,
             include_worktrees: true,
+            include_programmatic: true,
         }
     }
 }
@@ -193,6 +198,13 @@ impl ListSessions {
     /// Whether a project's git worktrees are listed with it.
     pub fn include_worktrees(mut self, include: bool) -> Self {
         self.include_worktrees = include;
+        self
+    }
+
+    /// Whether SDK and daemon sessions are listed
+    /// ([`include_programmatic`](Self::include_programmatic)).
+    pub fn include_programmatic(mut self, include: bool) -> Self {
+        self.include_programmatic = include;
         self
     }
 }

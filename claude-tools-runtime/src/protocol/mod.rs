@@ -23,8 +23,8 @@ mod recover;
 pub(crate) use hook_id::HookCallbackId;
 pub(crate) use incoming::{CliRequest, ControlFailure, Incoming, ParseError};
 pub(crate) use outgoing::{
-    DialogAnswer, HostRequest, InitializeRequest, PermissionAnswer, SdkServers, cancel_line,
-    request_line,
+    ClaimSessionBody, DialogAnswer, HostRequest, InitializeRequest, PermissionAnswer, SdkServers,
+    cancel_line, request_line,
 };
 pub(crate) use recover::{Fault, Found, scan, write_answer};
 

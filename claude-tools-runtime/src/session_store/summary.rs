@@ -75,6 +75,8 @@ impl SessionSummaryEntry {
             created_at: data
                 .created_at
                 .map(|ms| UNIX_EPOCH + Duration::from_millis(ms)),
+            // A store keeps no archive mark.
+            archived: None,
         })
     }
 }

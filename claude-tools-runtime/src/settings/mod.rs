@@ -1,6 +1,7 @@
 //! The settings the Claude Code CLI reads, typed ([`Settings`]), and the helpers around them
 //! that the TypeScript SDK 0.3.332 exports: the trust filter on escalating permission modes
 //! ([`filter_escalating_default_mode`]), the `deniedModels` check ([`match_denied_models`]),
+//! the settings the CLI would read, merged ([`resolve_settings`]),
 //! and the built-in tool names ([`BUILTIN_TOOL_NAMES`], [`LEGACY_TOOL_NAME_ALIASES`]).
 //!
 //! [`Settings`] types the keys a host sets most (permissions, env, hooks, model pins, the
@@ -15,6 +16,7 @@ mod hooks;
 mod mcp;
 mod permissions;
 mod policy;
+mod resolve;
 
 use std::collections::BTreeMap;
 
@@ -31,9 +33,10 @@ pub use hooks::{
 pub use mcp::McpServerRule;
 pub use permissions::{DefaultMode, Permissions};
 pub use policy::{
-    DeniedModelsMatch, ResolvedSettingSource, ResolvedSettings, SourcedSettings,
-    filter_escalating_default_mode, match_denied_models,
+    DeniedModelsMatch, PolicyOrigin, ProvenanceEntry, ResolvedSettingSource, ResolvedSettings,
+    SourcedSettings, filter_escalating_default_mode, match_denied_models,
 };
+pub use resolve::{ResolveSettings, ResolveSettingsError, resolve_settings};
 // One list of the built-in tools' names, kept with their types; here too, where rules and
 // matchers name tools.
 pub use crate::builtin_tools::{BUILTIN_TOOL_NAMES, LEGACY_TOOL_NAME_ALIASES, canonical_tool_name};

@@ -2,6 +2,8 @@
 //! ([`filter_escalating_default_mode`]) and the `deniedModels` check ([`match_denied_models`]),
 //! as the TypeScript SDK 0.3.332 exports them.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::Settings;
@@ -24,6 +26,48 @@ wire_enum! {
     }
 }
 
+wire_enum! {
+    /// Which source of the managed tier supplied its settings (the TypeScript SDK's
+    /// `PolicySettingsOrigin`). On Linux only `remote` and `file` occur; the others are macOS's
+    /// and Windows' MDM sources, an administrator's helper program and the host's own managed
+    /// settings.
+    pub enum PolicyOrigin {
+        /// `helper`: an administrator's `policyHelper` program.
+        Helper = "helper",
+        /// `remote`: server-managed settings.
+        Remote = "remote",
+        /// `plist`: a macOS configuration profile.
+        Plist = "plist",
+        /// `hklm`: the Windows machine registry.
+        Hklm = "hklm",
+        /// `file`: `managed-settings.json` and its `managed-settings.d/` drop-ins.
+        File = "file",
+        /// `parent`: the host's managed settings.
+        Parent = "parent",
+        /// `hkcu`: the Windows user registry.
+        Hkcu = "hkcu",
+    }
+}
+
+/// Where one top-level key of the effective settings came from (the TypeScript SDK's
+/// `ProvenanceEntry`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ProvenanceEntry {
+    /// The tier.
+    pub source: ResolvedSettingSource,
+    /// The file, for a tier read from one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Which managed source, for the managed tier.
+    #[serde(
+        rename = "policyOrigin",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub policy_origin: Option<PolicyOrigin>,
+}
+
 /// The settings one tier contributed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -35,6 +79,13 @@ pub struct SourcedSettings {
     /// The file they came from, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+    /// Which managed source, for the managed tier.
+    #[serde(
+        rename = "policyOrigin",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub policy_origin: Option<PolicyOrigin>,
 }
 
 impl SourcedSettings {
@@ -44,6 +95,7 @@ impl SourcedSettings {
             source,
             settings,
             path: None,
+            policy_origin: None,
         }
     }
 }
@@ -55,15 +107,22 @@ impl SourcedSettings {
 pub struct ResolvedSettings {
     /// The merged settings.
     pub effective: Settings,
+    /// For each top-level key of `effective`, the tier that supplied it.
+    #[serde(default)]
+    pub provenance: BTreeMap<String, ProvenanceEntry>,
     /// Each tier's settings, lowest precedence first.
     #[serde(default)]
     pub sources: Vec<SourcedSettings>,
 }
 
 impl ResolvedSettings {
-    /// `effective`, merged from `sources` (lowest precedence first).
+    /// `effective`, merged from `sources` (lowest precedence first), with no provenance.
     pub fn new(effective: Settings, sources: Vec<SourcedSettings>) -> Self {
-        ResolvedSettings { effective, sources }
+        ResolvedSettings {
+            effective,
+            provenance: BTreeMap::new(),
+            sources,
+        }
     }
 }
 

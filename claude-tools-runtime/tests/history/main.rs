@@ -5,6 +5,7 @@
 //! request and attachment bodies, their paths made `/home/me/repo`. Each test copies them into
 //! a throwaway config dir.
 
+mod archiving;
 mod changing;
 mod damaged;
 mod reading;

@@ -31,6 +31,7 @@ mod live_tools;
 mod model_settings;
 mod model_view;
 mod plugins;
+mod prewarm;
 mod prompts_resources;
 mod questions;
 mod sdk_host;

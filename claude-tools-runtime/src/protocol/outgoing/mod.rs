@@ -133,6 +133,31 @@ pub(crate) enum HostRequest<'a> {
         server_name: &'a str,
         message: &'a ServerNotification,
     },
+    /// Bind a parked spare (`--await-claim`) to its session: its folder and the per-session
+    /// options that travel with the claim.
+    ClaimSession(&'a ClaimSessionBody<'a>),
+}
+
+/// The fields of a `claim_session` request, each written only when the claim sets it.
+#[derive(Debug, Serialize)]
+pub(crate) struct ClaimSessionBody<'a> {
+    pub(crate) cwd: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) permission_mode: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) env: Option<BTreeMap<&'a str, &'a str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) additional_directories: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) append_system_prompt: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) title: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) agents: Option<&'a BTreeMap<String, AgentDefinition>>,
+    /// The in-process servers of the session: those of the spare's options.
+    pub(crate) sdk_mcp_servers: Vec<&'a str>,
+    /// Asks for the claimed folder's `initialize` payload (commands, agents, models…).
+    pub(crate) include_initialize: bool,
 }
 
 impl HostRequest<'_> {
@@ -163,6 +188,7 @@ impl HostRequest<'_> {
             HostRequest::ApplyFlagSettings { .. } => "apply_flag_settings",
             HostRequest::McpSetServers { .. } => "mcp_set_servers",
             HostRequest::McpMessage { .. } => "mcp_message",
+            HostRequest::ClaimSession(_) => "claim_session",
         }
     }
 }
