@@ -51,6 +51,7 @@ mod state;
 pub use arguments::Arguments;
 pub use build_error::ServerBuildError;
 pub use context::{ProgressReporter, ProgressSink, RequestId, ToolContext};
+pub(crate) use def::ElicitedForm;
 pub use def::{ToolAnnotations, ToolDef, ToolDefBuilder};
 pub use error::{ArgumentError, ToolError};
 pub use handler::{

@@ -30,6 +30,8 @@ pub(super) fn registration(kind: Kind, function: &ItemFn, item: &Item) -> TokenS
                 ViaPromptExtractor as _, ViaPromptInput as _, ViaRequiredPromptArgument as _,
                 ViaResourceExtractor as _, ViaResourceInput as _,
             };
+            #[allow(unused_imports)]
+            use #private::{ViaElicitForm as _, ViaNotAnElicitForm as _};
 
             #server_check
             #handler
@@ -265,8 +267,15 @@ fn resource(function: &ItemFn, item: &Item) -> (TokenStream, TokenStream) {
     (handler, entry)
 }
 
-/// The title and the description.
+/// The title, the description, and the forms the body asks for (recorded so that adding the
+/// item to its server checks them).
 fn settings(item: &Item) -> TokenStream {
+    let private = quote!(::claude_tools::__private);
+    let forms = item.elicited.iter().map(|form| {
+        quote! {
+            (&&#private::ElicitedForm::<#form>::NEW).__ct_elicits(&mut __ct_item);
+        }
+    });
     let title = item
         .title
         .as_ref()
@@ -275,7 +284,7 @@ fn settings(item: &Item) -> TokenStream {
         .description
         .as_ref()
         .map(|description| quote!(__ct_item = __ct_item.description(#description);));
-    quote!(#title #description)
+    quote!(#title #description #(#forms)*)
 }
 
 /// `complete(arg = path)`: the completer gets what was typed, the other arguments when it takes
