@@ -32,6 +32,11 @@ pub(super) fn registration(kind: Kind, function: &ItemFn, item: &Item) -> TokenS
             };
             #[allow(unused_imports)]
             use #private::{ViaElicitForm as _, ViaNotAnElicitForm as _};
+            #[allow(unused_imports)]
+            use #private::{
+                ViaAllShared as _, ViaNotState as _, ViaSharedState as _, ViaSomeUnshared as _,
+                ViaUnsharedState as _,
+            };
 
             #server_check
             #handler
@@ -69,10 +74,10 @@ fn call(function: &ItemFn, item: &Item, convert: TokenStream) -> TokenStream {
     let invoke = if item.is_async {
         // The fn's own future is checked to be `Send` on its own, spanned at its name, as a
         // tool's is: a value held across an `.await` that is not `Send` is reported once, at
-        // the fn, with what to do.
-        let is_send =
-            quote_spanned!(fn_ident.span()=> ::claude_tools::__private::tool_future_is_send);
-        quote_spanned!(fn_ident.span()=> #is_send(#fn_ident(#(#values),*)).await)
+        // the fn, with what to do; not when a `State<T>` parameter is already reported.
+        let types: Vec<_> = item.params.iter().map(|param| &param.ty).collect();
+        let gate = crate::send_gate::gate(&types, fn_ident.span());
+        quote_spanned!(fn_ident.span()=> #gate.__ct_send(#fn_ident(#(#values),*)).await)
     } else {
         quote!(#fn_ident(#(#values),*))
     };
