@@ -10,13 +10,13 @@ use quote::{ToTokens, quote_spanned};
 /// error then points), for parameter types `types`; `.__ct_send(future)` follows it.
 pub(crate) fn gate(types: &[impl ToTokens], span: Span) -> TokenStream {
     let private = quote_spanned!(span=> ::claude_tools::__private);
-    let witnesses = types.iter().rev().fold(
-        quote_spanned!(span=> ()),
-        |rest, ty| {
+    let witnesses = types
+        .iter()
+        .rev()
+        .fold(quote_spanned!(span=> ()), |rest, ty| {
             quote_spanned! {span=>
                 ((&&&#private::ShareCheck::<#ty>::NEW).__ct_shared(), #rest)
             }
-        },
-    );
+        });
     quote_spanned!(span=> (&&#private::SendGate(#witnesses)))
 }

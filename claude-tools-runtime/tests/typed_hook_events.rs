@@ -122,7 +122,10 @@ async fn permission_request_is_typed_and_denies_what_it_cannot_read() {
             json!({"tool_name": "Read", "tool_input": {"file_path": "/srv/docs/a.md"}}),
         ),
         // The tool's name in a field of the wrong type: never read as a permission request.
-        input("PermissionRequest", json!({"tool_name": 7, "tool_input": {}})),
+        input(
+            "PermissionRequest",
+            json!({"tool_name": 7, "tool_input": {}}),
+        ),
     )
     .await;
     assert_eq!(
