@@ -9,7 +9,7 @@ use crate::prompt::{GetPromptResult, Prompt, PromptArguments, PromptDef, PromptE
 use crate::resource::{
     Resource, ResourceContents, ResourceDef, ResourceError, ResourceRequest, ResourceTemplateDef,
 };
-use crate::tool::{ServerBuildError, ToolServer};
+use crate::tool::{ElicitedForm, ServerBuildError, ToolServer};
 
 /// A server's prompts and resources.
 #[derive(Clone, Default)]
@@ -48,6 +48,14 @@ impl Catalog {
     }
 
     fn add_prompt(&mut self, server: &str, prompt: Prompt) -> Result<(), ServerBuildError> {
+        ElicitedForm::check_all(&prompt.elicited_forms).map_err(|(form, reason)| {
+            ServerBuildError::PromptElicitationForm {
+                server: server.to_string(),
+                prompt: prompt.def.name.clone(),
+                form,
+                reason,
+            }
+        })?;
         match self
             .prompts
             .binary_search_by(|existing| existing.name().cmp(prompt.name()))
@@ -78,6 +86,14 @@ impl Catalog {
                 reason: reason.clone(),
             });
         }
+        ElicitedForm::check_all(&resource.elicited_forms).map_err(|(form, reason)| {
+            ServerBuildError::ResourceElicitationForm {
+                server: server.to_string(),
+                uri: resource.uri.clone(),
+                form,
+                reason,
+            }
+        })?;
         if let Some(existing) = self.resource(&resource.uri) {
             let mut locations = [existing.location.clone(), resource.location];
             locations.sort();

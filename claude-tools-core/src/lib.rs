@@ -34,6 +34,7 @@ pub mod layer;
 pub mod mcp;
 pub mod ndjson;
 pub mod prompt;
+pub mod publish;
 pub mod request_state;
 pub mod resource;
 pub mod schema;

@@ -5,8 +5,9 @@
 //! - a `T` that is syntactically not a struct (a primitive, `String`, `Vec<..>`, `Option<..>`,
 //!   a map, a tuple, an array) is a compile error here, at `T`;
 //! - any other `T` that the code around the fn can name is handed to the registration, which
-//!   records it on the tool's definition (`ToolDefBuilder::elicits`), so that building the
-//!   server reports a struct that is not flat.
+//!   records it on the tool's definition, the prompt or the resource (`ToolDefBuilder::elicits`,
+//!   `Prompt::elicits`, `Resource::elicits`), so that building the server reports a struct that
+//!   is not flat.
 
 use std::collections::HashSet;
 

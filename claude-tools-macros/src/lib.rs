@@ -25,6 +25,7 @@ mod names_rule;
 mod param_attrs;
 mod param_types;
 mod rust_names;
+mod send_gate;
 mod server;
 mod static_lifetime;
 mod tool;

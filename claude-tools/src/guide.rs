@@ -29,6 +29,8 @@
 //!     trace from the host through the CLI to the tool.
 //! 12. [Layers around calls](layers): tower middleware around tool calls and MCP requests
 //!     (limits per caller, timeouts, load shedding, policies).
+//! 13. [Publishing a server](publishing): the MCP registry's `server.json`, made from the
+//!     server, and the crate's `mcp-name` marker.
 
 #[doc = include_str!("../guide/01-defining-tools.md")]
 pub mod defining_tools {}
@@ -64,3 +66,6 @@ pub mod skills_and_tasks {}
 pub mod running_in_production {}
 #[doc = include_str!("../guide/12-layers.md")]
 pub mod layers {}
+
+#[doc = include_str!("../guide/13-publishing.md")]
+pub mod publishing {}

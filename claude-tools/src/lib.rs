@@ -71,7 +71,7 @@ pub use claude_tools_core::tool::{
     ToolResult, ToolServer,
 };
 pub use claude_tools_core::{
-    complete, layer, prompt as prompts, resource as resources, schema, skill as skills,
+    complete, layer, prompt as prompts, publish, resource as resources, schema, skill as skills,
     task as tasks, tool as tools,
 };
 #[doc(inline)]

@@ -23,12 +23,25 @@
 //! `temperature-report` (`examples/skills/`, compiled in). The server speaks newline-delimited JSON-RPC on stdin/stdout until
 //! stdin closes; stdout carries nothing but the protocol. The tools are in
 //! `examples/src/stdio_server.rs`.
+//!
+//! `stdio_server --server-json` prints the server's entry for the MCP registry (`server.json`,
+//! made from the server's own name, version and instructions) and exits:
+//!
+//! ```text
+//! cargo run -p claude-tools-examples --example stdio_server -- --server-json > server.json
+//! ```
 
 use claude_tools::ServeExt;
-use claude_tools_examples::stdio_server::server_with_skill;
+use claude_tools_examples::stdio_server::{server_json, server_with_skill};
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
+    if std::env::args().nth(1).as_deref() == Some("--server-json") {
+        let json = server_json().map_err(std::io::Error::other)?;
+        let text = serde_json::to_string_pretty(&json).map_err(std::io::Error::other)?;
+        println!("{text}");
+        return Ok(());
+    }
     server_with_skill()
         .map_err(std::io::Error::other)?
         .serve_stdio()

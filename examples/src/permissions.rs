@@ -24,8 +24,9 @@
 
 use std::sync::{Arc, Mutex};
 
+use claude_tools::PermissionRequest;
+use claude_tools::hooks::{HookPermissionDecision, PreToolUseInput, PreToolUseOutput};
 use claude_tools::prelude::*;
-use claude_tools::{HookInput, PermissionRequest};
 use claude_tools_testkit::model_server::{Script, Turn};
 use serde_json::{Value, json};
 
@@ -259,9 +260,11 @@ impl Policy {
             })
             .hook(
                 HookEvent::PreToolUse,
-                HookMatcher::new("mcp__crm__.*").callback(move |input| {
+                // Typed by its event: an answer of another event would not compile, and an
+                // input that does not fit PreToolUse is denied before it reaches the policy.
+                HookMatcher::new("mcp__crm__.*").pre_tool_use(move |call| {
                     let hook = hook.clone();
-                    async move { hook.pre_tool_use(&input) }
+                    async move { hook.pre_tool_use(&call) }
                 }),
             )
     }
@@ -314,15 +317,16 @@ impl Policy {
 
     /// The `PreToolUse` hook: logs the call; blocks `export_customers` ([`EXPORT_BLOCKED`]) and
     /// has no opinion on the rest (the permission callback decides those).
-    pub fn pre_tool_use(&self, input: &HookInput) -> HookOutput {
-        let tool = input.tool_name().unwrap_or("?");
-        let arguments = input.tool_input().cloned().unwrap_or(Value::Null);
+    pub fn pre_tool_use(&self, call: &PreToolUseInput) -> PreToolUseOutput {
+        let tool = call.tool_name.as_str();
         if tool == "mcp__crm__export_customers" {
-            self.record(Guard::Hook, tool, &arguments, "blocked".into());
-            HookOutput::new().deny_tool(EXPORT_BLOCKED)
+            self.record(Guard::Hook, tool, &call.tool_input, "blocked".into());
+            PreToolUseOutput::default()
+                .permission_decision(HookPermissionDecision::Deny)
+                .permission_decision_reason(EXPORT_BLOCKED)
         } else {
-            self.record(Guard::Hook, tool, &arguments, "no objection".into());
-            HookOutput::new()
+            self.record(Guard::Hook, tool, &call.tool_input, "no objection".into());
+            PreToolUseOutput::default()
         }
     }
 }

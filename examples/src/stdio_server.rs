@@ -47,6 +47,32 @@ pub fn server_with_skill() -> Result<ToolServer, claude_tools::ServerBuildError>
     Units::server().with_skill(claude_tools::include_skill!("skills/temperature-report"))
 }
 
+/// How [`Units`] would be published to the MCP registry: the crate that runs it over stdio
+/// (whose README would carry `mcp-name: io.github.claude-tools/units`, the registry's
+/// ownership check for a crate) and the endpoint of the `http_server` example deployed. `stdio_server --server-json`
+/// prints [`server_json`] of it.
+pub fn publish_info() -> claude_tools::publish::PublishInfo {
+    claude_tools::publish::PublishInfo::new("io.github.claude-tools/units")
+        .title("Units")
+        .repository("https://github.com/claude-tools/claude-tools")
+        .subfolder("examples")
+        .crate_package("claude-tools-examples")
+        .remote("https://units.example.com/mcp")
+}
+
+/// The registry's `server.json` of [`Units`], as [`publish_info`] publishes it: name, version
+/// and description from the server itself.
+///
+/// ```
+/// let json = claude_tools_examples::stdio_server::server_json().unwrap();
+/// assert_eq!(json.version, "1.0.0");
+/// assert_eq!(json.description, "Unit conversions and text statistics.");
+/// ```
+pub fn server_json()
+-> Result<claude_tools::publish::ServerJson, claude_tools::publish::PublishError> {
+    Units::server().server_json(&publish_info())
+}
+
 /// The tools of [`Units`], sorted by name, as `tools/list` returns them.
 pub const TOOLS: [&str; 3] = ["count_to", "to_fahrenheit", "word_stats"];
 

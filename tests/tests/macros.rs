@@ -479,3 +479,107 @@ fn a_tool_asking_for_a_nested_form_is_a_server_build_error() {
     );
     assert!(Kiosk::try_server().is_ok());
 }
+
+// The forms a prompt or a resource asks for are checked when the server is built, as a tool's.
+
+#[tool_server(name = "counter")]
+pub struct Counter;
+
+/// Asks where to ship before writing the prompt.
+#[prompt(server = Counter)]
+async fn shipping_note(ctx: ToolContext) -> String {
+    match ctx.elicit::<Shipping>("Where to?").await {
+        Ok(answer) => answer
+            .accepted()
+            .map(|form| form.address.street)
+            .unwrap_or_default(),
+        Err(error) => error.to_string(),
+    }
+}
+
+#[tool_server(name = "depot")]
+pub struct Depot;
+
+/// Asks where to ship before reading the label.
+#[resource(server = Depot, uri = "depot://label")]
+async fn label(ctx: ToolContext) -> String {
+    match ctx.elicit::<Shipping>("Where to?").await {
+        Ok(answer) => answer
+            .accepted()
+            .map(|form| form.address.street)
+            .unwrap_or_default(),
+        Err(error) => error.to_string(),
+    }
+}
+
+/// A flat form asked by a prompt and a resource of a server that builds.
+#[prompt(server = Kiosk)]
+async fn confirm_note(ctx: ToolContext) -> String {
+    let confirmed = ctx.elicit::<Confirm>("Sure?").await;
+    format!("{}", confirmed.is_ok())
+}
+
+#[resource(server = Kiosk, uri = "kiosk://confirmed")]
+async fn confirmed(ctx: ToolContext) -> String {
+    let confirmed = ctx.elicit::<Confirm>("Sure?").await;
+    format!("{}", confirmed.is_ok())
+}
+
+#[test]
+fn a_prompt_asking_for_a_nested_form_is_a_server_build_error() {
+    let error = Counter::try_server().unwrap_err();
+    match &error {
+        claude_tools::tools::ServerBuildError::PromptElicitationForm {
+            server,
+            prompt,
+            form,
+            reason,
+        } => {
+            assert_eq!(
+                (server.as_str(), prompt.as_str()),
+                ("counter", "shipping_note")
+            );
+            assert_eq!(form, "Shipping");
+            assert!(
+                reason.contains("its field `address` is an object"),
+                "{reason}"
+            );
+        }
+        other => panic!("expected a prompt's elicitation form error, got {other:?}"),
+    }
+    assert!(
+        error.to_string().starts_with(
+            "prompt `shipping_note` of server `counter` asks for an elicitation form it cannot \
+             send: `Shipping` cannot be an elicitation form"
+        ),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_resource_asking_for_a_nested_form_is_a_server_build_error() {
+    let error = Depot::try_server().unwrap_err();
+    match &error {
+        claude_tools::tools::ServerBuildError::ResourceElicitationForm {
+            server,
+            uri,
+            form,
+            reason,
+        } => {
+            assert_eq!((server.as_str(), uri.as_str()), ("depot", "depot://label"));
+            assert_eq!(form, "Shipping");
+            assert!(
+                reason.contains("its field `address` is an object"),
+                "{reason}"
+            );
+        }
+        other => panic!("expected a resource's elicitation form error, got {other:?}"),
+    }
+    assert!(
+        error.to_string().starts_with(
+            "resource `depot://label` of server `depot` asks for an elicitation form it cannot \
+             send"
+        ),
+        "{error}"
+    );
+}

@@ -46,6 +46,7 @@ mod name_length;
 mod param;
 mod result_fns;
 mod rust_names;
+mod send_gate;
 mod server;
 mod server_crate;
 
@@ -62,5 +63,6 @@ pub use name_length::*;
 pub use param::*;
 pub use result_fns::*;
 pub use rust_names::*;
+pub use send_gate::*;
 pub use server::*;
 pub use server_crate::*;

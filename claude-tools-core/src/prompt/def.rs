@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::{GetPromptResult, IntoPromptResult, PromptArguments, PromptError};
 use crate::complete::{ArgumentCompletion, CompletionContext, Completions};
-use crate::tool::{StateRequirement, ToolDefBuilder, ToolParam};
+use crate::tool::{ElicitedForm, StateRequirement, ToolDefBuilder, ToolParam};
 
 /// Adds the state types extractor `T` requires (what its `describe` records on a tool) to
 /// `required`: the extractor describes itself on a scratch definition, as it would on a tool's.
@@ -93,6 +93,9 @@ pub struct Prompt {
     pub(crate) location: Option<String>,
     /// The `State<T>` its extractors take, checked by [`ToolServer::check_state`](crate::tool::ToolServer::check_state).
     pub(crate) required_state: Vec<StateRequirement>,
+    /// The forms its handler asks for ([`elicits`](Self::elicits)), checked when it is added to
+    /// a server.
+    pub(crate) elicited_forms: Vec<ElicitedForm>,
 }
 
 impl Prompt {
@@ -123,7 +126,40 @@ impl Prompt {
             completions: Completions::new(),
             location: None,
             required_state: Vec::new(),
+            elicited_forms: Vec::new(),
         }
+    }
+
+    /// Records that the prompt's handler asks for a `T` form
+    /// ([`ToolContext::elicit::<T>`](crate::tool::ToolContext::elicit)), so that a `T` that
+    /// cannot be a form (a nested struct, a list of structs, a map) is a
+    /// [`ServerBuildError::PromptElicitationForm`](crate::tool::ServerBuildError::PromptElicitationForm)
+    /// when the prompt is added to a server, instead of an error when it first asks.
+    /// `#[prompt]` records every `elicit::<T>()` of its body; a prompt built by hand records
+    /// its own.
+    ///
+    /// ```
+    /// use claude_tools::prelude::*;
+    /// use claude_tools::prompts::{Prompt, PromptArguments, PromptMessage};
+    /// use claude_tools::tools::ServerBuildError;
+    ///
+    /// #[derive(Deserialize, JsonSchema)]
+    /// struct Address { street: String }
+    ///
+    /// #[derive(Deserialize, JsonSchema)]
+    /// struct Shipping { address: Address }
+    ///
+    /// let prompt = Prompt::new("ship", |_args: PromptArguments| async {
+    ///     vec![PromptMessage::user("Ship it.")]
+    /// })
+    /// .elicits::<Shipping>();
+    /// let error = ToolServer::new("shop", "1.0.0").with_prompt(prompt).unwrap_err();
+    /// assert!(matches!(error, ServerBuildError::PromptElicitationForm { .. }));
+    /// assert!(error.to_string().contains("field `address` is an object"), "{error}");
+    /// ```
+    pub fn elicits<T: crate::ask::ElicitForm + 'static>(mut self) -> Self {
+        ElicitedForm::of::<T>().add_to(&mut self.elicited_forms);
+        self
     }
 
     /// Records what extractor `T` of a `#[prompt]` fn needs of the server (the state types of

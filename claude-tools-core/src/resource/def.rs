@@ -201,6 +201,9 @@ pub struct Resource {
     pub(crate) location: Option<String>,
     /// The `State<T>` its extractors take, checked by [`ToolServer::check_state`](crate::tool::ToolServer::check_state).
     pub(crate) required_state: Vec<crate::tool::StateRequirement>,
+    /// The forms its handler asks for ([`elicits`](Self::elicits)), checked when it is added to
+    /// a server.
+    pub(crate) elicited_forms: Vec<crate::tool::ElicitedForm>,
 }
 
 impl Resource {
@@ -240,7 +243,36 @@ impl Resource {
             completions: Completions::new(),
             location: None,
             required_state: Vec::new(),
+            elicited_forms: Vec::new(),
         }
+    }
+
+    /// Records that the resource's handler asks for a `T` form
+    /// ([`ToolContext::elicit::<T>`](crate::tool::ToolContext::elicit)), so that a `T` that
+    /// cannot be a form (a nested struct, a list of structs, a map) is a
+    /// [`ServerBuildError::ResourceElicitationForm`](crate::tool::ServerBuildError::ResourceElicitationForm)
+    /// when the resource is added to a server, instead of an error when it first asks.
+    /// `#[resource]` records every `elicit::<T>()` of its body; a resource built by hand
+    /// records its own.
+    ///
+    /// ```
+    /// use claude_tools::prelude::*;
+    /// use claude_tools::resources::{Resource, ResourceRequest};
+    /// use claude_tools::tools::ServerBuildError;
+    ///
+    /// #[derive(Deserialize, JsonSchema)]
+    /// struct Tags { tags: Vec<String> }
+    ///
+    /// let resource = Resource::new("notes://today", "today", |_request: ResourceRequest| async {
+    ///     "nothing yet"
+    /// })
+    /// .elicits::<Tags>();
+    /// let error = ToolServer::new("notes", "1.0.0").with_resource(resource).unwrap_err();
+    /// assert!(matches!(error, ServerBuildError::ResourceElicitationForm { .. }));
+    /// ```
+    pub fn elicits<T: crate::ask::ElicitForm + 'static>(mut self) -> Self {
+        crate::tool::ElicitedForm::of::<T>().add_to(&mut self.elicited_forms);
+        self
     }
 
     /// Records what extractor `T` of a `#[resource]` fn needs of the server (the state types

@@ -55,6 +55,42 @@ pub enum ServerBuildError {
         /// Why it cannot be a form: the field, what it is, what a form holds.
         reason: String,
     },
+    /// A prompt asks for an elicitation form whose type cannot be one (as
+    /// [`ElicitationForm`](Self::ElicitationForm) for a tool). `#[prompt]` records the forms its
+    /// body asks for ([`Prompt::elicits`](crate::prompt::Prompt::elicits)), so this is found when
+    /// the prompt is added to the server, not when it first asks.
+    #[error(
+        "prompt `{prompt}` of server `{server}` asks for an elicitation form it cannot send: \
+         {reason}"
+    )]
+    PromptElicitationForm {
+        /// The server's name.
+        server: String,
+        /// The prompt's name.
+        prompt: String,
+        /// The form's type, as written in `elicit::<T>()` (its last path segment).
+        form: String,
+        /// Why it cannot be a form: the field, what it is, what a form holds.
+        reason: String,
+    },
+    /// A resource asks for an elicitation form whose type cannot be one (as
+    /// [`ElicitationForm`](Self::ElicitationForm) for a tool). `#[resource]` records the forms
+    /// its body asks for ([`Resource::elicits`](crate::resource::Resource::elicits)), so this is
+    /// found when the resource is added to the server, not when it is first read.
+    #[error(
+        "resource `{uri}` of server `{server}` asks for an elicitation form it cannot send: \
+         {reason}"
+    )]
+    ResourceElicitationForm {
+        /// The server's name.
+        server: String,
+        /// The resource's URI or URI template, as written.
+        uri: String,
+        /// The form's type, as written in `elicit::<T>()` (its last path segment).
+        form: String,
+        /// Why it cannot be a form: the field, what it is, what a form holds.
+        reason: String,
+    },
     /// A name the CLI or the Anthropic API would refuse.
     #[error("{0}")]
     InvalidName(String),

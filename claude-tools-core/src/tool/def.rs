@@ -155,6 +155,39 @@ fn check_form<T: crate::ask::ElicitForm + 'static>() -> Result<(), crate::ask::A
     crate::ask::cached_elicitation_schema::<T>().map(drop)
 }
 
+impl ElicitedForm {
+    /// The record of form type `T`.
+    pub(crate) fn of<T: crate::ask::ElicitForm + 'static>() -> Self {
+        Self {
+            type_id: std::any::TypeId::of::<T>(),
+            name: crate::schema::short_type_name::<T>,
+            check: check_form::<T>,
+        }
+    }
+
+    /// Adds `self` to `forms` unless a form of its type is there already.
+    pub(crate) fn add_to(self, forms: &mut Vec<ElicitedForm>) {
+        if !forms.iter().any(|known| known.type_id == self.type_id) {
+            forms.push(self);
+        }
+    }
+
+    /// Checks every form of `forms`; the first that cannot be one is `Err((its type's name, why))`.
+    /// Shared by tools, prompts and resources, whose build errors differ only in what they name.
+    pub(crate) fn check_all(forms: &[ElicitedForm]) -> Result<(), (String, String)> {
+        for form in forms {
+            (form.check)().map_err(|error| {
+                let reason = match error {
+                    crate::ask::AskError::Schema(reason) => reason,
+                    other => other.to_string(),
+                };
+                ((form.name)(), reason)
+            })?;
+        }
+        Ok(())
+    }
+}
+
 impl ToolDefBuilder {
     /// Starts a tool called `name`.
     pub fn new(name: impl Into<String>) -> Self {
@@ -389,18 +422,7 @@ impl ToolDefBuilder {
     /// assert!(error.to_string().contains("field `address` is an object"), "{error}");
     /// ```
     pub fn elicits<T: crate::ask::ElicitForm + 'static>(&mut self) -> &mut Self {
-        let form = ElicitedForm {
-            type_id: std::any::TypeId::of::<T>(),
-            name: crate::schema::short_type_name::<T>,
-            check: check_form::<T>,
-        };
-        if !self
-            .elicited_forms
-            .iter()
-            .any(|known| known.type_id == form.type_id)
-        {
-            self.elicited_forms.push(form);
-        }
+        ElicitedForm::of::<T>().add_to(&mut self.elicited_forms);
         self
     }
 

@@ -52,6 +52,7 @@ pub use arguments::Arguments;
 pub use build_error::ServerBuildError;
 pub(crate) use context::CallOrigin;
 pub use context::{ProgressReporter, ProgressSink, RequestId, ToolContext};
+pub(crate) use def::ElicitedForm;
 pub use def::{ToolAnnotations, ToolDef, ToolDefBuilder};
 pub use error::{ArgumentError, ToolError};
 pub(crate) use handler::start_handler;

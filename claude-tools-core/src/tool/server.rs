@@ -469,17 +469,14 @@ impl ServerInner {
         builder.default_always_load(self.always_load);
         let tool = builder.name().to_string();
         check_names(&self.info.name, &tool)?;
-        for form in builder.elicited_forms() {
-            (form.check)().map_err(|error| ServerBuildError::ElicitationForm {
+        super::def::ElicitedForm::check_all(builder.elicited_forms()).map_err(
+            |(form, reason)| ServerBuildError::ElicitationForm {
                 server: self.info.name.clone(),
                 tool: tool.clone(),
-                form: (form.name)(),
-                reason: match error {
-                    crate::ask::AskError::Schema(reason) => reason,
-                    other => other.to_string(),
-                },
-            })?;
-        }
+                form,
+                reason,
+            },
+        )?;
         let BuiltTool {
             def,
             required_state,

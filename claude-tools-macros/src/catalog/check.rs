@@ -47,6 +47,8 @@ pub(super) struct Item {
     pub(super) completers: Vec<Completer>,
     pub(super) output: Type,
     pub(super) is_async: bool,
+    /// The form types of the body's `elicit::<T>()` calls the registration can name.
+    pub(super) elicited: Vec<Type>,
 }
 
 /// What the attributes of one parameter say.
@@ -306,10 +308,9 @@ pub(super) fn validate(
         &Doc::from_attrs(&function.attrs),
         false,
     );
-    // A `T` of `elicit::<T>()` that is syntactically not a form is a compile error here; a
-    // struct's shape is checked when the prompt or resource asks (prompts and resources do not
-    // record their forms for the server build yet).
-    crate::elicit_forms::find(&function.block, errors);
+    // A `T` of `elicit::<T>()` that is syntactically not a form is a compile error here; any
+    // other is recorded on the prompt or resource, so that adding it to the server checks it.
+    let elicited = crate::elicit_forms::find(&function.block, errors);
 
     Some(Item {
         server: options.server?,
@@ -323,6 +324,7 @@ pub(super) fn validate(
         completers: options.completers,
         output,
         is_async: sig.asyncness.is_some(),
+        elicited,
     })
 }
 

@@ -30,6 +30,13 @@ pub(super) fn registration(kind: Kind, function: &ItemFn, item: &Item) -> TokenS
                 ViaPromptExtractor as _, ViaPromptInput as _, ViaRequiredPromptArgument as _,
                 ViaResourceExtractor as _, ViaResourceInput as _,
             };
+            #[allow(unused_imports)]
+            use #private::{ViaElicitForm as _, ViaNotAnElicitForm as _};
+            #[allow(unused_imports)]
+            use #private::{
+                ViaAllShared as _, ViaNotState as _, ViaSharedState as _, ViaSomeUnshared as _,
+                ViaUnsharedState as _,
+            };
 
             #server_check
             #handler
@@ -67,10 +74,10 @@ fn call(function: &ItemFn, item: &Item, convert: TokenStream) -> TokenStream {
     let invoke = if item.is_async {
         // The fn's own future is checked to be `Send` on its own, spanned at its name, as a
         // tool's is: a value held across an `.await` that is not `Send` is reported once, at
-        // the fn, with what to do.
-        let is_send =
-            quote_spanned!(fn_ident.span()=> ::claude_tools::__private::tool_future_is_send);
-        quote_spanned!(fn_ident.span()=> #is_send(#fn_ident(#(#values),*)).await)
+        // the fn, with what to do; not when a `State<T>` parameter is already reported.
+        let types: Vec<_> = item.params.iter().map(|param| &param.ty).collect();
+        let gate = crate::send_gate::gate(&types, fn_ident.span());
+        quote_spanned!(fn_ident.span()=> #gate.__ct_send(#fn_ident(#(#values),*)).await)
     } else {
         quote!(#fn_ident(#(#values),*))
     };
@@ -265,8 +272,15 @@ fn resource(function: &ItemFn, item: &Item) -> (TokenStream, TokenStream) {
     (handler, entry)
 }
 
-/// The title and the description.
+/// The title, the description, and the forms the body asks for (recorded so that adding the
+/// item to its server checks them).
 fn settings(item: &Item) -> TokenStream {
+    let private = quote!(::claude_tools::__private);
+    let forms = item.elicited.iter().map(|form| {
+        quote! {
+            (&&#private::ElicitedForm::<#form>::NEW).__ct_elicits(&mut __ct_item);
+        }
+    });
     let title = item
         .title
         .as_ref()
@@ -275,7 +289,7 @@ fn settings(item: &Item) -> TokenStream {
         .description
         .as_ref()
         .map(|description| quote!(__ct_item = __ct_item.description(#description);));
-    quote!(#title #description)
+    quote!(#title #description #(#forms)*)
 }
 
 /// `complete(arg = path)`: the completer gets what was typed, the other arguments when it takes

@@ -166,10 +166,13 @@ pub(super) fn registration(function: &ItemFn, tool: &Tool) -> TokenStream {
     let invoke = if tool.is_async {
         // The fn's own future is checked to be `Send` on its own, spanned at its name, so that a
         // value held across an `.await` that is not `Send` is reported at the fn, once, and the
-        // note of the check says what to do (see `tool_future_is_send`).
-        let is_send =
-            quote_spanned!(fn_ident.span()=> ::claude_tools::__private::tool_future_is_send);
-        quote_spanned!(fn_ident.span()=> #is_send(#fn_ident(#(#args),*)).await)
+        // note of the check says what to do; skipped when a parameter is a `State<T>` of a `T`
+        // that is not `Send + Sync`, already reported at the parameter (`__private::send_gate`).
+        let aliases: Vec<_> = (0..tool.params.len())
+            .map(|index| format_ident!("__CtParam{}", index))
+            .collect();
+        let gate = crate::send_gate::gate(&aliases, fn_ident.span());
+        quote_spanned!(fn_ident.span()=> #gate.__ct_send(#fn_ident(#(#args),*)).await)
     } else {
         quote!(#fn_ident(#(#args),*))
     };
@@ -233,6 +236,11 @@ pub(super) fn registration(function: &ItemFn, tool: &Tool) -> TokenStream {
             use #private::NotTheServerCrate as _;
             #[allow(unused_imports)]
             use #private::{ViaElicitForm as _, ViaNotAnElicitForm as _};
+            #[allow(unused_imports)]
+            use #private::{
+                ViaAllShared as _, ViaNotState as _, ViaSharedState as _, ViaSomeUnshared as _,
+                ViaUnsharedState as _,
+            };
 
             #server_info
             #output_fns

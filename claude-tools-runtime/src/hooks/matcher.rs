@@ -91,9 +91,10 @@ impl HookMatcher {
 
     /// Adds a callback, for any event: it reads its input with [`HookInput::typed`] and
     /// answers with any [`HookOutput`], which the session checks against the event
-    /// ([`HookOutput::check`]) before sending it. For `PreToolUse` and `PostToolUse`, the
-    /// callbacks typed by their event ([`pre_tool_use`](Self::pre_tool_use),
-    /// [`post_tool_use`](Self::post_tool_use)) make those checks at compile time.
+    /// ([`HookOutput::check`]) before sending it. For an event with its own output, the
+    /// callback typed by that event ([`pre_tool_use`](Self::pre_tool_use),
+    /// [`user_prompt_submit`](Self::user_prompt_submit),
+    /// [`permission_request`](Self::permission_request)…) makes those checks at compile time.
     pub fn callback<F, Fut>(mut self, callback: F) -> Self
     where
         F: Fn(HookInput) -> Fut + Send + Sync + 'static,
@@ -192,14 +193,15 @@ impl HookMatcher {
     /// Adds a callback typed by `event`: its input read as `I` (else `closed`, the event's
     /// refusal, is the answer and the callback is not called), its answer `O` wrapped as the
     /// event's `hookSpecificOutput`.
-    fn typed<I, O: 'static, F, Fut>(
+    pub(super) fn typed<I, O: 'static, F, Fut, C>(
         mut self,
         typed_for: TypedFor,
         callback: F,
         wrap: fn(O) -> HookSpecificOutput,
-        closed: fn(&HookEvent, &str) -> HookOutput,
+        closed: C,
     ) -> Self
     where
+        C: Fn(&HookEvent, &str) -> HookOutput + Send + Sync + 'static,
         I: for<'de> serde::Deserialize<'de>,
         F: Fn(I) -> Fut + Send + Sync + 'static,
         Fut: CallbackFuture<O> + Send + 'static,
@@ -211,9 +213,14 @@ impl HookMatcher {
                     Some(name) if name == for_event.as_str() => read_fields::<I>(&input),
                     name => Err(format!("its hook_event_name is {name:?}")),
                 };
-                let answer = answer
-                    .map(&callback)
-                    .map_err(|error| closed(&for_event, &error));
+                let answer = answer.map(&callback).map_err(|error| {
+                    tracing::warn!(
+                        %error,
+                        event = %for_event,
+                        "a hook input did not fit its typed callback's event: refused"
+                    );
+                    closed(&for_event, &error)
+                });
                 async move {
                     match answer {
                         Ok(future) => HookOutput::new().specific(wrap(future.await)),
@@ -252,6 +259,6 @@ impl HookMatcher {
 }
 
 /// The reason a typed callback's refusal gives when its input did not fit its event.
-fn unreadable(event: &HookEvent, error: &str) -> String {
+pub(super) fn unreadable(event: &HookEvent, error: &str) -> String {
     format!("claude-tools could not read this {event} hook input ({error}), so it was refused")
 }

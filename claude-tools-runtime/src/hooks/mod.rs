@@ -58,6 +58,7 @@ mod output;
 mod session_inputs;
 mod specific;
 mod tool_inputs;
+mod typed_events;
 mod typed_input;
 
 pub use env_inputs::{
