@@ -87,7 +87,7 @@ async fn start_issuer(jwks: Jwks) -> Arc<Issuer> {
             "/.well-known/oauth-authorization-server",
             axum::routing::get(move || {
                 let metadata = metadata.clone();
-                async move { axum::Json(metadata) }
+                async move { json_reply(&metadata) }
             }),
         )
         .route(
@@ -99,12 +99,12 @@ async fn start_issuer(jwks: Jwks) -> Arc<Issuer> {
                     issuer.fetches.fetch_add(1, Ordering::SeqCst);
                     let jwks = issuer.jwks.lock().unwrap().clone();
                     match jwks {
-                        Jwks::Serve(set) => axum::Json(set).into_response(),
+                        Jwks::Serve(set) => json_reply(&set),
                         Jwks::Down => axum::http::StatusCode::SERVICE_UNAVAILABLE.into_response(),
                         Jwks::Garbage => "{\"keys\": [1, 2".into_response(),
                         Jwks::Slow => {
                             tokio::time::sleep(Duration::from_secs(5)).await;
-                            axum::Json(json!({"keys": []})).into_response()
+                            json_reply(&json!({"keys": []}))
                         }
                     }
                 }
@@ -136,7 +136,7 @@ async fn start_issuer(jwks: Jwks) -> Arc<Issuer> {
                         .find(|(known, _)| *known == token)
                         .map(|(_, answer)| answer.clone())
                         .unwrap_or(json!({"active": false}));
-                    axum::Json(answer).into_response()
+                    json_reply(&answer)
                 }
             }),
         );
@@ -149,6 +149,13 @@ async fn start_issuer(jwks: Jwks) -> Arc<Issuer> {
             .unwrap();
     });
     issuer
+}
+
+fn json_reply(value: &Value) -> axum::response::Response {
+    axum::response::Response::builder()
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(value.to_string()))
+        .unwrap()
 }
 
 fn now() -> u64 {
@@ -318,8 +325,12 @@ async fn every_kind_of_bad_token_is_refused() {
     let public = base64::engine::general_purpose::URL_SAFE_NO_PAD
         .decode(KEY_A_X)
         .unwrap();
-    let confused =
-        jsonwebtoken::encode(&hs_header, &good, &EncodingKey::from_secret(&public)).unwrap();
+    let confused = jsonwebtoken::encode(
+        &hs_header,
+        &good,
+        &EncodingKey::from_secret(&public).unwrap(),
+    )
+    .unwrap();
     let mut no_exp = good.clone();
     no_exp.as_object_mut().unwrap().remove("exp");
     let cases = [
