@@ -38,7 +38,8 @@
 //! (a token without it gets `403 insufficient_scope`, and an OAuth client asks for it). With
 //! `--introspect` as well, tokens are opaque and checked at the issuer's introspection endpoint
 //! instead, the server authenticating with `UNITS_OAUTH_CLIENT_ID` / `UNITS_OAUTH_CLIENT_SECRET`
-//! when set.
+//! when set. `--jwks-min-refresh SECONDS` sets the least time between two fetches of the issuer's
+//! keys (default 30).
 //!
 //! ```text
 //! cargo run -p claude-tools-examples --example http_server -- --listen 127.0.0.1:8080 --issuer https://auth.example.com
@@ -73,7 +74,16 @@ async fn main() -> std::io::Result<()> {
     let url = format!("http://{}/mcp", listener.local_addr()?);
     if let Some(issuer) = args.take_value("--issuer") {
         let introspect = args.words.iter().any(|word| word == "--introspect");
-        server = server.oauth(oauth(&issuer, &url, introspect).map_err(std::io::Error::other)?);
+        let mut oauth = oauth(&issuer, &url, introspect).map_err(std::io::Error::other)?;
+        if let Some(seconds) = args.take_value("--jwks-min-refresh") {
+            let seconds: u64 = seconds.parse().map_err(|_| {
+                std::io::Error::other(format!(
+                    "--jwks-min-refresh `{seconds}`: not a number of seconds"
+                ))
+            })?;
+            oauth = oauth.jwks_min_refresh_interval(std::time::Duration::from_secs(seconds));
+        }
+        server = server.oauth(oauth);
     }
     // The URL goes out first and alone on its line, flushed: tests and scripts read the port
     // from it.

@@ -88,6 +88,9 @@ class Provider:
         return self.clients.get(client_id)
 
     async def register_client(self, client_info):
+        # This server's policy: a registered client may later ask for any scope it offers (so a
+        # client that registered with `units` can step up to `units:count`).
+        client_info.scope = " ".join(SCOPES)
         self.clients[client_info.client_id] = client_info
 
     async def authorize(self, client, params):
