@@ -147,7 +147,7 @@ pub(super) enum Auth {
     Hook(Arc<AuthHook>),
     /// An OAuth 2.1 resource server's token check ([`HttpServer::oauth`](super::HttpServer::oauth)).
     #[cfg(feature = "oauth")]
-    OAuth(Arc<super::oauth::Verifier>),
+    ResourceServer(Arc<super::oauth::Verifier>),
 }
 
 impl Auth {
@@ -201,7 +201,7 @@ pub(super) async fn check_auth(
         },
         // The token's own check answers its refusals (`401` naming the resource metadata).
         #[cfg(feature = "oauth")]
-        Auth::OAuth(verifier) => {
+        Auth::ResourceServer(verifier) => {
             return match tokio::time::timeout_at(deadline, verifier.verify(headers)).await {
                 Ok(checked) => checked,
                 Err(_) => Err(auth_timed_out()),
@@ -254,21 +254,21 @@ fn auth_timed_out() -> Response {
     )
 }
 
-/// The checks of a request that need its message: with [OAuth](super::HttpServer::oauth), a
-/// `tools/call` of a tool whose required scopes the caller's token lacks is refused (`403`).
-/// Without it, nothing (and nothing is looked at).
+/// The checks of a request that need its message: the refusal, if any. With
+/// [OAuth](super::HttpServer::oauth), a `tools/call` of a tool whose required scopes the
+/// caller's token lacks is refused (`403`). Without it, nothing (and nothing is looked at).
 #[inline]
-pub(super) fn check_message(
+pub(super) fn refuse_message(
     shared: &Shared,
     caller: &Caller,
     message: &claude_tools_core::mcp::Message,
-) -> Result<(), Response> {
+) -> Option<Response> {
     #[cfg(feature = "oauth")]
-    if let Some(Auth::OAuth(verifier)) = &shared.auth {
-        return verifier.check_call(caller, message);
+    if let Some(Auth::ResourceServer(verifier)) = &shared.auth {
+        return verifier.refuse_call(caller, message);
     }
     let _ = (shared, caller, message);
-    Ok(())
+    None
 }
 
 /// Equal-length inputs take the same time however much of them matches.

@@ -25,7 +25,7 @@ use super::Shared;
 use super::admit::{
     Accepts, admit, check_headers, protocol_version, read_body, unsupported_version,
 };
-use super::auth::check_message;
+use super::auth::refuse_message;
 use super::limits::Holding;
 use super::modern;
 use super::reply::{
@@ -160,7 +160,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
         message => message,
     };
     // With OAuth, a call of a tool whose scopes the token lacks is refused (`403`).
-    if let Err(refusal) = check_message(shared, &caller, &message) {
+    if let Some(refusal) = refuse_message(shared, &caller, &message) {
         span.record("outcome", "rejected");
         return refusal;
     }

@@ -129,7 +129,7 @@ fn router_of(shared: Arc<Shared>) -> axum::Router {
     // An OAuth resource server's metadata, public at its well-known paths.
     #[cfg(feature = "oauth")]
     let router = match &shared.auth {
-        Some(super::auth::Auth::OAuth(verifier)) => super::oauth::routes(router, verifier),
+        Some(super::auth::Auth::ResourceServer(verifier)) => super::oauth::routes(router, verifier),
         _ => router,
     };
     router.with_state(shared)

@@ -484,7 +484,7 @@ impl OAuth {
                 endpoint,
                 credentials,
                 audience,
-            } => TokenCheck::Introspection(Introspection {
+            } => TokenCheck::Introspection(Box::new(Introspection {
                 issuer: self.issuer.clone(),
                 endpoint,
                 credentials,
@@ -493,7 +493,7 @@ impl OAuth {
                 audience,
                 leeway: self.leeway,
                 discovered: RwLock::new(None),
-            }),
+            })),
         };
         let mut scopes_supported = self.scopes_supported.clone();
         let mut tools: Vec<_> = self.tool_scopes.iter().collect();
@@ -535,7 +535,7 @@ impl HttpServer {
     /// them. Replaces any earlier [`authorize`](HttpServer::authorize) hook or
     /// [`bearer_token`](HttpServer::bearer_token).
     pub fn oauth(mut self, oauth: OAuth) -> Self {
-        self.auth = Some(Auth::OAuth(Arc::new(oauth.into_verifier())));
+        self.auth = Some(Auth::ResourceServer(Arc::new(oauth.into_verifier())));
         self
     }
 }

@@ -1,6 +1,6 @@
 //! The configured [`OAuth`](super::OAuth) as the server runs it: each request's bearer token
 //! checked ([`Verifier::verify`]), the `401` and `403` challenges (RFC 6750 §3, with RFC 9728's
-//! `resource_metadata`), and the required scopes of each tool ([`Verifier::check_call`]).
+//! `resource_metadata`), and the required scopes of each tool ([`Verifier::refuse_call`]).
 
 use std::collections::HashMap;
 
@@ -18,7 +18,7 @@ use claude_tools_core::mcp::{Call, Message, Request as RpcRequest};
 /// How tokens are checked.
 pub(super) enum TokenCheck {
     Jwt(JwtCheck),
-    Introspection(Introspection),
+    Introspection(Box<Introspection>),
 }
 
 /// Why a request's token was refused: logged, never sent (the client reads only
@@ -118,24 +118,22 @@ impl Verifier {
         response
     }
 
-    /// `Ok` unless `message` calls a tool whose required scopes the caller's token lacks: then
-    /// `403` with `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"` naming the
+    /// `None` unless `message` calls a tool whose required scopes the caller's token lacks:
+    /// then `403` with `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"` naming the
     /// scopes the call needs, so that the client can ask for them (step-up) and retry.
-    pub(in crate::http) fn check_call(
+    pub(in crate::http) fn refuse_call(
         &self,
         caller: &Caller,
         message: &Message,
-    ) -> Result<(), Response> {
+    ) -> Option<Response> {
         let Message::Request(RpcRequest {
             call: Call::ToolsCall(call),
             ..
         }) = message
         else {
-            return Ok(());
+            return None;
         };
-        let Some(required) = self.tool_scopes.get(call.name.as_str()) else {
-            return Ok(());
-        };
+        let required = self.tool_scopes.get(call.name.as_str())?;
         let token = caller
             .identity
             .as_ref()
@@ -144,7 +142,7 @@ impl Verifier {
             .iter()
             .any(|scope| !token.is_some_and(|token| token.has_scope(scope)));
         if !missing {
-            return Ok(());
+            return None;
         }
         tracing::info!(tool = %call.name, "OAuth: the token lacks a scope the tool requires; 403");
         // The scopes the client should hold: what it has and what this tool needs.
@@ -175,7 +173,7 @@ impl Verifier {
             ),
         );
         insert_challenge(&mut response, challenge);
-        Err(response)
+        Some(response)
     }
 }
 
