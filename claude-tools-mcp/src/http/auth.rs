@@ -145,6 +145,9 @@ type AuthHook = dyn Fn(&HeaderMap) -> AuthFuture + Send + Sync;
 pub(super) enum Auth {
     Bearer(Arc<[u8]>),
     Hook(Arc<AuthHook>),
+    /// An OAuth 2.1 resource server's token check ([`HttpServer::oauth`](super::HttpServer::oauth)).
+    #[cfg(feature = "oauth")]
+    ResourceServer(Arc<super::oauth::Verifier>),
 }
 
 impl Auth {
@@ -194,15 +197,16 @@ pub(super) async fn check_auth(
         // A hook that hangs (its database down) must not hold the request past its deadline.
         Auth::Hook(hook) => match tokio::time::timeout_at(deadline, hook(headers)).await {
             Ok(decision) => decision,
-            Err(_) => {
-                return Err(transport_error(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    TRANSPORT_ERROR,
-                    "Service Unavailable",
-                    "the authorization check did not finish within the server's request timeout",
-                ));
-            }
+            Err(_) => return Err(auth_timed_out()),
         },
+        // The token's own check answers its refusals (`401` naming the resource metadata).
+        #[cfg(feature = "oauth")]
+        Auth::ResourceServer(verifier) => {
+            return match tokio::time::timeout_at(deadline, verifier.verify(headers)).await {
+                Ok(checked) => checked,
+                Err(_) => Err(auth_timed_out()),
+            };
+        }
     };
     match decision {
         AuthDecision::Allow => return Ok(Caller::default()),
@@ -238,6 +242,33 @@ pub(super) async fn check_auth(
         .headers_mut()
         .insert(header::WWW_AUTHENTICATE, challenge);
     Err(response)
+}
+
+/// `503`: the auth check (a hook, an issuer) still undecided at the request's deadline.
+fn auth_timed_out() -> Response {
+    transport_error(
+        StatusCode::SERVICE_UNAVAILABLE,
+        TRANSPORT_ERROR,
+        "Service Unavailable",
+        "the authorization check did not finish within the server's request timeout",
+    )
+}
+
+/// The checks of a request that need its message: the refusal, if any. With
+/// [OAuth](super::HttpServer::oauth), a `tools/call` of a tool whose required scopes the
+/// caller's token lacks is refused (`403`). Without it, nothing (and nothing is looked at).
+#[inline]
+pub(super) fn refuse_message(
+    shared: &Shared,
+    caller: &Caller,
+    message: &claude_tools_core::mcp::Message,
+) -> Option<Response> {
+    #[cfg(feature = "oauth")]
+    if let Some(Auth::ResourceServer(verifier)) = &shared.auth {
+        return verifier.refuse_call(caller, message);
+    }
+    let _ = (shared, caller, message);
+    None
 }
 
 /// Equal-length inputs take the same time however much of them matches.

@@ -257,6 +257,8 @@ mod endpoint;
 mod limits;
 mod listen;
 mod modern;
+#[cfg(feature = "oauth")]
+pub mod oauth;
 mod origin;
 mod outbox;
 mod peer;

@@ -25,6 +25,7 @@ use super::Shared;
 use super::admit::{
     Accepts, admit, check_headers, protocol_version, read_body, unsupported_version,
 };
+use super::auth::refuse_message;
 use super::limits::Holding;
 use super::modern;
 use super::reply::{
@@ -158,6 +159,11 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
         Message::Unreadable(unreadable) => return unreadable_message(&unreadable, &accepts, span),
         message => message,
     };
+    // With OAuth, a call of a tool whose scopes the token lacks is refused (`403`).
+    if let Some(refusal) = refuse_message(shared, &caller, &message) {
+        span.record("outcome", "rejected");
+        return refusal;
+    }
     // Which revision a request speaks is decided from its body and the header, once: a
     // 2026-07-28 request is served statelessly whatever the session settings.
     let message = match message {

@@ -125,7 +125,14 @@ impl IntoFuture for HttpServe {
 fn router_of(shared: Arc<Shared>) -> axum::Router {
     let path = shared.path.clone();
     let route = super::cors::with_cors(shared.sessions.methods(post(handle)), &shared);
-    axum::Router::new().route(&path, route).with_state(shared)
+    let router = axum::Router::new().route(&path, route);
+    // An OAuth resource server's metadata, public at its well-known paths.
+    #[cfg(feature = "oauth")]
+    let router = match &shared.auth {
+        Some(super::auth::Auth::ResourceServer(verifier)) => super::oauth::routes(router, verifier),
+        _ => router,
+    };
+    router.with_state(shared)
 }
 
 // ---------------------------------------------------------------------------------------------
