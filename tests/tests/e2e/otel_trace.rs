@@ -205,12 +205,7 @@ async fn one_trace_from_the_host_through_the_cli_to_an_in_process_tool() {
         .mcp_server(server("otel", seen.clone()))
         .allowed_tools(["mcp__otel__echo"]);
     let request = tracing::info_span!("host request");
-    let trace_id = request
-        .context()
-        .span()
-        .span_context()
-        .trace_id()
-        .to_string();
+    let (trace_id, host_id) = ids(&request);
     let messages = within(
         "an echo through the CLI",
         run_query("echo something", options).instrument(request.clone()),
@@ -221,24 +216,56 @@ async fn one_trace_from_the_host_through_the_cli_to_an_in_process_tool() {
     host.flush().await;
     let spans = receiver
         .wait_for(EXPORTED, |spans| {
-            !named(spans, "host request").is_empty()
-                && !named(spans, "claude_code.interaction").is_empty()
-                && !named(spans, "claude_code.tool").is_empty()
+            [
+                "claude_code.interaction",
+                "claude_code.tool",
+                "tools/call echo",
+                "invoke_agent claude-code",
+            ]
+            .iter()
+            .all(|name| !named(spans, name).is_empty())
         })
         .await;
-    eprintln!("spans received: {}", summary(&spans));
-    eprintln!("traceparent in _meta: {:?}", seen.get());
-    eprintln!("requests: {:?}", receiver.requests());
 
-    // Every span of the run is in the host's trace: the host's, the CLI's, the tool's.
-    let root = one(&spans, "host request");
-    assert_eq!(root.service, "e2e-host");
-    assert_eq!(root.parent_span_id, None);
+    // The host's span is the parent of the session's and, through TRACEPARENT, of the CLI's
+    // interaction: one trace, the host's.
+    let session = one(&spans, "invoke_agent claude-code");
     let interaction = one(&spans, "claude_code.interaction");
+    assert_eq!(
+        session.parent_span_id.as_ref(),
+        Some(&host_id),
+        "{}",
+        summary(&spans)
+    );
+    assert_eq!(
+        interaction.parent_span_id.as_ref(),
+        Some(&host_id),
+        "{}",
+        summary(&spans)
+    );
+    assert_eq!(interaction.service, "claude-code");
+    assert_eq!(interaction.attribute("parent.source"), Some("env"));
+    // The CLI's tool-call span, beneath its interaction.
     let cli_tool = one(&spans, "claude_code.tool");
+    assert_eq!(cli_tool.parent_span_id.as_ref(), Some(&interaction.span_id));
+    assert_eq!(cli_tool.attribute("tool_name"), Some("mcp__otel__echo"));
+    // The Rust tool's span, beneath the host's control request that carried it, and the
+    // tool's own span beneath it.
     let call = one(&spans, "tools/call echo");
+    assert_eq!(
+        ancestry(&spans, call)[..4],
+        [
+            "tools/call echo",
+            "mcp_message",
+            "turn",
+            "invoke_agent claude-code"
+        ],
+        "{}",
+        summary(&spans)
+    );
     let work = one(&spans, "tool.work");
-    for span in [root, interaction, cli_tool, call, work] {
+    assert_eq!(work.parent_span_id.as_ref(), Some(&call.span_id));
+    for span in [session, interaction, cli_tool, call, work] {
         assert_eq!(
             span.trace_id,
             trace_id,
@@ -247,20 +274,18 @@ async fn one_trace_from_the_host_through_the_cli_to_an_in_process_tool() {
             summary(&spans)
         );
     }
-    assert_ne!(interaction.service, "e2e-host", "the CLI's own span");
-    assert_eq!(work.parent_span_id.as_ref(), Some(&call.span_id));
-    assert!(
-        ancestry(&spans, interaction).contains(&"host request".to_owned()),
-        "{:?}",
-        ancestry(&spans, interaction)
+    // What the CLI 2.1.332 sends: no `traceparent` in the call's `_meta`, so the tool's span
+    // is the sibling of the CLI's tool span in the one trace, not its child. Both carry the
+    // tool_use id, which joins them.
+    assert_eq!(seen.get(), [None]);
+    assert_eq!(
+        cli_tool.attribute("gen_ai.tool.call.id"),
+        Some("toolu_otel_echo")
     );
-    assert!(
-        ancestry(&spans, call).contains(&"host request".to_owned()),
-        "{:?}",
-        ancestry(&spans, call)
+    assert_eq!(
+        call.attribute("gen_ai.tool.call.id"),
+        Some("toolu_otel_echo")
     );
-    eprintln!("call ancestry: {:?}", ancestry(&spans, call));
-    eprintln!("cli tool ancestry: {:?}", ancestry(&spans, cli_tool));
     w.assert_offline();
 }
 
@@ -277,22 +302,31 @@ async fn one_trace_from_the_host_through_the_cli_to_a_tool_on_an_http_server() {
         .expect("a port");
     let url = format!("http://{}/mcp", listener.local_addr().expect("its address"));
     // The HTTP server runs in this process, outside the host's request span: only what the
-    // CLI sends can put its spans in the host's trace.
-    tokio::spawn(
-        HttpServer::new(server("remote", seen.clone()))
-            .serve(listener)
-            .into_future(),
-    );
+    // CLI sends can put its spans in the host's trace. Its router records the `traceparent`
+    // header of each POST.
+    let headers: Arc<Mutex<Vec<Option<String>>>> = Arc::default();
+    let recorded = headers.clone();
+    let router = HttpServer::new(server("remote", seen.clone()))
+        .into_router()
+        .layer(axum::middleware::from_fn(
+            move |request: axum::extract::Request, next: axum::middleware::Next| {
+                let traceparent = request
+                    .headers()
+                    .get("traceparent")
+                    .and_then(|value| value.to_str().ok())
+                    .map(str::to_owned);
+                if let Ok(mut recorded) = recorded.lock() {
+                    recorded.push(traceparent);
+                }
+                next.run(request)
+            },
+        ));
+    tokio::spawn(axum::serve(listener, router).into_future());
     let options = with_cli_telemetry(w.options(), &receiver)
         .external_mcp_server("remote", ExternalServer::http(url))
         .allowed_tools(["mcp__remote__echo"]);
     let request = tracing::info_span!("host request");
-    let trace_id = request
-        .context()
-        .span()
-        .span_context()
-        .trace_id()
-        .to_string();
+    let (trace_id, host_id) = ids(&request);
     let messages = within(
         "an echo through the CLI over HTTP",
         run_query("echo something", options).instrument(request.clone()),
@@ -303,18 +337,26 @@ async fn one_trace_from_the_host_through_the_cli_to_a_tool_on_an_http_server() {
     host.flush().await;
     let spans = receiver
         .wait_for(EXPORTED, |spans| {
-            !named(spans, "host request").is_empty()
-                && !named(spans, "claude_code.tool").is_empty()
-                && !named(spans, "tools/call echo").is_empty()
+            [
+                "claude_code.interaction",
+                "claude_code.tool",
+                "tools/call echo",
+            ]
+            .iter()
+            .all(|name| !named(spans, name).is_empty())
         })
         .await;
-    eprintln!("spans received: {}", summary(&spans));
-    eprintln!("traceparent in _meta: {:?}", seen.get());
 
+    // The CLI continues the host's trace.
     let interaction = one(&spans, "claude_code.interaction");
     let cli_tool = one(&spans, "claude_code.tool");
-    let call = one(&spans, "tools/call echo");
-    let work = one(&spans, "tool.work");
+    assert_eq!(
+        interaction.parent_span_id.as_ref(),
+        Some(&host_id),
+        "{}",
+        summary(&spans)
+    );
+    assert_eq!(cli_tool.parent_span_id.as_ref(), Some(&interaction.span_id));
     for span in [interaction, cli_tool] {
         assert_eq!(
             span.trace_id,
@@ -324,8 +366,37 @@ async fn one_trace_from_the_host_through_the_cli_to_a_tool_on_an_http_server() {
             summary(&spans)
         );
     }
+    // What the CLI 2.1.332 sends an HTTP server: no `traceparent` header and none in `_meta`,
+    // so the server's spans are a trace of their own, rooted at its HTTP request span; the
+    // tool_use id in both joins the CLI's tool span and the server's call.
+    let call = one(&spans, "tools/call echo");
+    let work = one(&spans, "tool.work");
     assert_eq!(work.parent_span_id.as_ref(), Some(&call.span_id));
-    eprintln!("call ancestry: {:?}", ancestry(&spans, call));
-    eprintln!("cli tool ancestry: {:?}", ancestry(&spans, cli_tool));
+    assert_eq!(ancestry(&spans, call), ["tools/call echo", "mcp_http"]);
+    assert_ne!(call.trace_id, trace_id);
+    assert_eq!(seen.get(), [None]);
+    let sent = headers.lock().map(|sent| sent.clone()).unwrap_or_default();
+    assert!(
+        !sent.is_empty() && sent.iter().all(Option::is_none),
+        "{sent:?}"
+    );
+    assert_eq!(
+        cli_tool.attribute("gen_ai.tool.call.id"),
+        Some("toolu_otel_echo")
+    );
+    assert_eq!(
+        call.attribute("gen_ai.tool.call.id"),
+        Some("toolu_otel_echo")
+    );
     w.assert_offline();
+}
+
+/// The trace id and span id of `span`, in hex.
+fn ids(span: &tracing::Span) -> (String, String) {
+    let context = span.context();
+    let span_context = context.span().span_context().clone();
+    (
+        span_context.trace_id().to_string(),
+        span_context.span_id().to_string(),
+    )
 }
