@@ -162,6 +162,6 @@ fn continue_trace(_: &Span, _: &TraceContext) {}
 pub mod w3c;
 
 #[cfg(feature = "opentelemetry")]
-mod export;
+pub mod export;
 #[cfg(feature = "opentelemetry")]
 pub use export::{CountingExporter, DroppedSpans};
