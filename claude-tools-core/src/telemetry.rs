@@ -160,3 +160,8 @@ fn continue_trace(_: &Span, _: &TraceContext) {}
 
 #[cfg(feature = "opentelemetry")]
 pub mod w3c;
+
+#[cfg(feature = "opentelemetry")]
+pub mod export;
+#[cfg(feature = "opentelemetry")]
+pub use export::{CountingExporter, DroppedSpans};

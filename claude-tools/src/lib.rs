@@ -111,6 +111,20 @@ pub use claude_tools_runtime::{
     install, message, options, permission, settings, spare, transport,
 };
 
+/// Telemetry glue (feature `opentelemetry`; the guide's "Running in production" chapter): the
+/// span exporter wrapper that counts what a collector that is down cost
+/// ([`CountingExporter`](telemetry::CountingExporter)), and, with `agent`, the host's trace
+/// context as the CLI gets it. The per-tool metrics layer is
+/// [`layer::OperationMetricsLayer`].
+#[cfg(feature = "opentelemetry")]
+pub mod telemetry {
+    #[doc(inline)]
+    pub use claude_tools_core::telemetry::{CountingExporter, DroppedSpans};
+    #[cfg(feature = "agent")]
+    #[doc(inline)]
+    pub use claude_tools_runtime::telemetry::current_trace_context;
+}
+
 // Session history, under the name the official SDKs' users look for (`listSessions`…).
 #[cfg(feature = "agent")]
 #[doc(inline)]

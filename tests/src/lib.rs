@@ -1,5 +1,6 @@
 //! Shared helpers of the integration tests.
 
+pub mod otlp;
 pub mod services;
 mod units_catalog;
 

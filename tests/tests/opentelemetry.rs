@@ -403,3 +403,103 @@ async fn a_sessions_spans_nest_from_the_session_to_the_tool() {
         assert_eq!(span.span_context.trace_id(), trace, "{}", span.name);
     }
 }
+
+/// POSTs `body` to a Streamable HTTP server, in `session` when given; returns the answer's
+/// `mcp-session-id` and body.
+async fn post(
+    http: &reqwest::Client,
+    addr: SocketAddr,
+    session: Option<&str>,
+    body: Value,
+) -> (Option<String>, String) {
+    let mut request = http
+        .post(format!("http://{addr}/mcp"))
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25");
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session);
+    }
+    let response = request.body(body.to_string()).send().await.unwrap();
+    let session = response
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned);
+    (session, response.text().await.unwrap())
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn an_http_requests_span_names_its_session() {
+    let traced = Traced::start();
+    let http = reqwest::Client::builder()
+        .no_proxy()
+        .timeout(WAIT)
+        .build()
+        .unwrap();
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "echo", "arguments": {}}});
+
+    // With sessions: the request's HTTP span carries `mcp.session.id`.
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(
+        HttpServer::new(server())
+            .sessions(true)
+            .serve(listener)
+            .into_future(),
+    );
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "otel-test", "version": "1"}}});
+    let (session, answer) = post(&http, addr, None, initialize).await;
+    let session = session.unwrap_or_else(|| panic!("a session: {answer}"));
+    let (_, answer) = post(&http, addr, Some(&session), call.clone()).await;
+    assert!(answer.contains("echoed"), "{answer}");
+    let tool = traced.span("tools/call echo").await;
+    let in_session = traced
+        .spans()
+        .into_iter()
+        .find(|span| span.span_context.span_id() == tool.parent_span_id)
+        .expect("the HTTP request's span, the call's parent");
+    assert_eq!(in_session.name, "mcp_http");
+    assert_eq!(
+        attribute(&in_session, "mcp.session.id").as_deref(),
+        Some(session.as_str())
+    );
+
+    // Stateless: no session, no attribute.
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(
+        HttpServer::new(server())
+            .sessions(false)
+            .serve(listener)
+            .into_future(),
+    );
+    let (_, answer) = post(&http, addr, None, call).await;
+    assert!(answer.contains("echoed"), "{answer}");
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let stateless = loop {
+        let requests: Vec<_> = traced
+            .spans()
+            .into_iter()
+            .filter(|span| span.name == "mcp_http")
+            .collect();
+        // initialize and the call in the session, then the stateless call.
+        if requests.len() == 3 || tokio::time::Instant::now() >= deadline {
+            break requests;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    assert_eq!(stateless.len(), 3, "{stateless:#?}");
+    let without: Vec<_> = stateless
+        .iter()
+        .filter(|span| attribute(span, "mcp.session.id").is_none())
+        .collect();
+    assert_eq!(
+        without.len(),
+        1,
+        "only the stateless call has none: {stateless:#?}"
+    );
+}

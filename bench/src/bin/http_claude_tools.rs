@@ -9,6 +9,12 @@
 //! `input_required` result, then the retry with the answer (issue 28's MRTR round trip).
 //!
 //! Binds `127.0.0.1:0` and prints `http://127.0.0.1:<port>/mcp` on stdout once it listens.
+//!
+//! Built with the feature `opentelemetry`, `CT_BENCH_TRACING` picks what the spans cost
+//! (BENCHMARKS.md, "Cost of tracing spans"): `off` (the default: no subscriber), `layer` (a
+//! `tracing-opentelemetry` layer over a tracer provider with no exporter) or `otlp` (the same
+//! with the batch processor and the OTLP/HTTP exporter, to `OTEL_EXPORTER_OTLP_ENDPOINT`:
+//! `bench/otlp-sink.py` answers there).
 //! The runtime is tokio's default multi-thread one, as `#[tokio::main]` gives (the rmcp server
 //! of the bench uses the same).
 
@@ -89,7 +95,42 @@ async fn main() -> ExitCode {
 }
 
 async fn serve() -> std::io::Result<()> {
+    #[cfg(feature = "opentelemetry")]
+    let _provider = tracing_mode::install().map_err(std::io::Error::other)?;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     println!("http://{}/mcp", listener.local_addr()?);
     HttpServer::new(Bench::server()).serve(listener).await
+}
+
+/// `CT_BENCH_TRACING`: the tracing the server runs with (see the crate docs).
+#[cfg(feature = "opentelemetry")]
+mod tracing_mode {
+    use opentelemetry::trace::TracerProvider as _;
+    use opentelemetry_sdk::trace::SdkTracerProvider;
+    use tracing_subscriber::layer::SubscriberExt;
+
+    /// Installs the mode's subscriber for the whole process; the provider is kept alive by
+    /// the caller. `None` for `off`.
+    pub fn install() -> Result<Option<SdkTracerProvider>, String> {
+        let mode = std::env::var("CT_BENCH_TRACING").unwrap_or_else(|_| "off".to_owned());
+        let provider = match mode.as_str() {
+            "off" => return Ok(None),
+            "layer" => SdkTracerProvider::builder().build(),
+            "otlp" => {
+                // The endpoint from OTEL_EXPORTER_OTLP_ENDPOINT, as in production.
+                let exporter = opentelemetry_otlp::SpanExporter::builder()
+                    .with_http()
+                    .build()
+                    .map_err(|e| format!("the OTLP exporter: {e}"))?;
+                SdkTracerProvider::builder()
+                    .with_batch_exporter(exporter)
+                    .build()
+            }
+            other => return Err(format!("CT_BENCH_TRACING={other}: off, layer or otlp")),
+        };
+        let layer = tracing_opentelemetry::layer().with_tracer(provider.tracer("ct-bench"));
+        tracing::subscriber::set_global_default(tracing_subscriber::registry().with(layer))
+            .map_err(|e| e.to_string())?;
+        Ok(Some(provider))
+    }
 }

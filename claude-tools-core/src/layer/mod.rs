@@ -51,8 +51,12 @@
 
 mod boxed;
 mod mcp_request;
+#[cfg(feature = "opentelemetry")]
+pub mod metrics;
 mod tool_call;
 
 pub use boxed::{BoxError, BoxFuture};
 pub use mcp_request::{McpRequest, McpService};
+#[cfg(feature = "opentelemetry")]
+pub use metrics::OperationMetricsLayer;
 pub use tool_call::{ToolRequest, ToolService};

@@ -63,6 +63,7 @@ pub(super) async fn answer_holding<H: Send + Unpin + 'static>(
         id = tracing::field::Empty,
         status = tracing::field::Empty,
         outcome = tracing::field::Empty,
+        mcp.session.id = tracing::field::Empty,
     );
     let watch = DisconnectWatch::new(span.clone());
     let response = instrumented_answer(&shared, request, &span).await;
@@ -230,6 +231,10 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
         }
     };
     let in_session = session.is_some();
+    if let Some(session) = &session {
+        // The OpenTelemetry conventions' name for the MCP session a request belongs to.
+        span.record("mcp.session.id", session.session().id());
+    }
     // A session has a stream to send `notifications/tools/list_changed` on, so its `initialize`
     // says `listChanged: true`.
     let router = router

@@ -59,6 +59,7 @@ pub(super) fn start(
         process,
         messages,
         shutdown: Box::pin(shared.shutdown.clone().cancelled_owned()),
+        dispatch: tracing::dispatcher::get_default(tracing::Dispatch::clone),
     };
     if in_process {
         // Handing over needs another worker to read on while the reader's thread is blocked.
@@ -121,6 +122,7 @@ fn spawn_reading_thread(
         .name("claude-tools-session".into())
         .spawn(move || {
             if let Some(reader) = lock(&taken).take() {
+                let _subscriber = tracing::dispatcher::set_default(&reader.dispatch.clone());
                 read_on_thread(runtime, &shared, reader, baton);
             }
         });

@@ -20,4 +20,9 @@ pub(super) struct Reader {
     /// The session's shutdown, waited for beside each read: one waiter for the session's
     /// whole life, rather than one registered and removed per line.
     pub(super) shutdown: Pin<Box<WaitForCancellationFutureOwned>>,
+    /// The `tracing` subscriber of the task that started the session, the default of every
+    /// reading thread of the session: without it a host whose subscriber is its thread's
+    /// (`tracing::subscriber::set_default`) would lose the spans of the CLI's requests and
+    /// tool calls, which start on those threads.
+    pub(super) dispatch: tracing::Dispatch,
 }

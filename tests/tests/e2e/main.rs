@@ -30,6 +30,7 @@ mod interop_cli;
 mod live_tools;
 mod model_settings;
 mod model_view;
+mod otel_trace;
 mod plugins;
 mod prewarm;
 mod prompts_resources;
