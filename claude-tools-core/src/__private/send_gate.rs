@@ -19,6 +19,9 @@ use std::marker::PhantomData;
 use super::SharedState;
 use crate::tool::State;
 
+/// What a handler returns: `ToolFuture`, `PromptFuture` or `ResourceFuture`.
+pub type BoxedCall<T> = std::pin::Pin<Box<dyn Future<Output = T> + Send>>;
+
 /// A parameter that is not a `State<T>` of an unshareable `T`.
 pub struct Shared;
 
@@ -88,6 +91,16 @@ pub trait ViaAllShared {
     {
         future
     }
+
+    /// The call future of a `#[tool]`, `#[prompt]` or `#[resource]` fn (its parameters already
+    /// extracted, so it holds their values), boxed. Its `Send` is checked here rather than at
+    /// the handler's box, so that an unshareable state is reported only at its parameter.
+    fn __ct_box<F>(&self, future: F) -> BoxedCall<F::Output>
+    where
+        F: Future + Send + 'static,
+    {
+        Box::pin(future)
+    }
 }
 
 impl<L: AllShared> ViaAllShared for &SendGate<L> {}
@@ -99,6 +112,18 @@ pub trait ViaSomeUnshared {
     fn __ct_send<F: Future>(&self, future: F) -> std::future::Pending<F::Output> {
         drop(future);
         std::future::pending()
+    }
+
+    /// The call future (its parameters already extracted), boxed without a `Send` bound: it
+    /// holds the unshareable state, already reported at the parameter, and is never built into
+    /// a server.
+    fn __ct_box<F>(&self, future: F) -> BoxedCall<F::Output>
+    where
+        F: Future,
+        F::Output: 'static,
+    {
+        drop(future);
+        Box::pin(std::future::pending())
     }
 }
 

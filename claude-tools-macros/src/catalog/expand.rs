@@ -88,6 +88,14 @@ fn call(function: &ItemFn, item: &Item, convert: TokenStream) -> TokenStream {
     }
 }
 
+/// The `Send` gate of an async fn's call future (`__private::send_gate`), spanned at its name:
+/// the future holds the extracted values, so a `State<T>` of a `T` that is not `Send + Sync`,
+/// already reported at the parameter, is not reported again at the attribute.
+fn item_gate(function: &ItemFn, item: &Item) -> TokenStream {
+    let types: Vec<_> = item.params.iter().map(|param| &param.ty).collect();
+    crate::send_gate::gate(&types, function.sig.ident.span())
+}
+
 /// `let (a, b) = match (a, b) { (Ok(a), Ok(b)) => (a, b), (a, b) => return failed([..]) }`,
 /// or nothing for a fn without parameters.
 fn all_or_fail(item: &Item, failed: TokenStream) -> TokenStream {
@@ -133,7 +141,8 @@ fn prompt(function: &ItemFn, item: &Item) -> (TokenStream, TokenStream) {
     let all = all_or_fail(item, quote!(#private::prompt_arguments_failed));
     let converted = call(function, item, quote!(#private::prompt_output));
     let run = if item.is_async {
-        quote!(#private::prompt_future(async move { #converted(__ct_output) }))
+        let gate = item_gate(function, item);
+        quote!(#gate.__ct_box(async move { #converted(__ct_output) }))
     } else {
         quote!({
             let __ct_result = { #converted(__ct_output) };
@@ -216,7 +225,8 @@ fn resource(function: &ItemFn, item: &Item) -> (TokenStream, TokenStream) {
     let converted = call(function, item, quote!(#private::resource_output));
     let finish = quote!(#converted(__ct_output, &__ct_uri, __ct_mime_type.as_deref()));
     let run = if item.is_async {
-        quote!(#private::resource_future(async move { #finish }))
+        let gate = item_gate(function, item);
+        quote!(#gate.__ct_box(async move { #finish }))
     } else {
         quote!({
             let __ct_result = { #finish };

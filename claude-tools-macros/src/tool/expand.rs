@@ -163,15 +163,15 @@ pub(super) fn registration(function: &ItemFn, tool: &Tool) -> TokenStream {
         args.push(arg);
     }
 
+    let aliases: Vec<_> = (0..tool.params.len())
+        .map(|index| format_ident!("__CtParam{}", index))
+        .collect();
+    let gate = crate::send_gate::gate(&aliases, fn_ident.span());
     let invoke = if tool.is_async {
         // The fn's own future is checked to be `Send` on its own, spanned at its name, so that a
         // value held across an `.await` that is not `Send` is reported at the fn, once, and the
         // note of the check says what to do; skipped when a parameter is a `State<T>` of a `T`
         // that is not `Send + Sync`, already reported at the parameter (`__private::send_gate`).
-        let aliases: Vec<_> = (0..tool.params.len())
-            .map(|index| format_ident!("__CtParam{}", index))
-            .collect();
-        let gate = crate::send_gate::gate(&aliases, fn_ident.span());
         quote_spanned!(fn_ident.span()=> #gate.__ct_send(#fn_ident(#(#args),*)).await)
     } else {
         quote!(#fn_ident(#(#args),*))
@@ -258,7 +258,7 @@ pub(super) fn registration(function: &ItemFn, tool: &Tool) -> TokenStream {
 
             fn __ct_handle(mut __ct_call: #private::ToolCall) -> #private::ToolFuture {
                 #extract_or_fail
-                #private::call_future(async move { __CT_OUTPUT.convert(#invoke) })
+                #gate.__ct_box(async move { __CT_OUTPUT.convert(#invoke) })
             }
 
             #private::inventory::submit! {
