@@ -42,6 +42,10 @@ pub struct PermissionRequest {
     pub default_to_no: bool,
     /// The question must not offer "don't ask again" (its rule would grant more than this call).
     pub suppress_always_allow_rule: bool,
+    /// The `ask` rule that forced this question, when one did (`matched_ask_rule`): a person
+    /// asked to be asked, so a host that approves calls by itself should leave this one to a
+    /// person.
+    pub matched_ask_rule: Option<MatchedAskRule>,
     /// Every field of the request, including those not typed here.
     pub raw: Map<String, Value>,
     /// The control request's id (TypeScript's `requestId`): what an answer given later through
@@ -77,6 +81,7 @@ impl PermissionRequest {
             agent_id: None,
             default_to_no: false,
             suppress_always_allow_rule: false,
+            matched_ask_rule: None,
             raw: Map::new(),
             request_id: None,
             cancellation: CancellationToken::new(),
@@ -130,6 +135,10 @@ impl PermissionRequest {
             agent_id: text("agent_id"),
             default_to_no: flag("default_to_no"),
             suppress_always_allow_rule: flag("suppress_always_allow_rule"),
+            // One that does not fit stays readable in `raw`.
+            matched_ask_rule: request
+                .get("matched_ask_rule")
+                .and_then(|rule| serde_json::from_value(rule.clone()).ok()),
             raw: request,
             request_id: None,
             cancellation,
@@ -347,6 +356,19 @@ impl PermissionDecision {
     }
 }
 
+/// The `ask` rule behind a [`PermissionRequest`] ([`matched_ask_rule`](PermissionRequest::matched_ask_rule)).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct MatchedAskRule {
+    /// Where the rule was set (`userSettings`, `projectSettings`, `cliArg`…).
+    pub source: String,
+    /// The tool it names.
+    pub tool_name: String,
+    /// Its content (e.g. a command pattern), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule_content: Option<String>,
+}
+
 /// A permission rule change, as the CLI suggests and accepts them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
@@ -496,6 +518,8 @@ mod tests {
             "permission_suggestions": [{"type": "addRules", "rules": [{"toolName": "mcp__demo__greet"}],
                 "behavior": "allow", "destination": "localSettings"}],
             "server_policy_ask_only": true,
+            "matched_ask_rule": {"source": "projectSettings", "tool_name": "mcp__demo__greet",
+                "rule_content": "Mallory"},
         });
         let Value::Object(request) = request else {
             unreachable!()
@@ -523,6 +547,14 @@ mod tests {
         assert!(read.default_to_no);
         assert!(read.suppress_always_allow_rule);
         assert_eq!(read.suggestions.len(), 1);
+        assert_eq!(
+            read.matched_ask_rule,
+            Some(MatchedAskRule {
+                source: "projectSettings".into(),
+                tool_name: "mcp__demo__greet".into(),
+                rule_content: Some("Mallory".into()),
+            })
+        );
         // What is not typed stays readable.
         assert_eq!(read.raw["server_policy_ask_only"], true);
     }
@@ -538,5 +570,6 @@ mod tests {
         assert_eq!(read.mcp_server, None);
         assert!(!read.default_to_no);
         assert!(!read.suppress_always_allow_rule);
+        assert_eq!(read.matched_ask_rule, None);
     }
 }
