@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::builtin_tools::{BuiltinInput, BuiltinToolInput, ToolInputError};
+use crate::wire_enum::wire_enum;
 
 /// What the CLI asks: may this tool run with this input?
 #[derive(Debug, Clone)]
@@ -369,6 +370,50 @@ pub struct MatchedAskRule {
     pub rule_content: Option<String>,
 }
 
+wire_enum! {
+    /// What the rules of a [`PermissionUpdate`] do to the calls they match (the TypeScript
+    /// SDK's `PermissionBehavior`); a value a newer CLI adds is kept as `Other`.
+    ///
+    /// ```
+    /// use claude_tools::permission::PermissionBehavior;
+    ///
+    /// assert_eq!(PermissionBehavior::from_wire("deny"), PermissionBehavior::Deny);
+    /// assert_eq!(PermissionBehavior::Ask.as_str(), "ask");
+    /// ```
+    pub enum PermissionBehavior {
+        /// Run the matching calls without asking.
+        Allow = "allow",
+        /// Refuse the matching calls.
+        Deny = "deny",
+        /// Ask (the `can_use_tool` callback, or a person) before each matching call.
+        Ask = "ask",
+    }
+}
+
+wire_enum! {
+    /// Where a [`PermissionUpdate`] is stored (the TypeScript SDK's
+    /// `PermissionUpdateDestination`); a value a newer CLI adds is kept as `Other`.
+    ///
+    /// ```
+    /// use claude_tools::permission::PermissionUpdateDestination;
+    ///
+    /// let read: PermissionUpdateDestination = "localSettings".into();
+    /// assert_eq!(read, PermissionUpdateDestination::LocalSettings);
+    /// ```
+    pub enum PermissionUpdateDestination {
+        /// The user's settings (`~/.claude/settings.json`).
+        UserSettings = "userSettings",
+        /// The project's shared settings (`.claude/settings.json`).
+        ProjectSettings = "projectSettings",
+        /// The project's local, uncommitted settings (`.claude/settings.local.json`).
+        LocalSettings = "localSettings",
+        /// This session only: nothing is written to disk.
+        Session = "session",
+        /// As if given on the command line: this process only.
+        CliArg = "cliArg",
+    }
+}
+
 /// A permission rule change, as the CLI suggests and accepts them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
@@ -378,49 +423,49 @@ pub enum PermissionUpdate {
     AddRules {
         /// The rules.
         rules: Vec<PermissionRule>,
-        /// `allow`, `deny` or `ask`.
-        behavior: String,
+        /// What the rules do to the calls they match.
+        behavior: PermissionBehavior,
         /// Where to store them.
-        destination: String,
+        destination: PermissionUpdateDestination,
     },
     /// Replace rules.
     ReplaceRules {
         /// The rules.
         rules: Vec<PermissionRule>,
-        /// `allow`, `deny` or `ask`.
-        behavior: String,
+        /// What the rules do to the calls they match.
+        behavior: PermissionBehavior,
         /// Where to store them.
-        destination: String,
+        destination: PermissionUpdateDestination,
     },
     /// Remove rules.
     RemoveRules {
         /// The rules.
         rules: Vec<PermissionRule>,
-        /// `allow`, `deny` or `ask`.
-        behavior: String,
+        /// What the rules do to the calls they match.
+        behavior: PermissionBehavior,
         /// Where to store them.
-        destination: String,
+        destination: PermissionUpdateDestination,
     },
     /// Switch the permission mode.
     SetMode {
         /// The mode.
         mode: String,
         /// Where to store it.
-        destination: String,
+        destination: PermissionUpdateDestination,
     },
     /// Add working directories.
     AddDirectories {
         /// The directories.
         directories: Vec<String>,
         /// Where to store them.
-        destination: String,
+        destination: PermissionUpdateDestination,
     },
     /// Remove working directories.
     RemoveDirectories {
         /// The directories.
         directories: Vec<String>,
         /// Where to store them.
-        destination: String,
+        destination: PermissionUpdateDestination,
     },
 }
 
@@ -496,6 +541,40 @@ mod tests {
             }]
         );
         assert_eq!(parsed.raw["display_name"], "Secret");
+    }
+
+    #[test]
+    fn an_update_reads_its_behavior_and_destination_typed_and_keeps_new_values() {
+        let known: PermissionUpdate = serde_json::from_value(json!({"type": "replaceRules",
+            "rules": [{"toolName": "Bash", "ruleContent": "rm *"}],
+            "behavior": "deny", "destination": "projectSettings"}))
+        .unwrap();
+        let PermissionUpdate::ReplaceRules {
+            behavior,
+            destination,
+            ..
+        } = &known
+        else {
+            unreachable!("{known:?}")
+        };
+        assert_eq!(behavior, &PermissionBehavior::Deny);
+        assert_eq!(destination, &PermissionUpdateDestination::ProjectSettings);
+
+        // A newer CLI's values parse, and are written back as they came.
+        let newer = json!({"type": "addDirectories", "directories": ["/srv"],
+            "destination": "organizationSettings"});
+        let read: PermissionUpdate = serde_json::from_value(newer.clone()).unwrap();
+        assert_eq!(
+            read,
+            PermissionUpdate::AddDirectories {
+                directories: vec!["/srv".into()],
+                destination: PermissionUpdateDestination::Other("organizationSettings".into()),
+            }
+        );
+        assert_eq!(serde_json::to_value(&read).unwrap(), newer);
+        let behavior: PermissionBehavior = serde_json::from_value(json!("allowOnce")).unwrap();
+        assert_eq!(behavior, PermissionBehavior::Other("allowOnce".into()));
+        assert_eq!(serde_json::to_value(&behavior).unwrap(), json!("allowOnce"));
     }
 
     #[test]

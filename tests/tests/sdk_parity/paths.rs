@@ -197,6 +197,8 @@ use claude_tools::message::WorkerShuttingDown as _;
 use claude_tools::options::McpServerSettings as _;
 use claude_tools::options::SYSTEM_PROMPT_DYNAMIC_BOUNDARY as _;
 use claude_tools::options::SessionStoreOptions as _;
+use claude_tools::permission::PermissionBehavior as _;
+use claude_tools::permission::PermissionUpdateDestination as _;
 use claude_tools::query as _;
 use claude_tools::session_store::InMemorySessionStore as _;
 use claude_tools::session_store::SessionKey as _;
