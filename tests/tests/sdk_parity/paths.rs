@@ -42,6 +42,7 @@ use claude_tools::Options as _;
 use claude_tools::PermissionDecision as _;
 use claude_tools::PermissionRequest as _;
 use claude_tools::ToolDef as _;
+use claude_tools::ToolResult as _;
 use claude_tools::ToolServer as _;
 use claude_tools::UserInput as _;
 use claude_tools::UserMessage as _;
