@@ -144,6 +144,7 @@ use claude_tools::hooks::HookOutput as _;
 use claude_tools::message::ActiveGoal as _;
 use claude_tools::message::ControlRequestProgress as _;
 use claude_tools::message::LocalCommandOutput as _;
+use claude_tools::message::McpServerStatus as _;
 use claude_tools::message::Message::Assistant as _;
 use claude_tools::message::Message::AuthStatus as _;
 use claude_tools::message::Message::ConversationReset as _;
