@@ -880,7 +880,7 @@ async fn tool_results_keep_structured_content() {
             ToolResult {
                 content: vec![],
                 structured_content: Some(json!({"rows": 3})),
-                is_error: false,
+                ..ToolResult::default()
             }
         })
         .unwrap();

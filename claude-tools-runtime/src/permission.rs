@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::builtin_tools::{BuiltinInput, BuiltinToolInput, ToolInputError};
+use crate::wire_enum::wire_enum;
 
 /// What the CLI asks: may this tool run with this input?
 #[derive(Debug, Clone)]
@@ -42,6 +43,10 @@ pub struct PermissionRequest {
     pub default_to_no: bool,
     /// The question must not offer "don't ask again" (its rule would grant more than this call).
     pub suppress_always_allow_rule: bool,
+    /// The `ask` rule that forced this question, when one did (`matched_ask_rule`): a person
+    /// asked to be asked, so a host that approves calls by itself should leave this one to a
+    /// person.
+    pub matched_ask_rule: Option<MatchedAskRule>,
     /// Every field of the request, including those not typed here.
     pub raw: Map<String, Value>,
     /// The control request's id (TypeScript's `requestId`): what an answer given later through
@@ -77,6 +82,7 @@ impl PermissionRequest {
             agent_id: None,
             default_to_no: false,
             suppress_always_allow_rule: false,
+            matched_ask_rule: None,
             raw: Map::new(),
             request_id: None,
             cancellation: CancellationToken::new(),
@@ -130,6 +136,10 @@ impl PermissionRequest {
             agent_id: text("agent_id"),
             default_to_no: flag("default_to_no"),
             suppress_always_allow_rule: flag("suppress_always_allow_rule"),
+            // One that does not fit stays readable in `raw`.
+            matched_ask_rule: request
+                .get("matched_ask_rule")
+                .and_then(|rule| serde_json::from_value(rule.clone()).ok()),
             raw: request,
             request_id: None,
             cancellation,
@@ -347,6 +357,63 @@ impl PermissionDecision {
     }
 }
 
+/// The `ask` rule behind a [`PermissionRequest`] ([`matched_ask_rule`](PermissionRequest::matched_ask_rule)).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct MatchedAskRule {
+    /// Where the rule was set (`userSettings`, `projectSettings`, `cliArg`…).
+    pub source: String,
+    /// The tool it names.
+    pub tool_name: String,
+    /// Its content (e.g. a command pattern), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule_content: Option<String>,
+}
+
+wire_enum! {
+    /// What the rules of a [`PermissionUpdate`] do to the calls they match (the TypeScript
+    /// SDK's `PermissionBehavior`); a value a newer CLI adds is kept as `Other`.
+    ///
+    /// ```
+    /// use claude_tools::permission::PermissionBehavior;
+    ///
+    /// assert_eq!(PermissionBehavior::from_wire("deny"), PermissionBehavior::Deny);
+    /// assert_eq!(PermissionBehavior::Ask.as_str(), "ask");
+    /// ```
+    pub enum PermissionBehavior {
+        /// Run the matching calls without asking.
+        Allow = "allow",
+        /// Refuse the matching calls.
+        Deny = "deny",
+        /// Ask (the `can_use_tool` callback, or a person) before each matching call.
+        Ask = "ask",
+    }
+}
+
+wire_enum! {
+    /// Where a [`PermissionUpdate`] is stored (the TypeScript SDK's
+    /// `PermissionUpdateDestination`); a value a newer CLI adds is kept as `Other`.
+    ///
+    /// ```
+    /// use claude_tools::permission::PermissionUpdateDestination;
+    ///
+    /// let read: PermissionUpdateDestination = "localSettings".into();
+    /// assert_eq!(read, PermissionUpdateDestination::LocalSettings);
+    /// ```
+    pub enum PermissionUpdateDestination {
+        /// The user's settings (`~/.claude/settings.json`).
+        UserSettings = "userSettings",
+        /// The project's shared settings (`.claude/settings.json`).
+        ProjectSettings = "projectSettings",
+        /// The project's local, uncommitted settings (`.claude/settings.local.json`).
+        LocalSettings = "localSettings",
+        /// This session only: nothing is written to disk.
+        Session = "session",
+        /// As if given on the command line: this process only.
+        CliArg = "cliArg",
+    }
+}
+
 /// A permission rule change, as the CLI suggests and accepts them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
@@ -356,49 +423,49 @@ pub enum PermissionUpdate {
     AddRules {
         /// The rules.
         rules: Vec<PermissionRule>,
-        /// `allow`, `deny` or `ask`.
-        behavior: String,
+        /// What the rules do to the calls they match.
+        behavior: PermissionBehavior,
         /// Where to store them.
-        destination: String,
+        destination: PermissionUpdateDestination,
     },
     /// Replace rules.
     ReplaceRules {
         /// The rules.
         rules: Vec<PermissionRule>,
-        /// `allow`, `deny` or `ask`.
-        behavior: String,
+        /// What the rules do to the calls they match.
+        behavior: PermissionBehavior,
         /// Where to store them.
-        destination: String,
+        destination: PermissionUpdateDestination,
     },
     /// Remove rules.
     RemoveRules {
         /// The rules.
         rules: Vec<PermissionRule>,
-        /// `allow`, `deny` or `ask`.
-        behavior: String,
+        /// What the rules do to the calls they match.
+        behavior: PermissionBehavior,
         /// Where to store them.
-        destination: String,
+        destination: PermissionUpdateDestination,
     },
     /// Switch the permission mode.
     SetMode {
         /// The mode.
         mode: String,
         /// Where to store it.
-        destination: String,
+        destination: PermissionUpdateDestination,
     },
     /// Add working directories.
     AddDirectories {
         /// The directories.
         directories: Vec<String>,
         /// Where to store them.
-        destination: String,
+        destination: PermissionUpdateDestination,
     },
     /// Remove working directories.
     RemoveDirectories {
         /// The directories.
         directories: Vec<String>,
         /// Where to store them.
-        destination: String,
+        destination: PermissionUpdateDestination,
     },
 }
 
@@ -477,6 +544,40 @@ mod tests {
     }
 
     #[test]
+    fn an_update_reads_its_behavior_and_destination_typed_and_keeps_new_values() {
+        let known: PermissionUpdate = serde_json::from_value(json!({"type": "replaceRules",
+            "rules": [{"toolName": "Bash", "ruleContent": "rm *"}],
+            "behavior": "deny", "destination": "projectSettings"}))
+        .unwrap();
+        let PermissionUpdate::ReplaceRules {
+            behavior,
+            destination,
+            ..
+        } = &known
+        else {
+            unreachable!("{known:?}")
+        };
+        assert_eq!(behavior, &PermissionBehavior::Deny);
+        assert_eq!(destination, &PermissionUpdateDestination::ProjectSettings);
+
+        // A newer CLI's values parse, and are written back as they came.
+        let newer = json!({"type": "addDirectories", "directories": ["/srv"],
+            "destination": "organizationSettings"});
+        let read: PermissionUpdate = serde_json::from_value(newer.clone()).unwrap();
+        assert_eq!(
+            read,
+            PermissionUpdate::AddDirectories {
+                directories: vec!["/srv".into()],
+                destination: PermissionUpdateDestination::Other("organizationSettings".into()),
+            }
+        );
+        assert_eq!(serde_json::to_value(&read).unwrap(), newer);
+        let behavior: PermissionBehavior = serde_json::from_value(json!("allowOnce")).unwrap();
+        assert_eq!(behavior, PermissionBehavior::Other("allowOnce".into()));
+        assert_eq!(serde_json::to_value(&behavior).unwrap(), json!("allowOnce"));
+    }
+
+    #[test]
     fn a_request_reads_every_field_the_cli_sends() {
         // The fields of a CLI 2.1.332 `can_use_tool` (names as the TypeScript SDK reads them).
         let request = json!({
@@ -496,6 +597,8 @@ mod tests {
             "permission_suggestions": [{"type": "addRules", "rules": [{"toolName": "mcp__demo__greet"}],
                 "behavior": "allow", "destination": "localSettings"}],
             "server_policy_ask_only": true,
+            "matched_ask_rule": {"source": "projectSettings", "tool_name": "mcp__demo__greet",
+                "rule_content": "Mallory"},
         });
         let Value::Object(request) = request else {
             unreachable!()
@@ -523,6 +626,14 @@ mod tests {
         assert!(read.default_to_no);
         assert!(read.suppress_always_allow_rule);
         assert_eq!(read.suggestions.len(), 1);
+        assert_eq!(
+            read.matched_ask_rule,
+            Some(MatchedAskRule {
+                source: "projectSettings".into(),
+                tool_name: "mcp__demo__greet".into(),
+                rule_content: Some("Mallory".into()),
+            })
+        );
         // What is not typed stays readable.
         assert_eq!(read.raw["server_policy_ask_only"], true);
     }
@@ -538,5 +649,6 @@ mod tests {
         assert_eq!(read.mcp_server, None);
         assert!(!read.default_to_no);
         assert!(!read.suppress_always_allow_rule);
+        assert_eq!(read.matched_ask_rule, None);
     }
 }

@@ -125,11 +125,16 @@ impl Response {
             None => out.extend_from_slice(b"null"),
         }
         match (&self.outcome, &self.result_meta) {
-            (Ok(Answer::Tool(result)), meta) => {
+            // Unless a tool result has a `_meta` of its own and the 2026-07-28 fields go with
+            // it (then the server's info is merged into that `_meta`, in the arm of the other
+            // answers), it is written by its own writer.
+            (Ok(Answer::Tool(result)), meta)
+                if meta.is_none() || result.written_meta().is_none() =>
+            {
                 out.extend_from_slice(br#","result":"#);
                 result.write_json(out)?;
-                // A tool result is an object with at least `content` and no `_meta` of its
-                // own: the 2026-07-28 fields go in before its closing brace.
+                // A tool result is an object with at least `content` and here no `_meta` of
+                // its own: the 2026-07-28 fields go in before its closing brace.
                 if let Some(meta) = meta
                     && out.last() == Some(&b'}')
                 {
@@ -249,7 +254,9 @@ mod tests {
                 ],
                 structured_content: Some(json!({"sum": 3, "nested": {"a": [1, "b"]}})),
                 is_error: false,
+                meta: None,
             },
+            ToolResult::text("tagged").with_meta("example.com/k", json!({"v": [1, "\""]})),
         ];
         let mut outcomes: Vec<Result<Answer, ErrorObject>> = results
             .into_iter()
@@ -276,5 +283,33 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A tool result's own `_meta` and the 2026-07-28 server info share one `_meta`, and
+    /// `write_to` writes the bytes of `Serialize` there too.
+    #[test]
+    fn a_tool_results_meta_takes_the_server_info_beside_its_own_entries() {
+        use super::super::{Implementation, ResultType};
+
+        let response = Response::success(
+            RequestId::from(4),
+            Answer::Tool(ToolResult::text("ok").with_meta("example.com/k", "v")),
+        )
+        .with_result_meta(ResultMeta::new(
+            ResultType::Complete,
+            Implementation::new("demo", "1.0"),
+        ));
+        assert_eq!(
+            response.to_value(),
+            json!({"jsonrpc": "2.0", "id": 4, "result": {
+                "content": [{"type": "text", "text": "ok"}], "isError": false,
+                "resultType": "complete",
+                "_meta": {"example.com/k": "v",
+                    "io.modelcontextprotocol/serverInfo": {"name": "demo", "version": "1.0"}}}})
+        );
+        assert_eq!(
+            response.to_json(),
+            serde_json::to_string(&response).unwrap()
+        );
     }
 }

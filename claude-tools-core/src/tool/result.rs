@@ -204,6 +204,10 @@ pub struct ToolResult {
     pub structured_content: Option<Value>,
     /// Whether this result reports a failure to the model.
     pub is_error: bool,
+    /// The result's own `_meta` (MCP's `CallToolResult._meta`): entries for the client, not
+    /// the model; written when present and not empty ([`with_meta`](Self::with_meta)). Boxed:
+    /// few results have one, and every call moves its result.
+    pub meta: Option<Box<Map<String, Value>>>,
 }
 
 impl ToolResult {
@@ -219,9 +223,37 @@ impl ToolResult {
     pub fn error(message: impl Into<String>) -> Self {
         Self {
             content: vec![Content::text(message)],
-            structured_content: None,
             is_error: true,
+            ..Self::default()
         }
+    }
+
+    /// The same result with the `_meta` entry `key` set to `value` (a client reads it; the
+    /// model does not).
+    ///
+    /// ```
+    /// use claude_tools::tools::ToolResult;
+    ///
+    /// let result = ToolResult::text("3 rows").with_meta("example.com/queryMs", 12);
+    /// assert_eq!(
+    ///     result.to_json(),
+    ///     serde_json::json!({
+    ///         "content": [{"type": "text", "text": "3 rows"}],
+    ///         "isError": false,
+    ///         "_meta": {"example.com/queryMs": 12}
+    ///     })
+    /// );
+    /// ```
+    pub fn with_meta(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
+        self.meta
+            .get_or_insert_default()
+            .insert(key.into(), value.into());
+        self
+    }
+
+    /// The `_meta` that goes on the wire: none for an absent or empty one.
+    pub(crate) fn written_meta(&self) -> Option<&Map<String, Value>> {
+        self.meta.as_deref().filter(|meta| !meta.is_empty())
     }
 
     /// The text of all text blocks, joined by newlines (handy in tests).
@@ -311,10 +343,15 @@ impl ToolResult {
             serde_json::to_writer(&mut *out, structured)?;
         }
         out.extend_from_slice(if self.is_error {
-            br#","isError":true}"#
+            br#","isError":true"#
         } else {
-            br#","isError":false}"#
+            br#","isError":false"#
         });
+        if let Some(meta) = self.written_meta() {
+            out.extend_from_slice(br#","_meta":"#);
+            serde_json::to_writer(&mut *out, meta)?;
+        }
+        out.push(b'}');
         Ok(())
     }
 }
@@ -329,6 +366,9 @@ impl Serialize for ToolResult {
             result.serialize_entry("structuredContent", structured)?;
         }
         result.serialize_entry("isError", &self.is_error)?;
+        if let Some(meta) = self.written_meta() {
+            result.serialize_entry("_meta", meta)?;
+        }
         result.end()
     }
 }
@@ -442,7 +482,7 @@ impl<T: Serialize + JsonSchema> IntoToolResult for Json<T> {
             Ok(value) => ToolResult {
                 content: vec![Content::Text(value.to_string())],
                 structured_content: Some(value),
-                is_error: false,
+                ..ToolResult::default()
             },
             Err(error) => ToolResult::error(format!(
                 "the tool's result could not be serialized: {error}"
@@ -510,6 +550,10 @@ mod tests {
             ],
             structured_content: Some(json!({"n": 1})),
             is_error: true,
+            meta: Some(Box::new(Map::from_iter([(
+                "k".to_owned(),
+                json!({"nested": ["v\"", 1]}),
+            )]))),
         };
         let mut written = Vec::new();
         result.write_json(&mut written).unwrap();
@@ -542,6 +586,31 @@ mod tests {
         assert_eq!(
             Content::resource(ResourceContents::blob("test://b", b"hi", None)).to_json(),
             json!({"type": "resource", "resource": {"uri": "test://b", "blob": "aGk="}})
+        );
+    }
+
+    #[test]
+    fn a_result_carries_its_meta_only_when_given() {
+        let plain = ToolResult::text("ok");
+        assert_eq!(plain.to_json().get("_meta"), None);
+        let emptied = ToolResult {
+            meta: Some(Box::default()),
+            ..ToolResult::text("ok")
+        };
+        assert_eq!(emptied.to_json(), plain.to_json());
+        let tagged = ToolResult::error("late")
+            .with_meta("example.com/retryAfterMs", 500)
+            .with_meta("example.com/source", "cache");
+        assert_eq!(
+            tagged.to_json(),
+            json!({"content": [{"type": "text", "text": "late"}], "isError": true,
+                "_meta": {"example.com/retryAfterMs": 500, "example.com/source": "cache"}})
+        );
+        let mut written = Vec::new();
+        tagged.write_json(&mut written).unwrap();
+        assert_eq!(
+            serde_json::from_slice::<Value>(&written).unwrap(),
+            tagged.to_json()
         );
     }
 

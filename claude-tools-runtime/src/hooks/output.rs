@@ -38,6 +38,24 @@ impl HookOutput {
         self
     }
 
+    /// `decision: "approve"` with a reason: the older form of
+    /// [`allow_tool`](Self::allow_tool) (PreToolUse), which the CLI still reads; new code should
+    /// prefer `allow_tool`.
+    pub fn approve(mut self, reason: impl Into<String>) -> Self {
+        self.fields.insert("decision".into(), json!("approve"));
+        self.fields.insert("reason".into(), json!(reason.into()));
+        self
+    }
+
+    /// A terminal escape sequence for the CLI to write on the hook's behalf (`terminalSequence`),
+    /// e.g. an OSC 9 or OSC 777 desktop notification; the CLI keeps only notification and title
+    /// sequences (OSC 0, 1, 2, 9, 99, 777) and BEL, and drops anything else.
+    pub fn terminal_sequence(mut self, sequence: impl Into<String>) -> Self {
+        self.fields
+            .insert("terminalSequence".into(), json!(sequence.into()));
+        self
+    }
+
     /// PreToolUse: deny the tool call; the model reads `reason`. PreSkillShellCommand: keep
     /// the command from running.
     pub fn deny_tool(self, reason: impl Into<String>) -> Self {
@@ -331,3 +349,22 @@ impl fmt::Display for MismatchedHookOutput {
 }
 
 impl std::error::Error for MismatchedHookOutput {}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::HookOutput;
+
+    #[test]
+    fn approve_and_terminal_sequence_are_top_level_fields() {
+        let output = HookOutput::new()
+            .approve("read-only command")
+            .terminal_sequence("\u{1b}]9;done\u{7}");
+        assert_eq!(
+            output.to_json("PreToolUse"),
+            json!({"decision": "approve", "reason": "read-only command",
+                "terminalSequence": "\u{1b}]9;done\u{7}"})
+        );
+    }
+}

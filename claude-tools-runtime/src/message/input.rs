@@ -50,6 +50,7 @@ pub struct UserInput {
     starts_turn: bool,
     pasted_content: Vec<Paste>,
     inline_pastes: Vec<String>,
+    session_id: Option<String>,
 }
 
 impl UserInput {
@@ -75,6 +76,7 @@ impl UserInput {
             starts_turn: true,
             pasted_content: Vec::new(),
             inline_pastes: Vec::new(),
+            session_id: None,
         }
     }
 
@@ -90,6 +92,23 @@ impl UserInput {
         self.plain = None;
         self.content
             .push(json!({"type": "text", "text": text.into()}));
+        self
+    }
+
+    /// Writes `session_id` on the frame in place of the sender's (Python's
+    /// `query(prompt, session_id)`; [`Client::send`](crate::client::Client::send) writes
+    /// `default` otherwise). The CLI runs the session it was started with
+    /// ([`Options::session_id`](crate::options::Options::session_id), `resume`): this labels
+    /// the message, as the Python SDK's argument does; it does not switch conversations.
+    ///
+    /// ```
+    /// use claude_tools::message::UserInput;
+    ///
+    /// let frame = UserInput::text("hi").with_session_id("thread-2").to_message("default");
+    /// assert_eq!(frame["session_id"], "thread-2");
+    /// ```
+    pub fn with_session_id(mut self, session_id: impl Into<String>) -> Self {
+        self.session_id = Some(session_id.into());
         self
     }
 
@@ -212,7 +231,7 @@ impl UserInput {
         };
         let frame = Frame {
             kind: "user",
-            session_id,
+            session_id: self.session_id.as_deref().unwrap_or(session_id),
             message: FrameBody {
                 role: "user",
                 content,
@@ -282,6 +301,16 @@ mod tests {
                 .to_message("")
                 .to_string(),
             r#"{"type":"user","session_id":"","message":{"role":"user","content":[{"type":"text","text":"a"}]},"parent_tool_use_id":null,"uuid":"u1","client_composed":true}"#
+        );
+    }
+
+    #[test]
+    fn a_session_id_given_to_the_input_replaces_the_senders() {
+        let frame = |input: UserInput| input.to_message("default")["session_id"].clone();
+        assert_eq!(frame(UserInput::text("hi")), "default");
+        assert_eq!(
+            frame(UserInput::text("hi").with_session_id("thread-2")),
+            "thread-2"
         );
     }
 

@@ -19,6 +19,7 @@ mod events;
 mod field;
 mod hook_notices;
 mod input;
+mod mcp_status_config;
 mod notices;
 mod result;
 mod status_notices;
@@ -44,6 +45,7 @@ pub use events::{
 pub use field::FieldError;
 pub use hook_notices::{HookOutcome, HookProgress, HookResponse, HookStarted};
 pub use input::{QueuePriority, UserInput};
+pub use mcp_status_config::McpServerStatusConfig;
 pub use notices::{
     ApiErrorKind, ApiRetry, CommandsChanged, CompactBoundary, CompactMetadata, ElicitationComplete,
     FilesPersisted, Informational, InformationalLevel, Memory, MemoryRecall, MemoryRecallMode,

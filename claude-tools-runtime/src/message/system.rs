@@ -179,7 +179,10 @@ pub struct McpServerStatus {
     /// Its tools, once connected (in `mcp_status`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<McpToolInfo>>,
-    /// Every other field (`source`, `transport`, `config`…).
+    /// How the CLI reaches it (`command`, `url`…), when the CLI says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<super::McpServerStatusConfig>,
+    /// Every other field (`source`, `transport`…).
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }

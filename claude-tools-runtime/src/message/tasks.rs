@@ -158,6 +158,22 @@ pub struct TaskUpdated {
     pub extra: Map<String, Value>,
 }
 
+impl TaskStatus {
+    /// Whether the task has ended (`completed`, `failed` or `killed`): a host tracking running
+    /// tasks drops it then (the Python SDK's `TERMINAL_TASK_STATUSES`; a [`TaskEndStatus`] is
+    /// always terminal). A status this library does not know is not taken for an end.
+    ///
+    /// ```
+    /// use claude_tools::message::TaskStatus;
+    ///
+    /// assert!(TaskStatus::Killed.is_terminal());
+    /// assert!(!TaskStatus::Paused.is_terminal());
+    /// ```
+    pub fn is_terminal(&self) -> bool {
+        matches!(self, Self::Completed | Self::Failed | Self::Killed)
+    }
+}
+
 wire_enum! {
     /// How a task ended, in [`TaskNotification::status`].
     pub enum TaskEndStatus {
@@ -237,4 +253,26 @@ pub struct BackgroundTasksChanged {
     /// Every other field.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TaskStatus;
+
+    #[test]
+    fn only_the_statuses_of_an_ended_task_are_terminal() {
+        let terminal: Vec<&str> = [
+            "pending",
+            "running",
+            "completed",
+            "failed",
+            "killed",
+            "paused",
+            "later",
+        ]
+        .into_iter()
+        .filter(|wire| TaskStatus::from_wire(wire).is_terminal())
+        .collect();
+        assert_eq!(terminal, ["completed", "failed", "killed"]);
+    }
 }

@@ -41,6 +41,14 @@ pub struct UserMessage {
 }
 
 impl UserMessage {
+    /// Whether the CLI sent it back to the host as a replay of a message it had already taken
+    /// (`isReplay: true`, the TypeScript SDK's `SDKUserMessageReplay`; with
+    /// `--replay-user-messages`), rather than a new one. The field stays in
+    /// [`extra`](Self::extra), so the line is written back as it came.
+    pub fn is_replay(&self) -> bool {
+        self.extra.get("isReplay").and_then(Value::as_bool) == Some(true)
+    }
+
     /// The text: the string content, or the text blocks joined.
     pub fn text(&self) -> String {
         self.message.content.text()
@@ -108,3 +116,31 @@ pub struct UserBody {
 }
 
 typed!(UserMessage { extra });
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::UserMessage;
+
+    fn user(line: serde_json::Value) -> UserMessage {
+        serde_json::from_value(line).expect("a user line")
+    }
+
+    #[test]
+    fn a_replayed_message_says_so_and_keeps_its_field() {
+        let replay = user(json!({"message": {"role": "user", "content": "hi"},
+            "parent_tool_use_id": null, "isReplay": true, "uuid": "u1"}));
+        assert!(replay.is_replay());
+        assert_eq!(
+            replay.extra["isReplay"], true,
+            "the field stays for the line's round trip"
+        );
+        let fresh =
+            user(json!({"message": {"role": "user", "content": "hi"}, "parent_tool_use_id": null}));
+        assert!(!fresh.is_replay());
+        // Only `true` is a replay; a value of another type is not taken for one.
+        let odd = user(json!({"message": {"role": "user", "content": "hi"}, "isReplay": "yes"}));
+        assert!(!odd.is_replay());
+    }
+}

@@ -1,9 +1,10 @@
 //! The smaller launch settings of the TypeScript SDK 0.3.332's `Options` that each become one
 //! flag or one environment variable: debug logging (`debug`, `debugFile`), the project's
 //! configuration root (`projectConfigRoot`) and the built-in tools' configuration
-//! (`toolConfig`).
+//! (`toolConfig`); and MCP configurations given as a file or JSON text (Python's `mcp_servers`
+//! as a path or a string).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::Options;
 use crate::wire_enum::wire_enum;
@@ -49,6 +50,17 @@ impl ToolConfig {
     }
 }
 
+/// A flag with a path: `name path`, or the `=` form for a path starting with `-` (which the
+/// CLI would read as a flag).
+fn path_arg(name: &str, path: &Path) -> (String, Option<String>) {
+    let path = path.display().to_string();
+    if path.len() > 1 && path.starts_with('-') {
+        (format!("{name}={path}"), None)
+    } else {
+        (name.into(), Some(path))
+    }
+}
+
 /// The launch settings of this module, in [`Options`].
 #[derive(Debug, Clone, Default)]
 pub(crate) struct LaunchExtras {
@@ -56,6 +68,16 @@ pub(crate) struct LaunchExtras {
     debug_file: Option<PathBuf>,
     project_config_root: Option<PathBuf>,
     tool_config: ToolConfig,
+    /// Each `--mcp-config` given as a file or JSON text, in order.
+    mcp_configs: Vec<McpConfigSource>,
+}
+
+/// An MCP configuration the CLI reads as it is ([`Options::mcp_config_file`],
+/// [`Options::mcp_config_json`]).
+#[derive(Debug, Clone)]
+enum McpConfigSource {
+    File(PathBuf),
+    Json(String),
 }
 
 impl LaunchExtras {
@@ -63,12 +85,8 @@ impl LaunchExtras {
     /// SDK writes them (the `=` form for a path starting with `-`).
     pub(crate) fn flags(&self, mut flag: impl FnMut(String, Option<String>)) {
         let mut path_flag = |name: &str, path: &PathBuf| {
-            let path = path.display().to_string();
-            if path.len() > 1 && path.starts_with('-') {
-                flag(format!("{name}={path}"), None);
-            } else {
-                flag(name.into(), Some(path));
-            }
+            let (name, value) = path_arg(name, path);
+            flag(name, value);
         };
         if let Some(root) = &self.project_config_root {
             path_flag("--project-config-root", root);
@@ -77,6 +95,15 @@ impl LaunchExtras {
             path_flag("--debug-file", file);
         } else if self.debug {
             flag("--debug".into(), None);
+        }
+        for config in &self.mcp_configs {
+            match config {
+                McpConfigSource::File(path) => {
+                    let (name, value) = path_arg("--mcp-config", path);
+                    flag(name, value);
+                }
+                McpConfigSource::Json(text) => flag("--mcp-config".into(), Some(text.clone())),
+            }
         }
     }
 
@@ -147,16 +174,76 @@ impl Options {
         self
     }
 
+    /// An MCP configuration file the CLI reads as it is (`--mcp-config`, e.g. a `.mcp.json`;
+    /// Python's `mcp_servers` given as a path), beside the servers given with
+    /// [`mcp_server`](Self::mcp_server) and [`external_mcp_server`](Self::external_mcp_server).
+    /// A relative path is read from the CLI's working directory. May be given more than once.
+    ///
+    /// ```
+    /// use claude_tools::options::Options;
+    ///
+    /// let args = Options::new().mcp_config_file("/srv/app/.mcp.json").launch_spec().args;
+    /// assert!(args.windows(2).any(|w| w == ["--mcp-config", "/srv/app/.mcp.json"]));
+    /// ```
+    pub fn mcp_config_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.launch_extras
+            .mcp_configs
+            .push(McpConfigSource::File(path.into()));
+        self
+    }
+
+    /// An MCP configuration as JSON text, `{"mcpServers": {…}}` (`--mcp-config`; Python's
+    /// `mcp_servers` given as a string), beside the servers given with
+    /// [`mcp_server`](Self::mcp_server) and [`external_mcp_server`](Self::external_mcp_server).
+    /// Text that is not such an object is refused when the session starts. May be given more
+    /// than once.
+    ///
+    /// ```
+    /// use claude_tools::options::Options;
+    ///
+    /// let json = r#"{"mcpServers":{"docs":{"type":"http","url":"https://docs.example/mcp"}}}"#;
+    /// let args = Options::new().mcp_config_json(json).launch_spec().args;
+    /// assert!(args.windows(2).any(|w| w == ["--mcp-config", json]));
+    /// ```
+    pub fn mcp_config_json(mut self, json: impl Into<String>) -> Self {
+        self.launch_extras
+            .mcp_configs
+            .push(McpConfigSource::Json(json.into()));
+        self
+    }
+
     /// A relative [`project_config_root`](Self::project_config_root) would be read from
-    /// the CLI's working directory, the very checkout it is meant to replace.
+    /// the CLI's working directory, the very checkout it is meant to replace; an MCP
+    /// configuration's JSON text must be one the CLI reads, not fail in it.
     pub(crate) fn validate_launch_extras(&self) -> crate::Result<()> {
-        match &self.launch_extras.project_config_root {
-            Some(root) if !root.is_absolute() => Err(crate::Error::InvalidOptions(format!(
+        if let Some(root) = &self.launch_extras.project_config_root
+            && !root.is_absolute()
+        {
+            return Err(crate::Error::InvalidOptions(format!(
                 "Options::project_config_root: {} is not an absolute path",
                 root.display()
-            ))),
-            _ => Ok(()),
+            )));
         }
+        for config in &self.launch_extras.mcp_configs {
+            if let McpConfigSource::Json(text) = config {
+                check_mcp_config_json(text).map_err(|problem| {
+                    crate::Error::InvalidOptions(format!("Options::mcp_config_json: {problem}"))
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `Ok` when `text` is a JSON object whose `mcpServers` is an object, as the CLI reads it.
+fn check_mcp_config_json(text: &str) -> Result<(), String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|error| format!("not JSON ({error})"))?;
+    match value.get("mcpServers") {
+        Some(serde_json::Value::Object(_)) => Ok(()),
+        Some(_) => Err("`mcpServers` is not an object".into()),
+        None if value.is_object() => Err("no `mcpServers` object".into()),
+        None => Err("not a JSON object".into()),
     }
 }
 
@@ -223,6 +310,47 @@ mod tests {
                 "markdown".into()
             )]
         );
+    }
+
+    #[test]
+    fn mcp_configs_go_as_given_and_bad_json_is_refused() {
+        let json = r#"{"mcpServers":{"docs":{"type":"http","url":"https://d/mcp"}}}"#;
+        let options = Options::new()
+            .mcp_config_file("-odd/.mcp.json")
+            .mcp_config_json(json)
+            .mcp_config_file("/srv/.mcp.json");
+        options.validate().unwrap();
+        let args = options.launch_spec().args;
+        let given: Vec<&str> = args
+            .iter()
+            .enumerate()
+            .filter_map(|(at, arg)| match arg.as_str() {
+                "--mcp-config" => args.get(at + 1).map(String::as_str),
+                other => other.strip_prefix("--mcp-config="),
+            })
+            .collect();
+        assert_eq!(
+            given,
+            ["-odd/.mcp.json", json, "/srv/.mcp.json"],
+            "{args:?}"
+        );
+
+        for (text, problem) in [
+            ("{\"mcpServers\": ", "not JSON"),
+            ("[1]", "not a JSON object"),
+            ("{\"servers\": {}}", "no `mcpServers` object"),
+            ("{\"mcpServers\": []}", "`mcpServers` is not an object"),
+        ] {
+            let error = Options::new()
+                .mcp_config_json(text)
+                .validate()
+                .unwrap_err()
+                .to_string();
+            assert!(
+                error.contains(&format!("Options::mcp_config_json: {problem}")),
+                "{text}: {error}"
+            );
+        }
     }
 
     #[test]

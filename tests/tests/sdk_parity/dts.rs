@@ -273,6 +273,67 @@ impl Dts {
         Err(format!("{name}: its body is never closed"))
     }
 
+    /// Every name an entry point's `.d.ts` exports, in its order: its own declarations
+    /// (`export [declare] function|const|class|type|interface|enum NAME`) and the names of its
+    /// value re-export lists (`export { a, b as c } from '…'`). Type-only re-exports
+    /// (`export type { … } from`, `export type * from`) are left out: they are the root's types,
+    /// not items of their own.
+    pub fn entry_exports(&self) -> Vec<String> {
+        const KINDS: [&str; 7] = [
+            "function",
+            "const",
+            "let",
+            "class",
+            "type",
+            "interface",
+            "enum",
+        ];
+        let mut names = Vec::new();
+        let mut depth = 0usize;
+        for (i, token) in self.tokens.iter().enumerate() {
+            if depth == 0 && ident(Some(token)) == Some("export") {
+                let mut k = i + 1;
+                if ident(self.tokens.get(k)) == Some("declare") {
+                    k += 1;
+                }
+                match (self.tokens.get(k), self.tokens.get(k + 1)) {
+                    (Some(Token::Punct("{")), _) => names.extend(self.export_list(k + 1)),
+                    (Some(Token::Ident(kind)), Some(Token::Ident(name)))
+                        if KINDS.contains(&kind.as_str()) =>
+                    {
+                        names.push(name.clone());
+                    }
+                    _ => {}
+                }
+            }
+            if opens(token) {
+                depth += 1;
+            } else if closes(token) {
+                depth = depth.saturating_sub(1);
+            }
+        }
+        names
+    }
+
+    /// The exported names of the list `a, b as c, }` that starts at `start`.
+    fn export_list(&self, start: usize) -> Vec<String> {
+        let mut names = Vec::new();
+        let mut current: Option<&str> = None;
+        for token in &self.tokens[start..] {
+            match token {
+                Token::Punct(",") => names.extend(current.take().map(str::to_owned)),
+                Token::Punct("}") => {
+                    names.extend(current.take().map(str::to_owned));
+                    break;
+                }
+                // `a as b`: the name exported is the last identifier.
+                Token::Ident(name) if name != "as" => current = Some(name),
+                _ => {}
+            }
+        }
+        names
+    }
+
     /// The names of the root's value exports: `export declare function|const|class NAME`.
     pub fn value_exports(&self) -> Vec<String> {
         self.tokens
@@ -309,6 +370,15 @@ mod tests {
             dts.type_members("Options").unwrap(),
             ["a", "b", "d-e", "h", "i"]
         );
+    }
+
+    #[test]
+    fn entry_exports_list_declarations_and_value_re_exports_only() {
+        let dts = Dts::parse(
+            "import type { X } from './a.js';\nexport type { X } from './a.js';\nexport { a, b as c, } from './a.js';\nexport type T = { inner: { export: 1 } };\nexport declare function f(x: { y: 1 }): void;\nexport declare const K: boolean;\nexport function g(p: string): string\nexport type * from './a.js'\ndeclare type Hidden = 1;",
+        )
+        .unwrap();
+        assert_eq!(dts.entry_exports(), ["a", "c", "T", "f", "K", "g"]);
     }
 
     #[test]

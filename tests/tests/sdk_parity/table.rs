@@ -1,10 +1,22 @@
-//! The parity table `parity/typescript.md`: its header (the pinned version, the counts), its
-//! sections and rows, and what the check derives from them.
+//! The parity tables (`parity/typescript.md`, `parity/python.md`, `parity/audit-77d8130.md`):
+//! their header (the SDK's version, the counts), their sections and rows, and what the check
+//! derives from them.
 
 use std::path::Path;
 
-/// The table, relative to the workspace root.
+/// The TypeScript table, relative to the workspace root: the one the drift check holds to the
+/// pinned SDK's `.d.ts` files.
 pub const TABLE: &str = "parity/typescript.md";
+
+/// The Python SDK's own items (what it has that the TypeScript SDK does not).
+pub const PYTHON_TABLE: &str = "parity/python.md";
+
+/// The audit of revision 77d8130 (`shared/reference/sdk-parity.md`): its missing and partial
+/// rows, each with what it is today.
+pub const AUDIT_TABLE: &str = "parity/audit-77d8130.md";
+
+/// Every table whose counts and ✓ paths are checked.
+pub const TABLES: [&str; 3] = [TABLE, PYTHON_TABLE, AUDIT_TABLE];
 
 /// What a row says about its item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,7 +63,7 @@ pub fn counts_line(counts: Counts) -> String {
 
 /// The parsed table.
 pub struct Table {
-    /// The SDK version it is for (`SDK: @anthropic-ai/claude-agent-sdk VERSION`).
+    /// The SDK version it is for: the last word of its `SDK: PACKAGE VERSION` line.
     pub version: String,
     /// The counts its header states.
     pub header_counts: Counts,
@@ -75,8 +87,8 @@ impl Table {
         let mut rows = Vec::new();
         for (index, line) in text.lines().enumerate() {
             let at = |what: String| format!("line {}: {what}", index + 1);
-            if let Some(rest) = line.strip_prefix("SDK: @anthropic-ai/claude-agent-sdk ") {
-                version = Some(rest.trim().to_owned());
+            if let Some(rest) = line.strip_prefix("SDK: ") {
+                version = rest.split_whitespace().last().map(str::to_owned);
             } else if line.starts_with("Counts: ") {
                 let numbers: Vec<usize> = line
                     .split_whitespace()
@@ -140,7 +152,7 @@ impl Table {
             }
         }
         Ok(Self {
-            version: version.ok_or("no `SDK: @anthropic-ai/claude-agent-sdk VERSION` line")?,
+            version: version.ok_or("no `SDK: PACKAGE VERSION` line")?,
             header_counts: header_counts.ok_or("no `Counts: …` line")?,
             rows,
         })
@@ -172,27 +184,34 @@ impl Table {
         counts
     }
 
-    /// `sdk_parity/paths.rs`: a `use` of every ✓ path (of the type, for a member path), so that
-    /// the compiler checks them.
-    pub fn paths_file(&self) -> String {
-        let uses: std::collections::BTreeSet<String> = self
-            .rows
+    /// The row of `item` in `section`.
+    pub fn row(&self, section: &str, item: &str) -> Option<&Row> {
+        self.rows
             .iter()
-            .filter_map(|row| row.path.as_deref())
-            .map(|path| match member_path(path) {
-                Some((owner, _)) => owner.to_owned(),
-                None => path.to_owned(),
-            })
-            .collect();
-        let mut file = String::from(
-            "// Generated from parity/typescript.md by tests/tests/sdk_parity.rs (SDK_PARITY_BLESS=1):\n\
-             // every Rust path of a ✓ row, so that the compiler checks it exists. Do not edit.\n\n",
-        );
-        for path in uses {
-            file.push_str(&format!("use {path} as _;\n"));
-        }
-        file
+            .find(|row| row.section == section && row.item == item)
     }
+}
+
+/// `sdk_parity/paths.rs`: a `use` of every ✓ path of the tables (of the type, for a member
+/// path), so that the compiler checks them.
+pub fn paths_file(tables: &[Table]) -> String {
+    let uses: std::collections::BTreeSet<String> = tables
+        .iter()
+        .flat_map(|table| &table.rows)
+        .filter_map(|row| row.path.as_deref())
+        .map(|path| match member_path(path) {
+            Some((owner, _)) => owner.to_owned(),
+            None => path.to_owned(),
+        })
+        .collect();
+    let mut file = String::from(
+        "// Generated from the tables of parity/ by tests/tests/sdk_parity.rs (SDK_PARITY_BLESS=1):\n\
+         // every Rust path of a ✓ row, so that the compiler checks it exists. Do not edit.\n\n",
+    );
+    for path in uses {
+        file.push_str(&format!("use {path} as _;\n"));
+    }
+    file
 }
 
 /// `(owner, member)` when `path` names a method or field (`…::Type::member`).
