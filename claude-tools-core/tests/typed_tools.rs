@@ -550,3 +550,33 @@ fn an_arguments_type_whose_deserialize_panics_on_placeholders_still_builds() {
         json!({"type": "string", "description": "A count, written in digits"})
     );
 }
+
+#[test]
+fn a_tool_may_ask_the_client_only_through_a_parameter_that_can() {
+    async fn asks(_ctx: ToolContext, _args: SearchArgs) -> &'static str {
+        ""
+    }
+    async fn cancellable(
+        _cancel: tokio_util::sync::CancellationToken,
+        _args: Input<SearchArgs>,
+    ) -> &'static str {
+        ""
+    }
+    let server = shop()
+        .with_typed_tool("asks", asks)
+        .unwrap()
+        .with_typed_tool("cancellable", cancellable)
+        .unwrap()
+        .with_tool("raw", |_call: ToolCall| async { "" })
+        .unwrap();
+    let may_ask = |name: &str| server.tool(name).map(|tool| tool.may_ask());
+    // State and the arguments type: nothing reaches the client.
+    assert_eq!(may_ask("search"), Some(false));
+    assert_eq!(may_ask("cancellable"), Some(false));
+    // The context reaches it, and so does a raw call.
+    assert_eq!(may_ask("asks"), Some(true));
+    assert_eq!(may_ask("raw"), Some(true));
+    // A parameter of the user's own says so itself, or is taken to ask.
+    assert!(<ToolContext as ToolParam>::MAY_ASK);
+    assert!(!<State<Catalogue> as ToolParam>::MAY_ASK);
+}

@@ -163,9 +163,9 @@ pub trait ViaToolParam<T> {
 impl<T: ToolParam, H> ViaToolParam<T> for &&&Slot<T, H> {
     fn __ct_param(&self) -> Param<T> {
         Param {
-            describe: T::describe,
+            describe: |name, doc, tool| tool.describe_param::<T>(name, doc),
             extract: T::extract,
-            describe_defaulted: |name, doc, _, tool| T::describe(name, doc, tool),
+            describe_defaulted: |name, doc, _, tool| tool.describe_param::<T>(name, doc),
             extract_present: |name, call| Some(T::extract(name, call)),
         }
     }

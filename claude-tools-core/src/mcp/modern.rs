@@ -14,16 +14,16 @@
 
 use std::sync::Arc;
 
-use super::McpRouter;
 use super::lifecycle;
 use super::mrtr;
 use super::revision::MODERN_PROTOCOL_VERSIONS;
 use super::tasks::{self, TaskRoute};
+use super::{McpRouter, Started};
 use crate::ask::round::Round;
 use crate::ask::{ClientPeer, RequestsToClient};
 use crate::jsonrpc::{
     Answer, CacheableMethod, Call, DiscoverResult, ErrorCode, ErrorObject, RequestId, RequestMeta,
-    Response, ResultMeta, ResultType,
+    Response, ResultMeta, ResultType, ToolCall,
 };
 use crate::tool::ToolServer;
 
@@ -72,12 +72,23 @@ impl McpRouter {
                     }
                     None => Response::error(Some(id), ErrorObject::internal_error("unbound call")),
                 },
-                TaskRoute::NotTask => match mrtr::bound(&call) {
-                    Some(bound) => self.answer_in_rounds(id, call, meta, bound, &server).await,
-                    None => {
+                TaskRoute::NotTask => match call {
+                    // A tool that cannot ask, and a call that is no retry: no round to answer
+                    // in and nothing to bind, as the call can only end with its result.
+                    Call::ToolsCall(call) if answers_without_asking(&call, &server) => {
                         let client = self.modern_client(meta, None);
-                        self.answer(id, call, Some(client)).await
+                        match self.start_call_at(id, call, Some(client)) {
+                            Started::Done(response) => response,
+                            Started::Running(running) => running.finish().await,
+                        }
                     }
+                    call => match mrtr::bound(&call) {
+                        Some(bound) => self.answer_in_rounds(id, call, meta, bound, &server).await,
+                        None => {
+                            let client = self.modern_client(meta, None);
+                            self.answer(id, call, Some(client)).await
+                        }
+                    },
                 },
             },
         };
@@ -143,6 +154,12 @@ impl McpRouter {
                 .and_then(|level| level.parse().ok()),
         }
     }
+}
+
+/// `call` is no retry, of a tool whose handler cannot ask the client anything
+/// ([`Tool::may_ask`](crate::tool::Tool::may_ask)).
+fn answers_without_asking(call: &ToolCall, server: &ToolServer) -> bool {
+    call.retry.is_none() && server.tool(&call.name).is_some_and(|tool| !tool.may_ask())
 }
 
 /// The method of `call`, as the client named it.

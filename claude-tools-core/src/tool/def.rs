@@ -130,6 +130,9 @@ pub struct ToolDefBuilder {
     /// The forms the handler asks for ([`elicits`](Self::elicits)), checked when the server is
     /// built.
     elicited_forms: Vec<ElicitedForm>,
+    /// A parameter of the handler can ask the client ([`ToolParam::MAY_ASK`](super::ToolParam::MAY_ASK)), or the handler
+    /// takes the raw call (which can); see [`ToolDefBuilder::may_ask`].
+    may_ask: bool,
 }
 
 /// A form type a tool's handler asks for: its name, and the check that it can be a form.
@@ -206,7 +209,18 @@ impl ToolDefBuilder {
             task_support: crate::task::TaskSupport::Never,
             task_start: crate::task::TaskStart::Immediately,
             elicited_forms: Vec::new(),
+            may_ask: false,
         }
+    }
+
+    /// Says that the handler can ask the client something (elicitation, sampling, roots).
+    /// A handler's [`ToolParam`](super::ToolParam)s say it themselves ([`ToolParam::MAY_ASK`](super::ToolParam::MAY_ASK)) and a handler
+    /// taking the raw [`ToolCall`](super::ToolCall) is taken to; call it for a parameter of
+    /// yours that reaches the client some other way. A tool that cannot ask is answered at MCP
+    /// 2026-07-28 without the machinery of questions.
+    pub fn may_ask(&mut self) -> &mut Self {
+        self.may_ask = true;
+        self
     }
 
     /// Whether the tool may run as a task of the tasks extension (`#[tool(task)]` is
@@ -475,6 +489,7 @@ impl ToolDefBuilder {
             rust_names,
             task_support: self.task_support,
             task_start: self.task_start,
+            may_ask: self.may_ask,
         })
     }
 }
@@ -487,6 +502,7 @@ pub(crate) struct BuiltTool {
     pub(crate) rust_names: Vec<(String, String)>,
     pub(crate) task_support: crate::task::TaskSupport,
     pub(crate) task_start: crate::task::TaskStart,
+    pub(crate) may_ask: bool,
 }
 
 /// A tool with only a name, described by its arguments type and its doc-less handler.
@@ -565,5 +581,19 @@ fn deny_additional_properties(schema: &mut Map<String, Value>) -> Result<(), Sch
             "deny_unknown_arguments contradicts the input's own extra properties (a \
              #[serde(flatten)] map in the whole-input struct): drop one of the two",
         )),
+    }
+}
+
+impl ToolDefBuilder {
+    /// Describes parameter `T` of a handler, noting whether the handler can ask through it.
+    pub(crate) fn describe_param<T: super::ToolParam>(
+        &mut self,
+        name: &'static str,
+        description: Option<&'static str>,
+    ) {
+        if T::MAY_ASK {
+            self.may_ask = true;
+        }
+        T::describe(name, description, self);
     }
 }

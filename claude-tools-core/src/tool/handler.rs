@@ -68,7 +68,7 @@ pub trait ToolFnParam<M>: Sized + Send + 'static {
 
 impl<T: ToolParam> ToolFnParam<ViaExtractor> for T {
     fn describe(tool: &mut ToolDefBuilder) {
-        T::describe(UNNAMED, None, tool);
+        tool.describe_param::<T>(UNNAMED, None);
     }
 
     fn extract(call: &mut ToolCall) -> Result<Self, ToolError> {

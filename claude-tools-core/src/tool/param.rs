@@ -239,6 +239,13 @@ fn unknown_arguments(unknown: &[String], properties: Option<&Map<String, Value>>
 /// }
 /// ```
 pub trait ToolParam: Sized + Send + 'static {
+    /// Whether a handler can reach the client through this parameter to ask it something
+    /// (elicitation, sampling, roots: a [`ToolContext`] can). `true` unless a type says
+    /// otherwise; [`State`], [`Extension`], [`Input`] and a `CancellationToken` cannot. A tool
+    /// none of whose parameters can ask is answered at MCP 2026-07-28 without the machinery of
+    /// questions (no round to bind, nothing to seal), which makes its calls cheaper.
+    const MAY_ASK: bool = true;
+
     /// Adds what this parameter contributes to the tool's definition: nothing by default.
     fn describe(name: &'static str, description: Option<&'static str>, tool: &mut ToolDefBuilder) {
         let _ = (name, description, tool);
@@ -252,6 +259,8 @@ pub trait ToolParam: Sized + Send + 'static {
 }
 
 impl<T: Send + Sync + 'static> ToolParam for State<T> {
+    const MAY_ASK: bool = false;
+
     fn describe(_: &'static str, _: Option<&'static str>, tool: &mut ToolDefBuilder) {
         tool.requires_state::<T>();
     }
@@ -276,6 +285,8 @@ impl ToolParam for ToolContext {
 /// The call's cancellation token (the same as [`ToolContext::cancellation_token`]): it fires
 /// when the client withdraws the request, for a handler that only needs to stop early.
 impl ToolParam for tokio_util::sync::CancellationToken {
+    const MAY_ASK: bool = false;
+
     fn extract(_: &'static str, call: &mut ToolCall) -> Result<Self, ToolError> {
         Ok(call.context.cancellation_token().clone())
     }
@@ -323,6 +334,8 @@ impl<T: ?Sized + std::fmt::Debug> std::fmt::Debug for Extension<T> {
 }
 
 impl<T: Send + Sync + 'static> ToolParam for Extension<T> {
+    const MAY_ASK: bool = false;
+
     fn extract(_: &'static str, call: &mut ToolCall) -> Result<Self, ToolError> {
         call.context
             .extension_arc::<T>()
@@ -359,6 +372,8 @@ impl<T: Send + Sync + 'static> ToolParam for Extension<T> {
 pub struct Input<T>(pub T);
 
 impl<T: DeserializeOwned + JsonSchema + Send + 'static> ToolParam for Input<T> {
+    const MAY_ASK: bool = false;
+
     fn describe(_: &'static str, _: Option<&'static str>, tool: &mut ToolDefBuilder) {
         tool.input().variant_order_of::<T>().flatten::<T>();
     }

@@ -153,8 +153,10 @@ impl ToolServer {
             let future = handler(call);
             Box::pin(async move { future.await.into_tool_result() })
         });
-        let def = def.into();
+        let mut def = def.into();
         def.warn_if_undescribed(&self.inner.info.name);
+        // The handler has the raw call, and so the client.
+        def.may_ask();
         Arc::make_mut(&mut self.inner).add(def, handler)?;
         Ok(self)
     }
@@ -483,6 +485,7 @@ impl ServerInner {
             rust_names,
             task_support,
             task_start,
+            may_ask,
         } = builder
             .build_parts()
             .map_err(|error| ServerBuildError::Schema {
@@ -534,6 +537,7 @@ impl ServerInner {
                         header_params: header_params.into(),
                         task_support,
                         task_start,
+                        may_ask,
                     },
                 );
                 Ok(())

@@ -29,6 +29,8 @@ pub struct Tool {
     /// Whether, and from when, its calls run as tasks ([`crate::task`]).
     pub(super) task_support: crate::task::TaskSupport,
     pub(super) task_start: crate::task::TaskStart,
+    /// Its handler can ask the client something ([`ToolDefBuilder::may_ask`](super::ToolDefBuilder::may_ask)).
+    pub(super) may_ask: bool,
 }
 
 impl Tool {
@@ -40,6 +42,14 @@ impl Tool {
     /// When a call of it becomes a task ([`crate::task::TaskStart`]).
     pub fn task_start(&self) -> crate::task::TaskStart {
         self.task_start
+    }
+
+    /// Whether its handler can ask the client something (elicitation, sampling, roots):
+    /// through a parameter that can ([`ToolParam::MAY_ASK`](super::ToolParam::MAY_ASK)), or
+    /// because it takes the raw call. A call of a tool that cannot is answered at MCP
+    /// 2026-07-28 without the machinery of questions.
+    pub fn may_ask(&self) -> bool {
+        self.may_ask
     }
 
     /// The tool's definition.
