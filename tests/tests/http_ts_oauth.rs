@@ -93,8 +93,7 @@ fn assert_logged_in(report: &Value, server: &str) {
 }
 
 #[test]
-fn the_typescript_clients_oauth_flow_logs_in_to_the_example_through_a_real_authorization_server()
-{
+fn the_typescript_clients_oauth_flow_logs_in_to_the_example_through_a_real_authorization_server() {
     let Some(node_modules) = claude_tools_tests::ts_mcp_client("http_ts_oauth") else {
         return;
     };
@@ -127,7 +126,10 @@ fn the_typescript_clients_oauth_flow_logs_in_to_the_example_through_a_real_autho
     assert_eq!(status, 401);
     assert!(challenge.contains("error=\"invalid_token\""), "{challenge}");
     let stale = log_in(&node_modules, &servers, Some(&elsewhere));
-    assert_eq!(requests(&stale).first(), Some(&"POST /mcp 401 invalid_token"));
+    assert_eq!(
+        requests(&stale).first(),
+        Some(&"POST /mcp 401 invalid_token")
+    );
     assert_logged_in(&stale, server);
 
     // The issuer rotates its key: the next login's token is signed with the new one, which the
