@@ -1,5 +1,6 @@
 //! Shared helpers of the integration tests.
 
+pub mod oauth;
 pub mod otlp;
 pub mod services;
 mod units_catalog;
@@ -159,6 +160,76 @@ pub fn run_python_client<S: AsRef<std::ffi::OsStr>>(
     assert!(
         output.status.success(),
         "the Python MCP client failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "the client printed no JSON report ({error}):\n{}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}
+
+/// The `node_modules` of the official MCP TypeScript client, v2 (`.cache/ts-mcp-client`,
+/// `scripts/install-ts-mcp-client`), or `None` (after a loud banner) when node or the client is
+/// missing and `CI` is unset. With `CI` set, a missing client fails the test.
+pub fn ts_mcp_client(test: &str) -> Option<PathBuf> {
+    let node_modules =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.cache/ts-mcp-client/node_modules");
+    let package = node_modules.join("@modelcontextprotocol/client/package.json");
+    let node_found = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if node_found && package.exists() {
+        return Some(node_modules);
+    }
+    let hint = "install node, run scripts/install-ts-mcp-client (or scripts/test)";
+    if std::env::var_os("CI").is_some() {
+        panic!(
+            "{test}: node or the MCP TypeScript client ({}) is missing and CI is set; {hint}",
+            package.display()
+        );
+    }
+    // Written to the stderr handle itself: libtest captures `eprintln!` of passing tests.
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n\
+         !!! SKIPPED {test}: node or the MCP TypeScript client ({}) is missing ({hint})\n\
+         !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n",
+        package.display()
+    );
+    None
+}
+
+/// Runs the node script `tests/node/<script>` with `args` and returns the JSON report it prints,
+/// failing the test when it does not finish within a minute, fails, or prints no JSON.
+pub fn run_node_client<S: AsRef<std::ffi::OsStr>>(script: &str, args: &[S]) -> serde_json::Value {
+    use std::time::{Duration, Instant};
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("node")
+        .join(script);
+    let mut child = Command::new("node")
+        .arg(script)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("node starts");
+    let started = Instant::now();
+    while child.try_wait().expect("wait on node").is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("the TypeScript MCP client did not finish within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().expect("node's output");
+    assert!(
+        output.status.success(),
+        "the TypeScript MCP client failed:\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
     serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
