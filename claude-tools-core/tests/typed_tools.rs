@@ -577,6 +577,6 @@ fn a_tool_may_ask_the_client_only_through_a_parameter_that_can() {
     assert_eq!(may_ask("asks"), Some(true));
     assert_eq!(may_ask("raw"), Some(true));
     // A parameter of the user's own says so itself, or is taken to ask.
-    assert!(<ToolContext as ToolParam>::MAY_ASK);
-    assert!(!<State<Catalogue> as ToolParam>::MAY_ASK);
+    const { assert!(<ToolContext as ToolParam>::MAY_ASK) };
+    const { assert!(!<State<Catalogue> as ToolParam>::MAY_ASK) };
 }
