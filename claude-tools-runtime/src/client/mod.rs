@@ -28,6 +28,11 @@ pub(crate) fn process_transport(options: &Options) -> ProcessTransport {
     } else {
         transport
     };
+    #[cfg(unix)]
+    let transport = match options.os_user() {
+        Some(name) => transport.run_as_user(name),
+        None => transport,
+    };
     match &options.stderr {
         Some(callback) => transport.stderr_callback(callback.clone()),
         None => transport,

@@ -104,6 +104,9 @@ pub struct Options {
     pub(crate) output_schema: Option<Value>,
     pub(crate) max_line_size: Option<usize>,
     pub(crate) stderr: Option<StderrCallback>,
+    /// The OS user the CLI runs as ([`Options::user`]).
+    #[cfg(unix)]
+    pub(crate) user: Option<String>,
     pub(crate) servers: Vec<ToolServer>,
     pub(crate) external_servers: Vec<(String, ExternalServer)>,
     pub(crate) config_delivery: ConfigDelivery,
@@ -159,6 +162,7 @@ impl std::fmt::Debug for Options {
                 &self.on_user_dialog.as_ref().map(|dialogs| &dialogs.kinds),
             )
             .field("hooks", &self.hooks.keys().collect::<Vec<_>>())
+            .field("user", &self.os_user())
             .finish_non_exhaustive()
     }
 }
@@ -487,6 +491,41 @@ impl Options {
     pub fn stderr(mut self, callback: impl Fn(&str) + Send + Sync + 'static) -> Self {
         self.stderr = Some(Arc::new(callback));
         self
+    }
+
+    /// Runs the CLI as the OS user `name` (Unix only; Python's `user`): the process takes that
+    /// user's id and primary group, resolved from the user database (`getpwnam_r`) when the
+    /// session starts, so the model's shell commands and file edits run with that user's
+    /// rights. The host must be allowed to switch (root, or `CAP_SETUID` and `CAP_SETGID`).
+    ///
+    /// An unknown name fails the start with [`Error::UnknownUser`](crate::Error::UnknownUser),
+    /// a switch the OS refuses with [`Error::Spawn`](crate::Error::Spawn); nothing runs in
+    /// either case. Only the ids change: the environment is passed as it is, so set `HOME`
+    /// (and what else the CLI should see as that user's) with [`env`](Self::env). The CLI's
+    /// executable and the working directory must be readable by that user. It applies to the
+    /// CLI that [`query`](crate::query::query), [`Client::connect`](crate::client::Client::connect) and
+    /// [`prewarm`](crate::spare::prewarm) start; a session given its own
+    /// [`Transport`](crate::transport::Transport) uses
+    /// [`ProcessTransport::run_as_user`](crate::transport::ProcessTransport::run_as_user).
+    ///
+    /// ```
+    /// use claude_tools::Options;
+    ///
+    /// let options = Options::new().user("claude-runner").env("HOME", "/home/claude-runner");
+    /// assert!(format!("{options:?}").contains("claude-runner"));
+    /// ```
+    #[cfg(unix)]
+    pub fn user(mut self, name: impl Into<String>) -> Self {
+        self.user = Some(name.into());
+        self
+    }
+
+    /// The OS user set with [`user`](Self::user), if any (always `None` off Unix).
+    pub(crate) fn os_user(&self) -> Option<&str> {
+        #[cfg(unix)]
+        return self.user.as_deref();
+        #[cfg(not(unix))]
+        None
     }
 
     /// Serves an in-process tool server; the model sees its tools as `mcp__{name}__{tool}`.
