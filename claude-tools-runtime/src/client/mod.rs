@@ -51,6 +51,7 @@ pub(crate) async fn open(
     Controls,
 )> {
     options.validate()?;
+    options.warn_if_can_use_tool_shadowed();
     // Resuming from a session store: the transcript is written where the CLI will look.
     let resumed = crate::session_store::resume::prepare(options).await?;
     let options = resumed.as_ref().unwrap_or(options);

@@ -30,6 +30,7 @@ mod plugins;
 mod prompt;
 mod sandbox;
 mod servers;
+mod shadowed;
 mod store;
 mod stream;
 mod types;
@@ -60,6 +61,7 @@ pub use sandbox::{
 };
 pub(crate) use servers::ServersInitialize;
 pub use servers::{McpServerEntry, McpServerSettings, OrgMaxPermission, ToolPermissionPolicy};
+pub use shadowed::CanUseToolShadowedWarning;
 pub use store::{SessionStoreFlush, SessionStoreOptions};
 pub(crate) use stream::StreamInit;
 pub use types::{ExternalServer, PermissionMode, SettingSource, StderrCallback, ToolNames};

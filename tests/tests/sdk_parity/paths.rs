@@ -198,6 +198,7 @@ use claude_tools::message::USAGE_LIMIT_ERROR_PREFIXES as _;
 use claude_tools::message::USAGE_TRANSITION_PREFIXES as _;
 use claude_tools::message::USAGE_WARNING_PREFIXES as _;
 use claude_tools::message::WorkerShuttingDown as _;
+use claude_tools::options::CanUseToolShadowedWarning as _;
 use claude_tools::options::McpServerSettings as _;
 use claude_tools::options::SYSTEM_PROMPT_DYNAMIC_BOUNDARY as _;
 use claude_tools::options::SessionStoreOptions as _;
