@@ -3,6 +3,7 @@
 
 use claude_tools::AgentDefinition as _;
 use claude_tools::Client as _;
+use claude_tools::ContentBlock::AdvisorToolResult as _;
 use claude_tools::HookEvent as _;
 use claude_tools::HookEvent::ConfigChange as _;
 use claude_tools::HookEvent::CwdChanged as _;
