@@ -63,7 +63,14 @@ pub(crate) async fn open(
     // Kept for `Controls::reinitialize`, which sends it again.
     let again = crate::control::reinitialize_body(&initialize);
     let (shared, messages) = SessionCore::start(options, hooks, connection);
-    match shared.request(&initialize).await {
+    let initialize_timeout = options
+        .initialize_timeout
+        .or(options.control_timeout)
+        .unwrap_or(crate::options::DEFAULT_CONTROL_TIMEOUT);
+    match shared
+        .request_with_timeout(&initialize, initialize_timeout)
+        .await
+    {
         Ok(info) => {
             let cli_version = info.get("claude_code_version").and_then(Value::as_str);
             warn_on_untested_cli(cli_version);

@@ -119,6 +119,7 @@ pub struct Options {
     pub(crate) on_user_dialog: Option<crate::dialog::OnUserDialog>,
     pub(crate) hooks: BTreeMap<String, Vec<HookMatcher>>,
     pub(crate) control_timeout: Option<Duration>,
+    pub(crate) initialize_timeout: Option<Duration>,
     pub(crate) run_end_ceiling: Option<Duration>,
     pub(crate) effort: Option<String>,
     pub(crate) model_settings: model::ModelSettings,
@@ -607,6 +608,29 @@ impl Options {
     /// How long to wait for the CLI to answer a control request (default 60 s).
     pub fn control_timeout(mut self, timeout: Duration) -> Self {
         self.control_timeout = Some(timeout);
+        self
+    }
+
+    /// How long a start waits for the CLI's answer to `initialize` (the TypeScript SDK's
+    /// `initializeTimeoutMs` of `startup()` and `prewarm()`): for
+    /// [`query`](crate::query::query), [`startup`](crate::query::startup),
+    /// [`Client::connect`](crate::client::Client::connect) and
+    /// [`prewarm`](crate::spare::prewarm) alike. Without it, the
+    /// [`control_timeout`](Self::control_timeout) (60 s by default) applies. It counts from the
+    /// request, throughout (the time a `SessionStart` or `Setup` hook takes included); a start
+    /// that runs out fails with [`Error::Timeout`](crate::Error::Timeout) for `initialize`, and
+    /// the CLI is ended.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_tools::Options;
+    ///
+    /// // A host that would rather start cold than wait long for a slow machine.
+    /// let options = Options::new().initialize_timeout(Duration::from_secs(10));
+    /// # let _ = options;
+    /// ```
+    pub fn initialize_timeout(mut self, timeout: Duration) -> Self {
+        self.initialize_timeout = Some(timeout);
         self
     }
 
