@@ -142,6 +142,16 @@ pub enum Error {
     /// The options are inconsistent.
     #[error("invalid options: {0}")]
     InvalidOptions(String),
+    /// The OS user the CLI should run as ([`Options::user`](crate::options::Options::user),
+    /// Unix) is not in the user database, or the database could not be read; nothing was
+    /// started.
+    #[error("cannot run the Claude Code CLI as user {name:?}: {}", reason.as_deref().unwrap_or("no such user"))]
+    UnknownUser {
+        /// The name that was looked up.
+        name: String,
+        /// Why the lookup failed, when it was an error rather than no such user.
+        reason: Option<String>,
+    },
     /// A change to the session's in-process servers or their tools was refused (an unknown or
     /// taken name); nothing changed.
     #[error(transparent)]
@@ -228,6 +238,7 @@ impl Error {
             | Error::Closed
             | Error::Io(..)
             | Error::InvalidOptions(..)
+            | Error::UnknownUser { .. }
             | Error::InitializeNotApplied { .. }
             | Error::SessionStore { .. }
             | Error::SessionNotInStore { .. } => true,

@@ -1,5 +1,6 @@
 //! The CLI's version, read from its `initialize` answer: `Client::cli_version`, and a `tracing`
-//! warning at connect when it is outside the versions this release was tested with.
+//! warning at connect when it is outside the versions this release was tested with; and the
+//! other warning a connect logs, a `can_use_tool` callback shadowed by the options.
 
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex};
@@ -7,6 +8,7 @@ use std::time::Duration;
 
 use claude_tools::Client;
 use claude_tools::options::Options;
+use claude_tools::permission::PermissionDecision;
 use claude_tools::transport::MemoryTransport;
 use claude_tools::transport::process::{CLI_VERSION, OLDEST_CLI_VERSION};
 use serde_json::{Value, json};
@@ -40,11 +42,16 @@ impl<S: tracing::Subscriber> Layer<S> for Warnings {
 /// Connects to an in-memory CLI whose `initialize` answer is `answer`; returns the client's
 /// `cli_version()` and the warnings logged meanwhile.
 async fn connect(answer: Value) -> (Option<String>, Vec<String>) {
+    connect_with(Options::new(), answer).await
+}
+
+/// [`connect`] with these options.
+async fn connect_with(options: Options, answer: Value) -> (Option<String>, Vec<String>) {
     let warnings = Warnings::default();
     let _guard =
         tracing::subscriber::set_default(tracing_subscriber::registry().with(warnings.clone()));
     let (transport, mut cli) = MemoryTransport::pair();
-    let connecting = tokio::spawn(Client::connect_with(Options::new(), transport));
+    let connecting = tokio::spawn(Client::connect_with(options, transport));
     let initialize = tokio::time::timeout(WAIT, cli.next_json())
         .await
         .expect("initialize in time")
@@ -114,4 +121,28 @@ async fn a_missing_or_unreadable_version_is_warned_about() {
     let (_, warnings) = connect(json!({"claude_code_version": "nightly"})).await;
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(warnings[0].contains("cannot read"), "{warnings:?}");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_shadowed_can_use_tool_is_warned_about_at_connect() {
+    let tested = json!({"claude_code_version": CLI_VERSION, "pid": 1});
+    let options = Options::new()
+        .can_use_tool(|_request| async { PermissionDecision::allow() })
+        .allowed_tools(["Read", "Bash(git status:*)"]);
+    let (_, warnings) = connect_with(options, tested.clone()).await;
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].contains("code=\"CLAUDE_SDK_CAN_USE_TOOL_SHADOWED\""),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[0].contains("will not be called for: Read."),
+        "{warnings:?}"
+    );
+    // A rule with a specifier leaves the callback its calls: no warning.
+    let narrowed = Options::new()
+        .can_use_tool(|_request| async { PermissionDecision::allow() })
+        .allowed_tools(["Bash(git status:*)"]);
+    let (_, warnings) = connect_with(narrowed, tested).await;
+    assert!(warnings.is_empty(), "{warnings:?}");
 }

@@ -212,3 +212,27 @@ async fn receive_response_stops_at_a_survivable_error_and_the_next_call_reads_on
         .collect();
     assert_eq!(texts, ["after", "result"]);
 }
+
+#[tokio::test]
+async fn an_unanswered_initialize_fails_after_the_initialize_timeout_not_the_control_timeout() {
+    let options = Options::new()
+        .control_timeout(Duration::from_secs(600))
+        .initialize_timeout(Duration::from_millis(100));
+    let (transport, cli) = claude_tools_runtime::transport::MemoryTransport::pair();
+    let connecting = tokio::spawn(Client::connect_with(options, transport));
+    let mut cli = common::Cli(cli);
+    let initialize = cli.recv_request("initialize").await;
+    assert_eq!(initialize["request"]["subtype"], "initialize");
+    // Never answered: the start gives up at the initialize timeout (the control timeout of
+    // ten minutes would outlast this wait).
+    let error = tokio::time::timeout(Duration::from_secs(10), connecting)
+        .await
+        .expect("the start gave up in time")
+        .unwrap()
+        .expect_err("no answer to initialize");
+    assert!(
+        matches!(&error, Error::Timeout { subtype, timeout }
+            if subtype == "initialize" && *timeout == Duration::from_millis(100)),
+        "{error:?}"
+    );
+}

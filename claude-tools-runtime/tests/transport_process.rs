@@ -561,3 +561,94 @@ async fn a_dropped_connection_ends_the_whole_group() {
     assert_reaped(pids[1]).await;
     assert_dead_within(pids[0], Duration::from_secs(5)).await;
 }
+
+/// Whether this test process runs as root, the one case where it may switch users.
+fn running_as_root() -> bool {
+    std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|out| out.stdout.trim_ascii() == b"0")
+        .unwrap_or(false)
+}
+
+#[tokio::test]
+async fn run_as_user_starts_the_cli_with_that_users_ids() {
+    // Switching to another user needs root (the CI containers run as root); an unprivileged
+    // run checks only the unknown-user paths below.
+    if !running_as_root() {
+        eprintln!("skipped: switching users needs root");
+        return;
+    }
+    let dir = TempDir::new();
+    // The user must be able to read the script: world-readable, in a world-searchable folder.
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let conn = run_script_with(
+        &dir,
+        "id -u\nid -g\nid -G\n",
+        LaunchSpec::default(),
+        ProcessTransport::new().run_as_user("nobody"),
+    )
+    .await;
+    let (out, _conn) = lines(conn).await;
+    // nobody's ids, and none of root's supplementary groups.
+    let (uid, gid) = nobody_ids();
+    assert_eq!(out, [uid.clone(), gid.clone(), gid]);
+}
+
+/// nobody's user and group ids from the user database, as `id` prints them.
+fn nobody_ids() -> (String, String) {
+    let out = std::process::Command::new("id")
+        .args(["-u", "nobody"])
+        .output()
+        .unwrap();
+    let uid = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+    let out = std::process::Command::new("id")
+        .args(["-g", "nobody"])
+        .output()
+        .unwrap();
+    let gid = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+    (uid, gid)
+}
+
+#[tokio::test]
+async fn run_as_an_unknown_user_is_a_typed_error_and_starts_nothing() {
+    let dir = TempDir::new();
+    let marker = dir.path().join("started");
+    let path = dir.file(
+        "script.sh",
+        &format!("touch '{}'\n", marker.display()),
+        0o644,
+    );
+    let launch = LaunchSpec {
+        cli_path: Some("/bin/sh".into()),
+        args: vec![path.display().to_string()],
+        ..LaunchSpec::default()
+    };
+    let transport = ProcessTransport::new().run_as_user("no-such-user-claude-tools");
+    let Err(error) = Box::new(transport).connect(launch).await else {
+        panic!("connected as an unknown user");
+    };
+    assert!(
+        matches!(&error, Error::UnknownUser { name, .. } if name == "no-such-user-claude-tools"),
+        "{error:?}"
+    );
+    assert!(error.is_fatal());
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(!marker.exists(), "the CLI was started");
+}
+
+#[tokio::test]
+async fn options_user_reaches_the_process_transport() {
+    // `query` builds its ProcessTransport from the options: the unknown user fails it before
+    // the CLI (here a shell that would exit at once) is looked for or started.
+    let options = claude_tools_runtime::options::Options::new()
+        .cli_path("/bin/sh")
+        .user("no-such-user-claude-tools");
+    let Err(error) = claude_tools_runtime::query::query("hi", options).await else {
+        panic!("a session started as an unknown user");
+    };
+    assert!(
+        matches!(&error, Error::UnknownUser { name, .. } if name == "no-such-user-claude-tools"),
+        "{error:?}"
+    );
+}

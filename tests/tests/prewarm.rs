@@ -317,3 +317,31 @@ async fn options_that_describe_a_session_are_refused_at_prewarm() {
         .expect_err("a spare has no session to resume");
     assert!(matches!(error, Error::InvalidOptions(_)), "{error:?}");
 }
+
+#[tokio::test]
+async fn a_trust_attestation_travels_with_the_claim_and_its_record_is_reported() {
+    let home = TempDir::new("prewarm-home").unwrap();
+    let mut answer = claim_answer("claim");
+    answer["response"]["response"]["workspace_trust_recorded"] = json!(true);
+    let script = canned::initialize()
+        .then(expect_request(
+            "claim_session",
+            "claim",
+            json!({"cwd": "/srv/claimed",
+                   "workspace_trust": {"accepted": true, "directory": "/srv/claimed"}}),
+        ))
+        .send(answer)
+        .then(answer_prompt("hello"));
+    let fake = Fake::new(script);
+    let spare = within("prewarm", prewarm(options(&fake, home.path())))
+        .await
+        .expect("the spare starts");
+    let claim = ClaimOptions::new("/srv/claimed").workspace_trust("/srv/claimed");
+    let claimed = within("claim", spare.claim("hello", claim))
+        .await
+        .expect("the claim is taken");
+    assert_eq!(claimed.info.workspace_trust_recorded, Some(true));
+    within("the session", claimed.messages.collect())
+        .await
+        .expect("no error items");
+}

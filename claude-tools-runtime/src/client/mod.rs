@@ -28,6 +28,11 @@ pub(crate) fn process_transport(options: &Options) -> ProcessTransport {
     } else {
         transport
     };
+    #[cfg(unix)]
+    let transport = match options.os_user() {
+        Some(name) => transport.run_as_user(name),
+        None => transport,
+    };
     match &options.stderr {
         Some(callback) => transport.stderr_callback(callback.clone()),
         None => transport,
@@ -46,6 +51,7 @@ pub(crate) async fn open(
     Controls,
 )> {
     options.validate()?;
+    options.warn_if_can_use_tool_shadowed();
     // Resuming from a session store: the transcript is written where the CLI will look.
     let resumed = crate::session_store::resume::prepare(options).await?;
     let options = resumed.as_ref().unwrap_or(options);
@@ -57,7 +63,14 @@ pub(crate) async fn open(
     // Kept for `Controls::reinitialize`, which sends it again.
     let again = crate::control::reinitialize_body(&initialize);
     let (shared, messages) = SessionCore::start(options, hooks, connection);
-    match shared.request(&initialize).await {
+    let initialize_timeout = options
+        .initialize_timeout
+        .or(options.control_timeout)
+        .unwrap_or(crate::options::DEFAULT_CONTROL_TIMEOUT);
+    match shared
+        .request_with_timeout(&initialize, initialize_timeout)
+        .await
+    {
         Ok(info) => {
             let cli_version = info.get("claude_code_version").and_then(Value::as_str);
             warn_on_untested_cli(cli_version);

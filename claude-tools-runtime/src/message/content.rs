@@ -5,6 +5,11 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value, json};
 
+use super::server_blocks::{
+    self, AdvisorContent, CodeExecutionContent, Compaction, ContainerUpload, Fallback,
+    McpToolListing, McpToolResult, McpToolUse, ServerToolResult, TextEditorContent,
+    ToolSearchContent,
+};
 use super::web::{WebFetchContent, WebSearchContent};
 
 /// A content block. Known blocks keep their other fields (`cache_control`, `citations`…) in
@@ -89,6 +94,28 @@ pub enum ContentBlock {
         /// Every other field.
         extra: Map<String, Value>,
     },
+    /// An advisor model's answer (`advisor_tool_result`).
+    AdvisorToolResult(ServerToolResult<AdvisorContent>),
+    /// A code execution's result (`code_execution_tool_result`).
+    CodeExecutionToolResult(ServerToolResult<CodeExecutionContent>),
+    /// A bash command's result in the code execution container (`bash_code_execution_tool_result`).
+    BashCodeExecutionToolResult(ServerToolResult<CodeExecutionContent>),
+    /// A text editor command's result in the code execution container (`text_editor_code_execution_tool_result`).
+    TextEditorCodeExecutionToolResult(ServerToolResult<TextEditorContent>),
+    /// The tools a tool search found (`tool_search_tool_result`).
+    ToolSearchToolResult(ServerToolResult<ToolSearchContent>),
+    /// A call through the API's MCP connector (`mcp_tool_use`).
+    McpToolUse(McpToolUse),
+    /// The result of an MCP connector call (`mcp_tool_result`).
+    McpToolResult(McpToolResult),
+    /// The tools of an MCP connector server (`mcp_tool_listing`).
+    McpToolListing(McpToolListing),
+    /// A file uploaded to the code execution container (`container_upload`).
+    ContainerUpload(ContainerUpload),
+    /// A compaction's summary of the conversation before it (`compaction`).
+    Compaction(Compaction),
+    /// A switch to a fallback model (`fallback`).
+    Fallback(Fallback),
     /// Any other block (`image`, `document`, a future type…), or a known one whose fields do
     /// not fit, kept as it came.
     Other(Value),
@@ -122,6 +149,19 @@ impl ContentBlock {
             ContentBlock::ServerToolUse { .. } => "server_tool_use",
             ContentBlock::WebSearchToolResult { .. } => "web_search_tool_result",
             ContentBlock::WebFetchToolResult { .. } => "web_fetch_tool_result",
+            ContentBlock::AdvisorToolResult(..) => "advisor_tool_result",
+            ContentBlock::CodeExecutionToolResult(..) => "code_execution_tool_result",
+            ContentBlock::BashCodeExecutionToolResult(..) => "bash_code_execution_tool_result",
+            ContentBlock::TextEditorCodeExecutionToolResult(..) => {
+                "text_editor_code_execution_tool_result"
+            }
+            ContentBlock::ToolSearchToolResult(..) => "tool_search_tool_result",
+            ContentBlock::McpToolUse(..) => "mcp_tool_use",
+            ContentBlock::McpToolResult(..) => "mcp_tool_result",
+            ContentBlock::McpToolListing(..) => "mcp_tool_listing",
+            ContentBlock::ContainerUpload(..) => "container_upload",
+            ContentBlock::Compaction(..) => "compaction",
+            ContentBlock::Fallback(..) => "fallback",
             ContentBlock::Other(value) => value
                 .get("type")
                 .and_then(Value::as_str)
@@ -174,6 +214,9 @@ impl ContentBlock {
         let kind = map.get("type").and_then(Value::as_str).unwrap_or_default();
         if kind == "web_search_tool_result" || kind == "web_fetch_tool_result" {
             return web_tool_result(map);
+        }
+        if let Some(block) = server_block(kind, &map) {
+            return block;
         }
         let fits = match kind {
             "text" => map.get("text").is_some_and(Value::is_string),
@@ -262,6 +305,37 @@ impl ContentBlock {
     pub fn to_value(&self) -> Value {
         let (extra, fields) = match self {
             ContentBlock::Other(value) => return value.clone(),
+            ContentBlock::AdvisorToolResult(block) => {
+                return server_blocks::with_type("advisor_tool_result", block);
+            }
+            ContentBlock::CodeExecutionToolResult(block) => {
+                return server_blocks::with_type("code_execution_tool_result", block);
+            }
+            ContentBlock::BashCodeExecutionToolResult(block) => {
+                return server_blocks::with_type("bash_code_execution_tool_result", block);
+            }
+            ContentBlock::TextEditorCodeExecutionToolResult(block) => {
+                return server_blocks::with_type("text_editor_code_execution_tool_result", block);
+            }
+            ContentBlock::ToolSearchToolResult(block) => {
+                return server_blocks::with_type("tool_search_tool_result", block);
+            }
+            ContentBlock::McpToolUse(block) => {
+                return server_blocks::with_type("mcp_tool_use", block);
+            }
+            ContentBlock::McpToolResult(block) => {
+                return server_blocks::with_type("mcp_tool_result", block);
+            }
+            ContentBlock::McpToolListing(block) => {
+                return server_blocks::with_type("mcp_tool_listing", block);
+            }
+            ContentBlock::ContainerUpload(block) => {
+                return server_blocks::with_type("container_upload", block);
+            }
+            ContentBlock::Compaction(block) => {
+                return server_blocks::with_type("compaction", block);
+            }
+            ContentBlock::Fallback(block) => return server_blocks::with_type("fallback", block),
             ContentBlock::Text { text, extra } => (extra, json!({"type": "text", "text": text})),
             ContentBlock::Thinking {
                 thinking,
@@ -334,6 +408,52 @@ impl ContentBlock {
             map.extend(fields);
         }
         Value::Object(map)
+    }
+}
+
+/// One of the API's other blocks ([`server_blocks`]), typed when its typed form gives back
+/// exactly what came; `None` for another type or a block that does not fit.
+fn server_block(kind: &str, map: &Map<String, Value>) -> Option<ContentBlock> {
+    const KINDS: [&str; 11] = [
+        "advisor_tool_result",
+        "code_execution_tool_result",
+        "bash_code_execution_tool_result",
+        "text_editor_code_execution_tool_result",
+        "tool_search_tool_result",
+        "mcp_tool_use",
+        "mcp_tool_result",
+        "mcp_tool_listing",
+        "container_upload",
+        "compaction",
+        "fallback",
+    ];
+    // The common blocks (text, tool_use…) never get here with a copy of their fields.
+    if !KINDS.contains(&kind) {
+        return None;
+    }
+    let mut fields = map.clone();
+    fields.shift_remove("type");
+    match kind {
+        "advisor_tool_result" => server_blocks::exact(&fields).map(ContentBlock::AdvisorToolResult),
+        "code_execution_tool_result" => {
+            server_blocks::exact(&fields).map(ContentBlock::CodeExecutionToolResult)
+        }
+        "bash_code_execution_tool_result" => {
+            server_blocks::exact(&fields).map(ContentBlock::BashCodeExecutionToolResult)
+        }
+        "text_editor_code_execution_tool_result" => {
+            server_blocks::exact(&fields).map(ContentBlock::TextEditorCodeExecutionToolResult)
+        }
+        "tool_search_tool_result" => {
+            server_blocks::exact(&fields).map(ContentBlock::ToolSearchToolResult)
+        }
+        "mcp_tool_use" => server_blocks::exact(&fields).map(ContentBlock::McpToolUse),
+        "mcp_tool_result" => server_blocks::exact(&fields).map(ContentBlock::McpToolResult),
+        "mcp_tool_listing" => server_blocks::exact(&fields).map(ContentBlock::McpToolListing),
+        "container_upload" => server_blocks::exact(&fields).map(ContentBlock::ContainerUpload),
+        "compaction" => server_blocks::exact(&fields).map(ContentBlock::Compaction),
+        "fallback" => server_blocks::exact(&fields).map(ContentBlock::Fallback),
+        _ => None,
     }
 }
 

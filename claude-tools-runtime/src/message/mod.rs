@@ -22,6 +22,7 @@ mod input;
 mod mcp_status_config;
 mod notices;
 mod result;
+mod server_blocks;
 mod status_notices;
 mod stream_event;
 mod system;
@@ -56,6 +57,12 @@ pub use notices::{
 pub use result::{
     DeferredToolUse, FastModeDisabledReason, FastModeState, InvalidConfigFile, PermissionDenial,
     ResultMessage, ResultSubtype, StartupFailureReason, TerminalReason,
+};
+pub use server_blocks::{
+    AdvisorContent, CodeExecutionContent, Compaction, ContainerUpload, Fallback, FallbackModel,
+    FallbackTrigger, McpListedTool, McpToolListing, McpToolResult, McpToolUse, OutputFile,
+    ServerToolError, ServerToolErrorCode, ServerToolResult, TextEditorContent, ToolReference,
+    ToolSearchContent,
 };
 pub use status_notices::{
     ActiveGoal, CliStatus, CompactResult, ControlProgressStatus, ControlRequestProgress, Goal,

@@ -30,6 +30,7 @@ mod plugins;
 mod prompt;
 mod sandbox;
 mod servers;
+mod shadowed;
 mod store;
 mod stream;
 mod types;
@@ -60,6 +61,7 @@ pub use sandbox::{
 };
 pub(crate) use servers::ServersInitialize;
 pub use servers::{McpServerEntry, McpServerSettings, OrgMaxPermission, ToolPermissionPolicy};
+pub use shadowed::CanUseToolShadowedWarning;
 pub use store::{SessionStoreFlush, SessionStoreOptions};
 pub(crate) use stream::StreamInit;
 pub use types::{ExternalServer, PermissionMode, SettingSource, StderrCallback, ToolNames};
@@ -104,6 +106,9 @@ pub struct Options {
     pub(crate) output_schema: Option<Value>,
     pub(crate) max_line_size: Option<usize>,
     pub(crate) stderr: Option<StderrCallback>,
+    /// The OS user the CLI runs as ([`Options::user`]).
+    #[cfg(unix)]
+    pub(crate) user: Option<String>,
     pub(crate) servers: Vec<ToolServer>,
     pub(crate) external_servers: Vec<(String, ExternalServer)>,
     pub(crate) config_delivery: ConfigDelivery,
@@ -114,6 +119,7 @@ pub struct Options {
     pub(crate) on_user_dialog: Option<crate::dialog::OnUserDialog>,
     pub(crate) hooks: BTreeMap<String, Vec<HookMatcher>>,
     pub(crate) control_timeout: Option<Duration>,
+    pub(crate) initialize_timeout: Option<Duration>,
     pub(crate) run_end_ceiling: Option<Duration>,
     pub(crate) effort: Option<String>,
     pub(crate) model_settings: model::ModelSettings,
@@ -159,6 +165,7 @@ impl std::fmt::Debug for Options {
                 &self.on_user_dialog.as_ref().map(|dialogs| &dialogs.kinds),
             )
             .field("hooks", &self.hooks.keys().collect::<Vec<_>>())
+            .field("user", &self.os_user())
             .finish_non_exhaustive()
     }
 }
@@ -489,6 +496,41 @@ impl Options {
         self
     }
 
+    /// Runs the CLI as the OS user `name` (Unix only; Python's `user`): the process takes that
+    /// user's id and primary group, resolved from the user database (`getpwnam_r`) when the
+    /// session starts, so the model's shell commands and file edits run with that user's
+    /// rights. The host must be allowed to switch (root, or `CAP_SETUID` and `CAP_SETGID`).
+    ///
+    /// An unknown name fails the start with [`Error::UnknownUser`](crate::Error::UnknownUser),
+    /// a switch the OS refuses with [`Error::Spawn`](crate::Error::Spawn); nothing runs in
+    /// either case. Only the ids change: the environment is passed as it is, so set `HOME`
+    /// (and what else the CLI should see as that user's) with [`env`](Self::env). The CLI's
+    /// executable and the working directory must be readable by that user. It applies to the
+    /// CLI that [`query`](crate::query::query), [`Client::connect`](crate::client::Client::connect) and
+    /// [`prewarm`](crate::spare::prewarm) start; a session given its own
+    /// [`Transport`](crate::transport::Transport) uses
+    /// [`ProcessTransport::run_as_user`](crate::transport::ProcessTransport::run_as_user).
+    ///
+    /// ```
+    /// use claude_tools::Options;
+    ///
+    /// let options = Options::new().user("claude-runner").env("HOME", "/home/claude-runner");
+    /// assert!(format!("{options:?}").contains("claude-runner"));
+    /// ```
+    #[cfg(unix)]
+    pub fn user(mut self, name: impl Into<String>) -> Self {
+        self.user = Some(name.into());
+        self
+    }
+
+    /// The OS user set with [`user`](Self::user), if any (always `None` off Unix).
+    pub(crate) fn os_user(&self) -> Option<&str> {
+        #[cfg(unix)]
+        return self.user.as_deref();
+        #[cfg(not(unix))]
+        None
+    }
+
     /// Serves an in-process tool server; the model sees its tools as `mcp__{name}__{tool}`.
     /// Each server needs a name of its own: a second server (in-process or
     /// [external](Self::external_mcp_server)) under the same name is refused with
@@ -566,6 +608,29 @@ impl Options {
     /// How long to wait for the CLI to answer a control request (default 60 s).
     pub fn control_timeout(mut self, timeout: Duration) -> Self {
         self.control_timeout = Some(timeout);
+        self
+    }
+
+    /// How long a start waits for the CLI's answer to `initialize` (the TypeScript SDK's
+    /// `initializeTimeoutMs` of `startup()` and `prewarm()`): for
+    /// [`query`](crate::query::query), [`startup`](crate::query::startup),
+    /// [`Client::connect`](crate::client::Client::connect) and
+    /// [`prewarm`](crate::spare::prewarm) alike. Without it, the
+    /// [`control_timeout`](Self::control_timeout) (60 s by default) applies. It counts from the
+    /// request, throughout (the time a `SessionStart` or `Setup` hook takes included); a start
+    /// that runs out fails with [`Error::Timeout`](crate::Error::Timeout) for `initialize`, and
+    /// the CLI is ended.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_tools::Options;
+    ///
+    /// // A host that would rather start cold than wait long for a slow machine.
+    /// let options = Options::new().initialize_timeout(Duration::from_secs(10));
+    /// # let _ = options;
+    /// ```
+    pub fn initialize_timeout(mut self, timeout: Duration) -> Self {
+        self.initialize_timeout = Some(timeout);
         self
     }
 

@@ -291,17 +291,36 @@ impl SessionCore {
         subtype: &str,
         body: &B,
     ) -> Result<Value> {
+        self.request_within(subtype, body, self.control_timeout)
+            .await
+    }
+
+    /// [`request`](Self::request) with a time limit of its own instead of the control
+    /// timeout (the `initialize` exchange's, [`Options::initialize_timeout`](crate::options::Options::initialize_timeout)).
+    pub(crate) async fn request_with_timeout(
+        &self,
+        request: &HostRequest<'_>,
+        timeout: Duration,
+    ) -> Result<Value> {
+        self.request_within(request.subtype(), request, timeout)
+            .await
+    }
+
+    /// Sends `body` as a request of `subtype` and waits at most `timeout` for the answer.
+    async fn request_within<B: Serialize + Sync + ?Sized>(
+        &self,
+        subtype: &str,
+        body: &B,
+        timeout: Duration,
+    ) -> Result<Value> {
         let subtype = subtype.to_string();
-        // The wait for room in the CLI's input counts against the control timeout.
-        let deadline = tokio::time::Instant::now() + self.control_timeout;
+        // The wait for room in the CLI's input counts against the timeout.
+        let deadline = tokio::time::Instant::now() + timeout;
         if tokio::time::timeout_at(deadline, self.out.wait_for_room())
             .await
             .is_err()
         {
-            return Err(Error::Timeout {
-                subtype,
-                timeout: self.control_timeout,
-            });
+            return Err(Error::Timeout { subtype, timeout });
         }
         if !self.accepts_input() {
             return Err(self.unreachable_error().await);
@@ -336,10 +355,7 @@ impl SessionCore {
                 lock(&self.pending).remove(&request_id);
                 self.out
                     .send_with(|out| protocol::cancel_line(out, &request_id));
-                Err(Error::Timeout {
-                    subtype,
-                    timeout: self.control_timeout,
-                })
+                Err(Error::Timeout { subtype, timeout })
             }
         }
     }

@@ -69,6 +69,7 @@ pub struct ClaimOptions {
     pub(crate) append_system_prompt: Option<String>,
     pub(crate) title: Option<String>,
     pub(crate) agents: BTreeMap<String, AgentDefinition>,
+    pub(crate) workspace_trust: Option<PathBuf>,
 }
 
 impl ClaimOptions {
@@ -86,6 +87,7 @@ impl ClaimOptions {
             append_system_prompt: None,
             title: None,
             agents: BTreeMap::new(),
+            workspace_trust: None,
         }
     }
 
@@ -153,6 +155,26 @@ impl ClaimOptions {
         self
     }
 
+    /// Attests that the user accepted the workspace trust dialog for `directory` (the
+    /// TypeScript SDK's `workspaceTrust: {accepted: true, directory}`), so the CLI records the
+    /// folder as trusted and the claimed session honours its project settings; the answer says
+    /// whether it did ([`ClaimInfo::workspace_trust_recorded`]). `directory` must be absolute,
+    /// as it is where the CLI runs: a relative one is refused before anything is sent
+    /// ([`NotClaimable::RelativeTrustDirectory`]; the TypeScript SDK drops it with a warning).
+    /// Only attest what the user did accept: a trusted folder's hooks and MCP servers run.
+    ///
+    /// ```
+    /// use claude_tools::spare::ClaimOptions;
+    ///
+    /// // The host showed its own trust prompt for the folder, and the user accepted it.
+    /// let claim = ClaimOptions::new("/home/me/project").workspace_trust("/home/me/project");
+    /// # let _ = claim;
+    /// ```
+    pub fn workspace_trust(mut self, directory: impl Into<PathBuf>) -> Self {
+        self.workspace_trust = Some(directory.into());
+        self
+    }
+
     /// What the claim would send, checked: the settings overlay split into the keys applied
     /// ahead of the claim and those applied behind it. Refuses what a claim cannot carry.
     pub(crate) fn check(&self) -> Result<CheckedClaim, NotClaimable> {
@@ -171,6 +193,19 @@ impl ClaimOptions {
                 .ok_or_else(|| NotClaimable::NotUtf8(dir.clone()))?;
             additional_directories.push(text.to_owned());
         }
+        let workspace_trust = match &self.workspace_trust {
+            None => None,
+            Some(directory) if !directory.is_absolute() => {
+                return Err(NotClaimable::RelativeTrustDirectory(directory.clone()));
+            }
+            Some(directory) => Some(WorkspaceTrust {
+                accepted: true,
+                directory: directory
+                    .to_str()
+                    .ok_or_else(|| NotClaimable::NotUtf8(directory.clone()))?
+                    .to_owned(),
+            }),
+        };
         let (ahead, behind) = match &self.settings {
             None => (None, None),
             Some(settings) => {
@@ -202,6 +237,7 @@ impl ClaimOptions {
             additional_directories,
             ahead,
             behind,
+            workspace_trust,
         })
     }
 }
@@ -214,6 +250,15 @@ pub(crate) struct CheckedClaim {
     pub(crate) ahead: Option<Value>,
     /// Settings applied behind it.
     pub(crate) behind: Option<Value>,
+    /// The trust attestation, checked.
+    pub(crate) workspace_trust: Option<WorkspaceTrust>,
+}
+
+/// The claim's `workspace_trust`: the user accepted the trust dialog for `directory`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub(crate) struct WorkspaceTrust {
+    pub(crate) accepted: bool,
+    pub(crate) directory: String,
 }
 
 /// The claim's `cwd` as the CLI takes it: absolute, or `~`-relative for the CLI to expand.
@@ -289,6 +334,23 @@ impl ClaimAnswer {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_trust_attestation_needs_an_absolute_directory() {
+        let claim = ClaimOptions::new("/tmp").workspace_trust("project");
+        assert_eq!(
+            claim.check().err(),
+            Some(NotClaimable::RelativeTrustDirectory("project".into()))
+        );
+        let checked = ClaimOptions::new("/tmp")
+            .workspace_trust("/srv/project")
+            .check()
+            .unwrap();
+        assert_eq!(
+            serde_json::to_value(checked.workspace_trust).unwrap(),
+            json!({"accepted": true, "directory": "/srv/project"})
+        );
+    }
 
     #[test]
     fn an_env_key_outside_the_allow_list_is_refused() {

@@ -33,6 +33,10 @@ pub enum NotClaimable {
     /// A path the CLI's JSON cannot carry.
     #[error("the path {0:?} is not UTF-8")]
     NotUtf8(PathBuf),
+    /// The folder of a [trust attestation](super::ClaimOptions::workspace_trust) is relative:
+    /// it must be absolute, as it is where the CLI runs.
+    #[error("the workspace trust directory {0:?} is not absolute")]
+    RelativeTrustDirectory(PathBuf),
 }
 
 /// Why [`SpareProcess::claim`] did not start the session. In every case but

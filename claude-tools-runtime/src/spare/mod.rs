@@ -38,6 +38,7 @@ use crate::session::{MessageReceiver, SessionCore};
 use crate::stream::MessageStream;
 use crate::transport::{ExitInfo, Transport};
 
+pub(crate) use claim::WorkspaceTrust;
 pub use claim::{CLAIMABLE_ENV_KEYS, ClaimInfo, ClaimOptions, HOOK_SETTING_KEYS};
 pub use error::{ClaimError, NotClaimable};
 use parking::ParkingDir;
@@ -229,6 +230,7 @@ impl SpareProcess {
             append_system_prompt: claim.append_system_prompt.as_deref(),
             title: claim.title.as_deref(),
             agents: (!claim.agents.is_empty()).then_some(&claim.agents),
+            workspace_trust: checked.workspace_trust.as_ref(),
             sdk_mcp_servers: self.sdk_servers.iter().map(String::as_str).collect(),
             include_initialize: true,
         };

@@ -126,6 +126,8 @@ pub mod memory;
 #[cfg(unix)]
 mod mobile;
 #[cfg(unix)]
+mod os_user;
+#[cfg(unix)]
 pub(crate) use mobile::mark_reading_thread;
 
 /// Marks a session's reading thread (see `mobile`); nothing to mark where the CLI's stdout is

@@ -81,6 +81,8 @@ pub struct ProcessTransport {
     stderr: Option<StderrLineCallback>,
     #[cfg(feature = "install")]
     installer: Option<crate::install::Installer>,
+    #[cfg(unix)]
+    user: Option<String>,
 }
 
 impl fmt::Debug for ProcessTransport {
@@ -88,7 +90,7 @@ impl fmt::Debug for ProcessTransport {
         f.debug_struct("ProcessTransport")
             .field("search", &self.search)
             .field("stderr", &self.stderr.as_ref().map(|_| "Fn(&str)"))
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -119,6 +121,30 @@ impl ProcessTransport {
         self.stderr = Some(callback);
         self
     }
+
+    /// Runs the CLI as the OS user `name` (Unix): its user id and primary group, resolved from
+    /// the user database (`getpwnam_r`) when the transport connects. An unknown name fails the
+    /// connection with [`Error::UnknownUser`] before anything is started; a user this process
+    /// may not switch to (switching needs root or `CAP_SETUID`) fails it with
+    /// [`Error::Spawn`]. Only the ids change: the environment (`HOME` among it) is this
+    /// process's plus the launch's, and the CLI must be able to read its executable and the
+    /// working directory as that user. See [`Options::user`](crate::options::Options::user).
+    ///
+    /// ```no_run
+    /// # async fn demo() -> claude_tools_runtime::Result<()> {
+    /// use claude_tools_runtime::transport::{LaunchSpec, ProcessTransport, Transport};
+    ///
+    /// let transport = ProcessTransport::new().run_as_user("claude-runner");
+    /// let connection = Box::new(transport).connect(LaunchSpec::default()).await?;
+    /// # drop(connection);
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(unix)]
+    pub fn run_as_user(mut self, name: impl Into<String>) -> Self {
+        self.user = Some(name.into());
+        self
+    }
 }
 
 impl Transport for ProcessTransport {
@@ -129,7 +155,21 @@ impl Transport for ProcessTransport {
                 stderr,
                 #[cfg(feature = "install")]
                 installer,
+                #[cfg(unix)]
+                user,
             } = *self;
+            // The user database may be a network source (NSS): looked up off the runtime.
+            #[cfg(unix)]
+            let user = match user {
+                Some(name) => Some(
+                    tokio::task::spawn_blocking(move || super::os_user::OsUser::lookup(&name))
+                        .await
+                        .map_err(|e| Error::Io(std::io::Error::other(e)))??,
+                ),
+                None => None,
+            };
+            #[cfg(not(unix))]
+            let user = None;
             let explicit = launch.cli_path.clone();
             let path = tokio::task::spawn_blocking(move || {
                 let search = search.unwrap_or_else(CliSearch::from_env);
@@ -152,15 +192,23 @@ impl Transport for ProcessTransport {
             let stderr = stderr.map(|callback| StderrCallback::start(callback));
             // The process, its pipes, its reaper and its stderr pump live on the I/O thread,
             // whose driver nothing of the application's can hold up.
-            super::io_thread::within(|| spawn(path, &launch, stderr))
+            super::io_thread::within(|| spawn(path, &launch, user, stderr))
         })
     }
 }
 
-/// Starts `path` as described by `launch`.
+/// The OS user a process is started as.
+#[cfg(unix)]
+type RunAs = super::os_user::OsUser;
+/// No OS user switch where there is no `uid`/`gid` to set.
+#[cfg(not(unix))]
+type RunAs = std::convert::Infallible;
+
+/// Starts `path` as described by `launch`, as `user` when one is given.
 fn spawn(
     path: PathBuf,
     launch: &LaunchSpec,
+    user: Option<RunAs>,
     callback: Option<StderrCallback>,
 ) -> Result<Connection> {
     if let Some(cwd) = &launch.cwd
@@ -181,6 +229,14 @@ fn spawn(
     // A group of its own, so that its grandchildren can be ended with it.
     #[cfg(unix)]
     command.process_group(0);
+    // The group first in the child (std sets it before the user id, and drops root's
+    // supplementary groups when it switches from root).
+    #[cfg(unix)]
+    if let Some(user) = &user {
+        command.uid(user.uid).gid(user.gid);
+    }
+    #[cfg(not(unix))]
+    let _ = user;
     for name in &launch.env_remove {
         command.env_remove(name);
     }

@@ -3,6 +3,7 @@
 
 use claude_tools::AgentDefinition as _;
 use claude_tools::Client as _;
+use claude_tools::ContentBlock::AdvisorToolResult as _;
 use claude_tools::HookEvent as _;
 use claude_tools::HookEvent::ConfigChange as _;
 use claude_tools::HookEvent::CwdChanged as _;
@@ -198,6 +199,7 @@ use claude_tools::message::USAGE_LIMIT_ERROR_PREFIXES as _;
 use claude_tools::message::USAGE_TRANSITION_PREFIXES as _;
 use claude_tools::message::USAGE_WARNING_PREFIXES as _;
 use claude_tools::message::WorkerShuttingDown as _;
+use claude_tools::options::CanUseToolShadowedWarning as _;
 use claude_tools::options::McpServerSettings as _;
 use claude_tools::options::SYSTEM_PROMPT_DYNAMIC_BOUNDARY as _;
 use claude_tools::options::SessionStoreOptions as _;

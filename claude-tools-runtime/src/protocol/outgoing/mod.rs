@@ -154,6 +154,8 @@ pub(crate) struct ClaimSessionBody<'a> {
     pub(crate) title: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) agents: Option<&'a BTreeMap<String, AgentDefinition>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) workspace_trust: Option<&'a crate::spare::WorkspaceTrust>,
     /// The in-process servers of the session: those of the spare's options.
     pub(crate) sdk_mcp_servers: Vec<&'a str>,
     /// Asks for the claimed folder's `initialize` payload (commands, agents, models…).
