@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::hooks::{HookEvent, HookMatcher};
 use crate::permission::{CanUseTool, PermissionDecision, PermissionRequest};
 use crate::redact;
-use claude_tools_core::tool::ToolServer;
+use claude_tools_core::tool::{ToolRef, ToolServer};
 
 mod agent;
 mod checkpoints;
@@ -198,6 +198,101 @@ impl Options {
     pub fn fallback_model(mut self, model: impl Into<String>) -> Self {
         self.fallback_model = Some(model.into());
         self
+    }
+
+    /// Which built-in tools the model has (`--tools`), replacing any earlier list. Without this
+    /// call the CLI's default set applies; `["default"]` asks for it explicitly, and an empty
+    /// list leaves none (the same as [`no_builtin_tools`](Self::no_builtin_tools)). This
+    /// restricts what exists, not what is permitted: for that, see
+    /// [`allowed_tools`](Self::allowed_tools). Tools of our own servers are not affected.
+    ///
+    /// ```
+    /// use claude_tools::options::Options;
+    ///
+    /// let read_only = Options::new().tools(["Read", "Grep"]);
+    /// assert!(read_only.launch_spec().args.windows(2).any(|w| w == ["--tools", "Read,Grep"]));
+    ///
+    /// let none = Options::new().tools([]);
+    /// assert!(none.launch_spec().args.windows(2).any(|w| w == ["--tools", ""]));
+    /// ```
+    pub fn tools(mut self, tools: impl ToolNames) -> Self {
+        self.tools = Some(tools.into_names());
+        self
+    }
+
+    /// Sets the tools the model may use without asking (`--allowedTools`), e.g.
+    /// `mcp__tickets__*`, replacing any earlier list; [`allow_tool`](Self::allow_tool) adds one
+    /// to it instead. A rule here also means `can_use_tool` is not asked about that tool.
+    ///
+    /// Rules are strings the CLI matches, so a typo would allow nothing. Two checks catch it:
+    /// a rule `mcp__{server}__{tool}` for one of the [`mcp_server`](Self::mcp_server)s given
+    /// here must name one of its tools (or hold a `*`), or the session refuses to start with an
+    /// [`InvalidOptions`](crate::Error::InvalidOptions) error naming the rule; and the typed
+    /// forms need no string at all: [`allow`](Self::allow) (a `#[tool]` fn's name, checked by
+    /// the compiler), [`allow_server`](Self::allow_server),
+    /// [`allow_read_only_tools`](Self::allow_read_only_tools), or the names
+    /// [`ToolServer::qualified_names`] returns.
+    ///
+    /// ```
+    /// use claude_tools::options::Options;
+    ///
+    /// let options = Options::new()
+    ///     .allowed_tools(["Read"])
+    ///     .allowed_tools(["mcp__tickets__*"]) // replaces ["Read"]
+    ///     .allow_tool("mcp__calc__add"); // adds to it
+    /// let args = options.launch_spec().args;
+    /// assert!(args.windows(2).any(|w| w == ["--allowedTools", "mcp__tickets__*,mcp__calc__add"]));
+    /// ```
+    pub fn allowed_tools(mut self, tools: impl ToolNames) -> Self {
+        self.allowed_tools = tools.into_names();
+        self
+    }
+
+    /// Adds one tool (or rule, e.g. `Bash(git *)`) to those allowed without asking
+    /// (`--allowedTools`); see [`allowed_tools`](Self::allowed_tools).
+    pub fn allow_tool(mut self, tool: impl Into<String>) -> Self {
+        self.allowed_tools.push(tool.into());
+        self
+    }
+
+    /// Sets the tools the model may not use (`--disallowedTools`), replacing any earlier list;
+    /// [`disallow_tool`](Self::disallow_tool) adds one to it instead.
+    ///
+    /// ```
+    /// use claude_tools::options::Options;
+    ///
+    /// let options = Options::new().disallowed_tools(["WebFetch"]).disallow_tool("Bash");
+    /// let args = options.launch_spec().args;
+    /// assert!(args.windows(2).any(|w| w == ["--disallowedTools", "WebFetch,Bash"]));
+    /// ```
+    pub fn disallowed_tools(mut self, tools: impl ToolNames) -> Self {
+        self.disallowed_tools = tools.into_names();
+        self
+    }
+
+    /// Adds one tool (or rule) to those the model may not use (`--disallowedTools`); see
+    /// [`disallowed_tools`](Self::disallowed_tools).
+    pub fn disallow_tool(mut self, tool: impl Into<String>) -> Self {
+        self.disallowed_tools.push(tool.into());
+        self
+    }
+
+    /// Allows tool `T` without asking (`--allowedTools`), named by the type `#[tool]` emits
+    /// for it, so a misspelt tool is a compile error instead of a rule that matches nothing
+    /// (see [`ToolRef`]). Adds to the list, like
+    /// [`allow_tool`](Self::allow_tool). The tool's server must be in the session (an
+    /// in-process [`mcp_server`](Self::mcp_server) or an external one of its name): connect
+    /// refuses a rule for a server the session does not have, which would allow nothing.
+    pub fn allow<T: ToolRef>(self) -> Self {
+        let mut options = self.allow_tool(T::QUALIFIED);
+        options.allowed_by_type.push((T::SERVER, T::QUALIFIED));
+        options
+    }
+
+    /// Refuses tool `T` (`--disallowedTools`), named by the type `#[tool]` emits for it (see
+    /// [`allow`](Self::allow)). Adds to the list, like [`disallow_tool`](Self::disallow_tool).
+    pub fn disallow<T: ToolRef>(self) -> Self {
+        self.disallow_tool(T::QUALIFIED)
     }
 
     /// The permission mode (`--permission-mode`).
