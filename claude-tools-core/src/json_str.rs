@@ -68,6 +68,8 @@ impl<'de: 'a, 'a> Deserialize<'de> for JsonStr<'a> {
 pub struct StrOrOther<'a>(pub Option<JsonStr<'a>>);
 
 impl<'de: 'a, 'a> Deserialize<'de> for StrOrOther<'a> {
+    // Inlined: it reads the tool name and `_meta` keys of every `tools/call`.
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct AnyVisitor;
 
