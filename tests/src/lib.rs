@@ -135,39 +135,13 @@ pub fn run_python_client<S: AsRef<std::ffi::OsStr>>(
     script: &str,
     args: &[S],
 ) -> serde_json::Value {
-    use std::process::Stdio;
-    use std::time::{Duration, Instant};
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("python")
-        .join(script);
-    let mut child = Command::new(python)
-        .arg(script)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python starts");
-    let started = Instant::now();
-    while child.try_wait().expect("wait on python").is_none() {
-        if started.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("the Python MCP client did not finish within 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let output = child.wait_with_output().expect("python's output");
-    assert!(
-        output.status.success(),
-        "the Python MCP client failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
-        panic!(
-            "the client printed no JSON report ({error}):\n{}",
-            String::from_utf8_lossy(&output.stdout)
-        )
-    })
+    run_client(
+        python.as_os_str(),
+        "python",
+        script,
+        args,
+        "the Python MCP client",
+    )
 }
 
 /// The `node_modules` of the official MCP TypeScript client, v2 (`.cache/ts-mcp-client`,
@@ -206,30 +180,49 @@ pub fn ts_mcp_client(test: &str) -> Option<PathBuf> {
 /// Runs the node script `tests/node/<script>` with `args` and returns the JSON report it prints,
 /// failing the test when it does not finish within a minute, fails, or prints no JSON.
 pub fn run_node_client<S: AsRef<std::ffi::OsStr>>(script: &str, args: &[S]) -> serde_json::Value {
+    run_client(
+        "node".as_ref(),
+        "node",
+        script,
+        args,
+        "the TypeScript MCP client",
+    )
+}
+
+/// Runs `program` on the script `tests/<dir>/<script>` with `args` and returns the JSON report it
+/// prints, failing the test (naming `client`) when it does not finish within a minute, fails, or
+/// prints no JSON.
+fn run_client<S: AsRef<std::ffi::OsStr>>(
+    program: &std::ffi::OsStr,
+    dir: &str,
+    script: &str,
+    args: &[S],
+    client: &str,
+) -> serde_json::Value {
     use std::time::{Duration, Instant};
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("node")
+        .join(dir)
         .join(script);
-    let mut child = Command::new("node")
+    let mut child = Command::new(program)
         .arg(script)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("node starts");
+        .unwrap_or_else(|error| panic!("{client} does not start: {error}"));
     let started = Instant::now();
-    while child.try_wait().expect("wait on node").is_none() {
+    while child.try_wait().expect("wait on the client").is_none() {
         if started.elapsed() > Duration::from_secs(60) {
             let _ = child.kill();
-            panic!("the TypeScript MCP client did not finish within 60 s");
+            panic!("{client} did not finish within 60 s");
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    let output = child.wait_with_output().expect("node's output");
+    let output = child.wait_with_output().expect("the client's output");
     assert!(
         output.status.success(),
-        "the TypeScript MCP client failed:\n{}",
+        "{client} failed:\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
     serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {

@@ -21,10 +21,10 @@
 //! Without an SDK (or `node`) its tests skip with a banner, unless `CI` is set, where they fail.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use claude_tools_tests::ListeningServer;
+use claude_tools_tests::{ListeningServer, run_node_client, ts_mcp_client};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -32,10 +32,6 @@ const SERVER: &str = env!("CARGO_BIN_EXE_interop-mcp");
 
 /// The server's tools, as listed (before `unlock` adds `vault`).
 const TOOLS: [&str; 3] = ["deploy", "shout", "unlock"];
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 // ---------------------------------------------------------------------------------------------
 // The server's log.
@@ -410,75 +406,12 @@ fn the_python_sdk_speaks_2026_07_28_and_2025_11_25_to_an_http_server() {
 // ---------------------------------------------------------------------------------------------
 // TypeScript.
 
-/// The client's `node_modules`, or `None` (after a loud banner) when node or the client is
-/// missing and `CI` is unset. With `CI` set, a missing client fails the test.
-fn ts_client(test: &str) -> Option<PathBuf> {
-    let node_modules = root().join(".cache/ts-mcp-client/node_modules");
-    let package = node_modules.join("@modelcontextprotocol/client/package.json");
-    let node_found = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|output| output.status.success());
-    if node_found && package.exists() {
-        return Some(node_modules);
-    }
-    let hint = "install node, run scripts/install-ts-mcp-client (or scripts/test)";
-    if std::env::var_os("CI").is_some() {
-        panic!(
-            "{test}: node or the MCP TypeScript client ({}) is missing and CI is set; {hint}",
-            package.display()
-        );
-    }
-    // Written to the stderr handle itself: libtest captures `eprintln!` of passing tests.
-    use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr(),
-        "\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n\
-         !!! SKIPPED {test}: node or the MCP TypeScript client ({}) is missing ({hint})\n\
-         !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n",
-        package.display()
-    );
-    None
-}
-
 /// Runs tests/node/interop_client.mjs in `mode` (`auto`, `legacy`) with `args` and returns its
 /// report, failing the test when it does not finish within a minute, fails, or prints no JSON.
 fn run_ts(node_modules: &Path, mode: &str, args: &[&str]) -> Value {
     let mut script_args = vec![mode, node_modules.to_str().expect("a UTF-8 path")];
     script_args.extend_from_slice(args);
-    run_node("interop_client.mjs", &script_args)
-}
-
-/// Runs tests/node/`script` with `args` and returns its report (see [`run_ts`]).
-fn run_node(script: &str, args: &[&str]) -> Value {
-    let mut child = Command::new("node")
-        .arg(root().join("tests/node").join(script))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("node starts");
-    let started = Instant::now();
-    while child.try_wait().expect("wait on node").is_none() {
-        if started.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("the TypeScript MCP client did not finish within 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let output = child.wait_with_output().expect("node's output");
-    assert!(
-        output.status.success(),
-        "the TypeScript MCP client failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
-        panic!(
-            "the client printed no JSON report ({error}):\n{}",
-            String::from_utf8_lossy(&output.stdout)
-        )
-    })
+    run_node_client("interop_client.mjs", &script_args)
 }
 
 /// What the TypeScript client reports of a session at `era` (`modern`: 2026-07-28 with cache
@@ -522,7 +455,7 @@ fn assert_ts_listen(report: &Value) {
 
 #[test]
 fn the_typescript_client_speaks_2026_07_28_and_2025_11_25_to_a_stdio_server() {
-    let Some(node_modules) = ts_client("interop_ts_stdio") else {
+    let Some(node_modules) = ts_mcp_client("interop_ts_stdio") else {
         return;
     };
     let (_dir, modern_log) = log_file("interop-ts-stdio");
@@ -555,7 +488,7 @@ fn the_typescript_client_speaks_2026_07_28_and_2025_11_25_to_a_stdio_server() {
 
 #[test]
 fn the_typescript_client_speaks_2026_07_28_and_2025_11_25_to_an_http_server() {
-    let Some(node_modules) = ts_client("interop_ts_http") else {
+    let Some(node_modules) = ts_mcp_client("interop_ts_http") else {
         return;
     };
     let (_dir, log) = log_file("interop-ts-http");
@@ -610,11 +543,11 @@ fn assert_ts_skills(report: &Value) {
 
 #[test]
 fn the_typescript_clients_skills_extension_loads_a_skill_over_stdio() {
-    let Some(node_modules) = ts_client("interop_ts_skills_stdio") else {
+    let Some(node_modules) = ts_mcp_client("interop_ts_skills_stdio") else {
         return;
     };
     let modules = node_modules.display().to_string();
-    let report = run_node(
+    let report = run_node_client(
         "skills_client.mjs",
         &[&modules, "stdio", SERVER, "--skills"],
     );
@@ -623,13 +556,13 @@ fn the_typescript_clients_skills_extension_loads_a_skill_over_stdio() {
 
 #[test]
 fn the_typescript_clients_skills_extension_loads_a_skill_over_http() {
-    let Some(node_modules) = ts_client("interop_ts_skills_http") else {
+    let Some(node_modules) = ts_mcp_client("interop_ts_skills_http") else {
         return;
     };
     let mut command = Command::new(SERVER);
     command.args(["--http", "--skills"]);
     let server = ListeningServer::start(command);
     let modules = node_modules.display().to_string();
-    let report = run_node("skills_client.mjs", &[&modules, "http", server.url()]);
+    let report = run_node_client("skills_client.mjs", &[&modules, "http", server.url()]);
     assert_ts_skills(&report);
 }
