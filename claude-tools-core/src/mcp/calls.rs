@@ -128,7 +128,7 @@ enum Run {
     },
     /// Its answer through the server's request layers, whose innermost service runs the call
     /// (and keeps its contract when dropped).
-    Layered(Pin<Box<dyn Future<Output = Response> + Send>>),
+    Layered(RequestId, Pin<Box<dyn Future<Output = Response> + Send>>),
 }
 
 impl RunningCall {
@@ -143,9 +143,20 @@ impl RunningCall {
     }
 
     /// A call answered through the request layers.
-    pub(crate) fn layered(answer: Pin<Box<dyn Future<Output = Response> + Send>>) -> Self {
+    pub(crate) fn layered(
+        id: RequestId,
+        answer: Pin<Box<dyn Future<Output = Response> + Send>>,
+    ) -> Self {
         Self {
-            run: Run::Layered(answer),
+            run: Run::Layered(id, answer),
+        }
+    }
+
+    /// The id of the request that started the call.
+    #[doc(hidden)]
+    pub fn id(&self) -> &RequestId {
+        match &self.run {
+            Run::Direct { id, .. } | Run::Layered(id, _) => id,
         }
     }
 
@@ -159,7 +170,7 @@ impl RunningCall {
                 call,
                 registration,
             } => (id, call, registration),
-            Run::Layered(answer) => return answer.await,
+            Run::Layered(_, answer) => return answer.await,
         };
         let outcome = match call {
             Some(running) => tokio::select! {

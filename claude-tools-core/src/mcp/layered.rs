@@ -27,6 +27,7 @@ impl McpRouter {
     /// [`McpRouter::start_call`] through the request layers: polled once, as a call without
     /// them is, so that a quick one is answered at once.
     pub(super) fn start_layered(&self, layers: &McpService, request: Request) -> Started {
+        let id = request.id.clone();
         let mut answer = self.layered(layers, request);
         // The waker does not matter: an answer still pending is polled again by
         // `RunningCall::finish`, with the waker of the task that awaits it.
@@ -35,7 +36,7 @@ impl McpRouter {
             .poll(&mut Context::from_waker(Waker::noop()))
         {
             Poll::Ready(response) => Started::Done(response),
-            Poll::Pending => Started::Running(RunningCall::layered(answer)),
+            Poll::Pending => Started::Running(RunningCall::layered(id, answer)),
         }
     }
 

@@ -89,6 +89,8 @@ pub use listen::{
 };
 pub use live::{LiveToolError, ToolServerHandle, ToolSetEdit};
 pub use logging::DEFAULT_LOG_LEVEL;
+#[doc(hidden)]
+pub use modern::{ModernRunningCall, ModernStarted};
 pub use revision::{
     MODERN_PROTOCOL_VERSIONS, NEWEST_PROTOCOL_VERSION, Revision, Transport, all_protocol_versions,
     decide as decide_revision,

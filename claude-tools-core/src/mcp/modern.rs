@@ -95,6 +95,56 @@ impl McpRouter {
         modernize(response, &server, cacheable)
     }
 
+    /// Starts `request` at once if it is a 2026-07-28 `tools/call` that can only end with its
+    /// result: a tool that cannot ask ([`Tool::may_ask`](crate::tool::Tool::may_ask)), no
+    /// retry, no task, on a router without request layers. The answer is the one
+    /// [`McpRouter::handle`] gives, without its machinery: [`ModernStarted::Done`] when the
+    /// handler finished in its first poll. Any other request comes back as `Err`, for
+    /// [`McpRouter::handle`]. A transport's fast path for the most frequent request.
+    #[doc(hidden)]
+    // The request comes back as it came, by value: boxing it would cost every other request
+    // an allocation.
+    #[allow(clippy::result_large_err)]
+    pub fn start_plain_modern_call(
+        &self,
+        request: crate::jsonrpc::Request,
+    ) -> Result<ModernStarted, crate::jsonrpc::Request> {
+        let crate::jsonrpc::Request { id, call, meta } = request;
+        let back = |id, call, meta| crate::jsonrpc::Request { id, call, meta };
+        let call = match call {
+            Call::ToolsCall(call) if self.request_layers.is_none() => call,
+            call => return Err(back(id, call, meta)),
+        };
+        let server = self.tools.active();
+        let plain = match super::revision::decide(&meta, super::Transport::Plain) {
+            Ok(super::revision::Revision::Modern(claimed)) if call.retry.is_none() => server
+                .tool(&call.name)
+                .filter(|tool| {
+                    !tool.may_ask()
+                        && matches!(
+                            McpRouter::task_route_of_tool(tool, claimed),
+                            TaskRoute::NotTask
+                        )
+                })
+                .map(|tool| (tool.shared_name(), self.modern_client(claimed, None))),
+            _ => None,
+        };
+        let (tool, client) = match plain {
+            Some(plain) if self.connection.choose(super::Era::Modern) == super::Era::Modern => {
+                plain
+            }
+            _ => return Err(back(id, Call::ToolsCall(call), meta)),
+        };
+        Ok(match self.start_call_at(id, call, Some(client)) {
+            Started::Done(response) => ModernStarted::Done(modernize(response, &server, None)),
+            Started::Running(running) => ModernStarted::Running(ModernRunningCall {
+                running,
+                server,
+                tool,
+            }),
+        })
+    }
+
     /// The `server/discover` result: what `initialize` would say, for the 2026-07-28 era.
     fn discover_result(&self, server: &ToolServer) -> DiscoverResult {
         // Changes reach a modern client only on a listen stream: announced where the
@@ -153,6 +203,42 @@ impl McpRouter {
                 .as_deref()
                 .and_then(|level| level.parse().ok()),
         }
+    }
+}
+
+/// A 2026-07-28 `tools/call` started by [`McpRouter::start_plain_modern_call`].
+#[doc(hidden)]
+pub enum ModernStarted {
+    /// Its answer, the handler having finished in its first poll.
+    Done(Response),
+    /// The running call.
+    Running(ModernRunningCall),
+}
+
+/// A running 2026-07-28 `tools/call` ([`ModernStarted::Running`]).
+#[doc(hidden)]
+pub struct ModernRunningCall {
+    running: super::RunningCall,
+    server: ToolServer,
+    tool: Arc<str>,
+}
+
+impl ModernRunningCall {
+    /// The tool called.
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// The request's id.
+    pub fn id(&self) -> &RequestId {
+        self.running.id()
+    }
+
+    /// Runs the call to its answer, as [`RunningCall::finish`](super::RunningCall::finish), in
+    /// the revision's form.
+    pub async fn finish(self) -> Response {
+        let response = self.running.finish().await;
+        modernize(response, &self.server, None)
     }
 }
 

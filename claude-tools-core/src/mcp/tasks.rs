@@ -147,16 +147,7 @@ impl McpRouter {
     pub(super) fn task_route(call: &Call, meta: &RequestMeta, server: &ToolServer) -> TaskRoute {
         let declared = meta.extensions.iter().any(|id| id == TASKS_EXTENSION);
         match call {
-            Call::ToolsCall(call) => {
-                let Some(tool) = server.tool(&call.name) else {
-                    return TaskRoute::NotTask;
-                };
-                match (tool.task_support(), declared) {
-                    (TaskSupport::Never, _) | (TaskSupport::Optional, false) => TaskRoute::NotTask,
-                    (TaskSupport::Required, false) => TaskRoute::Undeclared,
-                    (_, true) => TaskRoute::Run(tool.task_start()),
-                }
-            }
+            Call::ToolsCall(call) => McpRouter::task_route_of(call, meta, server),
             Call::Other { method, .. }
                 if wire::TASK_METHODS.contains(&method.as_str()) && server.has_task_tools() =>
             {
@@ -167,6 +158,24 @@ impl McpRouter {
                 }
             }
             _ => TaskRoute::NotTask,
+        }
+    }
+
+    /// [`McpRouter::task_route`] of a `tools/call`.
+    fn task_route_of(call: &ToolCall, meta: &RequestMeta, server: &ToolServer) -> TaskRoute {
+        match server.tool(&call.name) {
+            Some(tool) => McpRouter::task_route_of_tool(tool, meta),
+            None => TaskRoute::NotTask,
+        }
+    }
+
+    /// [`McpRouter::task_route`] of a `tools/call` of `tool`.
+    pub(super) fn task_route_of_tool(tool: &crate::tool::Tool, meta: &RequestMeta) -> TaskRoute {
+        let declared = meta.extensions.iter().any(|id| id == TASKS_EXTENSION);
+        match (tool.task_support(), declared) {
+            (TaskSupport::Never, _) | (TaskSupport::Optional, false) => TaskRoute::NotTask,
+            (TaskSupport::Required, false) => TaskRoute::Undeclared,
+            (_, true) => TaskRoute::Run(tool.task_start()),
         }
     }
 

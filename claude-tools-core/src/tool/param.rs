@@ -239,11 +239,14 @@ fn unknown_arguments(unknown: &[String], properties: Option<&Map<String, Value>>
 /// }
 /// ```
 pub trait ToolParam: Sized + Send + 'static {
-    /// Whether a handler can reach the client through this parameter to ask it something
-    /// (elicitation, sampling, roots: a [`ToolContext`] can). `true` unless a type says
-    /// otherwise; [`State`], [`Extension`], [`Input`] and a `CancellationToken` cannot. A tool
-    /// none of whose parameters can ask is answered at MCP 2026-07-28 without the machinery of
-    /// questions (no round to bind, nothing to seal), which makes its calls cheaper.
+    /// Whether a handler can reach the client through this parameter: ask it something
+    /// (elicitation, sampling, roots) or send it something before the result (progress, log
+    /// messages). A [`ToolContext`] can. `true` unless a type says otherwise; [`State`],
+    /// [`Extension`], [`Input`] and a `CancellationToken` cannot. A tool none of whose
+    /// parameters can is answered without the machinery of questions and streams (at MCP
+    /// 2026-07-28 no round to bind, nothing to seal; over HTTP a plain JSON answer, even to a
+    /// client that gave a progress token), which makes its calls cheaper. A type that holds a
+    /// [`ToolContext`] must keep the default.
     const MAY_ASK: bool = true;
 
     /// Adds what this parameter contributes to the tool's definition: nothing by default.

@@ -44,10 +44,10 @@ impl Tool {
         self.task_start
     }
 
-    /// Whether its handler can ask the client something (elicitation, sampling, roots):
-    /// through a parameter that can ([`ToolParam::MAY_ASK`](super::ToolParam::MAY_ASK)), or
-    /// because it takes the raw call. A call of a tool that cannot is answered at MCP
-    /// 2026-07-28 without the machinery of questions.
+    /// Whether its handler can reach the client: ask it something (elicitation, sampling,
+    /// roots) or send it progress or log messages, through a parameter that can
+    /// ([`ToolParam::MAY_ASK`](super::ToolParam::MAY_ASK)), or because it takes the raw call. A
+    /// call of a tool that cannot is answered without the machinery of questions and streams.
     pub fn may_ask(&self) -> bool {
         self.may_ask
     }
@@ -60,6 +60,11 @@ impl Tool {
     /// The tool's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Its name, shared (a clone costs no allocation).
+    pub(crate) fn shared_name(&self) -> Arc<str> {
+        self.name.clone()
     }
 
     /// The parameters that travel in `Mcp-Param-*` headers over Streamable HTTP at MCP

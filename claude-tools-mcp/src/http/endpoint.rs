@@ -54,18 +54,21 @@ impl Endpoint {
         peer: SocketAddr,
         held: H,
     ) -> impl Future<Output = Result<Response, Infallible>> + Send + use<H> {
-        request.extensions_mut().insert(ConnectInfo(peer));
         let route = if request.method() == Method::POST && request.uri().path() == self.shared.path
         {
+            // The peer goes to the handler as it is: attaching it as an extension costs every
+            // call an allocated map, and nothing on this path reads it there.
             let mark = Mark::of(&self.shared, request.headers());
             Route::Post(self.shared.clone(), mark, request.map(Body::new))
         } else {
+            request.extensions_mut().insert(ConnectInfo(peer));
             Route::Router(hyper::service::Service::call(&self.router, request))
         };
         async move {
             match route {
                 Route::Post(shared, mark, request) => {
-                    let mut response = super::post::answer_holding(shared, request, held).await;
+                    let mut response =
+                        super::post::answer_holding(shared, request, Some(peer.ip()), held).await;
                     mark.apply(&mut response);
                     Ok(response)
                 }

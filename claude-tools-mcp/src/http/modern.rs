@@ -31,7 +31,8 @@ use super::session::client_of;
 use super::sse::{CallState, Limits, SseBody, sse_event, sse_response};
 use super::standard_headers;
 use claude_tools_core::mcp::{
-    Call, ErrorCode, ErrorObject, Message, Request, ResultMeta, ResultType, ServerNotification,
+    Call, ErrorCode, ErrorObject, Message, ModernStarted, Request, ResultMeta, ResultType,
+    ServerNotification,
 };
 
 /// The HTTP status of a 2026-07-28 answer (the table of the [module docs](self)).
@@ -84,6 +85,13 @@ pub(super) async fn answer(
     if request.method() == "subscriptions/listen" {
         return listen(shared, &router, client, request, span);
     }
+    // A call that can only end with its result (a tool that cannot ask, log or report
+    // progress): answered as plain JSON, without the outbox, notifier and boxed future a call
+    // that may stream is given.
+    let request = match router.start_plain_modern_call(request) {
+        Ok(started) => return plain_call(shared, started, accepts, deadline, span).await,
+        Err(request) => request,
+    };
     let id = request.id.clone();
     let tool = match &request.call {
         Call::ToolsCall(call) => {
@@ -157,6 +165,51 @@ pub(super) async fn answer(
             .with_result_meta(result_meta),
     };
     sse_response(Body::new(body))
+}
+
+/// The answer to a call [`McpRouter::start_plain_modern_call`] started: its result, or within
+/// the request timeout and until the shutdown, the error a call gets when either ends it.
+///
+/// [`McpRouter::start_plain_modern_call`]: claude_tools_core::mcp::McpRouter::start_plain_modern_call
+async fn plain_call(
+    shared: &Shared,
+    started: ModernStarted,
+    accepts: Accepts,
+    deadline: Instant,
+    span: &tracing::Span,
+) -> Response {
+    let running = match started {
+        ModernStarted::Done(reply) => {
+            record_outcome(span, &reply);
+            return reply_response(reply, &accepts);
+        }
+        ModernStarted::Running(running) => running,
+    };
+    let id = running.id().clone();
+    let tool = running.tool().to_owned();
+    let in_form = |reply: RpcResponse, shared: &Shared| {
+        reply.with_result_meta(ResultMeta::new(
+            ResultType::Complete,
+            shared.router.server_info(),
+        ))
+    };
+    // Dropping the running call (a timeout, the shutdown, or this future dropped on a
+    // disconnect) cancels it.
+    let reply = tokio::select! {
+        biased;
+        reply = running.finish() => reply,
+        () = tokio::time::sleep_until(deadline) => {
+            span.record("outcome", "timeout");
+            let reply = super::reply::timed_out(id, &tool, shared.request_timeout);
+            return reply_response(in_form(reply, shared), &accepts);
+        }
+        () = shared.shutdown.cancelled() => {
+            span.record("outcome", "shutdown");
+            return reply_response(in_form(super::reply::shut_down(id, &tool), shared), &accepts);
+        }
+    };
+    record_outcome(span, &reply);
+    reply_response(reply, &accepts)
 }
 
 /// Opens the listen stream `request` asks for, within the bounds (see [`listen`](super::listen)).

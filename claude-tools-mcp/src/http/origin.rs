@@ -132,7 +132,8 @@ impl Hosts {
     }
 
     fn allow(&self, host: &str) -> bool {
-        let Some((name, port)) = split_host(host.trim()) else {
+        // A header value is ASCII (`HeaderValue::to_str`): only ASCII blanks to trim.
+        let Some((name, port)) = split_host(host.trim_ascii()) else {
             return false;
         };
         match self {
@@ -150,28 +151,39 @@ impl Hosts {
 
 /// `host[:port]` or `[v6][:port]` as its name (brackets kept) and port; `None` if malformed.
 fn split_host(host: &str) -> Option<(&str, Option<u16>)> {
-    let (name, port) = match host.strip_prefix('[') {
-        Some(rest) => {
-            let close = rest.find(']')? + 2;
-            (&host[..close], &host[close..])
-        }
-        None => host.split_at(host.find(':').unwrap_or(host.len())),
+    // Read as bytes: every `Host` of every request passes here.
+    let bytes = host.as_bytes();
+    let name_end = if bytes.first() == Some(&b'[') {
+        bytes.iter().position(|&b| b == b']')? + 1
+    } else {
+        bytes.iter().position(|&b| b == b':').unwrap_or(bytes.len())
     };
-    let valid_name = !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-._[]:".contains(&b));
-    if !valid_name {
+    let (name, port) = host.split_at(name_end);
+    if name.is_empty() || !name.bytes().all(is_host_byte) {
         return None;
     }
     if port.is_empty() {
         return Some((name, None));
     }
     let digits = port.strip_prefix(':')?;
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+    if digits.is_empty() {
         return None;
     }
-    Some((name, Some(digits.parse().ok()?)))
+    let mut number: u16 = 0;
+    for digit in digits.bytes() {
+        if !digit.is_ascii_digit() {
+            return None;
+        }
+        number = number
+            .checked_mul(10)?
+            .checked_add(u16::from(digit - b'0'))?;
+    }
+    Some((name, Some(number)))
+}
+
+/// A byte a host name may hold (brackets and colons for an IPv6 literal).
+fn is_host_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'[' | b']' | b':')
 }
 
 fn is_loopback_name(name: &str) -> bool {
@@ -293,6 +305,8 @@ mod tests {
             "127.0.0.2",
             "[::1]",
             "[::1]:80",
+            " localhost:8080\t",
+            "localhost:065535",
         ] {
             assert!(loopback.allow(host), "{host}");
         }
@@ -308,6 +322,10 @@ mod tests {
             "127.1",
             "",
             "local host",
+            "localhost:65536",
+            "localhost:99999999999",
+            "localhost:-1",
+            "[::1]:",
         ] {
             assert!(!loopback.allow(host), "{host}");
         }

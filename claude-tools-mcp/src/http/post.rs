@@ -8,6 +8,7 @@
 //! or a client's response `202` with no body, a request `200` with its answer (JSON, or SSE for
 //! a call that streams progress).
 
+use std::net::IpAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -15,6 +16,7 @@ use std::task::{Context, Poll};
 use super::outbox::Outbox;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use http_body::Frame;
@@ -41,14 +43,18 @@ use claude_tools_core::mcp::{
 };
 
 pub(super) async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response {
-    answer_holding(shared, request, ()).await
+    // Mounted in an application's router: the peer is what its `ConnectInfo` says, if any.
+    let peer = super::peer::peer_ip(request.extensions());
+    answer_holding(shared, request, peer, ()).await
 }
 
-/// The answer to `request`, its body holding `held` (and the request's place among those in
-/// flight) until it is sent or dropped: one body wrapper for both.
+/// The answer to `request` from `peer` (its address, if known), its body holding `held` (and
+/// the request's place among those in flight) until it is sent or dropped: one body wrapper
+/// for both.
 pub(super) async fn answer_holding<H: Send + Unpin + 'static>(
     shared: Arc<Shared>,
     request: Request,
+    peer: Option<IpAddr>,
     held: H,
 ) -> Response {
     // Held until the answer is sent or dropped.
@@ -66,7 +72,7 @@ pub(super) async fn answer_holding<H: Send + Unpin + 'static>(
         mcp.session.id = tracing::field::Empty,
     );
     let watch = DisconnectWatch::new(span.clone());
-    let response = instrumented_answer(&shared, request, &span).await;
+    let response = instrumented_answer(&shared, request, peer, &span).await;
     watch.answered();
     span.record("status", response.status().as_u16());
     tracing::debug!(parent: &span, "MCP HTTP: answered");
@@ -113,14 +119,21 @@ impl Drop for DisconnectWatch {
 fn instrumented_answer<'a>(
     shared: &'a Shared,
     request: Request,
+    peer: Option<IpAddr>,
     span: &'a tracing::Span,
 ) -> tracing::instrument::Instrumented<impl Future<Output = Response> + use<'a>> {
-    answer(shared, request, span).instrument(span.clone())
+    let (parts, body) = request.into_parts();
+    answer(shared, parts, body, peer, span).instrument(span.clone())
 }
 
-async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Response {
+async fn answer(
+    shared: &Shared,
+    parts: Parts,
+    body: Body,
+    peer: Option<IpAddr>,
+    span: &tracing::Span,
+) -> Response {
     let deadline = Instant::now() + shared.request_timeout;
-    let (parts, body) = request.into_parts();
     let caller = match admit(shared, &parts.headers, deadline).await {
         Ok(caller) => caller,
         Err(refusal) => {
@@ -128,9 +141,9 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             return refusal;
         }
     };
-    let (accepts, version) = match check_headers(&parts.headers).and_then(|accepts| {
-        protocol_version(&parts.headers).map(|version| (accepts, version.map(String::from)))
-    }) {
+    let (accepts, version) = match check_headers(&parts.headers)
+        .and_then(|accepts| protocol_version(&parts.headers).map(|version| (accepts, version)))
+    {
         Ok(checked) => checked,
         Err(refusal) => {
             span.record("outcome", "rejected");
@@ -169,7 +182,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
     // 2026-07-28 request is served statelessly whatever the session settings.
     let message = match message {
         Message::Request(request) => {
-            match decide_revision(&request.meta, Transport::Http(version.as_deref())) {
+            match decide_revision(&request.meta, Transport::Http(version)) {
                 Err(error) => {
                     return modern::refused(StatusCode::BAD_REQUEST, Some(request.id), error, span);
                 }
@@ -180,7 +193,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
                     return Box::pin(modern::answer(
                         shared,
                         caller,
-                        super::peer::peer_ip(&parts.extensions),
+                        peer,
                         &parts.headers,
                         request,
                         accepts,
@@ -194,7 +207,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
         }
         // A notification or a response says nothing of its revision but the header's.
         message => {
-            if let Some(version) = version.as_deref()
+            if let Some(version) = version
                 && !all_protocol_versions().any(|known| known == version)
             {
                 span.record("outcome", "rejected");
@@ -204,7 +217,7 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
             // closing a listen stream or a call's stream) belongs to no session, whatever the
             // session settings: accepted, with nothing to do (closing the stream is what
             // cancels over HTTP), never refused for want of an `Mcp-Session-Id`.
-            if let Some(version) = version.as_deref()
+            if let Some(version) = version
                 && MODERN_PROTOCOL_VERSIONS.contains(&version)
             {
                 if let Message::Notification(notification) = &message {
@@ -220,9 +233,10 @@ async fn answer(shared: &Shared, request: Request, span: &tracing::Span) -> Resp
     // Stateless: a fresh connection state per request. Sessions: `initialize` opens a session,
     // anything else must name a live one and shares its connection state.
     let initialize = is_initialize(&message);
-    let connection = shared
-        .sessions
-        .connection(&shared.router, &parts, &caller, initialize);
+    let connection =
+        shared
+            .sessions
+            .connection(&shared.router, &parts.headers, peer, &caller, initialize);
     let (router, session) = match connection {
         Ok(connection) => connection,
         Err(refusal) => {
@@ -503,10 +517,19 @@ async fn tool_call(
     deadline: Instant,
     span: &tracing::Span,
 ) -> Response {
-    let streams_progress = form.accepts.sse_named && call.progress_token.is_some();
+    // A tool whose handler cannot reach its call's context (no `ToolContext`, nothing that
+    // holds one) can send nothing before its result: no progress, no log message, no question.
+    // Its answer is plain JSON, without the outbox, notifier and stream the others are given.
+    let sends_nothing = shared
+        .router
+        .server()
+        .tool(&call.name)
+        .is_some_and(|tool| !tool.may_ask());
+    let streams_progress =
+        form.accepts.sse_named && call.progress_token.is_some() && !sends_nothing;
     // A tool may log, and in a session ask the client something: that goes out on the call's
     // SSE stream, which opens only if the tool sends something before its result.
-    if form.accepts.sse_named && !streams_progress {
+    if form.accepts.sse_named && !streams_progress && !sends_nothing {
         return Box::pin(tool_call_streamed_on_demand(
             shared, router, id, call, form, deadline, span,
         ))

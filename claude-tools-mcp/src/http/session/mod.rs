@@ -15,14 +15,13 @@ use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header, request::Parts};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::MethodRouter;
 use tokio::time::Instant;
 
 use super::admit::{accepts, admit};
 use super::auth::Caller;
-use super::peer::peer_ip;
 use super::reply::{Refusal, transport_error};
 use super::sse::sse_response;
 use super::{Shared, TRANSPORT_ERROR};
@@ -65,14 +64,15 @@ impl Sessions {
     pub(super) fn connection(
         &self,
         router: &McpRouter,
-        request: &Parts,
+        headers: &HeaderMap,
+        peer: Option<IpAddr>,
         caller: &Caller,
         initialize: bool,
     ) -> Result<(McpRouter, Option<SessionUse>), Refusal> {
         match self {
             Sessions::Stateless => Ok((router.new_connection(), None)),
             Sessions::Stateful { table, limits } => {
-                let session = session_of(table, router, limits, request, caller, initialize)?;
+                let session = session_of(table, router, limits, headers, peer, caller, initialize)?;
                 Ok((session.session().router().clone(), Some(session)))
             }
         }
@@ -125,14 +125,15 @@ fn session_of(
     table: &SessionTable,
     router: &McpRouter,
     limits: &SessionLimits,
-    request: &Parts,
+    headers: &HeaderMap,
+    peer: Option<IpAddr>,
     caller: &Caller,
     initialize: bool,
 ) -> Result<SessionUse, Refusal> {
     if !initialize {
-        return session_named(table, limits, &request.headers, caller);
+        return session_named(table, limits, headers, caller);
     }
-    let client = client_of(caller, peer_ip(&request.extensions));
+    let client = client_of(caller, peer);
     match table.create(router, limits, caller.principal.clone(), client) {
         Ok(session) => Ok(session),
         Err(NewSessionError::Full) => Err(Refusal::new(
