@@ -345,3 +345,102 @@ async fn a_trust_attestation_travels_with_the_claim_and_its_record_is_reported()
         .await
         .expect("no error items");
 }
+
+/// A `system`/`commands_changed` frame listing `names`.
+fn commands_changed(names: &[&str]) -> Value {
+    let commands: Vec<Value> = names
+        .iter()
+        .map(|name| json!({"name": name, "description": "", "argumentHint": ""}))
+        .collect();
+    json!({"type": "system", "subtype": "commands_changed", "commands": commands,
+           "session_id": "parked", "uuid": format!("cc-{}", names.join("-"))})
+}
+
+/// The names in each report of `on_commands`, as a channel gets them.
+fn names(commands: Vec<claude_tools::control::SlashCommand>) -> Vec<String> {
+    commands.into_iter().map(|c| c.name).collect()
+}
+
+#[tokio::test]
+async fn a_parked_spare_reports_its_commands_until_it_is_claimed() {
+    let home = TempDir::new("prewarm-home").unwrap();
+    let script = canned::initialize()
+        .send(commands_changed(&["boom"]))
+        .send(commands_changed(&["compact", "deploy"]))
+        .then(expect_request("claim_session", "claim", json!({})))
+        .send(claim_answer("claim"))
+        .send(commands_changed(&["late"]))
+        .then(answer_prompt("hello"));
+    let fake = Fake::new(script);
+    let mut spare = within("prewarm", prewarm(options(&fake, home.path())))
+        .await
+        .unwrap();
+    let offered = names(spare.initialize_info().unwrap().commands.clone());
+    let (reports, mut reported) = tokio::sync::mpsc::unbounded_channel();
+    spare.on_commands(move |commands| {
+        let names = names(commands);
+        // A panicking callback is caught; the next change is still reported.
+        assert_ne!(names, ["boom"], "the callback panics on this one");
+        reports.send(names).unwrap();
+    });
+    // At once, what `initialize` offered; then each change (the panicking one not delivered).
+    assert_eq!(reported.recv().await, Some(offered));
+    assert_eq!(
+        within("the change", reported.recv()).await,
+        Some(vec!["compact".to_string(), "deploy".to_string()])
+    );
+    let claimed = within(
+        "claim",
+        spare.claim("hello", ClaimOptions::new("/srv/claimed")),
+    )
+    .await
+    .expect("the claim is taken");
+    let messages = within("the session", claimed.messages.collect())
+        .await
+        .expect("no error items");
+    // Claimed: the callback is dropped, and the change after the claim never reached it.
+    assert_eq!(within("the callback's end", reported.recv()).await, None);
+    // Every change is still in the session's stream, in order.
+    let changes: Vec<Vec<String>> = messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::System(system) => match system.event() {
+                claude_tools::message::SystemEvent::CommandsChanged(changed) => {
+                    Some(names(changed.commands))
+                }
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        changes,
+        [vec!["boom"], vec!["compact", "deploy"], vec!["late"]]
+    );
+}
+
+#[tokio::test]
+async fn a_closed_or_dead_spare_reports_no_commands() {
+    let home = TempDir::new("prewarm-home").unwrap();
+    // Closed: the callback is dropped, with nothing after the first report.
+    let fake = Fake::new(canned::initialize().expect_eof(Duration::from_secs(10)));
+    let mut spare = within("prewarm", prewarm(options(&fake, home.path())))
+        .await
+        .unwrap();
+    let (reports, mut reported) = tokio::sync::mpsc::unbounded_channel();
+    spare.on_commands(move |commands| reports.send(names(commands)).unwrap());
+    assert!(reported.recv().await.is_some(), "the first report");
+    within("close", spare.close()).await;
+    assert_eq!(within("the callback's end", reported.recv()).await, None);
+
+    // Dead before the callback was given: not even the first report.
+    let fake = Fake::new(canned::initialize().exit_with_stderr(7, "parked spare crashed"));
+    let mut spare = within("prewarm", prewarm(options(&fake, home.path())))
+        .await
+        .unwrap();
+    within("the exit", spare.wait_exit()).await;
+    let (reports, mut reported) = tokio::sync::mpsc::unbounded_channel();
+    spare.on_commands(move |commands| reports.send(names(commands)).unwrap());
+    drop(spare);
+    assert_eq!(within("the callback's end", reported.recv()).await, None);
+}

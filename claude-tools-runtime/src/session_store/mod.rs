@@ -49,8 +49,14 @@
 //! A store should treat an entry's [`uuid`](TranscriptEntry::uuid) as an idempotency key (a
 //! batch that timed out may have landed, and is sent again); both stores here do.
 //!
+//! # A store of your own
+//!
+//! Implement [`SessionStore`] and check it with [`conformance::Conformance`] from a test: the
+//! contracts above (and the Python SDK's conformance suite's), each named when broken.
+//!
 //! [`SessionStoreOptions::buffer_limit`]: crate::options::SessionStoreOptions::buffer_limit
 
+pub mod conformance;
 mod entry;
 mod import;
 mod key;

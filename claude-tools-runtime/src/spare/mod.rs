@@ -20,6 +20,7 @@
 //! run in any of them.
 
 mod claim;
+mod commands;
 mod error;
 mod parking;
 
@@ -29,7 +30,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::client::{open, process_transport};
-use crate::control::{Controls, InitializeInfo, receipt};
+use crate::control::{Controls, InitializeInfo, SlashCommand, receipt};
 use crate::error::{Error, Result};
 use crate::options::{DEFAULT_RUN_END_CEILING, Options};
 use crate::protocol::{ClaimSessionBody, HostRequest};
@@ -40,6 +41,7 @@ use crate::transport::{ExitInfo, Transport};
 
 pub(crate) use claim::WorkspaceTrust;
 pub use claim::{CLAIMABLE_ENV_KEYS, ClaimInfo, ClaimOptions, HOOK_SETTING_KEYS};
+use commands::CommandsWatch;
 pub use error::{ClaimError, NotClaimable};
 use parking::ParkingDir;
 
@@ -112,8 +114,10 @@ pub async fn prewarm_with(
             messages,
             info,
             controls,
+            commands: None,
         }),
         parking,
+        runtime: tokio::runtime::Handle::current(),
         sdk_servers: options
             .servers
             .iter()
@@ -129,6 +133,17 @@ struct Parked {
     messages: MessageReceiver,
     info: InitializeInfo,
     controls: Controls,
+    /// Who hears of the spare's commands ([`SpareProcess::on_commands`]), once asked.
+    commands: Option<Arc<CommandsWatch>>,
+}
+
+impl Parked {
+    /// No more reports of commands: the spare is claimed or closed.
+    fn stop_reporting(&self) {
+        if let Some(commands) = &self.commands {
+            commands.stop();
+        }
+    }
 }
 
 /// A started, initialized CLI that is not yet any session ([`prewarm`]). Claim it once
@@ -139,6 +154,8 @@ pub struct SpareProcess {
     parking: Option<ParkingDir>,
     sdk_servers: Vec<String>,
     ceiling: Duration,
+    /// The runtime the spare was started on, for the task that watches its commands.
+    runtime: tokio::runtime::Handle,
 }
 
 /// A claimed spare: the claim's answer and the session's messages.
@@ -176,6 +193,59 @@ impl SpareProcess {
         }
     }
 
+    /// Reports the spare's slash commands to `callback` while it is parked, as the TypeScript
+    /// SDK's `SpareProcess.onCommands`: at once with those it offered at `initialize`, then
+    /// with the whole new list on each `system`/`commands_changed` the CLI sends (a plugin or
+    /// skill loaded late), until the spare is claimed, closed or dropped. Nothing is reported
+    /// for a spare whose process has ended.
+    ///
+    /// A callback, rather than a stream, because the reports end by themselves with the
+    /// parking and need no task of the application's to read them; a second call replaces the
+    /// first callback. A panic in the callback is caught and logged (`tracing`, error level),
+    /// and later changes are still reported. The `commands_changed` messages stay in the
+    /// claimed session's stream: the callback sees them, it does not take them.
+    ///
+    /// The callback runs on the task that reads the spare's messages: keep it short (store the
+    /// list, send it on a channel).
+    ///
+    /// ```no_run
+    /// use std::sync::{Arc, Mutex};
+    /// use claude_tools::Options;
+    /// use claude_tools::spare::prewarm;
+    ///
+    /// # async fn run() -> claude_tools::Result<()> {
+    /// let mut spare = prewarm(Options::new()).await?;
+    /// let menu = Arc::new(Mutex::new(Vec::new()));
+    /// let shown = menu.clone();
+    /// spare.on_commands(move |commands| {
+    ///     *shown.lock().unwrap() = commands.into_iter().map(|c| format!("/{}", c.name)).collect();
+    /// });
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn on_commands(&mut self, callback: impl FnMut(Vec<SlashCommand>) + Send + 'static) {
+        let Some(parked) = self.parked.as_mut() else {
+            return;
+        };
+        let watch = match &parked.commands {
+            Some(watch) => watch.clone(),
+            None => {
+                let watch = Arc::new(CommandsWatch::default());
+                parked.messages = commands::watch_messages(
+                    &self.runtime,
+                    std::mem::replace(&mut parked.messages, tokio::sync::mpsc::channel(1).1),
+                    watch.clone(),
+                );
+                parked.commands = Some(watch.clone());
+                watch
+            }
+        };
+        watch.set(Box::new(callback));
+        if parked.shared.exit_info().is_none() {
+            watch.report(parked.info.commands.clone());
+        }
+    }
+
     /// Binds the spare to its session and sends the prompt.
     ///
     /// In order: the keys of the settings overlay that decide what the claim starts, the claim
@@ -201,6 +271,7 @@ impl SpareProcess {
         let Some(parked) = self.parked.take() else {
             return Err(ClaimError::Session(Error::Closed));
         };
+        parked.stop_reporting();
         // The parking directory goes once the claim is answered, whatever the answer.
         let parking = self.parking.take();
         if let Some(exit) = parked.shared.exit_info() {
@@ -305,6 +376,7 @@ impl SpareProcess {
     pub async fn close(mut self) -> ExitInfo {
         match self.parked.take() {
             Some(parked) => {
+                parked.stop_reporting();
                 parked.shared.close_input();
                 parked.shared.wait_exit().await
             }
@@ -331,6 +403,7 @@ async fn let_go(shared: &SessionCore, error: Error, claim: Option<ClaimInfo>) ->
 impl Drop for SpareProcess {
     fn drop(&mut self) {
         if let Some(parked) = &self.parked {
+            parked.stop_reporting();
             parked.shared.shutdown();
         }
     }

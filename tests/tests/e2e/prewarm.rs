@@ -1,6 +1,7 @@
-//! A spare with the real CLI: `prewarm` parks it (`--await-claim`), a claim moves it into the
-//! session's folder and the prompt is answered there; a claim of a folder that does not exist is
-//! refused with the CLI's reason, and the prompt never reaches the model.
+//! A spare with the real CLI: `prewarm` parks it (`--await-claim`) and reports its slash commands
+//! (`on_commands`) until a claim moves it into the session's folder and the prompt is answered
+//! there; a claim of a folder that does not exist is refused with the CLI's reason, and the
+//! prompt never reaches the model.
 
 use std::time::Duration;
 
@@ -22,9 +23,23 @@ async fn a_claimed_spare_answers_the_query_in_its_folder() {
     // Parked elsewhere than the session's folder, as a host parks its spares.
     let park = w.path("park");
     std::fs::create_dir_all(&park).expect("parking directory");
-    let spare = within("prewarm", prewarm(w.options().cwd(&park)))
+    let mut spare = within("prewarm", prewarm(w.options().cwd(&park)))
         .await
         .expect("the spare starts and answers initialize");
+    // Its slash commands, reported at once while it is parked.
+    let (reports, mut reported) = tokio::sync::mpsc::unbounded_channel();
+    spare.on_commands(move |commands| {
+        let _ = reports.send(commands);
+    });
+    let offered = spare.initialize_info().expect("parked").commands.clone();
+    let first = within("the first report", reported.recv())
+        .await
+        .expect("a report");
+    assert_eq!(first, offered);
+    assert!(
+        first.iter().any(|command| command.name == "compact"),
+        "{first:?}"
+    );
     // Parked: the model has been asked nothing.
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert!(w.turns().is_empty());
@@ -45,6 +60,10 @@ async fn a_claimed_spare_answers_the_query_in_its_folder() {
         .await
         .expect("the stream has no errors");
     assert_eq!(success_text(&messages), "warm spare answers");
+    // Claimed: the callback was dropped; whatever it heard, it heard while parked.
+    while let Some(more) = within("the callback's end", reported.recv()).await {
+        assert!(!more.is_empty());
+    }
     w.assert_offline();
 }
 

@@ -212,6 +212,7 @@ use claude_tools::session_store::SessionKey as _;
 use claude_tools::session_store::SessionStore as _;
 use claude_tools::session_store::SessionSummaryEntry as _;
 use claude_tools::session_store::StoreSessions as _;
+use claude_tools::session_store::conformance::Conformance as _;
 use claude_tools::session_store::fold_session_summary as _;
 use claude_tools::session_store::import_session as _;
 use claude_tools::sessions::ListSessions as _;
