@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll, Waker};
 
@@ -47,6 +48,9 @@ pub async fn run_out_grace(handler: impl Future) {
 #[derive(Default)]
 pub(crate) struct InFlight {
     calls: Mutex<HashMap<RequestId, CancellationToken>>,
+    /// How many calls `calls` holds, readable without the lock: most `tools/call`s arrive
+    /// when none is running, and [`InFlight::contains`] then answers without taking it.
+    registered: AtomicUsize,
 }
 
 impl InFlight {
@@ -63,7 +67,8 @@ impl InFlight {
     }
 
     pub(crate) fn contains(&self, id: &RequestId) -> bool {
-        self.lock().contains_key(id)
+        // A registration racing this read is caught by `register`, as one racing the lock is.
+        self.registered.load(Ordering::Acquire) != 0 && self.lock().contains_key(id)
     }
 
     /// Fires the token of the call `id`, if it is running.
@@ -91,6 +96,7 @@ impl InFlight {
             Entry::Occupied(_) => None,
             Entry::Vacant(slot) => {
                 slot.insert(cancellation.clone());
+                self.registered.fetch_add(1, Ordering::Release);
                 Some(Registration {
                     in_flight: self.clone(),
                     id: Some(id.clone()),
@@ -224,8 +230,10 @@ pub(crate) struct Registration {
 
 impl Registration {
     fn finish(&mut self) {
-        if let Some(id) = self.id.take() {
-            self.in_flight.lock().remove(&id);
+        if let Some(id) = self.id.take()
+            && self.in_flight.lock().remove(&id).is_some()
+        {
+            self.in_flight.registered.fetch_sub(1, Ordering::Release);
         }
     }
 }
