@@ -156,3 +156,25 @@ async fn a_plain_call_over_the_request_timeout_is_answered_in_its_revisions_form
         );
     }
 }
+
+#[tokio::test]
+async fn two_clients_may_run_calls_with_the_same_id_at_once() {
+    // Plain calls of every stateless client share one connection state: it must not hold
+    // their calls by id, or the second client's would be refused as already running.
+    for sessions in [false, true] {
+        let addr = start(|http| http.sessions(sessions)).await;
+        for modern in [false, true] {
+            if sessions && !modern {
+                continue;
+            }
+            let first = post(addr, modern, "nap", json!({"ms": 300}));
+            let second = post(addr, modern, "nap", json!({"ms": 300}));
+            let (first, second) =
+                tokio::time::timeout(common::WAIT, async { tokio::join!(first, second) })
+                    .await
+                    .expect("both answered");
+            first.assert_json(200, result(modern, "rested", false));
+            second.assert_json(200, result(modern, "rested", false));
+        }
+    }
+}

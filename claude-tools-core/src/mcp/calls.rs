@@ -51,9 +51,20 @@ pub(crate) struct InFlight {
     /// How many calls `calls` holds, readable without the lock: most `tools/call`s arrive
     /// when none is running, and [`InFlight::contains`] then answers without taking it.
     registered: AtomicUsize,
+    /// Holds no calls: the connection is shared by requests of unrelated clients (see
+    /// [`McpRouter::for_plain_calls`]), whose ids may be the same and who cannot cancel by id.
+    untracked: bool,
 }
 
 impl InFlight {
+    /// An [`InFlight`] that holds no calls (`untracked`).
+    pub(crate) fn untracked() -> Self {
+        Self {
+            untracked: true,
+            ..Self::default()
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, HashMap<RequestId, CancellationToken>> {
         // Only single inserts and removes happen under this lock: a panic cannot leave the map
         // inconsistent, so a poisoned lock is still good.
@@ -92,6 +103,14 @@ impl InFlight {
         id: &RequestId,
         cancellation: &CancellationToken,
     ) -> Option<Registration> {
+        if self.untracked {
+            // Cancelled on drop all the same; nothing to find it by.
+            return Some(Registration {
+                in_flight: self.clone(),
+                id: Some(id.clone()),
+                cancellation: cancellation.clone(),
+            });
+        }
         match self.lock().entry(id.clone()) {
             Entry::Occupied(_) => None,
             Entry::Vacant(slot) => {
@@ -231,6 +250,7 @@ pub(crate) struct Registration {
 impl Registration {
     fn finish(&mut self) {
         if let Some(id) = self.id.take()
+            && !self.in_flight.untracked
             && self.in_flight.lock().remove(&id).is_some()
         {
             self.in_flight.registered.fetch_sub(1, Ordering::Release);

@@ -201,6 +201,22 @@ impl Connection {
     }
 }
 
+impl Connection {
+    /// A connection that keeps nothing per client, shared by the requests of unrelated
+    /// clients ([`McpRouter::for_plain_calls`]): it holds no call by id and never chooses an
+    /// era.
+    fn shared(tools: &live::LiveTools) -> Arc<Self> {
+        Arc::new(Self {
+            in_flight: Arc::new(calls::InFlight::untracked()),
+            protocol_version: AtomicUsize::new(0),
+            subscriptions: subscriptions::Subscriptions::new(tools.subscribers.clone()),
+            peer: Arc::default(),
+            log_level: logging::ConnectionLogLevel::default(),
+            era: AtomicU8::new(revision::SHARED_ERA),
+        })
+    }
+}
+
 impl McpRouter {
     /// A router for one connection (one CLI session) to `server`.
     pub fn new(server: ToolServer) -> Self {
@@ -224,6 +240,22 @@ impl McpRouter {
     /// the connection state (running calls by id, negotiated version) is fresh and the router
     /// has no notifier. The stateless HTTP transport answers each request on one of these, so
     /// two clients using the same JSON-RPC id never meet.
+    /// A router for the `tools/call`s of tools that cannot reach their client
+    /// ([`Tool::may_ask`](crate::tool::Tool::may_ask)), made once and shared by the requests of
+    /// every client of a stateless transport: its connection state is one for all and keeps
+    /// nothing per client (no call registered by id, so two clients may use the same id; no
+    /// era chosen; no subscription, question or log level, which such a call never uses). A
+    /// request given to it through [`McpRouter::start_call`] or
+    /// [`McpRouter::start_plain_modern_call`] costs no connection state of its own; anything
+    /// else belongs on [`McpRouter::new_connection`]'s.
+    #[doc(hidden)]
+    pub fn for_plain_calls(&self) -> McpRouter {
+        Self {
+            connection: Connection::shared(&self.tools),
+            ..self.new_connection()
+        }
+    }
+
     #[doc(hidden)]
     pub fn new_connection(&self) -> McpRouter {
         Self {

@@ -148,6 +148,11 @@ pub(super) enum Era {
     Modern = 2,
 }
 
+/// The `era` of a connection shared by unrelated clients' requests
+/// ([`McpRouter::for_plain_calls`](super::McpRouter::for_plain_calls)): it reads as
+/// [`Era::Undecided`] and [`Connection::choose`](super::Connection) never holds it.
+pub(super) const SHARED_ERA: u8 = 3;
+
 impl super::Connection {
     pub(super) fn era(&self) -> Era {
         match self.era.load(Ordering::Acquire) {
@@ -157,7 +162,8 @@ impl super::Connection {
         }
     }
 
-    /// Holds the connection to `era` unless it chose already; the era it has now.
+    /// Holds the connection to `era` unless it chose already; the era it has now. A shared
+    /// connection ([`SHARED_ERA`]) never chooses: each request has the era it asks for.
     pub(super) fn choose(&self, era: Era) -> Era {
         match self.era.compare_exchange(
             Era::Undecided as u8,
@@ -166,6 +172,7 @@ impl super::Connection {
             Ordering::Acquire,
         ) {
             Ok(_) => era,
+            Err(SHARED_ERA) => era,
             Err(_) => self.era(),
         }
     }

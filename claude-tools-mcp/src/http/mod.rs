@@ -477,6 +477,7 @@ impl HttpServer {
             limits,
         } = self;
         Shared {
+            plain_router: router.for_plain_calls(),
             router,
             path,
             origins,
@@ -525,6 +526,10 @@ impl std::fmt::Debug for HttpServer {
 struct Shared {
     /// Serves no request itself: each request gets [`McpRouter::new_connection`] of it.
     router: McpRouter,
+    /// Serves the `tools/call`s of tools that cannot reach their client, of every client that
+    /// keeps no session (a 2026-07-28 client, a stateless server's 2025 client), on one shared
+    /// connection state ([`McpRouter::for_plain_calls`]): such a call needs none of its own.
+    plain_router: McpRouter,
     path: String,
     origins: Origins,
     hosts: Hosts,

@@ -76,6 +76,19 @@ pub(super) async fn answer(
     }
     span.record("method", request.method());
     span.record("id", tracing::field::display(&request.id));
+    // A call that can only end with its result (a tool that cannot ask, log or report
+    // progress): answered as plain JSON, on the connection state all such calls share, without
+    // the outbox, notifier and boxed future a call that may stream is given.
+    let plain = shared
+        .plain_router
+        .clone()
+        .with_principal(caller.principal.clone())
+        .with_extension(caller.identity.clone());
+    let request = match plain.start_plain_modern_call(request) {
+        Ok(started) => return plain_call(shared, started, accepts, deadline, span).await,
+        Err(request) => request,
+    };
+    drop(plain);
     let client = client_of(&caller, peer);
     let router = shared
         .router
@@ -85,13 +98,6 @@ pub(super) async fn answer(
     if request.method() == "subscriptions/listen" {
         return listen(shared, &router, client, request, span);
     }
-    // A call that can only end with its result (a tool that cannot ask, log or report
-    // progress): answered as plain JSON, without the outbox, notifier and boxed future a call
-    // that may stream is given.
-    let request = match router.start_plain_modern_call(request) {
-        Ok(started) => return plain_call(shared, started, accepts, deadline, span).await,
-        Err(request) => request,
-    };
     let id = request.id.clone();
     let tool = match &request.call {
         Call::ToolsCall(call) => {

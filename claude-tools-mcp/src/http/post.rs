@@ -34,7 +34,7 @@ use super::reply::{
     RpcResponse, json_response, record_outcome, reply_bytes, seconds, shut_down, timed_out,
 };
 use super::session::SESSION_ID_HEADER;
-use super::session::table::SessionUse;
+use super::session::table::{SessionUse, Sessions};
 use super::sse::{CallState, Limits, SseBody, sse_event, sse_response};
 use claude_tools_core::mcp::{
     Call, ErrorCode, ErrorObject, Invalid, MODERN_PROTOCOL_VERSIONS, McpRouter, Message,
@@ -230,13 +230,16 @@ async fn answer(
         }
     };
     let form = ReplyForm { accepts };
+    // A call of a tool that cannot reach its client (no progress, log or question): answered
+    // as plain JSON, and stateless on the connection state all such calls share.
+    let plain = is_plain_call(shared, &message);
     // Stateless: a fresh connection state per request. Sessions: `initialize` opens a session,
     // anything else must name a live one and shares its connection state.
     let initialize = is_initialize(&message);
-    let connection =
-        shared
-            .sessions
-            .connection(&shared.router, &parts.headers, peer, &caller, initialize);
+    let connection = match &shared.sessions {
+        Sessions::Stateless if plain => Ok((shared.plain_router.clone(), None)),
+        sessions => sessions.connection(&shared.router, &parts.headers, peer, &caller, initialize),
+    };
     let (router, session) = match connection {
         Ok(connection) => connection,
         Err(refusal) => {
@@ -266,7 +269,7 @@ async fn answer(
             span.record("method", "tools/call");
             span.record("tool", call.name.as_str());
             span.record("id", tracing::field::display(&id));
-            tool_call(shared, router, id, call, form, deadline, span).await
+            tool_call(shared, router, id, call, plain, form, deadline, span).await
         }
         Message::Request(request) => {
             span.record("method", request.method());
@@ -339,6 +342,23 @@ impl http_body::Body for InSession {
 
     fn size_hint(&self) -> http_body::SizeHint {
         self.body.size_hint()
+    }
+}
+
+/// Whether `message` is a `tools/call` of a tool that cannot reach its client: none of its
+/// parameters can ([`Tool::may_ask`](claude_tools_core::tool::Tool::may_ask)), so it sends
+/// nothing before its result.
+fn is_plain_call(shared: &Shared, message: &Message) -> bool {
+    match message {
+        Message::Request(RpcRequest {
+            call: Call::ToolsCall(call),
+            ..
+        }) => shared
+            .router
+            .server()
+            .tool(&call.name)
+            .is_some_and(|tool| !tool.may_ask()),
+        _ => false,
     }
 }
 
@@ -513,18 +533,15 @@ async fn tool_call(
     router: McpRouter,
     id: RequestId,
     call: ToolCall,
+    sends_nothing: bool,
     form: ReplyForm,
     deadline: Instant,
     span: &tracing::Span,
 ) -> Response {
     // A tool whose handler cannot reach its call's context (no `ToolContext`, nothing that
-    // holds one) can send nothing before its result: no progress, no log message, no question.
-    // Its answer is plain JSON, without the outbox, notifier and stream the others are given.
-    let sends_nothing = shared
-        .router
-        .server()
-        .tool(&call.name)
-        .is_some_and(|tool| !tool.may_ask());
+    // holds one) can send nothing before its result: no progress, no log message, no question
+    // (`is_plain_call`). Its answer is plain JSON, without the outbox, notifier and stream the
+    // others are given.
     let streams_progress =
         form.accepts.sse_named && call.progress_token.is_some() && !sends_nothing;
     // A tool may log, and in a session ask the client something: that goes out on the call's
