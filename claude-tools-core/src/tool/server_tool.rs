@@ -63,7 +63,7 @@ impl Tool {
     }
 
     /// Its name, shared (a clone costs no allocation).
-    pub(crate) fn shared_name(&self) -> Arc<str> {
+    pub fn shared_name(&self) -> Arc<str> {
         self.name.clone()
     }
 

@@ -26,13 +26,14 @@ use tokio::time::Instant;
 use super::Shared;
 use super::admit::Accepts;
 use super::auth::Caller;
+use super::post::CallReply;
 use super::reply::{RpcResponse, json_response, record_outcome, reply_bytes, seconds};
 use super::session::client_of;
 use super::sse::{CallState, Limits, SseBody, sse_event, sse_response};
 use super::standard_headers;
 use claude_tools_core::mcp::{
-    Call, ErrorCode, ErrorObject, Message, ModernStarted, Request, ResultMeta, ResultType,
-    ServerNotification,
+    Call, ErrorCode, ErrorObject, Message, ModernRunningCall, ModernStarted, Request, ResultMeta,
+    ResultType, ServerNotification,
 };
 
 /// The HTTP status of a 2026-07-28 answer (the table of the [module docs](self)).
@@ -59,36 +60,57 @@ pub(super) fn refused(
     json_response(status, reply_bytes(&RpcResponse::error(id, error)))
 }
 
-/// Answers the 2026-07-28 `request`.
-#[allow(clippy::too_many_arguments)]
-pub(super) async fn answer(
-    shared: &Shared,
-    caller: Caller,
-    peer: Option<IpAddr>,
+/// What can be answered of the 2026-07-28 `request` without waiting: a refusal of its headers,
+/// or a call that can only end with its result (a tool that cannot ask, log or report
+/// progress), started on the connection state all such calls share and answered as plain JSON,
+/// now or once it finishes. Any other request comes back, for [`answer`] (by value: boxing it
+/// would cost every other request an allocation).
+#[allow(clippy::result_large_err)]
+pub(super) fn start<'a>(
+    shared: &'a Shared,
+    caller: &Caller,
     headers: &HeaderMap,
     request: Request,
     accepts: Accepts,
     deadline: Instant,
-    span: &tracing::Span,
-) -> Response {
+    span: &'a tracing::Span,
+) -> Result<CallReply<'a>, Request> {
     if let Err(error) = standard_headers::check(headers, &request, &shared.router.server()) {
-        return refused(StatusCode::BAD_REQUEST, Some(request.id), error, span);
+        let refusal = refused(StatusCode::BAD_REQUEST, Some(request.id), error, span);
+        return Ok(CallReply::Now(refusal));
     }
     span.record("method", request.method());
     span.record("id", tracing::field::display(&request.id));
-    // A call that can only end with its result (a tool that cannot ask, log or report
-    // progress): answered as plain JSON, on the connection state all such calls share, without
-    // the outbox, notifier and boxed future a call that may stream is given.
+    if let Call::ToolsCall(call) = &request.call {
+        span.record("tool", call.name.as_str());
+    }
     let plain = shared
         .plain_router
         .clone()
         .with_principal(caller.principal.clone())
         .with_extension(caller.identity.clone());
-    let request = match plain.start_plain_modern_call(request) {
-        Ok(started) => return plain_call(shared, started, accepts, deadline, span).await,
-        Err(request) => request,
-    };
-    drop(plain);
+    match plain.start_plain_modern_call(request) {
+        Ok(ModernStarted::Done(reply)) => {
+            record_outcome(span, &reply);
+            Ok(CallReply::Now(reply_response(reply, &accepts)))
+        }
+        Ok(ModernStarted::Running(running)) => Ok(CallReply::Later(Box::pin(plain_call(
+            shared, running, accepts, deadline, span,
+        )))),
+        Err(request) => Err(request),
+    }
+}
+
+/// Answers the 2026-07-28 `request` that [`start`] gave back.
+pub(super) async fn answer(
+    shared: &Shared,
+    caller: Caller,
+    peer: Option<IpAddr>,
+    request: Request,
+    accepts: Accepts,
+    deadline: Instant,
+    span: &tracing::Span,
+) -> Response {
     let client = client_of(&caller, peer);
     let router = shared
         .router
@@ -100,10 +122,7 @@ pub(super) async fn answer(
     }
     let id = request.id.clone();
     let tool = match &request.call {
-        Call::ToolsCall(call) => {
-            span.record("tool", call.name.as_str());
-            Some(call.name.clone())
-        }
+        Call::ToolsCall(call) => Some(call.name.clone()),
         _ => None,
     };
     let result_meta = ResultMeta::new(ResultType::Complete, router.server_info());
@@ -173,24 +192,19 @@ pub(super) async fn answer(
     sse_response(Body::new(body))
 }
 
-/// The answer to a call [`McpRouter::start_plain_modern_call`] started: its result, or within
-/// the request timeout and until the shutdown, the error a call gets when either ends it.
+/// The answer to a call [`McpRouter::start_plain_modern_call`] started that did not finish in
+/// its first poll: its result, or within the request timeout and until the shutdown, the error
+/// a call gets when either ends it. Dropping the running call (a timeout, the shutdown, or this
+/// future dropped on a disconnect) cancels it.
 ///
 /// [`McpRouter::start_plain_modern_call`]: claude_tools_core::mcp::McpRouter::start_plain_modern_call
 async fn plain_call(
     shared: &Shared,
-    started: ModernStarted,
+    running: ModernRunningCall,
     accepts: Accepts,
     deadline: Instant,
     span: &tracing::Span,
 ) -> Response {
-    let running = match started {
-        ModernStarted::Done(reply) => {
-            record_outcome(span, &reply);
-            return reply_response(reply, &accepts);
-        }
-        ModernStarted::Running(running) => running,
-    };
     let id = running.id().clone();
     let tool = running.tool().to_owned();
     let in_form = |reply: RpcResponse, shared: &Shared| {
@@ -199,8 +213,6 @@ async fn plain_call(
             shared.router.server_info(),
         ))
     };
-    // Dropping the running call (a timeout, the shutdown, or this future dropped on a
-    // disconnect) cancels it.
     let reply = tokio::select! {
         biased;
         reply = running.finish() => reply,

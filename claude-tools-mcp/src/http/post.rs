@@ -38,7 +38,7 @@ use super::session::table::{SessionUse, Sessions};
 use super::sse::{CallState, Limits, SseBody, sse_event, sse_response};
 use claude_tools_core::mcp::{
     Call, ErrorCode, ErrorObject, Invalid, MODERN_PROTOCOL_VERSIONS, McpRouter, Message,
-    Request as RpcRequest, RequestId, RequestsToClient, Started, ToolCall, Transport,
+    Request as RpcRequest, RequestId, RequestsToClient, RunningCall, Started, ToolCall, Transport,
     all_protocol_versions, decide_revision,
 };
 
@@ -190,15 +190,22 @@ async fn answer(
                 // states would otherwise make every request's future larger, and it is moved
                 // (copied) on its way into the executor's box.
                 Ok(revision) if revision.is_modern() => {
-                    return Box::pin(modern::answer(
+                    let start = modern::start(
                         shared,
-                        caller,
-                        peer,
+                        &caller,
                         &parts.headers,
                         request,
                         accepts,
                         deadline,
                         span,
+                    );
+                    let request = match start {
+                        Ok(CallReply::Now(response)) => return response,
+                        Ok(CallReply::Later(answer)) => return answer.await,
+                        Err(request) => request,
+                    };
+                    return Box::pin(modern::answer(
+                        shared, caller, peer, request, accepts, deadline, span,
                     ))
                     .await;
                 }
@@ -237,7 +244,7 @@ async fn answer(
     // anything else must name a live one and shares its connection state.
     let initialize = is_initialize(&message);
     let connection = match &shared.sessions {
-        Sessions::Stateless if plain => Ok((shared.plain_router.clone(), None)),
+        Sessions::Stateless if plain.is_some() => Ok((shared.plain_router.clone(), None)),
         sessions => sessions.connection(&shared.router, &parts.headers, peer, &caller, initialize),
     };
     let (router, session) = match connection {
@@ -269,7 +276,10 @@ async fn answer(
             span.record("method", "tools/call");
             span.record("tool", call.name.as_str());
             span.record("id", tracing::field::display(&id));
-            tool_call(shared, router, id, call, plain, form, deadline, span).await
+            match tool_call(shared, router, id, call, plain, form, deadline, span) {
+                CallReply::Now(response) => response,
+                CallReply::Later(answer) => answer.await,
+            }
         }
         Message::Request(request) => {
             span.record("method", request.method());
@@ -345,10 +355,10 @@ impl http_body::Body for InSession {
     }
 }
 
-/// Whether `message` is a `tools/call` of a tool that cannot reach its client: none of its
-/// parameters can ([`Tool::may_ask`](claude_tools_core::tool::Tool::may_ask)), so it sends
-/// nothing before its result.
-fn is_plain_call(shared: &Shared, message: &Message) -> bool {
+/// The tool's name, if `message` is a `tools/call` of a tool that cannot reach its client:
+/// none of its parameters can ([`Tool::may_ask`](claude_tools_core::tool::Tool::may_ask)), so
+/// it sends nothing before its result.
+fn is_plain_call(shared: &Shared, message: &Message) -> Option<Arc<str>> {
     match message {
         Message::Request(RpcRequest {
             call: Call::ToolsCall(call),
@@ -357,8 +367,9 @@ fn is_plain_call(shared: &Shared, message: &Message) -> bool {
             .router
             .server()
             .tool(&call.name)
-            .is_some_and(|tool| !tool.may_ask()),
-        _ => false,
+            .filter(|tool| !tool.may_ask())
+            .map(|tool| tool.shared_name()),
+        _ => None,
     }
 }
 
@@ -527,61 +538,62 @@ fn requests_to_client(in_session: bool, accepts: &Accepts) -> RequestsToClient {
     }
 }
 
+/// A `tools/call`'s answer: ready now (most calls finish in their first poll), or a future
+/// for one that runs on. Only the latter is boxed, so the request's own future does not carry
+/// a running call's state (its kilobytes are copied with every request's future).
+pub(super) enum CallReply<'a> {
+    Now(Response),
+    Later(Pin<Box<dyn Future<Output = Response> + Send + 'a>>),
+}
+
+/// Starts `call`. `plain`: the tool's name when the tool cannot reach its client
+/// ([`is_plain_call`]).
 #[allow(clippy::too_many_arguments)]
-async fn tool_call(
-    shared: &Shared,
+fn tool_call<'a>(
+    shared: &'a Shared,
     router: McpRouter,
     id: RequestId,
     call: ToolCall,
-    sends_nothing: bool,
+    plain: Option<Arc<str>>,
     form: ReplyForm,
     deadline: Instant,
-    span: &tracing::Span,
-) -> Response {
+    span: &'a tracing::Span,
+) -> CallReply<'a> {
     // A tool whose handler cannot reach its call's context (no `ToolContext`, nothing that
-    // holds one) can send nothing before its result: no progress, no log message, no question
-    // (`is_plain_call`). Its answer is plain JSON, without the outbox, notifier and stream the
-    // others are given.
+    // holds one) can send nothing before its result: no progress, no log message, no question.
+    // Its answer is plain JSON, without the outbox, notifier and stream the others are given.
     let streams_progress =
-        form.accepts.sse_named && call.progress_token.is_some() && !sends_nothing;
+        form.accepts.sse_named && call.progress_token.is_some() && plain.is_none();
     // A tool may log, and in a session ask the client something: that goes out on the call's
     // SSE stream, which opens only if the tool sends something before its result.
-    if form.accepts.sse_named && !streams_progress && !sends_nothing {
-        return Box::pin(tool_call_streamed_on_demand(
-            shared, router, id, call, form, deadline, span,
-        ))
-        .await;
-    }
-    let tool = call.name.clone();
+    let tool = match plain {
+        Some(tool) => tool,
+        None if form.accepts.sse_named && !streams_progress => {
+            return CallReply::Later(Box::pin(tool_call_streamed_on_demand(
+                shared, router, id, call, form, deadline, span,
+            )));
+        }
+        None => Arc::from(call.name.as_str()),
+    };
     if !streams_progress {
-        let reply = match router.start_call(id.clone(), call) {
-            Started::Done(reply) => reply,
-            // Dropping the running call (a timeout, the shutdown, or this future dropped on a
-            // disconnect) cancels it.
-            Started::Running(running) => tokio::select! {
-                biased;
-                reply = running.finish() => reply,
-                () = tokio::time::sleep_until(deadline) => {
-                    span.record("outcome", "timeout");
-                    return reply_response(timed_out(id, &tool, shared.request_timeout), &form);
-                }
-                () = shared.shutdown.cancelled() => {
-                    span.record("outcome", "shutdown");
-                    return reply_response(shut_down(id, &tool), &form);
-                }
-            },
+        return match router.start_call(id, call) {
+            Started::Done(reply) => {
+                record_outcome(span, &reply);
+                CallReply::Now(reply_response(reply, &form))
+            }
+            Started::Running(running) => CallReply::Later(Box::pin(finish_in_time(
+                shared, running, tool, form, deadline, span,
+            ))),
         };
-        record_outcome(span, &reply);
-        return reply_response(reply, &form);
     }
-
+    let tool = tool.to_string();
     let (queued, notifier) = Outbox::new();
     let router = router.with_notifier(notifier);
     let state = match router.start_call(id.clone(), call) {
         // Answered at once: as plain JSON unless it reported progress on the way.
         Started::Done(reply) if queued.is_empty() && form.accepts.json => {
             record_outcome(span, &reply);
-            return reply_response(reply, &form);
+            return CallReply::Now(reply_response(reply, &form));
         }
         Started::Done(reply) => CallState::Done(reply),
         Started::Running(running) => CallState::Running(Box::pin(running.finish())),
@@ -591,5 +603,33 @@ async fn tool_call(
         state,
         limits: Limits::of(shared, deadline, id, tool, span),
     };
-    sse_response(Body::new(body))
+    CallReply::Now(sse_response(Body::new(body)))
+}
+
+/// The answer of a call still running after its first poll, within the request timeout and
+/// until the shutdown. Dropping the running call (a timeout, the shutdown, or this future
+/// dropped on a disconnect) cancels it.
+async fn finish_in_time(
+    shared: &Shared,
+    running: RunningCall,
+    tool: Arc<str>,
+    form: ReplyForm,
+    deadline: Instant,
+    span: &tracing::Span,
+) -> Response {
+    let id = running.id().clone();
+    let reply = tokio::select! {
+        biased;
+        reply = running.finish() => reply,
+        () = tokio::time::sleep_until(deadline) => {
+            span.record("outcome", "timeout");
+            return reply_response(timed_out(id, &tool, shared.request_timeout), &form);
+        }
+        () = shared.shutdown.cancelled() => {
+            span.record("outcome", "shutdown");
+            return reply_response(shut_down(id, &tool), &form);
+        }
+    };
+    record_outcome(span, &reply);
+    reply_response(reply, &form)
 }
