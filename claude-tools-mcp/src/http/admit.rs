@@ -10,6 +10,7 @@ use http_body_util::BodyExt;
 use tokio::time::Instant;
 
 use super::auth::{Caller, check_auth};
+use super::head::{Head, Values};
 use super::limits::Limits;
 use super::origin::{check_host, check_origin};
 use super::reply::Refusal;
@@ -18,19 +19,22 @@ use claude_tools_core::mcp::{ErrorCode, all_protocol_versions};
 
 /// The request header carrying the client's negotiated MCP version (a `HeaderName`: a lookup
 /// by `&str` parses the name again on every request).
-const PROTOCOL_VERSION_HEADER: HeaderName = HeaderName::from_static("mcp-protocol-version");
+pub(super) const PROTOCOL_VERSION_HEADER: HeaderName =
+    HeaderName::from_static("mcp-protocol-version");
 
 /// The checks every method passes first, in this order: the `Host`, the `Origin`, then the
 /// auth hook or bearer token. Returns who is calling, as the auth check found out.
 pub(super) async fn admit(
     shared: &Shared,
-    headers: &HeaderMap,
+    head: &Head<'_>,
     deadline: Instant,
 ) -> Result<Caller, Response> {
-    if let Some(refusal) = check_host(shared, headers).or_else(|| check_origin(shared, headers)) {
+    if let Some(refusal) =
+        check_host(shared, head.host.first()).or_else(|| check_origin(shared, head.origin.first()))
+    {
         return Err(refusal);
     }
-    check_auth(shared, headers, deadline).await
+    check_auth(shared, head.map, deadline).await
 }
 
 /// What the client's `Accept` admits.
@@ -43,8 +47,8 @@ pub(super) struct Accepts {
     pub(super) sse_named: bool,
 }
 
-pub(super) fn check_headers(headers: &HeaderMap) -> Result<Accepts, Refusal> {
-    let json_body = headers.get(header::CONTENT_TYPE).is_some_and(|value| {
+pub(super) fn check_headers(head: &Head<'_>) -> Result<Accepts, Refusal> {
+    let json_body = head.content_type.first().is_some_and(|value| {
         // What clients send, compared as bytes before the general reading.
         value.as_bytes() == b"application/json"
             || value.to_str().is_ok_and(|value| {
@@ -60,7 +64,7 @@ pub(super) fn check_headers(headers: &HeaderMap) -> Result<Accepts, Refusal> {
             "the body must be one JSON-RPC message with `Content-Type: application/json`",
         ));
     }
-    let accepts = accepts(headers);
+    let accepts = accepts_of(head);
     if !accepts.json && !accepts.sse {
         return Err(Refusal::new(
             StatusCode::NOT_ACCEPTABLE,
@@ -75,8 +79,8 @@ pub(super) fn check_headers(headers: &HeaderMap) -> Result<Accepts, Refusal> {
 /// The `MCP-Protocol-Version` header, trimmed: `None` when absent; a value that is not text
 /// is refused (`400`). Which versions are served is decided with the body
 /// ([`decide_revision`](claude_tools_core::mcp::decide_revision)).
-pub(super) fn protocol_version(headers: &HeaderMap) -> Result<Option<&str>, Refusal> {
-    let Some(version) = headers.get(&PROTOCOL_VERSION_HEADER) else {
+pub(super) fn protocol_version<'a>(head: &Head<'a>) -> Result<Option<&'a str>, Refusal> {
+    let Some(version) = head.protocol_version.first() else {
         return Ok(None);
     };
     match version.to_str() {
@@ -121,22 +125,29 @@ fn usual_accept(value: &HeaderValue) -> Option<Accepts> {
     })
 }
 
+/// What the `Accept` headers of `headers` admit.
 pub(super) fn accepts(headers: &HeaderMap) -> Accepts {
-    let mut values = headers.get_all(header::ACCEPT).iter().peekable();
-    let Some(first) = values.next() else {
+    accepts_of(&Head::of(headers))
+}
+
+/// What the `Accept` headers of `head` admit.
+pub(super) fn accepts_of(head: &Head<'_>) -> Accepts {
+    let first = match head.accept {
         // No `Accept`: anything goes; a plain JSON reply is the safe choice.
-        return Accepts {
-            json: true,
-            sse: true,
-            sse_named: false,
-        };
+        Values::Absent => {
+            return Accepts {
+                json: true,
+                sse: true,
+                sse_named: false,
+            };
+        }
+        Values::One(value) => match usual_accept(value) {
+            Some(usual) => return usual,
+            None => value,
+        },
+        Values::Several(first) => first,
     };
-    if values.peek().is_none()
-        && let Some(usual) = usual_accept(first)
-    {
-        return usual;
-    }
-    let values = std::iter::once(first).chain(values);
+    let values = std::iter::once(first).chain(head.map.get_all(header::ACCEPT).iter().skip(1));
     let mut accepts = Accepts {
         json: false,
         sse: false,
@@ -180,13 +191,12 @@ pub(super) fn accepts(headers: &HeaderMap) -> Accepts {
 /// the client, still uploading, can read the `413`.
 pub(super) async fn read_body(
     body: Body,
-    headers: &HeaderMap,
+    content_length: Option<&HeaderValue>,
     cap: usize,
     limits: &Limits,
     deadline: Instant,
 ) -> Result<Bytes, Refusal> {
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
+    let declared = content_length
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.trim().parse::<u64>().ok());
     let mut body = body;

@@ -189,7 +189,8 @@ fn allow_headers(headers: &HeaderMap) -> HeaderValue {
 /// `OPTIONS`: `204` with the CORS grant for an allowed origin, `403` without one for another;
 /// without an `Origin` (not a browser's preflight), `204` with `Allow`.
 fn preflight(shared: &Shared, headers: &HeaderMap) -> Response {
-    if let Some(refusal) = check_host(shared, headers).or_else(|| check_origin(shared, headers)) {
+    let (host, origin) = (headers.get(header::HOST), headers.get(header::ORIGIN));
+    if let Some(refusal) = check_host(shared, host).or_else(|| check_origin(shared, origin)) {
         return refusal;
     }
     let methods = shared.sessions.served_methods();

@@ -254,6 +254,7 @@ mod auth;
 mod conn;
 mod cors;
 mod endpoint;
+mod head;
 mod limits;
 mod listen;
 mod modern;

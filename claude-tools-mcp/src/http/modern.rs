@@ -19,13 +19,14 @@ use std::pin::Pin;
 
 use super::outbox::Outbox;
 use axum::body::Body;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::Response;
 use tokio::time::Instant;
 
 use super::Shared;
 use super::admit::Accepts;
 use super::auth::Caller;
+use super::head::Head;
 use super::post::CallReply;
 use super::reply::{RpcResponse, json_response, record_outcome, reply_bytes, seconds};
 use super::session::client_of;
@@ -69,13 +70,13 @@ pub(super) fn refused(
 pub(super) fn start<'a>(
     shared: &'a Shared,
     caller: &Caller,
-    headers: &HeaderMap,
+    head: &Head<'_>,
     request: Request,
     accepts: Accepts,
     deadline: Instant,
     span: &'a tracing::Span,
 ) -> Result<CallReply<'a>, Request> {
-    if let Err(error) = standard_headers::check(headers, &request, &shared.router.server()) {
+    if let Err(error) = standard_headers::check(head, &request, &shared.router.server()) {
         let refusal = refused(StatusCode::BAD_REQUEST, Some(request.id), error, span);
         return Ok(CallReply::Now(refusal));
     }

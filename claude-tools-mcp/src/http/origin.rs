@@ -4,7 +4,7 @@
 
 use std::net::{Ipv4Addr, SocketAddr};
 
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 
 use super::reply::transport_error;
@@ -191,8 +191,8 @@ fn is_loopback_name(name: &str) -> bool {
 }
 
 /// `403` unless the request's `Host` is one this server answers to.
-pub(super) fn check_host(shared: &Shared, headers: &HeaderMap) -> Option<Response> {
-    let data = match headers.get(header::HOST) {
+pub(super) fn check_host(shared: &Shared, host: Option<&HeaderValue>) -> Option<Response> {
+    let data = match host {
         Some(host) if host.to_str().is_ok_and(|host| shared.hosts.allow(host)) => return None,
         Some(host) => {
             let shown = String::from_utf8_lossy(host.as_bytes());
@@ -214,9 +214,9 @@ pub(super) fn check_host(shared: &Shared, headers: &HeaderMap) -> Option<Respons
 }
 
 /// `403` if the request carries an `Origin` that is not allowed.
-pub(super) fn check_origin(shared: &Shared, headers: &HeaderMap) -> Option<Response> {
-    let origin = headers.get(header::ORIGIN)?;
-    if allowed_origin(shared, headers).is_some() {
+pub(super) fn check_origin(shared: &Shared, origin: Option<&HeaderValue>) -> Option<Response> {
+    let origin = origin?;
+    if allowed_origin_value(shared, Some(origin)).is_some() {
         return None;
     }
     let shown = String::from_utf8_lossy(origin.as_bytes());
@@ -231,7 +231,12 @@ pub(super) fn check_origin(shared: &Shared, headers: &HeaderMap) -> Option<Respo
 
 /// The request's `Origin`, if it has one and it is allowed.
 pub(super) fn allowed_origin<'a>(shared: &Shared, headers: &'a HeaderMap) -> Option<&'a str> {
-    let origin = headers.get(header::ORIGIN)?.to_str().ok()?;
+    allowed_origin_value(shared, headers.get(header::ORIGIN))
+}
+
+/// `origin` (a request's `Origin`), if it is allowed.
+fn allowed_origin_value<'a>(shared: &Shared, origin: Option<&'a HeaderValue>) -> Option<&'a str> {
+    let origin = origin?.to_str().ok()?;
     let allowed = match &shared.origins {
         Origins::Any => true,
         Origins::List(list) => {

@@ -28,6 +28,7 @@ use super::admit::{
     Accepts, admit, check_headers, protocol_version, read_body, unsupported_version,
 };
 use super::auth::refuse_message;
+use super::head::Head;
 use super::limits::Holding;
 use super::modern;
 use super::reply::{
@@ -134,15 +135,16 @@ async fn answer(
     span: &tracing::Span,
 ) -> Response {
     let deadline = Instant::now() + shared.request_timeout;
-    let caller = match admit(shared, &parts.headers, deadline).await {
+    let head = Head::of(&parts.headers);
+    let caller = match admit(shared, &head, deadline).await {
         Ok(caller) => caller,
         Err(refusal) => {
             span.record("outcome", "rejected");
             return refusal;
         }
     };
-    let (accepts, version) = match check_headers(&parts.headers)
-        .and_then(|accepts| protocol_version(&parts.headers).map(|version| (accepts, version)))
+    let (accepts, version) = match check_headers(&head)
+        .and_then(|accepts| protocol_version(&head).map(|version| (accepts, version)))
     {
         Ok(checked) => checked,
         Err(refusal) => {
@@ -153,7 +155,7 @@ async fn answer(
     // Awaited where it is made: a future kept in a variable first is stored twice in this one.
     let body = match read_body(
         body,
-        &parts.headers,
+        head.content_length.first(),
         shared.max_body_size,
         &shared.limits,
         deadline,
@@ -190,15 +192,8 @@ async fn answer(
                 // states would otherwise make every request's future larger, and it is moved
                 // (copied) on its way into the executor's box.
                 Ok(revision) if revision.is_modern() => {
-                    let start = modern::start(
-                        shared,
-                        &caller,
-                        &parts.headers,
-                        request,
-                        accepts,
-                        deadline,
-                        span,
-                    );
+                    let start =
+                        modern::start(shared, &caller, &head, request, accepts, deadline, span);
                     let request = match start {
                         Ok(CallReply::Now(response)) => return response,
                         Ok(CallReply::Later(answer)) => return answer.await,

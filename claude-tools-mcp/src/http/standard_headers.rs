@@ -24,6 +24,8 @@ use base64::Engine;
 use claude_tools_core::mcp::{Call, ErrorObject, Request};
 use claude_tools_core::tool::ToolServer;
 
+use super::head::{Head, Values};
+
 /// The header naming the request's method (a `HeaderName`, not a `&str`: a lookup by `&str`
 /// parses the name again on every request).
 pub(super) const METHOD_HEADER: HeaderName = HeaderName::from_static("mcp-method");
@@ -36,12 +38,12 @@ const TASK_METHODS: [&str; 3] = ["tasks/get", "tasks/update", "tasks/cancel"];
 /// Checks `headers` against `request` (the table of the [module docs](self)); `server` says
 /// which tool parameters travel in headers.
 pub(super) fn check(
-    headers: &HeaderMap,
+    head: &Head<'_>,
     request: &Request,
     server: &ToolServer,
 ) -> Result<(), ErrorObject> {
     let method = request.method();
-    match header_value(headers, &METHOD_HEADER)? {
+    match text_of(head.method, &METHOD_HEADER)? {
         None => {
             return Err(ErrorObject::header_mismatch(format!(
                 "an MCP 2026-07-28 request needs the `Mcp-Method` header (`{}` here)",
@@ -71,7 +73,7 @@ pub(super) fn check(
     let Some(name) = name else {
         return Ok(());
     };
-    match header_value(headers, &NAME_HEADER)? {
+    match text_of(head.name, &NAME_HEADER)? {
         None => {
             return Err(ErrorObject::header_mismatch(format!(
                 "an MCP 2026-07-28 `{method}` request needs the `Mcp-Name` header, naming `{}`",
@@ -98,7 +100,7 @@ pub(super) fn check(
         let Ok(header) = HeaderName::try_from(format!("mcp-param-{}", param.header)) else {
             continue;
         };
-        let sent = header_value(headers, &header)?;
+        let sent = header_value(head.map, &header)?;
         match (sent, call.arguments.get(&param.property)) {
             (None, None) => {}
             (Some(text), Some(value)) if param.agrees(&text, value) => {}
@@ -132,14 +134,25 @@ pub(super) fn header_value<'h>(
     name: &HeaderName,
 ) -> Result<Option<Cow<'h, str>>, ErrorObject> {
     let mut values = headers.get_all(name).iter();
-    let Some(value) = values.next() else {
-        return Ok(None);
+    let found = match (values.next(), values.next()) {
+        (None, _) => Values::Absent,
+        (Some(value), None) => Values::One(value),
+        (Some(value), Some(_)) => Values::Several(value),
     };
-    if values.next().is_some() {
-        return Err(ErrorObject::header_mismatch(format!(
-            "the `{name}` header is sent more than once"
-        )));
-    }
+    text_of(found, name)
+}
+
+/// The text of the header `name`'s `values` ([`header_value`]).
+fn text_of<'h>(values: Values<'h>, name: &HeaderName) -> Result<Option<Cow<'h, str>>, ErrorObject> {
+    let value = match values {
+        Values::Absent => return Ok(None),
+        Values::One(value) => value,
+        Values::Several(_) => {
+            return Err(ErrorObject::header_mismatch(format!(
+                "the `{name}` header is sent more than once"
+            )));
+        }
+    };
     let Ok(text) = value.to_str() else {
         return Err(ErrorObject::header_mismatch(format!(
             "the `{name}` header is not visible ASCII; write a value that is not as \
@@ -190,7 +203,7 @@ mod tests {
 
     fn code(headers: &HeaderMap, request: &Request) -> Option<ErrorCode> {
         let server = ToolServer::new("s", "1");
-        check(headers, request, &server)
+        check(&Head::of(headers), request, &server)
             .err()
             .map(|error| error.code)
     }

@@ -22,6 +22,7 @@ use tokio::time::Instant;
 
 use super::admit::{accepts, admit};
 use super::auth::Caller;
+use super::head::Head;
 use super::reply::{Refusal, transport_error};
 use super::sse::sse_response;
 use super::{Shared, TRANSPORT_ERROR};
@@ -203,7 +204,7 @@ async fn preamble<'a>(
     check: impl FnOnce(&HeaderMap) -> Option<Response>,
 ) -> Result<(&'a SessionTable, SessionUse), Response> {
     let deadline = Instant::now() + shared.request_timeout;
-    let caller = admit(shared, headers, deadline).await?;
+    let caller = admit(shared, &Head::of(headers), deadline).await?;
     if let Some(refusal) = check(headers) {
         return Err(refusal);
     }
