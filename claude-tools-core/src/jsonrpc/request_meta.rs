@@ -162,14 +162,9 @@ impl MetaKeys<'_> {
         let capabilities = self
             .client_capabilities
             .ok_or_else(|| malformed(CLIENT_CAPABILITIES_META, "present"))?;
-        let Ok(serde_json::Value::Object(capabilities)) =
-            serde_json::from_str::<serde_json::Value>(capabilities.get())
+        let Ok(capabilities) = serde_json::from_str::<DeclaredCapabilities>(capabilities.get())
         else {
             return Err(malformed(CLIENT_CAPABILITIES_META, "an object"));
-        };
-        let extensions = match capabilities.get("extensions") {
-            Some(serde_json::Value::Object(extensions)) => extensions.keys().cloned().collect(),
-            _ => Vec::new(),
         };
         let client_info = match self.client_info {
             None => None,
@@ -195,8 +190,8 @@ impl MetaKeys<'_> {
         };
         Ok(RequestMeta {
             protocol_version: version,
-            client_capabilities: ClientCapabilities::of_object(&capabilities),
-            extensions,
+            client_capabilities: capabilities.capabilities,
+            extensions: capabilities.extensions,
             client_info,
             log_level,
         })
@@ -308,5 +303,187 @@ pub(super) fn claim_of_raw(params: &RawValue) -> MetaClaim {
     match serde_json::from_str::<Fields<'_>>(params.get()) {
         Ok(Fields { meta: Some(meta) }) => meta.claim(),
         _ => MetaClaim::Absent,
+    }
+}
+
+/// What a request's `clientCapabilities` object declares, read without building it as a
+/// `Value`: which of `elicitation`, `sampling` and `roots` it names with an object (as
+/// [`ClientCapabilities::of_object`] reads a `Value`), and the ids of `extensions` when that is
+/// an object. A key sent twice counts as its last value says, as in a `Value`.
+struct DeclaredCapabilities {
+    capabilities: ClientCapabilities,
+    extensions: Vec<String>,
+}
+
+impl<'de> Deserialize<'de> for DeclaredCapabilities {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Fields;
+        impl<'de> Visitor<'de> for Fields {
+            type Value = DeclaredCapabilities;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut declared = DeclaredCapabilities {
+                    capabilities: ClientCapabilities::default(),
+                    extensions: Vec::new(),
+                };
+                while let Some(key) = map.next_key::<JsonStr<'de>>()? {
+                    match &*key {
+                        "elicitation" => {
+                            declared.capabilities.elicitation = map.next_value::<IsObject>()?.0;
+                        }
+                        "sampling" => {
+                            declared.capabilities.sampling = map.next_value::<IsObject>()?.0;
+                        }
+                        "roots" => declared.capabilities.roots = map.next_value::<IsObject>()?.0,
+                        "extensions" => {
+                            declared.extensions = map.next_value::<ObjectKeys>()?.0;
+                        }
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(declared)
+            }
+        }
+        deserializer.deserialize_map(Fields)
+    }
+}
+
+/// Whether a JSON value is an object (its contents skipped).
+struct IsObject(bool);
+
+impl<'de> Deserialize<'de> for IsObject {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Kind;
+        impl<'de> Visitor<'de> for Kind {
+            type Value = IsObject;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<IsObject, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(IsObject(true))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<IsObject, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(IsObject(false))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<IsObject, E> {
+                Ok(IsObject(false))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<IsObject, E> {
+                Ok(IsObject(false))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<IsObject, E> {
+                Ok(IsObject(false))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<IsObject, E> {
+                Ok(IsObject(false))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<IsObject, E> {
+                Ok(IsObject(false))
+            }
+            fn visit_unit<E>(self) -> Result<IsObject, E> {
+                Ok(IsObject(false))
+            }
+        }
+        deserializer.deserialize_any(Kind)
+    }
+}
+
+/// The keys of a JSON object, each once, in the order of their first appearance (its values
+/// skipped); none for any other value.
+struct ObjectKeys(Vec<String>);
+
+impl<'de> Deserialize<'de> for ObjectKeys {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> Visitor<'de> for Keys {
+            type Value = ObjectKeys;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ObjectKeys, A::Error> {
+                let mut keys: Vec<String> = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    map.next_value::<IgnoredAny>()?;
+                    if !keys.contains(&key) {
+                        keys.push(key);
+                    }
+                }
+                Ok(ObjectKeys(keys))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ObjectKeys, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(ObjectKeys(Vec::new()))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<ObjectKeys, E> {
+                Ok(ObjectKeys(Vec::new()))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<ObjectKeys, E> {
+                Ok(ObjectKeys(Vec::new()))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<ObjectKeys, E> {
+                Ok(ObjectKeys(Vec::new()))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<ObjectKeys, E> {
+                Ok(ObjectKeys(Vec::new()))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<ObjectKeys, E> {
+                Ok(ObjectKeys(Vec::new()))
+            }
+            fn visit_unit<E>(self) -> Result<ObjectKeys, E> {
+                Ok(ObjectKeys(Vec::new()))
+            }
+        }
+        deserializer.deserialize_any(Keys)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the capabilities were read as through a `serde_json::Value` (before the typed
+    /// reading): the reference the typed reading must agree with.
+    fn through_a_value(text: &str) -> Option<(ClientCapabilities, Vec<String>)> {
+        let serde_json::Value::Object(object) = serde_json::from_str(text).ok()? else {
+            return None;
+        };
+        let extensions = match object.get("extensions") {
+            Some(serde_json::Value::Object(extensions)) => extensions.keys().cloned().collect(),
+            _ => Vec::new(),
+        };
+        Some((ClientCapabilities::of_object(&object), extensions))
+    }
+
+    #[test]
+    fn declared_capabilities_read_as_a_value_reads_them() {
+        for text in [
+            "{}",
+            r#"{"elicitation": {}, "sampling": {"tools": {}}, "roots": {"listChanged": true}}"#,
+            r#"{"elicitation": true, "sampling": [], "roots": null}"#,
+            r#"{"elicitation": {}, "elicitation": 1}"#,
+            r#"{"roots": 1, "roots": {}}"#,
+            r#"{"extensions": {"io.x/tasks": {}, "io.y/skills": {"a": [1, {"b": 2}]}}}"#,
+            r#"{"extensions": ["io.x/tasks"], "other": {"deep": [{"x": "\u00e9"}]}}"#,
+            r#"{"extensions": "io.x/tasks"}"#,
+            r#"{"experimental": {"a": 1}, "elicitation": {"form": {}, "url": {}}}"#,
+        ] {
+            let typed = serde_json::from_str::<DeclaredCapabilities>(text)
+                .unwrap_or_else(|error| panic!("{text}: {error}"));
+            assert_eq!(
+                Some((typed.capabilities, typed.extensions)),
+                through_a_value(text),
+                "{text}"
+            );
+        }
+        for not_an_object in ["[]", "1", "\"x\"", "null", "true", "{"] {
+            assert!(serde_json::from_str::<DeclaredCapabilities>(not_an_object).is_err());
+            assert!(through_a_value(not_an_object).is_none());
+        }
     }
 }

@@ -201,9 +201,11 @@ impl ResultMeta {
         }
         out.extend_from_slice(br#","_meta":{""#);
         out.extend_from_slice(super::SERVER_INFO_META.as_bytes());
-        out.extend_from_slice(br#"":"#);
-        serde_json::to_writer(&mut *out, &*self.server_info)?;
-        out.push(b'}');
+        out.extend_from_slice(br#"":{"name":"#);
+        write_json_string(out, &self.server_info.name)?;
+        out.extend_from_slice(br#","version":"#);
+        write_json_string(out, &self.server_info.version)?;
+        out.extend_from_slice(b"}}");
         Ok(())
     }
 
@@ -235,6 +237,50 @@ impl ResultMeta {
                 meta.insert(super::SERVER_INFO_META.into(), server_info);
                 result.insert("_meta".into(), meta.into());
             }
+        }
+    }
+}
+
+/// Writes `text` as a JSON string. A name or a version rarely has anything to escape: such a
+/// string is copied as it is, without the serializer's machinery (every 2026-07-28 result
+/// writes two of them).
+fn write_json_string(out: &mut Vec<u8>, text: &str) -> serde_json::Result<()> {
+    if text
+        .bytes()
+        .all(|byte| byte >= 0x20 && byte != b'"' && byte != b'\\')
+    {
+        out.push(b'"');
+        out.extend_from_slice(text.as_bytes());
+        out.push(b'"');
+        Ok(())
+    } else {
+        serde_json::to_writer(out, text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_server_info_is_written_as_serde_writes_it_whatever_it_holds() {
+        for (name, version) in [
+            ("bench", "1.0.0"),
+            ("quote\"and\\backslash", "tab\tnewline\n"),
+            ("ünïcødé ✓", "\u{1}\u{7f}"),
+            ("", ""),
+        ] {
+            let info = Implementation::new(name, version);
+            let meta = ResultMeta::new(ResultType::Complete, info.clone());
+            let mut out = b"{".to_vec();
+            meta.write_members(&mut out, true).unwrap();
+            out.push(b'}');
+            let written: serde_json::Value = serde_json::from_slice(&out).unwrap();
+            assert_eq!(
+                written["_meta"][crate::jsonrpc::SERVER_INFO_META],
+                serde_json::to_value(&info).unwrap(),
+                "{name:?} {version:?}"
+            );
         }
     }
 }
