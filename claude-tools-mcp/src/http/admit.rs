@@ -84,7 +84,7 @@ pub(super) fn protocol_version<'a>(head: &Head<'a>) -> Result<Option<&'a str>, R
         return Ok(None);
     };
     match version.to_str() {
-        Ok(version) => Ok(Some(version.trim())),
+        Ok(version) => Ok(Some(version.trim_ascii())),
         Err(_) => Err(unsupported_version(&String::from_utf8_lossy(
             version.as_bytes(),
         ))),
@@ -198,7 +198,7 @@ pub(super) async fn read_body(
 ) -> Result<Bytes, Refusal> {
     let declared = content_length
         .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.trim().parse::<u64>().ok());
+        .and_then(|value| value.trim_ascii().parse::<u64>().ok());
     let mut body = body;
     if let Some(declared) = declared
         && declared > cap as u64

@@ -159,7 +159,7 @@ fn text_of<'h>(values: Values<'h>, name: &HeaderName) -> Result<Option<Cow<'h, s
              `=?base64?…?=`"
         )));
     };
-    decode(text.trim()).map(Some).ok_or_else(|| {
+    decode(text.trim_ascii()).map(Some).ok_or_else(|| {
         ErrorObject::header_mismatch(format!(
             "the `{name}` header's `=?base64?…?=` value is not base64 of UTF-8 text"
         ))
