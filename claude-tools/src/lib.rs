@@ -111,6 +111,12 @@ pub use claude_tools_runtime::{
     install, message, options, permission, settings, spare, transport,
 };
 
+/// The Remote Control bridge (feature `bridge`, off by default: it brings an HTTP client and
+/// TLS): a host attached to a claude.ai Remote Control session, the TypeScript SDK's `./bridge`.
+#[cfg(feature = "bridge")]
+#[doc(inline)]
+pub use claude_tools_runtime::bridge;
+
 /// Telemetry glue (feature `opentelemetry`; the guide's "Running in production" chapter): the
 /// span exporter wrapper that counts what a collector that is down cost
 /// ([`CountingExporter`](telemetry::CountingExporter)), and, with `agent`, the host's trace
