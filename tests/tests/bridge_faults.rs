@@ -207,6 +207,13 @@ async fn a_401_mid_stream_closes_and_reconnect_carries_the_writes_over() {
     ccr.push(user("u1", "one"));
     eventually("the first message", || seen.lock().unwrap().inbound.len() == 1).await;
 
+    // A write in flight when the transport dies: the service never answers its post.
+    ccr.hang_next("POST", "/worker/events", 1);
+    handle.write_value(json!({"type": "assistant", "uuid": "in-flight", "message": {"role": "assistant", "content": []}}));
+    eventually("the post is in flight", || {
+        ccr.requests().iter().any(|r| r.path.ends_with("/worker/events") && r.body.to_string().contains("in-flight"))
+    })
+    .await;
     ccr.revoke_tokens();
     ccr.end_streams();
     eventually("on_close(401)", || seen.lock().unwrap().closes == [CloseCode::Unauthorized]).await;
@@ -219,6 +226,11 @@ async fn a_401_mid_stream_closes_and_reconnect_carries_the_writes_over() {
     handle.reconnect_transport(&jwt, &ccr.base_url(), Some(epoch)).await.expect("reconnect");
     handle.flush().await;
     eventually("the kept write is delivered", || ccr.posted_events().iter().any(|e| e["uuid"] == "kept-1")).await;
+    // Both, in the order written (the in-flight one was recorded once unanswered, then again).
+    let uuids: Vec<Value> = ccr.posted_events().iter().map(|e| e["uuid"].clone()).collect();
+    let last_in_flight = uuids.iter().rposition(|u| u == "in-flight").expect("the in-flight write, carried over");
+    let kept = uuids.iter().position(|u| u == "kept-1").unwrap_or_default();
+    assert!(uuids.iter().filter(|u| *u == "in-flight").count() == 2 && last_in_flight < kept, "{uuids:?}");
     assert_eq!(handle.epoch(), Some(epoch));
     // The new stream resumes after what was read.
     eventually("the stream reopens from 1", || {
