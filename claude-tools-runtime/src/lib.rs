@@ -25,7 +25,6 @@
 
 #![warn(missing_docs)]
 
-#[cfg(feature = "bridge")]
 pub mod bridge;
 pub mod builtin_tools;
 pub mod callback;

@@ -98,7 +98,9 @@ struct Shared {
 
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|poison| poison.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
     }
 }
 
@@ -110,7 +112,9 @@ pub struct CcrServer {
 
 impl std::fmt::Debug for CcrServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CcrServer").field("addr", &self.shared.addr).finish()
+        f.debug_struct("CcrServer")
+            .field("addr", &self.shared.addr)
+            .finish()
     }
 }
 
@@ -196,7 +200,9 @@ impl CcrServer {
     pub fn push_raw(&self, text: &str) {
         let mut state = self.shared.lock();
         let bytes = Bytes::from(text.to_owned());
-        state.streams.retain(|stream| stream.send(bytes.clone()).is_ok());
+        state
+            .streams
+            .retain(|stream| stream.send(bytes.clone()).is_ok());
     }
 
     /// Ends every open read stream (the client should reopen it).
@@ -206,7 +212,14 @@ impl CcrServer {
 
     /// Answers the next `count` requests whose method is `method` and whose path ends with
     /// `path_suffix` with `status` and `body` instead of the usual answer.
-    pub fn answer_next(&self, method: &str, path_suffix: &str, count: usize, status: u16, body: Value) {
+    pub fn answer_next(
+        &self,
+        method: &str,
+        path_suffix: &str,
+        count: usize,
+        status: u16,
+        body: Value,
+    ) {
         self.shared.lock().scripted.push(Scripted {
             method: method.to_owned(),
             path_suffix: path_suffix.to_owned(),
@@ -332,7 +345,9 @@ async fn handle(shared: Arc<Shared>, request: Request<Body>) -> Response<Body> {
         let mut state = shared.lock();
         state.requests.push(recorded.clone());
         let found = state.scripted.iter_mut().find(|s| {
-            s.remaining > 0 && s.method == recorded.method && recorded.path.ends_with(&s.path_suffix)
+            s.remaining > 0
+                && s.method == recorded.method
+                && recorded.path.ends_with(&s.path_suffix)
         });
         found.map(|s| {
             s.remaining -= 1;

@@ -107,15 +107,9 @@ pub use claude_tools_mcp::ServeExt;
 
 #[cfg(feature = "agent")]
 pub use claude_tools_runtime::{
-    Error, RequestRef, Result, builtin_tools, callback, control, dialog, elicitation, hooks,
-    install, message, options, permission, settings, spare, transport,
+    Error, RequestRef, Result, bridge, builtin_tools, callback, control, dialog, elicitation,
+    hooks, install, message, options, permission, settings, spare, transport,
 };
-
-/// The Remote Control bridge (feature `bridge`, off by default: it brings an HTTP client and
-/// TLS): a host attached to a claude.ai Remote Control session, the TypeScript SDK's `./bridge`.
-#[cfg(feature = "bridge")]
-#[doc(inline)]
-pub use claude_tools_runtime::bridge;
 
 /// Telemetry glue (feature `opentelemetry`; the guide's "Running in production" chapter): the
 /// span exporter wrapper that counts what a collector that is down cost

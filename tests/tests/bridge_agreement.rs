@@ -46,7 +46,10 @@ fn typescript_bridge(test: &str) -> Option<PathBuf> {
     }
     let hint = "install node and run bench/install-sdks.sh";
     if std::env::var_os("CI").is_some() {
-        panic!("{test}: node or the TypeScript SDK ({}) is missing and CI is set; {hint}", sdk.display());
+        panic!(
+            "{test}: node or the TypeScript SDK ({}) is missing and CI is set; {hint}",
+            sdk.display()
+        );
     }
     use std::io::Write;
     let _ = writeln!(
@@ -70,18 +73,26 @@ async fn claude_ai(ccr: &CcrServer) {
                 .any(|e| e["type"] == "control_request" && e["request_id"] == "req-1")
         })
         .await;
-    assert!(prompted, "the host never posted its permission prompt:\n{:#?}", ccr.requests());
+    assert!(
+        prompted,
+        "the host never posted its permission prompt:\n{:#?}",
+        ccr.requests()
+    );
     ccr.push(json!({"type": "control_response", "response": {"subtype": "success",
         "request_id": "req-1", "response": {"behavior": "allow", "updatedInput": {"command": "ls"}}}}));
-    ccr.push(json!({"type": "user", "uuid": "u-in1", "parent_tool_use_id": null,
-        "message": {"role": "user", "content": "hello from claude.ai"}}));
+    ccr.push(
+        json!({"type": "user", "uuid": "u-in1", "parent_tool_use_id": null,
+        "message": {"role": "user", "content": "hello from claude.ai"}}),
+    );
     ccr.push(json!({"type": "control_request", "request_id": "c-int", "request": {"subtype": "interrupt"}}));
     ccr.push(json!({"type": "control_request", "request_id": "c-model",
         "request": {"subtype": "set_model", "model": "claude-next"}}));
     ccr.push(json!({"type": "control_request", "request_id": "c-mode",
         "request": {"subtype": "set_permission_mode", "mode": "plan"}}));
-    ccr.push(json!({"type": "user", "uuid": "u-a1", "parent_tool_use_id": null,
-        "message": {"role": "user", "content": "an echo of the host's own write"}}));
+    ccr.push(
+        json!({"type": "user", "uuid": "u-a1", "parent_tool_use_id": null,
+        "message": {"role": "user", "content": "an echo of the host's own write"}}),
+    );
 }
 
 async fn wait_for_goodbye(ccr: &CcrServer) {
@@ -92,7 +103,10 @@ async fn wait_for_goodbye(ccr: &CcrServer) {
                 .any(|r| r.method == "PUT" && r.body["connection_status"] == "disconnected")
         })
         .await;
-    assert!(said, "no goodbye (PUT /worker connection_status) after close");
+    assert!(
+        said,
+        "no goodbye (PUT /worker connection_status) after close"
+    );
 }
 
 /// What the Rust host's callbacks saw, in the node script's report shape.
@@ -108,10 +122,15 @@ struct Seen {
 /// The node script's scenario, with the Rust bridge.
 async fn rust_host(base: String) -> Value {
     let created = create_code_session(
-        &CreateCodeSession::new(&base, "oauth-token", "Bridge scenario", Duration::from_secs(5))
-            .tags(["t1"])
-            .cwd("/work/scenario")
-            .model("claude-scenario"),
+        &CreateCodeSession::new(
+            &base,
+            "oauth-token",
+            "Bridge scenario",
+            Duration::from_secs(5),
+        )
+        .tags(["t1"])
+        .cwd("/work/scenario")
+        .model("claude-scenario"),
         None,
     )
     .await;
@@ -130,33 +149,44 @@ async fn rust_host(base: String) -> Value {
         panic!("credentials: {credentials:?}");
     };
     let invalid =
-        fetch_remote_credentials("../etc", &base, "oauth-token", Duration::from_secs(5), None).await;
+        fetch_remote_credentials("../etc", &base, "oauth-token", Duration::from_secs(5), None)
+            .await;
     let invalid = match invalid {
         CredentialsOutcome::Failure(failure) => Value::from(failure.reason.as_str()),
         other => panic!("an invalid session id: {other:?}"),
     };
-    assert_eq!(
-        invalid,
-        CredentialsFailureReason::InvalidSessionId.as_str(),
-    );
+    assert_eq!(invalid, CredentialsFailureReason::InvalidSessionId.as_str(),);
 
     let seen = Arc::new(Mutex::new(Seen::default()));
-    let (s1, s2, s3, s4, s5) = (seen.clone(), seen.clone(), seen.clone(), seen.clone(), seen.clone());
+    let (s1, s2, s3, s4, s5) = (
+        seen.clone(),
+        seen.clone(),
+        seen.clone(),
+        seen.clone(),
+        seen.clone(),
+    );
     let handle = attach_bridge_session(
-        AttachBridgeSessionOptions::new(&session_id, credentials.worker_jwt, credentials.api_base_url)
-            .epoch(credentials.worker_epoch)
-            .heartbeat_interval(Duration::from_millis(400))
-            .on_inbound_message(move |message| s1.lock().unwrap().inbound.push(message.to_value()))
-            .on_permission_response(move |response| {
-                s2.lock().unwrap().permission.push(response.to_value());
-                true
-            })
-            .on_interrupt(move || s3.lock().unwrap().interrupts += 1)
-            .on_set_model(move |model| {
-                s4.lock().unwrap().models.push(model.map_or(Value::Null, Value::from));
-                async { Ok(Vec::new()) }
-            })
-            .on_close(move |code| s5.lock().unwrap().closes.push(code.code())),
+        AttachBridgeSessionOptions::new(
+            &session_id,
+            credentials.worker_jwt,
+            credentials.api_base_url,
+        )
+        .epoch(credentials.worker_epoch)
+        .heartbeat_interval(Duration::from_millis(400))
+        .on_inbound_message(move |message| s1.lock().unwrap().inbound.push(message.to_value()))
+        .on_permission_response(move |response| {
+            s2.lock().unwrap().permission.push(response.to_value());
+            true
+        })
+        .on_interrupt(move || s3.lock().unwrap().interrupts += 1)
+        .on_set_model(move |model| {
+            s4.lock()
+                .unwrap()
+                .models
+                .push(model.map_or(Value::Null, Value::from));
+            async { Ok(Vec::new()) }
+        })
+        .on_close(move |code| s5.lock().unwrap().closes.push(code.code())),
     )
     .await
     .expect("attach");
@@ -216,7 +246,11 @@ fn normalise(value: &Value) -> Value {
             map.iter()
                 .filter(|(k, _)| *k != "internal_metadata")
                 .map(|(k, v)| {
-                    let v = if k == "pid" { Value::from("<pid>") } else { normalise(v) };
+                    let v = if k == "pid" {
+                        Value::from("<pid>")
+                    } else {
+                        normalise(v)
+                    };
                     (k.clone(), v)
                 })
                 .collect(),
@@ -247,7 +281,10 @@ fn headers(request: &RecordedRequest) -> Value {
             kept.insert(name.to_owned(), value.to_owned());
         }
     }
-    if let Some(accept) = request.header("accept").filter(|a| a.contains("event-stream")) {
+    if let Some(accept) = request
+        .header("accept")
+        .filter(|a| a.contains("event-stream"))
+    {
         kept.insert("accept".into(), accept.to_owned());
     }
     json!(kept)
@@ -269,16 +306,26 @@ fn traffic(requests: &[RecordedRequest]) -> BTreeMap<&'static str, Value> {
         };
         let path = request.path.as_str();
         match request.method.as_str() {
-            "POST" if path == "/v1/code/sessions" => ordered.entry("create").or_default().push(entry(true)),
-            "POST" if path.ends_with("/bridge") => ordered.entry("bridge").or_default().push(entry(true)),
-            "GET" if path.ends_with("/worker") => {
-                sets.entry("worker_get").or_default().insert(entry(true).to_string());
+            "POST" if path == "/v1/code/sessions" => {
+                ordered.entry("create").or_default().push(entry(true))
             }
-            "PUT" if path.ends_with("/worker") => ordered.entry("worker_put").or_default().push(entry(true)),
+            "POST" if path.ends_with("/bridge") => {
+                ordered.entry("bridge").or_default().push(entry(true))
+            }
+            "GET" if path.ends_with("/worker") => {
+                sets.entry("worker_get")
+                    .or_default()
+                    .insert(entry(true).to_string());
+            }
+            "PUT" if path.ends_with("/worker") => {
+                ordered.entry("worker_put").or_default().push(entry(true))
+            }
             "POST" if path.ends_with("/worker/events") => {
                 let mut head = entry(false);
                 head["worker_epoch"] = request.body["worker_epoch"].clone();
-                sets.entry("events_requests").or_default().insert(head.to_string());
+                sets.entry("events_requests")
+                    .or_default()
+                    .insert(head.to_string());
                 for event in request.body["events"].as_array().into_iter().flatten() {
                     events.push(normalise(event));
                 }
@@ -286,26 +333,40 @@ fn traffic(requests: &[RecordedRequest]) -> BTreeMap<&'static str, Value> {
             "POST" if path.ends_with("/worker/events/delivery") => {
                 let mut head = entry(false);
                 head["worker_epoch"] = request.body["worker_epoch"].clone();
-                sets.entry("delivery_requests").or_default().insert(head.to_string());
+                sets.entry("delivery_requests")
+                    .or_default()
+                    .insert(head.to_string());
                 for update in request.body["updates"].as_array().into_iter().flatten() {
-                    sets.entry("deliveries").or_default().insert(update.to_string());
+                    sets.entry("deliveries")
+                        .or_default()
+                        .insert(update.to_string());
                 }
             }
             "POST" if path.ends_with("/worker/heartbeat") => {
-                sets.entry("heartbeats").or_default().insert(entry(true).to_string());
+                sets.entry("heartbeats")
+                    .or_default()
+                    .insert(entry(true).to_string());
             }
             "GET" if path.ends_with("/worker/events/stream") => {
-                sets.entry("stream").or_default().insert(entry(false).to_string());
+                sets.entry("stream")
+                    .or_default()
+                    .insert(entry(false).to_string());
             }
             _ => ordered.entry("other").or_default().push(entry(true)),
         }
     }
-    let mut out: BTreeMap<&'static str, Value> =
-        ordered.into_iter().map(|(k, v)| (k, Value::Array(v))).collect();
+    let mut out: BTreeMap<&'static str, Value> = ordered
+        .into_iter()
+        .map(|(k, v)| (k, Value::Array(v)))
+        .collect();
     for (kind, set) in sets {
         out.insert(
             kind,
-            Value::Array(set.iter().map(|s| serde_json::from_str(s).unwrap_or(Value::Null)).collect()),
+            Value::Array(
+                set.iter()
+                    .map(|s| serde_json::from_str(s).unwrap_or(Value::Null))
+                    .collect(),
+            ),
         );
     }
     out.insert("events", Value::Array(events));
@@ -335,11 +396,20 @@ async fn the_rust_bridge_sends_what_the_typescript_sdk_sends() {
     let rust_traffic = traffic(&rust.requests());
     // The scenario reached every endpoint (a fake that answered nothing would agree too).
     for kind in [
-        "create", "bridge", "worker_get", "worker_put", "events", "deliveries", "heartbeats",
+        "create",
+        "bridge",
+        "worker_get",
+        "worker_put",
+        "events",
+        "deliveries",
+        "heartbeats",
         "stream",
     ] {
         assert!(
-            typescript_traffic.get(kind).and_then(Value::as_array).is_some_and(|v| !v.is_empty()),
+            typescript_traffic
+                .get(kind)
+                .and_then(Value::as_array)
+                .is_some_and(|v| !v.is_empty()),
             "the TypeScript SDK sent no {kind}: {typescript_traffic:#?}"
         );
     }

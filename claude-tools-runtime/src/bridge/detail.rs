@@ -54,7 +54,10 @@ mod tests {
 
     #[test]
     fn a_plain_line_passes_and_anything_else_is_withheld() {
-        assert_eq!(plain_detail("grouping not found").as_deref(), Some("grouping not found"));
+        assert_eq!(
+            plain_detail("grouping not found").as_deref(),
+            Some("grouping not found")
+        );
         assert_eq!(plain_detail("two\nlines"), None);
         assert_eq!(plain_detail("tab\there"), None);
         assert_eq!(plain_detail("double  space"), None);

@@ -26,7 +26,10 @@ pub(crate) fn client_event(shared: &Arc<Shared>, data: &str) {
             return;
         }
     };
-    let event_id = event.get("event_id").and_then(Value::as_str).map(str::to_owned);
+    let event_id = event
+        .get("event_id")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     let payload = event.get("payload").cloned().unwrap_or(Value::Null);
     let typed = payload.get("type").and_then(Value::as_str).is_some();
     if typed {
@@ -85,7 +88,9 @@ fn route(shared: &Arc<Shared>, payload: Value) {
                 }
                 if kind != "user"
                     || payload.get("isReplay") == Some(&Value::Bool(true))
-                    || payload.get("parent_tool_use_id").is_some_and(|p| !p.is_null())
+                    || payload
+                        .get("parent_tool_use_id")
+                        .is_some_and(|p| !p.is_null())
                 {
                     return;
                 }
@@ -170,7 +175,8 @@ fn control_request(shared: &Arc<Shared>, frame: &Value) {
                     match verdict.await {
                         Ok(notices) => {
                             for notice in notices {
-                                shared.enqueue(json!({"type": "system", "subtype": "informational",
+                                shared
+                                    .enqueue(json!({"type": "system", "subtype": "informational",
                                     "content": sanitize_message(&notice), "level": "notice"}));
                             }
                             shared.enqueue(success(&id, None));
@@ -189,7 +195,9 @@ fn control_request(shared: &Arc<Shared>, frame: &Value) {
             let tokens = request.get("max_thinking_tokens");
             let display = request.get("thinking_display");
             let tokens_ok = tokens.is_none_or(|t| t.is_null() || t.as_i64().is_some());
-            let display_value = display.and_then(Value::as_str).and_then(ThinkingDisplay::from_wire);
+            let display_value = display
+                .and_then(Value::as_str)
+                .and_then(ThinkingDisplay::from_wire);
             let display_ok = display.is_none_or(|d| d.is_null() || display_value.is_some());
             if !tokens_ok || !display_ok {
                 error(
@@ -200,9 +208,11 @@ fn control_request(shared: &Arc<Shared>, frame: &Value) {
                 )
             } else if let Some(f) = &callbacks.set_max_thinking_tokens {
                 let verdict = f(tokens.and_then(Value::as_i64), display_value);
-                answer_later(shared, &request_id, async move {
-                    verdict.await.map(|()| None)
-                });
+                answer_later(
+                    shared,
+                    &request_id,
+                    async move { verdict.await.map(|()| None) },
+                );
                 return;
             } else {
                 success(id, None)
@@ -231,7 +241,10 @@ fn control_request(shared: &Arc<Shared>, frame: &Value) {
                 },
             }
         }
-        "rename_session" => match (request.get("title").and_then(Value::as_str), &callbacks.rename_session) {
+        "rename_session" => match (
+            request.get("title").and_then(Value::as_str),
+            &callbacks.rename_session,
+        ) {
             (None, _) => error(id, "rename_session: title must be a string", None),
             (Some(_), None) => unsupported(
                 id,
@@ -243,7 +256,10 @@ fn control_request(shared: &Arc<Shared>, frame: &Value) {
                 Err(message) => error(id, &sanitize_message(&message), None),
             },
         },
-        "stop_task" => match (request.get("task_id").and_then(Value::as_str), &callbacks.stop_task) {
+        "stop_task" => match (
+            request.get("task_id").and_then(Value::as_str),
+            &callbacks.stop_task,
+        ) {
             (None, _) => error(id, "stop_task: task_id must be a string", None),
             (Some(_), None) => unsupported(
                 id,
@@ -275,7 +291,11 @@ fn control_request(shared: &Arc<Shared>, frame: &Value) {
                     let verdict = f(tool_use_id);
                     answer_later(shared, &request_id, async move {
                         verdict.await.map(|found| {
-                            Some(if asked { json!({"backgrounded": found}) } else { json!({}) })
+                            Some(if asked {
+                                json!({"backgrounded": found})
+                            } else {
+                                json!({})
+                            })
                         })
                     });
                     return;
@@ -286,10 +306,18 @@ fn control_request(shared: &Arc<Shared>, frame: &Value) {
         "mcp_status" => success(id, Some(json!({"mcpServers": []}))),
         "fork_conversation" => success(
             id,
-            Some(json!({"forked": false, "error": "unsupported", "reason": "requires_remote_control_server"})),
+            Some(
+                json!({"forked": false, "error": "unsupported", "reason": "requires_remote_control_server"}),
+            ),
         ),
-        "set_color" | "file_suggestions" | "read_file" | "get_workspace_diff"
-        | "get_context_usage" | "apply_flag_settings" | "mcp_set_servers" | "side_question" => {
+        "set_color"
+        | "file_suggestions"
+        | "read_file"
+        | "get_workspace_diff"
+        | "get_context_usage"
+        | "apply_flag_settings"
+        | "mcp_set_servers"
+        | "side_question" => {
             let callback = match subtype.as_str() {
                 "set_color" => "onSetColor",
                 "file_suggestions" => "onFileSuggestions",
@@ -302,15 +330,18 @@ fn control_request(shared: &Arc<Shared>, frame: &Value) {
             };
             unsupported(
                 id,
-                &format!("{subtype} is not supported in this context ({callback} callback not registered)"),
+                &format!(
+                    "{subtype} is not supported in this context ({callback} callback not registered)"
+                ),
             )
         }
-        "mcp_authenticate" | "mcp_oauth_callback_url" | "mcp_reconnect" | "cancel_async_message" => {
-            unsupported(
-                id,
-                &format!("{subtype} is not supported in this context (callback not registered)"),
-            )
-        }
+        "mcp_authenticate"
+        | "mcp_oauth_callback_url"
+        | "mcp_reconnect"
+        | "cancel_async_message" => unsupported(
+            id,
+            &format!("{subtype} is not supported in this context (callback not registered)"),
+        ),
         other => unsupported(
             id,
             &format!(
@@ -357,7 +388,8 @@ fn initialize(shared: &Arc<Shared>, request_id: &str) -> Value {
         .pending_prompts
         .iter()
         .filter(|(_, prompt)| {
-            prompt.pointer("/request/subtype").and_then(Value::as_str) == Some("request_user_dialog")
+            prompt.pointer("/request/subtype").and_then(Value::as_str)
+                == Some("request_user_dialog")
         })
         .map(|(_, prompt)| prompt.clone())
         .collect();

@@ -63,7 +63,11 @@ pub(crate) fn git_fields(context: &CodeSessionGitContext) -> Option<GitFields> {
         context.branch.as_str()
     };
     let default = context.default_branch.as_deref().filter(|b| !b.is_empty());
-    let revision = if branch.is_empty() { default } else { Some(branch) };
+    let revision = if branch.is_empty() {
+        default
+    } else {
+        Some(branch)
+    };
     let branches: Vec<&str> = match default {
         Some(default) if !branch.is_empty() && branch != default => vec![branch],
         _ => Vec::new(),
@@ -88,7 +92,8 @@ pub(crate) fn git_fields(context: &CodeSessionGitContext) -> Option<GitFields> {
         };
         (format!("{why}:{}:{branch}", context.git_repo_url), message)
     });
-    let mut source = json!({"type": "git_repository", "url": format!("https://{host}/{owner}/{name}")});
+    let mut source =
+        json!({"type": "git_repository", "url": format!("https://{host}/{owner}/{name}")});
     if let Some(revision) = revision {
         source["revision"] = Value::from(revision);
     }
@@ -115,7 +120,9 @@ fn parse_repo_url(url: &str) -> Option<(String, String, String)> {
         let rest = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
         rest.split_once('/')?
     } else if let Some((user_host, path)) = url.split_once(':') {
-        let host = user_host.rsplit_once('@').map_or(user_host, |(_, host)| host);
+        let host = user_host
+            .rsplit_once('@')
+            .map_or(user_host, |(_, host)| host);
         (host, path)
     } else {
         ("github.com", url)
@@ -156,20 +163,18 @@ mod tests {
 
     #[test]
     fn the_branch_is_kept_only_when_the_default_branch_is_known_and_differs() {
-        let kept = git_fields(
-            &CodeSessionGitContext::new("acme/app", "feature").default_branch("main"),
-        )
-        .unwrap();
+        let kept =
+            git_fields(&CodeSessionGitContext::new("acme/app", "feature").default_branch("main"))
+                .unwrap();
         assert_eq!(kept.outcomes[0]["git_info"]["branches"], json!(["feature"]));
         assert_eq!(kept.sources[0]["revision"], "feature");
         assert!(kept.dropped.is_none());
         let unknown = git_fields(&CodeSessionGitContext::new("acme/app", "feature")).unwrap();
         assert_eq!(unknown.outcomes[0]["git_info"]["branches"], json!([]));
         assert!(unknown.dropped.unwrap().0.starts_with("no_evidence:"));
-        let default = git_fields(
-            &CodeSessionGitContext::new("acme/app", "main").default_branch("main"),
-        )
-        .unwrap();
+        let default =
+            git_fields(&CodeSessionGitContext::new("acme/app", "main").default_branch("main"))
+                .unwrap();
         assert!(default.dropped.unwrap().0.starts_with("is_default:"));
     }
 }

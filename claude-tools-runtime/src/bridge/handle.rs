@@ -51,9 +51,7 @@ pub async fn attach_bridge_session(
     let session_url = session_url(&options.api_base_url, &options.session_id);
     let epoch = match options.epoch {
         Some(epoch) => epoch,
-        None => {
-            transport::register_worker(&client, &session_url, &options.ingress_token).await?
-        }
+        None => transport::register_worker(&client, &session_url, &options.ingress_token).await?,
     };
     let shared = Arc::new(Shared {
         session_id: options.session_id.clone(),
@@ -344,7 +342,8 @@ impl BridgeSessionHandle {
             let client = self.shared.client.clone();
             let timeout = self.shared.request_timeout;
             runtime.spawn(async move {
-                let body = json!({"worker_epoch": transport.epoch, "connection_status": "disconnected"});
+                let body =
+                    json!({"worker_epoch": transport.epoch, "connection_status": "disconnected"});
                 let sent = client
                     .put(format!("{}/worker", transport.session_url))
                     .headers(http::headers(&transport.token))

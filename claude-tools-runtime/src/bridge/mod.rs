@@ -20,79 +20,65 @@
 //! (`isCredentialsFailure` → [`CredentialsOutcome::is_credentials_failure`], …) or a
 //! `matches!` on the variant.
 //!
-//! # Bridging a `Client` session
-//!
-//! User messages typed on claude.ai go into the session, the session's messages go out through
-//! `write`, and `can_use_tool` prompts are forwarded (the guide's chapter "Sessions" has the
-//! whole loop):
-//!
-//! ```no_run
-//! # async fn demo(mut client: claude_tools::Client, credentials: claude_tools::bridge::RemoteCredentials)
-//! # -> Result<(), Box<dyn std::error::Error>> {
-//! use claude_tools::bridge::{AttachBridgeSessionOptions, SessionState, attach_bridge_session};
-//! use claude_tools::message::Message;
-//!
-//! let (inbound_tx, mut inbound) = tokio::sync::mpsc::unbounded_channel();
-//! let bridge = attach_bridge_session(
-//!     AttachBridgeSessionOptions::new("cse_01abc", credentials.worker_jwt, credentials.api_base_url)
-//!         .epoch(credentials.worker_epoch)
-//!         .on_inbound_message(move |message| { let _ = inbound_tx.send(message); }),
-//! )
-//! .await?;
-//! while let Some(message) = inbound.recv().await {
-//!     let Message::User(user) = message else { continue };
-//!     bridge.report_state(SessionState::Running);
-//!     client.query(user.text()).await?;
-//!     for message in client.receive_response().await? {
-//!         bridge.write(&message);
-//!     }
-//!     bridge.send_result();
-//!     bridge.report_state(SessionState::Idle);
-//! }
-//! bridge.flush().await;
-//! bridge.close();
-//! # Ok(()) }
-//! ```
-//!
-//! A `can_use_tool` callback of the session's forwards its prompt with
-//! [`BridgeSessionHandle::send_control_request`] and waits for the answer that
-//! [`AttachBridgeSessionOptions::on_permission_response`] receives (correlated by
-//! `request_id`; [`ControlResponse::permission`] reads the decision).
-//!
 //! Nothing here starts a CLI: the bridge carries messages; what runs the turns is the host's.
 
+//!
+//! The items are here with the `bridge` feature (`claude-tools`' `bridge`).
+#![cfg_attr(feature = "bridge", doc = include_str!("example.md"))]
+#![cfg_attr(not(feature = "bridge"), allow(rustdoc::broken_intra_doc_links))]
+
+#[cfg(feature = "bridge")]
 mod detail;
+#[cfg(feature = "bridge")]
 mod dispatch;
+#[cfg(feature = "bridge")]
 mod git;
+#[cfg(feature = "bridge")]
 mod handle;
+#[cfg(feature = "bridge")]
 mod http;
+#[cfg(feature = "bridge")]
 mod options;
+#[cfg(feature = "bridge")]
 mod outcome;
+#[cfg(feature = "bridge")]
 mod sessions;
+#[cfg(feature = "bridge")]
 mod shared;
+#[cfg(feature = "bridge")]
 mod sse;
+#[cfg(feature = "bridge")]
 mod transport;
+#[cfg(feature = "bridge")]
 mod types;
 
+/// The state [`BridgeSessionHandle::report_state`] reports (the message module's type).
+#[cfg(feature = "bridge")]
+pub use crate::message::SessionState;
+#[cfg(feature = "bridge")]
 pub use git::{BranchDropLogDedup, CodeSessionGitContext};
+#[cfg(feature = "bridge")]
 pub use handle::{BridgeSessionHandle, attach_bridge_session};
+#[cfg(feature = "bridge")]
 pub use options::{AttachBridgeSessionOptions, BoxFuture};
+#[cfg(feature = "bridge")]
 pub use outcome::{
     CreateSessionFailure, CreateSessionFailureReason, CreateSessionOutcome, CredentialsFailure,
     CredentialsFailureReason, CredentialsOutcome, CredentialsRejection, RejectionReason,
     RejectionSource, RemoteCredentials, RemoteMcpConfig,
 };
+#[cfg(feature = "bridge")]
 pub use sessions::{CreateCodeSession, create_code_session, fetch_remote_credentials};
+#[cfg(feature = "bridge")]
 pub use types::{
     CanUseTool, CloseCode, ControlRequest, ControlRequestBody, ControlResponse, ControlResult,
     DeliveryStatus, PermissionAnswer, ThinkingDisplay,
 };
-/// The state [`BridgeSessionHandle::report_state`] reports (the message module's type).
-pub use crate::message::SessionState;
 
 /// Why attaching (or re-attaching) failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
+#[cfg(feature = "bridge")]
 pub enum BridgeError {
     /// The session id is not `^[a-zA-Z0-9_-]+$`; nothing was sent.
     #[error("invalid session id {0:?}: it must match ^[a-zA-Z0-9_-]+$")]

@@ -14,6 +14,12 @@ use super::types::{CloseCode, ControlResponse, ThinkingDisplay};
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
 type Sync1<A, R> = Arc<dyn Fn(A) -> R + Send + Sync>;
+/// A callback that answers later: `Ok` or an error message.
+type Later<A, T> = Sync1<A, BoxFuture<Result<T, String>>>;
+type PermissionResponseFn = Arc<dyn Fn(&ControlResponse) -> bool + Send + Sync>;
+type ThinkingFn = Arc<
+    dyn Fn(Option<i64>, Option<ThinkingDisplay>) -> BoxFuture<Result<(), String>> + Send + Sync,
+>;
 
 /// The host's callbacks. An unset one answers claude.ai as the TypeScript SDK does: "not
 /// supported in this context" for `stop_task`, `background_tasks`, `set_permission_mode` and
@@ -21,15 +27,12 @@ type Sync1<A, R> = Arc<dyn Fn(A) -> R + Send + Sync>;
 #[derive(Clone, Default)]
 pub(crate) struct Callbacks {
     pub(crate) inbound_message: Option<Sync1<Message, ()>>,
-    pub(crate) permission_response: Option<Arc<dyn Fn(&ControlResponse) -> bool + Send + Sync>>,
+    pub(crate) permission_response: Option<PermissionResponseFn>,
     pub(crate) interrupt: Option<Arc<dyn Fn() + Send + Sync>>,
-    pub(crate) stop_task: Option<Sync1<String, BoxFuture<Result<(), String>>>>,
-    pub(crate) background_tasks: Option<Sync1<Option<String>, BoxFuture<Result<bool, String>>>>,
-    pub(crate) set_model: Option<Sync1<Option<String>, BoxFuture<Result<Vec<String>, String>>>>,
-    #[allow(clippy::type_complexity)]
-    pub(crate) set_max_thinking_tokens: Option<
-        Arc<dyn Fn(Option<i64>, Option<ThinkingDisplay>) -> BoxFuture<Result<(), String>> + Send + Sync>,
-    >,
+    pub(crate) stop_task: Option<Later<String, ()>>,
+    pub(crate) background_tasks: Option<Later<Option<String>, bool>>,
+    pub(crate) set_model: Option<Later<Option<String>, Vec<String>>>,
+    pub(crate) set_max_thinking_tokens: Option<ThinkingFn>,
     pub(crate) set_permission_mode: Option<Sync1<PermissionMode, Result<(), String>>>,
     pub(crate) rename_session: Option<Sync1<String, Result<(), String>>>,
     pub(crate) close: Option<Sync1<CloseCode, ()>>,
@@ -217,8 +220,9 @@ impl AttachBridgeSessionOptions {
         F: Fn(Option<i64>, Option<ThinkingDisplay>) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<(), String>> + Send + 'static,
     {
-        self.callbacks.set_max_thinking_tokens =
-            Some(Arc::new(move |tokens, display| Box::pin(f(tokens, display))));
+        self.callbacks.set_max_thinking_tokens = Some(Arc::new(move |tokens, display| {
+            Box::pin(f(tokens, display))
+        }));
         self
     }
 

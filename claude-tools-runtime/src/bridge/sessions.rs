@@ -106,23 +106,21 @@ impl CreateCodeSession {
         if let Some(model) = self.model.as_deref().filter(|m| !m.is_empty()) {
             config.insert("model".into(), Value::from(model));
         }
-        if let Some(context) = &self.git_context {
-            if let Some(fields) = git_fields(context) {
-                match (fields.dropped, dedup) {
-                    (Some((key, message)), Some(dedup)) => {
-                        if dedup.last_key.as_deref() != Some(key.as_str()) {
-                            tracing::debug!("[code-session] {message}");
-                            dedup.last_key = Some(key);
-                        }
+        if let Some(fields) = self.git_context.as_ref().and_then(git_fields) {
+            match (fields.dropped, dedup) {
+                (Some((key, message)), Some(dedup)) => {
+                    if dedup.last_key.as_deref() != Some(key.as_str()) {
+                        tracing::debug!("[code-session] {message}");
+                        dedup.last_key = Some(key);
                     }
-                    (Some((_, message)), None) => tracing::debug!("[code-session] {message}"),
-                    (None, Some(dedup)) => dedup.last_key = None,
-                    (None, None) => {}
                 }
-                config.insert("sources".into(), fields.sources);
-                config.insert("outcomes".into(), fields.outcomes);
-                config.insert("reuse_outcome_branches".into(), Value::Bool(true));
+                (Some((_, message)), None) => tracing::debug!("[code-session] {message}"),
+                (None, Some(dedup)) => dedup.last_key = None,
+                (None, None) => {}
             }
+            config.insert("sources".into(), fields.sources);
+            config.insert("outcomes".into(), fields.outcomes);
+            config.insert("reuse_outcome_branches".into(), Value::Bool(true));
         }
         let mut body = Map::new();
         body.insert("title".into(), Value::from(self.title.as_str()));
@@ -130,7 +128,11 @@ impl CreateCodeSession {
         if !self.tags.is_empty() {
             body.insert("tags".into(), Value::from(self.tags.clone()));
         }
-        if let Some(id) = self.session_grouping_id.as_deref().filter(|id| !id.is_empty()) {
+        if let Some(id) = self
+            .session_grouping_id
+            .as_deref()
+            .filter(|id| !id.is_empty())
+        {
             body.insert("session_grouping_id".into(), Value::from(id));
         }
         body.insert("config".into(), Value::Object(config));
@@ -200,7 +202,9 @@ fn read_create_answer(answer: Answer) -> CreateSessionOutcome {
             });
         }
         return match classify(status) {
-            StatusClass::OauthRejected => CreateSessionOutcome::Rejected(CredentialsRejection::oauth()),
+            StatusClass::OauthRejected => {
+                CreateSessionOutcome::Rejected(CredentialsRejection::oauth())
+            }
             StatusClass::Transient => CreateSessionOutcome::Transient,
             StatusClass::Rejected => CreateSessionOutcome::Failure(CreateSessionFailure {
                 reason: CreateSessionFailureReason::RequestRejected,
@@ -343,7 +347,9 @@ fn read_credentials_answer(answer: Answer) -> CredentialsOutcome {
             }
         }
         return match classify(status) {
-            StatusClass::OauthRejected => CredentialsOutcome::Rejected(CredentialsRejection::oauth()),
+            StatusClass::OauthRejected => {
+                CredentialsOutcome::Rejected(CredentialsRejection::oauth())
+            }
             StatusClass::Transient => CredentialsOutcome::Transient,
             StatusClass::Rejected => {
                 let mut failure =

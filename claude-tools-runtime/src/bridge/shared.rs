@@ -33,10 +33,10 @@ impl RingSet {
         if self.set.contains(id) {
             return;
         }
-        if self.order.len() == RING {
-            if let Some(old) = self.order.pop_front() {
-                self.set.remove(&old);
-            }
+        if self.order.len() == RING
+            && let Some(old) = self.order.pop_front()
+        {
+            self.set.remove(&old);
         }
         self.order.push_back(id.to_owned());
         self.set.insert(id.to_owned());
@@ -96,7 +96,9 @@ impl Shared {
     pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
         // A panic while the lock was held cannot leave the queue half-updated in a way that
         // matters more than losing the session, so the poison is ignored.
-        self.state.lock().unwrap_or_else(|poison| poison.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
     }
 
     /// Queues an event payload, with the session id and (when it has none) a fresh uuid.
@@ -106,10 +108,10 @@ impl Shared {
         }
         if let Value::Object(map) = &mut payload {
             map.insert("session_id".into(), Value::from(self.session_id.as_str()));
-            if !map.get("uuid").is_some_and(Value::is_string) {
-                if let Ok(uuid) = crate::history::ids::new_uuid() {
-                    map.insert("uuid".into(), Value::from(uuid));
-                }
+            if !map.get("uuid").is_some_and(Value::is_string)
+                && let Ok(uuid) = crate::history::ids::new_uuid()
+            {
+                map.insert("uuid".into(), Value::from(uuid));
             }
         }
         self.lock().outbound.push_back(payload);
@@ -154,10 +156,10 @@ impl Shared {
         self.connected.store(false, Ordering::SeqCst);
         self.progress.notify_waiters();
         tracing::debug!(session = %self.session_id, code = code.code(), "[bridge:session] transport closed");
-        if !self.closed.load(Ordering::SeqCst) {
-            if let Some(on_close) = &self.callbacks.close {
-                on_close(code);
-            }
+        if !self.closed.load(Ordering::SeqCst)
+            && let Some(on_close) = &self.callbacks.close
+        {
+            on_close(code);
         }
     }
 }

@@ -108,7 +108,9 @@ mod tests {
     #[test]
     fn garbage_is_dropped_not_a_panic() {
         let mut reader = SseReader::new();
-        let frames = reader.feed(b"\xff\xfe\n\ndata\n\nnonsense line\n\n").unwrap();
+        let frames = reader
+            .feed(b"\xff\xfe\n\ndata\n\nnonsense line\n\n")
+            .unwrap();
         assert_eq!(frames.len(), 1);
         assert_eq!(frames[0].data, "");
     }

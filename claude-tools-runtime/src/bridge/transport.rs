@@ -162,7 +162,15 @@ async fn initialise(shared: &Arc<Shared>, transport: &Transport) -> bool {
         "external_metadata": {"pending_action": null, "pending_actions": null, "task_summary": null},
     });
     for attempt in 1..=INIT_ATTEMPTS {
-        match request(shared, transport, reqwest::Method::PUT, "/worker", Some(&body)).await {
+        match request(
+            shared,
+            transport,
+            reqwest::Method::PUT,
+            "/worker",
+            Some(&body),
+        )
+        .await
+        {
             Verdict::Ok(_) => return true,
             Verdict::Superseded => {
                 shared.transport_died(transport.generation, CloseCode::EpochSuperseded);
@@ -172,8 +180,12 @@ async fn initialise(shared: &Arc<Shared>, transport: &Transport) -> bool {
             Verdict::Retry => {}
         }
         if attempt < INIT_ATTEMPTS {
-            tokio::time::sleep(backoff(attempt, Duration::from_millis(500), Duration::from_secs(30)))
-                .await;
+            tokio::time::sleep(backoff(
+                attempt,
+                Duration::from_millis(500),
+                Duration::from_secs(30),
+            ))
+            .await;
         }
     }
     shared.transport_died(transport.generation, CloseCode::InitFailed);
@@ -220,8 +232,14 @@ async fn write_loop(
             let mut body = serde_json::Map::new();
             body.insert("worker_epoch".into(), Value::from(transport.epoch));
             body.extend(put.into_iter().filter(|(k, _)| k != "worker_epoch"));
-            let verdict =
-                request(shared, transport, reqwest::Method::PUT, "/worker", Some(&Value::Object(body))).await;
+            let verdict = request(
+                shared,
+                transport,
+                reqwest::Method::PUT,
+                "/worker",
+                Some(&Value::Object(body)),
+            )
+            .await;
             match settle(shared, transport, auth_failures, verdict) {
                 Settled::Done => {
                     shared.lock().worker_puts.pop_front();
@@ -236,7 +254,14 @@ async fn write_loop(
                 "worker_epoch": transport.epoch,
                 "events": events.into_iter().map(|payload| json!({"payload": payload})).collect::<Vec<_>>(),
             });
-            let verdict = request(shared, transport, reqwest::Method::POST, "/worker/events", Some(&body)).await;
+            let verdict = request(
+                shared,
+                transport,
+                reqwest::Method::POST,
+                "/worker/events",
+                Some(&body),
+            )
+            .await;
             match settle(shared, transport, auth_failures, verdict) {
                 Settled::Done => {
                     let mut state = shared.lock();
@@ -254,7 +279,14 @@ async fn write_loop(
                 "worker_epoch": transport.epoch,
                 "updates": deliveries.iter().map(|(id, status)| json!({"event_id": id, "status": status})).collect::<Vec<_>>(),
             });
-            let verdict = request(shared, transport, reqwest::Method::POST, "/worker/events/delivery", Some(&body)).await;
+            let verdict = request(
+                shared,
+                transport,
+                reqwest::Method::POST,
+                "/worker/events/delivery",
+                Some(&body),
+            )
+            .await;
             match settle(shared, transport, auth_failures, verdict) {
                 Settled::Done => {
                     let mut state = shared.lock();
@@ -267,8 +299,12 @@ async fn write_loop(
         }
         if failed {
             attempt += 1;
-            tokio::time::sleep(backoff(attempt, Duration::from_millis(500), Duration::from_secs(8)))
-                .await;
+            tokio::time::sleep(backoff(
+                attempt,
+                Duration::from_millis(500),
+                Duration::from_secs(8),
+            ))
+            .await;
         } else {
             attempt = 0;
         }
@@ -296,7 +332,10 @@ fn settle(
             Settled::Done
         }
         Verdict::Refused(status) => {
-            tracing::debug!(status, "[bridge:session] the service refused a write; dropped");
+            tracing::debug!(
+                status,
+                "[bridge:session] the service refused a write; dropped"
+            );
             Settled::Done
         }
         Verdict::Retry => Settled::Again,
@@ -325,7 +364,15 @@ async fn heartbeat_loop(
     loop {
         tokio::time::sleep(interval).await;
         let body = json!({"session_id": shared.session_id, "worker_epoch": transport.epoch});
-        match request(shared, transport, reqwest::Method::POST, "/worker/heartbeat", Some(&body)).await {
+        match request(
+            shared,
+            transport,
+            reqwest::Method::POST,
+            "/worker/heartbeat",
+            Some(&body),
+        )
+        .await
+        {
             Verdict::Ok(answer) => {
                 auth_failures.store(0, Ordering::SeqCst);
                 if let Some(seconds) = answer
@@ -360,7 +407,12 @@ async fn read_loop(shared: &Arc<Shared>, transport: &Transport) {
             Err(None) => {}
         }
         attempt += 1;
-        tokio::time::sleep(backoff(attempt, Duration::from_secs(1), Duration::from_secs(30))).await;
+        tokio::time::sleep(backoff(
+            attempt,
+            Duration::from_secs(1),
+            Duration::from_secs(30),
+        ))
+        .await;
     }
 }
 
@@ -427,14 +479,19 @@ async fn read_once(shared: &Arc<Shared>, transport: &Transport) -> Result<(), Op
         for frame in frames {
             delivered = true;
             // Ephemeral frames carry no place in the session's history.
-            if frame.event.as_deref() != Some("ephemeral_event") {
-                if let Some(seq) = frame.id.as_deref().and_then(|id| id.trim().parse::<u64>().ok()) {
-                    shared.sequence_num.fetch_max(seq, Ordering::SeqCst);
-                }
+            if frame.event.as_deref() != Some("ephemeral_event")
+                && let Some(seq) = frame
+                    .id
+                    .as_deref()
+                    .and_then(|id| id.trim().parse::<u64>().ok())
+            {
+                shared.sequence_num.fetch_max(seq, Ordering::SeqCst);
             }
             match frame.event.as_deref() {
                 Some("client_event") => dispatch::client_event(shared, &frame.data),
-                Some(other) => tracing::debug!(event = other, "[bridge:session] unexpected event type"),
+                Some(other) => {
+                    tracing::debug!(event = other, "[bridge:session] unexpected event type")
+                }
                 None => tracing::debug!("[bridge:session] a frame with no event type; dropped"),
             }
         }
