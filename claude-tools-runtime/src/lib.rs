@@ -19,10 +19,13 @@
 //! - [`settings`]: the settings the CLI reads, typed, and the policy helpers around them.
 //! - [`install`]: installing the Claude Code CLI without npm (feature `install`), and where
 //!   such installs live.
+//! - `bridge` (feature `bridge`): a host attached to a claude.ai Remote Control session
+//!   (the TypeScript SDK's `./bridge` entry point).
 //! - [`error`]: the one error type (and [`history::HistoryError`] for session history).
 
 #![warn(missing_docs)]
 
+pub mod bridge;
 pub mod builtin_tools;
 pub mod callback;
 pub mod client;

@@ -2,11 +2,13 @@
 //! Claude Code CLI offline ([`model_server`]), a scriptable fake Claude Code CLI for the
 //! control protocol ([`fake_cli`], binary `fake-claude`), a tiny external MCP server speaking
 //! stdio ([`stdio_mcp`], binary `claude-tools-echo-mcp`), a fake npm registry for the CLI
-//! installer ([`npm_registry`]), a typed in-process MCP client of a tool server
+//! installer ([`npm_registry`]), a fake Remote Control session service for the bridge
+//! ([`ccr`]), a typed in-process MCP client of a tool server
 //! ([`TestClient`]), and helpers shared by tests.
 
 #![warn(missing_docs)]
 
+pub mod ccr;
 pub mod client;
 pub mod fake_cli;
 pub mod model_server;

@@ -14,7 +14,8 @@
 //!    `mcp__server__tool` names and their typed forms, `alwaysLoad` and ToolSearch, tools
 //!    defined at run time.
 //! 5. [Running agents](running_agents): `query`, `Client`, options, the message stream, session
-//!    history, session stores (sessions resumed on another host), errors and the exit status.
+//!    history, session stores (sessions resumed on another host), a session on claude.ai (Remote
+//!    Control, feature `bridge`), errors and the exit status.
 //! 6. [Permissions and hooks](permissions_and_hooks): which tools may run, a permission
 //!    callback, hooks.
 //! 7. [Testing your tools](testing): direct calls, a typed in-process MCP client (tools,

@@ -107,8 +107,8 @@ pub use claude_tools_mcp::ServeExt;
 
 #[cfg(feature = "agent")]
 pub use claude_tools_runtime::{
-    Error, RequestRef, Result, builtin_tools, callback, control, dialog, elicitation, hooks,
-    install, message, options, permission, settings, spare, transport,
+    Error, RequestRef, Result, bridge, builtin_tools, callback, control, dialog, elicitation,
+    hooks, install, message, options, permission, settings, spare, transport,
 };
 
 /// Telemetry glue (feature `opentelemetry`; the guide's "Running in production" chapter): the
