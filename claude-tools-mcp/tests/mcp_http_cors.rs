@@ -94,6 +94,48 @@ async fn on_a_loopback_listener_only_loopback_hosts_pass() {
 }
 
 #[tokio::test]
+async fn every_request_of_a_keep_alive_connection_has_its_host_checked() {
+    // The server remembers a connection's last allowed `Host` to skip re-reading it: a request
+    // naming another host on the same connection must still be refused.
+    let (addr, _stop) = start(|http| http).await;
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let post = |host: &str| {
+        format!(
+            "POST /mcp HTTP/1.1\r\nhost: {host}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: {}\r\n\r\n{HELLO}",
+            HELLO.len()
+        )
+    };
+    let port = addr.port();
+    for (host, allowed) in [
+        (format!("localhost:{port}"), true),
+        (format!("localhost:{port}"), true),
+        ("evil.example".to_string(), false),
+        (format!("127.0.0.1:{port}"), true),
+        (format!("localhost.evil.example:{port}"), false),
+        (format!("127.0.0.1:{port}"), true),
+    ] {
+        tokio::io::AsyncWriteExt::write_all(&mut stream, post(&host).as_bytes())
+            .await
+            .unwrap();
+        let reply = tokio::time::timeout(WAIT, read_reply(&mut stream))
+            .await
+            .expect("answered");
+        if allowed {
+            reply.assert_json(200, hello_result());
+        } else {
+            reply.assert_json(
+                403,
+                refusal(
+                    -32000,
+                    "Forbidden",
+                    &format!("host `{host}` is not allowed"),
+                ),
+            );
+        }
+    }
+}
+
+#[tokio::test]
 async fn get_and_delete_of_a_session_are_host_checked_too() {
     let (addr, _stop) = start(|http| http.sessions(true)).await;
     let init = exchange(addr, &request("POST", "/mcp", &MCP_HEADERS, INITIALIZE)).await;

@@ -10,6 +10,7 @@ use http_body_util::BodyExt;
 use tokio::time::Instant;
 
 use super::auth::{Caller, check_auth};
+use super::endpoint::HostChecked;
 use super::head::{Head, Values};
 use super::limits::Limits;
 use super::origin::{check_host, check_origin};
@@ -22,16 +23,20 @@ use claude_tools_core::mcp::{ErrorCode, all_protocol_versions};
 pub(super) const PROTOCOL_VERSION_HEADER: HeaderName =
     HeaderName::from_static("mcp-protocol-version");
 
-/// The checks every method passes first, in this order: the `Host`, the `Origin`, then the
-/// auth hook or bearer token. Returns who is calling, as the auth check found out.
+/// The checks every method passes first, in this order: the `Host` (unless `host` says the
+/// connection's service checked it), the `Origin`, then the auth hook or bearer token. Returns
+/// who is calling, as the auth check found out.
 pub(super) async fn admit(
     shared: &Shared,
     head: &Head<'_>,
+    host: HostChecked,
     deadline: Instant,
 ) -> Result<Caller, Response> {
-    if let Some(refusal) =
-        check_host(shared, head.host.first()).or_else(|| check_origin(shared, head.origin.first()))
-    {
+    let host_refused = match host {
+        HostChecked::Yes => None,
+        HostChecked::No => check_host(shared, head.host.first()),
+    };
+    if let Some(refusal) = host_refused.or_else(|| check_origin(shared, head.origin.first())) {
         return Err(refusal);
     }
     check_auth(shared, head.map, deadline).await

@@ -49,9 +49,10 @@ pub(super) async fn serve_connection(
         peer,
     };
     let tracker = activity.clone();
+    let known_host = super::endpoint::KnownHost::default();
     let service = hyper::service::service_fn(move |request| {
         // The request is in progress until its answer is sent or dropped.
-        endpoint.answer(request, peer, tracker.begin())
+        endpoint.answer(request, peer, tracker.begin(), &known_host)
     });
     let connection = hyper::server::conn::http1::Builder::new()
         .timer(hyper_util::rt::TokioTimer::new())

@@ -28,6 +28,7 @@ use super::admit::{
     Accepts, admit, check_headers, protocol_version, read_body, unsupported_version,
 };
 use super::auth::refuse_message;
+use super::endpoint::HostChecked;
 use super::head::Head;
 use super::limits::Holding;
 use super::modern;
@@ -46,7 +47,7 @@ use claude_tools_core::mcp::{
 pub(super) async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     // Mounted in an application's router: the peer is what its `ConnectInfo` says, if any.
     let peer = super::peer::peer_ip(request.extensions());
-    answer_holding(shared, request, peer, ()).await
+    answer_holding(shared, request, peer, (), HostChecked::No).await
 }
 
 /// The answer to `request` from `peer` (its address, if known), its body holding `held` (and
@@ -57,6 +58,7 @@ pub(super) async fn answer_holding<H: Send + Unpin + 'static>(
     request: Request,
     peer: Option<IpAddr>,
     held: H,
+    host: HostChecked,
 ) -> Response {
     // Held until the answer is sent or dropped.
     let permit = match shared.in_flight.admit() {
@@ -73,7 +75,7 @@ pub(super) async fn answer_holding<H: Send + Unpin + 'static>(
         mcp.session.id = tracing::field::Empty,
     );
     let watch = DisconnectWatch::new(span.clone());
-    let response = instrumented_answer(&shared, request, peer, &span).await;
+    let response = instrumented_answer(&shared, request, peer, host, &span).await;
     watch.answered();
     span.record("status", response.status().as_u16());
     tracing::debug!(parent: &span, "MCP HTTP: answered");
@@ -121,10 +123,11 @@ fn instrumented_answer<'a>(
     shared: &'a Shared,
     request: Request,
     peer: Option<IpAddr>,
+    host: HostChecked,
     span: &'a tracing::Span,
 ) -> tracing::instrument::Instrumented<impl Future<Output = Response> + use<'a>> {
     let (parts, body) = request.into_parts();
-    answer(shared, parts, body, peer, span).instrument(span.clone())
+    answer(shared, parts, body, peer, host, span).instrument(span.clone())
 }
 
 async fn answer(
@@ -132,11 +135,12 @@ async fn answer(
     parts: Parts,
     body: Body,
     peer: Option<IpAddr>,
+    host: HostChecked,
     span: &tracing::Span,
 ) -> Response {
     let deadline = Instant::now() + shared.request_timeout;
     let head = Head::of(&parts.headers);
-    let caller = match admit(shared, &head, deadline).await {
+    let caller = match admit(shared, &head, host, deadline).await {
         Ok(caller) => caller,
         Err(refusal) => {
             span.record("outcome", "rejected");

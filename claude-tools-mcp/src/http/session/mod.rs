@@ -22,6 +22,7 @@ use tokio::time::Instant;
 
 use super::admit::{accepts, admit};
 use super::auth::Caller;
+use super::endpoint::HostChecked;
 use super::head::Head;
 use super::reply::{Refusal, transport_error};
 use super::sse::sse_response;
@@ -204,7 +205,7 @@ async fn preamble<'a>(
     check: impl FnOnce(&HeaderMap) -> Option<Response>,
 ) -> Result<(&'a SessionTable, SessionUse), Response> {
     let deadline = Instant::now() + shared.request_timeout;
-    let caller = admit(shared, &Head::of(headers), deadline).await?;
+    let caller = admit(shared, &Head::of(headers), HostChecked::No, deadline).await?;
     if let Some(refusal) = check(headers) {
         return Err(refusal);
     }
