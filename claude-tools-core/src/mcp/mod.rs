@@ -56,6 +56,7 @@
 
 mod calls;
 mod catalog;
+mod connection;
 mod layered;
 mod lifecycle;
 pub mod listen;
@@ -97,14 +98,14 @@ pub use revision::{
 };
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
 use serde_json::Value;
 use tracing::Instrument;
 
 use crate::telemetry;
 use crate::tool::ToolServer;
-use calls::InFlight;
+use connection::Connection;
 use revision::Era;
 
 /// Receives the server→client notifications of a router (`notifications/progress`,
@@ -169,52 +170,6 @@ struct ClientSettings {
     requests: RequestsToClient,
     assumed: Option<ClientCapabilities>,
     local: Option<LocalClient>,
-}
-
-/// What one connection remembers between messages.
-struct Connection {
-    /// The running `tools/call`s, by request id.
-    in_flight: Arc<InFlight>,
-    /// 1 + the index in [`SUPPORTED_PROTOCOL_VERSIONS`] of the negotiated version; 0 before
-    /// `initialize`.
-    protocol_version: AtomicUsize,
-    /// The server's own requests to the client, waiting for their answers.
-    peer: Arc<crate::ask::Peer>,
-    /// The resources this connection subscribed to.
-    subscriptions: subscriptions::Subscriptions,
-    /// The level the client set with `logging/setLevel`.
-    log_level: logging::ConnectionLogLevel,
-    /// The era the connection chose ([`Era`]), as a `u8`.
-    era: AtomicU8,
-}
-
-impl Connection {
-    fn new(tools: &live::LiveTools) -> Arc<Self> {
-        Arc::new(Self {
-            in_flight: Arc::default(),
-            protocol_version: AtomicUsize::new(0),
-            subscriptions: subscriptions::Subscriptions::new(tools.subscribers.clone()),
-            peer: Arc::default(),
-            log_level: logging::ConnectionLogLevel::default(),
-            era: AtomicU8::new(Era::Undecided as u8),
-        })
-    }
-}
-
-impl Connection {
-    /// A connection that keeps nothing per client, shared by the requests of unrelated
-    /// clients ([`McpRouter::for_plain_calls`]): it holds no call by id and never chooses an
-    /// era.
-    fn shared(tools: &live::LiveTools) -> Arc<Self> {
-        Arc::new(Self {
-            in_flight: Arc::new(calls::InFlight::untracked()),
-            protocol_version: AtomicUsize::new(0),
-            subscriptions: subscriptions::Subscriptions::new(tools.subscribers.clone()),
-            peer: Arc::default(),
-            log_level: logging::ConnectionLogLevel::default(),
-            era: AtomicU8::new(revision::SHARED_ERA),
-        })
-    }
 }
 
 impl McpRouter {

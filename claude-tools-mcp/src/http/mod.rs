@@ -270,6 +270,7 @@ mod serve;
 mod session;
 mod sse;
 mod standard_headers;
+mod tool_call;
 
 use std::future::Future;
 use std::sync::Arc;

@@ -27,11 +27,11 @@ use super::Shared;
 use super::admit::Accepts;
 use super::auth::Caller;
 use super::head::Head;
-use super::post::CallReply;
 use super::reply::{RpcResponse, json_response, record_outcome, reply_bytes, seconds};
 use super::session::client_of;
 use super::sse::{CallState, Limits, SseBody, sse_event, sse_response};
 use super::standard_headers;
+use super::tool_call::CallReply;
 use claude_tools_core::mcp::{
     Call, ErrorCode, ErrorObject, Message, ModernRunningCall, ModernStarted, Request, ResultMeta,
     ResultType, ServerNotification,

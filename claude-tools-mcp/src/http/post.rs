@@ -13,7 +13,6 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use super::outbox::Outbox;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::request::Parts;
@@ -32,16 +31,14 @@ use super::endpoint::HostChecked;
 use super::head::Head;
 use super::limits::Holding;
 use super::modern;
-use super::reply::{
-    RpcResponse, json_response, record_outcome, reply_bytes, seconds, shut_down, timed_out,
-};
+use super::reply::{RpcResponse, json_response, record_outcome, reply_bytes, seconds};
 use super::session::SESSION_ID_HEADER;
 use super::session::table::{SessionUse, Sessions};
-use super::sse::{CallState, Limits, SseBody, sse_event, sse_response};
+use super::sse::{sse_event, sse_response};
+use super::tool_call::{CallReply, tool_call};
 use claude_tools_core::mcp::{
     Call, ErrorCode, ErrorObject, Invalid, MODERN_PROTOCOL_VERSIONS, McpRouter, Message,
-    Request as RpcRequest, RequestId, RequestsToClient, RunningCall, Started, ToolCall, Transport,
-    all_protocol_versions, decide_revision,
+    Request as RpcRequest, RequestsToClient, Transport, all_protocol_versions, decide_revision,
 };
 
 pub(super) async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response {
@@ -384,13 +381,13 @@ fn is_initialize(message: &Message) -> bool {
 }
 
 /// How this request's answer is written: in the form the client takes.
-struct ReplyForm {
-    accepts: Accepts,
+pub(super) struct ReplyForm {
+    pub(super) accepts: Accepts,
 }
 
 /// An answer in the form the client takes: JSON, or a one-event SSE stream for a client that
 /// reads only SSE.
-fn reply_response(reply: RpcResponse, form: &ReplyForm) -> Response {
+pub(super) fn reply_response(reply: RpcResponse, form: &ReplyForm) -> Response {
     let bytes = reply_bytes(&reply);
     if form.accepts.json {
         json_response(StatusCode::OK, bytes)
@@ -429,64 +426,6 @@ fn unreadable_message(
     }
     record_outcome(span, &answer);
     reply_response(answer, &ReplyForm { accepts: *accepts })
-}
-
-/// A `tools/call` without a progress token, from a client that takes SSE: answered as JSON,
-/// unless its tool sends something before its result (a log message; in a session, a question
-/// to the client); then the answer is an SSE stream, that message first. Stateless or in a
-/// session alike: a log message belongs on the stream of the call that logged it.
-async fn tool_call_streamed_on_demand(
-    shared: &Shared,
-    router: McpRouter,
-    id: RequestId,
-    call: ToolCall,
-    form: ReplyForm,
-    deadline: Instant,
-    span: &tracing::Span,
-) -> Response {
-    let tool = call.name.clone();
-    let (queued, notifier) = Outbox::new();
-    let router = router.with_notifier(notifier);
-    let running = match router.start_call(id.clone(), call) {
-        Started::Done(reply) if queued.is_empty() && form.accepts.json => {
-            record_outcome(span, &reply);
-            return reply_response(reply, &form);
-        }
-        Started::Done(reply) => CallState::Done(reply),
-        Started::Running(running) => {
-            let mut finishing: Pin<Box<dyn Future<Output = RpcResponse> + Send>> =
-                Box::pin(running.finish());
-            if form.accepts.json && queued.is_empty() {
-                tokio::select! {
-                    biased;
-                    reply = &mut finishing => {
-                        if queued.is_empty() {
-                            record_outcome(span, &reply);
-                            return reply_response(reply, &form);
-                        }
-                        CallState::Done(reply)
-                    }
-                    () = queued.queued() => CallState::Running(finishing),
-                    () = tokio::time::sleep_until(deadline) => {
-                        span.record("outcome", "timeout");
-                        return reply_response(timed_out(id, &tool, shared.request_timeout), &form);
-                    }
-                    () = shared.shutdown.cancelled() => {
-                        span.record("outcome", "shutdown");
-                        return reply_response(shut_down(id, &tool), &form);
-                    }
-                }
-            } else {
-                CallState::Running(finishing)
-            }
-        }
-    };
-    let body = SseBody {
-        queued,
-        state: running,
-        limits: Limits::of(shared, deadline, id, tool, span),
-    };
-    sse_response(Body::new(body))
 }
 
 /// A request other than `tools/call`, answered within the request timeout.
@@ -535,100 +474,4 @@ fn requests_to_client(in_session: bool, accepts: &Accepts) -> RequestsToClient {
     } else {
         RequestsToClient::sent()
     }
-}
-
-/// A `tools/call`'s answer: ready now (most calls finish in their first poll), or a future
-/// for one that runs on. Only the latter is boxed, so the request's own future does not carry
-/// a running call's state (its kilobytes are copied with every request's future).
-pub(super) enum CallReply<'a> {
-    Now(Response),
-    Later(Pin<Box<dyn Future<Output = Response> + Send + 'a>>),
-}
-
-/// Starts `call`. `plain`: the tool's name when the tool cannot reach its client
-/// ([`is_plain_call`]).
-#[allow(clippy::too_many_arguments)]
-fn tool_call<'a>(
-    shared: &'a Shared,
-    router: McpRouter,
-    id: RequestId,
-    call: ToolCall,
-    plain: Option<Arc<str>>,
-    form: ReplyForm,
-    deadline: Instant,
-    span: &'a tracing::Span,
-) -> CallReply<'a> {
-    // A tool whose handler cannot reach its call's context (no `ToolContext`, nothing that
-    // holds one) can send nothing before its result: no progress, no log message, no question.
-    // Its answer is plain JSON, without the outbox, notifier and stream the others are given.
-    let streams_progress =
-        form.accepts.sse_named && call.progress_token.is_some() && plain.is_none();
-    // A tool may log, and in a session ask the client something: that goes out on the call's
-    // SSE stream, which opens only if the tool sends something before its result.
-    let tool = match plain {
-        Some(tool) => tool,
-        None if form.accepts.sse_named && !streams_progress => {
-            return CallReply::Later(Box::pin(tool_call_streamed_on_demand(
-                shared, router, id, call, form, deadline, span,
-            )));
-        }
-        None => Arc::from(call.name.as_str()),
-    };
-    if !streams_progress {
-        return match router.start_call(id, call) {
-            Started::Done(reply) => {
-                record_outcome(span, &reply);
-                CallReply::Now(reply_response(reply, &form))
-            }
-            Started::Running(running) => CallReply::Later(Box::pin(finish_in_time(
-                shared, running, tool, form, deadline, span,
-            ))),
-        };
-    }
-    let tool = tool.to_string();
-    let (queued, notifier) = Outbox::new();
-    let router = router.with_notifier(notifier);
-    let state = match router.start_call(id.clone(), call) {
-        // Answered at once: as plain JSON unless it reported progress on the way.
-        Started::Done(reply) if queued.is_empty() && form.accepts.json => {
-            record_outcome(span, &reply);
-            return CallReply::Now(reply_response(reply, &form));
-        }
-        Started::Done(reply) => CallState::Done(reply),
-        Started::Running(running) => CallState::Running(Box::pin(running.finish())),
-    };
-    let body = SseBody {
-        queued,
-        state,
-        limits: Limits::of(shared, deadline, id, tool, span),
-    };
-    CallReply::Now(sse_response(Body::new(body)))
-}
-
-/// The answer of a call still running after its first poll, within the request timeout and
-/// until the shutdown. Dropping the running call (a timeout, the shutdown, or this future
-/// dropped on a disconnect) cancels it.
-async fn finish_in_time(
-    shared: &Shared,
-    running: RunningCall,
-    tool: Arc<str>,
-    form: ReplyForm,
-    deadline: Instant,
-    span: &tracing::Span,
-) -> Response {
-    let id = running.id().clone();
-    let reply = tokio::select! {
-        biased;
-        reply = running.finish() => reply,
-        () = tokio::time::sleep_until(deadline) => {
-            span.record("outcome", "timeout");
-            return reply_response(timed_out(id, &tool, shared.request_timeout), &form);
-        }
-        () = shared.shutdown.cancelled() => {
-            span.record("outcome", "shutdown");
-            return reply_response(shut_down(id, &tool), &form);
-        }
-    };
-    record_outcome(span, &reply);
-    reply_response(reply, &form)
 }
