@@ -24,6 +24,13 @@
 
 //!
 //! The items are here with the `bridge` feature (`claude-tools`' `bridge`).
+//!
+//! The feature turns on reqwest's rustls **without** a default crypto provider (the bridge gives
+//! its own client a rustls config on ring, to keep aws-lc-rs and its C build out of the tree).
+//! Cargo unifies that into every reqwest of the build: a reqwest client built elsewhere in the
+//! same binary with no TLS feature of its own (a plain-HTTP client) then panics when it is
+//! built, unless a process-wide rustls provider is installed first, for example
+//! `rustls::crypto::ring::default_provider().install_default()` at the start of `main`.
 #![cfg_attr(feature = "bridge", doc = include_str!("example.md"))]
 #![cfg_attr(not(feature = "bridge"), allow(rustdoc::broken_intra_doc_links))]
 
