@@ -598,8 +598,9 @@ async fn two_replicas_behind_nginx_spread_the_calls_and_share_one_board() {
     let board = a.list_all().await;
     assert_eq!(b.list_all().await, board);
     assert_eq!(balanced.list_all().await, board);
-    // A call with a progress token is answered as an SSE stream, and it passes nginx as one.
-    let (status, content_type, streamed) = balanced
+    // A tool that cannot report progress (no `ToolContext`) answers a call with a progress
+    // token as plain JSON...
+    let (status, content_type, listed_again) = balanced
         .exchange(
             "tools/call",
             json!({
@@ -609,9 +610,26 @@ async fn two_replicas_behind_nginx_spread_the_calls_and_share_one_board() {
             }),
         )
         .await
+        .expect("a plain call through nginx");
+    assert_eq!((status, content_type.as_str()), (200, "application/json"));
+    assert_eq!(listed_again["result"]["content"][0]["text"], json!(board));
+    // ...while one that can (`delete_ticket` takes a `ToolContext`) answers it as an SSE
+    // stream, and the stream passes nginx as one (here its answer: a stateless 2025 call
+    // cannot ask, so nothing is deleted).
+    let (status, content_type, streamed) = balanced
+        .exchange(
+            "tools/call",
+            json!({
+                "name": "delete_ticket",
+                "arguments": {"id": on_b},
+                "_meta": {"progressToken": "p2"}
+            }),
+        )
+        .await
         .expect("a streamed call through nginx");
     assert_eq!((status, content_type.as_str()), (200, "text/event-stream"));
-    assert_eq!(streamed["result"]["content"][0]["text"], json!(board));
+    assert!(streamed["result"]["content"][0]["text"].is_string(), "{streamed}");
+    assert_eq!(a.list_all().await, board, "nothing deleted");
     assert_eq!(
         listed(&board).len(),
         1 + 6 + 2,
