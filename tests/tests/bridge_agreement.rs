@@ -415,8 +415,12 @@ async fn the_rust_bridge_sends_what_the_typescript_sdk_sends() {
     }
     for (kind, expected) in &typescript_traffic {
         let got = rust_traffic.get(kind).cloned().unwrap_or(Value::Null);
+        // Answers to control requests the service sent together go out as each is ready: their
+        // order depends on how fast each callback answers, on either side, so each run of
+        // consecutive `control_response`s is compared by request id.
+        let (got, expected) = (responses_by_id(got), responses_by_id(expected.clone()));
         assert_eq!(
-            &got, expected,
+            &got, &expected,
             "{kind}: the Rust bridge (left) and the TypeScript SDK (right) disagree"
         );
     }
@@ -428,4 +432,33 @@ async fn the_rust_bridge_sends_what_the_typescript_sdk_sends() {
     assert_eq!(rust_report, typescript_report, "what the callbacks saw");
     assert_eq!(typescript_report["sequence_num"], 6);
     assert_eq!(typescript_report["models"], json!(["claude-next"]));
+}
+
+/// `events` with each run of consecutive `control_response` events sorted by its request id
+/// (anything else keeps its place).
+fn responses_by_id(events: Value) -> Value {
+    let Value::Array(mut events) = events else {
+        return events;
+    };
+    let is_response = |event: &Value| event["payload"]["type"] == "control_response";
+    let id = |event: &Value| {
+        event["payload"]["response"]["request_id"]
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    };
+    let mut start = 0;
+    while start < events.len() {
+        if !is_response(&events[start]) {
+            start += 1;
+            continue;
+        }
+        let mut end = start;
+        while end < events.len() && is_response(&events[end]) {
+            end += 1;
+        }
+        events[start..end].sort_by_key(|event| id(event));
+        start = end;
+    }
+    Value::Array(events)
 }

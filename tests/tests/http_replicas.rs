@@ -628,7 +628,10 @@ async fn two_replicas_behind_nginx_spread_the_calls_and_share_one_board() {
         .await
         .expect("a streamed call through nginx");
     assert_eq!((status, content_type.as_str()), (200, "text/event-stream"));
-    assert!(streamed["result"]["content"][0]["text"].is_string(), "{streamed}");
+    assert!(
+        streamed["result"]["content"][0]["text"].is_string(),
+        "{streamed}"
+    );
     assert_eq!(a.list_all().await, board, "nothing deleted");
     assert_eq!(
         listed(&board).len(),
