@@ -147,7 +147,9 @@ impl McpRouter {
     pub(super) fn task_route(call: &Call, meta: &RequestMeta, server: &ToolServer) -> TaskRoute {
         let declared = meta.extensions.iter().any(|id| id == TASKS_EXTENSION);
         match call {
-            Call::ToolsCall(call) => McpRouter::task_route_of(call, meta, server),
+            Call::ToolsCall(call) => server.tool(&call.name).map_or(TaskRoute::NotTask, |tool| {
+                McpRouter::task_route_of_tool(tool, meta)
+            }),
             Call::Other { method, .. }
                 if wire::TASK_METHODS.contains(&method.as_str()) && server.has_task_tools() =>
             {
@@ -158,14 +160,6 @@ impl McpRouter {
                 }
             }
             _ => TaskRoute::NotTask,
-        }
-    }
-
-    /// [`McpRouter::task_route`] of a `tools/call`.
-    fn task_route_of(call: &ToolCall, meta: &RequestMeta, server: &ToolServer) -> TaskRoute {
-        match server.tool(&call.name) {
-            Some(tool) => McpRouter::task_route_of_tool(tool, meta),
-            None => TaskRoute::NotTask,
         }
     }
 
