@@ -31,7 +31,7 @@ use super::reply::{RpcResponse, json_response, record_outcome, reply_bytes, seco
 use super::session::client_of;
 use super::sse::{CallState, Limits, SseBody, sse_event, sse_response};
 use super::standard_headers;
-use super::tool_call::CallReply;
+use super::tool_call::{CallReply, Cut, cut_short};
 use claude_tools_core::mcp::{
     Call, ErrorCode, ErrorObject, Message, ModernRunningCall, ModernStarted, Request, ResultMeta,
     ResultType, ServerNotification,
@@ -218,13 +218,12 @@ async fn plain_call(
         biased;
         reply = running.finish() => reply,
         () = tokio::time::sleep_until(deadline) => {
-            span.record("outcome", "timeout");
-            let reply = super::reply::timed_out(id, &tool, shared.request_timeout);
+            let reply = cut_short(shared, span, id, &tool, Cut::Timeout);
             return reply_response(in_form(reply, shared), &accepts);
         }
         () = shared.shutdown.cancelled() => {
-            span.record("outcome", "shutdown");
-            return reply_response(in_form(super::reply::shut_down(id, &tool), shared), &accepts);
+            let reply = cut_short(shared, span, id, &tool, Cut::Shutdown);
+            return reply_response(in_form(reply, shared), &accepts);
         }
     };
     record_outcome(span, &reply);

@@ -104,12 +104,10 @@ async fn finish_in_time(
         biased;
         reply = running.finish() => reply,
         () = tokio::time::sleep_until(deadline) => {
-            span.record("outcome", "timeout");
-            return reply_response(timed_out(id, &tool, shared.request_timeout), &form);
+            return reply_response(cut_short(shared, span, id, &tool, Cut::Timeout), &form);
         }
         () = shared.shutdown.cancelled() => {
-            span.record("outcome", "shutdown");
-            return reply_response(shut_down(id, &tool), &form);
+            return reply_response(cut_short(shared, span, id, &tool, Cut::Shutdown), &form);
         }
     };
     record_outcome(span, &reply);
@@ -153,12 +151,10 @@ async fn tool_call_streamed_on_demand(
                     }
                     () = queued.queued() => CallState::Running(finishing),
                     () = tokio::time::sleep_until(deadline) => {
-                        span.record("outcome", "timeout");
-                        return reply_response(timed_out(id, &tool, shared.request_timeout), &form);
+                        return reply_response(cut_short(shared, span, id, &tool, Cut::Timeout), &form);
                     }
                     () = shared.shutdown.cancelled() => {
-                        span.record("outcome", "shutdown");
-                        return reply_response(shut_down(id, &tool), &form);
+                        return reply_response(cut_short(shared, span, id, &tool, Cut::Shutdown), &form);
                     }
                 }
             } else {
@@ -172,4 +168,34 @@ async fn tool_call_streamed_on_demand(
         limits: Limits::of(shared, deadline, id, tool, span),
     };
     sse_response(Body::new(body))
+}
+
+/// What ended a call before its result.
+#[derive(Clone, Copy)]
+pub(super) enum Cut {
+    /// The request timeout.
+    Timeout,
+    /// The graceful shutdown's end.
+    Shutdown,
+}
+
+/// The `isError` answer of the call `id` of `tool` that `cut` ended, noted in the request's
+/// span.
+pub(super) fn cut_short(
+    shared: &Shared,
+    span: &tracing::Span,
+    id: RequestId,
+    tool: &str,
+    cut: Cut,
+) -> RpcResponse {
+    match cut {
+        Cut::Timeout => {
+            span.record("outcome", "timeout");
+            timed_out(id, tool, shared.request_timeout)
+        }
+        Cut::Shutdown => {
+            span.record("outcome", "shutdown");
+            shut_down(id, tool)
+        }
+    }
 }
