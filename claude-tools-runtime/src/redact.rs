@@ -55,6 +55,34 @@ impl std::fmt::Debug for NamesOnly<'_> {
     }
 }
 
+/// The members of an MCP server's config whose values may carry credentials: a stdio server's
+/// environment and an HTTP server's headers (maps of names to values).
+const SECRET_MEMBERS: &[&str] = &["env", "headers"];
+
+/// `Debug` for the members of an MCP server's config as the CLI reports it: `env` and
+/// `headers` print their names only (a value that is not a map, `<redacted>`), every other
+/// member as it is.
+pub(crate) struct ConfigMembers<'a>(pub(crate) &'a serde_json::Map<String, serde_json::Value>);
+
+impl std::fmt::Debug for ConfigMembers<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut map = f.debug_map();
+        for (name, value) in self.0 {
+            if !SECRET_MEMBERS.contains(&name.as_str()) {
+                map.entry(name, value);
+            } else if let serde_json::Value::Object(members) = value {
+                map.entry(
+                    name,
+                    &NamesOnly(members.keys().map(String::as_str).collect()),
+                );
+            } else {
+                map.entry(name, &Redacted);
+            }
+        }
+        map.finish()
+    }
+}
+
 /// Prints `<redacted>` in `Debug` output.
 pub(crate) struct Redacted;
 

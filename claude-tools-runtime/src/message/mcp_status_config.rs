@@ -2,8 +2,12 @@
 //! the CLI reaches the server, by its `type`, with what the host most often reads typed and
 //! every other member kept.
 
+use std::fmt;
+
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
+
+use crate::redact;
 
 /// How the CLI reaches an MCP server, as its status reports it
 /// ([`McpServerStatus::config`](super::McpServerStatus::config)).
@@ -12,7 +16,8 @@ use serde_json::{Map, Value};
 /// members its `type` needs, is kept whole as `Other`. Each variant's `extra` holds the
 /// members not typed here (`args`, `env`, `headers`, `timeout`, `alwaysLoad`, `tools`…), and
 /// the config is written back as it came (with `type` written out for a stdio server that
-/// left it implicit).
+/// left it implicit). Its `Debug` shows the names in `env` and `headers`, never their values
+/// (`<redacted>`): they often hold tokens.
 ///
 /// ```
 /// use claude_tools::message::McpServerStatusConfig;
@@ -23,7 +28,7 @@ use serde_json::{Map, Value};
 /// .unwrap();
 /// assert_eq!(config.url(), Some("https://mcp.example/x"));
 /// ```
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 #[non_exhaustive]
 pub enum McpServerStatusConfig {
     /// A subprocess speaking MCP over stdio (`type: "stdio"`, or no `type`).
@@ -159,6 +164,31 @@ impl McpServerStatusConfig {
     }
 }
 
+impl fmt::Debug for McpServerStatusConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (variant, typed, extra): (&str, Vec<(&str, &str)>, &Map<String, Value>) = match self {
+            Self::Stdio { command, extra } => ("Stdio", vec![("command", command)], extra),
+            Self::Sse { url, extra } => ("Sse", vec![("url", url)], extra),
+            Self::Http { url, extra } => ("Http", vec![("url", url)], extra),
+            Self::Sdk { name, extra } => ("Sdk", vec![("name", name)], extra),
+            Self::ClaudeAiProxy { url, id, extra } => {
+                ("ClaudeAiProxy", vec![("url", url), ("id", id)], extra)
+            }
+            Self::Other(map) => {
+                return f
+                    .debug_tuple("Other")
+                    .field(&redact::ConfigMembers(map))
+                    .finish();
+            }
+        };
+        let mut out = f.debug_struct(variant);
+        for (name, value) in typed {
+            out.field(name, &value);
+        }
+        out.field("extra", &redact::ConfigMembers(extra)).finish()
+    }
+}
+
 impl<'de> Deserialize<'de> for McpServerStatusConfig {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Map::<String, Value>::deserialize(deserializer).map(Self::from_map)
@@ -225,6 +255,32 @@ mod tests {
         );
         assert!(!read.extra.contains_key("config"));
         assert_eq!(serde_json::to_value(&read).unwrap(), status);
+    }
+
+    #[test]
+    fn debug_names_env_and_headers_but_never_shows_their_values() {
+        let configs = [
+            json!({"command": "srv", "env": {"API_TOKEN": "sk-secret-1"}, "args": ["-v"]}),
+            json!({"type": "http", "url": "https://h/mcp",
+                "headers": {"Authorization": "Bearer sk-secret-2"}}),
+            json!({"type": "sse", "url": "https://s", "headers": "sk-secret-3"}),
+            json!({"type": "websocket", "url": "wss://w", "headers": {"X-Key": "sk-secret-4"}}),
+        ];
+        for config in configs {
+            let shown = format!("{:?}", read(config.clone()));
+            assert!(!shown.contains("sk-secret"), "{shown}");
+            assert!(shown.contains("<redacted>"), "{shown}");
+            for name in ["API_TOKEN", "Authorization", "X-Key"] {
+                if config.to_string().contains(name) {
+                    assert!(shown.contains(name), "{name} missing from {shown}");
+                }
+            }
+        }
+        let shown = format!("{:?}", read(json!({"command": "srv", "args": ["-v"]})));
+        assert_eq!(
+            shown,
+            r#"Stdio { command: "srv", extra: {"args": Array [String("-v")]} }"#
+        );
     }
 
     #[test]
