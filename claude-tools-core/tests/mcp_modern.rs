@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use claude_tools_core::mcp::{CacheHint, CacheableMethod, McpRouter};
+use claude_tools_core::prompt::{Prompt, PromptArguments};
 use claude_tools_core::resource::{Resource, ResourceRequest};
 use claude_tools_core::tool::{ToolDefBuilder, ToolServer};
 use serde_json::{Value, json};
@@ -268,7 +269,8 @@ fn listen_request(id: u64, notifications: Value) -> claude_tools_core::mcp::Requ
 async fn a_listen_stream_acknowledges_then_hears_only_what_it_asked_for() {
     let router = McpRouter::new(server()).with_listen(true);
     let handle = router.tool_server_handle();
-    // Asks for tool changes and one resource; prompts are not served here, so not honoured.
+    // Asks for tool and prompt changes and one resource (prompt changes are honoured on a server
+    // with no prompt yet: its live handle may add one).
     let mut stream = router
         .listen(listen_request(
             7,
@@ -284,6 +286,7 @@ async fn a_listen_stream_acknowledges_then_hears_only_what_it_asked_for() {
         serde_json::to_value(stream.acknowledgement()).unwrap(),
         json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
                "params": {"notifications": {"toolsListChanged": true,
+                                            "promptsListChanged": true,
                                             "resourceSubscriptions": ["test://static"]},
                           "_meta": {"io.modelcontextprotocol/subscriptionId": 7}}})
     );
@@ -323,6 +326,33 @@ async fn a_listen_stream_acknowledges_then_hears_only_what_it_asked_for() {
     drop(stream);
     drop(resources_only);
     assert_eq!(router.listen_streams(), 0);
+}
+
+#[tokio::test]
+async fn a_listen_stream_hears_of_the_first_prompt_added_live() {
+    let router = McpRouter::new(server()).with_listen(true);
+    assert!(router.tool_server_handle().server().prompts().is_empty());
+    let mut stream = router
+        .listen(listen_request(9, json!({"promptsListChanged": true})))
+        .expect("a stream");
+    assert_eq!(
+        serde_json::to_value(stream.acknowledgement()).unwrap()["params"]["notifications"],
+        json!({"promptsListChanged": true})
+    );
+    router
+        .tool_server_handle()
+        .add_prompt(Prompt::new("greet", |_: PromptArguments| async {
+            "Say hello."
+        }))
+        .unwrap();
+    let heard = tokio::time::timeout(Duration::from_secs(5), stream.next())
+        .await
+        .expect("the prompt's list change");
+    assert_eq!(
+        serde_json::to_value(stream.message(&heard)).unwrap(),
+        json!({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed",
+               "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": 9}}})
+    );
 }
 
 #[tokio::test]

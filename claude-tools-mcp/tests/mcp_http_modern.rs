@@ -364,9 +364,12 @@ async fn a_listen_stream_over_http_hears_list_changes_until_the_server_ends_it()
         ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
         41
     );
-    // The server has no prompts: that stream is acknowledged with nothing.
+    // The server has no prompt yet; its live handle may add one, so the stream is honoured.
     let ack = next_event(&mut prompts, &mut prompts_buffer).await.unwrap();
-    assert_eq!(ack["params"]["notifications"], json!({}));
+    assert_eq!(
+        ack["params"]["notifications"],
+        json!({"promptsListChanged": true})
+    );
     // A third stream of the same client is one too many: 429 with the request's id.
     let (status, mut third, mut rest) = open_listen(addr, 43, json!({})).await;
     assert_eq!(status, 429);

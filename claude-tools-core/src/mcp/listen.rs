@@ -4,7 +4,7 @@
 //!
 //! | message | what happens |
 //! |---|---|
-//! | `subscriptions/listen {notifications: {toolsListChanged?, promptsListChanged?, resourcesListChanged?, resourceSubscriptions?: [uri]}}` | a stream opens ([`McpRouter::listen`](super::McpRouter::listen)); its first message is `notifications/subscriptions/acknowledged` with the subset the server honours (`promptsListChanged` only on a server that has prompts, `resourceSubscriptions` only on one that has resources, at most [`MAX_RESOURCE_SUBSCRIPTIONS`] URIs; `resourcesListChanged` always, as the live handle may add the first skill or resource later) |
+//! | `subscriptions/listen {notifications: {toolsListChanged?, promptsListChanged?, resourcesListChanged?, resourceSubscriptions?: [uri]}}` | a stream opens ([`McpRouter::listen`](super::McpRouter::listen)); its first message is `notifications/subscriptions/acknowledged` with the subset the server honours (`resourceSubscriptions` only on a server that has resources, at most [`MAX_RESOURCE_SUBSCRIPTIONS`] URIs; `toolsListChanged`, `promptsListChanged` and `resourcesListChanged` always, as the live handle may add the first tool, prompt, skill or resource later) |
 //! | a change through a [`ToolServerHandle`](super::ToolServerHandle) | `notifications/{tools,prompts,resources}/list_changed` on each stream that asked for that kind, `notifications/resources/updated {uri}` on each that listed the URI; each with `_meta["io.modelcontextprotocol/subscriptionId"]`, the listen request's id. Nothing a stream did not ask for |
 //! | `taskIds: [id]` in the filter (the tasks extension, SEP-2663) | `notifications/tasks` with the task's state as `tasks/get` would answer it (`DetailedTask`: `inputRequests`, `result` or `error` inlined) each time one of those tasks of **this caller** changes status, questions or outcome on this server process; at most [`MAX_TASK_SUBSCRIPTIONS`] ids. Acknowledged only on a server with task tools; `-32021` when the listen request does not declare the extension. An id of no task, or of another caller's, is acknowledged and never heard of (the same answer either way, as for `tasks/get`) |
 //! | changes faster than a stream is read | merged: a stream owes at most one notice of each kind, one update per URI, and a task's latest state, whatever the number of changes (bounded memory, nothing lost that matters) |
@@ -461,9 +461,10 @@ impl McpRouter {
         }
         let accepted = ListenFilter {
             tools_list_changed: requested.tools_list_changed,
-            prompts_list_changed: requested.prompts_list_changed && server.has_prompts(),
-            // Honoured whatever the server has now: its live handle may add the first skill
-            // (or resource) later, and a stream opened before must hear of it.
+            // List changes are honoured whatever the server has now: its live handle may add
+            // the first prompt (or skill, or resource) later, and a stream opened before must
+            // hear of it.
+            prompts_list_changed: requested.prompts_list_changed,
             resources_list_changed: requested.resources_list_changed,
             resource_subscriptions: if server.has_resources() {
                 requested.resource_subscriptions
