@@ -207,3 +207,92 @@ impl TicketStore for SqliteStore {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use claude_tools::prelude::*;
+
+    use super::super::{Deleted, Replica, SharedTickets, TicketStore};
+    use super::*;
+
+    #[tokio::test]
+    async fn the_sqlite_store_gets_and_deletes_a_ticket() {
+        let dir = claude_tools_testkit::TempDir::new("tickets-http-get").unwrap();
+        let store = SqliteStore::open(&dir.path().join("b.db")).unwrap();
+        let seeded = store.get(1).await.unwrap().unwrap();
+        assert_eq!(seeded.title, "Upgrade the CI runners");
+        assert_eq!(store.get(2).await.unwrap(), None);
+        assert_eq!(store.delete(1).await.unwrap(), Deleted::Deleted);
+        assert_eq!(store.delete(1).await.unwrap(), Deleted::Missing);
+        assert_eq!(store.get(1).await.unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn the_sqlite_store_files_lists_and_closes_with_the_replica_recorded() {
+        let dir = claude_tools_testkit::TempDir::new("tickets-http-unit").unwrap();
+        let store = SqliteStore::open(&dir.path().join("b.db")).unwrap();
+        let server = SharedTickets::server().with_state(Replica::new("r1", store));
+        let call = |tool: &'static str, args| server.call(tool, args, ToolContext::new());
+        let created = call(
+            "create_ticket",
+            serde_json::json!({"title": "Dark mode", "kind": "feature", "assignee": "linus"}),
+        )
+        .await;
+        assert_eq!(
+            created.text_content(),
+            "Created ticket #2 [feature] 'Dark mode', assigned to linus (filed by r1)."
+        );
+        let twin = call(
+            "create_ticket",
+            serde_json::json!({"title": "dark MODE", "kind": "bug"}),
+        )
+        .await;
+        assert!(twin.is_error);
+        assert_eq!(
+            twin.text_content(),
+            "Ticket #2 'dark MODE' is already open; not filing it twice."
+        );
+        let stranger = call(
+            "create_ticket",
+            serde_json::json!({"title": "x", "kind": "bug", "assignee": "bob"}),
+        )
+        .await;
+        assert!(stranger.is_error);
+        assert_eq!(
+            stranger.text_content(),
+            "Unknown assignee `bob`. The team is: ada, grace, linus."
+        );
+        let closed = call(
+            "close_ticket",
+            serde_json::json!({"id": 2, "reason": "done"}),
+        )
+        .await;
+        assert_eq!(closed.text_content(), "Closed ticket #2 (done).");
+        let again = call("close_ticket", serde_json::json!({"id": 2})).await;
+        assert_eq!(again.text_content(), "Ticket #2 was already closed.");
+        let missing = call("close_ticket", serde_json::json!({"id": 99})).await;
+        assert!(missing.is_error);
+        assert_eq!(
+            missing.text_content(),
+            "There is no ticket #99. List the tickets to find its id."
+        );
+        // A closed title may be filed again.
+        let refiled = call(
+            "create_ticket",
+            serde_json::json!({"title": "Dark mode", "kind": "feature"}),
+        )
+        .await;
+        assert_eq!(
+            refiled.text_content(),
+            "Created ticket #3 [feature] 'Dark mode', unassigned (filed by r1)."
+        );
+        let all = call("list_tickets", serde_json::json!({"status": "all"})).await;
+        assert_eq!(
+            all.text_content(),
+            "3 tickets:\n\
+             #1 [chore] Upgrade the CI runners (grace, open, filed by setup)\n\
+             #2 [feature] Dark mode (linus, closed, filed by r1)\n\
+             #3 [feature] Dark mode (unassigned, open, filed by r1)"
+        );
+    }
+}
