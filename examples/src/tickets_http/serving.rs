@@ -72,7 +72,7 @@ impl Database {
 pub struct Board {
     /// Where the tickets are.
     pub store: Box<dyn TicketStore>,
-    /// The [`PostgresReplayGuard`] on PostgreSQL (every replica spends `requestState`s in one
+    /// The [`PostgresReplayGuard`](super::PostgresReplayGuard) on PostgreSQL (every replica spends `requestState`s in one
     /// table); `None` on SQLite, one machine, where the codec's default guard (in this
     /// process's memory) is right.
     pub replay_guard: Option<Arc<dyn ReplayGuard>>,
