@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::options::PermissionMode;
 use crate::wire_enum::wire_enum;
 
 wire_enum! {
@@ -82,9 +83,11 @@ pub enum PermissionUpdate {
         /// Where to store them.
         destination: PermissionUpdateDestination,
     },
-    /// Switch the permission mode.
+    /// Switch the permission mode ([`PermissionUpdate::set_mode`] builds one from a
+    /// [`PermissionMode`]).
     SetMode {
-        /// The mode.
+        /// The mode, by its wire name (kept as written, so a mode a newer CLI suggests still
+        /// reads); typed by [`PermissionUpdate::mode`].
         mode: String,
         /// Where to store it.
         destination: PermissionUpdateDestination,
@@ -105,6 +108,41 @@ pub enum PermissionUpdate {
     },
 }
 
+impl PermissionUpdate {
+    /// Switches the permission mode to `mode`, stored at `destination`.
+    ///
+    /// ```
+    /// use claude_tools_runtime::options::PermissionMode;
+    /// use claude_tools_runtime::permission::{PermissionUpdate, PermissionUpdateDestination};
+    ///
+    /// let update = PermissionUpdate::set_mode(
+    ///     PermissionMode::AcceptEdits,
+    ///     PermissionUpdateDestination::Session,
+    /// );
+    /// assert_eq!(update.mode(), Some(PermissionMode::AcceptEdits));
+    /// assert_eq!(
+    ///     serde_json::to_value(&update).unwrap(),
+    ///     serde_json::json!({"type": "setMode", "mode": "acceptEdits", "destination": "session"})
+    /// );
+    /// ```
+    pub fn set_mode(mode: PermissionMode, destination: PermissionUpdateDestination) -> Self {
+        PermissionUpdate::SetMode {
+            mode: mode.as_str().to_owned(),
+            destination,
+        }
+    }
+
+    /// The mode a [`SetMode`](PermissionUpdate::SetMode) switches to (the CLI's `manual` reads
+    /// as [`PermissionMode::Default`]); `None` for another update, or a mode this crate does
+    /// not know.
+    pub fn mode(&self) -> Option<PermissionMode> {
+        match self {
+            PermissionUpdate::SetMode { mode, .. } => PermissionMode::from_wire(mode),
+            _ => None,
+        }
+    }
+}
+
 /// One permission rule.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PermissionRule {
@@ -118,4 +156,30 @@ pub struct PermissionRule {
         default
     )]
     pub rule_content: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_set_mode_update_reads_its_mode_typed_and_keeps_an_unknown_one() {
+        let read = |value| serde_json::from_value::<PermissionUpdate>(value).unwrap();
+        let known = read(json!({"type": "setMode", "mode": "plan", "destination": "session"}));
+        assert_eq!(known.mode(), Some(PermissionMode::Plan));
+        assert_eq!(
+            known,
+            PermissionUpdate::set_mode(PermissionMode::Plan, PermissionUpdateDestination::Session)
+        );
+        let manual = read(json!({"type": "setMode", "mode": "manual", "destination": "cliArg"}));
+        assert_eq!(manual.mode(), Some(PermissionMode::Default));
+        let newer = json!({"type": "setMode", "mode": "yolo", "destination": "session"});
+        assert_eq!(read(newer.clone()).mode(), None);
+        assert_eq!(serde_json::to_value(read(newer.clone())).unwrap(), newer);
+        let rules = read(json!({"type": "addDirectories", "directories": ["/x"],
+            "destination": "session"}));
+        assert_eq!(rules.mode(), None);
+    }
 }
