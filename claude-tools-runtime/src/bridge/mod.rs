@@ -21,7 +21,6 @@
 //! `matches!` on the variant.
 //!
 //! Nothing here starts a CLI: the bridge carries messages; what runs the turns is the host's.
-
 //!
 //! The items are here with the `bridge` feature (`claude-tools`' `bridge`).
 //!
