@@ -138,22 +138,34 @@ impl McpServerStatusConfig {
         }
     }
 
+    /// A typed config's parts: its variant's name, its `type` on the wire, the members typed
+    /// here (by their wire names) and the others; `Err` with the map of an `Other`.
+    fn parts(&self) -> Result<Parts<'_>, &Map<String, Value>> {
+        Ok(match self {
+            Self::Stdio { command, extra } => ("Stdio", "stdio", vec![("command", command)], extra),
+            Self::Sse { url, extra } => ("Sse", "sse", vec![("url", url)], extra),
+            Self::Http { url, extra } => ("Http", "http", vec![("url", url)], extra),
+            Self::Sdk { name, extra } => ("Sdk", "sdk", vec![("name", name)], extra),
+            Self::ClaudeAiProxy { url, id, extra } => (
+                "ClaudeAiProxy",
+                "claudeai-proxy",
+                vec![("url", url), ("id", id)],
+                extra,
+            ),
+            Self::Other(map) => return Err(map),
+        })
+    }
+
     /// The config object, as the CLI wrote it.
     fn to_map(&self) -> Map<String, Value> {
-        let (kind, typed, extra): (&str, Vec<(&str, &str)>, &Map<String, Value>) = match self {
-            Self::Stdio { command, extra } => ("stdio", vec![("command", command)], extra),
-            Self::Sse { url, extra } => ("sse", vec![("url", url)], extra),
-            Self::Http { url, extra } => ("http", vec![("url", url)], extra),
-            Self::Sdk { name, extra } => ("sdk", vec![("name", name)], extra),
-            Self::ClaudeAiProxy { url, id, extra } => {
-                ("claudeai-proxy", vec![("url", url), ("id", id)], extra)
-            }
-            Self::Other(map) => return map.clone(),
+        let (_, kind, typed, extra) = match self.parts() {
+            Ok(parts) => parts,
+            Err(other) => return other.clone(),
         };
         let mut map = Map::with_capacity(extra.len() + typed.len() + 1);
         map.insert("type".into(), kind.into());
         for (key, value) in typed {
-            map.insert(key.into(), value.into());
+            map.insert(key.into(), value.as_str().into());
         }
         map.extend(
             extra
@@ -164,28 +176,30 @@ impl McpServerStatusConfig {
     }
 }
 
+/// What [`McpServerStatusConfig::parts`] gives: the variant's name, the wire `type`, the typed
+/// members and the others.
+type Parts<'a> = (
+    &'static str,
+    &'static str,
+    Vec<(&'static str, &'a String)>,
+    &'a Map<String, Value>,
+);
+
 impl fmt::Debug for McpServerStatusConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (variant, typed, extra): (&str, Vec<(&str, &str)>, &Map<String, Value>) = match self {
-            Self::Stdio { command, extra } => ("Stdio", vec![("command", command)], extra),
-            Self::Sse { url, extra } => ("Sse", vec![("url", url)], extra),
-            Self::Http { url, extra } => ("Http", vec![("url", url)], extra),
-            Self::Sdk { name, extra } => ("Sdk", vec![("name", name)], extra),
-            Self::ClaudeAiProxy { url, id, extra } => {
-                ("ClaudeAiProxy", vec![("url", url), ("id", id)], extra)
+        match self.parts() {
+            Ok((variant, _, typed, extra)) => {
+                let mut out = f.debug_struct(variant);
+                for (name, value) in typed {
+                    out.field(name, value);
+                }
+                out.field("extra", &redact::ConfigMembers(extra)).finish()
             }
-            Self::Other(map) => {
-                return f
-                    .debug_tuple("Other")
-                    .field(&redact::ConfigMembers(map))
-                    .finish();
-            }
-        };
-        let mut out = f.debug_struct(variant);
-        for (name, value) in typed {
-            out.field(name, &value);
+            Err(other) => f
+                .debug_tuple("Other")
+                .field(&redact::ConfigMembers(other))
+                .finish(),
         }
-        out.field("extra", &redact::ConfigMembers(extra)).finish()
     }
 }
 
