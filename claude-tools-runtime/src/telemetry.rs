@@ -33,6 +33,29 @@ pub(crate) struct SessionSpans {
     turns: Mutex<VecDeque<Span>>,
     /// Turns started, for `claude_tools.turn`.
     started: std::sync::atomic::AtomicU64,
+    /// The subscriber that was the default where the session started: its spans are dropped
+    /// under it (see `Drop`).
+    dispatch: tracing::Dispatch,
+}
+
+impl Drop for SessionSpans {
+    /// A span that closes releases its parent through the *thread's* default subscriber
+    /// (`tracing-subscriber`'s registry does). The last holder of a session may be a thread
+    /// where the host's subscriber is not the default (a host that installed it with
+    /// `set_default`, and the session's reading thread once it is done): the host's span above
+    /// the session would then never close, nor be exported. So the session's spans are
+    /// dropped with the subscriber they were made under as the default.
+    fn drop(&mut self) {
+        if self.session.is_disabled() {
+            return;
+        }
+        let session = std::mem::replace(&mut self.session, Span::none());
+        let turns = std::mem::take(&mut *self.lock());
+        tracing::dispatcher::with_default(&self.dispatch, move || {
+            drop(turns);
+            drop(session);
+        });
+    }
 }
 
 impl SessionSpans {
@@ -52,6 +75,7 @@ impl SessionSpans {
             session,
             turns: Mutex::default(),
             started: std::sync::atomic::AtomicU64::new(0),
+            dispatch: tracing::dispatcher::get_default(tracing::Dispatch::clone),
         }
     }
 
@@ -184,5 +208,47 @@ pub(crate) fn inject_trace_context(
     match tracestate {
         Some(tracestate) => env.push(("TRACESTATE".to_owned(), tracestate)),
         None => env_remove.push("TRACESTATE".to_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use tracing::Subscriber;
+    use tracing::span::Id;
+    use tracing_subscriber::layer::{Context, SubscriberExt};
+    use tracing_subscriber::registry::LookupSpan;
+
+    use super::*;
+
+    /// Records the names of the spans that close, in order.
+    #[derive(Clone, Default)]
+    struct Closed(Arc<Mutex<Vec<String>>>);
+
+    impl<S: Subscriber + for<'a> LookupSpan<'a>> tracing_subscriber::Layer<S> for Closed {
+        fn on_close(&self, id: Id, ctx: Context<'_, S>) {
+            if let Some(span) = ctx.span(&id) {
+                self.0.lock().unwrap().push(span.name().to_owned());
+            }
+        }
+    }
+
+    #[test]
+    fn the_hosts_span_closes_when_the_session_ends_on_another_thread() {
+        let closed = Closed::default();
+        let _default =
+            tracing::subscriber::set_default(tracing_subscriber::registry().with(closed.clone()));
+        let host = tracing::info_span!("host request");
+        let spans = host.in_scope(|| SessionSpans::start(None));
+        spans.turn_started();
+        drop(host);
+        // The session's last holder is a thread where the host's subscriber is not the
+        // default, as the session's reading thread is once it is done.
+        std::thread::spawn(move || drop(spans)).join().unwrap();
+        assert_eq!(
+            *closed.0.lock().unwrap(),
+            ["turn", "invoke_agent", "host request"]
+        );
     }
 }

@@ -144,6 +144,14 @@ fn named<'a>(spans: &'a [ReceivedSpan], name: &str) -> Vec<&'a ReceivedSpan> {
 }
 
 /// The one span named `name`, failing with every span received.
+/// The host's own span was exported: it ended once the query was over, wherever the session's
+/// last holder dropped it (a session ending on its reading thread kept it open before).
+fn assert_the_hosts_span_ended(spans: &[ReceivedSpan], host_id: &str) {
+    let host = one(spans, "host request");
+    assert_eq!(host.span_id, host_id, "{}", summary(spans));
+    assert_eq!(host.parent_span_id, None, "{}", summary(spans));
+}
+
 fn one<'a>(spans: &'a [ReceivedSpan], name: &str) -> &'a ReceivedSpan {
     let found = named(spans, name);
     assert_eq!(found.len(), 1, "one `{name}` span among {}", summary(spans));
@@ -217,6 +225,7 @@ async fn one_trace_from_the_host_through_the_cli_to_an_in_process_tool() {
     let spans = receiver
         .wait_for(EXPORTED, |spans| {
             [
+                "host request",
                 "claude_code.interaction",
                 "claude_code.tool",
                 "tools/call echo",
@@ -286,6 +295,7 @@ async fn one_trace_from_the_host_through_the_cli_to_an_in_process_tool() {
         call.attribute("gen_ai.tool.call.id"),
         Some("toolu_otel_echo")
     );
+    assert_the_hosts_span_ended(&spans, &host_id);
     w.assert_offline();
 }
 
@@ -338,6 +348,7 @@ async fn one_trace_from_the_host_through_the_cli_to_a_tool_on_an_http_server() {
     let spans = receiver
         .wait_for(EXPORTED, |spans| {
             [
+                "host request",
                 "claude_code.interaction",
                 "claude_code.tool",
                 "tools/call echo",
@@ -388,6 +399,7 @@ async fn one_trace_from_the_host_through_the_cli_to_a_tool_on_an_http_server() {
         call.attribute("gen_ai.tool.call.id"),
         Some("toolu_otel_echo")
     );
+    assert_the_hosts_span_ended(&spans, &host_id);
     w.assert_offline();
 }
 
